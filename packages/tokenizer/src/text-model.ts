@@ -1,0 +1,72 @@
+// The contract between a tokenizer family (SentencePiece .model, byte-level BPE
+// tokenizer.json) and everything above it: chat formats, the stream decoder, the CLI.
+//
+// A TextModel is the model's ORDINARY text encoder with every literal-match path to a
+// blocked (reserved) ID closed: it encodes exactly as the reference tokenizer would if the
+// blocked pieces were absent from the vocabulary (SentencePiece: as if they were CONTROL
+// pieces; tokenizer.json: as if they were not added tokens). See ../../../docs/formats.md.
+
+/** How one ID decodes, for the streaming decoder. Values are small integers on purpose. */
+export const TokenKind = {
+  /** Decodes to the string in `text[id]` (valid, complete UTF-8 on its own). */
+  Text: 0,
+  /** Contributes raw bytes `bytes[id]` that may be an incomplete/invalid UTF-8 sequence. */
+  Bytes: 1,
+  /** Decodes to "" (SentencePiece CONTROL pieces such as <s> </s>, special added tokens). */
+  Control: 2,
+} as const;
+export type TokenKind = (typeof TokenKind)[keyof typeof TokenKind];
+
+export interface DecodeTable {
+  /** IDs in [0, size) are decodable by the text model. */
+  readonly size: number;
+  /** TokenKind per ID. */
+  readonly kind: Uint8Array;
+  /** Per ID of kind Text: its decoded text in the middle of a decode call. "" otherwise. */
+  readonly text: readonly string[];
+  /**
+   * Per ID of kind Text: its decoded text when it is the first visible piece of a decode call.
+   * Equal to `text` except for SentencePiece with add_dummy_prefix (one leading " " removed).
+   */
+  readonly textAtStart: readonly string[];
+  /** Per ID of kind Bytes: its raw bytes; undefined otherwise. */
+  readonly bytes: readonly (Uint8Array | undefined)[];
+  /**
+   * How invalid UTF-8 becomes U+FFFD: "per-byte" (SentencePiece: each byte of a bad sequence
+   * becomes one U+FFFD) or "maximal-subpart" (Rust from_utf8_lossy / WHATWG TextDecoder).
+   */
+  readonly invalidUtf8: "per-byte" | "maximal-subpart";
+  /**
+   * When the "start of a decode call" state ends (for textAtStart): "first-piece" = after the
+   * first piece whatever it is; "first-visible" = after the first piece with non-empty output.
+   * Exactly what the reference does; documented by the implementation with a test.
+   */
+  readonly startEnds: "first-piece" | "first-visible" | "never";
+}
+
+export interface TextModel {
+  readonly family: "sentencepiece" | "byte-level-bpe";
+  /** Number of IDs the text model itself knows (SentencePiece pieces / tokenizer.json vocab + added). */
+  readonly vocabSize: number;
+  /**
+   * The ordinary encoder: one call = one reference encoder call on `text` (no BOS/EOS).
+   * Never returns an ID in `blocked`.
+   */
+  encode(text: string): number[];
+  /** Reference-equivalent one-shot decode of IDs in [0, vocabSize) (control pieces decode to ""). */
+  decode(ids: readonly number[]): string;
+  /** The piece string of an ID as stored in the file (e.g. "▁Hello", "<0x0A>", "Ġthe"), or undefined. */
+  idToPiece(id: number): string | undefined;
+  /** The ID of a piece string as stored in the file, or undefined. */
+  pieceToId(piece: string): number | undefined;
+  /** IDs this model will never produce from text (the format's reserved IDs). */
+  readonly blocked: ReadonlySet<number>;
+  /**
+   * Every string the underlying file would match literally inside raw text (USER_DEFINED
+   * pieces; added tokens of a tokenizer.json), with its ID, whether blocked or not. Used by
+   * audits and property tests.
+   */
+  readonly literalPieces: ReadonlyMap<string, number>;
+  /** The table the stream decoder compiles from. Built once, immutable. */
+  readonly decodeTable: DecodeTable;
+}
