@@ -1,0 +1,30 @@
+// What a CLI command is: its options, and a prepare step that loads everything once
+// (bad options / unloadable tokenizer -> UsageError, exit 2) and returns the per-line
+// handler. A handler returns the output object for one JSON input line, or throws;
+// thrown errors become that line's {"error": {...}} and processing goes on.
+import type { OptionSpecs, ParsedOptions } from "./args.ts";
+
+export type LineHandler = (input: unknown) => unknown;
+
+export interface Command {
+  readonly name: string;
+  readonly summary: string;
+  readonly options: OptionSpecs;
+  /** true: reads JSONL from stdin; false: runs once (e.g. demo) and prepare does all the work. */
+  readonly jsonl: boolean;
+  prepare(opts: ParsedOptions): Promise<LineHandler>;
+}
+
+/** A per-line error with a contract type (kebab-case) and structured fields. */
+export class LineError extends Error {
+  readonly type: string;
+  readonly fields: Readonly<Record<string, unknown>>;
+  constructor(type: string, message: string, fields: Readonly<Record<string, unknown>> = {}) {
+    super(message);
+    this.type = type;
+    this.fields = fields;
+  }
+  toJSON(): Record<string, unknown> {
+    return { type: this.type, message: this.message, ...this.fields };
+  }
+}

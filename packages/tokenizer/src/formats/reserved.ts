@@ -1,0 +1,103 @@
+// The reserved-ID tables of each format (../../../../docs/formats.md). These are the ONLY
+// way a marker enters an encoding: format code places these IDs; caller text never can.
+// The loader verifies each table against the tokenizer files it was given (see
+// ./registry.ts) and refuses files that disagree.
+
+export type FormatName = "internlm2" | "chatglm3" | "qwen3";
+export const FORMAT_NAMES: readonly FormatName[] = ["internlm2", "chatglm3", "qwen3"];
+
+/** InternLM2: SentencePiece pieces [UNUSED_TOKEN_141..146], renamed by tokenizer_config.json. */
+export const INTERNLM2_IDS = {
+  bos: 1,
+  eos: 2,
+  imStart: 92543,
+  imEnd: 92542,
+  actionStart: 92541,
+  actionEnd: 92540,
+  interpreter: 92539,
+  plugin: 92538,
+} as const;
+
+/** InternLM2 reserved token strings (config names) -> ID. */
+export const INTERNLM2_RESERVED: ReadonlyArray<readonly [string, number]> = [
+  ["<s>", 1],
+  ["</s>", 2],
+  ["<|plugin|>", 92538],
+  ["<|interpreter|>", 92539],
+  ["<|action_end|>", 92540],
+  ["<|action_start|>", 92541],
+  ["<|im_end|>", 92542],
+  ["<|im_start|>", 92543],
+];
+export const INTERNLM2_EOS: readonly number[] = [2, 92542];
+
+/** ChatGLM3: appended after the SentencePiece vocabulary by the vendor code (get_command). */
+export const CHATGLM3_IDS = {
+  unk: 0,
+  eos: 2,
+  mask: 64789,
+  gmask: 64790,
+  smask: 64791,
+  sop: 64792,
+  eop: 64793,
+  system: 64794,
+  user: 64795,
+  assistant: 64796,
+  observation: 64797,
+} as const;
+
+export const CHATGLM3_RESERVED: ReadonlyArray<readonly [string, number]> = [
+  ["[MASK]", 64789],
+  ["[gMASK]", 64790],
+  ["[sMASK]", 64791],
+  ["sop", 64792],
+  ["eop", 64793],
+  ["<|system|>", 64794],
+  ["<|user|>", 64795],
+  ["<|assistant|>", 64796],
+  ["<|observation|>", 64797],
+];
+/** Strings of CHATGLM3_RESERVED that are audited/rejected in caller text ("sop"/"eop" are ordinary words and are not). */
+export const CHATGLM3_MARKER_STRINGS: readonly string[] = [
+  "[MASK]",
+  "[gMASK]",
+  "[sMASK]",
+  "<|system|>",
+  "<|user|>",
+  "<|assistant|>",
+  "<|observation|>",
+];
+export const CHATGLM3_EOS: readonly number[] = [2, 64795, 64797];
+export const CHATGLM3_VOCAB_END = 64798;
+
+/** Qwen3: every added token of tokenizer.json is reserved (special or not). */
+export const QWEN3_IDS = {
+  endOfText: 151643,
+  imStart: 151644,
+  imEnd: 151645,
+  toolCall: 151657,
+  toolCallEnd: 151658,
+  toolResponse: 151665,
+  toolResponseEnd: 151666,
+  think: 151667,
+  thinkEnd: 151668,
+} as const;
+export const QWEN3_FIRST_ADDED = 151643;
+export const QWEN3_LAST_ADDED = 151668;
+export const QWEN3_EOS: readonly number[] = [151645, 151643];
+
+/**
+ * A verified, immutable registry for one loaded tokenizer + format. Built once by the loader.
+ * `ids` is the set the text encoder blocks; `strings` maps every special-looking string the
+ * audit looks for (config names AND raw piece names such as "[UNUSED_TOKEN_145]") to its ID.
+ */
+export interface ReservedRegistry {
+  readonly format: FormatName;
+  readonly ids: ReadonlySet<number>;
+  readonly idByName: ReadonlyMap<string, number>;
+  readonly nameById: ReadonlyMap<number, string>;
+  readonly strings: ReadonlyMap<string, number>;
+  readonly eosIds: readonly number[];
+  /** Number of IDs decodable at all (text model + appended reserved IDs). */
+  readonly vocabEnd: number;
+}
