@@ -1,0 +1,268 @@
+// The byte-level BPE TextModel: NFC -> regex split (Isolated) -> UTF-8 bytes -> BPE per pre-token.
+// encode() is the reference encoder with the added tokens REMOVED: their strings are ordinary text
+// here (the injection defence of docs/formats.md), so it never returns an added-token ID.
+
+import { TokenizerError } from "../errors.ts";
+import type { DecodeTable, TextModel } from "../text-model.ts";
+import { MergeTable, WordMerger } from "./bpe.ts";
+import { BYTE_TO_CHAR } from "./byte-alphabet.ts";
+import { buildByteLevelDecodeTable } from "./decode-table.ts";
+import { byteLevelTokenBytes } from "./token-bytes.ts";
+import { type AddedTokenSpec, parseByteLevelTokenizerJson } from "./tokenizer-json.ts";
+
+export interface ByteLevelModelOptions {
+  /** Names the file in errors. */
+  readonly file: string;
+  /** IDs encode() must never return and decode() renders as "" (the loader passes every added token). */
+  readonly blocked?: ReadonlySet<number>;
+}
+
+export interface ByteLevelModel extends TextModel {
+  readonly family: "byte-level-bpe";
+  readonly addedTokens: readonly AddedTokenSpec[];
+  /** The bytes an ID contributes to a reference decode (an added token: its content's bytes). */
+  tokenBytes(id: number): Uint8Array;
+}
+
+/** Pre-tokens up to this many UTF-16 units are cached (word -> IDs). */
+const CACHE_MAX_KEY = 48;
+/** The cache is cleared when it reaches this many words (bounds memory; results never depend on it). */
+const CACHE_MAX_WORDS = 50_000;
+
+export function loadByteLevelModel(json: string | object, options: ByteLevelModelOptions): ByteLevelModel {
+  return new ByteLevelBpeModel(json, options);
+}
+
+class ByteLevelBpeModel implements ByteLevelModel {
+  readonly family = "byte-level-bpe" as const;
+  readonly vocabSize: number;
+  readonly blocked: ReadonlySet<number>;
+  readonly literalPieces: ReadonlyMap<string, number>;
+  readonly addedTokens: readonly AddedTokenSpec[];
+
+  private readonly nfc: boolean;
+  private readonly splitter: RegExp;
+  private readonly vocab: ReadonlyMap<string, number>;
+  private readonly pieces: (string | undefined)[];
+  private readonly addedById = new Map<number, string>();
+  private readonly byteIds = new Int32Array(256);
+  private readonly merger: WordMerger;
+  private readonly ignoreMerges: boolean;
+  private readonly cache = new Map<string, number | Int32Array>();
+  private syms = new Int32Array(256);
+  private readonly bytesById: (Uint8Array | undefined)[] = [];
+  private readonly utf8 = new TextDecoder("utf-8");
+  private table: DecodeTable | undefined;
+
+  constructor(json: string | object, options: ByteLevelModelOptions) {
+    const { file } = options;
+    const spec = parseByteLevelTokenizerJson(json, file);
+    const fail = (message: string, field: string): never => {
+      throw new TokenizerError("bad-tokenizer-file", `${file}: ${message}`, { file, field });
+    };
+    this.nfc = spec.nfc;
+    this.splitter = new RegExp(spec.splitPattern, "yu");
+    this.vocab = spec.vocab;
+    this.ignoreMerges = spec.ignoreMerges;
+    this.addedTokens = spec.addedTokens;
+    this.blocked = options.blocked ?? new Set();
+
+    let maxId = -1;
+    for (const id of spec.vocab.values()) if (id > maxId) maxId = id;
+    for (const t of spec.addedTokens) if (t.id > maxId) maxId = t.id;
+    this.vocabSize = maxId + 1;
+    this.pieces = new Array<string | undefined>(this.vocabSize);
+    for (const [piece, id] of spec.vocab) this.pieces[id] = piece;
+    const literal = new Map<string, number>();
+    for (const t of spec.addedTokens) {
+      this.addedById.set(t.id, t.content);
+      literal.set(t.content, t.id);
+    }
+    this.literalPieces = literal;
+
+    for (let b = 0; b < 256; b++) {
+      const id = spec.vocab.get(BYTE_TO_CHAR[b] as string);
+      if (id === undefined)
+        fail(`model.vocab lacks the byte-level symbol for byte 0x${b.toString(16)}`, "model.vocab");
+      this.byteIds[b] = id as number;
+    }
+    const table = new MergeTable(spec.merges.length);
+    spec.merges.forEach(([a, b], rank) => {
+      const left = spec.vocab.get(a);
+      const right = spec.vocab.get(b);
+      const merged = spec.vocab.get(a + b);
+      if (left === undefined || right === undefined || merged === undefined) {
+        fail(
+          `model.merges[${rank}] ${JSON.stringify(`${a} ${b}`)} uses a piece missing from model.vocab`,
+          "model.merges",
+        );
+      }
+      table.set(left as number, right as number, rank, merged as number);
+    });
+    this.merger = new WordMerger(table);
+    for (const id of this.blocked) {
+      if (this.pieces[id] !== undefined) {
+        fail(`blocked id ${id} is an ordinary vocabulary piece, so encoding could produce it`, "model.vocab");
+      }
+    }
+  }
+
+  encode(text: string): number[] {
+    const input = this.nfc ? text.normalize("NFC") : text;
+    const out: number[] = [];
+    const re = this.splitter;
+    const end = input.length;
+    let pos = 0;
+    let gapStart = -1;
+    // Sticky matching at each position = the leftmost-match search of the reference's find_iter;
+    // characters where no match starts form the gaps that Isolated keeps as their own pieces.
+    while (pos < end) {
+      re.lastIndex = pos;
+      if (re.test(input)) {
+        const stop = re.lastIndex;
+        if (gapStart >= 0) {
+          this.encodeWord(input, gapStart, pos, out);
+          gapStart = -1;
+        }
+        if (stop > pos) {
+          this.encodeWord(input, pos, stop, out);
+          pos = stop;
+          continue;
+        }
+        // An empty match splits a gap but makes no piece.
+      }
+      if (gapStart < 0) gapStart = pos;
+      const c = input.charCodeAt(pos);
+      pos += c >= 0xd800 && c <= 0xdbff && pos + 1 < end ? 2 : 1;
+    }
+    if (gapStart >= 0) this.encodeWord(input, gapStart, end, out);
+    return out;
+  }
+
+  private encodeWord(text: string, start: number, stop: number, out: number[]): void {
+    const short = stop - start <= CACHE_MAX_KEY;
+    const key = short ? text.slice(start, stop) : "";
+    if (short) {
+      const hit = this.cache.get(key);
+      if (hit !== undefined) {
+        if (typeof hit === "number") out.push(hit);
+        else for (let i = 0; i < hit.length; i++) out.push(hit[i] as number);
+        return;
+      }
+    }
+    const n = this.toByteSymbols(text, start, stop);
+    let len = n;
+    if (this.ignoreMerges) {
+      let s = "";
+      for (let i = 0; i < n; i++) s += BYTE_TO_CHAR[this.symsBytes[i] as number];
+      const whole = this.vocab.get(s);
+      if (whole !== undefined) {
+        this.syms[0] = whole;
+        len = 1;
+      } else len = this.merger.merge(this.syms, n);
+    } else len = this.merger.merge(this.syms, n);
+    const syms = this.syms;
+    for (let i = 0; i < len; i++) out.push(syms[i] as number);
+    if (short) {
+      if (this.cache.size >= CACHE_MAX_WORDS) this.cache.clear();
+      this.cache.set(key, len === 1 ? (syms[0] as number) : syms.slice(0, len));
+    }
+  }
+
+  private symsBytes = new Uint8Array(256);
+
+  /** UTF-16 -> UTF-8 bytes -> byte symbol IDs in this.syms; returns the count. Lone surrogates -> U+FFFD. */
+  private toByteSymbols(text: string, start: number, stop: number): number {
+    const need = (stop - start) * 3;
+    if (this.syms.length < need) {
+      this.syms = new Int32Array(need * 2);
+      this.symsBytes = new Uint8Array(need * 2);
+    }
+    const syms = this.syms;
+    const bytes = this.symsBytes;
+    const ids = this.byteIds;
+    let n = 0;
+    const put = (b: number): void => {
+      bytes[n] = b;
+      syms[n++] = ids[b] as number;
+    };
+    for (let i = start; i < stop; i++) {
+      let c = text.charCodeAt(i);
+      if (c < 0x80) {
+        bytes[n] = c;
+        syms[n++] = ids[c] as number;
+        continue;
+      }
+      if (c < 0x800) {
+        put(0xc0 | (c >> 6));
+        put(0x80 | (c & 0x3f));
+        continue;
+      }
+      if (c >= 0xd800 && c <= 0xdfff) {
+        const d = i + 1 < stop ? text.charCodeAt(i + 1) : 0;
+        if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+          i++;
+          c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+          put(0xf0 | (c >> 18));
+          put(0x80 | ((c >> 12) & 0x3f));
+          put(0x80 | ((c >> 6) & 0x3f));
+          put(0x80 | (c & 0x3f));
+          continue;
+        }
+        c = 0xfffd;
+      }
+      put(0xe0 | (c >> 12));
+      put(0x80 | ((c >> 6) & 0x3f));
+      put(0x80 | (c & 0x3f));
+    }
+    return n;
+  }
+
+  decode(ids: readonly number[]): string {
+    let total = 0;
+    const parts: Uint8Array[] = [];
+    for (const id of ids) {
+      if (this.blocked.has(id)) continue;
+      const bytes = this.bytesOf(id);
+      if (bytes === undefined) continue; // unknown IDs are skipped, as by the reference
+      parts.push(bytes);
+      total += bytes.length;
+    }
+    const all = new Uint8Array(total);
+    let at = 0;
+    for (const p of parts) {
+      all.set(p, at);
+      at += p.length;
+    }
+    // WHATWG replacement = one U+FFFD per maximal subpart, as Rust's String::from_utf8_lossy.
+    return this.utf8.decode(all);
+  }
+
+  tokenBytes(id: number): Uint8Array {
+    return this.bytesOf(id) ?? new Uint8Array(0);
+  }
+
+  private bytesOf(id: number): Uint8Array | undefined {
+    const cached = this.bytesById[id];
+    if (cached !== undefined) return cached;
+    const piece = this.idToPiece(id);
+    if (piece === undefined) return undefined;
+    const bytes = byteLevelTokenBytes(piece);
+    this.bytesById[id] = bytes;
+    return bytes;
+  }
+
+  idToPiece(id: number): string | undefined {
+    if (!Number.isInteger(id) || id < 0 || id >= this.vocabSize) return undefined;
+    return this.addedById.get(id) ?? this.pieces[id];
+  }
+
+  pieceToId(piece: string): number | undefined {
+    return this.literalPieces.get(piece) ?? this.vocab.get(piece);
+  }
+
+  get decodeTable(): DecodeTable {
+    this.table ??= buildByteLevelDecodeTable(this);
+    return this.table;
+  }
+}
