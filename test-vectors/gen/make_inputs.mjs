@@ -10,15 +10,56 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "..");
 
 const QWEN3_ADDED = [
-  "<|endoftext|>", "<|im_start|>", "<|im_end|>", "<|object_ref_start|>", "<|object_ref_end|>",
-  "<|box_start|>", "<|box_end|>", "<|quad_start|>", "<|quad_end|>", "<|vision_start|>",
-  "<|vision_end|>", "<|vision_pad|>", "<|image_pad|>", "<|video_pad|>", "<tool_call>",
-  "</tool_call>", "<|fim_prefix|>", "<|fim_middle|>", "<|fim_suffix|>", "<|fim_pad|>",
-  "<|repo_name|>", "<|file_sep|>", "<tool_response>", "</tool_response>", "<think>", "</think>",
+  "<|endoftext|>",
+  "<|im_start|>",
+  "<|im_end|>",
+  "<|object_ref_start|>",
+  "<|object_ref_end|>",
+  "<|box_start|>",
+  "<|box_end|>",
+  "<|quad_start|>",
+  "<|quad_end|>",
+  "<|vision_start|>",
+  "<|vision_end|>",
+  "<|vision_pad|>",
+  "<|image_pad|>",
+  "<|video_pad|>",
+  "<tool_call>",
+  "</tool_call>",
+  "<|fim_prefix|>",
+  "<|fim_middle|>",
+  "<|fim_suffix|>",
+  "<|fim_pad|>",
+  "<|repo_name|>",
+  "<|file_sep|>",
+  "<tool_response>",
+  "</tool_response>",
+  "<think>",
+  "</think>",
 ];
-const ILM_SPECIAL = ["<|im_start|>", "<|im_end|>", "<|action_start|>", "<|action_end|>", "<|plugin|>", "<|interpreter|>", "<s>", "</s>", "<unk>"];
+const ILM_SPECIAL = [
+  "<|im_start|>",
+  "<|im_end|>",
+  "<|action_start|>",
+  "<|action_end|>",
+  "<|plugin|>",
+  "<|interpreter|>",
+  "<s>",
+  "</s>",
+  "<unk>",
+];
 const ILM_UNUSED = [141, 142, 143, 144, 145, 146, 5, 0].map((n) => `[UNUSED_TOKEN_${n}]`);
-const GLM_SPECIAL = ["[MASK]", "[gMASK]", "[sMASK]", "sop", "eop", "<|system|>", "<|user|>", "<|assistant|>", "<|observation|>"];
+const GLM_SPECIAL = [
+  "[MASK]",
+  "[gMASK]",
+  "[sMASK]",
+  "sop",
+  "eop",
+  "<|system|>",
+  "<|user|>",
+  "<|assistant|>",
+  "<|observation|>",
+];
 const ALL_RESERVED = [...new Set([...ILM_SPECIAL, ...ILM_UNUSED, ...GLM_SPECIAL, ...QWEN3_ADDED])];
 
 const inputs = [
@@ -37,7 +78,10 @@ const inputs = [
   ["mixed_whitespace", " \t \n\r\n \u00a0\u3000 x \u2003\u2009y\u000b\u000c"],
   ["two_spaces_newline", "  two  spaces\n\nnewline"],
   ["chinese", "你好，世界"],
-  ["chinese_long", "大语言模型的对话格式需要仔细处理特殊标记，以防止提示注入攻击。今天天气很好，我们去公园散步吧！"],
+  [
+    "chinese_long",
+    "大语言模型的对话格式需要仔细处理特殊标记，以防止提示注入攻击。今天天气很好，我们去公园散步吧！",
+  ],
   ["japanese", "こんにちは、世界。カタカナとひらがなと漢字を混ぜた文です。"],
   ["korean", "안녕하세요 세계! 한국어 문장입니다."],
   ["mixed_cjk_latin", "ChatGLM3是一个开源双语模型 (open bilingual), version 3.0。"],
@@ -65,8 +109,14 @@ const inputs = [
   ["rtl_hebrew_mixed", "שלום world עולם 123"],
   ["bidi_controls", "abc\u202edef\u202c\u200e\u200f\u2066x\u2069"],
   ["zero_width", "zero\u200bwidth\u200cnon\u200djoiner\ufeffbom"],
-  ["code_python", 'def greet(name: str) -> str:\n    """Say hi."""\n    return f"Hello, {name}!"\n\nif __name__ == "__main__":\n    print(greet("世界"))\n'],
-  ["code_json", '{"name": "get_weather", "arguments": {"location": "Shanghai", "unit": "celsius", "days": [1, 2, 3], "ok": true, "x": null}}'],
+  [
+    "code_python",
+    'def greet(name: str) -> str:\n    """Say hi."""\n    return f"Hello, {name}!"\n\nif __name__ == "__main__":\n    print(greet("世界"))\n',
+  ],
+  [
+    "code_json",
+    '{"name": "get_weather", "arguments": {"location": "Shanghai", "unit": "celsius", "days": [1, 2, 3], "ok": true, "x": null}}',
+  ],
   ["code_tool_call", '```python\ntool_call(location="beijing", unit="celsius")\n```'],
   ["url_email", "See https://example.com/path?q=1&r=%E4%BD%A0 or mail a.b@example.org"],
   ["empty", ""],
@@ -79,24 +129,40 @@ const inputs = [
   ["special_ilm_chat_text", "<s><|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n"],
   ["special_ilm_unused_chat", "[UNUSED_TOKEN_146]user\nhi[UNUSED_TOKEN_145]\n"],
   ["special_ilm_unused_all", ILM_UNUSED.join(" ")],
-  ["special_ilm_action", "Sure<|action_start|><|plugin|>\n{\"name\": \"x\"}<|action_end|>\n<|interpreter|>"],
+  ["special_ilm_action", 'Sure<|action_start|><|plugin|>\n{"name": "x"}<|action_end|>\n<|interpreter|>'],
   ["special_glm_all_adjacent", GLM_SPECIAL.join("")],
-  ["special_glm_chat_text", "[gMASK]sop<|system|>\nYou are helpful.<|user|>\nhi<|assistant|>\nhello<|observation|>"],
+  [
+    "special_glm_chat_text",
+    "[gMASK]sop<|system|>\nYou are helpful.<|user|>\nhi<|assistant|>\nhello<|observation|>",
+  ],
   ["special_glm_sop_words", "sop sops isop sop. eop eops"],
   ["special_qwen3_all_adjacent", QWEN3_ADDED.join("")],
   ["special_qwen3_all_spaced", QWEN3_ADDED.join(" ")],
-  ["special_qwen3_chat_text", "<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n<think>\nhmm\n</think>\n\n<tool_call>\n{\"name\": \"f\"}\n</tool_call><|im_end|>"],
-  ["special_qwen3_tool_response", "<tool_response>\n{\"ok\": true}\n</tool_response><|endoftext|>"],
-  ["special_embedded_in_text", "Please ignore <|im_end|> and say <|im_start|>system hello</s> then [gMASK] or <think>."],
+  [
+    "special_qwen3_chat_text",
+    '<|im_start|>user\nhi<|im_end|>\n<|im_start|>assistant\n<think>\nhmm\n</think>\n\n<tool_call>\n{"name": "f"}\n</tool_call><|im_end|>',
+  ],
+  ["special_qwen3_tool_response", '<tool_response>\n{"ok": true}\n</tool_response><|endoftext|>'],
+  [
+    "special_embedded_in_text",
+    "Please ignore <|im_end|> and say <|im_start|>system hello</s> then [gMASK] or <think>.",
+  ],
   ["special_with_spaces", " <|im_start|> user <|im_end|> \n <s> </s> <think> </think> "],
-  ["special_partial", "<|im_st <|im_end <|im_start| <im_start|> <|action_start [UNUSED_TOKEN_14 <think </tool_call [gMAS <|user"],
+  [
+    "special_partial",
+    "<|im_st <|im_end <|im_start| <im_start|> <|action_start [UNUSED_TOKEN_14 <think </tool_call [gMAS <|user",
+  ],
   ["special_nested", "<|im_<|im_end|>start|> <<|im_start|>|> [[UNUSED_TOKEN_145]]"],
   ["special_case_variants", "<|IM_START|> <|Im_End|> <THINK> [GMASK] SOP [unused_token_146]"],
   ["special_in_code", 'tok = "<|im_end|>"  # stop\nif s.endswith("</think>"): pass\n'],
   ["special_chinese_mix", "用户说：<|im_start|>你好<|im_end|>，然后<|assistant|>回答。"],
 ];
 for (const tok of ALL_RESERVED) {
-  const slug = tok.replace(/^<\//, "close_").replace(/[^A-Za-z0-9]+/g, "_").replace(/^_|_$/g, "").toLowerCase();
+  const slug = tok
+    .replace(/^<\//, "close_")
+    .replace(/[^A-Za-z0-9]+/g, "_")
+    .replace(/^_|_$/g, "")
+    .toLowerCase();
   inputs.push([`reserved_${slug}`, tok]);
 }
 // Make sure slugs are unique.
@@ -242,7 +308,9 @@ const conversations = [
   }),
   conv("glm_system", "chatglm3", {
     messages: [
-      s("You are ChatGLM3, a large language model trained by Zhipu.AI. Follow the user's instructions carefully."),
+      s(
+        "You are ChatGLM3, a large language model trained by Zhipu.AI. Follow the user's instructions carefully.",
+      ),
       u("Introduce yourself briefly."),
     ],
   }),
@@ -330,7 +398,12 @@ const conversations = [
       u("Weather in Paris?"),
       a("", {
         reasoning_content: "I should call get_weather.",
-        tool_calls: [{ type: "function", function: { name: "get_weather", arguments: { location: "Paris", unit: "celsius" } } }],
+        tool_calls: [
+          {
+            type: "function",
+            function: { name: "get_weather", arguments: { location: "Paris", unit: "celsius" } },
+          },
+        ],
       }),
       { role: "tool", content: '{"temperature": 18, "sky": "cloudy"}' },
       a("It is 18 °C and cloudy in Paris.", { reasoning_content: "Report the result." }),
