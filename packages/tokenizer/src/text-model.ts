@@ -38,10 +38,13 @@ export interface DecodeTable {
   readonly invalidUtf8: "per-byte" | "maximal-subpart";
   /**
    * When the "start of a decode call" state ends (for textAtStart): "first-piece" = after the
-   * first piece whatever it is; "first-visible" = after the first piece with non-empty output.
+   * first piece whatever it is; "first-visible" = after the first piece with non-empty output;
+   * "first-non-control" = after the first piece whose kind is not Control (Text or Bytes), even
+   * when its `textAtStart` is "" (SentencePiece 0.1.97 with add_dummy_prefix: decode([▁, ▁]) is
+   * " ", decode([</s>, ▁world]) is "world"); "never" = the start state never applies.
    * Exactly what the reference does; documented by the implementation with a test.
    */
-  readonly startEnds: "first-piece" | "first-visible" | "never";
+  readonly startEnds: "first-piece" | "first-visible" | "first-non-control" | "never";
 }
 
 export interface TextModel {
