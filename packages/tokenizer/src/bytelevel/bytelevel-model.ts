@@ -15,6 +15,11 @@ export interface ByteLevelModelOptions {
   readonly file: string;
   /** IDs encode() must never return and decode() renders as "" (the loader passes every added token). */
   readonly blocked?: ReadonlySet<number>;
+  /**
+   * Max pre-tokens kept in the word -> IDs cache (cleared when full; default 50,000; 0 disables
+   * it). Results never depend on it: it only skips repeated BPE work.
+   */
+  readonly cacheWords?: number;
 }
 
 export interface ByteLevelModel extends TextModel {
@@ -26,8 +31,7 @@ export interface ByteLevelModel extends TextModel {
 
 /** Pre-tokens up to this many UTF-16 units are cached (word -> IDs). */
 const CACHE_MAX_KEY = 48;
-/** The cache is cleared when it reaches this many words (bounds memory; results never depend on it). */
-const CACHE_MAX_WORDS = 50_000;
+const CACHE_DEFAULT_WORDS = 50_000;
 
 export function loadByteLevelModel(json: string | object, options: ByteLevelModelOptions): ByteLevelModel {
   return new ByteLevelBpeModel(json, options);
@@ -49,6 +53,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
   private readonly merger: WordMerger;
   private readonly ignoreMerges: boolean;
   private readonly cache = new Map<string, number | Int32Array>();
+  private readonly cacheWords: number;
   private syms = new Int32Array(256);
   private readonly bytesById: (Uint8Array | undefined)[] = [];
   private readonly utf8 = new TextDecoder("utf-8");
@@ -66,6 +71,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
     this.ignoreMerges = spec.ignoreMerges;
     this.addedTokens = spec.addedTokens;
     this.blocked = options.blocked ?? new Set();
+    this.cacheWords = options.cacheWords ?? CACHE_DEFAULT_WORDS;
 
     let maxId = -1;
     for (const id of spec.vocab.values()) if (id > maxId) maxId = id;
@@ -140,7 +146,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
   }
 
   private encodeWord(text: string, start: number, stop: number, out: number[]): void {
-    const short = stop - start <= CACHE_MAX_KEY;
+    const short = stop - start <= CACHE_MAX_KEY && this.cacheWords > 0;
     const key = short ? text.slice(start, stop) : "";
     if (short) {
       const hit = this.cache.get(key);
@@ -164,7 +170,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
     const syms = this.syms;
     for (let i = 0; i < len; i++) out.push(syms[i] as number);
     if (short) {
-      if (this.cache.size >= CACHE_MAX_WORDS) this.cache.clear();
+      if (this.cache.size >= this.cacheWords) this.cache.clear();
       this.cache.set(key, len === 1 ? (syms[0] as number) : syms.slice(0, len));
     }
   }
