@@ -1,0 +1,70 @@
+# Google SentencePiece (C++, Debian python3-sentencepiece) helper for the bench.
+# Reads one JSON request on stdin, writes one JSON answer on stdout.
+#   {"op": "encode", "model": PATH, "texts": [...]}        -> {"ids": [[...], ...]}
+#   {"op": "pieces", "model": PATH}                        -> {"pieces": [...]}
+#   {"op": "bench_encode", "model": PATH, "corpus": FILE, "rounds": N, "warmup": W}
+#       -> timings measured HERE, inside this process, on the same corpus file the JS
+#          encoders read: median of N rounds (after W warmup rounds) of encoding every doc
+#          with sp.encode(doc) (out_type=int, no BOS/EOS). Also load time and RSS growth.
+import json
+import resource
+import statistics
+import sys
+import time
+
+
+def rss_kb():
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+
+
+def main():
+    req = json.load(sys.stdin)
+    import sentencepiece as spm
+
+    before = rss_kb()
+    t0 = time.perf_counter_ns()
+    sp = spm.SentencePieceProcessor(model_file=req["model"])
+    load_ns = time.perf_counter_ns() - t0
+    after = rss_kb()
+    op = req["op"]
+    if op == "encode":
+        out = {"ids": [sp.encode(t) for t in req["texts"]]}
+    elif op == "pieces":
+        out = {"pieces": [sp.id_to_piece(i) for i in range(sp.get_piece_size())]}
+    elif op == "bench_encode":
+        with open(req["corpus"], encoding="utf-8") as f:
+            docs = json.load(f)
+        chars = sum(len(d) for d in docs)  # code points, like JS .length except astral (see README)
+        js_chars = sum(len(d.encode("utf-16-le")) // 2 for d in docs)
+        times = []
+        sink = 0
+        for i in range(req["warmup"] + req["rounds"]):
+            t = time.perf_counter_ns()
+            for d in docs:
+                sink += len(sp.encode(d))
+            el = time.perf_counter_ns() - t
+            if i >= req["warmup"]:
+                times.append(el)
+        med = statistics.median(times)
+        out = {
+            "chars": js_chars,
+            "codepoints": chars,
+            "tokens_per_round": sink // (req["warmup"] + req["rounds"]),
+            "median_ns": med,
+            "rounds_ns": times,
+            "chars_per_s": js_chars / (med / 1e9),
+            "load_ms": load_ns / 1e6,
+            "load_rss_kb": after - before,
+            "version": spm.__version__,
+        }
+    else:
+        raise SystemExit("unknown op " + op)
+    json.dump(out, sys.stdout)
+    sys.stdout.write("\n")
+
+
+main()
