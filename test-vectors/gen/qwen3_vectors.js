@@ -43,7 +43,9 @@ function writeDoc(path, head, vectors) {
   const lines = ["{"];
   for (const [k, v] of Object.entries(head)) lines.push(`  ${jdump(k)}: ${jdump(v)},`);
   lines.push('  "vectors": [');
-  vectors.forEach((v, i) => lines.push(`    ${jdump(v)}${i + 1 < vectors.length ? "," : ""}`));
+  vectors.forEach((v, i) => {
+    lines.push(`    ${jdump(v)}${i + 1 < vectors.length ? "," : ""}`);
+  });
   lines.push("  ]", "}");
   writeFileSync(path, `${lines.join("\n")}\n`);
 }
@@ -86,7 +88,9 @@ function bytesToUnicode() {
     }
   }
   const map = new Map();
-  bs.forEach((b, i) => map.set(b, String.fromCodePoint(cs[i])));
+  bs.forEach((b, i) => {
+    map.set(b, String.fromCodePoint(cs[i]));
+  });
   return map;
 }
 
@@ -165,7 +169,7 @@ async function main() {
   const tj = JSON.parse(tokRaw.toString("utf8"));
   const vocab = tj.model.vocab;
   const vocabIds = Object.values(vocab);
-  const maxId = vocabIds.reduce((m, x) => (x > m ? x : m), -1);
+  const maxId = vocabIds.reduce((m, x) => Math.max(m, x), -1);
   if (maxId !== FIRST_ADDED - 1 || vocabIds.length !== FIRST_ADDED) {
     throw new Error(`qwen3 vocab must end at ${FIRST_ADDED - 1}: max ${maxId}, size ${vocabIds.length}`);
   }
