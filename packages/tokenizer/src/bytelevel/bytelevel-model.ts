@@ -56,7 +56,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
   private readonly cacheWords: number;
   private syms = new Int32Array(256);
   private readonly bytesById: (Uint8Array | undefined)[] = [];
-  private readonly utf8 = new TextDecoder("utf-8");
+  private readonly utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
   private table: DecodeTable | undefined;
 
   constructor(json: string | object, options: ByteLevelModelOptions) {

@@ -18,7 +18,7 @@ export function buildByteLevelDecodeTable(model: DecodeTableSource): DecodeTable
   const kind = new Uint8Array(size).fill(TokenKind.Control);
   const text: string[] = new Array<string>(size).fill("");
   const bytes: (Uint8Array | undefined)[] = new Array<Uint8Array | undefined>(size).fill(undefined);
-  const utf8 = new TextDecoder("utf-8");
+  const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
   for (let id = 0; id < size; id++) {
     if (model.blocked.has(id) || model.idToPiece(id) === undefined) continue;
     const b = model.tokenBytes(id);

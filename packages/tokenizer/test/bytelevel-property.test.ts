@@ -1,0 +1,107 @@
+// Property tests: the ordinary encoder never yields an added-token ID and round-trips NFC text;
+// a differential test against the HF Rust `tokenizers` package (added_tokens emptied) on random
+// strings must agree exactly, with and without the word cache, on short and very long words.
+
+import { createRequire } from "node:module";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { loadByteLevelModel } from "../src/bytelevel/index.ts";
+import { idDiff, QWEN3_ADDED, QWEN3_FILE, QWEN3_JSON, qwen3, textDiff } from "./bytelevel-support.ts";
+
+interface RustEncoding {
+  getIds(): number[];
+}
+interface RustTokenizer {
+  encode(text: string, pair: null, options: { addSpecialTokens: boolean }): Promise<RustEncoding>;
+  decode(ids: number[], skipSpecialTokens: boolean): Promise<string>;
+}
+interface RustTokenizers {
+  Tokenizer: { fromString(json: string): RustTokenizer };
+}
+
+const model = qwen3();
+/** CHATWIRE_DIFF_RUNS=20000 for a long local run; the default keeps the suite fast. */
+const diffRuns = Number(process.env.CHATWIRE_DIFF_RUNS ?? 400);
+const diffSeed = Number(process.env.CHATWIRE_DIFF_SEED ?? 7);
+const added = model.addedTokens.map((t) => t.content);
+
+/** Pieces that stress the pre-tokenizer regex and the byte alphabet. */
+const tricky = [
+  " ", "  ", "\n", "\r\n", "\r", "\t", "\u000b", "\u000c", "\u0085", "\u00a0", "\u1680", "\u2000", "\u2028", "\u2029",
+  "\u202f", "\u205f", "\u3000", "\ufeff", "\u180e", "\u200b", "'", "'s", "'S", "'ll", "'LL", "'Re", "'ve", "'m", "'d",
+  "'t", "\u017f", "'\u017f", "\u212a", "0", "7", "42", "½", "٣", "Ⅻ", "a", "Z", "é", "e\u0301", "\u0301", "ß", "İ",
+  "中文", "，", "。", "😀", "👍🏽", "🇫🇷", "👨‍👩‍👧", "\u{10ffff}", "\u{e0001}", "\u0000", "\u007f", "<", "|", ">",
+  "<|", "|>", "```", "{\"a\": 1}", "---", "...", "!!", "?", ".\n", "  \n", "\t\n ", "ǅ", "ᾈ",
+];
+const unit = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...tricky) },
+  { weight: 2, arbitrary: fc.constantFrom(...added) },
+  { weight: 4, arbitrary: fc.string({ unit: "binary", minLength: 1, maxLength: 1 }) },
+  { weight: 3, arbitrary: fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 6 }) },
+  { weight: 1, arbitrary: fc.string({ unit: "grapheme", minLength: 1, maxLength: 3 }) },
+);
+const text = fc.string({ unit, maxLength: 40 });
+/** Long single pre-tokens (> 96 bytes) take the heap path of the merger. */
+const longWord = fc
+  .tuple(fc.constantFrom("a", "ab", "中", "x", "=", " ", "1", "é", "😀", "th", "in"), fc.integer({ min: 20, max: 400 }), text)
+  .map(([piece, n, tail]) => piece.repeat(n) + tail);
+
+describe("byte-level ordinary encoder properties", () => {
+  it("never returns an added-token ID and decode(encode(s)) === NFC(s)", () => {
+    fc.assert(
+      fc.property(fc.oneof(text, longWord), (s) => {
+        const ids = model.encode(s);
+        for (const id of ids) expect(id).toBeLessThan(QWEN3_ADDED[0] as number);
+        const back = model.decode(ids);
+        expect(back, textDiff(s.normalize("NFC"), back)).toBe(s.normalize("NFC"));
+      }),
+      { numRuns: 400, seed: 20240601 },
+    );
+  });
+
+  it("encodes every added token's content as ordinary text", () => {
+    for (const t of model.addedTokens) {
+      const ids = model.encode(`x${t.content}y`);
+      expect(ids.some((id) => model.blocked.has(id))).toBe(false);
+      expect(model.decode(ids)).toBe(`x${t.content}y`);
+    }
+  });
+});
+
+describe("differential against HF Rust tokenizers (added_tokens emptied)", () => {
+  const tokenizers = createRequire(import.meta.url)("tokenizers") as RustTokenizers;
+  const json = JSON.parse(QWEN3_JSON) as { added_tokens: unknown[] };
+  json.added_tokens = [];
+  const rust = tokenizers.Tokenizer.fromString(JSON.stringify(json));
+  const uncached = loadByteLevelModel(QWEN3_JSON, { file: QWEN3_FILE, cacheWords: 0 });
+
+  const check = async (s: string): Promise<void> => {
+    const want = (await rust.encode(s, null, { addSpecialTokens: false })).getIds();
+    const got = model.encode(s);
+    expect(got, `${JSON.stringify(s).slice(0, 200)}\n${idDiff(model, want, got)}`).toEqual(want);
+    const raw = uncached.encode(s);
+    expect(raw, `uncached\n${idDiff(model, want, raw)}`).toEqual(want);
+    const wantText = await rust.decode(want, false);
+    const gotText = model.decode(got);
+    expect(gotText, textDiff(wantText, gotText)).toBe(wantText);
+  };
+
+  it("agrees on random strings", async () => {
+    await fc.assert(fc.asyncProperty(text, check), { numRuns: diffRuns, seed: diffSeed });
+  });
+
+  it("agrees on long words (heap merge path)", async () => {
+    await fc.assert(fc.asyncProperty(longWord, check), { numRuns: Math.ceil(diffRuns / 6), seed: diffSeed + 4 });
+  });
+
+  it("agrees on random byte sequences decoded from random IDs", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: QWEN3_ADDED[0] as number }), { maxLength: 12 }), async (ids) => {
+        const want = await rust.decode(ids, false);
+        const got = model.decode(ids);
+        expect(got, textDiff(want, got)).toBe(want);
+      }),
+      { numRuns: 300, seed: 3 },
+    );
+  });
+});
