@@ -1,0 +1,538 @@
+// SentencePiece BPE encoding, step for step as Google SentencePiece 0.1.97 does it
+// (normalizer.cc Normalize, bpe_model.cc Model::SampleEncode with alpha 0,
+// sentencepiece_processor.cc PopulateSentencePieceText), on integers:
+//
+//   text --normalize--> "▁Hello▁world" --split--> symbols (one per character, or one per
+//   USER_DEFINED match, which is frozen) --merge--> repeatedly merge the adjacent pair whose
+//   concatenation is the piece with the highest score (ties: leftmost) --> ids, where an
+//   unknown character becomes its UTF-8 bytes as <0xXX> pieces (byte_fallback) or <unk>.
+//
+// Symbols are small integers ("keys"): key < pieceCount is a mergeable piece id; key >=
+// pieceCount is a single character (pieceCount + code point) that is not a mergeable piece.
+// A merge looks up (leftKey, rightKey) in an open-addressing hash table built once from
+// every split of every mergeable piece, so no string is built per merge.
+//
+// Blocked IDs behave as CONTROL pieces: they leave the mergeable set (no literal match, no
+// merge result). One deliberate difference from a real CONTROL piece: SentencePiece would
+// still return a single-character CONTROL piece's id for that character; a blocked id is
+// never returned, the character is treated as unknown (byte fallback / <unk>) instead.
+
+import { PieceType, type SentencePieceProto } from "./model-proto.ts";
+
+const SPACE = 0x20;
+const SPACE_MARK = "\u2581";
+const REPLACEMENT = 0xfffd;
+
+export interface BpeEncoderOptions {
+  /** IDs that behave as CONTROL pieces and are never returned. */
+  readonly blocked?: ReadonlySet<number>;
+}
+
+/** Effective piece type after blocking: blocked pieces become CONTROL. */
+export function effectiveTypes(proto: SentencePieceProto, blocked: ReadonlySet<number>): Uint8Array {
+  const types = proto.types.slice();
+  for (const id of blocked) if (id >= 0 && id < types.length) types[id] = PieceType.Control;
+  return types;
+}
+
+function isMergeable(type: number): boolean {
+  return type === PieceType.Normal || type === PieceType.UserDefined || type === PieceType.Unused;
+}
+
+export class BpeEncoder {
+  private readonly pieceCount: number;
+  private readonly scores: Float32Array;
+  /** 1 where the (effective) type is UNUSED: such merge results are re-split (resegment). */
+  private readonly unused: Uint8Array;
+  private readonly hasUnused: boolean;
+  /** Output id per mergeable piece key (PieceToId looks at the reserved map first). */
+  private readonly outId: Int32Array;
+  /** Key of each BMP code unit as a one-character symbol. */
+  private readonly bmpKey: Int32Array;
+  /** Mergeable one-character pieces outside the BMP: code point -> id. */
+  private readonly astralKey: Map<number, number>;
+  /** Non-mergeable, non-blocked one-character pieces (CONTROL/UNKNOWN/BYTE): code point -> id. */
+  private readonly reservedChar: Map<number, number>;
+  private readonly unkId: number;
+  private readonly byteFallback: boolean;
+  private readonly byteId: Int32Array;
+
+  // Normalizer settings.
+  private readonly addDummyPrefix: boolean;
+  private readonly removeExtraWhitespaces: boolean;
+  private readonly escapeWhitespaces: boolean;
+  private readonly dummySuffix: boolean;
+
+  // USER_DEFINED literal matcher: a trie over UTF-16 code units, with a first-unit filter.
+  private readonly literalFirst: Uint8Array;
+  private readonly trieChildren: Map<number, number>[];
+  private readonly trieId: Int32Array;
+  private matchLength = 0;
+
+  // Pair table: (leftKey, rightKey) -> merged piece id.
+  private readonly pairMask: number;
+  private readonly pairLeft: Int32Array;
+  private readonly pairRight: Int32Array;
+  private readonly pairMerged: Int32Array;
+
+  // Per-call working buffers, grown on demand and reused (an encoder is single-threaded).
+  private capacity = 0;
+  private symKey = new Int32Array(0);
+  private symLen = new Int32Array(0);
+  private symPrev = new Int32Array(0);
+  private symNext = new Int32Array(0);
+  private symFrozen = new Uint8Array(0);
+  private agendaScore = new Float64Array(0);
+  private agendaLeft = new Int32Array(0);
+  private agendaRight = new Int32Array(0);
+  private agendaSize = new Int32Array(0);
+  private agendaMerged = new Int32Array(0);
+  private heap = new Int32Array(0);
+  private heapLength = 0;
+  private agendaLength = 0;
+  private revMerge: Map<number, readonly [number, number]> | undefined;
+  private out: number[] = [];
+  private prevUnk = false;
+
+  constructor(proto: SentencePieceProto, options: BpeEncoderOptions = {}) {
+    const blocked = options.blocked ?? new Set<number>();
+    const types = effectiveTypes(proto, blocked);
+    const { pieces } = proto;
+    const n = pieces.length;
+    this.pieceCount = n;
+    this.scores = proto.scores;
+    this.unkId = proto.types.indexOf(PieceType.Unknown);
+    this.byteFallback = proto.trainer.byteFallback;
+    this.addDummyPrefix = proto.normalizer.addDummyPrefix;
+    this.removeExtraWhitespaces = proto.normalizer.removeExtraWhitespaces;
+    this.escapeWhitespaces = proto.normalizer.escapeWhitespaces;
+    this.dummySuffix = proto.trainer.treatWhitespaceAsSuffix;
+
+    const mergeable = new Map<string, number>();
+    const reserved = new Map<string, number>();
+    this.unused = new Uint8Array(n);
+    this.byteId = new Int32Array(256).fill(-1);
+    for (let i = 0; i < n; i++) {
+      const t = types[i]!;
+      const p = pieces[i]!;
+      if (isMergeable(t)) mergeable.set(p, i);
+      else if (!blocked.has(i)) reserved.set(p, i);
+      if (t === PieceType.Unused) this.unused[i] = 1;
+      if (proto.types[i] === PieceType.Byte) {
+        const b = Number.parseInt(p.slice(3, 5), 16);
+        this.byteId[b] = blocked.has(i) ? this.unkId : i;
+      }
+    }
+    this.hasUnused = this.unused.includes(1);
+
+    this.outId = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.outId[i] = reserved.get(pieces[i]!) ?? i;
+
+    this.bmpKey = new Int32Array(0x10000);
+    for (let cu = 0; cu < 0x10000; cu++) this.bmpKey[cu] = n + cu;
+    this.astralKey = new Map();
+    for (const [p, id] of mergeable) {
+      const cp = singleCodePoint(p);
+      if (cp < 0) continue;
+      if (cp < 0x10000) this.bmpKey[cp] = id;
+      else this.astralKey.set(cp, id);
+    }
+    this.reservedChar = new Map();
+    for (const [p, id] of reserved) {
+      const cp = singleCodePoint(p);
+      if (cp >= 0) this.reservedChar.set(cp, id);
+    }
+
+    // USER_DEFINED trie.
+    this.literalFirst = new Uint8Array(0x10000);
+    this.trieChildren = [new Map()];
+    const trieIds: number[] = [-1];
+    for (let i = 0; i < n; i++) {
+      if (types[i] !== PieceType.UserDefined) continue;
+      const p = pieces[i]!;
+      this.literalFirst[p.charCodeAt(0)] = 1;
+      let node = 0;
+      for (let k = 0; k < p.length; k++) {
+        const cu = p.charCodeAt(k);
+        const children = this.trieChildren[node]!;
+        let child = children.get(cu);
+        if (child === undefined) {
+          child = this.trieChildren.length;
+          this.trieChildren.push(new Map());
+          trieIds.push(-1);
+          children.set(cu, child);
+        }
+        node = child;
+      }
+      trieIds[node] = i;
+    }
+    this.trieId = Int32Array.from(trieIds);
+
+    // Pair table from every split of every mergeable piece into two symbol strings.
+    const lefts: number[] = [];
+    const rights: number[] = [];
+    const merged: number[] = [];
+    const keyOf = (s: string): number => {
+      const id = mergeable.get(s);
+      if (id !== undefined) return id;
+      const cp = singleCodePoint(s);
+      return cp < 0 ? -1 : n + cp;
+    };
+    for (const [p, id] of mergeable) {
+      for (let k = 1; k < p.length; k++) {
+        const cu = p.charCodeAt(k);
+        if (cu >= 0xdc00 && cu <= 0xdfff) continue; // not a character boundary
+        const l = keyOf(p.slice(0, k));
+        if (l < 0) continue;
+        const r = keyOf(p.slice(k));
+        if (r < 0) continue;
+        lefts.push(l);
+        rights.push(r);
+        merged.push(id);
+      }
+    }
+    let size = 16;
+    while (size < lefts.length * 2) size *= 2;
+    this.pairMask = size - 1;
+    this.pairLeft = new Int32Array(size).fill(-1);
+    this.pairRight = new Int32Array(size);
+    this.pairMerged = new Int32Array(size);
+    for (let e = 0; e < lefts.length; e++) {
+      const l = lefts[e]!;
+      const r = rights[e]!;
+      let slot = pairHash(l, r) & this.pairMask;
+      while (this.pairLeft[slot] !== -1) slot = (slot + 1) & this.pairMask;
+      this.pairLeft[slot] = l;
+      this.pairRight[slot] = r;
+      this.pairMerged[slot] = merged[e]!;
+    }
+  }
+
+  /** SentencePiece's Normalizer::Normalize for the identity normalizer. */
+  normalize(text: string): string {
+    if (text.length === 0) return "";
+    if (!this.removeExtraWhitespaces) {
+      // Hot path (every real model we know): a pure replacement.
+      let s = this.escapeWhitespaces && text.includes(" ") ? text.replaceAll(" ", SPACE_MARK) : text;
+      if (this.addDummyPrefix) {
+        const ws = this.escapeWhitespaces ? SPACE_MARK : " ";
+        s = this.dummySuffix ? s + ws : ws + s;
+      }
+      return s;
+    }
+    return this.normalizeRemovingExtraWhitespace(text);
+  }
+
+  // Rare path: remove_extra_whitespaces. Mirrors the C++ loop, where a USER_DEFINED match is
+  // one "normalized prefix" (so its spaces are handled as a unit).
+  private normalizeRemovingExtraWhitespace(text: string): string {
+    const ws = this.escapeWhitespaces ? SPACE_MARK : " ";
+    let i = 0;
+    // Heading spaces.
+    while (i < text.length) {
+      const len = this.prefixLength(text, i);
+      if (len !== 1 || text.charCodeAt(i) !== SPACE) break;
+      i += len;
+    }
+    if (i >= text.length) return "";
+    let out = !this.dummySuffix && this.addDummyPrefix ? ws : "";
+    let prevSpace = true;
+    while (i < text.length) {
+      const len = this.prefixLength(text, i);
+      let chunk = text.slice(i, i + len);
+      if (prevSpace) {
+        let k = 0;
+        while (k < chunk.length && chunk.charCodeAt(k) === SPACE) k++;
+        chunk = chunk.slice(k);
+      }
+      if (chunk.length > 0) {
+        out += this.escapeWhitespaces ? chunk.replaceAll(" ", SPACE_MARK) : chunk;
+        prevSpace = chunk.charCodeAt(chunk.length - 1) === SPACE;
+      }
+      i += len;
+    }
+    while (out.endsWith(ws)) out = out.slice(0, out.length - ws.length);
+    if (this.dummySuffix && this.addDummyPrefix) out += ws;
+    return out;
+  }
+
+  /** Length of the USER_DEFINED match at i, else of one character. */
+  private prefixLength(s: string, i: number): number {
+    if (this.literalFirst[s.charCodeAt(i)] === 1 && this.matchLiteral(s, i) >= 0) return this.matchLength;
+    const cu = s.charCodeAt(i);
+    return cu >= 0xd800 && cu <= 0xdbff && isLow(s.charCodeAt(i + 1)) ? 2 : 1;
+  }
+
+  /** Longest USER_DEFINED piece starting at i: its id (length in matchLength), or -1. */
+  private matchLiteral(s: string, i: number): number {
+    let node = 0;
+    let best = -1;
+    for (let k = i; k < s.length; k++) {
+      const child = this.trieChildren[node]!.get(s.charCodeAt(k));
+      if (child === undefined) break;
+      node = child;
+      const id = this.trieId[node]!;
+      if (id >= 0) {
+        best = id;
+        this.matchLength = k + 1 - i;
+      }
+    }
+    return best;
+  }
+
+  encode(text: string): number[] {
+    const s = this.normalize(text);
+    const len = s.length;
+    if (len === 0) return [];
+    this.ensureCapacity(len);
+    // Non-null assertions below index typed arrays sized to `len` by ensureCapacity.
+    const key = this.symKey;
+    const symLen = this.symLen;
+    const frozen = this.symFrozen;
+    const n = this.pieceCount;
+
+    // Split into symbols (bpe_model.cc "Splits the input into character sequence").
+    let count = 0;
+    for (let i = 0; i < len; ) {
+      const cu = s.charCodeAt(i);
+      if (this.literalFirst[cu] === 1) {
+        const id = this.matchLiteral(s, i);
+        if (id >= 0) {
+          key[count] = id;
+          symLen[count] = this.matchLength;
+          frozen[count++] = 1;
+          i += this.matchLength;
+          continue;
+        }
+      }
+      frozen[count] = 0;
+      if (cu < 0xd800 || cu > 0xdfff) {
+        key[count] = this.bmpKey[cu]!;
+        symLen[count++] = 1;
+        i += 1;
+      } else if (cu <= 0xdbff && isLow(s.charCodeAt(i + 1))) {
+        const cp = ((cu - 0xd800) << 10) + (s.charCodeAt(i + 1) - 0xdc00) + 0x10000;
+        key[count] = this.astralKey.get(cp) ?? n + cp;
+        symLen[count++] = 2;
+        i += 2;
+      } else {
+        // A lone surrogate: UTF-8 encoding (TextEncoder) turns it into U+FFFD.
+        key[count] = this.bmpKey[REPLACEMENT]!;
+        symLen[count++] = 1;
+        i += 1;
+      }
+    }
+    const prev = this.symPrev;
+    const next = this.symNext;
+    for (let k = 0; k < count; k++) {
+      prev[k] = k - 1;
+      next[k] = k + 1;
+    }
+    next[count - 1] = -1;
+
+    // Agenda of candidate merges.
+    this.heapLength = 0;
+    this.agendaLength = 0;
+    if (this.hasUnused) this.revMerge = new Map();
+    for (let k = 1; k < count; k++) this.maybeAdd(k - 1, k);
+    const aLeft = this.agendaLeft;
+    const aRight = this.agendaRight;
+    const aSize = this.agendaSize;
+    const aMerged = this.agendaMerged;
+    while (this.heapLength > 0) {
+      const top = this.popTop();
+      const l = aLeft[top]!;
+      const r = aRight[top]!;
+      const ll = symLen[l]!;
+      const rl = symLen[r]!;
+      // Stale entry: one side was merged away or grew since the pair was queued.
+      if (ll === 0 || rl === 0 || ll + rl !== aSize[top]) continue;
+      key[l] = aMerged[top]!;
+      symLen[l] = ll + rl;
+      const rn = next[r]!;
+      next[l] = rn;
+      if (rn >= 0) prev[rn] = l;
+      symLen[r] = 0;
+      this.maybeAdd(prev[l]!, l);
+      this.maybeAdd(l, rn);
+    }
+
+    // Output (PopulateSentencePieceText).
+    this.out = [];
+    this.prevUnk = false;
+    for (let k = 0; k !== -1; k = next[k]!) {
+      const sk = key[k]!;
+      if (this.hasUnused && sk < n && this.unused[sk] === 1) this.resegment(sk);
+      else this.emit(sk);
+    }
+    const out = this.out;
+    this.out = [];
+    return out;
+  }
+
+  private resegment(k: number): void {
+    const split = k < this.pieceCount && this.unused[k] === 1 ? this.revMerge?.get(k) : undefined;
+    if (split === undefined) {
+      this.emit(k);
+      return;
+    }
+    this.resegment(split[0]);
+    this.resegment(split[1]);
+  }
+
+  private emit(k: number): void {
+    const n = this.pieceCount;
+    let id: number;
+    let cp = -1;
+    if (k < n) id = this.outId[k]!;
+    else {
+      cp = k - n;
+      id = this.reservedChar.get(cp) ?? this.unkId;
+    }
+    const isUnk = id === this.unkId;
+    if (isUnk && this.byteFallback && cp >= 0) {
+      this.emitUtf8Bytes(cp);
+    } else if (!(isUnk && this.prevUnk)) {
+      // Consecutive unknown pieces are merged into one <unk>.
+      this.out.push(id);
+    }
+    this.prevUnk = isUnk;
+  }
+
+  private emitUtf8Bytes(cp: number): void {
+    const b = this.byteId;
+    const out = this.out;
+    if (cp < 0x80) out.push(b[cp]!);
+    else if (cp < 0x800) out.push(b[0xc0 | (cp >> 6)]!, b[0x80 | (cp & 0x3f)]!);
+    else if (cp < 0x10000)
+      out.push(b[0xe0 | (cp >> 12)]!, b[0x80 | ((cp >> 6) & 0x3f)]!, b[0x80 | (cp & 0x3f)]!);
+    else
+      out.push(
+        b[0xf0 | (cp >> 18)]!,
+        b[0x80 | ((cp >> 12) & 0x3f)]!,
+        b[0x80 | ((cp >> 6) & 0x3f)]!,
+        b[0x80 | (cp & 0x3f)]!,
+      );
+  }
+
+  /** MaybeAddNewSymbolPair: queue (left, right) when their concatenation is a mergeable piece. */
+  private maybeAdd(left: number, right: number): void {
+    if (left < 0 || right < 0) return;
+    const frozen = this.symFrozen;
+    if (frozen[left] === 1 || frozen[right] === 1) return;
+    const lk = this.symKey[left]!;
+    const rk = this.symKey[right]!;
+    const pl = this.pairLeft;
+    const mask = this.pairMask;
+    let slot = pairHash(lk, rk) & mask;
+    let merged = -1;
+    for (;;) {
+      const k = pl[slot]!;
+      if (k === -1) return;
+      if (k === lk && this.pairRight[slot] === rk) {
+        merged = this.pairMerged[slot]!;
+        break;
+      }
+      slot = (slot + 1) & mask;
+    }
+    const e = this.agendaLength++;
+    const score = this.scores[merged]!;
+    this.agendaScore[e] = score;
+    this.agendaLeft[e] = left;
+    this.agendaRight[e] = right;
+    this.agendaSize[e] = this.symLen[left]! + this.symLen[right]!;
+    this.agendaMerged[e] = merged;
+    if (this.revMerge !== undefined && this.unused[merged] === 1) this.revMerge.set(merged, [lk, rk]);
+    // Sift up: higher score first, ties leftmost first (SymbolPairComparator).
+    const heap = this.heap;
+    const aScore = this.agendaScore;
+    const aLeft = this.agendaLeft;
+    let pos = this.heapLength++;
+    while (pos > 0) {
+      const parent = (pos - 1) >> 1;
+      const p = heap[parent]!;
+      const ps = aScore[p]!;
+      if (ps > score || (ps === score && aLeft[p]! < left)) break;
+      heap[pos] = p;
+      pos = parent;
+    }
+    heap[pos] = e;
+  }
+
+  private popTop(): number {
+    const heap = this.heap;
+    const aScore = this.agendaScore;
+    const aLeft = this.agendaLeft;
+    const top = heap[0]!;
+    const last = heap[--this.heapLength]!;
+    const length = this.heapLength;
+    if (length === 0) return top;
+    const ls = aScore[last]!;
+    const ll = aLeft[last]!;
+    let pos = 0;
+    for (;;) {
+      let child = 2 * pos + 1;
+      if (child >= length) break;
+      let c = heap[child]!;
+      let cs = aScore[c]!;
+      const right = child + 1;
+      if (right < length) {
+        const rc = heap[right]!;
+        const rs = aScore[rc]!;
+        if (rs > cs || (rs === cs && aLeft[rc]! < aLeft[c]!)) {
+          child = right;
+          c = rc;
+          cs = rs;
+        }
+      }
+      if (ls > cs || (ls === cs && ll < aLeft[c]!)) break;
+      heap[pos] = c;
+      pos = child;
+    }
+    heap[pos] = last;
+    return top;
+  }
+
+  private ensureCapacity(len: number): void {
+    if (len <= this.capacity) return;
+    const cap = Math.max(len, this.capacity * 2, 64);
+    this.capacity = cap;
+    this.symKey = new Int32Array(cap);
+    this.symLen = new Int32Array(cap);
+    this.symPrev = new Int32Array(cap);
+    this.symNext = new Int32Array(cap);
+    this.symFrozen = new Uint8Array(cap);
+    // At most count-1 initial pairs plus 2 per merge (at most count-1 merges).
+    const agenda = 3 * cap;
+    this.agendaScore = new Float64Array(agenda);
+    this.agendaLeft = new Int32Array(agenda);
+    this.agendaRight = new Int32Array(agenda);
+    this.agendaSize = new Int32Array(agenda);
+    this.agendaMerged = new Int32Array(agenda);
+    this.heap = new Int32Array(agenda);
+  }
+}
+
+function isLow(cu: number): boolean {
+  return cu >= 0xdc00 && cu <= 0xdfff;
+}
+
+function pairHash(l: number, r: number): number {
+  let h = Math.imul(l, 0x9e3779b1) ^ Math.imul(r ^ 0x5bd1e995, 0x85ebca6b);
+  h ^= h >>> 15;
+  return Math.imul(h, 0x2c1b3c6d) ^ (h >>> 13);
+}
+
+/** The code point of a one-character string, else -1. */
+function singleCodePoint(s: string): number {
+  if (s.length === 1) {
+    const cu = s.charCodeAt(0);
+    return cu >= 0xd800 && cu <= 0xdfff ? -1 : cu;
+  }
+  if (s.length === 2) {
+    const hi = s.charCodeAt(0);
+    const lo = s.charCodeAt(1);
+    if (hi >= 0xd800 && hi <= 0xdbff && isLow(lo)) return ((hi - 0xd800) << 10) + (lo - 0xdc00) + 0x10000;
+  }
+  return -1;
+}

@@ -1,0 +1,46 @@
+// The stream decoder's view of a SentencePiece model (see ../text-model.ts DecodeTable).
+// Derived from the same DecodeData as decode.ts, so a streaming decoder that follows the
+// table reproduces decodeIds() exactly (proved by test/sentencepiece-decode.test.ts):
+//
+// - CONTROL and blocked pieces, and UNKNOWN when unk_surface is "", are Control.
+// - BYTE pieces are Bytes with their single byte; invalid UTF-8 is "per-byte".
+// - UNKNOWN is Text unk_surface (" ⁇ "), the same at the start.
+// - Other pieces are Text, "▁" -> " "; textAtStart drops one leading "▁" when the model
+//   strips at the beginning (add_dummy_prefix or remove_extra_whitespaces).
+// - startEnds: add_dummy_prefix alone -> "first-non-control" (the piece "▁" ends the start
+//   although it prints nothing); remove_extra_whitespaces -> "first-visible"; neither ->
+//   "never" (textAtStart equals text).
+
+import { type DecodeTable, TokenKind } from "../text-model.ts";
+import type { DecodeData } from "./decode.ts";
+import { PieceType } from "./model-proto.ts";
+
+export function buildDecodeTable(data: DecodeData): DecodeTable {
+  const size = data.types.length;
+  const kind = new Uint8Array(size);
+  const text: string[] = new Array(size);
+  const textAtStart: string[] = new Array(size);
+  const bytes: (Uint8Array | undefined)[] = new Array(size).fill(undefined);
+  for (let id = 0; id < size; id++) {
+    const type = data.types[id]!;
+    const t = data.text[id]!;
+    if (type === PieceType.Byte) {
+      kind[id] = TokenKind.Bytes;
+      bytes[id] = Uint8Array.of(data.byteOf[id]!);
+      text[id] = textAtStart[id] = "";
+    } else if (type === PieceType.Control || (type === PieceType.Unknown && t === "")) {
+      kind[id] = TokenKind.Control;
+      text[id] = textAtStart[id] = "";
+    } else {
+      kind[id] = TokenKind.Text;
+      text[id] = t;
+      textAtStart[id] = data.stripAtStart ? data.textAtStart[id]! : t;
+    }
+  }
+  const startEnds: DecodeTable["startEnds"] = !data.stripAtStart
+    ? "never"
+    : data.keepStartAfterStrip
+      ? "first-visible"
+      : "first-non-control";
+  return Object.freeze({ size, kind, text, textAtStart, bytes, invalidUtf8: "per-byte", startEnds });
+}

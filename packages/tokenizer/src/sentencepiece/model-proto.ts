@@ -1,0 +1,451 @@
+// A hand-written reader for SentencePiece's ModelProto (sentencepiece_model.proto, proto2).
+// Only the fields the encoder/decoder need are kept; every other field is skipped by wire
+// type. Defaults are the proto2 defaults of that file (add_dummy_prefix, remove_extra_
+// whitespaces and escape_whitespaces are TRUE when absent; unk/bos/eos/pad = 0/1/2/-1).
+//
+// Every problem is a TokenizerError("bad-tokenizer-file") naming the file, the field and the
+// byte offset, because a truncated download is the usual cause.
+
+import { TokenizerError } from "../errors.ts";
+
+/** ModelProto.SentencePiece.Type. */
+export const PieceType = {
+  Normal: 1,
+  Unknown: 2,
+  Control: 3,
+  UserDefined: 4,
+  Unused: 5,
+  Byte: 6,
+} as const;
+export type PieceType = (typeof PieceType)[keyof typeof PieceType];
+
+const PIECE_TYPE_NAMES = ["", "NORMAL", "UNKNOWN", "CONTROL", "USER_DEFINED", "UNUSED", "BYTE"] as const;
+
+/** TrainerSpec.ModelType. */
+export const ModelType = { Unigram: 1, Bpe: 2, Word: 3, Char: 4 } as const;
+const MODEL_TYPE_NAMES = ["", "UNIGRAM", "BPE", "WORD", "CHAR"] as const;
+
+export interface TrainerSpec {
+  readonly modelType: number;
+  readonly vocabSize: number;
+  readonly byteFallback: boolean;
+  readonly splitDigits: boolean;
+  readonly treatWhitespaceAsSuffix: boolean;
+  readonly allowWhitespaceOnlyPieces: boolean;
+  readonly unkId: number;
+  readonly bosId: number;
+  readonly eosId: number;
+  readonly padId: number;
+  readonly unkPiece: string;
+  readonly bosPiece: string;
+  readonly eosPiece: string;
+  readonly padPiece: string;
+  /** Decoded text of the UNKNOWN piece (default " ⁇ "). */
+  readonly unkSurface: string;
+}
+
+export interface NormalizerSpec {
+  readonly name: string;
+  /** Length in bytes of precompiled_charsmap (0 = identity). */
+  readonly precompiledCharsmapLength: number;
+  readonly addDummyPrefix: boolean;
+  readonly removeExtraWhitespaces: boolean;
+  readonly escapeWhitespaces: boolean;
+}
+
+export interface SentencePieceProto {
+  readonly pieces: readonly string[];
+  /** float32 scores, as stored. */
+  readonly scores: Float32Array;
+  /** PieceType per piece. */
+  readonly types: Uint8Array;
+  readonly trainer: TrainerSpec;
+  readonly normalizer: NormalizerSpec;
+  /** The denormalizer spec, when present. */
+  readonly denormalizer: NormalizerSpec | undefined;
+}
+
+const WIRE_VARINT = 0;
+const WIRE_I64 = 1;
+const WIRE_LEN = 2;
+const WIRE_SGROUP = 3;
+const WIRE_EGROUP = 4;
+const WIRE_I32 = 5;
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** A cursor over one message's bytes [pos, end). */
+class Reader {
+  pos: number;
+  constructor(
+    readonly buf: Uint8Array,
+    readonly view: DataView,
+    start: number,
+    readonly end: number,
+    readonly file: string,
+    readonly where: string,
+  ) {
+    this.pos = start;
+  }
+
+  fail(what: string, at: number = this.pos): never {
+    throw new TokenizerError(
+      "bad-tokenizer-file",
+      `${this.file}: not a valid SentencePiece model: ${what} (in ${this.where}, byte offset ${at})`,
+      { file: this.file, field: this.where, position: at },
+    );
+  }
+
+  /** A varint, truncated to its low 32 bits as a signed int32 (proto int32/enum/bool semantics). */
+  varint(): number {
+    const start = this.pos;
+    let result = 0;
+    for (let i = 0; i < 10; i++) {
+      if (this.pos >= this.end) this.fail("truncated varint", start);
+      const b = this.buf[this.pos++]!;
+      if (i < 5) result |= (b & 0x7f) << (7 * i);
+      if ((b & 0x80) === 0) return result | 0;
+    }
+    return this.fail("varint longer than 10 bytes", start);
+  }
+
+  tag(): { field: number; wire: number } {
+    const at = this.pos;
+    const t = this.varint() >>> 0;
+    const field = t >>> 3;
+    if (field === 0) this.fail("field number 0", at);
+    return { field, wire: t & 7 };
+  }
+
+  /** The [start, end) of a length-delimited field's payload. */
+  lengthDelimited(): [number, number] {
+    const at = this.pos;
+    const len = this.varint();
+    if (len < 0 || len > this.end - this.pos) this.fail(`length ${len >>> 0} past end of message`, at);
+    const start = this.pos;
+    this.pos += len;
+    return [start, this.pos];
+  }
+
+  string(): string {
+    const [s, e] = this.lengthDelimited();
+    try {
+      return utf8.decode(this.buf.subarray(s, e));
+    } catch {
+      return this.fail("string is not valid UTF-8", s);
+    }
+  }
+
+  float32(): number {
+    if (this.end - this.pos < 4) this.fail("truncated fixed32");
+    const v = this.view.getFloat32(this.pos, true);
+    this.pos += 4;
+    return v;
+  }
+
+  skip(wire: number, field: number): void {
+    switch (wire) {
+      case WIRE_VARINT:
+        this.varint();
+        return;
+      case WIRE_I64:
+        if (this.end - this.pos < 8) this.fail(`truncated fixed64 field ${field}`);
+        this.pos += 8;
+        return;
+      case WIRE_LEN:
+        this.lengthDelimited();
+        return;
+      case WIRE_I32:
+        if (this.end - this.pos < 4) this.fail(`truncated fixed32 field ${field}`);
+        this.pos += 4;
+        return;
+      case WIRE_SGROUP: {
+        // Deprecated groups: skip nested fields up to the matching end-group tag.
+        for (;;) {
+          if (this.pos >= this.end) this.fail(`unterminated group field ${field}`);
+          const t = this.tag();
+          if (t.wire === WIRE_EGROUP) {
+            if (t.field !== field) this.fail(`mismatched end-group for field ${field}`);
+            return;
+          }
+          this.skip(t.wire, t.field);
+        }
+      }
+      default:
+        this.fail(`field ${field} has invalid wire type ${wire}`);
+    }
+  }
+
+  expect(wire: number, want: number, name: string): boolean {
+    if (wire === want) return true;
+    this.fail(`field ${name} has wire type ${wire}, expected ${want}`);
+  }
+
+  sub(where: string): Reader {
+    const [s, e] = this.lengthDelimited();
+    return new Reader(this.buf, this.view, s, e, this.file, where);
+  }
+}
+
+function readPiece(r: Reader): { piece: string | undefined; score: number; type: number } {
+  let piece: string | undefined;
+  let score = 0;
+  let type: number = PieceType.Normal;
+  while (r.pos < r.end) {
+    const { field, wire } = r.tag();
+    if (field === 1 && r.expect(wire, WIRE_LEN, "piece")) piece = r.string();
+    else if (field === 2 && r.expect(wire, WIRE_I32, "score")) score = r.float32();
+    else if (field === 3 && r.expect(wire, WIRE_VARINT, "type")) type = r.varint();
+    else r.skip(wire, field);
+  }
+  return { piece, score, type };
+}
+
+function readTrainer(r: Reader): TrainerSpec {
+  const t = {
+    modelType: ModelType.Unigram as number,
+    vocabSize: 8000,
+    byteFallback: false,
+    splitDigits: false,
+    treatWhitespaceAsSuffix: false,
+    allowWhitespaceOnlyPieces: false,
+    unkId: 0,
+    bosId: 1,
+    eosId: 2,
+    padId: -1,
+    unkPiece: "<unk>",
+    bosPiece: "<s>",
+    eosPiece: "</s>",
+    padPiece: "<pad>",
+    unkSurface: " \u2047 ",
+  };
+  while (r.pos < r.end) {
+    const { field, wire } = r.tag();
+    switch (field) {
+      case 3:
+        r.expect(wire, WIRE_VARINT, "model_type");
+        t.modelType = r.varint();
+        break;
+      case 4:
+        r.expect(wire, WIRE_VARINT, "vocab_size");
+        t.vocabSize = r.varint();
+        break;
+      case 24:
+        r.expect(wire, WIRE_VARINT, "treat_whitespace_as_suffix");
+        t.treatWhitespaceAsSuffix = r.varint() !== 0;
+        break;
+      case 25:
+        r.expect(wire, WIRE_VARINT, "split_digits");
+        t.splitDigits = r.varint() !== 0;
+        break;
+      case 26:
+        r.expect(wire, WIRE_VARINT, "allow_whitespace_only_pieces");
+        t.allowWhitespaceOnlyPieces = r.varint() !== 0;
+        break;
+      case 35:
+        r.expect(wire, WIRE_VARINT, "byte_fallback");
+        t.byteFallback = r.varint() !== 0;
+        break;
+      case 40:
+        r.expect(wire, WIRE_VARINT, "unk_id");
+        t.unkId = r.varint();
+        break;
+      case 41:
+        r.expect(wire, WIRE_VARINT, "bos_id");
+        t.bosId = r.varint();
+        break;
+      case 42:
+        r.expect(wire, WIRE_VARINT, "eos_id");
+        t.eosId = r.varint();
+        break;
+      case 43:
+        r.expect(wire, WIRE_VARINT, "pad_id");
+        t.padId = r.varint();
+        break;
+      case 44:
+        r.expect(wire, WIRE_LEN, "unk_surface");
+        t.unkSurface = r.string();
+        break;
+      case 45:
+        r.expect(wire, WIRE_LEN, "unk_piece");
+        t.unkPiece = r.string();
+        break;
+      case 46:
+        r.expect(wire, WIRE_LEN, "bos_piece");
+        t.bosPiece = r.string();
+        break;
+      case 47:
+        r.expect(wire, WIRE_LEN, "eos_piece");
+        t.eosPiece = r.string();
+        break;
+      case 48:
+        r.expect(wire, WIRE_LEN, "pad_piece");
+        t.padPiece = r.string();
+        break;
+      default:
+        r.skip(wire, field);
+    }
+  }
+  return t;
+}
+
+function readNormalizer(r: Reader): NormalizerSpec {
+  const n = {
+    name: "",
+    precompiledCharsmapLength: 0,
+    addDummyPrefix: true,
+    removeExtraWhitespaces: true,
+    escapeWhitespaces: true,
+  };
+  while (r.pos < r.end) {
+    const { field, wire } = r.tag();
+    switch (field) {
+      case 1:
+        r.expect(wire, WIRE_LEN, "name");
+        n.name = r.string();
+        break;
+      case 2: {
+        r.expect(wire, WIRE_LEN, "precompiled_charsmap");
+        const [s, e] = r.lengthDelimited();
+        n.precompiledCharsmapLength = e - s;
+        break;
+      }
+      case 3:
+        r.expect(wire, WIRE_VARINT, "add_dummy_prefix");
+        n.addDummyPrefix = r.varint() !== 0;
+        break;
+      case 4:
+        r.expect(wire, WIRE_VARINT, "remove_extra_whitespaces");
+        n.removeExtraWhitespaces = r.varint() !== 0;
+        break;
+      case 5:
+        r.expect(wire, WIRE_VARINT, "escape_whitespaces");
+        n.escapeWhitespaces = r.varint() !== 0;
+        break;
+      default:
+        r.skip(wire, field);
+    }
+  }
+  return n;
+}
+
+/** Parses the wire format only (no semantic checks). */
+function parse(bytes: Uint8Array, file: string): SentencePieceProto {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const r = new Reader(bytes, view, 0, bytes.length, file, "ModelProto");
+  const pieces: string[] = [];
+  const scores: number[] = [];
+  const types: number[] = [];
+  let trainer: TrainerSpec | undefined;
+  let normalizer: NormalizerSpec | undefined;
+  let denormalizer: NormalizerSpec | undefined;
+  while (r.pos < r.end) {
+    const { field, wire } = r.tag();
+    switch (field) {
+      case 1: {
+        r.expect(wire, WIRE_LEN, "pieces");
+        const index = pieces.length;
+        const at = r.pos;
+        const p = readPiece(r.sub(`pieces[${index}]`));
+        const piece = p.piece ?? r.fail(`pieces[${index}] has no piece string`, at);
+        if (p.type < 1 || p.type > 6) r.fail(`pieces[${index}] has unknown type ${p.type}`, at);
+        pieces.push(piece);
+        scores.push(p.score);
+        types.push(p.type);
+        break;
+      }
+      case 2:
+        r.expect(wire, WIRE_LEN, "trainer_spec");
+        trainer = readTrainer(r.sub("trainer_spec"));
+        break;
+      case 3:
+        r.expect(wire, WIRE_LEN, "normalizer_spec");
+        normalizer = readNormalizer(r.sub("normalizer_spec"));
+        break;
+      case 5:
+        r.expect(wire, WIRE_LEN, "denormalizer_spec");
+        denormalizer = readNormalizer(r.sub("denormalizer_spec"));
+        break;
+      default:
+        r.skip(wire, field);
+    }
+  }
+  return {
+    pieces,
+    scores: Float32Array.from(scores),
+    types: Uint8Array.from(types),
+    trainer: trainer ?? readTrainer(new Reader(bytes, view, 0, 0, file, "trainer_spec")),
+    normalizer: normalizer ?? readNormalizer(new Reader(bytes, view, 0, 0, file, "normalizer_spec")),
+    denormalizer,
+  };
+}
+
+function bad(file: string, field: string, what: string): never {
+  throw new TokenizerError("bad-tokenizer-file", `${file}: ${what}`, { file, field });
+}
+
+/**
+ * Reads and validates a SentencePiece BPE model. Checks what the C++ library checks on load
+ * (model_interface.cc InitializePieces) plus what we do not implement.
+ */
+export function readModelProto(bytes: Uint8Array, file: string): SentencePieceProto {
+  if (bytes.length === 0) bad(file, "ModelProto", "empty file, not a SentencePiece model");
+  const proto = parse(bytes, file);
+  const { pieces, types, trainer, normalizer, denormalizer } = proto;
+  if (pieces.length === 0) bad(file, "pieces", "empty piece table, not a SentencePiece model");
+  if (trainer.modelType !== ModelType.Bpe) {
+    const name = MODEL_TYPE_NAMES[trainer.modelType] ?? `#${trainer.modelType}`;
+    bad(file, "trainer_spec.model_type", `model type ${name} is not supported, only BPE`);
+  }
+  if (normalizer.precompiledCharsmapLength > 0) {
+    bad(
+      file,
+      "normalizer_spec.precompiled_charsmap",
+      `normalizer "${normalizer.name}" has a precompiled charsmap (${normalizer.precompiledCharsmapLength} bytes); only the identity normalizer is implemented`,
+    );
+  }
+  if (denormalizer !== undefined && denormalizer.precompiledCharsmapLength > 0) {
+    bad(file, "denormalizer_spec.precompiled_charsmap", "a denormalizer charsmap is not implemented");
+  }
+  const normal = new Map<string, number>();
+  const reserved = new Map<string, number>();
+  const bytesSeen = new Uint8Array(256);
+  let unk = -1;
+  for (let i = 0; i < pieces.length; i++) {
+    const piece = pieces[i]!;
+    const type = types[i]!;
+    const where = `pieces[${i}]`;
+    if (piece.length === 0) bad(file, where, `${where} is an empty piece`);
+    const isNormal = type === PieceType.Normal || type === PieceType.UserDefined || type === PieceType.Unused;
+    const map = isNormal ? normal : reserved;
+    if (map.has(piece)) bad(file, where, `${where} ${JSON.stringify(piece)} is already defined`);
+    map.set(piece, i);
+    if (type === PieceType.Unknown) {
+      if (unk >= 0) bad(file, where, `${where}: a second UNKNOWN piece (first is ${unk})`);
+      unk = i;
+    }
+    if (type === PieceType.Byte) {
+      if (!trainer.byteFallback) bad(file, where, `${where} is a BYTE piece but byte_fallback is false`);
+      const b = pieceToByte(piece);
+      if (b < 0) bad(file, where, `${where} ${JSON.stringify(piece)} is not a valid BYTE piece`);
+      bytesSeen[b] = 1;
+    }
+  }
+  if (unk < 0) bad(file, "pieces", "no UNKNOWN piece");
+  if (trainer.byteFallback && bytesSeen.includes(0)) {
+    bad(file, "pieces", "byte_fallback is true but there are not 256 BYTE pieces");
+  }
+  return proto;
+}
+
+/** "<0x41>" -> 0x41; anything else -> -1 (upper-case hex, exactly as ByteToPiece writes it). */
+export function pieceToByte(piece: string): number {
+  if (piece.length !== 6 || !piece.startsWith("<0x") || piece[5] !== ">") return -1;
+  const hex = piece.slice(3, 5);
+  if (!/^[0-9A-F]{2}$/.test(hex)) return -1;
+  return Number.parseInt(hex, 16);
+}
+
+export function pieceTypeName(type: number): string {
+  return PIECE_TYPE_NAMES[type] ?? `#${type}`;
+}

@@ -1,0 +1,95 @@
+// A SentencePiece BPE .model file as a TextModel: load, validate, and wire the encoder,
+// the one-shot decoder and the stream decoder's table together. Built once, immutable.
+
+import { TokenizerError } from "../errors.ts";
+import type { DecodeTable, TextModel } from "../text-model.ts";
+import { BpeEncoder, effectiveTypes } from "./bpe-encoder.ts";
+import { buildDecodeData, type DecodeData, decodeIds } from "./decode.ts";
+import { buildDecodeTable } from "./decode-table.ts";
+import { PieceType, readModelProto, type SentencePieceProto } from "./model-proto.ts";
+
+export interface SentencePieceModelOptions {
+  /** Shown in errors (the path the bytes came from). */
+  readonly file: string;
+  /** IDs that behave as CONTROL pieces: never matched literally, never produced by a merge, never returned. */
+  readonly blocked?: ReadonlySet<number>;
+}
+
+export interface SentencePieceModel extends TextModel {
+  readonly family: "sentencepiece";
+  /** The piece type stored in the file (blocking does not change it), or undefined out of range. */
+  pieceType(id: number): PieceType | undefined;
+  /** The score stored in the file, or undefined out of range. */
+  pieceScore(id: number): number | undefined;
+  readonly addDummyPrefix: boolean;
+  /** As SentencePieceProcessor: the id of unk/bos/eos piece, -1 when absent or of the wrong type. */
+  readonly unkId: number;
+  readonly bosId: number;
+  readonly eosId: number;
+  /** The parsed file. */
+  readonly proto: SentencePieceProto;
+}
+
+export function loadSentencePieceModel(
+  bytes: Uint8Array,
+  options: SentencePieceModelOptions,
+): SentencePieceModel {
+  const proto = readModelProto(bytes, options.file);
+  const blocked: ReadonlySet<number> = new Set(options.blocked ?? []);
+  const n = proto.pieces.length;
+  for (const id of blocked) {
+    const type = proto.types[id];
+    if (type === PieceType.Unknown || (type === PieceType.Byte && proto.trainer.byteFallback)) {
+      throw new TokenizerError(
+        "invalid-argument",
+        `${options.file}: id ${id} (${JSON.stringify(proto.pieces[id])}) cannot be blocked: unknown text is encoded with it`,
+        { file: options.file, index: id },
+      );
+    }
+  }
+  const pieceIds = new Map<string, number>();
+  const literalPieces = new Map<string, number>();
+  for (let i = 0; i < n; i++) {
+    const piece = proto.pieces[i]!;
+    if (!pieceIds.has(piece)) pieceIds.set(piece, i);
+    if (proto.types[i] === PieceType.UserDefined) literalPieces.set(piece, i);
+  }
+  const special = (piece: string, type: number): number => {
+    const id = pieceIds.get(piece);
+    return id !== undefined && proto.types[id] === type ? id : -1;
+  };
+  const types = effectiveTypes(proto, blocked);
+  const encoder = new BpeEncoder(proto, { blocked });
+  const decodeData: DecodeData = buildDecodeData(proto, types);
+  const decodeTable: DecodeTable = buildDecodeTable(decodeData);
+
+  return Object.freeze({
+    family: "sentencepiece",
+    vocabSize: n,
+    blocked,
+    literalPieces,
+    decodeTable,
+    proto,
+    addDummyPrefix: proto.normalizer.addDummyPrefix,
+    unkId: special(proto.trainer.unkPiece, PieceType.Unknown),
+    bosId: special(proto.trainer.bosPiece, PieceType.Control),
+    eosId: special(proto.trainer.eosPiece, PieceType.Control),
+    encode: (text: string): number[] => encoder.encode(text),
+    decode: (ids: readonly number[]): string => {
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i]!;
+        if (!Number.isInteger(id) || id < 0 || id >= n) {
+          throw new TokenizerError("invalid-argument", `id ${id} at index ${i} is outside [0, ${n})`, {
+            file: options.file,
+            index: i,
+          });
+        }
+      }
+      return decodeIds(decodeData, ids);
+    },
+    idToPiece: (id: number): string | undefined => proto.pieces[id],
+    pieceToId: (piece: string): number | undefined => pieceIds.get(piece),
+    pieceType: (id: number): PieceType | undefined => proto.types[id] as PieceType | undefined,
+    pieceScore: (id: number): number | undefined => proto.scores[id],
+  } satisfies SentencePieceModel);
+}
