@@ -1,0 +1,84 @@
+// Encode throughput of one baseline library, in its own process (cold load measured first):
+//   lib "hf-js"    @huggingface/tokenizers  tokenizer.encode(doc, {add_special_tokens:false})
+//   lib "hf-rust"  npm `tokenizers`         await tokenizer.encode(doc, null, {addSpecialTokens:false})
+//                  one doc at a time (sequential, like a server encoding one prompt), plus
+//                  encodeBatch of all docs (uses the Rust thread pool: both cores) separately
+//   lib "spm-wasm" sentencepiece-js         sp.encodeIds(doc)
+// Same corpus file for everyone (bench/out/corpus-*.json); chars = JS string length (UTF-16
+// code units) summed over docs; median of rounds after warmup; sink against DCE.
+import { readFileSync } from "node:fs";
+import tokenizers from "tokenizers";
+import { qwen3TokenizerJson, spmModelPath } from "../fixtures.ts";
+import { heapUsedAfterGc, median, reply, request, SINK } from "../measure.ts";
+import { loadHfJs, loadSpmWasm } from "../refs.ts";
+
+interface Req {
+  lib: "hf-js" | "hf-rust" | "spm-wasm";
+  model: "qwen3" | "internlm2" | "chatglm3";
+  corpus: string;
+  warmup: number;
+  rounds: number;
+}
+const req = request<Req>();
+const docs = JSON.parse(readFileSync(req.corpus, "utf8")) as string[];
+const chars = docs.reduce((a, d) => a + d.length, 0);
+
+const heap0 = heapUsedAfterGc();
+const rss0 = process.memoryUsage().rss;
+const t0 = performance.now();
+let encodeOne: (doc: string) => number | Promise<number>;
+let batch: (() => Promise<number>) | undefined;
+if (req.lib === "hf-js") {
+  const hf = loadHfJs(qwen3TokenizerJson());
+  encodeOne = (d) => hf.encode(d, { add_special_tokens: false }).ids.length;
+} else if (req.lib === "hf-rust") {
+  const tok = tokenizers.Tokenizer.fromFile(qwen3TokenizerJson());
+  encodeOne = async (d) => (await tok.encode(d, null, { addSpecialTokens: false })).getIds().length;
+  batch = async () =>
+    (await tok.encodeBatch(docs, { addSpecialTokens: false })).reduce((a, e) => a + e.getLength(), 0);
+} else {
+  const sp = await loadSpmWasm(spmModelPath(req.model as "internlm2" | "chatglm3"));
+  encodeOne = (d) => sp.encodeIds(d).length;
+}
+const loadMs = performance.now() - t0;
+const heap1 = heapUsedAfterGc();
+const rss1 = process.memoryUsage().rss;
+
+async function round(): Promise<number> {
+  const t = process.hrtime.bigint();
+  for (const d of docs) {
+    const n = encodeOne(d);
+    SINK.v += typeof n === "number" ? n : await n;
+  }
+  return Number(process.hrtime.bigint() - t);
+}
+const times: number[] = [];
+for (let r = 0; r < req.warmup + req.rounds; r++) {
+  const ns = await round();
+  if (r >= req.warmup) times.push(ns);
+}
+const med = median(times);
+const out: Record<string, unknown> = {
+  lib: req.lib,
+  model: req.model,
+  chars,
+  chars_per_s: chars / (med / 1e9),
+  rounds_ns: times,
+  load_ms: loadMs,
+  load_heap_bytes: heap1 - heap0,
+  load_rss_bytes: rss1 - rss0,
+};
+if (batch) {
+  const b = batch;
+  const bt: number[] = [];
+  for (let r = 0; r < req.warmup + req.rounds; r++) {
+    const t = process.hrtime.bigint();
+    SINK.v += await b();
+    if (r >= req.warmup) bt.push(Number(process.hrtime.bigint() - t));
+  }
+  out.batch_chars_per_s = chars / (median(bt) / 1e9);
+}
+process.stderr.write(
+  `${req.lib} ${req.model} encode: ${((out.chars_per_s as number) / 1e6).toFixed(2)} M chars/s\n`,
+);
+reply(out);
