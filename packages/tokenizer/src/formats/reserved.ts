@@ -101,3 +101,40 @@ export interface ReservedRegistry {
   /** Number of IDs decodable at all (text model + appended reserved IDs). */
   readonly vocabEnd: number;
 }
+
+/** Qwen3: the added tokens of tokenizer.json (151643..151668), in ID order. */
+export const QWEN3_RESERVED: ReadonlyArray<readonly [string, number]> = [
+  "<|endoftext|>",
+  "<|im_start|>",
+  "<|im_end|>",
+  "<|object_ref_start|>",
+  "<|object_ref_end|>",
+  "<|box_start|>",
+  "<|box_end|>",
+  "<|quad_start|>",
+  "<|quad_end|>",
+  "<|vision_start|>",
+  "<|vision_end|>",
+  "<|vision_pad|>",
+  "<|image_pad|>",
+  "<|video_pad|>",
+  "<tool_call>",
+  "</tool_call>",
+  "<|fim_prefix|>",
+  "<|fim_middle|>",
+  "<|fim_suffix|>",
+  "<|fim_pad|>",
+  "<|repo_name|>",
+  "<|file_sep|>",
+  "<tool_response>",
+  "</tool_response>",
+  "<think>",
+  "</think>",
+].map((s, i) => [s, QWEN3_FIRST_ADDED + i] as const);
+
+/** InternLM2: the SentencePiece piece names of the reserved IDs 92538..92543 in tokenizer.model. */
+export const INTERNLM2_RAW_PIECES: ReadonlyArray<readonly [string, number]> = [
+  141, 142, 143, 144, 145, 146,
+].map((n, i) => [`[UNUSED_TOKEN_${n}]`, 92538 + i] as const);
+export const INTERNLM2_VOCAB_SIZE = 92544;
+export const CHATGLM3_SP_VOCAB_SIZE = 64789;

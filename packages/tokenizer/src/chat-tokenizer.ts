@@ -1,0 +1,68 @@
+// A loaded tokenizer bound to one chat format: the text model (every literal path to a
+// reserved ID closed), the verified reserved registry, and the two safe encoders.
+import type { TokenizerConfig } from "./config.ts";
+import { ChatBuilder, type ChatEncoding } from "./formats/builder.ts";
+import { chatglm3 } from "./formats/chatglm3.ts";
+import type { ChatFormat } from "./formats/format.ts";
+import { internlm2 } from "./formats/internlm2.ts";
+import { qwen3 } from "./formats/qwen3.ts";
+import type { FormatName, ReservedRegistry } from "./formats/reserved.ts";
+import { checkPolicy, type SpecialTextOptions, specialTokenError } from "./special-text/policy.ts";
+import { createSpecialScanner, type SpecialMatch, type SpecialScanner } from "./special-text/scanner.ts";
+import type { TextModel } from "./text-model.ts";
+
+export interface TextEncoding {
+  readonly ids: number[];
+  /** Where the text looked like a reserved token (it was encoded as ordinary text). */
+  readonly audit: SpecialMatch[];
+}
+
+export interface ChatTokenizer {
+  readonly format: FormatName;
+  readonly textModel: TextModel;
+  readonly registry: ReservedRegistry;
+  readonly config: TokenizerConfig;
+  readonly scanner: SpecialScanner;
+  /** One ordinary-encoder call, no BOS/EOS, never a reserved ID. */
+  encodeText(text: string, options?: SpecialTextOptions): TextEncoding;
+  /** A conversation in the format's native schema (docs/cli-contract.md "encode-chat"). */
+  encodeChat(request: unknown, options?: SpecialTextOptions): ChatEncoding;
+}
+
+const FORMATS: Readonly<Record<FormatName, ChatFormat>> = { internlm2, chatglm3, qwen3 };
+
+export function createChatTokenizer(parts: {
+  readonly format: FormatName;
+  readonly textModel: TextModel;
+  readonly registry: ReservedRegistry;
+  readonly config: TokenizerConfig;
+  readonly defaultSpecialText?: SpecialTextOptions["specialText"];
+}): ChatTokenizer {
+  const { format, textModel, registry, config } = parts;
+  const scanner = createSpecialScanner(registry.strings);
+  const fmt = FORMATS[format];
+  const defaultPolicy = checkPolicy(parts.defaultSpecialText);
+  return Object.freeze({
+    format,
+    textModel,
+    registry,
+    config,
+    scanner,
+    encodeText(text: string, options: SpecialTextOptions = {}): TextEncoding {
+      const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);
+      if (typeof text !== "string") throw new TypeError("encodeText: text must be a string");
+      if (policy === "reject") {
+        const m = scanner.first(text);
+        if (m !== undefined) throw specialTokenError(m);
+        return { ids: textModel.encode(text), audit: [] };
+      }
+      return { ids: textModel.encode(text), audit: scanner.scan(text) };
+    },
+    encodeChat(request: unknown, options: SpecialTextOptions = {}): ChatEncoding {
+      const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);
+      const b = new ChatBuilder(textModel, scanner, policy);
+      fmt.render(request, b);
+      return b.finish();
+    },
+  });
+}
