@@ -270,7 +270,37 @@ async function main() {
     return ids;
   };
 
+  // Hand-picked edge cases first (same names as the SentencePiece pins where they apply).
+  const tokenOf = (bytes) => bytesKeyToId.get(bytes.join(","));
+  const world = [tokenOf(utf8(" world"))];
+  const pins = [
+    ["space_alone", [tokenOf([0x20])]],
+    ["space_then_word", [tokenOf([0x20]), ...world]],
+    ["word_first", world],
+    ["byte_e4_then_word", [...byteIds([0xe4]), ...world]],
+    ["bytes_e4_bd", byteIds([0xe4, 0xbd])],
+    ["bytes_e4_bd_a0", byteIds([0xe4, 0xbd, 0xa0])],
+    ["bytes_c0_80", byteIds([0xc0, 0x80])],
+    ["bytes_c1_bf", byteIds([0xc1, 0xbf])],
+    ["bytes_e0_80_80", byteIds([0xe0, 0x80, 0x80])],
+    ["bytes_ed_a0_80", byteIds([0xed, 0xa0, 0x80])],
+    ["bytes_f4_90_80_80", byteIds([0xf4, 0x90, 0x80, 0x80])],
+    ["bytes_f5", byteIds([0xf5])],
+    ["bytes_ff", byteIds([0xff])],
+    ["bytes_lone_continuation", byteIds([0x80])],
+    ["bytes_e4_41_a0", byteIds([0xe4, 0x41, 0xa0])],
+    ["bytes_emoji", byteIds([0xf0, 0x9f, 0x98, 0x80])],
+    ["bytes_emoji_truncated_then_word", [...byteIds([0xf0, 0x9f, 0x98]), ...world]],
+    ["bytes_nul", byteIds([0x00])],
+    ["multibyte_token_then_byte", [tokenOf([0xe4, 0xbd]), ...byteIds([0xa0])]],
+    ["multibyte_token_truncated", [tokenOf([0xe4, 0xbd])]],
+    ["multibyte_token_then_word", [tokenOf([0xe4, 0xbd]), ...world]],
+  ];
   const decodeVectors = [];
+  for (const [name, ids] of pins) {
+    if (ids.some((x) => x === undefined)) throw new Error(`pin ${name}: a byte string is not a token`);
+    decodeVectors.push({ name: `qwen3_pin_${name}`, ids, decoded: await tok.decode(ids, false) });
+  }
   for (let i = 0; i < 300; i++) {
     const cat = CATEGORIES[i % CATEGORIES.length];
     let ids = [];

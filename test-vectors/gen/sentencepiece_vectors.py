@@ -189,6 +189,57 @@ CATEGORIES = [
 ]
 
 
+def pinned_decode_vectors(model):
+    """Hand-picked edge cases, named, before the random ones (README lists what they show)."""
+    B = model.byte_id
+    sp_space = model.sp.piece_to_id("\u2581")
+    sp_2space = model.sp.piece_to_id("\u2581\u2581")
+    two_spaces = [sp_2space] if sp_2space != 0 else [sp_space, sp_space]
+    # Pieces of "▁world": one piece in the real models, several in the tiny ones.
+    world_id = model.sp.piece_to_id("\u2581world")
+    if world_id != 0:
+        world = [world_id]
+    else:
+        world = model.sp.encode("world" if model.proto.normalizer_spec.add_dummy_prefix else " world")
+    pins = [
+        ("space_alone", [sp_space]),
+        ("space_then_newline", [sp_space, B(0x0A)]),
+        ("space_then_word", [sp_space] + world),
+        ("two_space_then_word", two_spaces + world),
+        ("word_first", world),
+        ("word_twice", world + world),
+        ("bos_eos_then_word", [1, 2] + world),
+        ("eos_then_space", [2, sp_space] + world),
+        ("unk_then_word", [0] + world),
+        ("unk_alone", [0]),
+        ("bos_alone", [1]),
+        ("eos_alone", [2]),
+        ("byte_space_then_word", [B(0x20)] + world),
+        ("byte_a_then_word", [B(0x41)] + world),
+        ("byte_e4_then_word", [B(0xE4)] + world),
+        ("bytes_e4_bd", [B(0xE4), B(0xBD)]),
+        ("bytes_e4_bd_a0", [B(0xE4), B(0xBD), B(0xA0)]),
+        ("bytes_c0_80", [B(0xC0), B(0x80)]),
+        ("bytes_c1_bf", [B(0xC1), B(0xBF)]),
+        ("bytes_e0_80_80", [B(0xE0), B(0x80), B(0x80)]),
+        ("bytes_ed_a0_80", [B(0xED), B(0xA0), B(0x80)]),
+        ("bytes_f4_90_80_80", [B(0xF4), B(0x90), B(0x80), B(0x80)]),
+        ("bytes_f5", [B(0xF5)]),
+        ("bytes_ff", [B(0xFF)]),
+        ("bytes_lone_continuation", [B(0x80)]),
+        ("bytes_e4_41_a0", [B(0xE4), B(0x41), B(0xA0)]),
+        ("bytes_emoji", [B(0xF0), B(0x9F), B(0x98), B(0x80)]),
+        ("bytes_emoji_truncated_then_word", [B(0xF0), B(0x9F), B(0x98)] + world),
+        ("bytes_nul", [B(0x00)]),
+        ("eos_between_bytes", [B(0xE4), 2, B(0xBD), B(0xA0)]),
+    ]
+    out = []
+    for name, ids in pins:
+        assert all(0 <= x < model.size and x not in model.excluded for x in ids), (name, ids)
+        out.append({"name": f"{model.name}_pin_{name}", "ids": ids, "decoded": model.sp.decode(ids)})
+    return out
+
+
 def decode_vectors(model, inputs, count=300, seed=0x5EED):
     rng = Rng(seed ^ sum(ord(c) for c in model.name))
     encodings = [model.neutral.encode(item["text"]) for item in inputs]
@@ -203,7 +254,7 @@ def decode_vectors(model, inputs, count=300, seed=0x5EED):
     def filler(n):
         return [rng.pick(model.ordinary) for _ in range(n)]
 
-    vectors = []
+    vectors = pinned_decode_vectors(model)
     for i in range(count):
         cat = CATEGORIES[i % len(CATEGORIES)]
         ids = []
