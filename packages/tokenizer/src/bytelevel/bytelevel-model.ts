@@ -66,7 +66,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
       throw new TokenizerError("bad-tokenizer-file", `${file}: ${message}`, { file, field });
     };
     this.nfc = spec.nfc;
-    this.splitter = new RegExp(spec.splitPattern, "yu");
+    this.splitter = new RegExp(spec.splitPattern, "yv");
     this.vocab = spec.vocab;
     this.ignoreMerges = spec.ignoreMerges;
     this.addedTokens = spec.addedTokens;

@@ -12,9 +12,10 @@
 //   folds (e.g. U+FB06 "st" ligature) would need more; groups whose literals contain such a
 //   sequence are rejected.
 // - `.` becomes `[^\n]` (Oniguruma's dot excludes only \n; JS's also excludes \r, U+2028/9).
-// \p{L}, \p{N} keep their meaning; the Unicode version is the engine's (Node 20: Unicode 15.1 via
-// ICU; Oniguruma in tokenizers 0.23: its bundled tables). Code points assigned between the two
-// versions may classify differently; none of the differential tests hit one.
+// - \p{L}, \p{N}: Node 20's ICU knows Unicode 17, the reference's Oniguruma does not; the letters
+//   and digits it lacks are subtracted (unicode-compat.ts), which needs the `v` (unicodeSets) flag:
+//   the output is a source for `new RegExp(src, "v")`, and literal class characters are escaped
+//   for v-mode. Other \p{...} properties pass through with the engine's own Unicode version.
 
 /** Unicode White_Space, as a class body. */
 export const WHITE_SPACE =
@@ -27,9 +28,11 @@ export const GPT2_PATTERN =
 /** Sequences some single character case-folds to (CaseFolding.txt status F); unsupported in (?i:). */
 const MULTI_FOLD_TARGETS = ["ss", "st", "ff", "fi", "fl"];
 
+import { referenceProperty } from "./unicode-compat.ts";
+
 export class RegexTranslateError extends Error {}
 
-/** Translate an Oniguruma pattern to a JS source for `new RegExp(source, "gu")`. */
+/** Translate an Oniguruma pattern to a JS source for `new RegExp(source, "v")` (+ "g"/"y"). */
 export function translateOnigPattern(pattern: string): string {
   let out = "";
   let i = 0;
@@ -45,7 +48,8 @@ export function translateOnigPattern(pattern: string): string {
     if (inClass) {
       if (c === "[") throw new RegexTranslateError(`nested character class at ${i}`);
       if (c === "]") inClass = false;
-      out += c;
+      // v-mode classes reserve more punctuation; escaping keeps the literal meaning ("-" stays a range).
+      out += c !== "]" && /[&!#%,:;<=>@`~()[\]{}/|^$.*+?]/.test(c) ? `\\${c}` : c;
       i++;
       continue;
     }
@@ -101,6 +105,8 @@ function translateEscape(pattern: string, at: number, inClass: boolean): [string
     if (pattern[at + 2] !== "{" || close < 0) throw new RegexTranslateError(`bad "\\${e}" at ${at}`);
     const name = pattern.slice(at + 3, close);
     if (!/^[A-Za-z_]+$/.test(name)) throw new RegexTranslateError(`unsupported property "${name}" at ${at}`);
+    const adjusted = e === "p" ? referenceProperty(name) : undefined;
+    if (adjusted !== undefined) return [adjusted, close + 1];
     return [pattern.slice(at, close + 1), close + 1];
   }
   if (e === "r" || e === "n" || e === "t" || e === "f" || e === "v") return [`\\${e}`, at + 2];
@@ -108,7 +114,7 @@ function translateEscape(pattern: string, at: number, inClass: boolean): [string
   // (u-mode JS accepts only syntax characters escaped; `\-` only inside a class.)
   if (/^[\\^$.|?*+()[\]{}/]$/.test(e)) return [`\\${e}`, at + 2];
   if (e === "-") return [inClass ? "\\-" : "-", at + 2];
-  if (/^[' !"#%&,:;<=>@_`~]$/.test(e)) return [e, at + 2];
+  if (/^[' !"#%&,:;<=>@_`~]$/.test(e)) return [inClass && /[&!#%,:;<=>@`~]/.test(e) ? `\\${e}` : e, at + 2];
   throw new RegexTranslateError(`unsupported escape "\\${e}" at ${at}`);
 }
 

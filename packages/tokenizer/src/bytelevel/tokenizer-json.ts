@@ -14,7 +14,7 @@ export interface AddedTokenSpec {
 export interface ByteLevelBpeSpec {
   /** NFC normalization before pre-tokenization. */
   readonly nfc: boolean;
-  /** JS source of the pre-tokenizer regex (Isolated split), for `new RegExp(src, "gu")`. */
+  /** JS source of the pre-tokenizer regex (Isolated split), for `new RegExp(src, "gv")`. */
   readonly splitPattern: string;
   /** The original (Oniguruma) pattern, for messages. */
   readonly onigPattern: string;
@@ -57,7 +57,7 @@ export function parseByteLevelTokenizerJson(json: string | object, file: string)
   let splitPattern = "";
   try {
     splitPattern = translateOnigPattern(onigPattern);
-    new RegExp(splitPattern, "gu");
+    new RegExp(splitPattern, "gv");
   } catch (e) {
     const why = e instanceof RegexTranslateError || e instanceof SyntaxError ? e.message : String(e);
     fail(`unsupported pre_tokenizer regex ${JSON.stringify(onigPattern)}: ${why}`, "pre_tokenizer");
