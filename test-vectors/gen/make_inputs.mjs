@@ -1,5 +1,6 @@
 // Writes test-vectors/inputs.json and test-vectors/conversations.json (the shared INPUT tables).
-// Run once by hand (`node test-vectors/gen/make_inputs.mjs`); the outputs are committed and
+// Run once by hand (`node test-vectors/gen/make_inputs.mjs && npx -y pnpm@10.34.9 exec biome format
+// --write test-vectors/inputs.json test-vectors/conversations.json`); the outputs are committed and
 // every generator reads them. Golden outputs never come from this file, only from the
 // reference tools run by ../generate.js.
 import { writeFileSync } from "node:fs";
