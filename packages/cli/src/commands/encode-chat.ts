@@ -1,0 +1,35 @@
+// encode-chat: {"messages": [...], "tools"?, "add_generation_prompt"?} in the format's native
+// schema -> {"ids": [...], "audit": [...]}. Invalid conversations, and reserved-looking text
+// under --special-text reject, are that line's error.
+import type { Command } from "../command.ts";
+import {
+  loadTokenizerOption,
+  SPECIAL_TEXT_OPTION,
+  specialTextOption,
+  TOKENIZER_OPTIONS,
+} from "../tokenizer-option.ts";
+import { lineErrorOf } from "./input.ts";
+
+export const command: Command = {
+  name: "encode-chat",
+  summary: "encode a conversation in the format's native schema",
+  options: { ...TOKENIZER_OPTIONS, ...SPECIAL_TEXT_OPTION },
+  jsonl: true,
+  async prepare(opts) {
+    const tokenizer = await loadTokenizerOption(opts);
+    const specialText = specialTextOption(opts);
+    return (input) => {
+      let encoded: ReturnType<typeof tokenizer.encodeChat>;
+      try {
+        encoded = tokenizer.encodeChat(input, { specialText });
+      } catch (err) {
+        throw lineErrorOf(err);
+      }
+      const { ids, audit } = encoded;
+      return {
+        ids,
+        audit: audit.map((a) => ({ message: a.message, field: a.field, token: a.token, index: a.index })),
+      };
+    };
+  },
+};

@@ -1,0 +1,32 @@
+// encode-text: {"text": "..."} -> {"ids": [...]}. One ordinary-encoder call, no BOS/EOS, never a
+// reserved ID; with --special-text reject, reserved-looking text is a "special-token-in-text" error.
+import type { Command } from "../command.ts";
+import { LineError } from "../command.ts";
+import {
+  loadTokenizerOption,
+  SPECIAL_TEXT_OPTION,
+  specialTextOption,
+  TOKENIZER_OPTIONS,
+} from "../tokenizer-option.ts";
+import { inputObject, lineErrorOf } from "./input.ts";
+
+export const command: Command = {
+  name: "encode-text",
+  summary: "encode plain text with the ordinary encoder (no reserved IDs)",
+  options: { ...TOKENIZER_OPTIONS, ...SPECIAL_TEXT_OPTION },
+  jsonl: true,
+  async prepare(opts) {
+    const tokenizer = await loadTokenizerOption(opts);
+    const specialText = specialTextOption(opts);
+    return (input) => {
+      const { text } = inputObject(input, ["text"]);
+      if (typeof text !== "string")
+        throw new LineError("invalid-input", '"text" must be a string', { field: "text" });
+      try {
+        return { ids: tokenizer.encodeText(text, { specialText }).ids };
+      } catch (err) {
+        throw lineErrorOf(err);
+      }
+    };
+  },
+};
