@@ -28,10 +28,15 @@ export interface BpeEncoderOptions {
   readonly blocked?: ReadonlySet<number>;
 }
 
-/** Effective piece type after blocking: blocked pieces become CONTROL. */
+/**
+ * Effective piece type after blocking: blocked pieces become CONTROL, except the UNKNOWN piece,
+ * which stays UNKNOWN (it decodes to unk_surface; with byte_fallback encode never returns it).
+ */
 export function effectiveTypes(proto: SentencePieceProto, blocked: ReadonlySet<number>): Uint8Array {
   const types = proto.types.slice();
-  for (const id of blocked) if (id >= 0 && id < types.length) types[id] = PieceType.Control;
+  for (const id of blocked) {
+    if (id >= 0 && id < types.length && types[id] !== PieceType.Unknown) types[id] = PieceType.Control;
+  }
   return types;
 }
 

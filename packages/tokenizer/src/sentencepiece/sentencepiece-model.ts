@@ -39,7 +39,8 @@ export function loadSentencePieceModel(
   const n = proto.pieces.length;
   for (const id of blocked) {
     const type = proto.types[id];
-    if (type === PieceType.Unknown || (type === PieceType.Byte && proto.trainer.byteFallback)) {
+    // Unknown text is encoded with these: blocking them would make some text unencodable.
+    if ((type === PieceType.Unknown && !proto.trainer.byteFallback) || type === PieceType.Byte) {
       throw new TokenizerError(
         "invalid-argument",
         `${options.file}: id ${id} (${JSON.stringify(proto.pieces[id])}) cannot be blocked: unknown text is encoded with it`,
