@@ -1,1 +1,21 @@
-export {};
+export { type ActionCall, type ActionResult, parseAction, stripFence } from "./action-parse.ts";
+export { createDecoder, type Decoder, type DecoderOptions } from "./decoder.ts";
+export {
+  type ActionEnd,
+  type DecoderError,
+  type DecoderErrorCode,
+  type DecoderEvent,
+  type DecoderHandler,
+  eventCollector,
+  eventHandler,
+  type StopInfo,
+  type StopReason,
+} from "./events.ts";
+export {
+  type JsonValue,
+  type PythonCall,
+  PythonLiteralError,
+  parsePythonCall,
+  parsePythonLiteral,
+} from "./python-literal.ts";
+export { Cls, compileDecoderSpec, type DecoderSpec, type DecoderSpecOptions } from "./spec.ts";

@@ -1,0 +1,77 @@
+// What the decoder reports. On the hot path events go to a handler object (no event object
+// per token); DecoderEvent is the union-of-objects form (the CLI's JSON, and ./stream).
+import type { ActionCall } from "./action-parse.ts";
+
+/** Why a stream stopped. "end_of_input": end() was called before any other stop. */
+export type StopReason = "eos" | "stop_token" | "stop_string" | "max_tokens" | "end_of_input";
+
+/** Protocol/limit problems; reported, never thrown; decoding goes on. */
+export type DecoderErrorCode =
+  | "unknown-token"
+  | "unexpected-reserved-token"
+  | "missing-action-kind"
+  | "text-outside-message"
+  | "buffer-overflow";
+
+export interface ActionEnd {
+  readonly kind: string;
+  readonly raw: string;
+  readonly call?: ActionCall;
+  readonly error?: string;
+}
+
+export interface StopInfo {
+  readonly reason: StopReason;
+  readonly token?: number;
+  readonly text?: string;
+}
+
+export interface DecoderError {
+  readonly code: DecoderErrorCode;
+  readonly token?: number;
+  readonly message: string;
+}
+
+export interface DecoderHandler {
+  onMessageStart(role: string, metadata: string): void;
+  onText(text: string): void;
+  onReasoning(text: string): void;
+  onActionStart(kind: string): void;
+  onActionText(text: string): void;
+  onActionEnd(end: ActionEnd): void;
+  onMessageEnd(): void;
+  onStop(stop: StopInfo): void;
+  onError(error: DecoderError): void;
+}
+
+export type DecoderEvent =
+  | { readonly type: "message_start"; readonly role: string; readonly metadata: string }
+  | { readonly type: "text"; readonly text: string }
+  | { readonly type: "reasoning"; readonly text: string }
+  | { readonly type: "action_start"; readonly kind: string }
+  | { readonly type: "action_text"; readonly text: string }
+  | ({ readonly type: "action_end" } & ActionEnd)
+  | { readonly type: "message_end" }
+  | ({ readonly type: "stop" } & StopInfo)
+  | ({ readonly type: "error" } & DecoderError);
+
+/** A handler that turns every callback into a DecoderEvent passed to `sink`. */
+export function eventHandler(sink: (event: DecoderEvent) => void): DecoderHandler {
+  return {
+    onMessageStart: (role, metadata) => sink({ type: "message_start", role, metadata }),
+    onText: (text) => sink({ type: "text", text }),
+    onReasoning: (text) => sink({ type: "reasoning", text }),
+    onActionStart: (kind) => sink({ type: "action_start", kind }),
+    onActionText: (text) => sink({ type: "action_text", text }),
+    onActionEnd: (end) => sink({ type: "action_end", ...end }),
+    onMessageEnd: () => sink({ type: "message_end" }),
+    onStop: (stop) => sink({ type: "stop", ...stop }),
+    onError: (error) => sink({ type: "error", ...error }),
+  };
+}
+
+/** A handler collecting DecoderEvents into `events`. */
+export function eventCollector(): DecoderHandler & { readonly events: DecoderEvent[] } {
+  const events: DecoderEvent[] = [];
+  return { ...eventHandler((e) => events.push(e)), events };
+}

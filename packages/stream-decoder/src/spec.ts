@@ -1,0 +1,190 @@
+// The compiled, immutable decoder spec: every table the hot path reads, resolved once per
+// (text model, format) and shared by all streams. The per-token work is then one array
+// read (the ID's class) and one switch on a small integer.
+import {
+  CHATGLM3_EOS,
+  CHATGLM3_IDS,
+  type DecodeTable,
+  type FormatName,
+  INTERNLM2_EOS,
+  INTERNLM2_IDS,
+  QWEN3_EOS,
+  QWEN3_FIRST_ADDED,
+  QWEN3_IDS,
+  QWEN3_LAST_ADDED,
+  type TextModel,
+  TokenKind,
+} from "@chatwire/tokenizer";
+
+/** ID classes. Text classes first; markers are format-neutral roles. */
+export const Cls = {
+  /** Text piece not ending in "\n". */
+  Text: 0,
+  /** Text piece ending in "\n" (only matters where the format strips newlines). */
+  TextNl: 1,
+  /** Raw bytes (byte fallback / partial UTF-8 tokens). */
+  Bytes: 2,
+  /** Decodes to "" (control pieces, empty text). */
+  Control: 3,
+  /** Not an ID of this model. */
+  OutOfRange: 4,
+  /** An EOS ID that is not one of the format's markers (e.g. a caller-chosen text ID). */
+  EosPlain: 5,
+  MsgStart: 6,
+  MsgEnd: 7,
+  ActionStart: 8,
+  KindPlugin: 9,
+  KindInterpreter: 10,
+  ActionEnd: 11,
+  ToolCall: 12,
+  ToolCallEnd: 13,
+  Think: 14,
+  ThinkEnd: 15,
+  /** ChatGLM3 <|assistant|> / <|user|> / <|observation|>: a new segment with that role. */
+  Role: 16,
+  /** End of text (</s>, <|endoftext|>): a stop if it is EOS, else misplaced. */
+  EndOfText: 17,
+  /** Any other reserved ID (BOS, [MASK], sop, <tool_response>, ...): never valid in a generation. */
+  Misplaced: 18,
+} as const;
+
+export interface DecoderSpecOptions {
+  /** Replaces the format's EOS IDs (default: reserved.ts). E.g. [] to decode several messages. */
+  readonly eosIds?: readonly number[];
+  /** Qwen3: the prompt already opened <think> (thinking-only models), so decoding starts in reasoning. */
+  readonly startInReasoning?: boolean;
+}
+
+export interface DecoderSpec {
+  readonly format: FormatName;
+  /** Class per ID, for IDs in [0, classes.length). */
+  readonly classes: Uint8Array;
+  /** 1 where the ID is an EOS ID. */
+  readonly eos: Uint8Array;
+  readonly eosIds: readonly number[];
+  readonly text: readonly string[];
+  readonly textAtStart: readonly string[];
+  readonly bytes: readonly (Uint8Array | undefined)[];
+  readonly invalidUtf8: "per-byte" | "maximal-subpart";
+  readonly startEnds: DecodeTable["startEnds"];
+  /** SentencePiece flushes held bytes at ANY non-byte piece; byte-level only at text. */
+  readonly controlFlushes: boolean;
+  /** Role name per ChatGLM3 role marker. */
+  readonly roleOf: ReadonlyMap<number, string>;
+  /** Display name per reserved ID (error messages). */
+  readonly reservedName: ReadonlyMap<number, string>;
+  readonly startInReasoning: boolean;
+}
+
+function markerTable(format: FormatName): Array<readonly [number, number, string]> {
+  const C = Cls;
+  switch (format) {
+    case "internlm2": {
+      const I = INTERNLM2_IDS;
+      return [
+        [I.bos, C.Misplaced, "<s>"],
+        [I.eos, C.EndOfText, "</s>"],
+        [I.imStart, C.MsgStart, "<|im_start|>"],
+        [I.imEnd, C.MsgEnd, "<|im_end|>"],
+        [I.actionStart, C.ActionStart, "<|action_start|>"],
+        [I.actionEnd, C.ActionEnd, "<|action_end|>"],
+        [I.plugin, C.KindPlugin, "<|plugin|>"],
+        [I.interpreter, C.KindInterpreter, "<|interpreter|>"],
+      ];
+    }
+    case "chatglm3": {
+      const G = CHATGLM3_IDS;
+      return [
+        [G.eos, C.EndOfText, "</s>"],
+        [G.mask, C.Misplaced, "[MASK]"],
+        [G.gmask, C.Misplaced, "[gMASK]"],
+        [G.smask, C.Misplaced, "[sMASK]"],
+        [G.sop, C.Misplaced, "sop"],
+        [G.eop, C.Misplaced, "eop"],
+        [G.system, C.Misplaced, "<|system|>"],
+        [G.user, C.Role, "<|user|>"],
+        [G.assistant, C.Role, "<|assistant|>"],
+        [G.observation, C.Role, "<|observation|>"],
+      ];
+    }
+    case "qwen3": {
+      const Q = QWEN3_IDS;
+      const out: Array<readonly [number, number, string]> = [];
+      for (let id = QWEN3_FIRST_ADDED; id <= QWEN3_LAST_ADDED; id++)
+        out.push([id, C.Misplaced, `<added ${id}>`]);
+      out.push(
+        [Q.endOfText, C.EndOfText, "<|endoftext|>"],
+        [Q.imStart, C.MsgStart, "<|im_start|>"],
+        [Q.imEnd, C.MsgEnd, "<|im_end|>"],
+        [Q.toolCall, C.ToolCall, "<tool_call>"],
+        [Q.toolCallEnd, C.ToolCallEnd, "</tool_call>"],
+        [Q.think, C.Think, "<think>"],
+        [Q.thinkEnd, C.ThinkEnd, "</think>"],
+        [Q.toolResponse, C.Misplaced, "<tool_response>"],
+        [Q.toolResponseEnd, C.Misplaced, "</tool_response>"],
+      );
+      return out;
+    }
+  }
+}
+
+const DEFAULT_EOS: Readonly<Record<FormatName, readonly number[]>> = {
+  internlm2: INTERNLM2_EOS,
+  chatglm3: CHATGLM3_EOS,
+  qwen3: QWEN3_EOS,
+};
+
+export function compileDecoderSpec(
+  model: TextModel,
+  format: FormatName,
+  options: DecoderSpecOptions = {},
+): DecoderSpec {
+  const table = model.decodeTable;
+  const markers = markerTable(format);
+  const eosIds = [...(options.eosIds ?? DEFAULT_EOS[format])];
+  let end = table.size;
+  for (const [id] of markers) end = Math.max(end, id + 1);
+  for (const id of eosIds) {
+    if (!Number.isInteger(id) || id < 0) throw new TypeError(`EOS id ${id} is not a non-negative integer`);
+    end = Math.max(end, id + 1);
+  }
+  const classes = new Uint8Array(end).fill(Cls.OutOfRange);
+  for (let id = 0; id < table.size; id++) {
+    const k = table.kind[id];
+    if (k === TokenKind.Bytes) classes[id] = Cls.Bytes;
+    else if (k === TokenKind.Text) {
+      const t = table.text[id] ?? "";
+      const t0 = table.textAtStart[id] ?? "";
+      if (t === "" && t0 === "") classes[id] = Cls.Control;
+      else classes[id] = t.endsWith("\n") || t0.endsWith("\n") ? Cls.TextNl : Cls.Text;
+    } else classes[id] = Cls.Control;
+  }
+  const reservedName = new Map<number, string>();
+  const roleOf = new Map<number, string>();
+  for (const [id, cls, name] of markers) {
+    classes[id] = cls;
+    reservedName.set(id, name);
+    if (cls === Cls.Role) roleOf.set(id, name.slice(2, -2));
+  }
+  const eos = new Uint8Array(end);
+  for (const id of eosIds) {
+    eos[id] = 1;
+    const c = classes[id] as number;
+    if (c <= Cls.OutOfRange) classes[id] = Cls.EosPlain;
+  }
+  return Object.freeze({
+    format,
+    classes,
+    eos,
+    eosIds: Object.freeze(eosIds),
+    text: table.text,
+    textAtStart: table.textAtStart,
+    bytes: table.bytes,
+    invalidUtf8: table.invalidUtf8,
+    startEnds: table.startEnds,
+    controlFlushes: model.family === "sentencepiece",
+    roleOf,
+    reservedName,
+    startInReasoning: options.startInReasoning === true && format === "qwen3",
+  });
+}
