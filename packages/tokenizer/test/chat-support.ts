@@ -1,0 +1,81 @@
+// Shared by the chat/injection/formats suites: cached tokenizers, the golden files, and failure
+// messages showing both the ID diff and the decoded-text diff.
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
+import { type ChatSpan, type ChatTokenizer, type FormatName, loadTokenizerSync } from "../src/index.ts";
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+const cache = new Map<FormatName, ChatTokenizer>();
+export function tokenizerFor(format: FormatName): ChatTokenizer {
+  let t = cache.get(format);
+  if (t === undefined) {
+    t = loadTokenizerSync(format === "qwen3" ? "qwen3" : fixturePath(format));
+    cache.set(format, t);
+  }
+  return t;
+}
+
+/** Formats whose tokenizer files are available here (qwen3 always, the others with fixtures). */
+export const availableFormats: FormatName[] = haveFixtures() ? ["qwen3", "internlm2", "chatglm3"] : ["qwen3"];
+
+export interface GoldenChat {
+  readonly name: string;
+  readonly request: unknown;
+  readonly rendered: string;
+  readonly ids: number[];
+}
+
+export function goldenChats(format: FormatName): GoldenChat[] {
+  const file = resolve(repoRoot, `test-vectors/golden/${format}.chat.json`);
+  return (JSON.parse(readFileSync(file, "utf8")) as { vectors: GoldenChat[] }).vectors;
+}
+
+/**
+ * Decode with reserved IDs shown by name, each text run decoded in one call. With `spans`, a run
+ * is also cut where a "metadata" span ends (ChatGLM3's two separate enc calls per message).
+ */
+export function render(tok: ChatTokenizer, ids: readonly number[], spans: readonly ChatSpan[] = []): string {
+  const cuts = new Set<number>();
+  for (let k = 1; k < spans.length; k++) {
+    const a = spans[k - 1];
+    const b = spans[k];
+    if (a !== undefined && b !== undefined && a.field === "metadata" && b.field !== "metadata") cuts.add(b.start);
+  }
+  let out = "";
+  let run: number[] = [];
+  const flush = (): void => {
+    if (run.length > 0) out += tok.textModel.decode(run);
+    run = [];
+  };
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as number;
+    if (cuts.has(i)) flush();
+    const name = tok.registry.nameById.get(id);
+    if (name !== undefined) {
+      flush();
+      out += name;
+    } else run.push(id);
+  }
+  flush();
+  return out;
+}
+
+export function idDiff(tok: ChatTokenizer, want: readonly number[], got: readonly number[]): string {
+  let i = 0;
+  while (i < want.length && i < got.length && want[i] === got[i]) i++;
+  const win = (ids: readonly number[]): string =>
+    ids
+      .slice(Math.max(0, i - 3), i + 6)
+      .map((id) => `${id}:${JSON.stringify(tok.registry.nameById.get(id) ?? tok.textModel.idToPiece(id))}`)
+      .join(" ");
+  return [
+    `first difference at index ${i} (want ${want.length} ids, got ${got.length})`,
+    `  want: ${win(want)}`,
+    `  got:  ${win(got)}`,
+    `  want text: ${JSON.stringify(render(tok, want))}`,
+    `  got text:  ${JSON.stringify(render(tok, got))}`,
+  ].join("\n");
+}
