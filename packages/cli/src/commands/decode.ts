@@ -1,0 +1,71 @@
+// decode: {"ids": [...]} -> {"events": [...]} (docs/cli-contract.md "decode"). The tokens after
+// the prompt, fed one ID at a time to a fresh decoder; the spec is compiled once per process.
+import {
+  compileDecoderSpec,
+  createDecoder,
+  type DecoderEvent,
+  type DecoderOptions,
+  eventHandler,
+} from "@chatwire/stream-decoder";
+import { getFlag, getInt, getInts, getStrings, UsageError } from "../args.ts";
+import type { Command } from "../command.ts";
+import { LineError } from "../command.ts";
+import { loadTokenizerOption, TOKENIZER_OPTIONS } from "../tokenizer-option.ts";
+import { inputObject } from "./input.ts";
+
+export const command: Command = {
+  name: "decode",
+  summary: "decode generated token IDs into message/text/action/stop events",
+  options: {
+    ...TOKENIZER_OPTIONS,
+    stop: { kind: "string[]", description: "a stop string (repeatable)" },
+    "stop-token": {
+      kind: "int[]",
+      description: "a stop token ID, added to the format's EOS IDs (repeatable)",
+    },
+    "max-tokens": { kind: "int", description: "stop after this many IDs" },
+    "include-stop-str": { kind: "flag", description: "emit the matched stop string as text before the stop" },
+  },
+  jsonl: true,
+  async prepare(opts) {
+    const stopStrings = getStrings(opts, "stop");
+    if (stopStrings.includes("")) throw new UsageError("--stop takes a non-empty string");
+    const maxTokens = getInt(opts, "max-tokens");
+    if (maxTokens !== undefined && maxTokens < 1) throw new UsageError("--max-tokens must be at least 1");
+    const stopTokenIds = getInts(opts, "stop-token");
+    if (stopTokenIds.some((id) => id < 0)) throw new UsageError("--stop-token takes a non-negative ID");
+    const tokenizer = await loadTokenizerOption(opts);
+    const spec = compileDecoderSpec(tokenizer.textModel, tokenizer.format);
+    const options: DecoderOptions = {
+      stopStrings,
+      stopTokenIds,
+      includeStopString: getFlag(opts, "include-stop-str"),
+      ...(maxTokens === undefined ? {} : { maxTokens }),
+    };
+    // One decoder reused across lines (reset per line): the events array is swapped in.
+    let events: DecoderEvent[] = [];
+    const decoder = createDecoder(
+      spec,
+      eventHandler((e) => events.push(e)),
+      options,
+    );
+    return (input) => {
+      const { ids } = inputObject(input, ["ids"]);
+      if (!Array.isArray(ids))
+        throw new LineError("invalid-input", '"ids" must be an array of token IDs', { field: "ids" });
+      for (let i = 0; i < ids.length; i++) {
+        if (!Number.isSafeInteger(ids[i])) {
+          throw new LineError("invalid-input", `"ids"[${i}] is not an integer`, { field: "ids", index: i });
+        }
+      }
+      events = [];
+      decoder.reset();
+      for (const id of ids as number[]) {
+        decoder.push(id);
+        if (decoder.stopped) break;
+      }
+      decoder.end();
+      return { events };
+    };
+  },
+};
