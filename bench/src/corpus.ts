@@ -66,6 +66,324 @@ const JA = [
 const RARE = ["𠮷野家", "𩸽の塩焼き", "龘", "䲜", "𪚥", "齉", "𡈽", "鱻"];
 const EMOJI = ["😀", "🚀", "✅", "🎉", "👍🏽", "🇨🇳", "❤️", "🤖", "🌧️", "👨‍👩‍👧"];
 
+// Open-vocabulary material, so that word caches in the encoders under test (ours, HF Rust,
+// HF JS all have one; SentencePiece C++ has none) see realistic hit rates, not a tiny pool.
+const NOUN = [
+  "request",
+  "buffer",
+  "server",
+  "client",
+  "token",
+  "parser",
+  "stream",
+  "record",
+  "column",
+  "table",
+  "window",
+  "cluster",
+  "worker",
+  "thread",
+  "socket",
+  "cache",
+  "index",
+  "schema",
+  "vector",
+  "matrix",
+  "report",
+  "invoice",
+  "customer",
+  "ticket",
+  "message",
+  "pipeline",
+  "model",
+  "dataset",
+  "gradient",
+  "sensor",
+  "battery",
+  "engine",
+  "router",
+  "payload",
+  "header",
+  "library",
+  "package",
+  "module",
+  "runtime",
+  "kernel",
+  "browser",
+  "document",
+  "sentence",
+  "paragraph",
+  "village",
+  "mountain",
+  "river",
+  "forest",
+  "harbor",
+  "festival",
+  "recipe",
+  "kitchen",
+  "garden",
+  "museum",
+  "station",
+  "airport",
+  "hospital",
+  "teacher",
+  "student",
+  "farmer",
+  "market",
+  "weather",
+  "season",
+  "journey",
+  "question",
+  "answer",
+  "problem",
+  "solution",
+  "feature",
+  "release",
+];
+const VERB = [
+  "reads",
+  "writes",
+  "parses",
+  "returns",
+  "updates",
+  "validates",
+  "streams",
+  "caches",
+  "rejects",
+  "retries",
+  "compresses",
+  "merges",
+  "splits",
+  "renders",
+  "schedules",
+  "allocates",
+  "releases",
+  "indexes",
+  "migrates",
+  "encrypts",
+  "observes",
+  "measures",
+  "explains",
+  "describes",
+  "compares",
+  "publishes",
+  "collects",
+  "filters",
+  "sorts",
+  "ranks",
+];
+const ADJ = [
+  "large",
+  "small",
+  "stale",
+  "fresh",
+  "nested",
+  "empty",
+  "partial",
+  "invalid",
+  "optional",
+  "remote",
+  "local",
+  "shared",
+  "private",
+  "temporary",
+  "persistent",
+  "concurrent",
+  "sequential",
+  "incremental",
+  "quadratic",
+  "linear",
+  "noisy",
+  "stable",
+  "secure",
+  "unsafe",
+  "careful",
+  "quick",
+  "gentle",
+  "ancient",
+  "modern",
+  "rural",
+  "urban",
+  "northern",
+  "southern",
+  "quiet",
+  "busy",
+];
+const UNIT = [
+  "ms",
+  "seconds",
+  "minutes",
+  "bytes",
+  "KB",
+  "MB",
+  "requests",
+  "tokens",
+  "rows",
+  "files",
+  "users",
+  "km",
+  "kg",
+  "°C",
+  "percent",
+];
+const ZH_WORDS = [
+  "我们",
+  "系统",
+  "用户",
+  "数据",
+  "服务器",
+  "请求",
+  "缓存",
+  "模型",
+  "文件",
+  "问题",
+  "方法",
+  "结果",
+  "时间",
+  "城市",
+  "天气",
+  "今天",
+  "明天",
+  "需要",
+  "可以",
+  "已经",
+  "因为",
+  "所以",
+  "如果",
+  "但是",
+  "这个",
+  "那个",
+  "一个",
+  "没有",
+  "非常",
+  "重要",
+  "简单",
+  "复杂",
+  "处理",
+  "分析",
+  "生成",
+  "返回",
+  "检查",
+  "更新",
+  "删除",
+  "创建",
+  "配置",
+  "参数",
+  "接口",
+  "函数",
+  "变量",
+  "内存",
+  "性能",
+  "速度",
+  "网络",
+  "安全",
+  "测试",
+  "部署",
+  "版本",
+  "日志",
+  "错误",
+  "成功",
+  "失败",
+  "开始",
+  "结束",
+  "学习",
+  "工作",
+  "生活",
+  "朋友",
+  "家庭",
+  "公司",
+  "学校",
+  "老师",
+  "学生",
+  "医院",
+  "银行",
+  "市场",
+  "价格",
+  "经济",
+  "社会",
+  "文化",
+  "历史",
+  "科学",
+  "技术",
+  "发展",
+  "研究",
+  "报告",
+  "会议",
+  "计划",
+  "目标",
+  "任务",
+  "团队",
+  "项目",
+  "客户",
+  "产品",
+  "质量",
+  "效率",
+  "环境",
+  "能源",
+  "交通",
+  "旅游",
+  "美食",
+  "音乐",
+  "电影",
+  "运动",
+  "健康",
+  "春天",
+  "夏天",
+  "秋天",
+  "冬天",
+  "山东",
+  "广州",
+  "成都",
+  "武汉",
+  "南京",
+  "西安",
+];
+const ZH_PUNCT = ["，", "。", "、", "；", "：", "！", "？", "（注）", "“", "”"];
+
+function num(r: Rng): string {
+  const x = r();
+  if (x < 0.4) return String(Math.floor(r() * 100));
+  if (x < 0.7) return String(Math.floor(r() * 100000));
+  if (x < 0.85) return (r() * 1000).toFixed(2);
+  return `0x${Math.floor(r() * 0xffffffff).toString(16)}`;
+}
+
+function ident(r: Rng): string {
+  const a = pick(r, ADJ);
+  const n = pick(r, NOUN);
+  const x = r();
+  return x < 0.33
+    ? `${a}_${n}_${Math.floor(r() * 100)}`
+    : x < 0.66
+      ? a + n[0]?.toUpperCase() + n.slice(1)
+      : `${n}.${pick(r, VERB)}()`;
+}
+
+/** A fresh English sentence from an open template space (numbers, identifiers, names). */
+export function openSentence(r: Rng): string {
+  const x = r();
+  const cap = (s: string) => (s[0]?.toUpperCase() ?? "") + s.slice(1);
+  if (x < 0.3)
+    return `${cap(pick(r, ADJ))} ${pick(r, NOUN)}s ${pick(r, VERB)} the ${pick(r, ADJ)} ${pick(r, NOUN)} in ${num(r)} ${pick(r, UNIT)}.`;
+  if (x < 0.55)
+    return `Call \`${ident(r)}\` before the ${pick(r, NOUN)} ${pick(r, VERB).replace(/s$/, "")}s; otherwise ${ident(r)} is ${pick(r, ADJ)}.`;
+  if (x < 0.75)
+    return `The ${pick(r, NOUN)} at https://example.org/${pick(r, NOUN)}/${num(r)} ${pick(r, VERB)} ${num(r)} ${pick(r, UNIT)} per ${pick(r, NOUN)}.`;
+  return `Why does the ${pick(r, ADJ)} ${pick(r, NOUN)} keep failing when the ${pick(r, NOUN)} is ${pick(r, ADJ)}?`;
+}
+
+/** A fresh Chinese sentence: random common words, numbers and punctuation. */
+export function openZh(r: Rng): string {
+  let s = "";
+  const n = 4 + Math.floor(r() * 10);
+  for (let i = 0; i < n; i++) {
+    s += pick(r, ZH_WORDS);
+    if (r() < 0.15) s += num(r);
+    if (r() < 0.2) s += pick(r, ZH_PUNCT);
+  }
+  return `${s}。`;
+}
+
 /** English markdown answer prose, about `chars` characters. */
 export function englishText(r: Rng, chars: number): string {
   let out = "";
@@ -74,7 +392,7 @@ export function englishText(r: Rng, chars: number): string {
     if (x < 0.08) out += `\n\n${pick(r, EN_HEAD)}\n\n`;
     else if (x < 0.14) out += `\n\n${pick(r, CODE)}\n\n`;
     else if (x < 0.22) out += `\n- ${pick(r, EN)}`;
-    else out += (out.endsWith("\n") || out === "" ? "" : " ") + pick(r, EN);
+    else out += (out.endsWith("\n") || out === "" ? "" : " ") + (x < 0.6 ? pick(r, EN) : openSentence(r));
   }
   return out.trimStart();
 }
@@ -88,7 +406,7 @@ export function cjkText(r: Rng, chars: number): string {
     else if (x < 0.2) out += pick(r, RARE);
     else if (x < 0.3) out += pick(r, JA);
     else if (x < 0.36) out += "\n\n";
-    else out += pick(r, ZH);
+    else out += x < 0.6 ? pick(r, ZH) : openZh(r);
   }
   return out;
 }
@@ -148,26 +466,32 @@ export function toolCallJson(r: Rng, argsKey: "arguments" | "parameters"): strin
 }
 
 /**
- * The encode corpus: `docs` documents of mixed text (English, CJK, emoji, code, JSON), each
- * 500-4000 characters. Every encoder under test encodes exactly these strings.
+ * The encode corpus: `parts` parts of about `partChars` characters each; every part is a
+ * list of documents of mixed text (English, CJK, emoji, code, JSON), 500-4000 characters
+ * each. Each timed round encodes a DIFFERENT part (same parts, same order, for every
+ * encoder), so caches see new text every round, as a server does.
  */
-export function encodeCorpus(seed: number, totalChars: number): string[] {
+export function encodeCorpus(seed: number, partChars: number, parts: number): string[][] {
   const r = rng(seed);
-  const docs: string[] = [];
-  let total = 0;
-  while (total < totalChars) {
-    const size = 500 + Math.floor(r() * 3500);
-    const x = r();
-    const d =
-      x < 0.45
-        ? englishText(r, size)
-        : x < 0.7
-          ? cjkText(r, size / 2)
-          : x < 0.9
-            ? mixedText(r, size)
-            : toolCallJson(r, "arguments");
-    docs.push(d);
-    total += d.length;
+  const out: string[][] = [];
+  for (let p = 0; p < parts; p++) {
+    const docs: string[] = [];
+    let total = 0;
+    while (total < partChars) {
+      const size = 500 + Math.floor(r() * 3500);
+      const x = r();
+      const d =
+        x < 0.45
+          ? englishText(r, size)
+          : x < 0.7
+            ? cjkText(r, size / 2)
+            : x < 0.9
+              ? mixedText(r, size)
+              : toolCallJson(r, "arguments");
+      docs.push(d);
+      total += d.length;
+    }
+    out.push(docs);
   }
-  return docs;
+  return out;
 }

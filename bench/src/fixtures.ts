@@ -15,7 +15,7 @@ import tokenizers from "tokenizers";
 import { fixturePath, haveFixtures } from "../../test-support/fixtures.ts";
 import { cjkText, englishText, jsonSafeProse, mixedText, type Rng, rng, toolCallJson } from "./corpus.ts";
 
-export const GEN_VERSION = 1;
+export const GEN_VERSION = 2;
 export const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const outDir = resolve(benchDir, "out");
 const require = createRequire(import.meta.url);

@@ -1,0 +1,23 @@
+// How the bench reaches our packages (only through their public exports). Everything that
+// depends on an API another helper is still writing lives here, so a missing export turns
+// into a clear "not available" note instead of a crash.
+import { fixturePath } from "../../test-support/fixtures.ts";
+import type { ModelName } from "./fixtures.ts";
+
+export type Tok = Awaited<ReturnType<typeof import("@chatwire/tokenizer").loadTokenizer>>;
+
+export async function loadOurs(model: ModelName): Promise<Tok> {
+  const { loadTokenizer } = await import("@chatwire/tokenizer");
+  return model === "qwen3" ? loadTokenizer("qwen3") : loadTokenizer(fixturePath(model), { format: model });
+}
+
+/** A conversation in the format's native schema whose message contents are the given docs. */
+export function chatRequest(docs: readonly string[]): {
+  messages: { role: string; content: string }[];
+  add_generation_prompt: boolean;
+} {
+  return {
+    messages: docs.map((content, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content })),
+    add_generation_prompt: true,
+  };
+}

@@ -1,0 +1,181 @@
+// Our stream decoder vs the floor, in one process, ALTERNATING round by round (measure.ts).
+//   floor      a bare loop: for each ID read a precomputed piece string (reference piece
+//              table) and pass it to a callback that adds its length to a sink.
+//   ours       createDecoder(spec, handler) per sequence (fresh decoder), push(id) one ID
+//              at a time, end(). The handler's callbacks add text lengths to the same sink
+//              (a no-op consumer; no event objects).
+//   ours_stop  the same with 2 stop strings active that never occur in the fixture (checked:
+//              every run must end with reason "eos"), so every token goes through matching.
+// Also: allocation/GC per million tokens (v8.GCProfiler, measure.ts) on the headline
+// fixture, and per-stream memory: 10,000 live decoders, each mid-stream.
+import { readFileSync } from "node:fs";
+import {
+  compileDecoderSpec,
+  createDecoder,
+  type DecoderHandler,
+  type StopInfo,
+} from "@chatwire/stream-decoder";
+import { loadFixture } from "../fixtures.ts";
+import { allocation, alternate, type Candidate, heapUsedAfterGc, reply, request, SINK } from "../measure.ts";
+import { loadOurs } from "../ours.ts";
+
+interface Req {
+  models: Record<string, { fixtures: string[]; pieces: string }>;
+  stopStrings: string[];
+  warmup: number;
+  rounds: number;
+  alloc: { model: string; file: string; minTokens: number };
+  streams: { model: string; file: string; count: number; pushed: number };
+}
+const req = request<Req>();
+
+let lastStop: StopInfo | undefined;
+const handler: DecoderHandler = {
+  onMessageStart(role, metadata) {
+    SINK.v += role.length + metadata.length;
+  },
+  onText(text) {
+    SINK.v += text.length;
+  },
+  onReasoning(text) {
+    SINK.v += text.length;
+  },
+  onActionStart(kind) {
+    SINK.v += kind.length;
+  },
+  onActionText(text) {
+    SINK.v += text.length;
+  },
+  onActionEnd(end) {
+    SINK.v += end.raw.length;
+  },
+  onMessageEnd() {
+    SINK.v++;
+  },
+  onStop(stop) {
+    lastStop = stop;
+  },
+  onError(error) {
+    SINK.v += error.message.length;
+  },
+};
+
+const floorCb = (s: string): void => {
+  SINK.v += s.length;
+};
+
+const out: Record<string, unknown> = {};
+type Spec = ReturnType<typeof compileDecoderSpec>;
+const specs: Record<string, Spec> = {};
+
+for (const [model, cfg] of Object.entries(req.models)) {
+  const t0 = performance.now();
+  const tok = await loadOurs(model as "qwen3" | "internlm2" | "chatglm3");
+  const t1 = performance.now();
+  const spec = compileDecoderSpec(tok.textModel, tok.format);
+  const t2 = performance.now();
+  specs[model] = spec;
+  const pieces = JSON.parse(readFileSync(cfg.pieces, "utf8")) as string[];
+  // IDs the piece file lacks (ChatGLM3 reserved 64789+) read "" so the floor loop has no branch.
+  while (pieces.length < spec.classes.length) pieces.push("");
+  const m: Record<string, unknown> = { load_ms: t1 - t0, compile_spec_ms: t2 - t1, rows: {} };
+  for (const file of cfg.fixtures) {
+    const fx = loadFixture(file);
+    const ids = fx.ids;
+    const n = ids.length;
+    const reasons = new Set<string>();
+    const floor: Candidate = {
+      name: "floor",
+      run() {
+        const cb = floorCb;
+        for (let i = 0; i < n; i++) cb(pieces[ids[i] as number] as string);
+        return n;
+      },
+    };
+    const ours: Candidate = {
+      name: "ours",
+      run() {
+        const d = createDecoder(spec, handler);
+        for (let i = 0; i < n; i++) d.push(ids[i] as number);
+        d.end();
+        reasons.add(lastStop?.reason ?? "none");
+        return n;
+      },
+    };
+    const oursStop: Candidate = {
+      name: "ours_stop",
+      run() {
+        const d = createDecoder(spec, handler, { stopStrings: req.stopStrings });
+        for (let i = 0; i < n; i++) d.push(ids[i] as number);
+        d.end();
+        reasons.add(lastStop?.reason ?? "none");
+        return n;
+      },
+    };
+    const t = await alternate([floor, ours, oursStop], { warmup: req.warmup, rounds: req.rounds });
+    const row = {
+      floor: t.floor,
+      ours: t.ours,
+      ours_stop: t.ours_stop,
+      stop_reasons: [...reasons],
+    };
+    (m.rows as Record<string, unknown>)[`${fx.kind}-${fx.n}`] = row;
+    process.stderr.write(
+      `ours ${model} ${fx.kind}-${fx.n}: floor ${t.floor?.ns_per_token.toFixed(1)} ours ${t.ours?.ns_per_token.toFixed(1)} stop ${t.ours_stop?.ns_per_token.toFixed(1)} ns/token (${[...reasons]})\n`,
+    );
+  }
+  out[model] = m;
+}
+
+// Allocation / GC per million tokens, headline fixture.
+{
+  const fx = loadFixture(req.alloc.file);
+  const spec = specs[req.alloc.model] as Spec;
+  const ids = fx.ids;
+  const n = ids.length;
+  const pieces = JSON.parse(
+    readFileSync((req.models[req.alloc.model] as { pieces: string }).pieces, "utf8"),
+  ) as string[];
+  while (pieces.length < spec.classes.length) pieces.push("");
+  out.alloc = {
+    floor: allocation(() => {
+      for (let i = 0; i < n; i++) floorCb(pieces[ids[i] as number] as string);
+      return n;
+    }, req.alloc.minTokens),
+    ours: allocation(() => {
+      const d = createDecoder(spec, handler);
+      for (let i = 0; i < n; i++) d.push(ids[i] as number);
+      d.end();
+      return n;
+    }, req.alloc.minTokens),
+    ours_stop: allocation(() => {
+      const d = createDecoder(spec, handler, { stopStrings: req.stopStrings });
+      for (let i = 0; i < n; i++) d.push(ids[i] as number);
+      d.end();
+      return n;
+    }, req.alloc.minTokens),
+  };
+}
+
+// Per-stream memory: `count` live decoders, each having received the first `pushed` IDs.
+{
+  const fx = loadFixture(req.streams.file);
+  const spec = specs[req.streams.model] as Spec;
+  const prefix = fx.ids.slice(0, req.streams.pushed);
+  const h0 = heapUsedAfterGc();
+  const live = [];
+  for (let i = 0; i < req.streams.count; i++) live.push(createDecoder(spec, handler));
+  const h1 = heapUsedAfterGc();
+  for (const d of live) d.pushMany(prefix);
+  const h2 = heapUsedAfterGc();
+  out.streams = {
+    count: live.length,
+    pushed: prefix.length,
+    bytes_per_stream_fresh: (h1 - h0) / live.length,
+    bytes_per_stream_midstream: (h2 - h0) / live.length,
+    method:
+      "heapUsed after gc() (x2) before/after creating N decoders, then after pushing the first IDs to each",
+  };
+  SINK.v += live.length;
+}
+reply(out);

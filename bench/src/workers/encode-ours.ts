@@ -1,0 +1,89 @@
+// Our encoder, in its own process (cold load measured first, like every baseline):
+//   ours      = ChatTokenizer.encodeText(doc)   (public safe API: ordinary encoder + audit scan)
+//   raw       = textModel.encode(doc)           (the bare ordinary encoder)
+//   chat      = encodeChat({messages}) over conversations whose message contents are the same
+//               docs (8 per conversation, user/assistant alternating, generation prompt on)
+// chat_overhead_ratio = chat time / raw time on the same docs (1.0 = free; target <= 1.10).
+// Same corpus file, chars definition, warmup/median/sink as encode-baseline.ts; the three
+// candidates run in alternating order round by round.
+import { readFileSync } from "node:fs";
+import { heapUsedAfterGc, median, reply, request, SINK } from "../measure.ts";
+import { chatRequest, loadOurs } from "../ours.ts";
+
+interface Req {
+  model: "qwen3" | "internlm2" | "chatglm3";
+  corpus: string;
+  warmup: number;
+  rounds: number;
+}
+const req = request<Req>();
+const parts = JSON.parse(readFileSync(req.corpus, "utf8")) as string[][];
+const partChars = parts.map((docs) => docs.reduce((a, d) => a + d.length, 0));
+const R = req.warmup + req.rounds;
+if (parts.length < 3 * R) throw new Error("corpus has fewer than 3 x (warmup + rounds) parts");
+const OFFSET: Record<string, number> = { ours: 0, raw: R, chat: 2 * R };
+
+const heap0 = heapUsedAfterGc();
+const rss0 = process.memoryUsage().rss;
+const t0 = performance.now();
+const tok = await loadOurs(req.model);
+const loadMs = performance.now() - t0;
+const heap1 = heapUsedAfterGc();
+const rss1 = process.memoryUsage().rss;
+
+const convs = parts.map((docs) => {
+  const cs: ReturnType<typeof chatRequest>[] = [];
+  for (let i = 0; i < docs.length; i += 8) cs.push(chatRequest(docs.slice(i, i + 8)));
+  return cs;
+});
+
+// Round r: "ours" encodes corpus part r (the part every baseline encodes in its round r),
+// "raw" part R+r and "chat" part 2R+r (R = warmup + rounds): each candidate always sees text
+// the tokenizer has never encoded before, so a shared word cache cannot favour one of them.
+const cands: Record<string, (r: number) => void> = {
+  ours: (r) => {
+    for (const d of parts[r] as string[]) SINK.v += tok.encodeText(d).ids.length;
+  },
+  raw: (r) => {
+    for (const d of parts[r] as string[]) SINK.v += tok.textModel.encode(d).length;
+  },
+  chat: (r) => {
+    for (const c of convs[r] as ReturnType<typeof chatRequest>[]) SINK.v += tok.encodeChat(c).ids.length;
+  },
+};
+const names = Object.keys(cands);
+const times: Record<string, number[]> = { ours: [], raw: [], chat: [] };
+for (let r = 0; r < req.warmup + req.rounds; r++) {
+  for (let j = 0; j < names.length; j++) {
+    const name = names[(r + j) % names.length] as string;
+    const t = process.hrtime.bigint();
+    (cands[name] as (r: number) => void)(r + (OFFSET[name] as number));
+    const ns = Number(process.hrtime.bigint() - t);
+    if (r >= req.warmup) (times[name] as number[]).push(ns);
+  }
+}
+const med = (k: string) => median(times[k] as number[]);
+const rate = (k: string) =>
+  median(
+    (times[k] as number[]).map(
+      (ns, i) => (partChars[(OFFSET[k] as number) + req.warmup + i] as number) / (ns / 1e9),
+    ),
+  );
+const out = {
+  lib: "ours",
+  model: req.model,
+  chars_per_round: partChars.slice(req.warmup, req.warmup + req.rounds),
+  chars_per_s: rate("ours"),
+  raw_chars_per_s: rate("raw"),
+  chat_chars_per_s: rate("chat"),
+  chat_overhead_ratio: rate("raw") / rate("chat"),
+  encode_text_overhead_ratio: rate("raw") / rate("ours"),
+  rounds_ns: times,
+  load_ms: loadMs,
+  load_heap_bytes: heap1 - heap0,
+  load_rss_bytes: rss1 - rss0,
+};
+process.stderr.write(
+  `ours ${req.model} encode: ${(out.chars_per_s / 1e6).toFixed(2)} M chars/s, chat/raw ${out.chat_overhead_ratio.toFixed(3)}\n`,
+);
+reply(out);
