@@ -201,8 +201,9 @@ function readPiece(r: Reader): { piece: string | undefined; score: number; type:
   return { piece, score, type };
 }
 
-function readTrainer(r: Reader): TrainerSpec {
-  const t = {
+// A message field that occurs twice is merged (proto2 semantics): `prev` holds the first.
+function readTrainer(r: Reader, prev?: TrainerSpec): TrainerSpec {
+  const t: { -readonly [K in keyof TrainerSpec]: TrainerSpec[K] } = {
     modelType: ModelType.Unigram as number,
     vocabSize: 8000,
     byteFallback: false,
@@ -218,6 +219,7 @@ function readTrainer(r: Reader): TrainerSpec {
     eosPiece: "</s>",
     padPiece: "<pad>",
     unkSurface: " \u2047 ",
+    ...prev,
   };
   while (r.pos < r.end) {
     const { field, wire } = r.tag();
@@ -289,13 +291,14 @@ function readTrainer(r: Reader): TrainerSpec {
   return t;
 }
 
-function readNormalizer(r: Reader): NormalizerSpec {
-  const n = {
+function readNormalizer(r: Reader, prev?: NormalizerSpec): NormalizerSpec {
+  const n: { -readonly [K in keyof NormalizerSpec]: NormalizerSpec[K] } = {
     name: "",
     precompiledCharsmapLength: 0,
     addDummyPrefix: true,
     removeExtraWhitespaces: true,
     escapeWhitespaces: true,
+    ...prev,
   };
   while (r.pos < r.end) {
     const { field, wire } = r.tag();
@@ -356,15 +359,15 @@ function parse(bytes: Uint8Array, file: string): SentencePieceProto {
       }
       case 2:
         r.expect(wire, WIRE_LEN, "trainer_spec");
-        trainer = readTrainer(r.sub("trainer_spec"));
+        trainer = readTrainer(r.sub("trainer_spec"), trainer);
         break;
       case 3:
         r.expect(wire, WIRE_LEN, "normalizer_spec");
-        normalizer = readNormalizer(r.sub("normalizer_spec"));
+        normalizer = readNormalizer(r.sub("normalizer_spec"), normalizer);
         break;
       case 5:
         r.expect(wire, WIRE_LEN, "denormalizer_spec");
-        denormalizer = readNormalizer(r.sub("denormalizer_spec"));
+        denormalizer = readNormalizer(r.sub("denormalizer_spec"), denormalizer);
         break;
       default:
         r.skip(wire, field);
