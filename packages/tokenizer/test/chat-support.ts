@@ -1,5 +1,6 @@
 // Shared by the chat/injection/formats suites: cached tokenizers, the golden files, and failure
 // messages showing both the ID diff and the decoded-text diff.
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -42,7 +43,8 @@ export function render(tok: ChatTokenizer, ids: readonly number[], spans: readon
   for (let k = 1; k < spans.length; k++) {
     const a = spans[k - 1];
     const b = spans[k];
-    if (a !== undefined && b !== undefined && a.field === "metadata" && b.field !== "metadata") cuts.add(b.start);
+    if (a !== undefined && b !== undefined && a.field === "metadata" && b.field !== "metadata")
+      cuts.add(b.start);
   }
   let out = "";
   let run: number[] = [];
@@ -78,4 +80,16 @@ export function idDiff(tok: ChatTokenizer, want: readonly number[], got: readonl
     `  want text: ${JSON.stringify(render(tok, want))}`,
     `  got text:  ${JSON.stringify(render(tok, got))}`,
   ].join("\n");
+}
+
+/** Render a chat template with Python jinja2 as transformers does (./chat-reference.py), in one run. */
+export function renderWithPython(template: string, contexts: readonly unknown[]): string[] {
+  const script = resolve(dirname(fileURLToPath(import.meta.url)), "chat-reference.py");
+  const r = spawnSync("/usr/bin/python3", [script], {
+    input: JSON.stringify({ template, contexts }),
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
+  if (r.status !== 0) throw new Error(`chat-reference.py failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as string[];
 }
