@@ -33,6 +33,7 @@ export interface Candidate {
 
 export interface Timing {
   ns_per_token: number;
+  min_ns_per_token: number;
   rounds_ns_per_token: number[];
   tokens: number;
 }
@@ -42,7 +43,8 @@ export async function alternate(
   opts: { warmup: number; rounds: number },
 ): Promise<Record<string, Timing>> {
   const res: Record<string, Timing> = {};
-  for (const c of cands) res[c.name] = { ns_per_token: 0, rounds_ns_per_token: [], tokens: 0 };
+  for (const c of cands)
+    res[c.name] = { ns_per_token: 0, min_ns_per_token: 0, rounds_ns_per_token: [], tokens: 0 };
   for (let r = 0; r < opts.warmup + opts.rounds; r++) {
     for (let j = 0; j < cands.length; j++) {
       const c = cands[(r + j) % cands.length] as Candidate;
@@ -57,7 +59,10 @@ export async function alternate(
       }
     }
   }
-  for (const t of Object.values(res)) t.ns_per_token = median(t.rounds_ns_per_token);
+  for (const t of Object.values(res)) {
+    t.ns_per_token = median(t.rounds_ns_per_token);
+    t.min_ns_per_token = Math.min(...t.rounds_ns_per_token);
+  }
   return res;
 }
 

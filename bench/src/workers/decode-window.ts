@@ -22,7 +22,7 @@ interface Req {
   model: "qwen3" | "internlm2" | "chatglm3";
   fixtures: string[];
   asyncFixtures?: string[];
-  naive?: { file: string; at: number; window: number; rounds: number };
+  naive?: { file: string; at: number; window: number; rounds: number }[];
   warmup: number;
   rounds: number;
   vocabSize?: number;
@@ -143,13 +143,14 @@ async function main() {
       );
     }
   }
-  if (req.naive) {
-    const fx = loadFixture(req.naive.file);
-    out.naive = naiveSample(decode, prep(fx.ids), req.naive.at, req.naive.window, req.naive.rounds);
-    process.stderr.write(
-      `${req.lib} naive @${req.naive.at}: ${(out.naive as { ns_per_token: number }).ns_per_token.toFixed(0)} ns/token\n`,
-    );
+  const naive: Record<string, unknown> = {};
+  for (const nv of req.naive ?? []) {
+    const fx = loadFixture(nv.file);
+    const r = naiveSample(decode, prep(fx.ids), nv.at, nv.window, nv.rounds);
+    naive[String(nv.at)] = r;
+    process.stderr.write(`${req.lib} ${req.model} naive @${nv.at}: ${r.ns_per_token.toFixed(0)} ns/token\n`);
   }
+  out.naive = naive;
   reply(out);
 }
 

@@ -62,7 +62,6 @@ for (let r = 0; r < req.warmup + req.rounds; r++) {
     if (r >= req.warmup) (times[name] as number[]).push(ns);
   }
 }
-const med = (k: string) => median(times[k] as number[]);
 const rate = (k: string) =>
   median(
     (times[k] as number[]).map(

@@ -1,0 +1,204 @@
+// The bench driver (bench/run.js registers tsx and calls main()). It builds the fixtures and
+// the encode corpus, then runs ONE worker process per compared library, one after another
+// (never two at once: the machine has 2 shared cores), collects their JSON answers and
+// prints the tables and the final JSON line. See bench/README.md for how to read them.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { encodeCorpus } from "./corpus.ts";
+import {
+  benchDir,
+  ensureFixture,
+  ensurePieces,
+  KINDS,
+  type Kind,
+  loadFixture,
+  type ModelName,
+  modelAvailable,
+  outDir,
+  spmModelPath,
+} from "./fixtures.ts";
+import { buildReport } from "./report.ts";
+
+export interface Settings {
+  quick: boolean;
+  json: boolean;
+}
+
+const MODELS: readonly ModelName[] = ["qwen3", "internlm2", "chatglm3"];
+const LENGTHS = [1024, 8192, 32768] as const;
+/** Two stop strings that occur in no fixture (checked below), so every token is matched. */
+export const STOP_STRINGS = ["[[END OF ANSWER]]", "\n\nHuman:"];
+const SPM_VOCAB: Record<string, number> = { internlm2: 92544, chatglm3: 64789 };
+
+function log(msg: string): void {
+  process.stderr.write(`[bench] ${msg}\n`);
+}
+
+export type WorkerResult = Record<string, unknown> & { error?: string };
+
+function worker(script: string, req: unknown): WorkerResult {
+  const t0 = performance.now();
+  const p = spawnSync(
+    process.execPath,
+    ["--expose-gc", "--import", "tsx", resolve(benchDir, "src/workers", script), JSON.stringify(req)],
+    {
+      cwd: benchDir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      maxBuffer: 256 * 1024 * 1024,
+    },
+  );
+  log(`${script} ${JSON.stringify(req).slice(0, 80)}... ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const last = p.stdout.trim().split("\n").at(-1) ?? "";
+  if (p.status !== 0 || !last.startsWith("{")) return { error: `${script} exited ${p.status}` };
+  return JSON.parse(last) as WorkerResult;
+}
+
+function python(req: unknown): WorkerResult {
+  const p = spawnSync("/usr/bin/python3", [resolve(benchDir, "src/spm.py")], {
+    input: JSON.stringify(req),
+    encoding: "utf8",
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  if (p.status !== 0) return { error: `spm.py exited ${p.status}` };
+  return JSON.parse(p.stdout) as WorkerResult;
+}
+
+async function oursAvailable(): Promise<{ decoder: boolean; tokenizer: boolean }> {
+  let decoder = false;
+  let tokenizer = false;
+  try {
+    const m = (await import("@chatwire/stream-decoder")) as Record<string, unknown>;
+    decoder = typeof m.createDecoder === "function" && typeof m.compileDecoderSpec === "function";
+  } catch {}
+  try {
+    const m = (await import("@chatwire/tokenizer")) as Record<string, unknown>;
+    tokenizer = typeof m.loadTokenizer === "function";
+  } catch {}
+  return { decoder, tokenizer };
+}
+
+export async function main(settings: Settings): Promise<void> {
+  const started = performance.now();
+  mkdirSync(outDir, { recursive: true });
+  const q = settings.quick;
+  const notes: string[] = [];
+  const models = MODELS.filter((m) => {
+    const ok = modelAvailable(m);
+    if (!ok)
+      notes.push(
+        `${m}: skipped, tokenizer files not found (set CHATWIRE_FIXTURES; see test-support/fixtures.ts)`,
+      );
+    return ok;
+  });
+  const avail = await oursAvailable();
+  if (!avail.decoder)
+    notes.push(
+      "@chatwire/stream-decoder: createDecoder/compileDecoderSpec not exported: our decoder rows are missing",
+    );
+  if (!avail.tokenizer)
+    notes.push("@chatwire/tokenizer: loadTokenizer not exported: our encoder rows are missing");
+
+  // 1. Fixtures: quick = every kind at 8k plus mixed at 1k/8k/32k; full = every kind x length.
+  const plan: Record<string, { kind: Kind; n: number }[]> = {};
+  const files: Record<string, string[]> = {};
+  for (const m of models) {
+    const rows: { kind: Kind; n: number }[] = [];
+    for (const kind of KINDS)
+      for (const n of LENGTHS) if (!q || kind === "mixed" || n === 8192) rows.push({ kind, n });
+    plan[m] = rows;
+    files[m] = [];
+    for (const r of rows) (files[m] as string[]).push(await ensureFixture(m, r.kind, r.n));
+    await ensurePieces(m);
+  }
+  for (const m of models) {
+    for (const f of files[m] as string[]) {
+      const fx = loadFixture(f);
+      const text = fx.parts.map((p) => (p.type === "text" ? p.text : p.name)).join("");
+      for (const s of STOP_STRINGS)
+        if (text.includes(s)) throw new Error(`stop string ${JSON.stringify(s)} occurs in ${f}`);
+    }
+  }
+  const headline = files.qwen3?.find((f) => f.endsWith("qwen3-mixed-8192.json")) as string;
+  log(`fixtures ready (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+
+  // 2. Encode corpus: R rounds per encoder, 3R parts (ours uses 3 disjoint sets of R parts).
+  const warmupE = q ? 2 : 3;
+  const roundsE = q ? 5 : 9;
+  const partChars = q ? 30_000 : 100_000;
+  const corpusFile = resolve(outDir, `corpus-${partChars}-${warmupE + roundsE}.json`);
+  if (!existsSync(corpusFile))
+    writeFileSync(corpusFile, JSON.stringify(encodeCorpus(20260101, partChars, 3 * (warmupE + roundsE))));
+
+  const results: Record<string, WorkerResult | Record<string, WorkerResult>> = {};
+  const fx = (m: ModelName) => files[m] as string[];
+  const pieceFile = (m: ModelName) => resolve(outDir, "fixtures", `${m}-pieces.json`);
+  const naiveAt = (m: ModelName): { file: string; at: number; window: number; rounds: number }[] => {
+    const f8 = fx(m).find((f) => f.endsWith(`${m}-mixed-8192.json`)) as string;
+    const f32 = fx(m).find((f) => f.endsWith(`${m}-mixed-32768.json`)) as string;
+    const w = q ? 24 : 96;
+    const rows = [
+      { file: f8, at: 1024, window: w, rounds: 3 },
+      { file: f8, at: 4096, window: w, rounds: 3 },
+      { file: f8, at: 8192, window: w, rounds: 3 },
+    ];
+    if (!q) rows.push({ file: f32, at: 32768, window: 16, rounds: 3 });
+    return rows;
+  };
+
+  // 3. Decoder: ours + floor (alternating, one process), then each baseline in its own.
+  if (avail.decoder && avail.tokenizer) {
+    const mreq: Record<string, { fixtures: string[]; pieces: string }> = {};
+    for (const m of models) mreq[m] = { fixtures: fx(m), pieces: pieceFile(m) };
+    results.decode_ours = worker("decode-ours.ts", {
+      models: mreq,
+      stopStrings: STOP_STRINGS,
+      warmup: q ? 10 : 20,
+      rounds: q ? 21 : 41,
+      alloc: { model: "qwen3", file: headline, minTokens: q ? 2_000_000 : 10_000_000 },
+      streams: { model: "qwen3", file: headline, count: 10_000, pushed: 64 },
+    });
+  }
+  const dw = (lib: string, m: ModelName, extra: Record<string, unknown>) =>
+    worker("decode-window.ts", { lib, model: m, fixtures: fx(m), warmup: 2, rounds: q ? 5 : 9, ...extra });
+  results.decode_hf_js = dw("hf-js", "qwen3", { naive: naiveAt("qwen3") });
+  results.decode_hf_rust = dw("hf-rust", "qwen3", {
+    asyncFixtures: fx("qwen3").filter((f) => /mixed-(1024|8192)\.json$/.test(f)),
+  });
+  const wasm: Record<string, WorkerResult> = {};
+  for (const m of models.filter((x) => x !== "qwen3")) {
+    wasm[m] = dw("spm-wasm", m, { vocabSize: SPM_VOCAB[m], naive: naiveAt(m).filter((r) => r.at === 4096) });
+  }
+  results.decode_spm_wasm = wasm;
+
+  // 4. Encode: every library in its own process, cold load first.
+  const enc: Record<string, Record<string, WorkerResult>> = {};
+  const er = { corpus: corpusFile, warmup: warmupE, rounds: roundsE };
+  for (const m of models) {
+    const row: Record<string, WorkerResult> = {};
+    if (avail.tokenizer) row.ours = worker("encode-ours.ts", { model: m, ...er });
+    if (m === "qwen3") {
+      row.hf_js = worker("encode-baseline.ts", { lib: "hf-js", model: m, ...er });
+      row.hf_rust = worker("encode-baseline.ts", { lib: "hf-rust", model: m, ...er });
+    } else {
+      row.spm_wasm = worker("encode-baseline.ts", { lib: "spm-wasm", model: m, ...er });
+      row.spm_cpp = python({ op: "bench_encode", model: spmModelPath(m), ...er });
+    }
+    enc[m] = row;
+  }
+  results.encode = enc;
+
+  const elapsed = (performance.now() - started) / 1000;
+  const report = buildReport({ results, plan, models, notes, settings, elapsed, stopStrings: STOP_STRINGS });
+  writeFileSync(
+    resolve(outDir, q ? "results-quick.json" : "results.json"),
+    `${JSON.stringify({ summary: report.summary, raw: results }, null, 1)}\n`,
+  );
+  if (!q) {
+    writeFileSync(resolve(benchDir, "RESULTS.md"), report.markdown);
+    writeFileSync(resolve(benchDir, "results-plot.svg"), report.svg);
+  }
+  process.stdout.write(`${report.tables}\n`);
+  if (settings.json) process.stdout.write(`${JSON.stringify(report.summary)}\n`);
+}

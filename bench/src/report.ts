@@ -1,0 +1,452 @@
+// Turns the workers' answers into: the summary JSON (the contract fields), text tables,
+// bench/RESULTS.md and an SVG plot of per-token cost against sequence length.
+import type { Kind, ModelName } from "./fixtures.ts";
+import type { Settings, WorkerResult } from "./orchestrate.ts";
+
+type Obj = Record<string, unknown>;
+type Num = number | null;
+
+function get(o: unknown, ...path: string[]): unknown {
+  let cur = o;
+  for (const k of path) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    cur = (cur as Obj)[k];
+  }
+  return cur;
+}
+function num(o: unknown, ...path: string[]): Num {
+  const v = get(o, ...path);
+  return typeof v === "number" && Number.isFinite(v) ? v : null;
+}
+const ratio = (a: Num, b: Num): Num => (a === null || b === null || b === 0 ? null : a / b);
+
+function fmtNs(v: Num): string {
+  if (v === null) return "—";
+  if (v >= 1e6) return `${(v / 1e6).toFixed(2)} ms`;
+  if (v >= 1e4) return `${(v / 1e3).toFixed(1)} µs`;
+  if (v >= 100) return `${v.toFixed(0)} ns`;
+  return `${v.toFixed(1)} ns`;
+}
+const fmtX = (v: Num, d = 1): string => (v === null ? "—" : `${v >= 100 ? v.toFixed(0) : v.toFixed(d)}x`);
+const fmtRate = (v: Num): string => (v === null ? "—" : `${(v / 1e6).toFixed(2)} M`);
+const fmtMB = (v: Num): string => (v === null ? "—" : `${(v / 1048576).toFixed(1)} MB`);
+
+function table(head: string[], rows: string[][]): string {
+  return [
+    `| ${head.join(" | ")} |`,
+    `|${head.map(() => "---").join("|")}|`,
+    ...rows.map((r) => `| ${r.join(" | ")} |`),
+  ].join("\n");
+}
+
+interface Input {
+  results: Record<string, WorkerResult | Record<string, WorkerResult>>;
+  plan: Record<string, { kind: Kind; n: number }[]>;
+  models: readonly ModelName[];
+  notes: string[];
+  settings: Settings;
+  elapsed: number;
+  stopStrings: string[];
+}
+
+export function buildReport(inp: Input): { summary: Obj; tables: string; markdown: string; svg: string } {
+  const R = inp.results;
+  const ours = (m: string, key: string, which: "floor" | "ours" | "ours_stop") =>
+    num(R.decode_ours, m, "rows", key, which, "ns_per_token");
+  const alt = (m: string, key: string): { hfjs: Num; hfrust: Num; wasm: Num } => ({
+    hfjs: m === "qwen3" ? num(R.decode_hf_js, "window", key, "ns_per_token") : null,
+    hfrust: m === "qwen3" ? num(R.decode_hf_rust, "window", key, "ns_per_token") : null,
+    wasm: m === "qwen3" ? null : num(R.decode_spm_wasm, m, "window", key, "ns_per_token"),
+  });
+
+  // Decoder table.
+  const decRows: string[][] = [];
+  let aheadEverywhere = true;
+  let worstVsAlt: Num = null;
+  for (const m of inp.models) {
+    for (const { kind, n } of inp.plan[m] ?? []) {
+      const key = `${kind}-${n}`;
+      const f = ours(m, key, "floor");
+      const o = ours(m, key, "ours");
+      const s = ours(m, key, "ours_stop");
+      const a = alt(m, key);
+      const alts = [a.hfjs, a.hfrust, a.wasm].filter((x): x is number => x !== null);
+      const best = alts.length ? Math.min(...alts) : null;
+      const adv = ratio(best, o);
+      if (adv !== null) {
+        if (adv <= 1) aheadEverywhere = false;
+        worstVsAlt = worstVsAlt === null ? adv : Math.min(worstVsAlt, adv);
+      }
+      decRows.push([
+        m,
+        `${kind} ${n / 1024}k`,
+        fmtNs(f),
+        fmtNs(o),
+        fmtNs(s),
+        fmtX(ratio(o, f)),
+        fmtNs(a.hfjs),
+        fmtNs(a.hfrust),
+        fmtNs(a.wasm),
+        fmtX(adv, 0),
+      ]);
+    }
+  }
+  const decTable = table(
+    [
+      "model",
+      "generation",
+      "floor",
+      "ours",
+      "ours + 2 stop strings",
+      "ours/floor",
+      "HF JS window",
+      "HF Rust window",
+      "SPM WASM window",
+      "best alt / ours",
+    ],
+    decRows,
+  );
+
+  // Naive re-decode by position.
+  const headOurs = ours("qwen3", "mixed-8192", "ours");
+  const naiveRows: string[][] = [];
+  for (const [lib, m, src] of [
+    ["@huggingface/tokenizers", "qwen3", get(R.decode_hf_js, "naive")],
+    ["sentencepiece-js", "internlm2", get(R.decode_spm_wasm, "internlm2", "naive")],
+    ["sentencepiece-js", "chatglm3", get(R.decode_spm_wasm, "chatglm3", "naive")],
+  ] as const) {
+    if (!src || typeof src !== "object") continue;
+    const o = ours(m, "mixed-8192", "ours");
+    for (const [at, v] of Object.entries(src as Obj)) {
+      const ns = num(v, "ns_per_token");
+      const pos = get(v, "positions") as number[] | undefined;
+      naiveRows.push([
+        lib,
+        m,
+        `${Number(at) / 1024}k`,
+        pos ? `${pos[0]}..${pos[1]}` : "",
+        fmtNs(ns),
+        fmtX(ratio(ns, o), 0),
+      ]);
+    }
+  }
+  const naiveTable = table(
+    ["library", "model", "output length", "positions sampled", "naive re-decode", "naive / ours"],
+    naiveRows,
+  );
+
+  // Async Rust.
+  const asyncRows: string[][] = [];
+  for (const [k, v] of Object.entries((get(R.decode_hf_rust, "window_async") as Obj | undefined) ?? {})) {
+    asyncRows.push([
+      `qwen3 ${k}`,
+      fmtNs(num(v, "ns_per_token")),
+      fmtX(ratio(num(v, "ns_per_token"), ours("qwen3", k, "ours")), 0),
+    ]);
+  }
+  const asyncTable = table(
+    ["generation", "Rust tokenizers await decode() x2 per token (TGI window)", "that / ours"],
+    asyncRows,
+  );
+
+  // Allocation.
+  const allocRows: string[][] = [];
+  for (const c of ["floor", "ours", "ours_stop"]) {
+    const a = get(R.decode_ours, "alloc", c);
+    if (!a) continue;
+    allocRows.push([
+      c,
+      String(num(a, "tokens")),
+      (num(a, "bytes_per_token") ?? 0).toFixed(2),
+      (num(a, "gc_per_million_tokens") ?? 0).toFixed(1),
+    ]);
+  }
+  const allocTable = table(
+    ["candidate (qwen3 mixed 8k)", "tokens run", "bytes allocated / token", "GC events / 1M tokens"],
+    allocRows,
+  );
+
+  // Encode.
+  const encRows: string[][] = [];
+  const loadRows: string[][] = [];
+  const E = (m: string, lib: string, k: string) => num(R.encode, m, lib, k);
+  for (const m of inp.models) {
+    const o = E(m, "ours", "chars_per_s");
+    const alts =
+      m === "qwen3"
+        ? [E(m, "hf_js", "chars_per_s"), E(m, "hf_rust", "chars_per_s")]
+        : [E(m, "spm_wasm", "chars_per_s"), E(m, "spm_cpp", "chars_per_s")];
+    encRows.push([
+      m,
+      fmtRate(o),
+      fmtRate(E(m, "ours", "raw_chars_per_s")),
+      fmtRate(E(m, "ours", "chat_chars_per_s")),
+      E(m, "ours", "chat_overhead_ratio")?.toFixed(2) ?? "—",
+      fmtRate(E(m, "hf_js", "chars_per_s")),
+      fmtRate(E(m, "hf_rust", "chars_per_s")),
+      fmtRate(E(m, "hf_rust", "batch_chars_per_s")),
+      fmtRate(E(m, "spm_wasm", "chars_per_s")),
+      fmtRate(E(m, "spm_cpp", "chars_per_s")),
+      alts.map((a) => fmtX(ratio(o, a), 2)).join(" / "),
+    ]);
+    for (const lib of ["ours", "hf_js", "hf_rust", "spm_wasm", "spm_cpp"]) {
+      const r = get(R.encode, m, lib);
+      if (!r) continue;
+      const rss = lib === "spm_cpp" ? (num(r, "load_rss_kb") ?? 0) * 1024 : num(r, "load_rss_bytes");
+      loadRows.push([
+        m,
+        lib,
+        num(r, "load_ms")?.toFixed(0) ?? "—",
+        lib === "spm_cpp" ? "n/a" : fmtMB(num(r, "load_heap_bytes")),
+        fmtMB(rss),
+      ]);
+    }
+  }
+  const encTable = table(
+    [
+      "model",
+      "ours encodeText",
+      "ours raw encode",
+      "ours encodeChat",
+      "chat/raw time",
+      "HF JS",
+      "HF Rust (1 doc/await)",
+      "HF Rust batch (2 cores)",
+      "SPM WASM",
+      "SPM C++",
+      "ours / alternatives",
+    ],
+    encRows,
+  );
+  const loadTable = table(["model", "library", "cold load ms", "JS heap growth", "RSS growth"], loadRows);
+
+  // Summary (the contract).
+  const floor = ours("qwen3", "mixed-8192", "floor");
+  const withStop = ours("qwen3", "mixed-8192", "ours_stop");
+  const naive4k = num(R.decode_hf_js, "naive", "4096", "ns_per_token");
+  const hfjs = num(R.decode_hf_js, "window", "mixed-8192", "ns_per_token");
+  const hfrust = num(R.decode_hf_rust, "window", "mixed-8192", "ns_per_token");
+  const chatRatios = inp.models
+    .map((m) => E(m, "ours", "chat_overhead_ratio"))
+    .filter((x): x is number => x !== null);
+  const encodeSummary: Obj = {};
+  for (const m of inp.models) {
+    encodeSummary[m] = {
+      ours_chars_per_s: E(m, "ours", "chars_per_s"),
+      ours_raw_chars_per_s: E(m, "ours", "raw_chars_per_s"),
+      chat_overhead_ratio: E(m, "ours", "chat_overhead_ratio"),
+      ...(m === "qwen3"
+        ? {
+            hf_js_chars_per_s: E(m, "hf_js", "chars_per_s"),
+            hf_rust_chars_per_s: E(m, "hf_rust", "chars_per_s"),
+            hf_rust_batch_chars_per_s: E(m, "hf_rust", "batch_chars_per_s"),
+          }
+        : {
+            sentencepiece_cpp_chars_per_s: E(m, "spm_cpp", "chars_per_s"),
+            sentencepiece_wasm_chars_per_s: E(m, "spm_wasm", "chars_per_s"),
+          }),
+    };
+  }
+  encodeSummary.chat_overhead_ratio = chatRatios.length ? Math.max(...chatRatios) : null;
+  encodeSummary.chat_overhead_ratio_is =
+    "the worst (largest) encodeChat/raw-encode time ratio over the models";
+
+  const encTargets: Obj = {};
+  for (const m of inp.models) {
+    const o = E(m, "ours", "chars_per_s");
+    if (m === "qwen3") {
+      encTargets[`encode_${m}_ge_hf_js`] = {
+        value: ratio(o, E(m, "hf_js", "chars_per_s")),
+        target: ">= 1",
+        met: (ratio(o, E(m, "hf_js", "chars_per_s")) ?? 0) >= 1,
+      };
+    } else {
+      const w = ratio(o, E(m, "spm_wasm", "chars_per_s"));
+      const c = ratio(o, E(m, "spm_cpp", "chars_per_s"));
+      encTargets[`encode_${m}_ge_wasm`] = { value: w, target: ">= 1", met: (w ?? 0) >= 1 };
+      encTargets[`encode_${m}_within_2x_cpp`] = { value: c, target: ">= 0.5", met: (c ?? 0) >= 0.5 };
+    }
+  }
+  const vsFloor = ratio(headOurs, floor);
+  const naiveOver = ratio(naive4k, headOurs);
+  const chatMax = encodeSummary.chat_overhead_ratio as Num;
+  const targets: Obj = {
+    decoder_within_5x_floor: {
+      value: vsFloor,
+      target: "<= 5 (goal 3)",
+      met: vsFloor !== null && vsFloor <= 5,
+    },
+    decoder_1000x_naive_4k: {
+      value: naiveOver,
+      target: ">= 1000",
+      met: naiveOver !== null && naiveOver >= 1000,
+    },
+    decoder_ahead_of_js_alternatives_every_row: {
+      value: worstVsAlt,
+      target: "> 1 on every row",
+      met: aheadEverywhere && worstVsAlt !== null,
+    },
+    ...encTargets,
+    chat_encode_within_10pct: { value: chatMax, target: "<= 1.10", met: chatMax !== null && chatMax <= 1.1 },
+  };
+
+  const summary: Obj = {
+    bench: "chatwire",
+    quick: inp.settings.quick,
+    elapsed_s: Math.round(inp.elapsed * 10) / 10,
+    decoder: {
+      fixture:
+        "qwen3 mixed 8192 tokens (think + text with CJK/emoji/code + tool_call + im_end), push() per ID, no-op consumer",
+      ns_per_token: headOurs,
+      floor_ns_per_token: floor,
+      naive_redecode_ns_per_token_4k: naive4k,
+      hf_js_window_ns_per_token: hfjs,
+      hf_rust_ns_per_token: hfrust,
+      hf_rust_async_ns_per_token: num(R.decode_hf_rust, "window_async", "mixed-8192", "ns_per_token"),
+      with_stop_strings_ns_per_token: withStop,
+      stop_strings: inp.stopStrings,
+      gc_per_million_tokens: num(R.decode_ours, "alloc", "ours", "gc_per_million_tokens"),
+      bytes_allocated_per_token: num(R.decode_ours, "alloc", "ours", "bytes_per_token"),
+      gc_method: get(R.decode_ours, "alloc", "ours", "method") ?? null,
+      ratio_vs_floor: vsFloor,
+      naive_4k_over_ours: naiveOver,
+      hf_js_window_over_ours: ratio(hfjs, headOurs),
+      hf_rust_over_ours: ratio(hfrust, headOurs),
+      per_stream_bytes: num(R.decode_ours, "streams", "bytes_per_stream_midstream"),
+      per_stream_bytes_fresh: num(R.decode_ours, "streams", "bytes_per_stream_fresh"),
+    },
+    encode: encodeSummary,
+    load: {
+      qwen3_ours_ms: E("qwen3", "ours", "load_ms"),
+      qwen3_hf_js_ms: E("qwen3", "hf_js", "load_ms"),
+      qwen3_hf_rust_ms: E("qwen3", "hf_rust", "load_ms"),
+      internlm2_ours_ms: E("internlm2", "ours", "load_ms"),
+      internlm2_cpp_ms: E("internlm2", "spm_cpp", "load_ms"),
+      chatglm3_ours_ms: E("chatglm3", "ours", "load_ms"),
+      chatglm3_cpp_ms: E("chatglm3", "spm_cpp", "load_ms"),
+    },
+    targets,
+    notes: inp.notes,
+  };
+
+  const streamsLine = `Per-stream decoder memory (10,000 live Qwen3 decoders, JS heap): ${(num(R.decode_ours, "streams", "bytes_per_stream_fresh") ?? NaN).toFixed(0)} B fresh, ${(num(R.decode_ours, "streams", "bytes_per_stream_midstream") ?? NaN).toFixed(0)} B after 64 IDs each.`;
+  const targetLines = Object.entries(targets).map(([k, v]) => {
+    const t = v as { value: Num; target: string; met: boolean };
+    return `- ${t.met ? "MET   " : "MISSED"} ${k}: ${t.value === null ? "—" : t.value.toFixed(t.value >= 100 ? 0 : 2)} (target ${t.target})`;
+  });
+  const tables = [
+    `## Decoder: ns per token (median; fresh decoder per sequence; push() per ID)`,
+    decTable,
+    "",
+    `## Naive re-decode of the whole output per token (sampled window of positions)`,
+    naiveTable,
+    "",
+    `## HF Rust through its async Node API`,
+    asyncTable,
+    "",
+    `## Allocation (v8.GCProfiler)`,
+    allocTable,
+    "",
+    streamsLine,
+    "",
+    `## Encode throughput (UTF-16 chars/s, median; a fresh corpus part each round)`,
+    encTable,
+    "",
+    `## Tokenizer load (cold, own process)`,
+    loadTable,
+    "",
+    `## Targets`,
+    ...targetLines,
+    ...(inp.notes.length ? ["", "## Notes", ...inp.notes.map((n) => `- ${n}`)] : []),
+  ].join("\n");
+
+  const svg = plot(inp, R);
+  const markdown = [
+    "# chatwire bench results",
+    "",
+    `Generated by \`node bench/run.js\` (full run, ${Math.round(inp.elapsed)} s) on ${new Date().toISOString().slice(0, 10)}, Node ${process.version}, ${process.arch}; 2 shared cores, so read the RATIOS (each measured in one process or back to back), not absolute numbers. Method: bench/README.md.`,
+    "",
+    "![per-token cost against sequence length](results-plot.svg)",
+    "",
+    tables,
+    "",
+  ].join("\n");
+  return { summary, tables, markdown, svg };
+}
+
+function plot(inp: Input, R: Input["results"]): string {
+  const W = 720;
+  const H = 420;
+  const L = 70;
+  const B = 50;
+  const T = 30;
+  const Rm = 190;
+  const xs = [1024, 4096, 8192, 32768];
+  const series: { name: string; color: string; pts: [number, number][] }[] = [];
+  const add = (name: string, color: string, pts: [number, Num][]) => {
+    const ok = pts.filter((p): p is [number, number] => p[1] !== null);
+    if (ok.length) series.push({ name, color, pts: ok });
+  };
+  const lens = [1024, 8192, 32768];
+  add(
+    "floor",
+    "#999",
+    lens.map((n) => [n, num(R.decode_ours, "qwen3", "rows", `mixed-${n}`, "floor", "ns_per_token")]),
+  );
+  add(
+    "ours",
+    "#d62728",
+    lens.map((n) => [n, num(R.decode_ours, "qwen3", "rows", `mixed-${n}`, "ours", "ns_per_token")]),
+  );
+  add(
+    "ours + 2 stops",
+    "#ff7f0e",
+    lens.map((n) => [n, num(R.decode_ours, "qwen3", "rows", `mixed-${n}`, "ours_stop", "ns_per_token")]),
+  );
+  add(
+    "HF JS window",
+    "#1f77b4",
+    lens.map((n) => [n, num(R.decode_hf_js, "window", `mixed-${n}`, "ns_per_token")]),
+  );
+  add(
+    "HF Rust window",
+    "#2ca02c",
+    lens.map((n) => [n, num(R.decode_hf_rust, "window", `mixed-${n}`, "ns_per_token")]),
+  );
+  add(
+    "naive re-decode (HF JS)",
+    "#9467bd",
+    xs.map((n) => [n, num(R.decode_hf_js, "naive", String(n), "ns_per_token")]),
+  );
+  const all = series.flatMap((s) => s.pts.map((p) => p[1]));
+  const lo = Math.floor(Math.log10(Math.max(0.1, Math.min(...all, 1))));
+  const hi = Math.ceil(Math.log10(Math.max(...all, 10)));
+  const px = (n: number) => L + ((Math.log2(n) - 10) / 5) * (W - L - Rm);
+  const py = (v: number) => T + ((hi - Math.log10(v)) / (hi - lo)) * (H - T - B);
+  const parts: string[] = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${W}" height="${H}" fill="white"/>`,
+    `<text x="${L}" y="18" font-size="14">Qwen3 mixed generation: ns per token vs output length (log-log)</text>`,
+  ];
+  for (let e = lo; e <= hi; e++) {
+    const y = py(10 ** e);
+    parts.push(`<line x1="${L}" x2="${W - Rm}" y1="${y}" y2="${y}" stroke="#eee"/>`);
+    parts.push(`<text x="${L - 6}" y="${y + 4}" text-anchor="end">${fmtNs(10 ** e)}</text>`);
+  }
+  for (const n of xs) {
+    parts.push(`<line x1="${px(n)}" x2="${px(n)}" y1="${T}" y2="${H - B}" stroke="#eee"/>`);
+    parts.push(`<text x="${px(n)}" y="${H - B + 16}" text-anchor="middle">${n / 1024}k</text>`);
+  }
+  parts.push(`<text x="${(L + W - Rm) / 2}" y="${H - 12}" text-anchor="middle">tokens generated</text>`);
+  series.forEach((s, i) => {
+    const d = s.pts.map((p, j) => `${j ? "L" : "M"}${px(p[0]).toFixed(1)},${py(p[1]).toFixed(1)}`).join(" ");
+    parts.push(`<path d="${d}" fill="none" stroke="${s.color}" stroke-width="2"/>`);
+    for (const p of s.pts)
+      parts.push(`<circle cx="${px(p[0]).toFixed(1)}" cy="${py(p[1]).toFixed(1)}" r="3" fill="${s.color}"/>`);
+    parts.push(`<rect x="${W - Rm + 15}" y="${T + 10 + i * 20}" width="14" height="3" fill="${s.color}"/>`);
+    parts.push(`<text x="${W - Rm + 35}" y="${T + 15 + i * 20}">${s.name}</text>`);
+  });
+  parts.push("</svg>");
+  void inp;
+  return `${parts.join("\n")}\n`;
+}
