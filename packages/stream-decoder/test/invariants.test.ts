@@ -35,7 +35,11 @@ describe("chunk invariance", () => {
       fc.property(ids, fc.array(fc.nat(6), { maxLength: 40 }), fc.boolean(), (xs, cuts, withStops) => {
         const opts = withStops ? { stopStrings: ["bca", "a\nb"], stopTokenIds: [I.actionEnd] } : {};
         const whole = events((d) => d.pushMany(xs), opts);
-        expect(events((d) => xs.forEach((x) => d.push(x)), opts)).toEqual(whole);
+        expect(
+          events((d) => {
+            for (const x of xs) d.push(x);
+          }, opts),
+        ).toEqual(whole);
         const chunked = events((d) => {
           let i = 0;
           let k = 0;
