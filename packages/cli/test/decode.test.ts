@@ -1,0 +1,95 @@
+// `chatwire decode` through the real binary: JSONL in, {"events": [...]} out (cli-contract.md).
+import { spawnSync } from "node:child_process";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+function cli(args: string[], lines: unknown[]): { out: unknown[]; code: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, ["packages/cli/bin/chatwire.js", "decode", ...args], {
+    cwd: root,
+    input: lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n",
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  const out = r.stdout
+    .split("\n")
+    .filter((l) => l !== "")
+    .map((l) => JSON.parse(l) as unknown);
+  return { out, code: r.status, stderr: r.stderr };
+}
+
+describe("chatwire decode", () => {
+  it("events per line, errors per bad line, options", () => {
+    // Qwen3: <think>\nI think.\n</think>\n\nHello!<|im_end|>
+    const r = cli(
+      ["--stop", "lo!", "--include-stop-str"],
+      [
+        { ids: [151667, 198, 40, 1744, 13, 198, 151668, 271, 9707, 0, 151645] },
+        { ids: [1, "x"] },
+        "not json",
+        { ids: [9707, 0] },
+      ],
+    );
+    expect(r.code).toBe(0);
+    expect(r.out).toEqual([
+      {
+        events: [
+          { type: "message_start", role: "assistant", metadata: "" },
+          { type: "reasoning", text: "I" },
+          { type: "reasoning", text: " think" },
+          { type: "reasoning", text: "." },
+          { type: "text", text: "Hel" },
+          { type: "text", text: "lo!" },
+          { type: "stop", reason: "stop_string", text: "lo!" },
+        ],
+      },
+      { error: { type: "invalid-input", message: expect.any(String), field: "ids", index: 1 } },
+      { error: { type: "invalid-json", message: expect.any(String) } },
+      {
+        events: [
+          { type: "message_start", role: "assistant", metadata: "" },
+          { type: "text", text: "Hel" },
+          { type: "text", text: "lo!" },
+          { type: "stop", reason: "stop_string", text: "lo!" },
+        ],
+      },
+    ]);
+  });
+
+  it("--max-tokens, --stop-token, end of input", () => {
+    const r = cli(
+      ["--max-tokens", "3", "--stop-token", "11"],
+      [{ ids: [9707, 11, 1879] }, { ids: [9707] }, { ids: [] }],
+    );
+    expect(r.out).toEqual([
+      {
+        events: [
+          { type: "message_start", role: "assistant", metadata: "" },
+          { type: "text", text: "Hello" },
+          { type: "stop", reason: "stop_token", token: 11 },
+        ],
+      },
+      {
+        events: [
+          { type: "message_start", role: "assistant", metadata: "" },
+          { type: "text", text: "Hello" },
+          { type: "stop", reason: "end_of_input" },
+        ],
+      },
+      {
+        events: [
+          { type: "message_start", role: "assistant", metadata: "" },
+          { type: "stop", reason: "end_of_input" },
+        ],
+      },
+    ]);
+  });
+
+  it("bad options exit 2 with one line on stderr", () => {
+    const r = cli(["--max-tokens", "0"], [{ ids: [] }]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+});
