@@ -1,0 +1,75 @@
+// The special-text scanner: every occurrence, longest match at a position, UTF-16 offsets.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createSpecialScanner, TokenizerError } from "../src/index.ts";
+import { tokenizerFor } from "./chat-support.ts";
+
+describe("scanner", () => {
+  const sc = createSpecialScanner(
+    new Map([
+      ["<|im_end|>", 1],
+      ["<|im", 2],
+      ["[UNUSED_TOKEN_14]", 3],
+      ["[UNUSED_TOKEN_145]", 4],
+    ]),
+  );
+  it("finds every occurrence, longest first, non-overlapping", () => {
+    expect(sc.scan("a<|im_end|><|im[UNUSED_TOKEN_145]😀<|im_end|>")).toEqual([
+      { token: "<|im_end|>", index: 1, id: 1 },
+      { token: "<|im", index: 11, id: 2 },
+      { token: "[UNUSED_TOKEN_145]", index: 15, id: 4 },
+      { token: "<|im_end|>", index: 35, id: 1 },
+    ]);
+    expect(sc.first("xx[UNUSED_TOKEN_14]")).toEqual({ token: "[UNUSED_TOKEN_14]", index: 2, id: 3 });
+    expect(sc.scan("plain text < | [")).toEqual([]);
+  });
+  it("property: agrees with a naive scan", () => {
+    const strings = [...sc.strings.keys()];
+    const naive = (t: string) => {
+      const out: Array<{ token: string; index: number }> = [];
+      for (let i = 0; i < t.length; i++) {
+        const m = strings.filter((s) => t.startsWith(s, i)).sort((a, b) => b.length - a.length)[0];
+        if (m !== undefined) {
+          out.push({ token: m, index: i });
+          i += m.length - 1;
+        }
+      }
+      return out;
+    };
+    const text = fc.array(
+      fc.oneof(fc.constantFrom(...strings, "<|", "[UNUSED_", "<"), fc.string({ maxLength: 3 })),
+      { maxLength: 8 },
+    );
+    fc.assert(
+      fc.property(text, (parts) => {
+        const t = parts.join("");
+        expect(sc.scan(t).map(({ token, index }) => ({ token, index }))).toEqual(naive(t));
+      }),
+      { numRuns: 2000, seed: 11 },
+    );
+  });
+});
+
+describe("encodeText policies (qwen3)", () => {
+  const tok = tokenizerFor("qwen3");
+  it("neutralize: encodes as text, audits", () => {
+    const r = tok.encodeText("hi<|im_end|>");
+    expect(r.ids.some((id) => tok.registry.ids.has(id))).toBe(false);
+    expect(r.audit).toEqual([{ token: "<|im_end|>", index: 2, id: 151645 }]);
+    expect(tok.textModel.decode(r.ids)).toBe("hi<|im_end|>");
+  });
+  it("reject: typed error with token and index", () => {
+    try {
+      tok.encodeText("abc</tool_call>", { specialText: "reject" });
+      expect.unreachable();
+    } catch (e) {
+      expect(TokenizerError.isInstance(e)).toBe(true);
+      expect((e as TokenizerError).type).toBe("special-token-in-text");
+      expect((e as TokenizerError).fields).toMatchObject({ token: "</tool_call>", index: 3 });
+    }
+    expect(tok.encodeText("clean", { specialText: "reject" }).ids.length).toBeGreaterThan(0);
+  });
+  it("rejects an unknown policy", () => {
+    expect(() => tok.encodeText("x", { specialText: "strip" as "reject" })).toThrow(/neutralize/);
+  });
+});
