@@ -130,7 +130,7 @@ function renderQwenBatch(reqs: readonly Record<string, unknown>[]): void {
   ).chat_template;
   const contexts = reqs.map((r) => ({ ...r, add_generation_prompt: true }));
   const out = renderWithPython(template, contexts);
-  reqs.forEach((r, i) => qwenRendered.set(JSON.stringify(r), out[i] as string));
+  for (const [i, r] of reqs.entries()) qwenRendered.set(JSON.stringify(r), out[i] as string);
 }
 
 /** Python json.dumps(x, indent=4, ensure_ascii=False) for the strings/ints the skeleton uses. */
