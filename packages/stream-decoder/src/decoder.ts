@@ -635,11 +635,15 @@ export function createDecoder(
 
   function push(id: number): void {
     if (ended) throw new TypeError("push() after end(); call reset() to decode another stream");
-    if (!Number.isInteger(id)) throw new TypeError(`token id must be an integer, got ${String(id)}`);
+    // (id | 0) === id is the cheap check for the common case (small non-negative integers).
+    if ((id | 0) !== id && !Number.isInteger(id)) {
+      throw new TypeError(`token id must be an integer, got ${String(id)}`);
+    }
     if (stopped) return;
     count++;
     const cls = id >= 0 && id < nClasses ? (classes[id] as number) : Cls.OutOfRange;
-    // Fast path (measured ~5 ns/token, see bench): plain text in an open span with nothing
+    // Fast path (measured ad hoc: ~9 ns/token vs a ~1.8 ns floor of "read string, call
+    // callback", Qwen3 prose, no GC during 1.7M tokens): plain text in an open span with nothing
     // held (no partial UTF-8, no span start, no held newline) and no caller stop IDs:
     // the precomputed string goes straight to the stop-string filter / handler.
     if (
@@ -647,7 +651,8 @@ export function createDecoder(
       callerStopSet === null &&
       (cls === Cls.Text || (cls === Cls.TextNl && nlMode === NL_NONE))
     ) {
-      emitText(textOf[id] as string);
+      if (matcher === null && state === S_CONTENT) h.onText(textOf[id] as string);
+      else emitText(textOf[id] as string);
     } else {
       slowPush(id, cls);
       slow = computeSlow();
