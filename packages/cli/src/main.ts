@@ -1,7 +1,7 @@
 // Entry of the chatwire CLI (see ../../../docs/cli-contract.md). Commands live one per
 // file in ./commands and are loaded on demand, so `chatwire decode` never pays for the
 // encoder's setup and vice versa.
-import { parseOptions, UsageError } from "./args.ts";
+import { parseOptions } from "./args.ts";
 import type { Command } from "./command.ts";
 import { runJsonl } from "./jsonl.ts";
 

@@ -38,9 +38,18 @@ export class TokenizerError extends Error {
     return typeof value === "object" && value !== null && MARKER in value;
   }
 
-  /** The JSON shape of the CLI contract: {type, message, ...fields}. */
+  /**
+   * The JSON shape of the CLI contract: {type, message, ...fields}. The `message` field (a
+   * message index) is written as `message_index` so it never hides the sentence.
+   */
   toJSON(): Record<string, unknown> {
-    return { type: this.type, message: this.message, ...this.fields };
+    const { message: index, ...rest } = this.fields;
+    return {
+      ...rest,
+      ...(index === undefined ? {} : { message_index: index }),
+      type: this.type,
+      message: this.message,
+    };
   }
 }
 

@@ -8,7 +8,6 @@ import {
   specialTextOption,
   TOKENIZER_OPTIONS,
 } from "../tokenizer-option.ts";
-import { lineErrorOf } from "./input.ts";
 
 export const command: Command = {
   name: "encode-chat",
@@ -19,13 +18,8 @@ export const command: Command = {
     const tokenizer = await loadTokenizerOption(opts);
     const specialText = specialTextOption(opts);
     return (input) => {
-      let encoded: ReturnType<typeof tokenizer.encodeChat>;
-      try {
-        encoded = tokenizer.encodeChat(input, { specialText });
-      } catch (err) {
-        throw lineErrorOf(err);
-      }
-      const { ids, audit } = encoded;
+      // A TokenizerError thrown here becomes this line's {"error": ...} (its toJSON is the contract shape).
+      const { ids, audit } = tokenizer.encodeChat(input, { specialText });
       return {
         ids,
         audit: audit.map((a) => ({ message: a.message, field: a.field, token: a.token, index: a.index })),

@@ -8,7 +8,7 @@ import {
   specialTextOption,
   TOKENIZER_OPTIONS,
 } from "../tokenizer-option.ts";
-import { inputObject, lineErrorOf } from "./input.ts";
+import { inputObject } from "./input.ts";
 
 export const command: Command = {
   name: "encode-text",
@@ -22,11 +22,7 @@ export const command: Command = {
       const { text } = inputObject(input, ["text"]);
       if (typeof text !== "string")
         throw new LineError("invalid-input", '"text" must be a string', { field: "text" });
-      try {
-        return { ids: tokenizer.encodeText(text, { specialText }).ids };
-      } catch (err) {
-        throw lineErrorOf(err);
-      }
+      return { ids: tokenizer.encodeText(text, { specialText }).ids };
     };
   },
 };

@@ -1,5 +1,4 @@
 // Shared checks of a JSONL input object: an object with exactly the known keys.
-import { TokenizerError } from "@chatwire/tokenizer";
 import { LineError } from "../command.ts";
 
 export function inputObject(input: unknown, allowed: readonly string[]): Readonly<Record<string, unknown>> {
@@ -13,18 +12,4 @@ export function inputObject(input: unknown, allowed: readonly string[]): Readonl
       });
   }
   return input as Readonly<Record<string, unknown>>;
-}
-
-/**
- * A TokenizerError as this line's error. Its `message` field (a message index) would overwrite
- * the one-sentence `message` in TokenizerError.toJSON, so it is written as `message_index`.
- */
-export function lineErrorOf(err: unknown): unknown {
-  if (!TokenizerError.isInstance(err)) return err;
-  const { message, ...rest } = err.fields;
-  return new LineError(
-    err.type,
-    err.message,
-    message === undefined ? rest : { ...rest, message_index: message },
-  );
 }
