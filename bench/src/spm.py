@@ -57,6 +57,7 @@ def main():
             "tokens_total": sink,
             "rounds_ns": times,
             "chars_per_s": statistics.median(rates),
+            "rates": rates,
             "load_ms": load_ns / 1e6,
             "load_rss_kb": after - before,
             "version": spm.__version__,

@@ -68,6 +68,7 @@ const out: Record<string, unknown> = {
   model: req.model,
   chars_per_round: partChars.slice(req.warmup, req.warmup + req.rounds),
   chars_per_s: median(rates),
+  rates,
   rounds_ns: times,
   load_ms: loadMs,
   load_heap_bytes: heap1 - heap0,

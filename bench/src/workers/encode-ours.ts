@@ -62,6 +62,10 @@ for (let r = 0; r < req.warmup + req.rounds; r++) {
     if (r >= req.warmup) (times[name] as number[]).push(ns);
   }
 }
+const rates = (k: string) =>
+  (times[k] as number[]).map(
+    (ns, i) => (partChars[(OFFSET[k] as number) + req.warmup + i] as number) / (ns / 1e9),
+  );
 const rate = (k: string) =>
   median(
     (times[k] as number[]).map(
@@ -78,6 +82,7 @@ const out = {
   chat_overhead_ratio: rate("raw") / rate("chat"),
   encode_text_overhead_ratio: rate("raw") / rate("ours"),
   rounds_ns: times,
+  rates: { ours: rates("ours"), raw: rates("raw"), chat: rates("chat") },
   load_ms: loadMs,
   load_heap_bytes: heap1 - heap0,
   load_rss_bytes: rss1 - rss0,
