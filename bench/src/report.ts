@@ -51,7 +51,7 @@ interface Input {
 
 export function buildReport(inp: Input): { summary: Obj; tables: string; markdown: string; svg: string } {
   const R = inp.results;
-  const ours = (m: string, key: string, which: "floor" | "ours" | "ours_stop") =>
+  const ours = (m: string, key: string, which: "floor" | "ours" | "ours_stop" | "ours_reset") =>
     num(R.decode_ours, m, "rows", key, which, "ns_per_token");
   const alt = (m: string, key: string): { hfjs: Num; hfrust: Num; wasm: Num } => ({
     hfjs: m === "qwen3" ? num(R.decode_hf_js, "window", key, "ns_per_token") : null,
@@ -84,6 +84,7 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
         fmtNs(o),
         fmtNs(s),
         fmtX(ratio(o, f)),
+        `${fmtNs(ours(m, key, "ours_reset"))} (${fmtX(ratio(ours(m, key, "ours_reset"), f))})`,
         fmtNs(a.hfjs),
         fmtNs(a.hfrust),
         fmtNs(a.wasm),
@@ -99,6 +100,7 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
       "ours",
       "ours + 2 stop strings",
       "ours/floor",
+      "ours, reused decoder (/floor)",
       "HF JS window",
       "HF Rust window",
       "SPM WASM window",
@@ -314,6 +316,9 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
       hf_rust_over_ours: ratio(hfrust, headOurs),
       per_stream_bytes: num(R.decode_ours, "streams", "bytes_per_stream_midstream"),
       per_stream_bytes_fresh: num(R.decode_ours, "streams", "bytes_per_stream_fresh"),
+      create_decoder_ns: num(R.decode_ours, "create", "ns"),
+      create_decoder_with_stop_strings_ns: num(R.decode_ours, "create", "ns_with_stop_strings"),
+      reused_decoder_ns_per_token: ours("qwen3", "mixed-8192", "ours_reset"),
     },
     encode: encodeSummary,
     load: {
@@ -329,6 +334,7 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     notes: inp.notes,
   };
 
+  const createLine = `Per-stream creation: createDecoder() ${fmtNs(num(R.decode_ours, "create", "ns"))}, with 2 stop strings ${fmtNs(num(R.decode_ours, "create", "ns_with_stop_strings"))} (median of batches of 1,000).`;
   const streamsLine = `Per-stream decoder memory (10,000 live Qwen3 decoders, JS heap): ${(num(R.decode_ours, "streams", "bytes_per_stream_fresh") ?? NaN).toFixed(0)} B fresh, ${(num(R.decode_ours, "streams", "bytes_per_stream_midstream") ?? NaN).toFixed(0)} B after 64 IDs each.`;
   const targetLines = Object.entries(targets).map(([k, v]) => {
     const t = v as { value: Num; target: string; met: boolean };
@@ -348,6 +354,7 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     allocTable,
     "",
     streamsLine,
+    createLine,
     "",
     `## Encode throughput (UTF-16 chars/s, median; a fresh corpus part each round)`,
     encTable,

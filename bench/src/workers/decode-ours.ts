@@ -112,11 +112,25 @@ for (const [model, cfg] of Object.entries(req.models)) {
         return n;
       },
     };
-    const t = await alternate([floor, ours, oursStop], { warmup: req.warmup, rounds: req.rounds });
+    // Informative only (not a contract field): one decoder reused via reset(), to separate
+    // the per-token cost from the per-stream creation cost.
+    const reused = createDecoder(spec, handler);
+    const oursReset: Candidate = {
+      name: "ours_reset",
+      run() {
+        const d = reused;
+        d.reset();
+        for (let i = 0; i < n; i++) d.push(ids[i] as number);
+        d.end();
+        return n;
+      },
+    };
+    const t = await alternate([floor, ours, oursStop, oursReset], { warmup: req.warmup, rounds: req.rounds });
     const row = {
       floor: t.floor,
       ours: t.ours,
       ours_stop: t.ours_stop,
+      ours_reset: t.ours_reset,
       stop_reasons: [...reasons],
     };
     (m.rows as Record<string, unknown>)[`${fx.kind}-${fx.n}`] = row;
@@ -155,6 +169,28 @@ for (const [model, cfg] of Object.entries(req.models)) {
       return n;
     }, req.alloc.minTokens),
   };
+}
+
+// Per-stream creation cost: createDecoder() alone, median of 15 batches of 1,000.
+{
+  const spec = specs.qwen3 ?? (Object.values(specs)[0] as Spec);
+  const batches: number[] = [];
+  const batchesStop: number[] = [];
+  for (let r = 0; r < 20; r++) {
+    let t = process.hrtime.bigint();
+    for (let i = 0; i < 1000; i++) SINK.v += createDecoder(spec, handler).stopped ? 1 : 0;
+    const a = Number(process.hrtime.bigint() - t) / 1000;
+    t = process.hrtime.bigint();
+    for (let i = 0; i < 1000; i++)
+      SINK.v += createDecoder(spec, handler, { stopStrings: req.stopStrings }).stopped ? 1 : 0;
+    const b = Number(process.hrtime.bigint() - t) / 1000;
+    if (r >= 5) {
+      batches.push(a);
+      batchesStop.push(b);
+    }
+  }
+  const med = (xs: number[]) => [...xs].sort((x, y) => x - y)[xs.length >> 1] as number;
+  out.create = { ns: med(batches), ns_with_stop_strings: med(batchesStop) };
 }
 
 // Per-stream memory: `count` live decoders, each having received the first `pushed` IDs.
