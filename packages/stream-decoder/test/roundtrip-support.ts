@@ -145,6 +145,11 @@ export interface Case {
 const START = { type: "message_start", role: "assistant", metadata: "" } as const;
 const fence = (code: string) => `\`\`\`python\n${code}\n\`\`\``;
 
+/** A Qwen3 tool call as the chat_template writes it (arguments: tojson = json.dumps). */
+export function qwenRaw(c: QwenTurn["calls"][number]): string {
+  return `\n{"name": "${c.name}", "arguments": ${pyJsonDumps(c.arguments)}}\n`;
+}
+
 export function qwenCase(t: QwenTurn, user = "Hi"): Case {
   const assistant: Record<string, unknown> = { role: "assistant", content: t.content };
   if (t.reasoning !== "") assistant.reasoning_content = t.reasoning;
@@ -157,8 +162,7 @@ export function qwenCase(t: QwenTurn, user = "Hi"): Case {
   if (t.reasoning !== "") expected.push({ type: "reasoning", text: t.reasoning });
   if (t.content !== "") expected.push({ type: "text", text: t.content });
   for (const c of t.calls) {
-    // The template's own layout (Qwen3 chat_template), arguments as tojson = json.dumps.
-    const raw = `\n{"name": "${c.name}", "arguments": ${pyJsonDumps(c.arguments)}}\n`;
+    const raw = qwenRaw(c);
     expected.push(
       { type: "action_start", kind: "tool_call" },
       { type: "action_text", text: raw },

@@ -97,6 +97,17 @@ describe("round trip: Qwen3 (real tokenizer)", () => {
       { type: "text", text: "c" },
     ]);
   });
+  it("exclusion, documented: NFC runs over the rendered tool call JSON, across escapes", () => {
+    // {"k": "\n\u0301"} is written "\\n\u0301" and NFC composes "n\u0301" -> "ń": the JSON
+    // text the model sees is broken (the HF tokenizer does the same), so the call cannot parse.
+    const r = roundTrip(
+      "qwen3",
+      qwenCase({ reasoning: "", content: "", calls: [{ name: "f", arguments: { k: "\n\u0301" } }] }),
+    );
+    const end = r.single.find((e) => e.type === "action_end");
+    expect(end).toMatchObject({ raw: '\n{"name": "f", "arguments": {"k": "\\\u0144"}}\n' });
+    expect(end !== undefined && "error" in end && end.error?.startsWith("invalid JSON")).toBe(true);
+  });
 });
 
 describe.skipIf(!haveFixtures())("round trip: InternLM2 (real tokenizer)", () => {
