@@ -180,17 +180,27 @@ export async function main(settings: Settings): Promise<void> {
   };
 
   // 3. Decoder: ours + floor (alternating, one process), then each baseline in its own.
+  // One process per model (a server process decodes for one model; the JIT state of one
+  // model's tables must not slow another's); allocation, creation and memory on Qwen3.
   if (avail.decoder && avail.tokenizer) {
-    const mreq: Record<string, { fixtures: string[]; pieces: string }> = {};
-    for (const m of models) mreq[m] = { fixtures: fx(m), pieces: pieceFile(m) };
-    results.decode_ours = worker("decode-ours.ts", {
-      models: mreq,
-      stopStrings: STOP_STRINGS,
-      warmup: q ? 10 : 20,
-      rounds: q ? 21 : 41,
-      alloc: { model: "qwen3", file: headline, minTokens: q ? 2_000_000 : 10_000_000 },
-      streams: { model: "qwen3", file: headline, count: 10_000, pushed: 64 },
-    });
+    const merged: WorkerResult = {};
+    for (const m of models) {
+      const r = worker("decode-ours.ts", {
+        models: { [m]: { fixtures: fx(m), pieces: pieceFile(m) } },
+        stopStrings: STOP_STRINGS,
+        warmup: q ? 10 : 20,
+        rounds: q ? 21 : 41,
+        ...(m === "qwen3"
+          ? {
+              alloc: { model: "qwen3", file: headline, minTokens: q ? 2_000_000 : 10_000_000 },
+              streams: { model: "qwen3", file: headline, count: 10_000, pushed: 64 },
+            }
+          : {}),
+      });
+      if (r.error !== undefined) merged[`${m}_error`] = r.error;
+      Object.assign(merged, r);
+    }
+    results.decode_ours = merged;
   }
   const dw = (lib: string, m: ModelName, extra: Record<string, unknown>) =>
     worker("decode-window.ts", { lib, model: m, fixtures: fx(m), warmup: 2, rounds: q ? 5 : 9, ...extra });
