@@ -8,6 +8,7 @@
 // anything is encoded). Each token of a run is attributed to the segment holding its first
 // byte, which gives the spans a trainer builds loss masks from.
 
+import { Buffer } from "node:buffer";
 import { type SpecialTextPolicy, specialTokenError } from "../special-text/policy.ts";
 import type { SpecialScanner } from "../special-text/scanner.ts";
 import type { TextModel } from "../text-model.ts";
@@ -60,21 +61,9 @@ interface Segment {
 /** Per-ID UTF-8 length of what a token contributes to a run, computed once per text model. */
 const byteLenCache = new WeakMap<TextModel, Int32Array>();
 
+/** UTF-8 length of a string (native; a lone surrogate counts 3 bytes, as U+FFFD). */
 function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 4;
-        i++;
-      } else n += 3;
-    } else n += 3;
-  }
-  return n;
+  return Buffer.byteLength(s, "utf8");
 }
 
 function tokenByteLengths(model: TextModel): Int32Array {
@@ -89,6 +78,30 @@ function tokenByteLengths(model: TextModel): Int32Array {
   }
   byteLenCache.set(model, table);
   return table;
+}
+
+/** Chunks per Array.prototype.concat call (bounded: they are passed as arguments). */
+const CONCAT_BATCH = 4096;
+
+interface MutableSpan {
+  message: number | null;
+  field: string;
+  start: number;
+  end: number;
+}
+
+/** Attributes tokens [start, end) to (message, field): extends the last span when it is the same owner and adjacent. */
+function addSpan(
+  spans: MutableSpan[],
+  message: number | null,
+  field: string,
+  start: number,
+  end: number,
+): void {
+  const last = spans[spans.length - 1];
+  if (last !== undefined && last.end === start && last.message === message && last.field === field)
+    last.end = end;
+  else spans.push({ message, field, start, end });
 }
 
 export class ChatBuilder {
@@ -147,69 +160,105 @@ export class ChatBuilder {
   }
 
   finish(): ChatEncoding {
-    const ids: number[] = [];
-    const owners: Array<readonly [number | null, string]> = [];
+    // IDs are collected as chunks (each run's encoder output as is, reserved IDs in small
+    // arrays) and joined once by the native Array.prototype.concat.
+    const chunks: number[][] = [];
+    const spans: MutableSpan[] = [];
     const segs = this.segments;
+    let length = 0;
+    let reservedChunk: number[] | undefined;
     let i = 0;
     while (i < segs.length) {
       const s = segs[i] as Segment;
       if (s.kind === RESERVED) {
-        ids.push(s.id);
-        owners.push([s.message, s.field]);
+        addSpan(spans, s.message, s.field, length, length + 1);
+        if (reservedChunk === undefined) {
+          reservedChunk = [];
+          chunks.push(reservedChunk);
+        }
+        reservedChunk.push(s.id);
+        length++;
         i++;
       } else if (s.kind === CUT) i++;
       else {
-        let j = i;
+        let j = i + 1;
         while (j < segs.length && (segs[j] as Segment).kind === TEXT) j++;
-        this.encodeRun(segs.slice(i, j), ids, owners);
+        const tokens = this.encodeRun(i, j, length, spans);
+        if (tokens.length > 0) {
+          chunks.push(tokens);
+          reservedChunk = undefined;
+          length += tokens.length;
+        }
         i = j;
       }
     }
-    const spans: ChatSpan[] = [];
-    for (let t = 0; t < owners.length; t++) {
-      const [message, field] = owners[t] as readonly [number | null, string];
-      const last = spans[spans.length - 1];
-      if (last !== undefined && last.message === message && last.field === field && last.end === t) {
-        spans[spans.length - 1] = { ...last, end: t + 1 };
-      } else spans.push({ message, field, start: t, end: t + 1 });
-    }
+    let ids: number[] = [];
+    for (let k = 0; k < chunks.length; k += CONCAT_BATCH)
+      ids = ids.concat(...chunks.slice(k, k + CONCAT_BATCH));
     return { ids, spans, audit: this.audit };
   }
 
-  private encodeRun(
-    run: readonly Segment[],
-    ids: number[],
-    owners: Array<readonly [number | null, string]>,
-  ): void {
-    const text = run.map((s) => s.text).join("");
+  /**
+   * Encodes segments [from, to) (all TEXT) as one encoder call whose IDs start at `base`,
+   * extends the spans and returns the IDs. Only the tokens before the start of the last segment are attributed one by one; from
+   * the first token inside the last segment on, the rest of the run is one span.
+   */
+  private encodeRun(from: number, to: number, base: number, spans: MutableSpan[]): number[] {
+    const segs = this.segments;
+    const lastSeg = segs[to - 1] as Segment;
+    let text = "";
+    let oneOwner = true;
+    for (let k = from; k < to; k++) {
+      const s = segs[k] as Segment;
+      text += s.text;
+      if (s.message !== lastSeg.message || s.field !== lastSeg.field) oneOwner = false;
+    }
     const tokens = this.model.encode(text);
-    // Segment boundaries in UTF-8 bytes of the run.
-    let ends = run.map((s) => utf8Length(s.text));
+    const n = tokens.length;
+    if (n === 0) return tokens;
+    if (oneOwner) {
+      addSpan(spans, lastSeg.message, lastSeg.field, base, base + n);
+      return tokens;
+    }
+    // Segment end offsets in UTF-8 bytes of the run (the last segment needs no end).
+    const count = to - from;
+    let ends = new Array<number>(count);
     let total = 0;
-    for (let k = 0; k < ends.length; k++) {
-      total += ends[k] as number;
+    for (let k = 0; k < count; k++) {
+      total += utf8Length((segs[from + k] as Segment).text);
       ends[k] = total;
     }
     const lens = tokenByteLengths(this.model);
+    const size = lens.length;
     let tokenTotal = 0;
-    for (const id of tokens) tokenTotal += id < lens.length ? (lens[id] as number) : 0;
+    for (let t = 0; t < n; t++) {
+      const id = tokens[t] as number;
+      if (id < size) tokenTotal += lens[id] as number;
+    }
     if (tokenTotal < total) {
       // The model normalized the text (NFC in byte-level BPE): measure boundaries in NFC text.
+      ends = [];
       let prefix = "";
-      ends = run.map((s) => {
-        prefix += s.text;
-        return utf8Length(prefix.normalize("NFC"));
-      });
+      for (let k = from; k < to; k++) {
+        prefix += (segs[k] as Segment).text;
+        ends.push(utf8Length(prefix.normalize("NFC")));
+      }
     }
     // A SentencePiece dummy prefix adds bytes before the text: start counting below zero.
     let pos = Math.min(0, total - tokenTotal);
     let seg = 0;
-    for (const id of tokens) {
-      while (seg < run.length - 1 && pos >= (ends[seg] as number)) seg++;
-      const s = run[seg] as Segment;
-      ids.push(id);
-      owners.push([s.message, s.field]);
-      pos += id < lens.length ? (lens[id] as number) : 0;
+    const last = count - 1;
+    for (let t = 0; t < n; t++) {
+      while (seg < last && pos >= (ends[seg] as number)) seg++;
+      if (seg === last) {
+        addSpan(spans, lastSeg.message, lastSeg.field, base + t, base + n);
+        return tokens;
+      }
+      const s = segs[from + seg] as Segment;
+      addSpan(spans, s.message, s.field, base + t, base + t + 1);
+      const id = tokens[t] as number;
+      if (id < size) pos += lens[id] as number;
     }
+    return tokens;
   }
 }
