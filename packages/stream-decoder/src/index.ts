@@ -19,3 +19,4 @@ export {
   parsePythonLiteral,
 } from "./python-literal.ts";
 export { Cls, compileDecoderSpec, type DecoderSpec, type DecoderSpecOptions } from "./spec.ts";
+export { compileStopStrings, StopStrings } from "./stop-matcher.ts";
