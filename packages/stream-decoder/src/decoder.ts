@@ -141,11 +141,11 @@ class StreamDecoder implements Decoder {
   private actionKind = "";
   private actionParser: ActionParser = ActionParser.Unknown;
   /**
-   * Action text so far, as chunks joined once at the action end: `raw += t` per token made a
-   * cons string per token (49.6 B/token and 3 GCs per 1M tokens on Qwen3 tools 8k).
+   * Action text so far. Kept as `raw += t` on purpose: an array of chunks joined once at the
+   * action end was measured SLOWER (Qwen3 tools 8k: 48 vs 34 ns/token; push ~7 ns + join
+   * ~14 ns per chunk in V8 vs ~8 ns per cons string plus one flatten at JSON.parse).
    */
-  private readonly rawParts: string[] = [];
-  private rawLength = 0;
+  private raw = "";
   private rawOverflow = false;
 
   constructor(spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions) {
@@ -267,7 +267,7 @@ class StreamDecoder implements Decoder {
   private actionText(t: string): void {
     this.h.onActionText(t);
     if (this.rawOverflow) return;
-    if (this.rawLength + t.length > this.maxBuffered) {
+    if (this.raw.length + t.length > this.maxBuffered) {
       this.rawOverflow = true;
       this.error(
         "buffer-overflow",
@@ -275,8 +275,7 @@ class StreamDecoder implements Decoder {
       );
       return;
     }
-    this.rawParts.push(t);
-    this.rawLength += t.length;
+    this.raw += t;
   }
 
   /** Text of an open span after format shaping; stop strings are found here. */
@@ -464,17 +463,14 @@ class StreamDecoder implements Decoder {
     this.nlMode = NL_NONE;
     this.actionKind = kind;
     this.actionParser = parser;
-    this.rawParts.length = 0;
-    this.rawLength = 0;
+    this.raw = "";
     this.rawOverflow = false;
   }
 
   private endAction(): void {
     const kind = this.actionKind;
-    const parts = this.rawParts;
-    const text = parts.length === 1 ? (parts[0] as string) : parts.join("");
-    parts.length = 0;
-    this.rawLength = 0;
+    const text = this.raw;
+    this.raw = "";
     if (this.rawOverflow)
       this.h.onActionEnd({ kind, raw: text, error: "action text exceeded maxBufferedChars" });
     else {
@@ -807,8 +803,7 @@ class StreamDecoder implements Decoder {
     this.headerName = "";
     this.actionKind = "";
     this.actionParser = ActionParser.Unknown;
-    this.rawParts.length = 0;
-    this.rawLength = 0;
+    this.raw = "";
     this.rawOverflow = false;
     this.slow = this.computeSlow();
   }
