@@ -49,11 +49,35 @@ function parseJsonCall(raw: string, argsKeys: readonly string[]): ActionResult {
   return { call: { name, arguments: args } };
 }
 
-/** Strips one surrounding Markdown fence (```python ... ```), as the vendors write code. */
+function isFenceLangUnit(c: number): boolean {
+  // [A-Za-z0-9_+-]
+  return (
+    (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 43 || c === 45
+  );
+}
+
+/**
+ * Strips one surrounding Markdown fence (```python ... ```), as the vendors write code.
+ * Same result as /^```[A-Za-z0-9_+-]*[ \t]*\r?\n([\s\S]*?)\r?\n?```$/ on the trimmed text,
+ * written out: the lazy body made the regex try the closing pattern at every character of a
+ * 30k-char ChatGLM3 tool call (profile: most of what is left here is trim() flattening the
+ * action's rope, which the parse needs anyway).
+ */
 export function stripFence(raw: string): string {
   const t = raw.trim();
-  const m = /^```[A-Za-z0-9_+-]*[ \t]*\r?\n([\s\S]*?)\r?\n?```$/.exec(t);
-  return m ? (m[1] as string) : t;
+  if (!t.startsWith("```") || !t.endsWith("```")) return t;
+  let i = 3;
+  while (i < t.length && isFenceLangUnit(t.charCodeAt(i))) i++;
+  while (i < t.length && (t.charCodeAt(i) === 32 || t.charCodeAt(i) === 9)) i++;
+  if (t.charCodeAt(i) === 13) i++;
+  if (t.charCodeAt(i) !== 10) return t;
+  const body = i + 1;
+  const close = t.length - 3;
+  // The lazy body ends at the first place where \r?\n?``` reaches the end.
+  const c1 = t.charCodeAt(close - 1);
+  if (close - 2 >= body && t.charCodeAt(close - 2) === 13 && c1 === 10) return t.slice(body, close - 2);
+  if (close - 1 >= body && (c1 === 10 || c1 === 13)) return t.slice(body, close - 1);
+  return close >= body ? t.slice(body, close) : t;
 }
 
 export function parseAction(parser: ActionParser, raw: string, kind: string): ActionResult {

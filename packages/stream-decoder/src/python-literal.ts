@@ -207,8 +207,17 @@ class Parser {
       }
       if (!triple && (c === "\n" || c === "\r")) this.fail("newline in a single-quoted string", this.pos);
       if (c !== "\\") {
-        out += c;
-        this.pos++;
+        // A run of plain units goes in as one slice: `out += c` per unit made one string per
+        // character (ChatGLM3 tools 8k has a 30k-char string argument; profile, bench/).
+        const qu = q.charCodeAt(0);
+        let p = this.pos + 1;
+        while (p < s.length) {
+          const u = s.charCodeAt(p);
+          if (u === qu || u === 92 || u === 10 || u === 13) break;
+          p++;
+        }
+        out += s.slice(this.pos, p);
+        this.pos = p;
         continue;
       }
       const e = s[this.pos + 1];
