@@ -58,26 +58,52 @@ interface Segment {
   readonly field: string;
 }
 
-/** Per-ID UTF-8 length of what a token contributes to a run, computed once per text model. */
-const byteLenCache = new WeakMap<TextModel, Int32Array>();
+/**
+ * Per-ID UTF-8 length of what a token contributes to a run, computed once per text model. One
+ * byte per ID keeps the table small enough to stay in cache next to the encoder's own tables
+ * (Qwen3: 150 KB instead of 600 KB); lengths from LONG up live in `long`.
+ */
+interface TokenLengths {
+  readonly short: Uint8Array;
+  readonly long: ReadonlyMap<number, number>;
+}
+const LONG = 255;
+const byteLenCache = new WeakMap<TextModel, TokenLengths>();
 
 /** UTF-8 length of a string (native; a lone surrogate counts 3 bytes, as U+FFFD). */
 function utf8Length(s: string): number {
   return Buffer.byteLength(s, "utf8");
 }
 
-function tokenByteLengths(model: TextModel): Int32Array {
-  let table = byteLenCache.get(model);
-  if (table !== undefined) return table;
+function tokenByteLengths(model: TextModel): TokenLengths {
+  const cached = byteLenCache.get(model);
+  if (cached !== undefined) return cached;
   const t = model.decodeTable;
-  table = new Int32Array(t.size);
+  const short = new Uint8Array(t.size);
+  const long = new Map<number, number>();
   for (let id = 0; id < t.size; id++) {
     const k = t.kind[id];
-    if (k === TokenKind.Text) table[id] = utf8Length(t.text[id] ?? "");
-    else if (k === TokenKind.Bytes) table[id] = t.bytes[id]?.length ?? 0;
+    const n =
+      k === TokenKind.Text
+        ? utf8Length(t.text[id] ?? "")
+        : k === TokenKind.Bytes
+          ? (t.bytes[id]?.length ?? 0)
+          : 0;
+    if (n >= LONG) {
+      short[id] = LONG;
+      long.set(id, n);
+    } else short[id] = n;
   }
+  const table = { short, long };
   byteLenCache.set(model, table);
   return table;
+}
+
+/** Length of token `id` (IDs outside the table count 0). */
+function tokenLength(lens: TokenLengths, id: number): number {
+  if (id >= lens.short.length) return 0;
+  const n = lens.short[id] as number;
+  return n === LONG ? (lens.long.get(id) as number) : n;
 }
 
 /** Chunks per Array.prototype.concat call (bounded: they are passed as arguments). */
@@ -102,6 +128,20 @@ function addSpan(
   if (last !== undefined && last.end === start && last.message === message && last.field === field)
     last.end = end;
   else spans.push({ message, field, start, end });
+}
+
+/** Sum of the lengths of `tokens`. */
+function sumLengths(tokens: readonly number[], lens: TokenLengths): number {
+  const short = lens.short;
+  const size = short.length;
+  let sum = 0;
+  for (let t = 0; t < tokens.length; t++) {
+    const id = tokens[t] as number;
+    if (id >= size) continue;
+    const n = short[id] as number;
+    sum += n === LONG ? (lens.long.get(id) as number) : n;
+  }
+  return sum;
 }
 
 export class ChatBuilder {
@@ -229,12 +269,7 @@ export class ChatBuilder {
       ends[k] = total;
     }
     const lens = tokenByteLengths(this.model);
-    const size = lens.length;
-    let tokenTotal = 0;
-    for (let t = 0; t < n; t++) {
-      const id = tokens[t] as number;
-      if (id < size) tokenTotal += lens[id] as number;
-    }
+    const tokenTotal = sumLengths(tokens, lens);
     if (tokenTotal < total) {
       // The model normalized the text (NFC in byte-level BPE): measure boundaries in NFC text.
       ends = [];
@@ -256,8 +291,7 @@ export class ChatBuilder {
       }
       const s = segs[from + seg] as Segment;
       addSpan(spans, s.message, s.field, base + t, base + t + 1);
-      const id = tokens[t] as number;
-      if (id < size) pos += lens[id] as number;
+      pos += tokenLength(lens, tokens[t] as number);
     }
     return tokens;
   }
