@@ -6,7 +6,9 @@
 //
 // Caller text is scanned for reserved strings first (audit; the "reject" policy throws before
 // anything is encoded). Each token of a run is attributed to the segment holding its first
-// byte, which gives the spans a trainer builds loss masks from.
+// byte, which gives the spans a trainer builds loss masks from. Cost over the bare encoder is
+// kept small: spans grow in place per run, only the tokens before the run's last segment are
+// attributed one by one (integer offsets, a per-ID length table), and the IDs are joined once.
 
 import { Buffer } from "node:buffer";
 import { type SpecialTextPolicy, specialTokenError } from "../special-text/policy.ts";
