@@ -15,7 +15,7 @@ import tokenizers from "tokenizers";
 import { fixturePath, haveFixtures } from "../../test-support/fixtures.ts";
 import { cjkText, englishText, jsonSafeProse, mixedText, type Rng, rng, toolCallJson } from "./corpus.ts";
 
-export const GEN_VERSION = 2;
+export const GEN_VERSION = 3;
 export const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const outDir = resolve(benchDir, "out");
 const require = createRequire(import.meta.url);
@@ -122,9 +122,11 @@ function plan(model: ModelName, kind: Kind, n: number, r: Rng, fillChars: number
       T("I'll save the notes now."),
       asst,
       T("write_file\n"),
-      T("```python\ntool_call(path='notes.md', content='"),
+      // Double quotes: the prose is JSON-safe (no '"', '\\' or newlines), so it is also a valid
+      // Python string literal; it does contain apostrophes.
+      T('```python\ntool_call(path="notes.md", content="'),
       F(prose),
-      T("')\n```"),
+      T('")\n```'),
       obs,
     ];
   }

@@ -76,3 +76,31 @@ for (const model of ["internlm2", "chatglm3"] as const satisfies readonly ModelN
     });
   });
 }
+
+// The tool-call generations must hold calls that parse (a fixture whose call fails to parse
+// would benchmark the error path instead of the parse): every action ends with a call.
+describe("tool-call generations parse", () => {
+  const models = haveFixtures() ? (["qwen3", "internlm2", "chatglm3"] as const) : (["qwen3"] as const);
+  for (const model of models) {
+    it(`${model}: every action_end carries a call, and the stream ends with eos`, async () => {
+      const { loadTokenizer } = await import("@chatwire/tokenizer");
+      const { compileDecoderSpec, createDecoder, eventCollector } = await import("@chatwire/stream-decoder");
+      const tok =
+        model === "qwen3"
+          ? await loadTokenizer("qwen3")
+          : await loadTokenizer(spmModelPath(model).replace(/\/tokenizer\.model$/, ""), { format: model });
+      for (const kind of ["tools", "mixed"] as const) {
+        const fx = await buildFixture(model, kind, N);
+        const sink = eventCollector();
+        const d = createDecoder(compileDecoderSpec(tok.textModel, tok.format), sink);
+        d.pushMany(fx.ids);
+        d.end();
+        const ends = sink.events.filter((e) => e.type === "action_end");
+        if (kind === "tools") expect(ends.length).toBeGreaterThan(0);
+        for (const e of ends) expect(e).toHaveProperty("call");
+        expect(sink.events.filter((e) => e.type === "error")).toEqual([]);
+        expect(sink.events.at(-1)).toMatchObject({ type: "stop", reason: "eos" });
+      }
+    });
+  }
+});
