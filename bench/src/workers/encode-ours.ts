@@ -5,8 +5,9 @@
 //               docs (8 per conversation, user/assistant alternating, generation prompt on)
 // chat_overhead_ratio = chat time / raw time on the same docs (1.0 = free; target <= 1.10).
 // raw and chat encode the SAME corpus part in each round, each with its own tokenizer instance
-// (its own word cache), so both see text their cache has never seen and the ratio does not
-// depend on how hard one part of the corpus is compared with another.
+// (its own word cache, warmed by exactly the same text history), so both see text their cache
+// has never seen and the ratio does not depend on how hard one corpus part is compared with
+// another, nor on one cache having seen more text.
 // Same corpus file, chars definition, warmup/median/sink as encode-baseline.ts; the three
 // candidates run in alternating order round by round.
 import { readFileSync } from "node:fs";
@@ -33,7 +34,9 @@ const tok = await loadOurs(req.model);
 const loadMs = performance.now() - t0;
 const heap1 = heapUsedAfterGc();
 const rss1 = process.memoryUsage().rss;
-// A second, independent instance for the chat candidate (see the header: same text as raw).
+// Independent instances for raw and chat (see the header): each has seen exactly the same text
+// history, so their word caches are equally warm.
+const tokRaw = await loadOurs(req.model);
 const tokChat = await loadOurs(req.model);
 
 const convs = parts.map((docs) => {
@@ -51,7 +54,7 @@ const cands: Record<string, (r: number) => void> = {
     for (const d of parts[r] as string[]) SINK.v += tok.encodeText(d).ids.length;
   },
   raw: (r) => {
-    for (const d of parts[r] as string[]) SINK.v += tok.textModel.encode(d).length;
+    for (const d of parts[r] as string[]) SINK.v += tokRaw.textModel.encode(d).length;
   },
   chat: (r) => {
     for (const c of convs[r] as ReturnType<typeof chatRequest>[]) SINK.v += tokChat.encodeChat(c).ids.length;
