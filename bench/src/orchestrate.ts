@@ -253,13 +253,18 @@ export async function main(settings: Settings): Promise<void> {
     for (let j = 0; j < jobs.length; j++) {
       const job = jobs[(j + rep * 3) % jobs.length] as (typeof jobs)[number];
       const r = job.run();
-      (passes[`${job.m}/${job.lib}`] ??= []).push(r);
+      const key = `${job.m}/${job.lib}`;
+      const list = passes[key] ?? [];
+      list.push(r);
+      passes[key] = list;
     }
   }
   const enc: Record<string, Record<string, WorkerResult>> = {};
   for (const [key, rs] of Object.entries(passes)) {
     const [m, lib] = key.split("/") as [string, string];
-    (enc[m] ??= {})[lib] = mergePasses(rs);
+    const byLib = enc[m] ?? {};
+    byLib[lib] = mergePasses(rs);
+    enc[m] = byLib;
   }
   results.encode = enc;
 

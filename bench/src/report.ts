@@ -432,6 +432,7 @@ function plot(inp: Input, R: Input["results"]): string {
   const py = (v: number) => T + ((hi - Math.log10(v)) / (hi - lo)) * (H - T - B);
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}" font-family="sans-serif" font-size="12">`,
+    "<title>chatwire decoder: ns per token against output length, ours vs alternatives</title>",
     `<rect width="${W}" height="${H}" fill="white"/>`,
     `<text x="${L}" y="18" font-size="14">Qwen3 mixed generation: ns per token vs output length (log-log)</text>`,
   ];
