@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "threads",
+    // Under CI also write a JSON summary: .ci/run prints "N passed, N failed" from it.
+    reporters: process.env.CI ? ["default", ["json", { outputFile: ".ci/test-results.json" }]] : ["default"],
   },
 });
