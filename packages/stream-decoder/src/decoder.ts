@@ -18,6 +18,7 @@ import { type ActionCall, ActionParser, parseAction } from "./action-parse.ts";
 import type { DecoderErrorCode, DecoderHandler, StopInfo, StopReason } from "./events.ts";
 import { Cls, type DecoderSpec } from "./spec.ts";
 import { compileStopStrings, StopMatcher, StopStrings } from "./stop-matcher.ts";
+import { ToolCallStreamHandler } from "./tool-call-stream.ts";
 import { Utf8Pending } from "./utf8-pending.ts";
 
 export interface DecoderOptions {
@@ -35,6 +36,11 @@ export interface DecoderOptions {
   readonly includeStopString?: boolean;
   /** Cap on held text (header/metadata line, action raw text). Default 1,000,000 chars. */
   readonly maxBufferedChars?: number;
+  /**
+   * Report tool calls for OpenAI-style streaming: onToolCallName / onToolCallArguments
+   * (./tool-call-stream.ts). Default false: then nothing of it is on the per-token path.
+   */
+  readonly streamToolCalls?: boolean;
 }
 
 export interface Decoder {
@@ -150,7 +156,6 @@ class StreamDecoder implements Decoder {
   private rawOverflow = false;
 
   constructor(spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions) {
-    this.h = handler;
     this.spec = spec;
     this.classes = spec.classes;
     this.textOf = spec.text;
@@ -180,6 +185,12 @@ class StreamDecoder implements Decoder {
       throw new TypeError("maxTokens must be a positive integer");
     }
     this.maxBuffered = maxBuffered;
+    // streamToolCalls: the caller's handler behind one that adds the tool-call events; off,
+    // the handler is the caller's own and no code of the option runs per token.
+    this.h =
+      options.streamToolCalls === true
+        ? new ToolCallStreamHandler(handler, spec.format, maxBuffered)
+        : handler;
     this.maxTokens = maxTokens;
     this.includeStop = options.includeStopString === true;
     let callerStops: Set<number> | null = null;

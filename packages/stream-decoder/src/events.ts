@@ -42,6 +42,16 @@ export interface DecoderHandler {
   onMessageEnd(): void;
   onStop(stop: StopInfo): void;
   onError(error: DecoderError): void;
+  /**
+   * DecoderOptions.streamToolCalls only: the called function's name, as soon as it is known
+   * (a JSON call: when its "name" string is complete; ChatGLM3: at action start).
+   */
+  onToolCallName?(name: string): void;
+  /**
+   * DecoderOptions.streamToolCalls only: the next piece of the call's arguments JSON text
+   * (never empty; the pieces of one action concatenate to the raw arguments value).
+   */
+  onToolCallArguments?(text: string): void;
 }
 
 export type DecoderEvent =
@@ -51,6 +61,8 @@ export type DecoderEvent =
   | { readonly type: "action_start"; readonly kind: string }
   | { readonly type: "action_text"; readonly text: string }
   | ({ readonly type: "action_end" } & ActionEnd)
+  | { readonly type: "tool_call_name"; readonly name: string }
+  | { readonly type: "tool_call_arguments"; readonly text: string }
   | { readonly type: "message_end" }
   | ({ readonly type: "stop" } & StopInfo)
   | ({ readonly type: "error" } & DecoderError);
@@ -67,6 +79,8 @@ export function eventHandler(sink: (event: DecoderEvent) => void): DecoderHandle
     onMessageEnd: () => sink({ type: "message_end" }),
     onStop: (stop) => sink({ type: "stop", ...stop }),
     onError: (error) => sink({ type: "error", ...error }),
+    onToolCallName: (name) => sink({ type: "tool_call_name", name }),
+    onToolCallArguments: (text) => sink({ type: "tool_call_arguments", text }),
   };
 }
 

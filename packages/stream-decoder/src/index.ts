@@ -20,3 +20,5 @@ export {
 } from "./python-literal.ts";
 export { Cls, compileDecoderSpec, type DecoderSpec, type DecoderSpecOptions } from "./spec.ts";
 export { compileStopStrings, StopStrings } from "./stop-matcher.ts";
+export { ToolCallScanner, type ToolCallSink } from "./tool-call-scanner.ts";
+export { ToolCallStreamHandler } from "./tool-call-stream.ts";

@@ -25,6 +25,10 @@ export const command: Command = {
     },
     "max-tokens": { kind: "int", description: "stop after this many IDs" },
     "include-stop-str": { kind: "flag", description: "emit the matched stop string as text before the stop" },
+    "stream-tool-calls": {
+      kind: "flag",
+      description: "also emit tool_call_name / tool_call_arguments events (OpenAI-style streaming)",
+    },
   },
   jsonl: true,
   async prepare(opts) {
@@ -40,6 +44,7 @@ export const command: Command = {
       stopStrings,
       stopTokenIds,
       includeStopString: getFlag(opts, "include-stop-str"),
+      streamToolCalls: getFlag(opts, "stream-tool-calls"),
       ...(maxTokens === undefined ? {} : { maxTokens }),
     };
     // One decoder reused across lines (reset per line): the events array is swapped in.
