@@ -1,0 +1,173 @@
+// Shared by the crosscheck-*.test.ts suites: a long-lived Google SentencePiece reference
+// process (./crosscheck-spm.py, JSON lines), typed handles on the JS packages of our design
+// (sentencepiece-js, @huggingface/tokenizers: CommonJS without usable types), and a batch
+// comparison that reports the shortest disagreeing input with both sides' output.
+
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
+import { createRequire } from "node:module";
+import { dirname, resolve } from "node:path";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+
+const require = createRequire(import.meta.url);
+const here = dirname(fileURLToPath(import.meta.url));
+export const PYTHON = "/usr/bin/python3";
+
+// ---------------------------------------------------------------------------- reference process
+
+/** Why the SentencePiece reference cannot run here, or undefined when it can. */
+export function spmReferenceMissing(): string | undefined {
+  const r = spawnSync(PYTHON, ["-c", "import sentencepiece, google.protobuf"], { encoding: "utf8" });
+  if (r.error !== undefined) return `${PYTHON} cannot be run (${r.error.message})`;
+  if (r.status !== 0)
+    return `${PYTHON} has no sentencepiece/protobuf module: ${r.stderr.trim().split("\n").pop()}`;
+  return undefined;
+}
+
+interface Reply {
+  error?: string;
+  ids?: number[][];
+  texts?: string[];
+  pieces?: number;
+  version?: string;
+}
+
+/** Google SentencePiece (C++) behind one python3 process; requests are answered in order. */
+export class SpmReference {
+  private readonly child: ChildProcessWithoutNullStreams;
+  private readonly waiting: ((line: string) => void)[] = [];
+  private stderr = "";
+
+  constructor() {
+    this.child = spawn(PYTHON, [resolve(here, "crosscheck-spm.py")], { stdio: "pipe" });
+    this.child.stderr.setEncoding("utf8");
+    this.child.stderr.on("data", (d: string) => {
+      this.stderr += d;
+    });
+    createInterface({ input: this.child.stdout }).on("line", (line) => this.waiting.shift()?.(line));
+    this.child.on("exit", (code) => {
+      for (const w of this.waiting.splice(0))
+        w(JSON.stringify({ error: `reference exited ${code}: ${this.stderr}` }));
+    });
+  }
+
+  private async call(req: object): Promise<Reply> {
+    const line = await new Promise<string>((res) => {
+      this.waiting.push(res);
+      this.child.stdin.write(`${JSON.stringify(req)}\n`);
+    });
+    const reply = JSON.parse(line) as Reply;
+    if (reply.error !== undefined) throw new Error(`crosscheck-spm.py: ${reply.error}`);
+    return reply;
+  }
+
+  /** Loads `path` as `name`, plus a copy with `neutral` ids retyped CONTROL. Returns the binding's version. */
+  async load(name: string, path: string, neutral: readonly number[]): Promise<string> {
+    return (await this.call({ op: "load", name, path, neutral })).version as string;
+  }
+
+  async saveNeutral(name: string, path: string): Promise<void> {
+    await this.call({ op: "save_neutral", name, path });
+  }
+
+  async encode(name: string, neutral: boolean, texts: readonly string[]): Promise<number[][]> {
+    return (await this.call({ op: "encode", name, neutral, texts })).ids as number[][];
+  }
+
+  async decode(name: string, neutral: boolean, ids: readonly (readonly number[])[]): Promise<string[]> {
+    return (await this.call({ op: "decode", name, neutral, ids })).texts as string[];
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
+}
+
+// ---------------------------------------------------------------------------- packages of our design
+
+export interface SpmWasm {
+  load(path: string): Promise<void>;
+  encodeIds(text: string): number[];
+  decodeIds(ids: number[]): string;
+}
+
+/** sentencepiece-js 1.1.0: SentencePiece compiled to WASM; each instance owns one module. */
+export async function loadSpmWasm(modelPath: string): Promise<SpmWasm> {
+  const mod = require("sentencepiece-js") as { SentencePieceProcessor: new () => SpmWasm };
+  const sp = new mod.SentencePieceProcessor();
+  await sp.load(modelPath);
+  return sp;
+}
+
+export interface HfJsTokenizer {
+  encode(text: string, options?: { add_special_tokens?: boolean }): { ids: number[] };
+  decode(ids: number[], options?: { skip_special_tokens?: boolean }): string;
+}
+
+/** @huggingface/tokenizers (pure JS) from a parsed tokenizer.json. */
+export function loadHfJs(json: object, config: object): HfJsTokenizer {
+  const mod = require("@huggingface/tokenizers") as {
+    Tokenizer: new (json: object, config: object) => HfJsTokenizer;
+  };
+  return new mod.Tokenizer(json, config);
+}
+
+export function packageVersion(name: string): string {
+  return (require(`${name}/package.json`) as { version: string }).version;
+}
+
+// ---------------------------------------------------------------------------- inputs and reports
+
+/** A JS string made valid Unicode: each lone surrogate becomes U+FFFD (what UTF-8 encoding does). */
+export function wellFormed(s: string): string {
+  return s.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, "\ufffd");
+}
+
+export interface Mismatch<I, O> {
+  readonly index: number;
+  readonly input: I;
+  readonly want: O;
+  readonly got: O;
+}
+
+/** Every index where `got` differs from `want` (deep equality via JSON). */
+export function mismatches<I, O>(
+  inputs: readonly I[],
+  want: readonly O[],
+  got: readonly O[],
+): Mismatch<I, O>[] {
+  const out: Mismatch<I, O>[] = [];
+  for (let i = 0; i < inputs.length; i++) {
+    if (JSON.stringify(want[i]) !== JSON.stringify(got[i])) {
+      out.push({ index: i, input: inputs[i] as I, want: want[i] as O, got: got[i] as O });
+    }
+  }
+  return out;
+}
+
+/** The shortest few mismatches, printed: what a failing assertion shows. */
+export function report<I, O>(label: string, found: readonly Mismatch<I, O>[], total: number): string {
+  const len = (m: Mismatch<I, O>): number => JSON.stringify(m.input).length;
+  const shown = [...found].sort((a, b) => len(a) - len(b)).slice(0, 3);
+  const lines = [`${label}: ${found.length} of ${total} disagree; shortest:`];
+  for (const m of shown) {
+    lines.push(`  input ${JSON.stringify(m.input).slice(0, 300)}`);
+    lines.push(`    reference ${JSON.stringify(m.want).slice(0, 300)}`);
+    lines.push(`    other     ${JSON.stringify(m.got).slice(0, 300)}`);
+  }
+  return lines.join("\n");
+}
+
+/**
+ * What sentencepiece-js returns for a decoded string `s` (known difference of its binding, not
+ * of SentencePiece): embind converts the std::string in NUL-separated segments with
+ * UTF8ToString, which uses `new TextDecoder("utf8")` for a segment longer than 16 bytes, and
+ * that decoder drops a leading U+FEFF (BOM). Shorter segments are decoded by hand and keep it.
+ */
+export function emscriptenStdString(s: string): string {
+  const utf8 = new TextEncoder();
+  return s
+    .split("\0")
+    .map((seg) => (seg.startsWith("\ufeff") && utf8.encode(seg).length > 16 ? seg.slice(1) : seg))
+    .join("\0");
+}
