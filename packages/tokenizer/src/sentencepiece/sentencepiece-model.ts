@@ -48,28 +48,39 @@ export function loadSentencePieceModel(
       );
     }
   }
-  const pieceIds = new Map<string, number>();
+  // pieceToId goes through proto.index (first id of a string) instead of a third Map of every
+  // piece; only the few USER_DEFINED pieces get a Map.
   const literalPieces = new Map<string, number>();
   for (let i = 0; i < n; i++) {
-    const piece = proto.pieces[i]!;
-    if (!pieceIds.has(piece)) pieceIds.set(piece, i);
-    if (proto.types[i] === PieceType.UserDefined) literalPieces.set(piece, i);
+    if (proto.types[i] === PieceType.UserDefined) literalPieces.set(proto.pieces[i]!, i);
   }
+  const pieceId = (piece: string): number | undefined => {
+    const id = proto.index.get(piece);
+    return id < 0 ? undefined : id;
+  };
   const special = (piece: string, type: number): number => {
-    const id = pieceIds.get(piece);
+    const id = pieceId(piece);
     return id !== undefined && proto.types[id] === type ? id : -1;
   };
-  const types = effectiveTypes(proto, blocked);
   const encoder = new BpeEncoder(proto, { blocked });
-  const decodeData: DecodeData = buildDecodeData(proto, types);
-  const decodeTable: DecodeTable = buildDecodeTable(decodeData);
+  // Built on first use (decode() or the stream decoder's table): ~20 ms and two strings per
+  // piece on InternLM2, which an encode-only user never needs.
+  let decodeData: DecodeData | undefined;
+  let decodeTable: DecodeTable | undefined;
+  const data = (): DecodeData => {
+    decodeData ??= buildDecodeData(proto, effectiveTypes(proto, blocked));
+    return decodeData;
+  };
 
   return Object.freeze({
     family: "sentencepiece",
     vocabSize: n,
     blocked,
     literalPieces,
-    decodeTable,
+    get decodeTable(): DecodeTable {
+      decodeTable ??= buildDecodeTable(data());
+      return decodeTable;
+    },
     proto,
     addDummyPrefix: proto.normalizer.addDummyPrefix,
     unkId: special(proto.trainer.unkPiece, PieceType.Unknown),
@@ -86,10 +97,10 @@ export function loadSentencePieceModel(
           });
         }
       }
-      return decodeIds(decodeData, ids);
+      return decodeIds(data(), ids);
     },
     idToPiece: (id: number): string | undefined => proto.pieces[id],
-    pieceToId: (piece: string): number | undefined => pieceIds.get(piece),
+    pieceToId: pieceId,
     pieceType: (id: number): PieceType | undefined => proto.types[id] as PieceType | undefined,
     pieceScore: (id: number): number | undefined => proto.scores[id],
   } satisfies SentencePieceModel);
