@@ -199,10 +199,13 @@ describe.skipIf(missing !== undefined)(
   missing === undefined ? title : `${title}: SKIPPED, ${missing}`,
   () => {
     const ref = missing === undefined ? new SpmReference() : undefined;
-    const tmp = mkdtempSync(join(tmpdir(), "chatwire-crosscheck-"));
+    let tmp = "";
+    beforeAll(() => {
+      tmp = mkdtempSync(join(tmpdir(), "chatwire-crosscheck-"));
+    });
     afterAll(() => {
       ref?.close();
-      rmSync(tmp, { recursive: true, force: true });
+      if (tmp !== "") rmSync(tmp, { recursive: true, force: true });
     });
 
     for (const suite of SUITES) {

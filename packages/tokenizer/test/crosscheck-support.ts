@@ -4,6 +4,7 @@
 // comparison that reports the shortest disagreeing input with both sides' output.
 
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -112,8 +113,23 @@ export function loadHfJs(json: object, config: object): HfJsTokenizer {
   return new mod.Tokenizer(json, config);
 }
 
+/** The version in a package's own package.json (found by walking up from its entry point). */
 export function packageVersion(name: string): string {
-  return (require(`${name}/package.json`) as { version: string }).version;
+  let dir = dirname(require.resolve(name));
+  for (;;) {
+    try {
+      const pkg = JSON.parse(readFileSync(resolve(dir, "package.json"), "utf8")) as {
+        name?: string;
+        version: string;
+      };
+      if (pkg.name === name) return pkg.version;
+    } catch {
+      // no package.json at this level
+    }
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`no package.json for ${name}`);
+    dir = up;
+  }
 }
 
 // ---------------------------------------------------------------------------- inputs and reports
