@@ -6,7 +6,7 @@
 //     stream decoder token by token, printing its events as they arrive.
 // Human-facing output (stdout); not part of the JSONL contract. Exit 0 only if the checks hold.
 import { compileDecoderSpec, createDecoder, type DecoderEvent, eventHandler } from "@chatwire/stream-decoder";
-import type { ChatTokenizer } from "@chatwire/tokenizer";
+import { CHATGLM3_IDS, type ChatTokenizer } from "@chatwire/tokenizer";
 import { getInt, UsageError } from "../args.ts";
 import type { Command } from "../command.ts";
 import { loadTokenizerOption, TOKENIZER_OPTIONS } from "../tokenizer-option.ts";
@@ -139,7 +139,9 @@ function generationIds(tok: ChatTokenizer, user: unknown, assistant: unknown): n
   // Keep up to and including the first EOS-class marker the model would have produced.
   const eos = new Set(tok.registry.eosIds);
   const end = gen.findIndex((id) => eos.has(id));
-  return end === -1 ? gen : gen.slice(0, end + 1);
+  if (end !== -1) return gen.slice(0, end + 1);
+  // ChatGLM3 messages carry no end marker: after a tool call the model emits <|observation|>.
+  return tok.format === "chatglm3" ? [...gen, CHATGLM3_IDS.observation] : gen;
 }
 
 function render(e: DecoderEvent): string {
@@ -166,6 +168,11 @@ function render(e: DecoderEvent): string {
       return bold(`\n   [stop reason=${e.reason}${e.token === undefined ? "" : ` token=${e.token}`}]\n`);
     case "error":
       return red(`\n   [error ${e.code}: ${e.message}]`);
+    case "tool_call_name":
+      return yellow(`[tool_call_name ${e.name}]`);
+    case "tool_call_arguments":
+      // Shown as one summary line after the action (they interleave with action_text).
+      return "";
   }
 }
 
@@ -183,6 +190,16 @@ async function part2(
   const decoder = createDecoder(
     compileDecoderSpec(tok.textModel, tok.format),
     eventHandler((e) => {
+      if (e.type === "action_end") {
+        const deltas = events.filter((x) => x.type === "tool_call_arguments");
+        const joined = deltas.map((x) => (x.type === "tool_call_arguments" ? x.text : "")).join("");
+        if (deltas.length > 0)
+          process.stdout.write(
+            yellow(
+              `\n   [tool_call_arguments streamed in ${deltas.length} delta${deltas.length === 1 ? "" : "s"}, OpenAI-style: ${joined}]`,
+            ),
+          );
+      }
       events.push(e);
       // Reasoning/text deltas of one kind continue on the same line; a switch gets a label.
       if ((e.type === "reasoning" || e.type === "text") && previous !== e.type) {
@@ -191,6 +208,7 @@ async function part2(
       previous = e.type;
       process.stdout.write(render(e));
     }),
+    { streamToolCalls: true },
   );
   for (const id of ids) {
     decoder.push(id);

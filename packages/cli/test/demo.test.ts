@@ -1,0 +1,56 @@
+// `chatwire demo` (the README's first command) through the real binary: it must exit 0, show
+// that no reserved ID came from caller text, and stream a turn to a parsed call and an EOS stop.
+import { spawnSync } from "node:child_process";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+function demo(args: string[]): { out: string; code: number | null; stderr: string } {
+  const r = spawnSync(process.execPath, ["packages/cli/bin/chatwire.js", "demo", ...args], {
+    cwd: root,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  return { out: r.stdout, code: r.status, stderr: r.stderr };
+}
+
+function expectDemo(out: string, eosToken: number): void {
+  expect(out).toContain("chatwire produced 0 reserved IDs from caller text.");
+  expect(out).not.toContain("FROM CALLER TEXT");
+  expect(out).toMatch(/would have turned [1-9]\d* of these into real markers/);
+  expect(out).toContain('call {"name":"get_weather","arguments":{"location":"Shanghai","unit":"celsius"}}');
+  expect(out).toContain(`[stop reason=eos token=${eosToken}]`);
+  expect(out).toContain("decoded: message, text, a parsed tool call, and an EOS stop");
+}
+
+describe("chatwire demo", () => {
+  it("qwen3 (embedded default)", () => {
+    const r = demo([]);
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expectDemo(r.out, 151645);
+    expect(r.out).toContain("[reasoning] The user wants the current weather");
+  });
+
+  it("bad option: exit 2, one line on stderr", () => {
+    const r = demo(["--delay-ms", "-1"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  describe.skipIf(!haveFixtures())("real InternLM2 / ChatGLM3 files", () => {
+    it("internlm2", () => {
+      const r = demo(["--tokenizer", fixturePath("internlm2")]);
+      expect(r.code).toBe(0);
+      expectDemo(r.out, 92542);
+    });
+    it("chatglm3", () => {
+      const r = demo(["--tokenizer", fixturePath("chatglm3")]);
+      expect(r.code).toBe(0);
+      expectDemo(r.out, 64797);
+    });
+  });
+});
