@@ -18,7 +18,7 @@
 // never returned, the character is treated as unknown (byte fallback / <unk>) instead.
 
 import { PieceType, type SentencePieceProto } from "./model-proto.ts";
-import { HASH_MULTIPLIER } from "./piece-index.ts";
+import { buildPairTable, pairHash } from "./pair-table.ts";
 
 const SPACE = 0x20;
 const SPACE_MARK = "\u2581";
@@ -39,10 +39,6 @@ export function effectiveTypes(proto: SentencePieceProto, blocked: ReadonlySet<n
     if (id >= 0 && id < types.length && types[id] !== PieceType.Unknown) types[id] = PieceType.Control;
   }
   return types;
-}
-
-function isMergeable(type: number): boolean {
-  return type === PieceType.Normal || type === PieceType.UserDefined || type === PieceType.Unused;
 }
 
 export class BpeEncoder {
@@ -77,9 +73,8 @@ export class BpeEncoder {
 
   // Pair table: (leftKey, rightKey) -> merged piece id.
   private readonly pairMask: number;
-  private readonly pairLeft: Int32Array;
-  private readonly pairRight: Int32Array;
-  private readonly pairMerged: Int32Array;
+  /** [left, right, merged] per slot (pair-table.ts). */
+  private readonly pairSlots: Int32Array;
 
   // Per-call working buffers, grown on demand and reused (an encoder is single-threaded).
   private capacity = 0;
@@ -116,31 +111,29 @@ export class BpeEncoder {
 
     // Load-time cost (measured on InternLM2, 92k pieces): Maps of piece strings plus a
     // p.slice() + Map.get for both halves of every split took ~130 ms of a ~285 ms load. Now
-    // classes are a Uint8Array, strings are found through proto.index (integer hashes of
-    // prefixes/suffixes, no substring is built), and the pairs go into typed arrays.
-    const { index } = proto;
+    // classes are Uint8Arrays filled by small single-purpose loops (cheap while still cold),
+    // and strings are found through proto.index (see pair-table.ts).
     const mergeable = new Uint8Array(n);
     /** 1 = a non-mergeable, non-blocked piece (PieceToId's reserved map). */
     const reservedMask = new Uint8Array(n);
+    const blockedMask = new Uint8Array(n);
+    for (const id of blocked) if (id >= 0 && id < n) blockedMask[id] = 1;
     this.unused = new Uint8Array(n);
-    this.byteId = new Int32Array(256).fill(-1);
     this.outId = new Int32Array(n);
+    classify(types, blockedMask, mergeable, reservedMask, this.unused, this.outId);
+    this.hasUnused = this.unused.includes(1);
+    this.byteId = new Int32Array(256).fill(-1);
     this.bmpKey = new Int32Array(0x10000);
     for (let cu = 0; cu < 0x10000; cu++) this.bmpKey[cu] = n + cu;
     this.astralKey = new Map();
     this.reservedChar = new Map();
     for (let i = 0; i < n; i++) {
-      const t = types[i]!;
       const p = pieces[i]!;
-      this.outId[i] = i;
-      if (isMergeable(t)) mergeable[i] = 1;
-      else if (!blocked.has(i)) reservedMask[i] = 1;
-      if (t === PieceType.Unused) this.unused[i] = 1;
+      if (p.length > 2 && proto.types[i] !== PieceType.Byte) continue;
       if (proto.types[i] === PieceType.Byte) {
         const b = Number.parseInt(p.slice(3, 5), 16);
-        this.byteId[b] = blocked.has(i) ? this.unkId : i;
+        this.byteId[b] = blockedMask[i] === 1 ? this.unkId : i;
       }
-      if (p.length > 2) continue;
       const cp = singleCodePoint(p);
       if (cp < 0) continue;
       if (mergeable[i] === 1) {
@@ -148,10 +141,9 @@ export class BpeEncoder {
         else this.astralKey.set(cp, i);
       } else if (reservedMask[i] === 1) this.reservedChar.set(cp, i);
     }
-    this.hasUnused = this.unused.includes(1);
     // A mergeable piece whose string is also a reserved piece outputs the reserved id
     // (PieceToId looks at the reserved map first). Equal strings are listed by the index.
-    const dups = index.duplicates;
+    const dups = proto.index.duplicates;
     for (let k = 0; k < dups.length; k += 2) {
       const a = dups[k]!;
       const b = dups[k + 1]!;
@@ -184,81 +176,9 @@ export class BpeEncoder {
     }
     this.trieId = Int32Array.from(trieIds);
 
-    // Pair table from every split of every mergeable piece into two symbol strings: the key of
-    // a symbol string is its mergeable piece id, else n + code point for one character.
-    let maxLen = 0;
-    let maxPairs = 0;
-    for (let i = 0; i < n; i++) {
-      if (mergeable[i] !== 1) continue;
-      const len = pieces[i]!.length;
-      if (len > maxLen) maxLen = len;
-      maxPairs += len - 1;
-    }
-    const lefts = new Int32Array(maxPairs);
-    const rights = new Int32Array(maxPairs);
-    const merged = new Int32Array(maxPairs);
-    const prefixHash = new Int32Array(maxLen + 1);
-    const suffixHash = new Int32Array(maxLen + 1);
-    const keyOf = (p: string, start: number, end: number, h: number): number => {
-      const id = index.find(p, start, end, h, mergeable);
-      if (id >= 0) return id;
-      const len = end - start;
-      if (len === 1) {
-        const cu = p.charCodeAt(start);
-        return cu >= 0xd800 && cu <= 0xdfff ? -1 : n + cu;
-      }
-      if (len === 2) {
-        const hi = p.charCodeAt(start);
-        const lo = p.charCodeAt(start + 1);
-        if (hi >= 0xd800 && hi <= 0xdbff && isLow(lo))
-          return n + ((hi - 0xd800) << 10) + (lo - 0xdc00) + 0x10000;
-      }
-      return -1;
-    };
-    let pairCount = 0;
-    for (let id = 0; id < n; id++) {
-      if (mergeable[id] !== 1) continue;
-      const p = pieces[id]!;
-      const len = p.length;
-      if (len < 2) continue;
-      let h = 0;
-      for (let k = 0; k < len; k++) {
-        h = (Math.imul(h, HASH_MULTIPLIER) + p.charCodeAt(k)) | 0;
-        prefixHash[k + 1] = h;
-      }
-      h = 0;
-      let pow = 1;
-      for (let k = len - 1; k >= 0; k--) {
-        h = (h + Math.imul(p.charCodeAt(k), pow)) | 0;
-        pow = Math.imul(pow, HASH_MULTIPLIER);
-        suffixHash[k] = h;
-      }
-      for (let k = 1; k < len; k++) {
-        if (isLow(p.charCodeAt(k))) continue; // not a character boundary
-        const l = keyOf(p, 0, k, prefixHash[k]!);
-        if (l < 0) continue;
-        const r = keyOf(p, k, len, suffixHash[k]!);
-        if (r < 0) continue;
-        lefts[pairCount] = l;
-        rights[pairCount] = r;
-        merged[pairCount++] = id;
-      }
-    }
-    let size = 16;
-    while (size < pairCount * 2) size *= 2;
-    this.pairMask = size - 1;
-    this.pairLeft = new Int32Array(size).fill(-1);
-    this.pairRight = new Int32Array(size);
-    this.pairMerged = new Int32Array(size);
-    for (let e = 0; e < pairCount; e++) {
-      const l = lefts[e]!;
-      const r = rights[e]!;
-      let slot = pairHash(l, r) & this.pairMask;
-      while (this.pairLeft[slot] !== -1) slot = (slot + 1) & this.pairMask;
-      this.pairLeft[slot] = l;
-      this.pairRight[slot] = r;
-      this.pairMerged[slot] = merged[e]!;
-    }
+    const pairs = buildPairTable(pieces, mergeable, proto.index);
+    this.pairMask = pairs.mask;
+    this.pairSlots = pairs.slots;
   }
 
   /** SentencePiece's Normalizer::Normalize for the identity normalizer. */
@@ -475,15 +395,15 @@ export class BpeEncoder {
     if (frozen[left] === 1 || frozen[right] === 1) return;
     const lk = this.symKey[left]!;
     const rk = this.symKey[right]!;
-    const pl = this.pairLeft;
+    const ps = this.pairSlots;
     const mask = this.pairMask;
     let slot = pairHash(lk, rk) & mask;
     let merged = -1;
     for (;;) {
-      const k = pl[slot]!;
+      const k = ps[3 * slot]!;
       if (k === -1) return;
-      if (k === lk && this.pairRight[slot] === rk) {
-        merged = this.pairMerged[slot]!;
+      if (k === lk && ps[3 * slot + 1] === rk) {
+        merged = ps[3 * slot + 2]!;
         break;
       }
       slot = (slot + 1) & mask;
@@ -570,10 +490,23 @@ function isLow(cu: number): boolean {
   return cu >= 0xdc00 && cu <= 0xdfff;
 }
 
-function pairHash(l: number, r: number): number {
-  let h = Math.imul(l, 0x9e3779b1) ^ Math.imul(r ^ 0x5bd1e995, 0x85ebca6b);
-  h ^= h >>> 15;
-  return Math.imul(h, 0x2c1b3c6d) ^ (h >>> 13);
+/** Per piece: mergeable / reserved (non-mergeable, not blocked) / unused flags, outId = id. */
+function classify(
+  types: Uint8Array,
+  blocked: Uint8Array,
+  mergeable: Uint8Array,
+  reserved: Uint8Array,
+  unused: Uint8Array,
+  outId: Int32Array,
+): void {
+  for (let i = 0; i < types.length; i++) {
+    const t = types[i]!;
+    outId[i] = i;
+    // Mergeable: NORMAL, USER_DEFINED, UNUSED (the C++ library's non-reserved pieces).
+    if (t === PieceType.Normal || t === PieceType.UserDefined || t === PieceType.Unused) mergeable[i] = 1;
+    else if (blocked[i] === 0) reserved[i] = 1;
+    if (t === PieceType.Unused) unused[i] = 1;
+  }
 }
 
 /** The code point of a one-character string, else -1. */

@@ -1,0 +1,154 @@
+// The SentencePiece encoder's pair table: (left symbol key, right symbol key) -> merged piece id,
+// from every split of every mergeable piece into two symbols (a symbol's key is its mergeable
+// piece id, else pieceCount + code point for one character). An open-addressing hash on Int32
+// arrays, built once per model, read by BpeEncoder.maybeAdd.
+//
+// Load time (measured on InternLM2: 92k pieces, ~330k splits, 165k pairs): the first version
+// built both halves of every split with p.slice() and looked them up in a Map, ~100 ms. Here a
+// half is looked up by its polynomial hash (computed incrementally for all prefixes and all
+// suffixes) in the model's PieceIndex and confirmed with native startsWith/endsWith, so no
+// substring is built. The split loop is its own small function with no calls and no rarely
+// taken call sites: it runs during a cold load, and in one large constructor V8's OSR code
+// deoptimized ~4 times on branches not yet seen (each time back to the interpreter).
+
+import { HASH_MULTIPLIER, type PieceIndex, slotOf } from "./piece-index.ts";
+
+export interface PairTable {
+  readonly mask: number;
+  /**
+   * Slot k is [3k] = left key (-1 = empty), [3k + 1] = right key, [3k + 2] = merged id:
+   * interleaved so a probe reads one cache line (three parallel arrays: three misses per probe).
+   * 2^k >= 2 x pairs slots (InternLM2: 165k pairs, 524,288 slots, 6 MB): a 1.5x table (3 MB) made
+   * encode ~4% slower (longer miss probes in maybeAdd), so memory was not traded for it.
+   */
+  readonly slots: Int32Array;
+}
+
+export function pairHash(l: number, r: number): number {
+  let h = Math.imul(l, 0x9e3779b1) ^ Math.imul(r ^ 0x5bd1e995, 0x85ebca6b);
+  h ^= h >>> 15;
+  return Math.imul(h, 0x2c1b3c6d) ^ (h >>> 13);
+}
+
+/** mergeable[id] = 1 for the pieces that take part in merges. */
+export function buildPairTable(
+  pieces: readonly string[],
+  mergeable: Uint8Array,
+  index: PieceIndex,
+): PairTable {
+  let maxLen = 0;
+  let maxPairs = 0;
+  for (let i = 0; i < pieces.length; i++) {
+    if (mergeable[i] !== 1) continue;
+    const len = pieces[i]!.length;
+    if (len > maxLen) maxLen = len;
+    maxPairs += len - 1;
+  }
+  const lefts = new Int32Array(maxPairs);
+  const rights = new Int32Array(maxPairs);
+  const merged = new Int32Array(maxPairs);
+  const count = collectPairs(pieces, mergeable, index, maxLen, lefts, rights, merged);
+  return fill(lefts, rights, merged, count);
+}
+
+function collectPairs(
+  pieces: readonly string[],
+  mergeable: Uint8Array,
+  index: PieceIndex,
+  maxLen: number,
+  lefts: Int32Array,
+  rights: Int32Array,
+  merged: Int32Array,
+): number {
+  const n = pieces.length;
+  const { mask, slots } = index;
+  const prefixHash = new Int32Array(maxLen + 1);
+  const suffixHash = new Int32Array(maxLen + 1);
+  let count = 0;
+  for (let id = 0; id < n; id++) {
+    if (mergeable[id] !== 1) continue;
+    const p = pieces[id]!;
+    const len = p.length;
+    if (len < 2) continue;
+    let h = 0;
+    for (let k = 0; k < len; k++) {
+      h = (Math.imul(h, HASH_MULTIPLIER) + p.charCodeAt(k)) | 0;
+      prefixHash[k + 1] = h;
+    }
+    h = 0;
+    let pow = 1;
+    for (let k = len - 1; k >= 0; k--) {
+      h = (h + Math.imul(p.charCodeAt(k), pow)) | 0;
+      pow = Math.imul(pow, HASH_MULTIPLIER);
+      suffixHash[k] = h;
+    }
+    for (let k = 1; k < len; k++) {
+      const cu = p.charCodeAt(k);
+      if (cu >= 0xdc00 && cu <= 0xdfff) continue; // not a character boundary
+      // Left symbol p[0, k): a mergeable piece, else one character, else none.
+      let l = -1;
+      const hl = prefixHash[k]!;
+      for (let slot = slotOf(hl, mask); ; slot = (slot + 1) & mask) {
+        const c = slots[2 * slot + 1]!;
+        if (c === -1) break;
+        if (slots[2 * slot] === hl && mergeable[c] === 1) {
+          const q = pieces[c]!;
+          if (q.length === k && p.startsWith(q)) {
+            l = c;
+            break;
+          }
+        }
+      }
+      if (l < 0) {
+        // One character: one unit, or a surrogate pair (pieces hold no lone surrogates).
+        const c0 = p.charCodeAt(0);
+        const isPair = c0 >= 0xd800 && c0 <= 0xdbff;
+        if (k === 1) l = n + c0;
+        else if (k === 2 && isPair) l = n + ((c0 - 0xd800) << 10) + (p.charCodeAt(1) - 0xdc00) + 0x10000;
+        else continue;
+      }
+      // Right symbol p[k, len).
+      let r = -1;
+      const hr = suffixHash[k]!;
+      for (let slot = slotOf(hr, mask); ; slot = (slot + 1) & mask) {
+        const c = slots[2 * slot + 1]!;
+        if (c === -1) break;
+        if (slots[2 * slot] === hr && mergeable[c] === 1) {
+          const q = pieces[c]!;
+          if (q.length === len - k && p.endsWith(q)) {
+            r = c;
+            break;
+          }
+        }
+      }
+      if (r < 0) {
+        const isPair = cu >= 0xd800 && cu <= 0xdbff;
+        if (k === len - 1) r = n + cu;
+        else if (k === len - 2 && isPair)
+          r = n + ((cu - 0xd800) << 10) + (p.charCodeAt(k + 1) - 0xdc00) + 0x10000;
+        else continue;
+      }
+      lefts[count] = l;
+      rights[count] = r;
+      merged[count++] = id;
+    }
+  }
+  return count;
+}
+
+function fill(lefts: Int32Array, rights: Int32Array, merged: Int32Array, count: number): PairTable {
+  let size = 16;
+  while (size < count * 2) size *= 2;
+  const mask = size - 1;
+  const slots = new Int32Array(3 * size).fill(-1);
+  for (let e = 0; e < count; e++) {
+    const l = lefts[e]!;
+    const r = rights[e]!;
+    let slot = pairHash(l, r) & mask;
+    while (slots[3 * slot] !== -1) slot = (slot + 1) & mask;
+    slots[3 * slot] = l;
+    slots[3 * slot + 1] = r;
+    slots[3 * slot + 2] = merged[e]!;
+  }
+  return { mask, slots };
+}
