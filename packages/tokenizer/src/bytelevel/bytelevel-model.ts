@@ -7,8 +7,10 @@ import type { DecodeTable, TextModel } from "../text-model.ts";
 import { MergeTable, WordMerger } from "./bpe.ts";
 import { BYTE_TO_CHAR } from "./byte-alphabet.ts";
 import { buildByteLevelDecodeTable } from "./decode-table.ts";
+import { type ScannedTokenizerJson, scanTokenizerJson } from "./json-scan.ts";
 import { byteLevelTokenBytes } from "./token-bytes.ts";
 import { type AddedTokenSpec, parseByteLevelTokenizerJson } from "./tokenizer-json.ts";
+import type { Vocab } from "./vocab.ts";
 
 export interface ByteLevelModelOptions {
   /** Names the file in errors. */
@@ -20,6 +22,8 @@ export interface ByteLevelModelOptions {
    * it). Results never depend on it: it only skips repeated BPE work.
    */
   readonly cacheWords?: number;
+  /** The fast read of the file's text (json-scan.ts); `json` is then its `rest`. */
+  readonly scanned?: ScannedTokenizerJson;
 }
 
 export interface ByteLevelModel extends TextModel {
@@ -34,6 +38,11 @@ const CACHE_MAX_KEY = 48;
 const CACHE_DEFAULT_WORDS = 50_000;
 
 export function loadByteLevelModel(json: string | object, options: ByteLevelModelOptions): ByteLevelModel {
+  // A text goes through the fast reader too (json-scan.ts; it falls back to JSON.parse by itself).
+  if (typeof json === "string" && options.scanned === undefined) {
+    const scanned = scanTokenizerJson(json);
+    if (scanned !== undefined) return new ByteLevelBpeModel(scanned.rest, { ...options, scanned });
+  }
   return new ByteLevelBpeModel(json, options);
 }
 
@@ -46,7 +55,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
 
   private readonly nfc: boolean;
   private readonly splitter: RegExp;
-  private readonly vocab: ReadonlyMap<string, number>;
+  private readonly vocab: Vocab;
   private readonly pieces: (string | undefined)[];
   private readonly addedById = new Map<number, string>();
   private readonly byteIds = new Int32Array(256);
@@ -61,7 +70,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
 
   constructor(json: string | object, options: ByteLevelModelOptions) {
     const { file } = options;
-    const spec = parseByteLevelTokenizerJson(json, file);
+    const spec = parseByteLevelTokenizerJson(json, file, options.scanned);
     const fail = (message: string, field: string): never => {
       throw new TokenizerError("bad-tokenizer-file", `${file}: ${message}`, { file, field });
     };
@@ -73,12 +82,12 @@ class ByteLevelBpeModel implements ByteLevelModel {
     this.blocked = options.blocked ?? new Set();
     this.cacheWords = options.cacheWords ?? CACHE_DEFAULT_WORDS;
 
-    let maxId = -1;
-    for (const id of spec.vocab.values()) if (id > maxId) maxId = id;
+    let maxId = spec.vocab.maxId;
     for (const t of spec.addedTokens) if (t.id > maxId) maxId = t.id;
     this.vocabSize = maxId + 1;
-    this.pieces = new Array<string | undefined>(this.vocabSize);
-    for (const [piece, id] of spec.vocab) this.pieces[id] = piece;
+    // The vocabulary's by-id array, extended to the added tokens' ids (no copy of 151k entries).
+    this.pieces = spec.vocab.pieces;
+    this.pieces.length = this.vocabSize;
     const literal = new Map<string, number>();
     for (const t of spec.addedTokens) {
       this.addedById.set(t.id, t.content);
@@ -92,19 +101,22 @@ class ByteLevelBpeModel implements ByteLevelModel {
         fail(`model.vocab lacks the byte-level symbol for byte 0x${b.toString(16)}`, "model.vocab");
       this.byteIds[b] = id as number;
     }
-    const table = new MergeTable(spec.merges.length);
-    spec.merges.forEach(([a, b], rank) => {
-      const left = spec.vocab.get(a);
-      const right = spec.vocab.get(b);
-      const merged = spec.vocab.get(a + b);
-      if (left === undefined || right === undefined || merged === undefined) {
+    const merges = spec.merges;
+    const count = merges.length / 3;
+    const table = new MergeTable(count);
+    for (let rank = 0; rank < count; rank++) {
+      const left = merges[3 * rank]!;
+      const right = merges[3 * rank + 1]!;
+      const merged = merges[3 * rank + 2]!;
+      if (left < 0 || right < 0 || merged < 0) {
+        const [a, b] = spec.mergeStrings(rank);
         fail(
           `model.merges[${rank}] ${JSON.stringify(`${a} ${b}`)} uses a piece missing from model.vocab`,
           "model.merges",
         );
       }
-      table.set(left as number, right as number, rank, merged as number);
-    });
+      table.set(left, right, rank, merged);
+    }
     this.merger = new WordMerger(table);
     for (const id of this.blocked) {
       if (this.pieces[id] !== undefined) {

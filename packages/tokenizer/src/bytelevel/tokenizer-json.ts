@@ -3,7 +3,9 @@
 // error naming the component, so an unsupported file never encodes differently in silence.
 
 import { TokenizerError } from "../errors.ts";
+import type { ScannedTokenizerJson } from "./json-scan.ts";
 import { GPT2_PATTERN, RegexTranslateError, translateOnigPattern } from "./regex-translate.ts";
+import { Vocab } from "./vocab.ts";
 
 export interface AddedTokenSpec {
   readonly id: number;
@@ -18,10 +20,15 @@ export interface ByteLevelBpeSpec {
   readonly splitPattern: string;
   /** The original (Oniguruma) pattern, for messages. */
   readonly onigPattern: string;
-  /** Vocabulary piece -> id. */
-  readonly vocab: ReadonlyMap<string, number>;
-  /** Merges in rank order, as [left, right] piece strings. */
-  readonly merges: readonly (readonly [string, string])[];
+  /** Vocabulary piece <-> id. */
+  readonly vocab: Vocab;
+  /**
+   * Merges in rank order as ids: [3r] = left, [3r + 1] = right, [3r + 2] = merged (-1 = the
+   * piece is missing from the vocabulary; the model reports the first such merge).
+   */
+  readonly merges: Int32Array;
+  /** The [left, right] strings of merge `rank` (for messages). */
+  mergeStrings(rank: number): readonly [string, string];
   /** BPE ignore_merges: a pre-token that is a whole vocabulary piece maps to it directly. */
   readonly ignoreMerges: boolean;
   readonly addedTokens: readonly AddedTokenSpec[];
@@ -30,8 +37,15 @@ export interface ByteLevelBpeSpec {
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
-/** Parse (when given a string) and validate a tokenizer.json. `file` names it in errors. */
-export function parseByteLevelTokenizerJson(json: string | object, file: string): ByteLevelBpeSpec {
+/**
+ * Parse (when given a string) and validate a tokenizer.json. `file` names it in errors. With
+ * `scanned` (json-scan.ts), `json` is its `rest` and the vocabulary and merges come from it.
+ */
+export function parseByteLevelTokenizerJson(
+  json: string | object,
+  file: string,
+  scanned?: ScannedTokenizerJson,
+): ByteLevelBpeSpec {
   const fail = (message: string, field?: string): never => {
     throw new TokenizerError(
       "bad-tokenizer-file",
@@ -64,9 +78,9 @@ export function parseByteLevelTokenizerJson(json: string | object, file: string)
   }
   parsePostProcessor(root.post_processor ?? null, fail);
   parseDecoder(root.decoder ?? null, fail);
-  const { vocab, merges, ignoreMerges } = parseModel(root.model, fail);
+  const { vocab, merges, mergeStrings, ignoreMerges } = parseModel(root.model, fail, scanned);
   const addedTokens = parseAddedTokens(root.added_tokens ?? [], fail);
-  return { nfc, splitPattern, onigPattern, vocab, merges, ignoreMerges, addedTokens };
+  return { nfc, splitPattern, onigPattern, vocab, merges, mergeStrings, ignoreMerges, addedTokens };
 }
 
 type Fail = (message: string, field?: string) => never;
@@ -147,7 +161,13 @@ function parseDecoder(d: Json, fail: Fail): void {
 function parseModel(
   m: Json | undefined,
   fail: Fail,
-): { vocab: Map<string, number>; merges: (readonly [string, string])[]; ignoreMerges: boolean } {
+  scanned: ScannedTokenizerJson | undefined,
+): {
+  vocab: Vocab;
+  merges: Int32Array;
+  mergeStrings: (rank: number) => readonly [string, string];
+  ignoreMerges: boolean;
+} {
   if (m === undefined || !isObject(m)) return fail("missing model", "model");
   if (m.type !== "BPE")
     fail(`unsupported model type ${JSON.stringify(m.type ?? null)} (supported: BPE)`, "model");
@@ -160,34 +180,74 @@ function parseModel(
       fail(`unsupported model ${key} ${JSON.stringify(v)}`, `model.${key}`);
   }
   if (!isObject(m.vocab)) return fail("model.vocab is missing or not an object", "model.vocab");
-  const vocab = new Map<string, number>();
-  for (const piece in m.vocab) {
-    const id = m.vocab[piece];
+  if (scanned !== undefined) {
+    if (!Array.isArray(m.merges)) return fail("model.merges is missing or not an array", "model.merges");
+    return { ...resolveScanned(scanned), ignoreMerges: m.ignore_merges === true };
+  }
+  const vocabObject = m.vocab;
+  const keys = Object.keys(vocabObject);
+  const ids = new Int32Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const piece = keys[i]!;
+    const id = vocabObject[piece];
     if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= 2 ** 24) {
       fail(`model.vocab[${JSON.stringify(piece)}] is not a valid id`, "model.vocab");
     }
-    vocab.set(piece, id as number);
+    ids[i] = id as number;
   }
+  const vocab = new Vocab(keys, ids);
   if (!Array.isArray(m.merges)) return fail("model.merges is missing or not an array", "model.merges");
-  const merges: (readonly [string, string])[] = new Array(m.merges.length);
-  for (let i = 0; i < m.merges.length; i++) {
-    const entry = m.merges[i];
+  const list = m.merges;
+  // Resolved to ids right here, entry by entry, without copying the list into [a, b] pairs.
+  const merges = new Int32Array(3 * list.length);
+  for (let i = 0; i < list.length; i++) {
+    const entry = list[i];
     if (typeof entry === "string") {
       const parts = entry.split(" ");
       if (parts.length !== 2) fail(`model.merges[${i}] is not "a b"`, "model.merges");
-      merges[i] = parts as [string, string];
+      vocab.resolveMerge(parts[0]!, parts[1]!, merges, 3 * i);
     } else if (
       Array.isArray(entry) &&
       entry.length === 2 &&
       typeof entry[0] === "string" &&
       typeof entry[1] === "string"
     ) {
-      merges[i] = [entry[0], entry[1]];
+      vocab.resolveMerge(entry[0], entry[1], merges, 3 * i);
     } else {
       fail(`model.merges[${i}] is neither "a b" nor [a, b]`, "model.merges");
     }
   }
-  return { vocab, merges, ignoreMerges: m.ignore_merges === true };
+  const mergeStrings = (rank: number): readonly [string, string] => {
+    const entry = list[rank];
+    return typeof entry === "string"
+      ? (entry.split(" ") as [string, string])
+      : [(entry as string[])[0]!, (entry as string[])[1]!];
+  };
+  return { vocab, merges, mergeStrings, ignoreMerges: m.ignore_merges === true };
+}
+
+/** The merges of a scanned file (json-scan.ts), resolved to ids. */
+function resolveScanned(scanned: ScannedTokenizerJson): {
+  vocab: Vocab;
+  merges: Int32Array;
+  mergeStrings: (rank: number) => readonly [string, string];
+} {
+  const { vocab, text, mergeRanges: m, mergeCount, escaped } = scanned;
+  const merges = new Int32Array(3 * mergeCount);
+  for (let r = 0; r < mergeCount; r++) {
+    const at = m[4 * r]!;
+    if (at >= 0)
+      vocab.resolveMergeRange(text, at, m[4 * r + 1]!, m[4 * r + 2]!, m[4 * r + 3]!, merges, 3 * r);
+    else {
+      const [a, b] = escaped.get(r)!;
+      vocab.resolveMerge(a, b, merges, 3 * r);
+    }
+  }
+  const mergeStrings = (rank: number): readonly [string, string] =>
+    m[4 * rank]! >= 0
+      ? [text.slice(m[4 * rank]!, m[4 * rank + 1]!), text.slice(m[4 * rank + 2]!, m[4 * rank + 3]!)]
+      : escaped.get(rank)!;
+  return { vocab, merges, mergeStrings };
 }
 
 function parseAddedTokens(a: Json, fail: Fail): AddedTokenSpec[] {

@@ -56,6 +56,11 @@ function sameRange(piece: string, s: string, start: number, end: number): boolea
   return piece.length === end - start && s.startsWith(piece, start);
 }
 
+function sameUnits(p: string, at: number, text: string, start: number, count: number): boolean {
+  for (let k = 0; k < count; k++) if (p.charCodeAt(at + k) !== text.charCodeAt(start + k)) return false;
+  return true;
+}
+
 export class PieceIndex {
   // Public for the load-time loops that inline a lookup (pair-table.ts); read-only by contract.
   readonly mask: number;
@@ -123,6 +128,25 @@ export class PieceIndex {
         sameRange(pieces[id]!, s, start, end)
       )
         return id;
+    }
+  }
+
+  /**
+   * The first id whose piece is text[as, ae) + text[bs, be) (h = hash of that string), or -1.
+   * For merges read straight from a tokenizer.json text (no string is built per merge).
+   */
+  findConcatRange(text: string, as: number, ae: number, bs: number, be: number, h: number): number {
+    const { slots, mask, pieces } = this;
+    const la = ae - as;
+    const len = la + be - bs;
+    for (let slot = slotOf(h, mask); ; slot = (slot + 1) & mask) {
+      const id = slots[2 * slot + 1]!;
+      if (id === -1) return -1;
+      if (slots[2 * slot] === h) {
+        const p = pieces[id]!;
+        if (p.length === len && sameUnits(p, 0, text, as, la) && sameUnits(p, la, text, bs, len - la))
+          return id;
+      }
     }
   }
 
