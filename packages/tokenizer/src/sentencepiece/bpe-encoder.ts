@@ -176,7 +176,7 @@ export class BpeEncoder {
     }
     this.trieId = Int32Array.from(trieIds);
 
-    const pairs = buildPairTable(pieces, mergeable, proto.index);
+    const pairs = buildPairTable(pieces, mergeable, proto.index, this.bmpKey);
     this.pairMask = pairs.mask;
     this.pairSlots = pairs.slots;
   }

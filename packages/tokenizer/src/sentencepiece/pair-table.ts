@@ -30,46 +30,64 @@ export function pairHash(l: number, r: number): number {
   return Math.imul(h, 0x2c1b3c6d) ^ (h >>> 13);
 }
 
-/** mergeable[id] = 1 for the pieces that take part in merges. */
+/**
+ * mergeable[id] = 1 for the pieces that take part in merges; bmpKey[cu] = the key of the
+ * one-character symbol cu (BMP), so one-character halves need no lookup (~26% of them).
+ */
 export function buildPairTable(
   pieces: readonly string[],
   mergeable: Uint8Array,
   index: PieceIndex,
+  bmpKey: Int32Array,
 ): PairTable {
-  let maxLen = 0;
-  let maxPairs = 0;
-  for (let i = 0; i < pieces.length; i++) {
-    if (mergeable[i] !== 1) continue;
-    const len = pieces[i]!.length;
-    if (len > maxLen) maxLen = len;
-    maxPairs += len - 1;
-  }
-  const lefts = new Int32Array(maxPairs);
-  const rights = new Int32Array(maxPairs);
-  const merged = new Int32Array(maxPairs);
-  const count = collectPairs(pieces, mergeable, index, maxLen, lefts, rights, merged);
+  const { count, lefts, rights, merged } = collectPairs(pieces, mergeable, index, bmpKey);
   return fill(lefts, rights, merged, count);
+}
+
+/** Growable pair lists (no pre-pass over the pieces to size them: each pass costs while cold). */
+class Pairs {
+  count = 0;
+  lefts: Int32Array;
+  rights: Int32Array;
+  merged: Int32Array;
+  constructor(capacity: number) {
+    this.lefts = new Int32Array(capacity);
+    this.rights = new Int32Array(capacity);
+    this.merged = new Int32Array(capacity);
+  }
+  grow(): void {
+    const cap = this.lefts.length * 2;
+    const grown = (a: Int32Array): Int32Array => {
+      const b = new Int32Array(cap);
+      b.set(a);
+      return b;
+    };
+    this.lefts = grown(this.lefts);
+    this.rights = grown(this.rights);
+    this.merged = grown(this.merged);
+  }
 }
 
 function collectPairs(
   pieces: readonly string[],
   mergeable: Uint8Array,
   index: PieceIndex,
-  maxLen: number,
-  lefts: Int32Array,
-  rights: Int32Array,
-  merged: Int32Array,
-): number {
+  bmpKey: Int32Array,
+): Pairs {
   const n = pieces.length;
   const { mask, slots } = index;
-  const prefixHash = new Int32Array(maxLen + 1);
-  const suffixHash = new Int32Array(maxLen + 1);
-  let count = 0;
+  const out = new Pairs(Math.max(16, 2 * n));
+  let prefixHash = new Int32Array(64);
+  let suffixHash = new Int32Array(64);
   for (let id = 0; id < n; id++) {
     if (mergeable[id] !== 1) continue;
     const p = pieces[id]!;
     const len = p.length;
     if (len < 2) continue;
+    if (len >= prefixHash.length) {
+      prefixHash = new Int32Array(2 * len);
+      suffixHash = new Int32Array(2 * len);
+    }
     let h = 0;
     for (let k = 0; k < len; k++) {
       h = (Math.imul(h, HASH_MULTIPLIER) + p.charCodeAt(k)) | 0;
@@ -86,9 +104,9 @@ function collectPairs(
       const cu = p.charCodeAt(k);
       if (cu >= 0xdc00 && cu <= 0xdfff) continue; // not a character boundary
       // Left symbol p[0, k): a mergeable piece, else one character, else none.
-      let l = -1;
+      let l = k === 1 ? bmpKey[p.charCodeAt(0)]! : -1; // p[0] is not a surrogate when k = 1
       const hl = prefixHash[k]!;
-      for (let slot = slotOf(hl, mask); ; slot = (slot + 1) & mask) {
+      for (let slot = k === 1 ? -1 : slotOf(hl, mask); slot >= 0; slot = (slot + 1) & mask) {
         const c = slots[2 * slot + 1]!;
         if (c === -1) break;
         if (slots[2 * slot] === hl && mergeable[c] === 1) {
@@ -100,17 +118,16 @@ function collectPairs(
         }
       }
       if (l < 0) {
-        // One character: one unit, or a surrogate pair (pieces hold no lone surrogates).
+        // Not a piece: one character (a surrogate pair; one unit was bmpKey), else no symbol.
         const c0 = p.charCodeAt(0);
-        const isPair = c0 >= 0xd800 && c0 <= 0xdbff;
-        if (k === 1) l = n + c0;
-        else if (k === 2 && isPair) l = n + ((c0 - 0xd800) << 10) + (p.charCodeAt(1) - 0xdc00) + 0x10000;
+        if (k === 2 && c0 >= 0xd800 && c0 <= 0xdbff)
+          l = n + ((c0 - 0xd800) << 10) + (p.charCodeAt(1) - 0xdc00) + 0x10000;
         else continue;
       }
       // Right symbol p[k, len).
-      let r = -1;
+      let r = k === len - 1 ? bmpKey[cu]! : -1; // cu is not a surrogate here
       const hr = suffixHash[k]!;
-      for (let slot = slotOf(hr, mask); ; slot = (slot + 1) & mask) {
+      for (let slot = k === len - 1 ? -1 : slotOf(hr, mask); slot >= 0; slot = (slot + 1) & mask) {
         const c = slots[2 * slot + 1]!;
         if (c === -1) break;
         if (slots[2 * slot] === hr && mergeable[c] === 1) {
@@ -122,18 +139,17 @@ function collectPairs(
         }
       }
       if (r < 0) {
-        const isPair = cu >= 0xd800 && cu <= 0xdbff;
-        if (k === len - 1) r = n + cu;
-        else if (k === len - 2 && isPair)
+        if (k === len - 2 && cu >= 0xd800 && cu <= 0xdbff)
           r = n + ((cu - 0xd800) << 10) + (p.charCodeAt(k + 1) - 0xdc00) + 0x10000;
         else continue;
       }
-      lefts[count] = l;
-      rights[count] = r;
-      merged[count++] = id;
+      if (out.count === out.lefts.length) out.grow();
+      out.lefts[out.count] = l;
+      out.rights[out.count] = r;
+      out.merged[out.count++] = id;
     }
   }
-  return count;
+  return out;
 }
 
 function fill(lefts: Int32Array, rights: Int32Array, merged: Int32Array, count: number): PairTable {
