@@ -73,8 +73,9 @@ export class BpeEncoder {
 
   // Pair table: (leftKey, rightKey) -> merged piece id.
   private readonly pairMask: number;
-  /** [left, right, merged] per slot (pair-table.ts). */
-  private readonly pairSlots: Int32Array;
+  private readonly pairLeft: Int32Array;
+  private readonly pairRight: Int32Array;
+  private readonly pairMerged: Int32Array;
 
   // Per-call working buffers, grown on demand and reused (an encoder is single-threaded).
   private capacity = 0;
@@ -178,7 +179,9 @@ export class BpeEncoder {
 
     const pairs = buildPairTable(pieces, mergeable, proto.index, this.bmpKey);
     this.pairMask = pairs.mask;
-    this.pairSlots = pairs.slots;
+    this.pairLeft = pairs.left;
+    this.pairRight = pairs.right;
+    this.pairMerged = pairs.merged;
   }
 
   /** SentencePiece's Normalizer::Normalize for the identity normalizer. */
@@ -395,15 +398,15 @@ export class BpeEncoder {
     if (frozen[left] === 1 || frozen[right] === 1) return;
     const lk = this.symKey[left]!;
     const rk = this.symKey[right]!;
-    const ps = this.pairSlots;
+    const pl = this.pairLeft;
     const mask = this.pairMask;
     let slot = pairHash(lk, rk) & mask;
     let merged = -1;
     for (;;) {
-      const k = ps[3 * slot]!;
+      const k = pl[slot]!;
       if (k === -1) return;
-      if (k === lk && ps[3 * slot + 1] === rk) {
-        merged = ps[3 * slot + 2]!;
+      if (k === lk && this.pairRight[slot] === rk) {
+        merged = this.pairMerged[slot]!;
         break;
       }
       slot = (slot + 1) & mask;
