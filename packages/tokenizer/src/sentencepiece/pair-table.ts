@@ -77,7 +77,8 @@ function collectPairs(
   bmpKey: Int32Array,
 ): Pairs {
   const n = pieces.length;
-  const { mask, slots } = index;
+  const { mask, slots, idBits, idMask } = index;
+  const high = ~idMask;
   const out = new Pairs(Math.max(16, 2 * n));
   let prefixHash = new Int32Array(64);
   let suffixHash = new Int32Array(64);
@@ -108,10 +109,12 @@ function collectPairs(
       // Left symbol p[0, k): a mergeable piece, else one character, else none.
       let l = k === 1 ? bmpKey[p.charCodeAt(0)]! : -1; // p[0] is not a surrogate when k = 1
       const hl = prefixHash[k]!;
+      const tagL = (hl >>> idBits) << idBits;
       for (let slot = k === 1 ? -1 : slotOf(hl, mask); slot >= 0; slot = (slot + 1) & mask) {
-        const c = slots[2 * slot + 1]!;
-        if (c === -1) break;
-        if (slots[2 * slot] === hl && mergeable[c] === 1) {
+        const e = slots[slot]!;
+        if (e === 0) break;
+        const c = (e & idMask) - 1;
+        if ((e & high) === tagL && mergeable[c] === 1) {
           const q = pieces[c]!;
           if (q.length === k && p.startsWith(q)) {
             l = c;
@@ -129,10 +132,12 @@ function collectPairs(
       // Right symbol p[k, len).
       let r = k === len - 1 ? bmpKey[cu]! : -1; // cu is not a surrogate here
       const hr = suffixHash[k]!;
+      const tagR = (hr >>> idBits) << idBits;
       for (let slot = k === len - 1 ? -1 : slotOf(hr, mask); slot >= 0; slot = (slot + 1) & mask) {
-        const c = slots[2 * slot + 1]!;
-        if (c === -1) break;
-        if (slots[2 * slot] === hr && mergeable[c] === 1) {
+        const e = slots[slot]!;
+        if (e === 0) break;
+        const c = (e & idMask) - 1;
+        if ((e & high) === tagR && mergeable[c] === 1) {
           const q = pieces[c]!;
           if (q.length === len - k && p.endsWith(q)) {
             r = c;
