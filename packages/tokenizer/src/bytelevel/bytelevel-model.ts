@@ -59,7 +59,10 @@ class ByteLevelBpeModel implements ByteLevelModel {
   private readonly pieces: (string | undefined)[];
   private readonly addedById = new Map<number, string>();
   private readonly byteIds = new Int32Array(256);
-  private readonly merger: WordMerger;
+  /** Built from mergeIds on first use (see the constructor). */
+  private mergerBuilt: WordMerger | undefined;
+  /** Merges as [left, right, merged] ids in rank order, until the merger is built. */
+  private mergeIds: Int32Array | undefined;
   private readonly ignoreMerges: boolean;
   private readonly cache = new Map<string, number | Int32Array>();
   private readonly cacheWords: number;
@@ -101,23 +104,19 @@ class ByteLevelBpeModel implements ByteLevelModel {
         fail(`model.vocab lacks the byte-level symbol for byte 0x${b.toString(16)}`, "model.vocab");
       this.byteIds[b] = id as number;
     }
+    // Every merge is checked here (a bad file fails at load); the hash table itself is filled on
+    // the first encode (~15-20 ms cold on Qwen3's 151k merges), which a decode-only user never needs.
     const merges = spec.merges;
-    const count = merges.length / 3;
-    const table = new MergeTable(count);
-    for (let rank = 0; rank < count; rank++) {
-      const left = merges[3 * rank]!;
-      const right = merges[3 * rank + 1]!;
-      const merged = merges[3 * rank + 2]!;
-      if (left < 0 || right < 0 || merged < 0) {
+    for (let rank = 0; rank < merges.length / 3; rank++) {
+      if (merges[3 * rank]! < 0 || merges[3 * rank + 1]! < 0 || merges[3 * rank + 2]! < 0) {
         const [a, b] = spec.mergeStrings(rank);
         fail(
           `model.merges[${rank}] ${JSON.stringify(`${a} ${b}`)} uses a piece missing from model.vocab`,
           "model.merges",
         );
       }
-      table.set(left, right, rank, merged);
     }
-    this.merger = new WordMerger(table);
+    this.mergeIds = merges;
     for (const id of this.blocked) {
       if (this.pieces[id] !== undefined) {
         fail(`blocked id ${id} is an ordinary vocabulary piece, so encoding could produce it`, "model.vocab");
@@ -180,8 +179,8 @@ class ByteLevelBpeModel implements ByteLevelModel {
       if (whole !== undefined) {
         this.syms[0] = whole;
         len = 1;
-      } else len = this.merger.merge(this.syms, n);
-    } else len = this.merger.merge(this.syms, n);
+      } else len = this.merger().merge(this.syms, n);
+    } else len = this.merger().merge(this.syms, n);
     const syms = this.syms;
     for (let i = 0; i < len; i++) out.push(syms[i] as number);
     if (short) {
@@ -191,6 +190,19 @@ class ByteLevelBpeModel implements ByteLevelModel {
   }
 
   private symsBytes = new Uint8Array(256);
+
+  private merger(): WordMerger {
+    if (this.mergerBuilt !== undefined) return this.mergerBuilt;
+    const merges = this.mergeIds as Int32Array;
+    const count = merges.length / 3;
+    const table = new MergeTable(count);
+    for (let rank = 0; rank < count; rank++) {
+      table.set(merges[3 * rank]!, merges[3 * rank + 1]!, rank, merges[3 * rank + 2]!);
+    }
+    this.mergeIds = undefined;
+    this.mergerBuilt = new WordMerger(table);
+    return this.mergerBuilt;
+  }
 
   /** UTF-16 -> UTF-8 bytes -> byte symbol IDs in this.syms; returns the count. Lone surrogates -> U+FFFD. */
   private toByteSymbols(text: string, start: number, stop: number): number {

@@ -62,7 +62,9 @@ export function loadSentencePieceModel(
     const id = pieceId(piece);
     return id !== undefined && proto.types[id] === type ? id : -1;
   };
-  const encoder = new BpeEncoder(proto, { blocked });
+  // The encoder (its pair table is ~2/3 of a cold InternLM2 load, ~80 ms) is built on the first
+  // encode(): a decode-only user (the stream decoder, `chatwire decode`) never pays for it.
+  let encoder: BpeEncoder | undefined;
   // Built on first use (decode() or the stream decoder's table): ~20 ms and two strings per
   // piece on InternLM2, which an encode-only user never needs.
   let decodeData: DecodeData | undefined;
@@ -86,7 +88,10 @@ export function loadSentencePieceModel(
     unkId: special(proto.trainer.unkPiece, PieceType.Unknown),
     bosId: special(proto.trainer.bosPiece, PieceType.Control),
     eosId: special(proto.trainer.eosPiece, PieceType.Control),
-    encode: (text: string): number[] => encoder.encode(text),
+    encode: (text: string): number[] => {
+      encoder ??= new BpeEncoder(proto, { blocked });
+      return encoder.encode(text);
+    },
     decode: (ids: readonly number[]): string => {
       for (let i = 0; i < ids.length; i++) {
         const id = ids[i]!;
