@@ -128,3 +128,6 @@ export function heapUsedAfterGc(): number {
   }
   return process.memoryUsage().heapUsed;
 }
+
+/** Encoded once right after a cold load ("load + first encode": lazy tables are built then). */
+export const FIRST_ENCODE_TEXT = "Hello, world! 你好，世界。 first encode after load";

@@ -11,7 +11,7 @@
 // Same corpus file, chars definition, warmup/median/sink as encode-baseline.ts; the three
 // candidates run in alternating order round by round.
 import { readFileSync } from "node:fs";
-import { heapUsedAfterGc, median, reply, request, SINK } from "../measure.ts";
+import { FIRST_ENCODE_TEXT, heapUsedAfterGc, median, reply, request, SINK } from "../measure.ts";
 import { chatRequest, loadOurs } from "../ours.ts";
 
 interface Req {
@@ -32,6 +32,10 @@ const rss0 = process.memoryUsage().rss;
 const t0 = performance.now();
 const tok = await loadOurs(req.model);
 const loadMs = performance.now() - t0;
+// The first encode right after load: our SentencePiece encoder tables are built on first use.
+const t1 = performance.now();
+tok.textModel.encode(FIRST_ENCODE_TEXT);
+const firstEncodeMs = performance.now() - t1;
 const heap1 = heapUsedAfterGc();
 const rss1 = process.memoryUsage().rss;
 // Independent instances for raw and chat (see the header): each has seen exactly the same text
@@ -93,6 +97,7 @@ const out = {
   rounds_ns: times,
   rates: { ours: rates("ours"), raw: rates("raw"), chat: rates("chat") },
   load_ms: loadMs,
+  first_encode_ms: firstEncodeMs,
   load_heap_bytes: heap1 - heap0,
   load_rss_bytes: rss1 - rss0,
 };
