@@ -90,7 +90,10 @@ function mergePasses(rs: WorkerResult[]): WorkerResult {
     first.chars_per_s = o;
     first.raw_chars_per_s = raw;
     first.chat_chars_per_s = chat;
-    if (raw !== undefined && chat !== undefined) first.chat_overhead_ratio = raw / chat;
+    // Median of the paired per-part ratios (chat_ns / raw_ns on identical text) of all passes.
+    const paired = pool((r) => r.chat_overhead_paired);
+    if (paired !== undefined) first.chat_overhead_ratio = paired;
+    else if (raw !== undefined && chat !== undefined) first.chat_overhead_ratio = raw / chat;
     if (raw !== undefined && o !== undefined) first.encode_text_overhead_ratio = raw / o;
   }
   first.load_ms_passes = ok.map((r) => r.load_ms);
@@ -155,7 +158,8 @@ export async function main(settings: Settings): Promise<void> {
   const headline = files.qwen3?.find((f) => f.endsWith("qwen3-mixed-8192.json")) as string;
   log(`fixtures ready (${((performance.now() - started) / 1000).toFixed(1)} s)`);
 
-  // 2. Encode corpus: R rounds per encoder, 3R parts (ours uses 3 disjoint sets of R parts).
+  // 2. Encode corpus: R rounds per encoder, 3R parts (ours: part set 1 for encodeText, sets 2
+  // and 3 for the chat/raw pairs).
   const warmupE = q ? 2 : 3;
   const roundsE = q ? 7 : 9;
   const partChars = q ? 30_000 : 100_000;
