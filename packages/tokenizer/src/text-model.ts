@@ -72,4 +72,11 @@ export interface TextModel {
   readonly literalPieces: ReadonlyMap<string, number>;
   /** The table the stream decoder compiles from. Built once, immutable. */
   readonly decodeTable: DecodeTable;
+  /**
+   * Optional (absent = unknown; the chat builder then measures every run exactly): UTF-8 bytes
+   * the encoder's output adds before the text (0 for byte-level BPE).
+   */
+  readonly leadingOffsetBytes?: number;
+  /** Optional: the normalization encode() applies before splitting ("none" = the IDs' bytes are the text's UTF-8). */
+  readonly normalization?: "none" | "nfc";
 }

@@ -52,6 +52,8 @@ class ByteLevelBpeModel implements ByteLevelModel {
   readonly blocked: ReadonlySet<number>;
   readonly literalPieces: ReadonlyMap<string, number>;
   readonly addedTokens: readonly AddedTokenSpec[];
+  readonly leadingOffsetBytes = 0;
+  readonly normalization: "none" | "nfc";
 
   private readonly nfc: boolean;
   private readonly splitter: RegExp;
@@ -78,6 +80,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
       throw new TokenizerError("bad-tokenizer-file", `${file}: ${message}`, { file, field });
     };
     this.nfc = spec.nfc;
+    this.normalization = spec.nfc ? "nfc" : "none";
     this.splitter = new RegExp(spec.splitPattern, "yv");
     this.vocab = spec.vocab;
     this.ignoreMerges = spec.ignoreMerges;

@@ -108,6 +108,9 @@ function tokenLength(lens: TokenLengths, id: number): number {
   return n === LONG ? (lens.long.get(id) as number) : n;
 }
 
+/** A character from U+0300 on: NFC may change text holding one (or it is a surrogate). */
+const MAY_CHANGE = /[\u0300-\uffff]/;
+
 /** Chunks per Array.prototype.concat call (bounded: they are passed as arguments). */
 const CONCAT_BATCH = 4096;
 
@@ -262,15 +265,26 @@ export class ChatBuilder {
       addSpan(spans, lastSeg.message, lastSeg.field, base, base + n);
       return tokens;
     }
-    // Segment end offsets in UTF-8 bytes of the run (the last segment needs no end).
     const count = to - from;
+    const lens = tokenByteLengths(this.model);
+    const lead = this.model.leadingOffsetBytes;
+    if (lead !== undefined && this.exactWithoutMeasuring(from, to)) {
+      // The IDs' bytes are the run's UTF-8 after `lead` bytes: only the prefix segments are measured.
+      const ends = new Array<number>(count - 1);
+      let total = 0;
+      for (let k = 0; k < count - 1; k++) {
+        total += utf8Length((segs[from + k] as Segment).text);
+        ends[k] = total;
+      }
+      return this.walk(from, to, base, spans, tokens, ends, -lead, lens);
+    }
+    // Segment end offsets in UTF-8 bytes of the run (the last segment needs no end).
     let ends = new Array<number>(count);
     let total = 0;
     for (let k = 0; k < count; k++) {
       total += utf8Length((segs[from + k] as Segment).text);
       ends[k] = total;
     }
-    const lens = tokenByteLengths(this.model);
     const tokenTotal = sumLengths(tokens, lens);
     if (tokenTotal < total) {
       // The model normalized the text (NFC in byte-level BPE): measure boundaries in NFC text.
@@ -282,9 +296,40 @@ export class ChatBuilder {
       }
     }
     // A SentencePiece dummy prefix adds bytes before the text: start counting below zero.
-    let pos = Math.min(0, total - tokenTotal);
+    return this.walk(from, to, base, spans, tokens, ends, Math.min(0, total - tokenTotal), lens);
+  }
+
+  /**
+   * True when the run's IDs are known to hold exactly the run's UTF-8 (after the model's leading
+   * offset), so the whole run needs no measuring: the model does not normalize, or it applies NFC
+   * and every segment is below U+0300 (NFC-stable, no combining marks, no surrogates). Prefix
+   * segments must be below U+0300 either way (no surrogate pair split across a boundary).
+   */
+  private exactWithoutMeasuring(from: number, to: number): boolean {
+    const norm = this.model.normalization;
+    if (norm !== "none" && norm !== "nfc") return false;
+    const segs = this.segments;
+    for (let k = from; k < to - 1; k++) if (MAY_CHANGE.test((segs[k] as Segment).text)) return false;
+    return norm === "none" || !MAY_CHANGE.test((segs[to - 1] as Segment).text);
+  }
+
+  /** Attributes tokens from the start of the run until the first token inside its last segment. */
+  private walk(
+    from: number,
+    to: number,
+    base: number,
+    spans: MutableSpan[],
+    tokens: number[],
+    ends: readonly number[],
+    start: number,
+    lens: TokenLengths,
+  ): number[] {
+    const segs = this.segments;
+    const lastSeg = segs[to - 1] as Segment;
+    const n = tokens.length;
+    let pos = start;
     let seg = 0;
-    const last = count - 1;
+    const last = to - from - 1;
     for (let t = 0; t < n; t++) {
       while (seg < last && pos >= (ends[seg] as number)) seg++;
       if (seg === last) {
