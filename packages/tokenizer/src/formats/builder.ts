@@ -286,14 +286,19 @@ export class ChatBuilder {
       ends[k] = total;
     }
     const tokenTotal = sumLengths(tokens, lens);
-    if (tokenTotal < total) {
-      // The model normalized the text (NFC in byte-level BPE): measure boundaries in NFC text.
+    // The model normalized the text (NFC in byte-level BPE), which can shorten it (e + U+0301 ->
+    // é) or LENGTHEN it (U+01D5 U+0323 -> 4 to 7 bytes): measure boundaries in NFC text. A model
+    // that does not say how it normalizes is taken to be NFC when its tokens are shorter.
+    const nfc =
+      this.model.normalization === "nfc" || (this.model.normalization === undefined && tokenTotal < total);
+    if (nfc && tokenTotal !== total) {
       ends = [];
       let prefix = "";
       for (let k = from; k < to; k++) {
         prefix += (segs[k] as Segment).text;
         ends.push(utf8Length(prefix.normalize("NFC")));
       }
+      total = ends[ends.length - 1] as number;
     }
     // A SentencePiece dummy prefix adds bytes before the text: start counting below zero.
     return this.walk(from, to, base, spans, tokens, ends, Math.min(0, total - tokenTotal), lens);
