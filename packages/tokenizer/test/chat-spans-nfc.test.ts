@@ -24,6 +24,8 @@ describe("spans under NFC", () => {
     ["NFC shortens", "Cafe\u0301 au lait"],
     ["NFC lengthens", "\u01d5\u0323 x"],
     ["NFC lengthens at the start", "\u01d5\u0323"],
+    ["CJK and emoji (already NFC)", "你好，世界 🚀 안녕"],
+    ["a combining mark first (NFC-stable at the boundary)", "\u0301abc"],
   ] as const) {
     it(name, () => {
       const { contentText } = contentSpan(content);
