@@ -4,14 +4,17 @@
 import {
   CHATGLM3_EOS,
   CHATGLM3_IDS,
+  CHATGLM3_RESERVED,
   type DecodeTable,
   type FormatName,
   INTERNLM2_EOS,
   INTERNLM2_IDS,
+  INTERNLM2_RESERVED,
   QWEN3_EOS,
   QWEN3_FIRST_ADDED,
   QWEN3_IDS,
   QWEN3_LAST_ADDED,
+  QWEN3_RESERVED,
   type TextModel,
   TokenKind,
 } from "@chatwire/tokenizer";
@@ -76,57 +79,62 @@ export interface DecoderSpec {
   readonly startInReasoning: boolean;
 }
 
-function markerTable(format: FormatName): Array<readonly [number, number, string]> {
+/** The decoder class of each reserved ID that has a role in the format's grammar; [id, class]. */
+function markerClasses(format: FormatName): Array<readonly [number, number]> {
   const C = Cls;
   switch (format) {
     case "internlm2": {
       const I = INTERNLM2_IDS;
       return [
-        [I.bos, C.Misplaced, "<s>"],
-        [I.eos, C.EndOfText, "</s>"],
-        [I.imStart, C.MsgStart, "<|im_start|>"],
-        [I.imEnd, C.MsgEnd, "<|im_end|>"],
-        [I.actionStart, C.ActionStart, "<|action_start|>"],
-        [I.actionEnd, C.ActionEnd, "<|action_end|>"],
-        [I.plugin, C.KindPlugin, "<|plugin|>"],
-        [I.interpreter, C.KindInterpreter, "<|interpreter|>"],
+        [I.bos, C.Misplaced],
+        [I.eos, C.EndOfText],
+        [I.imStart, C.MsgStart],
+        [I.imEnd, C.MsgEnd],
+        [I.actionStart, C.ActionStart],
+        [I.actionEnd, C.ActionEnd],
+        [I.plugin, C.KindPlugin],
+        [I.interpreter, C.KindInterpreter],
       ];
     }
     case "chatglm3": {
       const G = CHATGLM3_IDS;
       return [
-        [G.eos, C.EndOfText, "</s>"],
-        [G.mask, C.Misplaced, "[MASK]"],
-        [G.gmask, C.Misplaced, "[gMASK]"],
-        [G.smask, C.Misplaced, "[sMASK]"],
-        [G.sop, C.Misplaced, "sop"],
-        [G.eop, C.Misplaced, "eop"],
-        [G.system, C.Misplaced, "<|system|>"],
-        [G.user, C.Role, "<|user|>"],
-        [G.assistant, C.Role, "<|assistant|>"],
-        [G.observation, C.Role, "<|observation|>"],
+        [G.eos, C.EndOfText],
+        [G.mask, C.Misplaced],
+        [G.gmask, C.Misplaced],
+        [G.smask, C.Misplaced],
+        [G.sop, C.Misplaced],
+        [G.eop, C.Misplaced],
+        [G.system, C.Misplaced],
+        [G.user, C.Role],
+        [G.assistant, C.Role],
+        [G.observation, C.Role],
       ];
     }
     case "qwen3": {
       const Q = QWEN3_IDS;
-      const out: Array<readonly [number, number, string]> = [];
-      for (let id = QWEN3_FIRST_ADDED; id <= QWEN3_LAST_ADDED; id++)
-        out.push([id, C.Misplaced, `<added ${id}>`]);
+      const out: Array<readonly [number, number]> = [];
+      for (let id = QWEN3_FIRST_ADDED; id <= QWEN3_LAST_ADDED; id++) out.push([id, C.Misplaced]);
       out.push(
-        [Q.endOfText, C.EndOfText, "<|endoftext|>"],
-        [Q.imStart, C.MsgStart, "<|im_start|>"],
-        [Q.imEnd, C.MsgEnd, "<|im_end|>"],
-        [Q.toolCall, C.ToolCall, "<tool_call>"],
-        [Q.toolCallEnd, C.ToolCallEnd, "</tool_call>"],
-        [Q.think, C.Think, "<think>"],
-        [Q.thinkEnd, C.ThinkEnd, "</think>"],
-        [Q.toolResponse, C.Misplaced, "<tool_response>"],
-        [Q.toolResponseEnd, C.Misplaced, "</tool_response>"],
+        [Q.endOfText, C.EndOfText],
+        [Q.imStart, C.MsgStart],
+        [Q.imEnd, C.MsgEnd],
+        [Q.toolCall, C.ToolCall],
+        [Q.toolCallEnd, C.ToolCallEnd],
+        [Q.think, C.Think],
+        [Q.thinkEnd, C.ThinkEnd],
       );
       return out;
     }
   }
 }
+
+/** Token names come from the reserved tables of @chatwire/tokenizer (one source of truth). */
+const RESERVED_TABLE: Readonly<Record<FormatName, ReadonlyArray<readonly [string, number]>>> = {
+  internlm2: INTERNLM2_RESERVED,
+  chatglm3: [["</s>", CHATGLM3_IDS.eos], ...CHATGLM3_RESERVED],
+  qwen3: QWEN3_RESERVED,
+};
 
 const DEFAULT_EOS: Readonly<Record<FormatName, readonly number[]>> = {
   internlm2: INTERNLM2_EOS,
@@ -140,7 +148,7 @@ export function compileDecoderSpec(
   options: DecoderSpecOptions = {},
 ): DecoderSpec {
   const table = model.decodeTable;
-  const markers = markerTable(format);
+  const markers = markerClasses(format);
   const eosIds = [...(options.eosIds ?? DEFAULT_EOS[format])];
   let end = table.size;
   for (const [id] of markers) end = Math.max(end, id + 1);
@@ -160,11 +168,11 @@ export function compileDecoderSpec(
     } else classes[id] = Cls.Control;
   }
   const reservedName = new Map<number, string>();
+  for (const [name, id] of RESERVED_TABLE[format]) reservedName.set(id, name);
   const roleOf = new Map<number, string>();
-  for (const [id, cls, name] of markers) {
+  for (const [id, cls] of markers) {
     classes[id] = cls;
-    reservedName.set(id, name);
-    if (cls === Cls.Role) roleOf.set(id, name.slice(2, -2));
+    if (cls === Cls.Role) roleOf.set(id, (reservedName.get(id) as string).slice(2, -2));
   }
   const eos = new Uint8Array(end);
   for (const id of eosIds) {
