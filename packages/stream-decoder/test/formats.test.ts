@@ -4,25 +4,10 @@ import { describe, expect, it } from "vitest";
 import { haveFixtures } from "../../../test-support/fixtures.ts";
 import { compileDecoderSpec, createDecoder, type DecoderEvent, eventCollector } from "../src/index.ts";
 import { formatSpec, run, tokenizer } from "./models.ts";
+import { merged } from "./roundtrip-support.ts";
 import { synthetic, WORDS } from "./synthetic.ts";
 
 const START = { type: "message_start", role: "assistant", metadata: "" } as const;
-
-/** Adjacent deltas of the same type merged, so assertions do not depend on tokenization. */
-function merged(events: readonly DecoderEvent[]): DecoderEvent[] {
-  const out: DecoderEvent[] = [];
-  for (const e of events) {
-    const last = out[out.length - 1];
-    if (
-      last !== undefined &&
-      (e.type === "text" || e.type === "reasoning" || e.type === "action_text") &&
-      last.type === e.type
-    ) {
-      out[out.length - 1] = { type: e.type, text: last.text + e.text };
-    } else out.push(e);
-  }
-  return out;
-}
 
 describe("Qwen3 (real tokenizer)", () => {
   const spec = formatSpec("qwen3");
