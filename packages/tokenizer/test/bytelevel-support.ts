@@ -3,6 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { idDiff as sharedIdDiff } from "../../../test-support/id-diff.ts";
 import { type ByteLevelModel, loadByteLevelModel } from "../src/bytelevel/index.ts";
 
 export const QWEN3_FILE = createRequire(import.meta.url).resolve(
@@ -20,20 +21,12 @@ export function qwen3(): ByteLevelModel {
 
 /** A readable explanation of an ID mismatch: first differing index, both windows, both decodings. */
 export function idDiff(model: ByteLevelModel, want: readonly number[], got: readonly number[]): string {
-  let i = 0;
-  while (i < want.length && i < got.length && want[i] === got[i]) i++;
-  const win = (ids: readonly number[]): string =>
-    ids
-      .slice(Math.max(0, i - 3), i + 5)
-      .map((id) => `${id}:${JSON.stringify(model.idToPiece(id))}`)
-      .join(" ");
-  return [
-    `ID diff at index ${i} (want ${want.length} ids, got ${got.length})`,
-    `  want: ${win(want)}`,
-    `  got:  ${win(got)}`,
-    `  want text: ${JSON.stringify(model.decode(want)).slice(0, 300)}`,
-    `  got text:  ${JSON.stringify(model.decode(got)).slice(0, 300)}`,
-  ].join("\n");
+  return sharedIdDiff(
+    want,
+    got,
+    (id) => model.idToPiece(id),
+    (ids) => model.decode(ids),
+  );
 }
 
 export function textDiff(want: string, got: string): string {

@@ -1,10 +1,12 @@
 // Shared by the chat/injection/formats suites: cached tokenizers, the golden files, and failure
 // messages showing both the ID diff and the decoded-text diff.
+
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
+import { idDiff as sharedIdDiff } from "../../../test-support/id-diff.ts";
 import { type ChatSpan, type ChatTokenizer, type FormatName, loadTokenizerSync } from "../src/index.ts";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -66,20 +68,12 @@ export function render(tok: ChatTokenizer, ids: readonly number[], spans: readon
 }
 
 export function idDiff(tok: ChatTokenizer, want: readonly number[], got: readonly number[]): string {
-  let i = 0;
-  while (i < want.length && i < got.length && want[i] === got[i]) i++;
-  const win = (ids: readonly number[]): string =>
-    ids
-      .slice(Math.max(0, i - 3), i + 6)
-      .map((id) => `${id}:${JSON.stringify(tok.registry.nameById.get(id) ?? tok.textModel.idToPiece(id))}`)
-      .join(" ");
-  return [
-    `first difference at index ${i} (want ${want.length} ids, got ${got.length})`,
-    `  want: ${win(want)}`,
-    `  got:  ${win(got)}`,
-    `  want text: ${JSON.stringify(render(tok, want))}`,
-    `  got text:  ${JSON.stringify(render(tok, got))}`,
-  ].join("\n");
+  return sharedIdDiff(
+    want,
+    got,
+    (id) => tok.registry.nameById.get(id) ?? tok.textModel.idToPiece(id),
+    (ids) => render(tok, ids),
+  );
 }
 
 /** Render a chat template with Python jinja2 as transformers does (./chat-reference.py), in one run. */
