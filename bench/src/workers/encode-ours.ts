@@ -79,12 +79,7 @@ const rates = (k: string) =>
   (times[k] as number[]).map(
     (ns, i) => (partChars[(OFFSET[k] as number) + req.warmup + i] as number) / (ns / 1e9),
   );
-const rate = (k: string) =>
-  median(
-    (times[k] as number[]).map(
-      (ns, i) => (partChars[(OFFSET[k] as number) + req.warmup + i] as number) / (ns / 1e9),
-    ),
-  );
+const rate = (k: string) => median(rates(k));
 // chat/raw overhead. Per-part pairs on fresh text (parts R..2R-1, above) are kept in the JSON
 // (chat_overhead_fresh_paired), but on this shared machine one part takes ~3 ms and single
 // samples swing 0.5x-4x, raw as much as chat (measured), so the reported ratio comes from a
