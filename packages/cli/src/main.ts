@@ -10,6 +10,7 @@ const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
   "encode-chat": async () => (await import("./commands/encode-chat.ts")).command,
   decode: async () => (await import("./commands/decode.ts")).command,
   demo: async () => (await import("./commands/demo.ts")).command,
+  serve: async () => (await import("./commands/serve.ts")).command,
 };
 
 function usage(): string {
