@@ -24,7 +24,9 @@ if (out === undefined || !Number.isInteger(seed)) {
   process.exit(2);
 }
 
-const qwenDir = createRequire(join(root, "package.json"))(join(root, "packages", "tokenizer-qwen3", "dir.cjs"));
+const qwenDir = createRequire(join(root, "package.json"))(
+  join(root, "packages", "tokenizer-qwen3", "dir.cjs"),
+);
 const tj = JSON.parse(readFileSync(join(qwenDir, "tokenizer.json"), "utf8"));
 
 // ---- vocabulary
@@ -61,7 +63,7 @@ function toHalf(v) {
   f32[0] = v;
   const x = u32[0];
   const sign = (x >>> 16) & 0x8000;
-  let exp = ((x >>> 23) & 0xff) - 127 + 15;
+  const exp = ((x >>> 23) & 0xff) - 127 + 15;
   const mant = x & 0x7fffff;
   if (exp <= 0) return sign; // tiny -> signed zero (weights here are never that small)
   if (exp >= 31) return sign | 0x7c00;
@@ -168,4 +170,6 @@ const fd = openSync(out, "w");
 for (const p of parts) writeSync(fd, p);
 closeSync(fd);
 size = parts.reduce((s, b) => s + b.length, 0);
-process.stdout.write(`${out}: ${(size / 1e6).toFixed(1)} MB, vocab ${nVocab}, ${merges.length} merges, seed ${seed}\n`);
+process.stdout.write(
+  `${out}: ${(size / 1e6).toFixed(1)} MB, vocab ${nVocab}, ${merges.length} merges, seed ${seed}\n`,
+);
