@@ -124,6 +124,8 @@ step("pack (pnpm -r --filter ./packages/** pack; prepack builds)", () => {
     log(`  ${f}: ${listing.length} files, deps ${deps}`);
     if (leaked.length > 0) fail(`${f} ships ${leaked.slice(0, 3).join(", ")}`);
     if (deps.includes("workspace:")) fail(`${f} still has a workspace: range`);
+    if (JSON.stringify(manifest.exports ?? {}).includes('"source"'))
+      fail(`${f}: exports keep the workspace-only "source" condition (publishConfig.exports)`);
   }
   for (const name of [
     "@chatwire/tokenizer",
