@@ -257,6 +257,35 @@ console.log(later, dir, ids, events, isErr, code, DecoderStream, decodeEvents);
   );
   run(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "."], { cwd: all });
   log("  consumer.ts + README usage example: 0 errors");
+  // A browser consumer: DOM lib, no @types/node: the neutral entries' .d.ts must not need Node.
+  writeFileSync(
+    join(all, "browser.ts"),
+    `import { fromUrl, type ChatTokenizer } from "@chatwire/tokenizer";
+import { compileDecoderSpec, createDecoder, eventCollector } from "@chatwire/stream-decoder";
+import { DecoderStream } from "@chatwire/stream-decoder/stream";
+const tok: ChatTokenizer = await fromUrl(new URL("./qwen3/", location.href));
+const decoder = createDecoder(compileDecoderSpec(tok.textModel, tok.format), eventCollector());
+decoder.pushMany(tok.encodeText("hi").ids);
+export const stream: DecoderStream = new DecoderStream(compileDecoderSpec(tok.textModel, tok.format));
+`,
+  );
+  writeFileSync(
+    join(all, "tsconfig.browser.json"),
+    JSON.stringify({
+      compilerOptions: {
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        target: "ES2022",
+        lib: ["ES2022", "DOM"],
+        strict: true,
+        noEmit: true,
+        types: [],
+      },
+      files: ["browser.ts"],
+    }),
+  );
+  run(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.browser.json"], { cwd: all });
+  log("  browser.ts (lib DOM, no @types/node): 0 errors");
 });
 
 // ---- 5. browser bundles
