@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import { fromFiles, fromUrl, TokenizerError } from "../src/index.ts";
-import { loadTokenizerSync, qwen3Dir } from "../src/node.ts";
+import { fromDirectory, fromDirectorySync, loadTokenizerSync, qwen3Dir } from "../src/node.ts";
 
 const QWEN = ["tokenizer.json", "tokenizer_config.json"] as const;
 const qwenBytes = Object.fromEntries(QWEN.map((n) => [n, new Uint8Array(readFileSync(join(qwen3Dir(), n)))]));
@@ -91,6 +91,19 @@ describe("fromFiles", () => {
     const tok = fromFiles(files);
     expect(tok.format).toBe("internlm2");
     expect(tok.encodeChat(sample)).toEqual(loadTokenizerSync(dir).encodeChat(sample));
+  });
+});
+
+describe("fromDirectory", () => {
+  it("async and sync, format given or detected: the same tokenizer; a file is not a directory", async () => {
+    const expected = reference.encodeChat(sample);
+    expect((await fromDirectory(qwen3Dir())).encodeChat(sample)).toEqual(expected);
+    expect((await fromDirectory(qwen3Dir(), { format: "qwen3" })).encodeChat(sample)).toEqual(expected);
+    expect(fromDirectorySync(qwen3Dir()).encodeChat(sample)).toEqual(expected);
+    const file = join(qwen3Dir(), "tokenizer.json");
+    const e = await rejectionOf(fromDirectory(file));
+    expect([e.type, e.fields.file]).toEqual(["file-not-found", file]);
+    expect(errorOf(() => fromDirectorySync(join(qwen3Dir(), "nope"))).type).toBe("file-not-found");
   });
 });
 
