@@ -16,9 +16,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GPT2_PATTERN, translateOnigPattern } from "../src/bytelevel/index.ts";
+import {
+  BYTE_TO_CHAR,
+  GPT2_PATTERN,
+  loadByteLevelModel,
+  translateOnigPattern,
+} from "../src/bytelevel/index.ts";
 import { compileSplitFallback, type MatchAt } from "../src/bytelevel/split-fallback.ts";
 import { parseByteLevelTokenizerJson } from "../src/bytelevel/tokenizer-json.ts";
+import { TokenizerError } from "../src/errors.ts";
 import { idDiff, QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.ts";
 
 interface RustTokenizer {
@@ -183,4 +189,44 @@ describe("the issue's CJK size encodes (no RangeError, text round-trips; 9M ASCI
     },
     300_000,
   );
+});
+
+describe("a pattern outside the fallback's subset", () => {
+  it("gives a typed TokenizerError (invalid-argument), never a plain RangeError", () => {
+    const vocab: Record<string, number> = {};
+    BYTE_TO_CHAR.forEach((ch, b) => {
+      vocab[ch] = b;
+    });
+    const regex = "(?:[ab]x?)+|."; // a repeated group: outside the subset, and V8 overflows on it
+    const model = loadByteLevelModel(
+      {
+        version: "1.0",
+        added_tokens: [],
+        normalizer: null,
+        pre_tokenizer: {
+          type: "Sequence",
+          pretokenizers: [
+            { type: "Split", pattern: { Regex: regex }, behavior: "Isolated", invert: false },
+            { type: "ByteLevel", add_prefix_space: false, use_regex: false },
+          ],
+        },
+        decoder: { type: "ByteLevel" },
+        model: { type: "BPE", dropout: null, vocab, merges: [] },
+      },
+      { file: "repeated-group.json" },
+    );
+    const s = "ab".repeat(3_000_000);
+    const re = new RegExp(translateOnigPattern(regex), "yv");
+    expect(() => re.test(s)).toThrow(RangeError); // precondition: V8 cannot match it
+    expect(model.encode("abab x").length).toBe(6); // short text: V8 as usual
+    let caught: unknown;
+    try {
+      model.encode(s);
+    } catch (e) {
+      caught = e;
+    }
+    expect(TokenizerError.isInstance(caught)).toBe(true);
+    expect((caught as TokenizerError).type).toBe("invalid-argument");
+    expect((caught as TokenizerError).fields).toEqual({ index: 0 });
+  });
 });
