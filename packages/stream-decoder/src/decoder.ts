@@ -18,7 +18,7 @@ import { type ActionCall, ActionParser, parseAction } from "./action-parse.ts";
 import type { DecoderErrorCode, DecoderHandler, StopInfo, StopReason } from "./events.ts";
 import { type CoreHandler, coreHandler } from "./handler.ts";
 import { Cls, type DecoderSpec } from "./spec.ts";
-import { compileStopStrings, StopMatcher, StopStrings } from "./stop-matcher.ts";
+import { checkStopStrings, compileStopStrings, StopMatcher, StopStrings } from "./stop-matcher.ts";
 import { ToolCallStreamHandler } from "./tool-call-stream.ts";
 import { Utf8Pending } from "./utf8-pending.ts";
 
@@ -190,15 +190,12 @@ class StreamDecoder implements Decoder {
     const stopStrings = options.stopStrings ?? [];
     let stops: StopStrings | null = null;
     if (stopStrings instanceof StopStrings) {
+      // (A compiled set was checked against the limits when it was compiled.)
       if (stopStrings.spec !== spec)
         throw new TypeError("stopStrings were compiled for another decoder spec");
       stops = stopStrings;
     } else if (stopStrings.length > 0) stops = compileStopStrings(spec, stopStrings);
-    else {
-      for (const s of stopStrings) {
-        if (typeof s !== "string" || s === "") throw new TypeError("stop strings must be non-empty strings");
-      }
-    }
+    else checkStopStrings(stopStrings);
     const maxBuffered = options.maxBufferedChars ?? 1_000_000;
     if (!Number.isInteger(maxBuffered) || maxBuffered < 1)
       throw new TypeError("maxBufferedChars must be a positive integer");
@@ -332,7 +329,7 @@ class StreamDecoder implements Decoder {
         return;
       }
     }
-    const held0 = m.automaton.nodeText[s0] as string;
+    const held0 = s0 === 0 ? "" : m.automaton.heldText(s0);
     if (m.feed(t, from)) {
       const p = m.automaton.patterns[m.matched] as string;
       const upto = held0 + t.slice(0, m.matchEnd + 1);
@@ -343,7 +340,7 @@ class StreamDecoder implements Decoder {
       this.finish("stop_string", undefined, p);
       return;
     }
-    const keep = m.automaton.nodeText[m.state]?.length ?? 0;
+    const keep = m.automaton.depth[m.state] as number;
     const all = s0 === 0 ? t : held0 + t;
     if (all.length > keep) this.deliver(keep === 0 ? all : all.slice(0, all.length - keep));
   }
@@ -352,7 +349,7 @@ class StreamDecoder implements Decoder {
   private flushStopHold(): void {
     const m = this.matcher;
     if (m === null || m.state === 0) return;
-    const held = m.automaton.nodeText[m.state] as string;
+    const held = m.automaton.heldText(m.state);
     m.reset();
     this.deliver(held);
   }

@@ -11,3 +11,9 @@
  * Node 20).
  */
 export const MAX_NESTING_DEPTH = 200;
+
+/** Most stop strings in one set (compileStopStrings / DecoderOptions.stopStrings). */
+export const MAX_STOP_STRINGS = 64;
+
+/** Longest stop string, in UTF-16 code units. */
+export const MAX_STOP_STRING_LENGTH = 1024;

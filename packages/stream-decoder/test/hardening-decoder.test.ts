@@ -118,13 +118,16 @@ describe("over-deep tool-call arguments are an action_end error (streamToolCalls
   const s = synthetic(["a", "\n", "[", "]", "(", ")"], false);
   it("ChatGLM3: a deeply nested Python argument", () => {
     const spec = compileDecoderSpec(s.model, "chatglm3");
-    const body = `get_weather\n\`\`\`python\ntool_call(a=${"[".repeat(5000)}${"]".repeat(5000)})\n\`\`\``;
-    for (const streamToolCalls of [true, false]) {
-      const events = run(spec, [...s.enc(body), G.observation], { streamToolCalls }, true);
-      const end = events.find((e) => e.type === "action_end");
-      expect(end).toMatchObject({ kind: "get_weather", error: expect.stringMatching(/deeper than 200/) });
-      expect(events.at(-1)).toMatchObject({ type: "stop", reason: "eos" });
-    }
+    // Depths where a recursive parse still fits the stack but JSON.stringify of the
+    // arguments (streamToolCalls) no longer does, and beyond.
+    for (const depth of [300, 2500, 4500, 5000, 50_000])
+      for (const streamToolCalls of [true, false]) {
+        const body = `get_weather\n\`\`\`python\ntool_call(a=${"[".repeat(depth)}${"]".repeat(depth)})\n\`\`\``;
+        const events = run(spec, [...s.enc(body), G.observation], { streamToolCalls }, true);
+        const end = events.find((e) => e.type === "action_end");
+        expect(end).toMatchObject({ kind: "get_weather", error: expect.stringMatching(/deeper than 200/) });
+        expect(events.at(-1)).toMatchObject({ type: "stop", reason: "eos" });
+      }
   });
 
   it("Qwen3: a deeply nested JSON argument", () => {
