@@ -341,8 +341,16 @@ class StreamDecoder implements Decoder {
       return;
     }
     const keep = m.automaton.depth[m.state] as number;
-    const all = s0 === 0 ? t : held0 + t;
-    if (all.length > keep) this.deliver(keep === 0 ? all : all.slice(0, all.length - keep));
+    if (s0 === 0) {
+      if (t.length > keep) this.deliver(keep === 0 ? t : t.slice(0, t.length - keep));
+      return;
+    }
+    // held0 + t minus the `keep` units still held, without building (and flattening) the
+    // concatenation: O(token), not O(held) per token while a long stop-string prefix is held.
+    const out = held0.length + t.length - keep;
+    if (out <= 0) return;
+    if (out <= held0.length) this.deliver(held0.slice(0, out));
+    else this.deliver(held0 + t.slice(0, out - held0.length));
   }
 
   /** Releases the text held for a possible stop string (span end). */
