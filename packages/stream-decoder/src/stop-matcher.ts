@@ -26,10 +26,6 @@ const ID_UNKNOWN = 0;
 const ID_CLEAR = 1;
 const ID_CANDIDATE = 2;
 
-function hasBit(bits: Uint32Array, c: number): boolean {
-  return ((bits[c >>> 5] as number) & (1 << (c & 31))) !== 0;
-}
-
 function setBit(bits: Uint32Array, c: number): void {
   bits[c >>> 5] = (bits[c >>> 5] as number) | (1 << (c & 31));
 }
@@ -86,36 +82,58 @@ export class StopStrings {
     checkStopStrings(patterns);
     this.spec = spec;
     this.patterns = Object.freeze([...patterns]);
-    // A temporary trie with Map children (bounded by the limits), renumbered breadth-first.
-    const children: Map<number, number>[] = [new Map()];
-    const tmpPattern: number[] = [0];
-    const tmpDepth: number[] = [0];
-    const terminal: number[] = [-1];
+    // The trie, built with one Map of edges (key: node * 65536 + unit) and typed arrays, then
+    // renumbered breadth-first (children of a node consecutive, units ascending). Transient
+    // memory is linear in the pattern length too (a Map per node was ~100 bytes a node).
+    let textUnits = 0;
+    for (const p of this.patterns) textUnits += p.length;
+    const cap = textUnits + 1;
+    const parentOf = new Int32Array(cap);
+    const unitOf = new Uint16Array(cap);
+    const tmpDepth = new Int32Array(cap);
+    const tmpPattern = new Int32Array(cap);
+    const tmpTerminal = new Int32Array(cap).fill(-1);
+    const edges = new Map<number, number>();
     const firstUnit = new Uint32Array(2048);
     const anyUnit = new Uint32Array(2048);
-    let textUnits = 0;
+    let n = 1;
+    let maxDepth = 0;
     this.patterns.forEach((p, pi) => {
-      textUnits += p.length;
       let s = 0;
       for (let i = 0; i < p.length; i++) {
         const c = p.charCodeAt(i);
         if (i === 0) setBit(firstUnit, c);
         setBit(anyUnit, c);
-        const map = children[s] as Map<number, number>;
-        let t = map.get(c);
+        const key = s * 65536 + c;
+        let t = edges.get(key);
         if (t === undefined) {
-          t = children.length;
-          children.push(new Map());
-          tmpPattern.push(pi);
-          tmpDepth.push(i + 1);
-          terminal.push(-1);
-          map.set(c, t);
+          t = n++;
+          parentOf[t] = s;
+          unitOf[t] = c;
+          tmpDepth[t] = i + 1;
+          tmpPattern[t] = pi;
+          edges.set(key, t);
         }
         s = t;
       }
-      if (terminal[s] === -1) terminal[s] = pi;
+      if (tmpTerminal[s] === -1) tmpTerminal[s] = pi;
+      if (p.length > maxDepth) maxDepth = p.length;
     });
-    const n = children.length;
+    edges.clear();
+    // Breadth-first numbering, one depth at a time: nodes of depth d sorted by (new number
+    // of the parent, unit), packed into one float per node for a numeric typed-array sort.
+    const levelStart = new Int32Array(maxDepth + 2);
+    for (let t = 1; t < n; t++) (levelStart[(tmpDepth[t] as number) + 1] as number)++;
+    for (let d = 1; d <= maxDepth + 1; d++)
+      levelStart[d] = (levelStart[d] as number) + (levelStart[d - 1] as number);
+    const byLevel = new Int32Array(n);
+    const fill = levelStart.slice();
+    for (let t = 1; t < n; t++) {
+      const d = tmpDepth[t] as number;
+      byLevel[fill[d] as number] = t;
+      fill[d] = (fill[d] as number) + 1;
+    }
+    const newId = new Int32Array(n);
     const unit = new Uint16Array(n);
     const firstChild = new Int32Array(n);
     const childCount = new Int32Array(n);
@@ -123,25 +141,34 @@ export class StopStrings {
     const match = new Int32Array(n).fill(-1);
     const depth = new Int32Array(n);
     const nodePattern = new Int32Array(n);
-    // Breadth-first: new numbers (children of a node consecutive, units ascending), failure
-    // links (the parent's failure chain, followed with the new numbering) and matches.
-    const order: number[] = [0];
-    for (let qi = 0; qi < order.length; qi++) {
-      const old = order[qi] as number;
-      const s = qi;
-      const entries = [...(children[old] as Map<number, number>)].sort((a, b) => a[0] - b[0]);
-      firstChild[s] = order.length;
-      childCount[s] = entries.length;
-      for (const [c, child] of entries) {
-        unit[order.length] = c;
-        order.push(child);
+    const terminal = new Int32Array(n).fill(-1);
+    terminal[0] = tmpTerminal[0] as number;
+    let next = 1;
+    for (let d = 1; d <= maxDepth; d++) {
+      const from = levelStart[d] as number;
+      const to = levelStart[d + 1] as number;
+      const keys = new Float64Array(to - from);
+      for (let k = from; k < to; k++) {
+        const t = byLevel[k] as number;
+        keys[k - from] = ((newId[parentOf[t] as number] as number) * 65536 + (unitOf[t] as number)) * n + t;
       }
-      depth[s] = tmpDepth[old] as number;
-      nodePattern[s] = tmpPattern[old] as number;
+      keys.sort();
+      for (const key of keys) {
+        const t = key % n;
+        const id = next++;
+        newId[t] = id;
+        const parent = newId[parentOf[t] as number] as number;
+        if (childCount[parent] === 0) firstChild[parent] = id;
+        childCount[parent] = (childCount[parent] as number) + 1;
+        unit[id] = unitOf[t] as number;
+        depth[id] = d;
+        nodePattern[id] = tmpPattern[t] as number;
+        terminal[id] = tmpTerminal[t] as number;
+      }
     }
     for (let s = 0; s < n; s++) {
       // Parents come before children in breadth-first order: fail[] of shallower nodes is set.
-      const own = terminal[order[s] as number] as number;
+      const own = terminal[s] as number;
       for (let k = 0; k < (childCount[s] as number); k++) {
         const child = (firstChild[s] as number) + k;
         const c = unit[child] as number;
