@@ -6,7 +6,9 @@ import { chatglm3 } from "./formats/chatglm3.ts";
 import type { ChatFormat } from "./formats/format.ts";
 import { internlm2 } from "./formats/internlm2.ts";
 import { qwen3 } from "./formats/qwen3.ts";
+import type { ChatRequest } from "./formats/request.ts";
 import type { FormatName, ReservedRegistry } from "./formats/reserved.ts";
+import { TextRenderer } from "./formats/sink.ts";
 import { checkPolicy, type SpecialTextOptions, specialTokenError } from "./special-text/policy.ts";
 import { createSpecialScanner, type SpecialMatch, type SpecialScanner } from "./special-text/scanner.ts";
 import type { TextModel } from "./text-model.ts";
@@ -25,8 +27,17 @@ export interface ChatTokenizer {
   readonly scanner: SpecialScanner;
   /** One ordinary-encoder call, no BOS/EOS, never a reserved ID. */
   encodeText(text: string, options?: SpecialTextOptions): TextEncoding;
-  /** A conversation in the format's native schema (docs/cli-contract.md "encode-chat"). */
-  encodeChat(request: unknown, options?: SpecialTextOptions): ChatEncoding;
+  /**
+   * A chat request (docs/formats.md "The chat request"). Validated at run time too: anything
+   * else is TokenizerError("invalid-conversation") naming the field.
+   */
+  encodeChat(request: ChatRequest, options?: SpecialTextOptions): ChatEncoding;
+  /**
+   * The same rendering as text with every reserved ID written as its token string (like
+   * apply_chat_template(tokenize=False)), for debugging. Caller text that looks like a reserved
+   * token reads the same here: only encodeChat's IDs tell them apart.
+   */
+  renderChat(request: ChatRequest, options?: SpecialTextOptions): string;
 }
 
 const FORMATS: Readonly<Record<FormatName, ChatFormat>> = { internlm2, chatglm3, qwen3 };
@@ -58,11 +69,17 @@ export function createChatTokenizer(parts: {
       }
       return { ids: textModel.encode(text), audit: scanner.scan(text) };
     },
-    encodeChat(request: unknown, options: SpecialTextOptions = {}): ChatEncoding {
+    encodeChat(request: ChatRequest, options: SpecialTextOptions = {}): ChatEncoding {
       const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);
       const b = new ChatBuilder(textModel, scanner, policy);
       fmt.render(request, b);
       return b.finish();
+    },
+    renderChat(request: ChatRequest, options: SpecialTextOptions = {}): string {
+      const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);
+      const r = new TextRenderer(registry.nameById, scanner, policy);
+      fmt.render(request, r);
+      return r.finish();
     },
   });
 }

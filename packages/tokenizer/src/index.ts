@@ -20,8 +20,8 @@ export { internlm2 } from "./formats/internlm2.ts";
 export { pyFloatRepr, pyJsonDumps, pyJsonString } from "./formats/py-json.ts";
 export { qwen3 } from "./formats/qwen3.ts";
 export { planRegistry, type RegistryPlan, verifyRegistry } from "./formats/registry.ts";
+export * from "./formats/request.ts";
 export * from "./formats/reserved.ts";
-export type { ChatRequest } from "./formats/schema.ts";
 export {
   BUILTIN_TOKENIZERS,
   detectFormat,

@@ -1,6 +1,7 @@
 // encode-chat: {"messages": [...], "tools"?, "add_generation_prompt"?} in the format's native
 // schema -> {"ids": [...], "audit": [...]}. Invalid conversations, and reserved-looking text
 // under --special-text reject, are that line's error.
+import type { ChatRequest } from "@chatwire/tokenizer";
 import type { Command } from "../command.ts";
 import {
   loadTokenizerOption,
@@ -19,7 +20,8 @@ export const command: Command = {
     const specialText = specialTextOption(opts);
     return (input) => {
       // A TokenizerError thrown here becomes this line's {"error": ...} (its toJSON is the contract shape).
-      const { ids, audit } = tokenizer.encodeChat(input, { specialText });
+      // The request is untrusted JSON: encodeChat validates it at run time (typed errors).
+      const { ids, audit } = tokenizer.encodeChat(input as ChatRequest, { specialText });
       return {
         ids,
         audit: audit.map((a) => ({ message: a.message, field: a.field, token: a.token, index: a.index })),
