@@ -1,6 +1,7 @@
 // A loaded tokenizer bound to one chat format: the text model (every literal path to a
 // reserved ID closed), the verified reserved registry, and the two safe encoders.
 import type { TokenizerConfig } from "./config.ts";
+import { quote, TokenizerError } from "./errors.ts";
 import { ChatBuilder, type ChatEncoding } from "./formats/builder.ts";
 import { chatglm3 } from "./formats/chatglm3.ts";
 import type { ChatFormat } from "./formats/format.ts";
@@ -40,7 +41,11 @@ export interface ChatTokenizer {
   renderChat(request: ChatRequest, options?: SpecialTextOptions): string;
 }
 
-const FORMATS: Readonly<Record<FormatName, ChatFormat>> = { internlm2, chatglm3, qwen3 };
+const FORMATS: ReadonlyMap<string, ChatFormat> = new Map([
+  ["internlm2", internlm2],
+  ["chatglm3", chatglm3],
+  ["qwen3", qwen3],
+]);
 
 export function createChatTokenizer(parts: {
   readonly format: FormatName;
@@ -51,7 +56,9 @@ export function createChatTokenizer(parts: {
 }): ChatTokenizer {
   const { format, textModel, registry, config } = parts;
   const scanner = createSpecialScanner(registry.strings);
-  const fmt = FORMATS[format];
+  const fmt = FORMATS.get(format);
+  if (fmt === undefined)
+    throw new TokenizerError("unknown-format", `unknown format ${quote(String(format))}`);
   const defaultPolicy = checkPolicy(parts.defaultSpecialText);
   return Object.freeze({
     format,

@@ -8,7 +8,7 @@
 // Cost: one pass over the request; JSON values are walked once, depth-bounded (MAX_JSON_DEPTH).
 import { quote } from "../errors.ts";
 import { MAX_JSON_DEPTH } from "./request.ts";
-import { type At, checkKeys, checkRole, invalid, isObject, type JsonObject, own } from "./schema.ts";
+import { type At, checkKeys, checkRole, invalid, isObject, items, type JsonObject, own } from "./schema.ts";
 
 export type Role = "system" | "user" | "assistant" | "tool" | "environment" | "observation";
 
@@ -103,7 +103,7 @@ export function checkJsonValue(v: unknown, at: At, depth = 1): void {
     return;
   }
   if (Array.isArray(v)) {
-    for (const x of v) checkJsonValue(x, at, depth + 1);
+    for (const x of items(v)) checkJsonValue(x, at, depth + 1);
     return;
   }
   if (typeof v === "object") {
@@ -136,7 +136,7 @@ function content(m: JsonObject, i: number, role: string, family: string): string
   if (!Array.isArray(c))
     throw invalid("must be a string, null or an array of text parts", { message: i, field: "content" });
   const texts: string[] = [];
-  c.forEach((p: unknown, k) => {
+  items(c).forEach((p, k) => {
     const at = { message: i, field: `content[${k}]` };
     if (!isObject(p)) throw invalid("a content part must be an object", at);
     const type = own(p, "type");
@@ -163,7 +163,7 @@ function toolCalls(m: JsonObject, i: number, role: string, family: string): NToo
   if (role !== "assistant")
     throw invalid("only an assistant message may carry tool_calls", { message: i, field: "tool_calls" });
   if (!Array.isArray(tc)) throw invalid("must be an array", { message: i, field: "tool_calls" });
-  return tc.map((c: unknown, j): NToolCall => {
+  return items(tc).map((c, j): NToolCall => {
     const prefix = `tool_calls[${j}]`;
     if (!isObject(c)) throw invalid("must be an object", { message: i, field: prefix });
     checkKeys(c, CALL_KEYS, { message: i, prefix });
@@ -324,13 +324,13 @@ export function normalizeRequest(request: unknown, p: FamilyProfile): NRequest {
   if (!Array.isArray(msgs)) throw invalid("must be an array of messages", { field: "messages" });
   const roles = new Set([...COMMON_ROLES, ...p.nativeRoles]);
   const keys = new Set([...COMMON_FIELDS, ...p.nativeFields]);
-  const messages = msgs.map((m: unknown, i) => message(m, i, p, roles, keys));
+  const messages = items(msgs).map((m, i) => message(m, i, p, roles, keys));
 
   const t = own(request, "tools");
   let tools: NTool[] = [];
   if (t !== undefined && t !== null) {
     if (!Array.isArray(t)) throw invalid("must be an array", { field: "tools" });
-    tools = t.map(tool);
+    tools = items(t).map(tool);
   }
 
   const prefill =

@@ -11,15 +11,15 @@
 //   (1e-05, 1e+16, 0.1, 100.0 for a non-safe integer such as 1e20 -> "1e+20").
 import { TokenizerError } from "../errors.ts";
 
-const ESCAPES: Readonly<Record<number, string>> = {
-  8: "\\b",
-  9: "\\t",
-  10: "\\n",
-  12: "\\f",
-  13: "\\r",
-  34: '\\"',
-  92: "\\\\",
-};
+const ESCAPES: ReadonlyMap<number, string> = new Map([
+  [8, "\\b"],
+  [9, "\\t"],
+  [10, "\\n"],
+  [12, "\\f"],
+  [13, "\\r"],
+  [34, '\\"'],
+  [92, "\\\\"],
+]);
 
 export function pyJsonString(s: string): string {
   let out = '"';
@@ -27,7 +27,7 @@ export function pyJsonString(s: string): string {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c >= 0x20 && c !== 34 && c !== 92) continue;
-    out += s.slice(from, i) + (ESCAPES[c] ?? `\\u${c.toString(16).padStart(4, "0")}`);
+    out += s.slice(from, i) + (ESCAPES.get(c) ?? `\\u${c.toString(16).padStart(4, "0")}`);
     from = i + 1;
   }
   return `${out + s.slice(from)}"`;

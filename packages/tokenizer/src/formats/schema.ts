@@ -19,6 +19,13 @@ export function own(obj: JsonObject, key: string): unknown {
   return Object.hasOwn(obj, key) ? obj[key] : undefined;
 }
 
+/** The elements of an array, a hole read as undefined (never through the prototype chain). */
+export function items(arr: readonly unknown[]): unknown[] {
+  const out = new Array<unknown>(arr.length);
+  for (let i = 0; i < arr.length; i++) out[i] = Object.hasOwn(arr, i) ? arr[i] : undefined;
+  return out;
+}
+
 /** `prefix.key` (or just key) with a caller key cut to 40 characters. */
 export function fieldName(prefix: string | undefined, key: string): string {
   const k = key.length > 40 ? `${key.slice(0, 40)}…` : key;
