@@ -1,7 +1,8 @@
 """Writes test-vectors/requests.json: OpenAI / Hugging Face shaped chat requests (the shared
 INPUT table of the *.request.json goldens). Edit the requests here, then run:
 
-    /usr/bin/python3 test-vectors/gen/make_requests.py && node test-vectors/generate.js
+    /usr/bin/python3 test-vectors/gen/make_requests.py && npx biome format --write test-vectors/requests.json
+    node test-vectors/generate.js
 
 Each entry: {"name", "formats" (the families it is rendered for), "request"}. Benign text only;
 every request is valid for the families listed (ChatGLM3: system first, no two user messages in a
@@ -198,6 +199,21 @@ REQUESTS = [
             {"role": "assistant", "name": "bot", "content": "Hello Alice."},
             {"role": "user", "name": "bob", "content": "Hi"},
         ],
+    }),
+    # Exactly what packages/tokenizer/test/openai-types.test.ts builds with the `openai` SDK types.
+    ("openai_sdk_typed", ALL, {
+        "messages": [
+            {"role": "developer", "content": [{"type": "text", "text": "You are a weather bot."}]},
+            {"role": "user", "content": [{"type": "text", "text": "Weather in Paris and Tokyo?"}], "name": "alice"},
+            {"role": "assistant", "content": None, "refusal": None,
+             "tool_calls": [call("call_p", "get_weather", "{\"city\": \"Paris\"}"),
+                            call("call_t", "get_weather", "{\"city\": \"Tokyo\", \"unit\": \"celsius\"}")]},
+            {"role": "tool", "tool_call_id": "call_p", "content": "{\"temperature\": 22}"},
+            {"role": "tool", "tool_call_id": "call_t", "content": [{"type": "text", "text": "{\"temperature\": 18}"}]},
+            {"role": "assistant", "content": "Paris 22 °C, Tokyo 18 °C."},
+            {"role": "user", "content": "Thanks."},
+        ],
+        "tools": [WEATHER],
     }),
     ("native_internlm2_action_and_openai", ["internlm2"], {
         "messages": [

@@ -166,14 +166,14 @@ function toolCalls(m: JsonObject, i: number, role: string, family: string): NToo
   return items(tc).map((c, j): NToolCall => {
     const prefix = `tool_calls[${j}]`;
     if (!isObject(c)) throw invalid("must be an object", { message: i, field: prefix });
-    checkKeys(c, CALL_KEYS, { message: i, prefix });
-    optionalString(c, "id", { message: i, field: `${prefix}.id` });
     const type = own(c, "type");
     if (type !== undefined && type !== "function")
       throw invalid(`only "function" tool calls can be rendered by ${family}`, {
         message: i,
         field: `${prefix}.type`,
       });
+    checkKeys(c, CALL_KEYS, { message: i, prefix });
+    optionalString(c, "id", { message: i, field: `${prefix}.id` });
     const fn = own(c, "function");
     if (!isObject(fn))
       throw invalid("must be an object {name, arguments}", { message: i, field: `${prefix}.function` });
@@ -289,10 +289,10 @@ function message(
 function tool(t: unknown, k: number): NTool {
   const prefix = `tools[${k}]`;
   if (!isObject(t)) throw invalid("a tool must be an object", { field: prefix });
-  checkKeys(t, TOOL_KEYS, { prefix });
   const type = own(t, "type");
   if (type !== undefined && type !== "function")
     throw invalid('only "function" tools can be rendered', { field: `${prefix}.type` });
+  checkKeys(t, TOOL_KEYS, { prefix });
   const fn = own(t, "function");
   if (!isObject(fn))
     throw invalid("must be an object {name, description?, parameters?}", { field: `${prefix}.function` });
