@@ -7,7 +7,7 @@
 // malformed input with a typed error, never a throw of its own. Python json.loads differences
 // kept on purpose: NaN / Infinity literals are refused (not JSON).
 import { TokenizerError } from "../errors.ts";
-import { pyFloatRepr, pyJsonString } from "./py-json.ts";
+import { isJsonInteger, pyFloatRepr, pyJsonString } from "./py-json.ts";
 import { MAX_JSON_DEPTH } from "./request.ts";
 
 export type PyValue =
@@ -162,7 +162,7 @@ function matchNumber(text: string, at: number): string | null {
 /** A JS value already checked by checkJsonValue, as Python would hold it after json.loads. */
 export function pyFromJs(v: unknown): PyValue {
   if (v === null || typeof v === "boolean" || typeof v === "string") return v;
-  if (typeof v === "number") return Number.isSafeInteger(v) ? { int: String(v) } : { float: v };
+  if (typeof v === "number") return isJsonInteger(v) ? { int: String(v) } : { float: v };
   if (Array.isArray(v)) return v.map(pyFromJs);
   const map = new Map<string, PyValue>();
   for (const k of Object.keys(v as object)) {
