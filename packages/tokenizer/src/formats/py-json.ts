@@ -23,15 +23,19 @@ const ESCAPES: ReadonlyMap<number, string> = new Map([
 ]);
 
 export function pyJsonString(s: string): string {
-  let out = '"';
+  // Pieces joined once: escape-dense strings stay linear (no long chain of concatenations).
+  let parts: string[] | undefined;
   let from = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c >= 0x20 && c !== 34 && c !== 92) continue;
-    out += s.slice(from, i) + (ESCAPES.get(c) ?? `\\u${c.toString(16).padStart(4, "0")}`);
+    parts ??= ['"'];
+    parts.push(s.slice(from, i), ESCAPES.get(c) ?? `\\u${c.toString(16).padStart(4, "0")}`);
     from = i + 1;
   }
-  return `${out + s.slice(from)}"`;
+  if (parts === undefined) return `"${s}"`;
+  parts.push(s.slice(from), '"');
+  return parts.join("");
 }
 
 /** Python repr() of a finite float. */

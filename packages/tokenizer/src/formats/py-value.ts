@@ -38,7 +38,7 @@ export function parsePyJson(text: string): PyValue {
   const str = (): string => {
     // at the opening quote
     i++;
-    let out = "";
+    const parts: string[] = [];
     let from = i;
     for (;;) {
       if (i >= n) fail("unterminated string");
@@ -49,23 +49,23 @@ export function parsePyJson(text: string): PyValue {
         i++;
         continue;
       }
-      out += text.slice(from, i);
+      parts.push(text.slice(from, i));
       const e = text[i + 1];
       const simple = e === undefined ? undefined : SIMPLE_ESCAPES.get(e);
       if (simple !== undefined) {
-        out += simple;
+        parts.push(simple);
         i += 2;
       } else if (e === "u") {
         const hex = text.slice(i + 2, i + 6);
         if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail("bad \\u escape");
-        out += String.fromCharCode(Number.parseInt(hex, 16));
+        parts.push(String.fromCharCode(Number.parseInt(hex, 16)));
         i += 6;
       } else fail("bad escape");
       from = i;
     }
-    out += text.slice(from, i);
+    parts.push(text.slice(from, i));
     i++;
-    return out;
+    return parts.length === 1 ? (parts[0] as string) : parts.join("");
   };
   const num = (): PyValue => {
     const m = matchNumber(text, i);
