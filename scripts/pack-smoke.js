@@ -41,9 +41,6 @@ const NEUTRAL_ENTRIES = [
   "@chatwire/stream-decoder",
   "@chatwire/stream-decoder/stream",
 ];
-// PENDING: formats/builder.ts's Buffer.byteLength (node:buffer) is replaced on the encoder
-// helper's branch (issue 13). Reported, not failed, until that lands; then delete this entry.
-const PENDING_NODE_IMPORTS = new Set(["node:buffer"]);
 
 const log = (s) => process.stdout.write(`pack-smoke: ${s}\n`);
 function fail(s) {
@@ -315,11 +312,7 @@ step("esbuild --platform=browser bundles (no node:* allowed)", () => {
     log(
       `  ${entry}: ${code.length} B minified, ${gz} B gzip (${fromTokenizer} B of it from @chatwire/tokenizer)${nodeImports.length ? `, node imports: ${nodeImports.join(", ")}` : ""}`,
     );
-    for (const n of nodeImports) {
-      if (PENDING_NODE_IMPORTS.has(n))
-        log(`  PENDING ${entry} imports ${n} (formats/builder.ts, the encoder helper's change)`);
-      else fail(`${entry} bundle imports ${n}`);
-    }
+    for (const n of nodeImports) fail(`${entry} bundle imports ${n}`);
   }
 });
 

@@ -7,10 +7,10 @@
 import { spawnSync } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadTokenizer } from "@chatwire/tokenizer";
+import { CHAT_REQUEST_FIELDS, type ChatRequest } from "@chatwire/tokenizer";
+import { loadTokenizer } from "@chatwire/tokenizer/node";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { TOP_LEVEL_FIELDS } from "../src/commands/encode-chat.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -188,9 +188,13 @@ describe("audits and unknown top-level fields", () => {
       messages: [{ role: "user", content: "a" }],
       add_generation_prompt: true,
       tools: [],
+      continue_final_message: false,
+      chat_template_kwargs: {},
       enable_thinking: false,
     };
-    expect(Object.keys(request).sort()).toEqual([...(TOP_LEVEL_FIELDS.get("qwen3") ?? [])].sort());
-    expect(() => tok.encodeChat(request)).not.toThrow();
+    expect(Object.keys(request).sort()).toEqual([...CHAT_REQUEST_FIELDS].sort());
+    expect(() => tok.encodeChat(request as unknown as ChatRequest)).not.toThrow();
+    const r = cli(["encode-chat"], [request]).out[0];
+    expect(r).toHaveProperty("ids");
   });
 });

@@ -11,8 +11,8 @@ import {
   PythonLiteralError,
   parsePythonCall,
   parsePythonLiteral,
-  ToolCallScanner,
-} from "../src/index.ts";
+} from "../src/python-literal.ts";
+import { ToolCallScanner } from "../src/tool-call-scanner.ts";
 import { timeRatio } from "./ratio-support.ts";
 
 /** The documented nesting limit (docs/decoder.md): deeper is an error, never a throw. */
