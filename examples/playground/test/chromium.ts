@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BrowserContext, chromium } from "playwright-core";
 
-export const CHROMIUM = "/usr/bin/chromium";
+/** Debian's Chromium; CHATWIRE_CHROMIUM points elsewhere (e.g. a missing path, to check the skip/fail rule). */
+export const CHROMIUM = process.env.CHATWIRE_CHROMIUM ?? "/usr/bin/chromium";
 
 const ARGS = [
   "--headless",
