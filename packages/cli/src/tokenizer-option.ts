@@ -4,11 +4,11 @@ import {
   type ChatTokenizer,
   FORMAT_NAMES,
   type FormatName,
-  loadTokenizer,
   SPECIAL_TEXT_POLICIES,
   type SpecialTextPolicy,
   TokenizerError,
 } from "@chatwire/tokenizer";
+import { loadTokenizer } from "@chatwire/tokenizer/node";
 import { getString, type OptionSpecs, type ParsedOptions, UsageError } from "./args.ts";
 
 export const DEFAULT_TOKENIZER = "qwen3";

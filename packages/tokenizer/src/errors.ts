@@ -11,7 +11,8 @@ export type TokenizerErrorType =
   | "unknown-format"
   | "special-token-in-text"
   | "invalid-conversation"
-  | "invalid-argument";
+  | "invalid-argument"
+  | "fetch-failed";
 
 export interface TokenizerErrorFields {
   readonly file?: string;

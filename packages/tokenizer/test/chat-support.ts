@@ -7,7 +7,8 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import { idDiff as sharedIdDiff } from "../../../test-support/id-diff.ts";
-import { type ChatSpan, type ChatTokenizer, type FormatName, loadTokenizerSync } from "../src/index.ts";
+import type { ChatSpan, ChatTokenizer, FormatName } from "../src/index.ts";
+import { loadTokenizerSync } from "../src/node.ts";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 

@@ -10,7 +10,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ChatTokenizer, type FormatName, qwen3Dir } from "../src/index.ts";
+import type { ChatTokenizer, FormatName } from "../src/index.ts";
+import { qwen3Dir } from "../src/node.ts";
 import { availableFormats, render, renderWithPython, tokenizerFor } from "./chat-support.ts";
 
 const CALLER_FIELDS = new Set(["content", "name", "metadata", "tools", "reasoning_content", "tool_calls"]);
