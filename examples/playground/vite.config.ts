@@ -9,7 +9,16 @@ import { bundledTokenizers } from "./build/bundled-tokenizers.ts";
 export default defineConfig({
   root: fileURLToPath(new URL(".", import.meta.url)),
   base: "./",
-  resolve: { conditions: ["source", ...defaultClientConditions] },
+  resolve: {
+    conditions: ["source", ...defaultClientConditions],
+    // TEMPORARY: see src/shims/node-buffer.ts (the tokenizer's chat builder still imports node:buffer).
+    alias: [
+      {
+        find: /^node:buffer$/,
+        replacement: fileURLToPath(new URL("src/shims/node-buffer.ts", import.meta.url)),
+      },
+    ],
+  },
   plugins: [bundledTokenizers()],
   build: {
     outDir: "dist",
