@@ -41,7 +41,7 @@ export function renderForm(form: HTMLElement, request: Request, onEdit: (request
     });
     const content = el("textarea", {
       class: "f-content",
-      rows: "2",
+      rows: "3",
       "data-message": String(i),
       "data-field": "content",
       "aria-label": `message ${i} content`,
