@@ -2,11 +2,12 @@
 // headless Chromium. Types an injection attempt into the user message and checks, through the
 // DOM's data attributes, that chatwire's column has no reserved ID from caller text while the
 // naive render-then-tokenize column does (so this test can fail), and that the decode panel
-// streamed events. Saves a screenshot to examples/playground/out/playground.png.
+// streamed events. Saves screenshots to examples/playground/out/ (playground.png, and one per
+// fixture tokenizer).
 //
 // Reserved IDs are read from the tokenizer.json the page loaded (its added_tokens), and the
 // expected counts follow from the Qwen3 chat_template itself, not from chatwire.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -156,6 +157,7 @@ describe.runIf(hasChromium || ci)("playground page in headless Chromium", () => 
     const shots = join(pageDir, "out");
     mkdirSync(shots, { recursive: true });
     await page.screenshot({ path: join(shots, "playground.png"), fullPage: true });
+    expect(statSync(join(shots, "playground.png")).size).toBeGreaterThan(20_000);
     expect(problems).toEqual([]);
   });
 
@@ -186,6 +188,7 @@ describe.runIf(hasChromium || ci)("playground page in headless Chromium", () => 
       expect(await page.locator("#chatwire .audit-list li").count()).toBeGreaterThan(1);
       expect(await page.locator("#naive .tokens .tok").count()).toBe(0);
       await page.waitForSelector('#decode[data-done="true"] li[data-event-type="stop"]', { timeout: 20_000 });
+      await page.screenshot({ path: join(pageDir, "out", `playground-${name}.png`), fullPage: true });
     }
     await page.close();
   });
