@@ -1,6 +1,8 @@
 // A loaded tokenizer bound to one chat format: the text model (every literal path to a
 // reserved ID closed), the verified reserved registry, and the two safe encoders.
+import { type DecodeOptions, decodeIds } from "./chat-decode.ts";
 import type { TokenizerConfig } from "./config.ts";
+import { TokenizerError } from "./errors.ts";
 import { ChatBuilder, type ChatEncoding } from "./formats/builder.ts";
 import { chatglm3 } from "./formats/chatglm3.ts";
 import type { ChatFormat } from "./formats/format.ts";
@@ -27,6 +29,10 @@ export interface ChatTokenizer {
   encodeText(text: string, options?: SpecialTextOptions): TextEncoding;
   /** A conversation in the format's native schema (docs/cli-contract.md "encode-chat"). */
   encodeChat(request: unknown, options?: SpecialTextOptions): ChatEncoding;
+  /** IDs back to text; reserved IDs skipped (default) or shown by name (chat-decode.ts). */
+  decode(ids: readonly number[], options?: DecodeOptions): string;
+  /** The number of IDs encodeText(text) returns, without building the audit. */
+  countTokens(text: string, options?: SpecialTextOptions): number;
 }
 
 const FORMATS: Readonly<Record<FormatName, ChatFormat>> = { internlm2, chatglm3, qwen3 };
@@ -57,6 +63,19 @@ export function createChatTokenizer(parts: {
         return { ids: textModel.encode(text), audit: [] };
       }
       return { ids: textModel.encode(text), audit: scanner.scan(text) };
+    },
+    decode(ids: readonly number[], options?: DecodeOptions): string {
+      return decodeIds(textModel, registry, ids, options);
+    },
+    countTokens(text: string, options: SpecialTextOptions = {}): number {
+      const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);
+      if (typeof text !== "string")
+        throw new TokenizerError("invalid-argument", "countTokens: text must be a string");
+      if (policy === "reject") {
+        const m = scanner.first(text);
+        if (m !== undefined) throw specialTokenError(m);
+      }
+      return textModel.encode(text).length;
     },
     encodeChat(request: unknown, options: SpecialTextOptions = {}): ChatEncoding {
       const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);

@@ -1,6 +1,7 @@
 // @chatwire/tokenizer: the public, runtime-neutral API (no node:* import is reachable from
 // here; file-system loading is "@chatwire/tokenizer/node"). Explicit names only: the
 // encoders, proto/JSON readers and format renderers behind them are internal.
+export type { DecodeOptions, SpecialTokensMode } from "./chat-decode.ts";
 export type { ChatTokenizer, TextEncoding } from "./chat-tokenizer.ts";
 export { type AddedTokenDecl, parseTokenizerConfig, type TokenizerConfig } from "./config.ts";
 export { TokenizerError, type TokenizerErrorFields, type TokenizerErrorType } from "./errors.ts";
