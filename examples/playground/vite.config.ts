@@ -11,13 +11,6 @@ export default defineConfig({
   base: "./",
   resolve: {
     conditions: ["source", ...defaultClientConditions],
-    // TEMPORARY: see src/shims/node-buffer.ts (the tokenizer's chat builder still imports node:buffer).
-    alias: [
-      {
-        find: /^node:buffer$/,
-        replacement: fileURLToPath(new URL("src/shims/node-buffer.ts", import.meta.url)),
-      },
-    ],
   },
   plugins: [bundledTokenizers()],
   build: {
