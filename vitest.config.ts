@@ -9,7 +9,7 @@ export default defineConfig({
   resolve: { conditions: ["source", ...defaultClientConditions] },
   ssr: { resolve: { conditions, externalConditions: ["source"] } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "test-vectors/test/**/*.test.ts", "bench/test/**/*.test.ts"],
+    include: ["{packages,examples}/*/test/**/*.test.ts", "{test-vectors,bench}/test/**/*.test.ts"],
     globalSetup: ["./test-support/fixtures-notice.ts", "./test-support/build-dist.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -37,13 +37,11 @@ let failures = 0;
 
 // Entries that must bundle for browsers without any node:* import.
 const NEUTRAL_ENTRIES = [
+  "@chatwire/openai",
   "@chatwire/tokenizer",
   "@chatwire/stream-decoder",
   "@chatwire/stream-decoder/stream",
 ];
-// PENDING: formats/builder.ts's Buffer.byteLength (node:buffer) is replaced on the encoder
-// helper's branch (issue 13). Reported, not failed, until that lands; then delete this entry.
-const PENDING_NODE_IMPORTS = new Set(["node:buffer"]);
 
 const log = (s) => process.stdout.write(`pack-smoke: ${s}\n`);
 function fail(s) {
@@ -124,6 +122,8 @@ step("pack (pnpm -r --filter ./packages/** pack; prepack builds)", () => {
     log(`  ${f}: ${listing.length} files, deps ${deps}`);
     if (leaked.length > 0) fail(`${f} ships ${leaked.slice(0, 3).join(", ")}`);
     if (deps.includes("workspace:")) fail(`${f} still has a workspace: range`);
+    if (JSON.stringify(manifest.exports ?? {}).includes('"source"'))
+      fail(`${f}: exports keep the workspace-only "source" condition (publishConfig.exports)`);
   }
   for (const name of [
     "@chatwire/tokenizer",
@@ -255,6 +255,35 @@ console.log(later, dir, ids, events, isErr, code, DecoderStream, decodeEvents);
   );
   run(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "."], { cwd: all });
   log("  consumer.ts + README usage example: 0 errors");
+  // A browser consumer: DOM lib, no @types/node: the neutral entries' .d.ts must not need Node.
+  writeFileSync(
+    join(all, "browser.ts"),
+    `import { fromUrl, type ChatTokenizer } from "@chatwire/tokenizer";
+import { compileDecoderSpec, createDecoder, eventCollector } from "@chatwire/stream-decoder";
+import { DecoderStream } from "@chatwire/stream-decoder/stream";
+const tok: ChatTokenizer = await fromUrl(new URL("./qwen3/", location.href));
+const decoder = createDecoder(compileDecoderSpec(tok.textModel, tok.format), eventCollector());
+decoder.pushMany(tok.encodeText("hi").ids);
+export const stream: DecoderStream = new DecoderStream(compileDecoderSpec(tok.textModel, tok.format));
+`,
+  );
+  writeFileSync(
+    join(all, "tsconfig.browser.json"),
+    JSON.stringify({
+      compilerOptions: {
+        module: "NodeNext",
+        moduleResolution: "NodeNext",
+        target: "ES2022",
+        lib: ["ES2022", "DOM"],
+        strict: true,
+        noEmit: true,
+        types: [],
+      },
+      files: ["browser.ts"],
+    }),
+  );
+  run(process.execPath, [require.resolve("typescript/bin/tsc"), "-p", "tsconfig.browser.json"], { cwd: all });
+  log("  browser.ts (lib DOM, no @types/node): 0 errors");
 });
 
 // ---- 5. browser bundles
@@ -284,11 +313,7 @@ step("esbuild --platform=browser bundles (no node:* allowed)", () => {
     log(
       `  ${entry}: ${code.length} B minified, ${gz} B gzip (${fromTokenizer} B of it from @chatwire/tokenizer)${nodeImports.length ? `, node imports: ${nodeImports.join(", ")}` : ""}`,
     );
-    for (const n of nodeImports) {
-      if (PENDING_NODE_IMPORTS.has(n))
-        log(`  PENDING ${entry} imports ${n} (formats/builder.ts, the encoder helper's change)`);
-      else fail(`${entry} bundle imports ${n}`);
-    }
+    for (const n of nodeImports) fail(`${entry} bundle imports ${n}`);
   }
 });
 

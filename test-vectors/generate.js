@@ -71,12 +71,24 @@ function main() {
           opts.out,
           `--models=${sp.join(",")}`,
         ]) && ok;
+      // OpenAI-shaped requests (requests.json) -> {internlm2,chatglm3}.request.json
+      const chat = sp.filter((m) => m === "internlm2" || m === "chatglm3");
+      if (chat.length > 0)
+        ok =
+          run(pythonPath(), [
+            resolve(here, "gen/request_vectors.py"),
+            fixturesDir(),
+            opts.out,
+            `--models=${chat.join(",")}`,
+          ]) && ok;
     } else {
       console.error(`generate.js: skip ${sp.join(", ")}: ${pythonPath()} cannot import sentencepiece`);
     }
   }
-  if (opts.only.includes("qwen3"))
+  if (opts.only.includes("qwen3")) {
     ok = run(process.execPath, [resolve(here, "gen/qwen3_vectors.js"), opts.out]) && ok;
+    ok = run(process.execPath, [resolve(here, "gen/qwen3_request_vectors.js"), opts.out]) && ok;
+  }
   if (!existsSync(opts.out)) ok = false;
   process.exitCode = ok ? 0 : 1;
 }

@@ -13,11 +13,14 @@ export async function loadOurs(model: ModelName): Promise<Tok> {
 
 /** A conversation in the format's native schema whose message contents are the given docs. */
 export function chatRequest(docs: readonly string[]): {
-  messages: { role: string; content: string }[];
+  messages: { role: "user" | "assistant"; content: string }[];
   add_generation_prompt: boolean;
 } {
   return {
-    messages: docs.map((content, i) => ({ role: i % 2 === 0 ? "user" : "assistant", content })),
+    messages: docs.map((content, i) => ({
+      role: i % 2 === 0 ? ("user" as const) : ("assistant" as const),
+      content,
+    })),
     add_generation_prompt: true,
   };
 }

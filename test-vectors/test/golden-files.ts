@@ -12,14 +12,14 @@ export const vectorsDir = resolve(dirname(fileURLToPath(import.meta.url)), "..")
 export const goldenDir = resolve(vectorsDir, "golden");
 
 export type ModelName = "internlm2" | "chatglm3" | "tiny-ilm" | "tiny-glm" | "qwen3";
-export type Kind = "text" | "decode" | "chat";
+export type Kind = "text" | "decode" | "chat" | "request";
 
 export const MODELS: readonly { name: ModelName; kinds: readonly Kind[] }[] = [
-  { name: "internlm2", kinds: ["text", "decode", "chat"] },
-  { name: "chatglm3", kinds: ["text", "decode", "chat"] },
+  { name: "internlm2", kinds: ["text", "decode", "chat", "request"] },
+  { name: "chatglm3", kinds: ["text", "decode", "chat", "request"] },
   { name: "tiny-ilm", kinds: ["text", "decode"] },
   { name: "tiny-glm", kinds: ["text", "decode"] },
-  { name: "qwen3", kinds: ["text", "decode", "chat"] },
+  { name: "qwen3", kinds: ["text", "decode", "chat", "request"] },
 ];
 
 export function goldenFile(model: ModelName, kind: Kind, dir: string = goldenDir): string {

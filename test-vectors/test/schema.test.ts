@@ -26,6 +26,12 @@ const FIELDS: Record<Kind, Record<string, (v: unknown) => boolean>> = {
     rendered: (v) => typeof v === "string",
     ids: isIds,
   },
+  request: {
+    name: (v) => typeof v === "string",
+    request: isRec,
+    rendered: (v) => typeof v === "string",
+    ids: isIds,
+  },
 };
 
 function load(model: ModelName, kind: Kind): { doc: Rec; vectors: Rec[] } {

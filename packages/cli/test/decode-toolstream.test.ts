@@ -3,6 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { ChatMessage } from "@chatwire/tokenizer";
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import { describe, expect, it } from "vitest";
 
@@ -24,8 +25,8 @@ function decodeCli(args: string[], ids: number[]): Event[] {
 /** The generated part of an assistant turn with one tool call (Qwen3 chat template). */
 function toolCallIds(): number[] {
   const tok = loadTokenizerSync("qwen3");
-  const context = [{ role: "user", content: "Weather in Paris?" }];
-  const turn = {
+  const context: ChatMessage[] = [{ role: "user", content: "Weather in Paris?" }];
+  const turn: ChatMessage = {
     role: "assistant",
     content: "Checking.",
     tool_calls: [{ type: "function", function: { name: "get_weather", arguments: { location: "Paris" } } }],

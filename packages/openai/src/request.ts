@@ -5,6 +5,8 @@
 // is silently ignored except the fields listed in IGNORED (identifiers and bookkeeping that do
 // not change what is generated). Reads own properties only (no prototype-chain lookups on
 // caller keys). The messages themselves are validated by the tokenizer's encodeChat.
+
+import type { ChatMessage, ChatRequest, ChatTemplateKwargs, ToolDefinition } from "@chatwire/tokenizer";
 import { quote40, RequestError } from "./errors.ts";
 import type { SamplingOptions } from "./sampling.ts";
 
@@ -17,14 +19,13 @@ export interface MapOptions {
   readonly maxStopStrings?: number;
 }
 
-/** What encodeChat receives: the messages and the template fields the request carried. */
-export interface ChatRequestInput {
-  readonly messages: readonly unknown[];
-  readonly tools?: readonly unknown[];
-  readonly add_generation_prompt?: boolean;
-  readonly continue_final_message?: boolean;
-  readonly chat_template_kwargs?: { readonly [key: string]: unknown };
-}
+/**
+ * What encodeChat receives: the tokenizer's canonical ChatRequest, holding the request's
+ * messages, tools and template fields as the caller sent them. Only their outer shape is checked
+ * here (array / object); encodeChat validates every message and tool at run time and answers a
+ * deviation with TokenizerError("invalid-conversation") naming the field (HTTP 400).
+ */
+export type ChatRequestInput = ChatRequest;
 
 export interface MappedRequest {
   readonly model: string;
@@ -78,6 +79,8 @@ const HANDLED = new Set([
   "add_generation_prompt",
   "continue_final_message",
   "chat_template_kwargs",
+  // the Qwen3 template variable at top level (the tokenizer's ChatRequest accepts it)
+  "enable_thinking",
 ]);
 
 export type Obj = { readonly [key: string]: unknown };
@@ -221,12 +224,19 @@ export function mapChatCompletionParams(
   if (kwargs !== undefined && kwargs !== null && !isObj(kwargs))
     return bad("chat_template_kwargs", "must be an object");
 
-  const chat: ChatRequestInput = {
-    messages,
-    ...(toolCalls && Array.isArray(tools) && tools.length > 0 ? { tools } : {}),
+  const thinking = optBool(body, "enable_thinking");
+  if (RequestError.isInstance(thinking)) return thinking;
+
+  // The casts name what the caller claims to send; encodeChat checks it (see ChatRequestInput).
+  const chat: ChatRequest = {
+    messages: messages as readonly ChatMessage[],
+    ...(toolCalls && Array.isArray(tools) && tools.length > 0
+      ? { tools: tools as readonly ToolDefinition[] }
+      : {}),
     ...(agp !== undefined ? { add_generation_prompt: agp } : {}),
     ...(cfm !== undefined ? { continue_final_message: cfm } : {}),
-    ...(isObj(kwargs) ? { chat_template_kwargs: kwargs } : {}),
+    ...(isObj(kwargs) ? { chat_template_kwargs: kwargs as ChatTemplateKwargs } : {}),
+    ...(thinking !== undefined ? { enable_thinking: thinking } : {}),
   };
   return {
     model,

@@ -51,29 +51,3 @@ export async function start(
   const url = await server.listen(0);
   return { url, server, logs, close: () => server.close() };
 }
-
-/**
- * Whether this tokenizer's encodeChat takes the OpenAI message shapes (top-level tools, tool
- * call ids, content null, tool_call_id). PENDING: true for every family once the canonical chat
- * request (branch h-request) is merged; until then only Qwen3's native schema runs the
- * tool-call rounds, and the tests that need more are skipped by this probe.
- */
-export function takesOpenAIShapes(tok: ChatTokenizer): boolean {
-  try {
-    tok.encodeChat({
-      messages: [
-        { role: "user", content: "x" },
-        {
-          role: "assistant",
-          content: null,
-          tool_calls: [{ id: "call_1", type: "function", function: { name: "f", arguments: "{}" } }],
-        },
-        { role: "tool", tool_call_id: "call_1", content: "r" },
-      ],
-      tools: [{ type: "function", function: { name: "f", parameters: { type: "object" } } }],
-    });
-    return true;
-  } catch {
-    return false;
-  }
-}

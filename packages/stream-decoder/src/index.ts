@@ -15,6 +15,7 @@ export {
   type StopInfo,
   type StopReason,
 } from "./events.ts";
+export { MAX_NESTING_DEPTH, MAX_STOP_STRING_LENGTH, MAX_STOP_STRINGS } from "./limits.ts";
 export {
   type JsonValue,
   type PythonCall,

@@ -3,7 +3,7 @@
 // generation prompt) goes through the decoder, and the recovered events must equal the
 // events the turn implies. Expected events are built here from the turn itself, never from
 // the decoder's own output.
-import type { ChatTokenizer } from "@chatwire/tokenizer";
+import type { ChatMessage, ChatTokenizer } from "@chatwire/tokenizer";
 import fc from "fast-check";
 // Internal helper of @chatwire/tokenizer (Python json.dumps), not part of its public API.
 import { pyJsonDumps } from "../../tokenizer/src/formats/py-json.ts";
@@ -36,8 +36,11 @@ export function generationIds(
   context: readonly unknown[],
   turn: readonly unknown[],
 ): number[] {
-  const prompt = tok.encodeChat({ messages: context, add_generation_prompt: true }).ids;
-  const full = tok.encodeChat({ messages: [...context, ...turn], add_generation_prompt: false }).ids;
+  const prompt = tok.encodeChat({ messages: context as ChatMessage[], add_generation_prompt: true }).ids;
+  const full = tok.encodeChat({
+    messages: [...context, ...turn] as ChatMessage[],
+    add_generation_prompt: false,
+  }).ids;
   for (let i = 0; i < prompt.length; i++) {
     if (prompt[i] !== full[i]) throw new PrefixMismatch(`the turn changes prompt token ${i}`);
   }

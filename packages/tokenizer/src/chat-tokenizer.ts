@@ -2,13 +2,15 @@
 // reserved ID closed), the verified reserved registry, and the two safe encoders.
 import { type DecodeOptions, decodeIds } from "./chat-decode.ts";
 import type { TokenizerConfig } from "./config.ts";
-import { TokenizerError } from "./errors.ts";
+import { quote, TokenizerError } from "./errors.ts";
 import { ChatBuilder, type ChatEncoding } from "./formats/builder.ts";
 import { chatglm3 } from "./formats/chatglm3.ts";
 import type { ChatFormat } from "./formats/format.ts";
 import { internlm2 } from "./formats/internlm2.ts";
 import { qwen3 } from "./formats/qwen3.ts";
+import type { ChatRequest } from "./formats/request.ts";
 import type { FormatName, ReservedRegistry } from "./formats/reserved.ts";
+import { TextRenderer } from "./formats/sink.ts";
 import { checkPolicy, type SpecialTextOptions, specialTokenError } from "./special-text/policy.ts";
 import { createSpecialScanner, type SpecialMatch, type SpecialScanner } from "./special-text/scanner.ts";
 import type { TextModel } from "./text-model.ts";
@@ -27,15 +29,28 @@ export interface ChatTokenizer {
   readonly scanner: SpecialScanner;
   /** One ordinary-encoder call, no BOS/EOS, never a reserved ID. */
   encodeText(text: string, options?: SpecialTextOptions): TextEncoding;
-  /** A conversation in the format's native schema (docs/cli-contract.md "encode-chat"). */
-  encodeChat(request: unknown, options?: SpecialTextOptions): ChatEncoding;
+  /**
+   * A chat request (docs/formats.md "The chat request"). Validated at run time too: anything
+   * else is TokenizerError("invalid-conversation") naming the field.
+   */
+  encodeChat(request: ChatRequest, options?: SpecialTextOptions): ChatEncoding;
+  /**
+   * The same rendering as text with every reserved ID written as its token string (like
+   * apply_chat_template(tokenize=False)), for debugging. Caller text that looks like a reserved
+   * token reads the same here: only encodeChat's IDs tell them apart.
+   */
+  renderChat(request: ChatRequest, options?: SpecialTextOptions): string;
   /** IDs back to text; reserved IDs skipped (default) or shown by name (chat-decode.ts). */
   decode(ids: readonly number[], options?: DecodeOptions): string;
   /** The number of IDs encodeText(text) returns, without building the audit. */
   countTokens(text: string, options?: SpecialTextOptions): number;
 }
 
-const FORMATS: Readonly<Record<FormatName, ChatFormat>> = { internlm2, chatglm3, qwen3 };
+const FORMATS: ReadonlyMap<string, ChatFormat> = new Map([
+  ["internlm2", internlm2],
+  ["chatglm3", chatglm3],
+  ["qwen3", qwen3],
+]);
 
 export function createChatTokenizer(parts: {
   readonly format: FormatName;
@@ -46,7 +61,9 @@ export function createChatTokenizer(parts: {
 }): ChatTokenizer {
   const { format, textModel, registry, config } = parts;
   const scanner = createSpecialScanner(registry.strings);
-  const fmt = FORMATS[format];
+  const fmt = FORMATS.get(format);
+  if (fmt === undefined)
+    throw new TokenizerError("unknown-format", `unknown format ${quote(String(format))}`);
   const defaultPolicy = checkPolicy(parts.defaultSpecialText);
   return Object.freeze({
     format,
@@ -77,11 +94,17 @@ export function createChatTokenizer(parts: {
       }
       return textModel.encode(text).length;
     },
-    encodeChat(request: unknown, options: SpecialTextOptions = {}): ChatEncoding {
+    encodeChat(request: ChatRequest, options: SpecialTextOptions = {}): ChatEncoding {
       const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);
       const b = new ChatBuilder(textModel, scanner, policy);
       fmt.render(request, b);
       return b.finish();
+    },
+    renderChat(request: ChatRequest, options: SpecialTextOptions = {}): string {
+      const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);
+      const r = new TextRenderer(registry.nameById, scanner, policy);
+      fmt.render(request, r);
+      return r.finish();
     },
   });
 }

@@ -6,6 +6,25 @@ export type { ChatTokenizer, TextEncoding } from "./chat-tokenizer.ts";
 export { type AddedTokenDecl, parseTokenizerConfig, type TokenizerConfig } from "./config.ts";
 export { TokenizerError, type TokenizerErrorFields, type TokenizerErrorType } from "./errors.ts";
 export type { CallerRef, ChatAuditEntry, ChatEncoding, ChatSpan } from "./formats/builder.ts";
+export { CHAT_REQUEST_FIELDS } from "./formats/normalize.ts";
+export {
+  type ChatContent,
+  type ChatContentPart,
+  type ChatMessage,
+  type ChatRequest,
+  type ChatRole,
+  type ChatTemplateKwargs,
+  type FunctionDefinition,
+  type InternLM2Action,
+  type JsonObject,
+  type JsonValue,
+  MAX_JSON_DEPTH,
+  type OtherContentPart,
+  type TextContentPart,
+  type ToolCall,
+  type ToolCallFunction,
+  type ToolDefinition,
+} from "./formats/request.ts";
 export {
   CHATGLM3_EOS,
   CHATGLM3_IDS,
@@ -27,7 +46,6 @@ export {
   QWEN3_RESERVED,
   type ReservedRegistry,
 } from "./formats/reserved.ts";
-export type { ChatRequest } from "./formats/schema.ts";
 export { type FromUrlOptions, fromUrl } from "./from-url.ts";
 export { detectFormat, fromFiles, type LoadOptions, type TokenizerFiles } from "./load.ts";
 export {

@@ -2,7 +2,7 @@
 // test-vectors/golden/*.chat.json, never from chatwire's output).
 import { describe, expect, it } from "vitest";
 import { haveFixtures } from "../../../test-support/fixtures.ts";
-import type { FormatName } from "../src/index.ts";
+import type { ChatRequest, FormatName } from "../src/index.ts";
 import { goldenChats, idDiff, render, tokenizerFor } from "./chat-support.ts";
 
 function suite(format: FormatName): void {
@@ -11,7 +11,7 @@ function suite(format: FormatName): void {
   for (const v of vectors) {
     it(v.name, () => {
       const tok = tokenizerFor(format);
-      const got = tok.encodeChat(v.request);
+      const got = tok.encodeChat(v.request as ChatRequest);
       expect(got.ids, idDiff(tok, v.ids, got.ids)).toEqual(v.ids);
       expect(got.audit).toEqual([]);
       // spans cover every token exactly once, in order

@@ -2,13 +2,13 @@
 import { describe, expect, it } from "vitest";
 import { haveFixtures } from "../../../test-support/fixtures.ts";
 import { pyFloatRepr, pyJsonDumps } from "../src/formats/py-json.ts";
-import { type FormatName, TokenizerError } from "../src/index.ts";
+import { type ChatRequest, type FormatName, TokenizerError } from "../src/index.ts";
 import { render, tokenizerFor } from "./chat-support.ts";
 
 function invalid(format: FormatName, request: unknown, at: { message?: number; field?: string }): void {
   let err: unknown;
   try {
-    tokenizerFor(format).encodeChat(request);
+    tokenizerFor(format).encodeChat(request as ChatRequest);
   } catch (e) {
     err = e;
   }
@@ -21,7 +21,7 @@ function invalid(format: FormatName, request: unknown, at: { message?: number; f
   });
 }
 
-const u = (content: string) => ({ role: "user", content });
+const u = (content: string) => ({ role: "user" as const, content });
 
 describe("qwen3 schema", () => {
   it("not an object / no messages", () => {
@@ -32,7 +32,7 @@ describe("qwen3 schema", () => {
   it("add_generation_prompt type", () =>
     invalid("qwen3", { messages: [], add_generation_prompt: "yes" }, { field: "add_generation_prompt" }));
   it("unknown message field", () =>
-    invalid("qwen3", { messages: [{ ...u("a"), name: "x" }] }, { message: 0, field: "name" }));
+    invalid("qwen3", { messages: [{ ...u("a"), foo: "x" }] }, { message: 0, field: "foo" }));
   it("unknown role", () =>
     invalid("qwen3", { messages: [{ role: "environment", content: "a" }] }, { message: 0, field: "role" }));
   it("content type", () =>
@@ -84,7 +84,7 @@ describe("qwen3 schema", () => {
           {
             role: "assistant",
             content: "",
-            tool_calls: [{ id: "1", function: { name: "f", arguments: {} } }],
+            tool_calls: [{ id: 1, function: { name: "f", arguments: {} } }],
           },
         ],
       },
@@ -104,7 +104,7 @@ describe("qwen3 schema", () => {
   });
   it("audit names message, field and offset; reject names the first occurrence", () => {
     const tok = tokenizerFor("qwen3");
-    const req = {
+    const req: ChatRequest = {
       messages: [u("ok"), { role: "assistant", content: "\n\nhi <think>", reasoning_content: "x</think>" }],
     };
     expect(tok.encodeChat(req).audit).toEqual([
@@ -129,7 +129,11 @@ describe("qwen3 schema", () => {
 describe.skipIf(!haveFixtures())("internlm2 schema", () => {
   it("unknown field / role", () => {
     invalid("internlm2", { messages: [{ ...u("a"), metadata: "" }] }, { message: 0, field: "metadata" });
-    invalid("internlm2", { messages: [{ role: "tool", content: "a" }] }, { message: 0, field: "role" });
+    invalid(
+      "internlm2",
+      { messages: [{ role: "observation", content: "a" }] },
+      { message: 0, field: "role" },
+    );
   });
   it("name with a newline, empty name, wrong type", () => {
     invalid("internlm2", { messages: [{ ...u("a"), name: "a\nb" }] }, { message: 0, field: "name" });
@@ -153,8 +157,8 @@ describe.skipIf(!haveFixtures())("internlm2 schema", () => {
       { message: 0, field: "action.text" },
     );
   });
-  it("top-level tools are not part of the internlm2 schema", () =>
-    invalid("internlm2", { messages: [], tools: [] }, { field: "tools" }));
+  it("top-level tools must be an array", () =>
+    invalid("internlm2", { messages: [], tools: "x" }, { field: "tools" }));
 });
 
 describe.skipIf(!haveFixtures())("chatglm3 schema", () => {

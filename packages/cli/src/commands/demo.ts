@@ -6,7 +6,7 @@
 //     stream decoder token by token, printing its events as they arrive.
 // Human-facing output (stdout); not part of the JSONL contract. Exit 0 only if the checks hold.
 import { compileDecoderSpec, createDecoder, type DecoderEvent, eventHandler } from "@chatwire/stream-decoder";
-import { CHATGLM3_IDS, type ChatTokenizer } from "@chatwire/tokenizer";
+import { CHATGLM3_IDS, type ChatMessage, type ChatRequest, type ChatTokenizer } from "@chatwire/tokenizer";
 import { getInt, UsageError } from "../args.ts";
 import type { Command } from "../command.ts";
 import { loadTokenizerOption, TOKENIZER_OPTIONS } from "../tokenizer-option.ts";
@@ -97,7 +97,7 @@ function part1(tok: ChatTokenizer, attack: unknown): boolean {
   out(bold(`1. Encoding untrusted input (${tok.format})`));
   const req = attack as { messages: Array<{ role: string; content: string }> };
   for (const m of req.messages) out(`   ${m.role.padEnd(9)} ${show(m.content)}`);
-  const enc = tok.encodeChat(attack);
+  const enc = tok.encodeChat(attack as ChatRequest);
   const reserved = enc.ids.flatMap((id, i) => (tok.registry.ids.has(id) ? [i] : []));
   const spanOf = (i: number) => enc.spans.find((s) => s.start <= i && i < s.end);
   let forged = 0;
@@ -128,9 +128,12 @@ function part1(tok: ChatTokenizer, attack: unknown): boolean {
 
 /** The generated part of an encoded assistant turn: what follows the generation prompt, through the end marker. */
 function generationIds(tok: ChatTokenizer, user: unknown, assistant: unknown): number[] {
-  const u = user as { messages: unknown[] };
+  const u = user as { messages: ChatMessage[] };
   const prompt = tok.encodeChat({ ...u, add_generation_prompt: true }).ids;
-  const full = tok.encodeChat({ messages: [...u.messages, assistant], add_generation_prompt: false }).ids;
+  const full = tok.encodeChat({
+    messages: [...u.messages, assistant as ChatMessage],
+    add_generation_prompt: false,
+  }).ids;
   for (let i = 0; i < prompt.length; i++) {
     if (prompt[i] !== full[i])
       throw new Error("demo: the assistant turn does not extend the generation prompt");

@@ -4,7 +4,7 @@
 // `prompt` is encoded as ordinary text (never a reserved ID); `messages` through encodeChat.
 // Extra fields: "audit" (how many places looked like a reserved token).
 import type { ServerResponse } from "node:http";
-import { TokenizerError } from "@chatwire/tokenizer";
+import { type ChatRequest, TokenizerError } from "@chatwire/tokenizer";
 import type { ServerContext } from "../context.ts";
 import { sendError, sendJson } from "../http/respond.ts";
 
@@ -16,7 +16,10 @@ export function tokenize(ctx: ServerContext, body: unknown, res: ServerResponse)
   try {
     if (Object.hasOwn(body, "messages")) {
       const { model: _m, add_special_tokens: _a, ...chat } = body;
-      const enc = ctx.tokenizer.encodeChat(chat);
+      if (!Array.isArray(chat.messages))
+        return sendError(res, 400, "invalid-parameter", "messages: must be an array", "messages");
+      // Only the outer shape is known here; encodeChat validates the rest at run time.
+      const enc = ctx.tokenizer.encodeChat(chat as unknown as ChatRequest);
       return sendJson(res, 200, {
         count: enc.ids.length,
         max_model_len: ctx.limits.maxModelLen,

@@ -1,95 +1,199 @@
-// ChatGLM3 chat encoding (docs/formats.md "ChatGLM3"; the vendor's build_single_message):
+// ChatGLM3 chat encoding (docs/formats.md "ChatGLM3"; the vendor's build_chat_input /
+// build_single_message):
 //
-//   ‹[gMASK]› ‹sop›  then per message  ‹<|ROLE|>› enc(METADATA + "\n") enc(CONTENT)
+//   ‹[gMASK]› ‹sop›  then per segment  ‹<|ROLE|>› enc(METADATA + "\n") enc(CONTENT)
 //   generation prompt  ‹<|assistant|>›
 //
 // The two enc calls are SEPARATE (each gets SentencePiece's dummy prefix). A system message's
-// `tools` extend its content: CONTENT + "\n" + json.dumps(tools, indent=4, ensure_ascii=False).
-import type { ChatBuilder } from "./builder.ts";
+// tools extend its content: CONTENT + "\n" + json.dumps(tools, indent=4, ensure_ascii=False).
+//
+// The OpenAI fields:
+// - top-level `tools` -> the tools of the first message when it is a system message, else of a
+//   system message with the vendor's tool prompt inserted first (the list as sent, as the
+//   vendor's openai_api_demo passes request.tools to build_chat_input);
+// - assistant `tool_calls` -> after the content (its own segment when not empty), one segment per
+//   call: ‹<|assistant|>› enc(NAME + "\n") enc("```python\ntool_call(k=v, ...)\n```"), the form
+//   the model writes its own calls in (PROMPT.md). v is a Python literal (pyValueLiteral):
+//   strings double-quoted with JSON escapes, as in PROMPT.md's `tool_call(location="beijing")`
+//   (a double-quoted JSON string is a Python literal of the same string), True/False/None,
+//   ints, float repr, [..] and {"k": v}. Keys must be Python identifiers (not keywords);
+// - role `tool` -> ‹<|observation|>› with the content as sent.
+// The native metadata/content form keeps replaying the model's raw text working (the vendor's
+// openai_api_demo process_chatglm_messages does that).
+
 import type { ChatFormat } from "./format.ts";
+import { type FamilyProfile, type NToolCall, normalizeRequest, prefillKeep } from "./normalize.ts";
 import { pyJsonDumps } from "./py-json.ts";
+import { PyJsonError, type PyValue, parsePyJson, pyFromJs, pyValueLiteral } from "./py-value.ts";
 import { CHATGLM3_IDS } from "./reserved.ts";
-import {
-  checkKeys,
-  checkOneLine,
-  checkRequest,
-  checkRole,
-  invalid,
-  optionalString,
-  requireString,
-} from "./schema.ts";
+import { checkOneLine, invalid } from "./schema.ts";
+import type { ChatSink } from "./sink.ts";
 
-const ROLES = ["system", "user", "assistant", "observation"] as const;
-const KEYS = ["role", "content", "metadata", "tools"];
-const ROLE_IDS: Readonly<Record<string, number>> = {
-  system: CHATGLM3_IDS.system,
-  user: CHATGLM3_IDS.user,
-  assistant: CHATGLM3_IDS.assistant,
-  observation: CHATGLM3_IDS.observation,
+const PROFILE: FamilyProfile = {
+  family: "chatglm3",
+  nativeRoles: ["observation"],
+  nativeFields: ["metadata", "tools"],
 };
+const ROLE_IDS: ReadonlyMap<string, number> = new Map([
+  ["system", CHATGLM3_IDS.system],
+  ["user", CHATGLM3_IDS.user],
+  ["assistant", CHATGLM3_IDS.assistant],
+  ["observation", CHATGLM3_IDS.observation],
+]);
+/** The vendor's system prompt for tools (composite_demo TOOL_PROMPT / openai_api_demo). */
+const TOOL_PROMPT =
+  "Answer the following questions as best as you can. You have access to the following tools:";
+const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const PY_KEYWORDS = new Set(
+  "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(
+    " ",
+  ),
+);
 
-interface Message {
-  readonly role: string;
-  readonly content: string;
-  readonly metadata: string;
-  readonly tools: readonly unknown[] | undefined;
+/** "tool_call(k=v, ...)" for a call's arguments (an object, or JSON text holding one). */
+function toolCallText(tc: NToolCall, i: number, j: number): string {
+  const field = `tool_calls[${j}].function.arguments`;
+  let value: PyValue;
+  try {
+    value = typeof tc.arguments === "string" ? parsePyJson(tc.arguments) : pyFromJs(tc.arguments);
+  } catch (e) {
+    if (!(e instanceof PyJsonError)) throw e;
+    throw invalid(`must be JSON: ${e.message}`, { message: i, field });
+  }
+  if (!(value instanceof Map))
+    throw invalid("must be a JSON object (keyword arguments)", { message: i, field });
+  const kwargs: string[] = [];
+  for (const [k, v] of value as ReadonlyMap<string, PyValue>) {
+    if (!IDENTIFIER.test(k) || PY_KEYWORDS.has(k))
+      throw invalid("every key must be a Python identifier (a keyword argument name)", { message: i, field });
+    try {
+      kwargs.push(`${k}=${pyValueLiteral(v)}`);
+    } catch {
+      throw invalid("a non-finite number has no Python literal", { message: i, field });
+    }
+  }
+  return `\`\`\`python\ntool_call(${kwargs.join(", ")})\n\`\`\``;
 }
 
-function parse(request: unknown): { messages: Message[]; addGenerationPrompt: boolean } {
-  const req = checkRequest(request, []);
-  const messages: Message[] = [];
-  req.messages.forEach((m, i) => {
-    checkKeys(m, i, KEYS);
-    const role = checkRole(m, i, ROLES);
-    const content = requireString(m, i, "content");
-    const metadata = optionalString(m, i, "metadata") ?? "";
+interface Segment {
+  readonly owner: number | null;
+  readonly role: string;
+  /** Metadata: the caller's, or the tool name of a call. */
+  readonly metadata: string;
+  readonly metadataRef: string;
+  /** Caller content, or template text (the tool prompt / a rendered tool call). */
+  readonly content: string;
+  readonly contentIsCaller: boolean;
+  readonly contentField: string;
+  readonly tools: readonly unknown[] | undefined;
+  /** The caller's final message content with continue_final_message: cut here, stop. */
+  readonly openEnd: boolean;
+}
+
+function plan(request: unknown): { segments: Segment[]; agp: boolean } {
+  const req = normalizeRequest(request, PROFILE);
+  const last = req.continueFinalMessage ? req.messages.length - 1 : -1;
+  const segments: Segment[] = [];
+  const seg = (s: Omit<Segment, "metadataRef" | "contentField" | "openEnd"> & Partial<Segment>): void => {
+    segments.push({ metadataRef: "metadata", contentField: "content", openEnd: false, ...s });
+  };
+  const first = req.messages[0];
+  if (req.tools.length > 0 && first?.role !== "system") {
+    seg({
+      owner: null,
+      role: "system",
+      metadata: "",
+      content: TOOL_PROMPT,
+      contentIsCaller: false,
+      tools: req.tools.map((t) => t.raw),
+    });
+  }
+  for (const m of req.messages) {
+    const i = m.index;
+    const metadata = m.metadata ?? "";
     checkOneLine(metadata, i, "metadata");
-    const tools = m.tools;
-    if (tools !== undefined) {
-      if (role !== "system")
-        throw invalid("only a system message may carry tools", { message: i, field: "tools" });
-      if (!Array.isArray(tools)) throw invalid("must be an array", { message: i, field: "tools" });
+    let tools = m.tools;
+    if (i === 0 && m.role === "system" && req.tools.length > 0) {
+      if (tools !== undefined)
+        throw invalid("tools are given twice (top level and on the system message)", {
+          message: i,
+          field: "tools",
+        });
+      tools = req.tools.map((t) => t.raw);
     }
-    const prev = messages[i - 1];
-    if (role === "system" && i !== 0)
-      throw invalid("a system message may only come first", { message: i, field: "role" });
-    if (role === "user" && prev?.role === "user")
-      throw invalid("two user messages in a row", { message: i, field: "role" });
+    const role = m.role === "tool" ? "observation" : m.role;
+    if (m.toolCalls.length > 0 && m.metadata !== undefined)
+      throw invalid("give metadata or tool_calls, not both", { message: i, field: "tool_calls" });
+    let content = m.content;
+    let openEnd = false;
+    if (i === last) {
+      const keep = prefillKeep(m.content, m.content);
+      if (keep !== undefined) {
+        content = keep;
+        openEnd = true;
+      }
+    }
+    if (m.toolCalls.length === 0 || m.content.length > 0)
+      seg({ owner: i, role, metadata, content, contentIsCaller: true, tools, openEnd });
+    if (openEnd) break;
+    m.toolCalls.forEach((tc, j) => {
+      const at = `tool_calls[${j}].function.name`;
+      if (tc.name.length === 0) throw invalid("must not be empty", { message: i, field: at });
+      checkOneLine(tc.name, i, at);
+      seg({
+        owner: i,
+        role: "assistant",
+        metadata: tc.name,
+        metadataRef: at,
+        content: toolCallText(tc, i, j),
+        contentIsCaller: true,
+        contentField: `tool_calls[${j}].function.arguments`,
+        tools: undefined,
+      });
+    });
+  }
+  // The vendor's role rules (PROMPT.md), on the segments as rendered.
+  segments.forEach((s, k) => {
+    const prev = segments[k - 1];
+    const at = { ...(s.owner === null ? {} : { message: s.owner }), field: "role" };
+    if (s.role === "system" && k !== 0) throw invalid("a system message may only come first", at);
+    if (s.role === "user" && prev?.role === "user") throw invalid("two user messages in a row", at);
     if (
-      role === "observation" &&
+      s.role === "observation" &&
       !(
         prev !== undefined &&
         (prev.role === "observation" || (prev.role === "assistant" && prev.metadata !== ""))
       )
-    ) {
-      throw invalid("an observation must follow an assistant tool or code call (non-empty metadata)", {
-        message: i,
-        field: "role",
-      });
-    }
-    messages.push({ role, content, metadata, tools: tools as readonly unknown[] | undefined });
+    )
+      throw invalid("an observation must follow an assistant tool or code call (non-empty metadata)", at);
   });
-  return { messages, addGenerationPrompt: req.addGenerationPrompt };
+  return { segments, agp: req.addGenerationPrompt };
 }
 
 export const chatglm3: ChatFormat = {
   name: "chatglm3",
-  render(request, b: ChatBuilder) {
-    const { messages, addGenerationPrompt } = parse(request);
+  render(request, b: ChatSink) {
+    const { segments, agp } = plan(request);
     b.reserved(CHATGLM3_IDS.gmask, null, "marker");
     b.reserved(CHATGLM3_IDS.sop, null, "marker");
-    messages.forEach((m, i) => {
-      b.reserved(ROLE_IDS[m.role] as number, i, "marker");
-      b.caller(m.metadata, i, "metadata");
+    for (const s of segments) {
+      const i = s.owner;
+      b.reserved(ROLE_IDS.get(s.role) as number, i, "marker");
+      b.caller(s.metadata, i, "metadata", { field: s.metadataRef });
       b.text("\n", i, "metadata");
       b.cut();
-      b.caller(m.content, i, "content");
-      if (m.tools !== undefined) {
+      if (s.contentField !== "content") {
+        // a rendered tool call: the Python literals hold caller strings
+        b.caller(s.content, i, "tool_calls", { field: s.contentField });
+      } else if (s.contentIsCaller) b.caller(s.content, i, "content");
+      else b.text(s.content, i, "template");
+      if (s.tools !== undefined && !s.openEnd) {
         b.text("\n", i, "template");
-        b.caller(pyJsonDumps(m.tools, 4), i, "tools");
+        b.caller(pyJsonDumps(s.tools, 4), i, "tools");
       }
       b.cut();
-    });
-    if (addGenerationPrompt) b.reserved(CHATGLM3_IDS.assistant, null, "marker");
+      if (s.openEnd) return;
+    }
+    if (agp) b.reserved(CHATGLM3_IDS.assistant, null, "marker");
   },
 };

@@ -1,111 +1,164 @@
 // InternLM2 chat encoding (docs/formats.md "InternLM2"):
 //
-//   ‹s› then per message  ‹im_start› "ROLE[ name=NAME]\nCONTENT" [ACTION] ‹im_end› "\n"
+//   ‹s› then per message  ‹im_start› "ROLE[ name=NAME]\nCONTENT" [ACTIONS] ‹im_end› "\n"
 //   ACTION = ‹action_start› ‹plugin|interpreter› "TEXT" ‹action_end›
 //   generation prompt     ‹im_start› "assistant\n"
 //
 // The header and the content are ONE text run (one enc call), as the HF tokenizer sees them.
 // NAME "plugin" / "interpreter" is the reserved token itself; any other NAME is header text.
-import type { ChatBuilder } from "./builder.ts";
+//
+// The OpenAI fields, as lmdeploy's InternLM2 template (messages2prompt) renders them:
+// - `tools` -> a system message `name=‹plugin›` holding json.dumps([{"description", "name",
+//   "parameters"}, ...]) (lmdeploy's Function.model_dump(): that key order, null when absent),
+//   inserted after the first message when it is a system message, else first;
+// - assistant `tool_calls` -> per call ‹action_start› ‹plugin› "\n{"name": N, "parameters": ARGS}"
+//   ‹action_end› after the content; ARGS = json.dumps(arguments), a JSON-string argument parsed
+//   first (json.loads) with Python's number and key semantics;
+// - role `tool` -> `environment name=‹plugin›` (chat_format.md; lmdeploy writes a bare
+//   `environment` header there).
+// The native `action.text` is written verbatim (exact replay of what the model generated).
+
 import type { ChatFormat } from "./format.ts";
-import { INTERNLM2_IDS } from "./reserved.ts";
 import {
-  checkKeys,
-  checkOneLine,
-  checkRequest,
-  checkRole,
-  invalid,
-  isObject,
-  type JsonObject,
-  optionalString,
-  requireString,
-} from "./schema.ts";
+  type FamilyProfile,
+  type NMessage,
+  type NToolCall,
+  normalizeRequest,
+  prefillKeep,
+} from "./normalize.ts";
+import { pyJsonDumps, pyJsonString } from "./py-json.ts";
+import { PyJsonError, parsePyJson, pyValueJson } from "./py-value.ts";
+import { INTERNLM2_IDS } from "./reserved.ts";
+import { checkOneLine, invalid } from "./schema.ts";
+import type { ChatSink } from "./sink.ts";
 
-const ROLES = ["system", "user", "assistant", "environment"] as const;
-const KEYS = ["role", "content", "name", "action"];
-const NAME_TOKENS: Readonly<Record<string, number>> = {
-  plugin: INTERNLM2_IDS.plugin,
-  interpreter: INTERNLM2_IDS.interpreter,
+const PROFILE: FamilyProfile = {
+  family: "internlm2",
+  nativeRoles: ["environment"],
+  nativeFields: ["action"],
 };
+const NAME_TOKENS: ReadonlyMap<string, number> = new Map([
+  ["plugin", INTERNLM2_IDS.plugin],
+  ["interpreter", INTERNLM2_IDS.interpreter],
+]);
 
-interface Action {
-  readonly kind: "plugin" | "interpreter";
-  readonly text: string;
-}
-
-interface Message {
-  readonly role: string;
-  readonly content: string;
-  readonly name: string | undefined;
-  readonly action: Action | undefined;
-}
-
-function parseAction(m: JsonObject, i: number, role: string): Action | undefined {
-  const a = m.action;
-  if (a === undefined) return undefined;
-  if (role !== "assistant")
-    throw invalid("only an assistant message may carry an action", { message: i, field: "action" });
-  if (!isObject(a))
-    throw invalid('must be {"kind": "plugin"|"interpreter", "text": string}', {
+/** ARGS of a tool call as lmdeploy writes it: json.dumps of the (parsed) arguments. */
+function argumentsJson(tc: NToolCall, i: number, j: number): string {
+  if (typeof tc.arguments !== "string") return pyJsonDumps(tc.arguments);
+  try {
+    return pyValueJson(parsePyJson(tc.arguments));
+  } catch (e) {
+    if (!(e instanceof PyJsonError)) throw e;
+    throw invalid(`must be JSON (InternLM2 re-serializes it): ${e.message}`, {
       message: i,
-      field: "action",
+      field: `tool_calls[${j}].function.arguments`,
     });
-  for (const key of Object.keys(a)) {
-    if (key !== "kind" && key !== "text")
-      throw invalid(`unknown field "${key.slice(0, 40)}"`, { message: i, field: `action.${key}` });
   }
-  if (a.kind !== "plugin" && a.kind !== "interpreter")
-    throw invalid('must be "plugin" or "interpreter"', { message: i, field: "action.kind" });
-  if (typeof a.text !== "string") throw invalid("must be a string", { message: i, field: "action.text" });
-  return { kind: a.kind, text: a.text };
 }
 
-function parse(request: unknown): { messages: Message[]; addGenerationPrompt: boolean } {
-  const req = checkRequest(request, []);
-  const messages = req.messages.map((m, i): Message => {
-    checkKeys(m, i, KEYS);
-    const role = checkRole(m, i, ROLES);
-    const content = requireString(m, i, "content");
-    const name = optionalString(m, i, "name");
-    if (name !== undefined) {
-      if (name.length === 0) throw invalid("must not be empty", { message: i, field: "name" });
-      checkOneLine(name, i, "name");
+interface Rendered {
+  /** The caller message index, or null for the message made from `tools`. */
+  readonly owner: number | null;
+  readonly role: string;
+  readonly name: string | undefined;
+  readonly message: NMessage | undefined;
+  readonly toolsJson: string | undefined;
+}
+
+/** The messages in render order (the tools message inserted); `last` = the message to leave open, or -1. */
+function plan(request: unknown): { list: Rendered[]; agp: boolean; last: number } {
+  const req = normalizeRequest(request, PROFILE);
+  const list: Rendered[] = req.messages.map((m) => {
+    const i = m.index;
+    if (m.action !== undefined && m.toolCalls.length > 0)
+      throw invalid("give action or tool_calls, not both", { message: i, field: "tool_calls" });
+    if (m.role === "tool")
+      return { owner: i, role: "environment", name: "plugin", message: m, toolsJson: undefined };
+    if (m.name !== undefined) {
+      if (m.name.length === 0) throw invalid("must not be empty", { message: i, field: "name" });
+      checkOneLine(m.name, i, "name");
     }
-    return { role, content, name, action: parseAction(m, i, role) };
+    return { owner: i, role: m.role, name: m.name, message: m, toolsJson: undefined };
   });
-  return { messages, addGenerationPrompt: req.addGenerationPrompt };
+  if (req.tools.length > 0) {
+    const functions = req.tools.map((t) => ({
+      description: t.description ?? null,
+      name: t.name,
+      parameters: t.parameters ?? null,
+    }));
+    const at = list[0]?.role === "system" ? 1 : 0;
+    list.splice(at, 0, {
+      owner: null,
+      role: "system",
+      name: "plugin",
+      message: undefined,
+      toolsJson: pyJsonDumps(functions),
+    });
+  }
+  return {
+    list,
+    agp: req.addGenerationPrompt,
+    last: req.continueFinalMessage ? req.messages.length - 1 : -1,
+  };
 }
 
 export const internlm2: ChatFormat = {
   name: "internlm2",
-  render(request, b: ChatBuilder) {
-    const { messages, addGenerationPrompt } = parse(request);
+  render(request, b: ChatSink) {
+    const { list, agp, last } = plan(request);
     b.reserved(INTERNLM2_IDS.bos, null, "marker");
-    messages.forEach((m, i) => {
+    for (const r of list) {
+      const i = r.owner;
       b.reserved(INTERNLM2_IDS.imStart, i, "marker");
-      b.text(m.role, i, "role");
-      if (m.name !== undefined) {
+      b.text(r.role, i, "role");
+      if (r.name !== undefined) {
         b.text(" name=", i, "template");
-        const nameId = NAME_TOKENS[m.name];
+        const nameId = NAME_TOKENS.get(r.name);
         if (nameId !== undefined) b.reserved(nameId, i, "name");
-        else b.caller(m.name, i, "name");
+        else b.caller(r.name, i, "name");
       }
       b.text("\n", i, "template");
-      b.caller(m.content, i, "content");
-      if (m.action !== undefined) {
-        b.reserved(INTERNLM2_IDS.actionStart, i, "action");
-        b.reserved(
-          m.action.kind === "plugin" ? INTERNLM2_IDS.plugin : INTERNLM2_IDS.interpreter,
-          i,
-          "action",
-        );
-        b.caller(m.action.text, i, "action", { field: "action.text" });
-        b.reserved(INTERNLM2_IDS.actionEnd, i, "action");
+      const m = r.message;
+      if (m === undefined) {
+        b.caller(r.toolsJson ?? "", null, "tools");
+      } else {
+        if (i === last) {
+          const keep = prefillKeep(m.content, m.content);
+          if (keep !== undefined) {
+            b.caller(keep, i, "content");
+            return;
+          }
+        }
+        b.caller(m.content, i, "content");
+        if (m.action !== undefined) {
+          b.reserved(INTERNLM2_IDS.actionStart, i, "action");
+          b.reserved(
+            m.action.kind === "plugin" ? INTERNLM2_IDS.plugin : INTERNLM2_IDS.interpreter,
+            i,
+            "action",
+          );
+          b.caller(m.action.text, i, "action", { field: "action.text" });
+          b.reserved(INTERNLM2_IDS.actionEnd, i, "action");
+        }
+        m.toolCalls.forEach((tc, j) => {
+          const args = argumentsJson(tc, m.index, j);
+          b.reserved(INTERNLM2_IDS.actionStart, i, "action");
+          b.reserved(INTERNLM2_IDS.plugin, i, "action");
+          b.text('\n{"name": "', i, "template");
+          // the name JSON-escaped (json.dumps); the quotes are template text
+          b.caller(pyJsonString(tc.name).slice(1, -1), i, "tool_calls", {
+            field: `tool_calls[${j}].function.name`,
+          });
+          b.text('", "parameters": ', i, "template");
+          b.caller(args, i, "tool_calls", { field: `tool_calls[${j}].function.arguments` });
+          b.text("}", i, "template");
+          b.reserved(INTERNLM2_IDS.actionEnd, i, "action");
+        });
       }
       b.reserved(INTERNLM2_IDS.imEnd, i, "marker");
       b.text("\n", i, "template");
-    });
-    if (addGenerationPrompt) {
+    }
+    if (agp) {
       b.reserved(INTERNLM2_IDS.imStart, null, "marker");
       b.text("assistant", null, "role");
       b.text("\n", null, "template");

@@ -10,113 +10,18 @@
 //   content stays content (its "</think>" is ordinary text, reported by the audit);
 // - last_query_index skips user messages wrapped in <tool_response>...</tool_response>; here
 //   every user message is a query (tool results are role "tool").
-import { quote } from "../errors.ts";
-import type { ChatBuilder } from "./builder.ts";
 import type { ChatFormat } from "./format.ts";
+import { type FamilyProfile, type NMessage, normalizeRequest, prefillKeep } from "./normalize.ts";
 import { pyJsonDumps } from "./py-json.ts";
 import { QWEN3_IDS } from "./reserved.ts";
-import {
-  checkKeys,
-  checkRequest,
-  checkRole,
-  invalid,
-  isObject,
-  type JsonObject,
-  requireString,
-} from "./schema.ts";
+import type { ChatSink } from "./sink.ts";
 
-const ROLES = ["system", "user", "assistant", "tool"] as const;
-const KEYS = ["role", "content", "reasoning_content", "tool_calls"];
+const PROFILE: FamilyProfile = { family: "qwen3", nativeRoles: [], nativeFields: [] };
 
 const TOOLS_HEAD =
   "# Tools\n\nYou may call one or more functions to assist with the user query.\n\nYou are provided with function signatures within <tools></tools> XML tags:\n<tools>";
 const TOOLS_TAIL =
   '\n</tools>\n\nFor each function call, return a json object with function name and arguments within <tool_call></tool_call> XML tags:\n<tool_call>\n{"name": <function-name>, "arguments": <args-json-object>}\n</tool_call><|im_end|>\n';
-
-interface ToolCall {
-  readonly name: string;
-  /** The arguments as rendered: a caller string, or tojson of an object. */
-  readonly arguments: string;
-}
-
-interface Message {
-  readonly role: string;
-  readonly content: string;
-  readonly reasoning: string | undefined;
-  readonly toolCalls: readonly ToolCall[];
-}
-
-function parseToolCall(tc: unknown, i: number, j: number): ToolCall {
-  const at = `tool_calls[${j}]`;
-  if (!isObject(tc)) throw invalid("must be an object", { message: i, field: at });
-  for (const key of Object.keys(tc)) {
-    if (key !== "type" && key !== "function")
-      throw invalid(`unknown field ${quote(key)}`, { message: i, field: `${at}.${key}` });
-  }
-  if (tc.type !== undefined && tc.type !== "function")
-    throw invalid('must be "function"', { message: i, field: `${at}.type` });
-  const fn = tc.function;
-  if (!isObject(fn))
-    throw invalid("must be an object {name, arguments}", { message: i, field: `${at}.function` });
-  for (const key of Object.keys(fn)) {
-    if (key !== "name" && key !== "arguments")
-      throw invalid(`unknown field ${quote(key)}`, { message: i, field: `${at}.function.${key}` });
-  }
-  if (typeof fn.name !== "string")
-    throw invalid("must be a string", { message: i, field: `${at}.function.name` });
-  const args = fn.arguments;
-  if (typeof args === "string") return { name: fn.name, arguments: args };
-  if (!isObject(args))
-    throw invalid("must be an object or a string", { message: i, field: `${at}.function.arguments` });
-  return { name: fn.name, arguments: pyJsonDumps(args) };
-}
-
-function parseMessage(m: JsonObject, i: number): Message {
-  checkKeys(m, i, KEYS);
-  const role = checkRole(m, i, ROLES);
-  const content = requireString(m, i, "content");
-  let reasoning: string | undefined;
-  if (m.reasoning_content !== undefined && m.reasoning_content !== null) {
-    if (role !== "assistant")
-      throw invalid("only an assistant message may carry reasoning_content", {
-        message: i,
-        field: "reasoning_content",
-      });
-    if (typeof m.reasoning_content !== "string")
-      throw invalid("must be a string", { message: i, field: "reasoning_content" });
-    reasoning = m.reasoning_content;
-  }
-  let toolCalls: ToolCall[] = [];
-  if (m.tool_calls !== undefined && m.tool_calls !== null) {
-    if (role !== "assistant")
-      throw invalid("only an assistant message may carry tool_calls", { message: i, field: "tool_calls" });
-    if (!Array.isArray(m.tool_calls)) throw invalid("must be an array", { message: i, field: "tool_calls" });
-    toolCalls = m.tool_calls.map((tc: unknown, j) => parseToolCall(tc, i, j));
-  }
-  return { role, content, reasoning, toolCalls };
-}
-
-function parse(request: unknown) {
-  const req = checkRequest(request, ["tools", "enable_thinking"]);
-  const r = request as JsonObject;
-  let tools: string[] = [];
-  if (r.tools !== undefined && r.tools !== null) {
-    if (!Array.isArray(r.tools)) throw invalid("must be an array", { field: "tools" });
-    tools = r.tools.map((t: unknown, k) => {
-      if (!isObject(t)) throw invalid("a tool must be an object", { field: `tools[${k}]` });
-      return pyJsonDumps(t);
-    });
-  }
-  if (r.enable_thinking !== undefined && typeof r.enable_thinking !== "boolean")
-    throw invalid("must be a boolean", { field: "enable_thinking" });
-  const messages = req.messages.map(parseMessage);
-  return {
-    messages,
-    tools,
-    addGenerationPrompt: req.addGenerationPrompt,
-    enableThinking: r.enable_thinking !== false,
-  };
-}
 
 /** Python str.lstrip("\n") / strip("\n"), with the number of characters dropped in front. */
 function stripNewlines(s: string, right: boolean): { text: string; dropped: number } {
@@ -129,8 +34,23 @@ function stripNewlines(s: string, right: boolean): { text: string; dropped: numb
 
 export const qwen3: ChatFormat = {
   name: "qwen3",
-  render(request, b: ChatBuilder) {
-    const { messages, tools, addGenerationPrompt, enableThinking } = parse(request);
+  render(request, b: ChatSink) {
+    const req = normalizeRequest(request, PROFILE);
+    const messages = req.messages;
+    const tools = req.tools.map((t) => pyJsonDumps(t.raw));
+    const open = req.continueFinalMessage ? messages.length - 1 : -1;
+    /** Caller content; true when it is the final message left open (continue_final_message): stop. */
+    const content = (m: NMessage, rendered: string, ref?: { field: string; offset: number }): boolean => {
+      if (m.index === open) {
+        const keep = prefillKeep(m.content, rendered);
+        if (keep !== undefined) {
+          b.caller(keep, m.index, "content", ref);
+          return true;
+        }
+      }
+      b.caller(rendered, m.index, "content", ref);
+      return false;
+    };
     const first = messages[0];
     const systemFirst = first?.role === "system";
     const owner0 = systemFirst ? 0 : null;
@@ -139,7 +59,7 @@ export const qwen3: ChatFormat = {
       b.text("system", owner0, "role");
       b.text("\n", owner0, "template");
       if (first !== undefined && systemFirst) {
-        b.caller(first.content, 0, "content");
+        if (content(first, first.content)) return;
         b.text("\n\n", 0, "template");
       }
       b.template(TOOLS_HEAD, owner0, "template");
@@ -152,7 +72,7 @@ export const qwen3: ChatFormat = {
       b.reserved(QWEN3_IDS.imStart, 0, "marker");
       b.text("system", 0, "role");
       b.text("\n", 0, "template");
-      b.caller(first.content, 0, "content");
+      if (content(first, first.content)) return;
       b.reserved(QWEN3_IDS.imEnd, 0, "marker");
       b.text("\n", 0, "template");
     }
@@ -166,13 +86,13 @@ export const qwen3: ChatFormat = {
       }
     }
 
-    messages.forEach((m, i) => {
+    for (const [i, m] of messages.entries()) {
       const last = i === messages.length - 1;
       if (m.role === "user" || (m.role === "system" && i !== 0)) {
         b.reserved(QWEN3_IDS.imStart, i, "marker");
         b.text(m.role, i, "role");
         b.text("\n", i, "template");
-        b.caller(m.content, i, "content");
+        if (content(m, m.content)) return;
         b.reserved(QWEN3_IDS.imEnd, i, "marker");
         b.text("\n", i, "template");
       } else if (m.role === "assistant") {
@@ -185,19 +105,20 @@ export const qwen3: ChatFormat = {
           const c = stripNewlines(m.content, false);
           b.reserved(QWEN3_IDS.think, i, "marker");
           b.text("\n", i, "template");
-          b.caller(r.text, i, "reasoning_content", { field: "reasoning_content", offset: r.dropped });
+          b.caller(r.text, i, "reasoning_content", { field: m.reasoningField, offset: r.dropped });
           b.text("\n", i, "template");
           b.reserved(QWEN3_IDS.thinkEnd, i, "marker");
           b.text("\n\n", i, "template");
-          b.caller(c.text, i, "content", { field: "content", offset: c.dropped });
-        } else b.caller(m.content, i, "content");
+          if (content(m, c.text, { field: "content", offset: c.dropped })) return;
+        } else if (content(m, m.content)) return;
         m.toolCalls.forEach((tc, j) => {
           if (j > 0 || m.content.length > 0) b.text("\n", i, "template");
+          const args = typeof tc.arguments === "string" ? tc.arguments : pyJsonDumps(tc.arguments);
           b.reserved(QWEN3_IDS.toolCall, i, "marker");
           b.text('\n{"name": "', i, "template");
           b.caller(tc.name, i, "tool_calls", { field: `tool_calls[${j}].function.name` });
           b.text('", "arguments": ', i, "template");
-          b.caller(tc.arguments, i, "tool_calls", { field: `tool_calls[${j}].function.arguments` });
+          b.caller(args, i, "tool_calls", { field: `tool_calls[${j}].function.arguments` });
           b.text("}\n", i, "template");
           b.reserved(QWEN3_IDS.toolCallEnd, i, "marker");
         });
@@ -211,7 +132,7 @@ export const qwen3: ChatFormat = {
         b.text("\n", i, "template");
         b.reserved(QWEN3_IDS.toolResponse, i, "marker");
         b.text("\n", i, "template");
-        b.caller(m.content, i, "content");
+        if (content(m, m.content)) return;
         b.text("\n", i, "template");
         b.reserved(QWEN3_IDS.toolResponseEnd, i, "marker");
         if (last || messages[i + 1]?.role !== "tool") {
@@ -219,12 +140,12 @@ export const qwen3: ChatFormat = {
           b.text("\n", i, "template");
         }
       }
-    });
-    if (addGenerationPrompt) {
+    }
+    if (req.addGenerationPrompt) {
       b.reserved(QWEN3_IDS.imStart, null, "marker");
       b.text("assistant", null, "role");
       b.text("\n", null, "template");
-      if (!enableThinking) {
+      if (req.enableThinking === false) {
         b.reserved(QWEN3_IDS.think, null, "marker");
         b.text("\n\n", null, "template");
         b.reserved(QWEN3_IDS.thinkEnd, null, "marker");

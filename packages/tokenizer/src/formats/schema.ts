@@ -1,21 +1,42 @@
-// Shared checks for the native message schemas (docs/cli-contract.md "encode-chat"). Every
-// failure is TokenizerError("invalid-conversation") naming the message index and field.
+// Shared checks for the chat request (docs/cli-contract.md "encode-chat"). Every failure is
+// TokenizerError("invalid-conversation") naming the message index and field.
+//
+// Untrusted input rules kept here for every format:
+// - fields are read as OWN properties only (`own`): a polluted Object.prototype cannot add a
+//   field, a role or an action to a request;
+// - an error echoes at most 40 characters of caller input in all, field names included: a
+//   caller key inside a field name is cut to 20 characters (`fieldName`), because the field
+//   appears twice (in the message and in `field`); a quoted value (`quote`) is cut to 40 and
+//   its field is ours.
 import { quote, TokenizerError } from "../errors.ts";
 
 export type JsonObject = Readonly<Record<string, unknown>>;
-
-export interface ChatRequest {
-  readonly messages: readonly unknown[];
-  readonly tools?: readonly unknown[];
-  readonly add_generation_prompt?: boolean;
-  readonly [key: string]: unknown;
-}
 
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
-export function invalid(message: string, at: { message?: number; field?: string } = {}): TokenizerError {
+/** `obj[key]` when it is an own property, else undefined (never the prototype chain). */
+export function own(obj: JsonObject, key: string): unknown {
+  return Object.hasOwn(obj, key) ? obj[key] : undefined;
+}
+
+/** The elements of an array, a hole read as undefined (never through the prototype chain). */
+export function items(arr: readonly unknown[]): unknown[] {
+  const out = new Array<unknown>(arr.length);
+  for (let i = 0; i < arr.length; i++) out[i] = Object.hasOwn(arr, i) ? arr[i] : undefined;
+  return out;
+}
+
+/** `prefix.key` (or just key) with a caller key cut to 20 characters (see the header). */
+export function fieldName(prefix: string | undefined, key: string): string {
+  const k = key.length > 20 ? `${key.slice(0, 20)}…` : key;
+  return prefix === undefined ? k : `${prefix}.${k}`;
+}
+
+export type At = { readonly message?: number; readonly field?: string };
+
+export function invalid(message: string, at: At = {}): TokenizerError {
   const where =
     at.message === undefined
       ? ""
@@ -24,53 +45,25 @@ export function invalid(message: string, at: { message?: number; field?: string 
   return new TokenizerError("invalid-conversation", `${where}${top}${message}`, at);
 }
 
-/** The request envelope: messages array, optional add_generation_prompt, and the extra top-level keys a format allows. */
-export function checkRequest(
-  request: unknown,
-  extraKeys: readonly string[],
-): { messages: JsonObject[]; addGenerationPrompt: boolean } {
-  if (!isObject(request)) throw invalid("the request must be an object");
-  for (const key of Object.keys(request)) {
-    if (key !== "messages" && key !== "add_generation_prompt" && !extraKeys.includes(key)) {
-      throw invalid(`unknown field ${quote(key)}`, { field: key });
-    }
-  }
-  const msgs = request.messages;
-  if (!Array.isArray(msgs)) throw invalid("must be an array of messages", { field: "messages" });
-  const agp = request.add_generation_prompt;
-  if (agp !== undefined && typeof agp !== "boolean")
-    throw invalid("must be a boolean", { field: "add_generation_prompt" });
-  const messages = msgs.map((m: unknown, i) => {
-    if (!isObject(m)) throw invalid("a message must be an object", { message: i });
-    return m;
-  });
-  return { messages, addGenerationPrompt: agp ?? true };
-}
-
-/** Unknown keys of a message are an error, never ignored. */
-export function checkKeys(m: JsonObject, index: number, allowed: readonly string[]): void {
-  for (const key of Object.keys(m)) {
-    if (!allowed.includes(key)) throw invalid(`unknown field ${quote(key)}`, { message: index, field: key });
+/** Unknown keys are an error, never ignored (the key is named in `field`, cut to 20 characters). */
+export function checkKeys(
+  obj: JsonObject,
+  allowed: ReadonlySet<string>,
+  at: { readonly message?: number; readonly prefix?: string },
+): void {
+  for (const key of Object.keys(obj)) {
+    if (!allowed.has(key))
+      throw invalid("unknown field", {
+        ...(at.message === undefined ? {} : { message: at.message }),
+        field: fieldName(at.prefix, key),
+      });
   }
 }
 
-export function requireString(m: JsonObject, index: number, field: string): string {
-  const v = m[field];
-  if (typeof v !== "string") throw invalid(`must be a string`, { message: index, field });
-  return v;
-}
-
-export function optionalString(m: JsonObject, index: number, field: string): string | undefined {
-  const v = m[field];
-  if (v === undefined) return undefined;
-  if (typeof v !== "string") throw invalid(`must be a string`, { message: index, field });
-  return v;
-}
-
-export function checkRole(m: JsonObject, index: number, roles: readonly string[]): string {
-  const role = requireString(m, index, "role");
-  if (!roles.includes(role))
-    throw invalid(`unknown role ${quote(role)}; expected one of ${roles.join(", ")}`, {
+export function checkRole(role: unknown, index: number, roles: ReadonlySet<string>): string {
+  if (typeof role !== "string") throw invalid("must be a string", { message: index, field: "role" });
+  if (!roles.has(role))
+    throw invalid(`unknown role ${quote(role)}; expected one of ${[...roles].join(", ")}`, {
       message: index,
       field: "role",
     });

