@@ -11,9 +11,11 @@
 //     client sees output, excluding the engine's own prefill;
 //   - client-side TTFT p50/p99 (includes the engine);
 //   - tokens/s: completion tokens (server log) / wall time, all streams together;
-//   - memory per open stream: (server RSS and heapUsed when every slot is first busy - idle after
-//     warm-up) / open streams, both right after a forced GC (node --expose-gc; the script re-runs
-//     itself with it), so it is what open streams retain, not garbage;
+//   - memory per open stream: (heapUsed, and external + arrayBuffers, 100 ms after every slot was
+//     first busy - idle after warm-up) / streams open at that moment, both right after a forced
+//     GC (node --expose-gc; the script re-runs itself with it): what open streams retain, not
+//     garbage. RSS is not reported: after a forced GC it fell below the idle value (V8 returned
+//     pages), so its delta was noise;
 //   - loss/duplication: for every finished stream, content + reasoning + tool-call arguments
 //     must equal a fresh decoder's account of the tapped IDs (reference, no HTTP); for
 //     disconnected streams, what arrived must be a prefix of it; after each scenario no slot is
@@ -154,12 +156,11 @@ async function scenario({ name, engine, n, maxTokens, maxConcurrent }) {
       if (a === Math.min(n, maxConcurrent)) {
         clearInterval(sampler);
         // 100 ms later (after the first tokens went out, so the GC pause does not land in the
-        // TTFT numbers), if every slot is still busy.
+        // TTFT numbers), divided by the streams open at that moment.
         setTimeout(() => {
-          if (server.stats().active !== a) return;
           globalThis.gc();
           atPeak = process.memoryUsage();
-          sampledAt = a;
+          sampledAt = server.stats().active;
         }, 100);
       }
     }
@@ -228,8 +229,14 @@ async function scenario({ name, engine, n, maxTokens, maxConcurrent }) {
     tokensPerSec: round((tokens / wallMs) * 1000, 0),
     peakOpenStreams: peakActive,
     memorySampledAt: sampledAt,
-    rssPerStreamKB: sampledAt > 0 ? round((atPeak.rss - idle.rss) / sampledAt / 1024, 0) : null,
-    heapPerStreamKB: sampledAt > 0 ? round((atPeak.heapUsed - idle.heapUsed) / sampledAt / 1024, 0) : null,
+    heapPerStreamKB: sampledAt > 0 ? round((atPeak.heapUsed - idle.heapUsed) / sampledAt / 1024, 1) : null,
+    externalPerStreamKB:
+      sampledAt > 0
+        ? round(
+            (atPeak.external + atPeak.arrayBuffers - idle.external - idle.arrayBuffers) / sampledAt / 1024,
+            1,
+          )
+        : null,
   };
   process.stderr.write(`${JSON.stringify(row)}\n`);
   return row;
@@ -292,7 +299,7 @@ const cols = [
   ["chatwire TTFT p50 / p99 ms", (r) => `${r.chatwireTtftP50Ms} / ${r.chatwireTtftP99Ms}`],
   ["client TTFT p50 / p99 ms", (r) => `${r.clientTtftP50Ms} / ${r.clientTtftP99Ms}`],
   ["tokens/s", (r) => r.tokensPerSec],
-  ["heap / RSS per open stream KB", (r) => `${r.heapPerStreamKB} / ${r.rssPerStreamKB}`],
+  ["JS heap / external per open stream KB", (r) => `${r.heapPerStreamKB} / ${r.externalPerStreamKB}`],
 ];
 const table = [
   `| ${cols.map((c) => c[0]).join(" | ")} |`,
