@@ -11,11 +11,11 @@
 //     client sees output, excluding the engine's own prefill;
 //   - client-side TTFT p50/p99 (includes the engine);
 //   - tokens/s: completion tokens (server log) / wall time, all streams together;
-//   - memory per open stream: (heapUsed, and external + arrayBuffers, 100 ms after every slot was
-//     first busy - idle after warm-up) / streams open at that moment, both right after a forced
-//     GC (node --expose-gc; the script re-runs itself with it): what open streams retain, not
-//     garbage. RSS is not reported: after a forced GC it fell below the idle value (V8 returned
-//     pages), so its delta was noise;
+//   - memory per open stream: (heapUsed 100 ms after every slot was first busy - idle after
+//     warm-up) / streams open at that moment, both right after a forced GC (node --expose-gc;
+//     the script re-runs itself with it): the JS memory open streams retain, not garbage. RSS and
+//     external memory are not reported: after a forced GC they fell below the idle values (V8
+//     and the warm-up's freed buffers returned pages), so their deltas were noise;
 //   - loss/duplication: for every finished stream, content + reasoning + tool-call arguments
 //     must equal a fresh decoder's account of the tapped IDs (reference, no HTTP); for
 //     disconnected streams, what arrived must be a prefix of it; after each scenario no slot is
@@ -299,7 +299,7 @@ const cols = [
   ["chatwire TTFT p50 / p99 ms", (r) => `${r.chatwireTtftP50Ms} / ${r.chatwireTtftP99Ms}`],
   ["client TTFT p50 / p99 ms", (r) => `${r.clientTtftP50Ms} / ${r.clientTtftP99Ms}`],
   ["tokens/s", (r) => r.tokensPerSec],
-  ["JS heap / external per open stream KB", (r) => `${r.heapPerStreamKB} / ${r.externalPerStreamKB}`],
+  ["JS heap per open stream KB", (r) => r.heapPerStreamKB],
 ];
 const table = [
   `| ${cols.map((c) => c[0]).join(" | ")} |`,

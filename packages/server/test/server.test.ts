@@ -146,6 +146,61 @@ describe("chatwire server", () => {
     expect(s.logs[0]).toMatchObject({ status: 499, outcome: "aborted", path: "/v1/chat/completions" });
   });
 
+  it("backpressure: a client that stops reading stops the engine being pulled; resuming delivers everything", async () => {
+    const hello = tok().encodeText(" hello").ids[0] ?? 0;
+    const total = 200_000;
+    let pulled = 0;
+    const engine: Engine = {
+      name: "counting",
+      async *generate(req) {
+        for (let i = 0; i < total && !req.signal.aborted; i++) {
+          pulled++;
+          if (i % 64 === 0) await new Promise((r) => setImmediate(r));
+          yield [hello];
+        }
+      },
+      async close() {},
+    };
+    const s = await serve(engine, { limits: { maxModelLen: 300_000 } });
+    const body = JSON.stringify({
+      model: "test-model",
+      messages: [{ role: "user", content: "x" }],
+      stream: true,
+      max_tokens: total,
+    });
+    const got = await new Promise<number>((resolve, reject) => {
+      const r = request(
+        `${s.url}/v1/chat/completions`,
+        { method: "POST", headers: { "content-type": "application/json" } },
+        (res) => {
+          res.pause();
+          let last = -1;
+          const poll = setInterval(() => {
+            // Stalled: the count stopped moving while the client reads nothing.
+            if (pulled === last) {
+              clearInterval(poll);
+              const stalledAt = pulled;
+              let text = "";
+              res.setEncoding("utf8");
+              res.on("data", (c: string) => {
+                text += c;
+              });
+              res.on("end", () => {
+                expect(stalledAt).toBeLessThan(total / 4);
+                resolve((text.match(/"content":" hello"/g) ?? []).length);
+              });
+              res.resume();
+            }
+            last = pulled;
+          }, 50);
+        },
+      );
+      r.on("error", reject);
+      r.end(body);
+    });
+    expect(got).toBe(total);
+  });
+
   it("close() drains: new requests get 503, the running stream finishes", async () => {
     const g = gatedEngine();
     const s = await serve(g.engine);
