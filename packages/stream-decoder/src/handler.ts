@@ -8,7 +8,8 @@
 // caller's callback into push() only when it loads it from a handler of a known map as a
 // constant; through the wrapper's fields it becomes an indirect call.
 //
-// Callbacks are read once, at construction, and called with the caller's object as `this`.
+// Which callbacks exist is decided once, at createDecoder(); the wrapper also reads them then.
+// Either way they are called with the caller's object as `this`.
 import type { ActionEnd, DecoderError, DecoderHandler, StopInfo } from "./events.ts";
 
 function noop(): void {}
