@@ -283,11 +283,13 @@ if (g.status === 0 && existsSync(gguf)) {
   }
 } else process.stderr.write(`tiny GGUF not generated: ${g.stderr}\n`);
 
+const os = await import("node:os");
 const meta = {
   date: new Date().toISOString(),
   node: process.version,
   quick,
-  cpus: (await import("node:os")).cpus().length,
+  cpus: os.cpus().length,
+  loadavg1m: round(os.loadavg()[0] ?? 0, 2),
 };
 writeFileSync(join(here, "results.json"), `${JSON.stringify({ meta, rows }, null, 2)}\n`);
 const cols = [
