@@ -43,7 +43,12 @@ export interface RequestLog {
   engine_first_ms?: number;
   /** Request received -> first chunk with model output written. */
   ttft_ms?: number;
-  /** Time chatwire itself spent before the client saw the first output: encode + (ttft - engine_first). */
+  /**
+   * Time chatwire itself spent before the client saw the first output: reading + encoding the
+   * request, plus decode/chunk/write time from the arrival of the engine batch that produced the
+   * first output to its chunk being written. Engine time (prefill, IDs before any output such as
+   * a lone <think>) and queue wait are excluded.
+   */
   chatwire_ttft_ms?: number;
   queue_ms?: number;
   stop?: string;

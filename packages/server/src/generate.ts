@@ -22,6 +22,8 @@ export interface RunOptions {
   readonly ready?: () => Promise<void> | undefined;
   /** Called once, when the engine's first ID arrives. */
   readonly onFirstId?: () => void;
+  /** Called as each batch arrives, before its IDs are decoded. */
+  readonly onBatch?: () => void;
 }
 
 export type RunOutcome = "done" | "aborted" | "timeout" | "engine-error";
@@ -54,6 +56,7 @@ export async function runGeneration(o: RunOptions): Promise<RunResult> {
         o.onFirstId?.();
       }
       if (stopEngine.signal.aborted) break;
+      o.onBatch?.();
       for (const id of batch) {
         consumed++;
         o.decoder.push(id);

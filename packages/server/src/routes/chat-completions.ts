@@ -84,11 +84,16 @@ export async function chatCompletions(
     const builder = sse === undefined ? new CompletionBuilder() : undefined;
     let firstOutput = false;
     let roleSent = false;
+    let batchAt = 0;
     const sink = {
       chunk(c: ChatCompletionChunk): void {
         if (roleSent && !firstOutput && c.choices.length > 0) {
           firstOutput = true;
-          log.ttft_ms = round1(performance.now() - t0);
+          const now = performance.now();
+          log.ttft_ms = round1(now - t0);
+          // What chatwire added before this first output: encoding (and reading the body), plus
+          // decoding + chunking + writing since the engine batch that produced it arrived.
+          log.chatwire_ttft_ms = round1(encodedAt - t0 + (now - batchAt));
         }
         roleSent = true;
         if (sse !== undefined) sse.write(sseData(c));
@@ -119,6 +124,9 @@ export async function chatCompletions(
       deadline,
       shouldStop: () => writer.wantsStop,
       ...(sse !== undefined ? { ready: () => sse.ready() } : {}),
+      onBatch: () => {
+        batchAt = performance.now();
+      },
       onFirstId: () => {
         engineFirst = performance.now();
         log.engine_first_ms = round1(engineFirst - t0);
@@ -128,8 +136,6 @@ export async function chatCompletions(
     log.completion_tokens = run.completionTokens;
     log.decoder_errors = writer.decoderErrors.count;
     log.malformed_tool_calls = writer.malformedCalls;
-    if (log.ttft_ms !== undefined && log.engine_first_ms !== undefined)
-      log.chatwire_ttft_ms = round1(encodedAt - t0 + (log.ttft_ms - log.engine_first_ms));
     if (run.outcome === "aborted") {
       log.status = 499;
       return;
