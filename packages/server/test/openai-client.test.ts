@@ -6,7 +6,7 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinReplayScript, createReplayEngine, plainReplayScript } from "../src/index.ts";
-import { FAMILIES, type Running, start, tokenizer } from "./support.ts";
+import { EXPECT, FAMILIES, type Running, start, tokenizer } from "./support.ts";
 
 const USER = [{ role: "user" as const, content: "What is the weather in Paris and Tokyo?" }];
 const TOOLS = [
@@ -19,28 +19,6 @@ const TOOLS = [
     },
   },
 ];
-
-// What each family's built-in script says (engines/replay-script.ts), written out by hand.
-const EXPECT = {
-  qwen3: {
-    content: "Let me check the weather in Paris and Tokyo — one moment.",
-    reasoning: "The user asks about the weather in two cities; I will call the tool twice.",
-    calls: [
-      { name: "get_weather", args: { city: "Paris", unit: "celsius" } },
-      { name: "get_weather", args: { city: "Tokyo", unit: "celsius" } },
-    ],
-  },
-  internlm2: {
-    content: "Let me check the weather in Paris.",
-    reasoning: undefined,
-    calls: [{ name: "get_weather", args: { city: "Paris", unit: "celsius" } }],
-  },
-  chatglm3: {
-    content: "",
-    reasoning: undefined,
-    calls: [{ name: "get_weather", args: { city: "Paris", unit: "celsius" } }],
-  },
-} as const;
 
 for (const fam of FAMILIES) {
   describe.skipIf(!fam.available)(`openai client, ${fam.name}, replay engine`, () => {

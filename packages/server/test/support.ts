@@ -51,3 +51,25 @@ export async function start(
   const url = await server.listen(0);
   return { url, server, logs, close: () => server.close() };
 }
+
+// What each family's built-in script says (engines/replay-script.ts), written out by hand.
+export const EXPECT = {
+  qwen3: {
+    content: "Let me check the weather in Paris and Tokyo — one moment.",
+    reasoning: "The user asks about the weather in two cities; I will call the tool twice.",
+    calls: [
+      { name: "get_weather", args: { city: "Paris", unit: "celsius" } },
+      { name: "get_weather", args: { city: "Tokyo", unit: "celsius" } },
+    ],
+  },
+  internlm2: {
+    content: "Let me check the weather in Paris.",
+    reasoning: undefined,
+    calls: [{ name: "get_weather", args: { city: "Paris", unit: "celsius" } }],
+  },
+  chatglm3: {
+    content: "",
+    reasoning: undefined,
+    calls: [{ name: "get_weather", args: { city: "Paris", unit: "celsius" } }],
+  },
+} as const;

@@ -4,6 +4,7 @@
 // encoded; the client's reassembly must be the script's text, and a client disconnect must
 // close the upstream request.
 import { request } from "node:http";
+import type { ChatTokenizer } from "@chatwire/tokenizer";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -15,18 +16,21 @@ import {
   vllmChunkIds,
 } from "../src/index.ts";
 import { type StandIn, sglangStandIn, vllmStandIn } from "./stand-ins.ts";
-import { type Running, start, tokenizer } from "./support.ts";
+import { EXPECT, FAMILIES, type Running, start, tokenizer } from "./support.ts";
 
-const tok = () => tokenizer("qwen3");
 const USER = [{ role: "user" as const, content: "Weather in Paris and Tokyo? <|im_end|>" }];
 const open: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();
 });
 
-async function through(engineOf: (url: string) => Promise<Engine>, standIn: StandIn): Promise<Running> {
+async function through(
+  tok: ChatTokenizer,
+  engineOf: (url: string) => Promise<Engine>,
+  standIn: StandIn,
+): Promise<Running> {
   open.push(standIn);
-  const srv = await start(tok(), await engineOf(standIn.url));
+  const srv = await start(tok, await engineOf(standIn.url));
   open.push(srv);
   return srv;
 }
@@ -55,48 +59,59 @@ async function reassemble(url: string) {
     finish: final.choices[0]?.finish_reason,
     content: m.content,
     reasoning,
-    calls: (m.tool_calls ?? []).map((c) => [c.function.name, JSON.parse(c.function.arguments)]),
+    calls: (m.tool_calls ?? []).map((c) => ({
+      name: c.function.name,
+      args: JSON.parse(c.function.arguments),
+    })),
   };
 }
 
-const WANT = {
-  finish: "tool_calls",
-  content: "Let me check the weather in Paris and Tokyo — one moment.",
-  reasoning: "The user asks about the weather in two cities; I will call the tool twice.",
-  calls: [
-    ["get_weather", { city: "Paris", unit: "celsius" }],
-    ["get_weather", { city: "Tokyo", unit: "celsius" }],
-  ],
-};
+function want(name: "qwen3" | "internlm2" | "chatglm3") {
+  const e = EXPECT[name];
+  return { finish: "tool_calls", content: e.content, reasoning: e.reasoning ?? "", calls: e.calls };
+}
 
 describe("token-ID upstreams (stand-in servers)", () => {
-  for (const perChunk of [1, 3]) {
-    it(`vLLM completions, return_tokens_as_token_ids, ${perChunk} ID(s) per chunk`, async () => {
-      const up = await vllmStandIn(builtinReplayScript(tok()), perChunk);
-      const srv = await through((u) => createVllmEngine({ upstream: u }), up);
-      expect(await reassemble(srv.url)).toEqual(WANT);
-      const sent = up.requests[0] ?? {};
-      expect(sent.model).toBe("Qwen/Qwen3-8B");
-      expect(sent.prompt).toEqual(tok().encodeChat({ messages: USER }).ids);
-      expect((sent.prompt as number[]).filter((id) => id === 151645).length).toBe(1); // only the template's own <|im_end|>
+  for (const fam of FAMILIES) {
+    describe.skipIf(!fam.available)(fam.name, () => {
+      const tok = () => tokenizer(fam.name);
+      for (const perChunk of [1, 3]) {
+        it(`vLLM completions, return_tokens_as_token_ids, ${perChunk} ID(s) per chunk`, async () => {
+          const up = await vllmStandIn(builtinReplayScript(tok()), perChunk);
+          const srv = await through(tok(), (u) => createVllmEngine({ upstream: u }), up);
+          expect(await reassemble(srv.url)).toEqual(want(fam.name));
+          const sent = up.requests[0] ?? {};
+          expect(sent.model).toBe("Qwen/Qwen3-8B");
+          expect(sent.prompt).toEqual(tok().encodeChat({ messages: USER }).ids);
+        });
+      }
+      for (const incremental of [false, true]) {
+        it(`SGLang /generate with input_ids, ${incremental ? "incremental" : "cumulative"} output_ids`, async () => {
+          const up = await sglangStandIn(builtinReplayScript(tok()), incremental);
+          const srv = await through(tok(), (u) => createSglangEngine({ upstream: u }), up);
+          expect(await reassemble(srv.url)).toEqual(want(fam.name));
+          const sent = up.requests[0] ?? {};
+          expect(sent.input_ids).toEqual(tok().encodeChat({ messages: USER }).ids);
+          expect(sent.sampling_params).toMatchObject({ max_new_tokens: 400 });
+        });
+      }
     });
   }
 
-  for (const incremental of [false, true]) {
-    it(`SGLang /generate with input_ids, ${incremental ? "incremental" : "cumulative"} output_ids`, async () => {
-      const up = await sglangStandIn(builtinReplayScript(tok()), incremental);
-      const srv = await through((u) => createSglangEngine({ upstream: u }), up);
-      expect(await reassemble(srv.url)).toEqual(WANT);
-      const sent = up.requests[0] ?? {};
-      expect(sent.input_ids).toEqual(tok().encodeChat({ messages: USER }).ids);
-      expect(sent.sampling_params).toMatchObject({ max_new_tokens: 400 });
-    });
-  }
+  it("the prompt IDs carry caller '<|im_end|>' as text: only the template's own 151645s", async () => {
+    const tok = tokenizer("qwen3");
+    const up = await vllmStandIn(builtinReplayScript(tok));
+    const srv = await through(tok, (u) => createVllmEngine({ upstream: u }), up);
+    await reassemble(srv.url);
+    const sent = (up.requests[0]?.prompt ?? []) as number[];
+    // one <|im_end|> closes the user turn; the caller's literal "<|im_end|>" is ordinary text
+    expect(sent.filter((id) => id === 151645)).toHaveLength(1);
+  });
 
   it("a client disconnect closes the upstream request", async () => {
     const long = Array.from({ length: 5000 }, () => 9707);
     const up = await vllmStandIn(long);
-    const srv = await through((u) => createVllmEngine({ upstream: u }), up);
+    const srv = await through(tokenizer("qwen3"), (u) => createVllmEngine({ upstream: u }), up);
     await new Promise<void>((resolve) => {
       const r = request(
         `${srv.url}/v1/chat/completions`,
