@@ -139,6 +139,16 @@ describe("--format that does not fit the files", () => {
   });
 });
 
+describe("--stop", () => {
+  it("more than 64 stop strings, or one over 1024 units, is a usage error (exit 2)", () => {
+    const many = Array.from({ length: 65 }, (_, i) => ["--stop", `s${i}`]).flat();
+    usageLine(cli(["decode", ...many]), "invalid-option-value");
+    usageLine(cli(["decode", "--stop", "x".repeat(1025)]), "invalid-option-value");
+    const ok = cli(["decode", ...many.slice(4), "--stop", "x".repeat(1024)], [{ ids: [9707] }]);
+    expect(ok.code).toBe(0);
+  });
+});
+
 describe("--stop-token", () => {
   it("an ID outside the vocabulary is a usage error (exit 2)", () => {
     usageLine(cli(["decode", "--stop-token", "151669"]), "stop-token-out-of-vocabulary");
