@@ -37,6 +37,7 @@ let failures = 0;
 
 // Entries that must bundle for browsers without any node:* import.
 const NEUTRAL_ENTRIES = [
+  "@chatwire/openai",
   "@chatwire/tokenizer",
   "@chatwire/stream-decoder",
   "@chatwire/stream-decoder/stream",

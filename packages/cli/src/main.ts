@@ -13,6 +13,7 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ["encode-chat", async () => (await import("./commands/encode-chat.ts")).command],
   ["decode", async () => (await import("./commands/decode.ts")).command],
   ["demo", async () => (await import("./commands/demo.ts")).command],
+  ["serve", async () => (await import("./commands/serve.ts")).command],
 ]);
 
 /** Options of every JSONL command, besides its own. */

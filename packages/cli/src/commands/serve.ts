@@ -1,0 +1,127 @@
+// serve: the OpenAI-compatible server (@chatwire/server) on 127.0.0.1 (docs/serve.md).
+//   chatwire serve --port N --tokenizer DIR|qwen3 --engine llama-cpp --model FILE.gguf
+//   chatwire serve --engine replay | --engine vllm --upstream URL | --engine sglang --upstream URL
+// Prints exactly one line `listening on http://127.0.0.1:N` on stdout when ready; request logs go
+// to stderr, one JSON line each. SIGTERM / SIGINT drain: new requests get 503, running ones
+// finish, then the process exits 0. prepare() resolves only after the drain.
+import { createChatwireServer, ENGINE_NAMES, type EngineName, selectEngine } from "@chatwire/server";
+import { getInt, getString, UsageError } from "../args.ts";
+import type { Command } from "../command.ts";
+import { loadTokenizerOption, TOKENIZER_OPTIONS } from "../tokenizer-option.ts";
+
+export const command: Command = {
+  name: "serve",
+  summary: "OpenAI-compatible HTTP server over node-llama-cpp, vLLM, SGLang or a replay engine",
+  jsonl: false,
+  options: {
+    ...TOKENIZER_OPTIONS,
+    port: { kind: "int", description: "TCP port (default 8000; 0 = any free port)" },
+    host: { kind: "string", description: "bind address (default 127.0.0.1)" },
+    engine: { kind: "string", choices: ENGINE_NAMES, description: "the inference engine (default replay)" },
+    model: { kind: "string", description: "llama-cpp: the GGUF model file" },
+    upstream: { kind: "string", description: "vllm / sglang: the upstream server's base URL" },
+    "upstream-model": { kind: "string", description: "vllm: the upstream model name (default: its first)" },
+    "model-name": {
+      kind: "string",
+      description: "the model id clients send (default: the GGUF file name or chatwire-<engine>)",
+    },
+    "api-key": { kind: "string", description: "require Authorization: Bearer KEY (or set CHATWIRE_API_KEY)" },
+    "max-concurrent": { kind: "int", description: "generations at once (default 4)" },
+    "max-queue": { kind: "int", description: "requests waiting for a slot before 429 (default 64)" },
+    "max-tokens": { kind: "int", description: "max_tokens when a request gives none (default 512)" },
+    "max-model-len": {
+      kind: "int",
+      description: "prompt + max_tokens limit (default 32768; llama-cpp: 4096)",
+    },
+    "max-body-bytes": { kind: "int", description: "request body limit (default 4194304)" },
+    "timeout-ms": { kind: "int", description: "per-request time limit (default 300000)" },
+    threads: { kind: "int", description: "llama-cpp CPU threads (default 1)" },
+    "replay-delay-ms": { kind: "int", description: "replay: pause between IDs (default 0)" },
+    "reasoning-field": {
+      kind: "string",
+      choices: ["reasoning_content", "reasoning"],
+      description: "where streamed reasoning goes (default reasoning_content)",
+    },
+  },
+  async prepare(opts) {
+    const tokenizer = await loadTokenizerOption(opts);
+    const engineName = (getString(opts, "engine") ?? "replay") as EngineName;
+    const model = getString(opts, "model");
+    const upstream = getString(opts, "upstream");
+    const maxConcurrent = getInt(opts, "max-concurrent") ?? 4;
+    const positive = (name: string, v: number | undefined) => {
+      if (v !== undefined && v < 1) throw new UsageError(`--${name} must be >= 1`);
+      return v;
+    };
+    positive("max-concurrent", maxConcurrent);
+    const maxModelLen =
+      positive("max-model-len", getInt(opts, "max-model-len")) ??
+      (engineName === "llama-cpp" ? 4096 : 32_768);
+    let engine: Awaited<ReturnType<typeof selectEngine>>;
+    try {
+      engine = await selectEngine({
+        engine: engineName,
+        tokenizer,
+        ...(model !== undefined ? { model } : {}),
+        ...(upstream !== undefined ? { upstream } : {}),
+        ...(getString(opts, "upstream-model") !== undefined
+          ? { upstreamModel: getString(opts, "upstream-model") as string }
+          : {}),
+        sequences: maxConcurrent,
+        contextSize: maxModelLen,
+        ...(getInt(opts, "threads") !== undefined ? { threads: getInt(opts, "threads") as number } : {}),
+        ...(getInt(opts, "replay-delay-ms") !== undefined
+          ? { replayDelayMs: getInt(opts, "replay-delay-ms") as number }
+          : {}),
+      });
+    } catch (e) {
+      throw new UsageError(e instanceof Error ? e.message : String(e));
+    }
+    const modelId =
+      getString(opts, "model-name") ??
+      (model !== undefined
+        ? (model.split("/").pop() ?? model).replace(/\.gguf$/, "")
+        : `chatwire-${engineName}`);
+    const apiKey = getString(opts, "api-key") ?? process.env.CHATWIRE_API_KEY;
+    const limit = (name: string) => positive(name, getInt(opts, name));
+    const maxQueue = getInt(opts, "max-queue");
+    if (maxQueue !== undefined && maxQueue < 0) throw new UsageError("--max-queue must be >= 0");
+    const limits = {
+      maxConcurrent,
+      maxModelLen,
+      ...(maxQueue !== undefined ? { maxQueue } : {}),
+      ...(limit("max-tokens") !== undefined
+        ? { defaultMaxTokens: getInt(opts, "max-tokens") as number }
+        : {}),
+      ...(limit("max-body-bytes") !== undefined
+        ? { maxBodyBytes: getInt(opts, "max-body-bytes") as number }
+        : {}),
+      ...(limit("timeout-ms") !== undefined
+        ? { requestTimeoutMs: getInt(opts, "timeout-ms") as number }
+        : {}),
+    };
+    const server = createChatwireServer({
+      tokenizer,
+      engine,
+      modelId,
+      limits,
+      ...(apiKey !== undefined && apiKey !== "" ? { apiKey } : {}),
+      ...(getString(opts, "reasoning-field") === "reasoning" ? { reasoningField: "reasoning" as const } : {}),
+    });
+    const url = await server.listen(getInt(opts, "port") ?? 8000, getString(opts, "host") ?? "127.0.0.1");
+    process.stdout.write(`listening on ${url}\n`);
+    await new Promise<void>((resolve) => {
+      const stop = () => {
+        process.off("SIGTERM", stop);
+        process.off("SIGINT", stop);
+        server
+          .close()
+          .then(() => engine.close())
+          .then(resolve, resolve);
+      };
+      process.on("SIGTERM", stop);
+      process.on("SIGINT", stop);
+    });
+    return () => undefined;
+  },
+};

@@ -1,0 +1,30 @@
+// @chatwire/openai: the public API (runtime-neutral; no node:* import). Request mapping
+// (ChatCompletionCreateParams -> chat request + sampling), decoder events -> chat.completion.chunk
+// (ChunkWriter) and chat.completion (CompletionBuilder), SSE framing. See docs/openai.md.
+export { type ChunkSink, ChunkWriter, type ChunkWriterOptions } from "./chunk-writer.ts";
+export { CompletionBuilder } from "./completion.ts";
+export { type CompletionPrompt, type MappedCompletion, mapCompletionParams } from "./completion-request.ts";
+export { type ErrorBody, RequestError, type RequestErrorType } from "./errors.ts";
+export { finishReason } from "./finish-reason.ts";
+export { type RandomHex, randomHex24, responseId, toolCallId } from "./ids.ts";
+export {
+  type ChatRequestInput,
+  type MapOptions,
+  type MappedRequest,
+  mapChatCompletionParams,
+  mapSampling,
+} from "./request.ts";
+export type { SamplingOptions } from "./sampling.ts";
+export { SSE_DONE, sseData } from "./sse.ts";
+export { isToolCallKind } from "./tool-kinds.ts";
+export type {
+  ChatCompletion,
+  ChatCompletionChunk,
+  ChatCompletionMessage,
+  ChunkChoice,
+  ChunkDelta,
+  FinishReason,
+  ToolCall,
+  ToolCallDelta,
+  Usage,
+} from "./wire.ts";

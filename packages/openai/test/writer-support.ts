@@ -1,0 +1,79 @@
+// Runs token IDs through the real decoder into a ChunkWriter and reassembles the chunks the way
+// an OpenAI client does (by tool-call index), recording any breach of the delta discipline.
+import { compileDecoderSpec, createDecoder, type DecoderSpec } from "@chatwire/stream-decoder";
+import type { ChatTokenizer } from "@chatwire/tokenizer";
+import { loadTokenizerSync } from "@chatwire/tokenizer/node";
+import { type ChatCompletionChunk, ChunkWriter, type ChunkWriterOptions } from "../src/index.ts";
+
+let qwen: ChatTokenizer | undefined;
+export function qwen3(): ChatTokenizer {
+  qwen ??= loadTokenizerSync("qwen3");
+  return qwen;
+}
+
+const specs = new Map<ChatTokenizer, DecoderSpec>();
+
+export interface Reassembled {
+  readonly chunks: ChatCompletionChunk[];
+  readonly content: string;
+  readonly reasoning: string;
+  readonly calls: { id: string; name: string; arguments: string }[];
+  readonly finish: string[];
+  readonly breaches: string[];
+  readonly writer: ChunkWriter;
+}
+
+export function runWriter(
+  tok: ChatTokenizer,
+  ids: readonly number[],
+  options: Partial<ChunkWriterOptions> = {},
+  decoderOptions: { maxTokens?: number; stopStrings?: string[] } = {},
+): Reassembled {
+  const chunks: ChatCompletionChunk[] = [];
+  const writer = new ChunkWriter(
+    { chunk: (c) => chunks.push(c) },
+    { format: tok.format, model: "m", random: () => "0".repeat(24), created: 1, ...options },
+  );
+  let spec = specs.get(tok);
+  if (spec === undefined) {
+    spec = compileDecoderSpec(tok.textModel, tok.format);
+    specs.set(tok, spec);
+  }
+  const decoder = createDecoder(spec, writer, {
+    streamToolCalls: true,
+    ...decoderOptions,
+  });
+  writer.start();
+  for (const id of ids) {
+    decoder.push(id);
+    if (decoder.stopped || writer.wantsStop) break;
+  }
+  decoder.end();
+  writer.finish(0, ids.length);
+  let content = "";
+  let reasoning = "";
+  const calls: Reassembled["calls"] = [];
+  const finish: string[] = [];
+  const breaches: string[] = [];
+  for (const c of chunks)
+    for (const ch of c.choices) {
+      content += ch.delta.content ?? "";
+      reasoning += ch.delta.reasoning_content ?? ch.delta.reasoning ?? "";
+      for (const t of ch.delta.tool_calls ?? []) {
+        const cur = calls[t.index];
+        if (t.id !== undefined) {
+          if (cur !== undefined) breaches.push(`call ${t.index} header sent twice`);
+          if (t.index !== calls.length) breaches.push(`call index ${t.index} not next`);
+          if (t.function.arguments !== "") breaches.push("header carries arguments");
+          if (!t.function.name) breaches.push("header without name");
+          calls[t.index] = { id: t.id, name: t.function.name ?? "", arguments: "" };
+        } else {
+          if (cur === undefined) breaches.push(`fragment before header of call ${t.index}`);
+          if (t.function.name !== undefined || t.type !== undefined) breaches.push("name/type re-sent");
+          if (cur) cur.arguments += t.function.arguments;
+        }
+      }
+      if (ch.finish_reason !== null) finish.push(ch.finish_reason);
+    }
+  return { chunks, content, reasoning, calls, finish, breaches, writer };
+}

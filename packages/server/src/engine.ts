@@ -1,0 +1,33 @@
+// What chatwire needs from an inference engine: prompt IDs and sampling options in, an async
+// stream of generated token IDs out, abort through the signal. Nothing else: chatwire encodes
+// the prompt (the engine's tokenizer never sees caller text) and decodes the output.
+import type { SamplingOptions } from "@chatwire/openai";
+
+export interface GenerateRequest {
+  readonly promptIds: readonly number[];
+  readonly sampling: SamplingOptions;
+  /** Aborted when the client goes away, the decoder stopped, or a time limit passed. */
+  readonly signal: AbortSignal;
+}
+
+export interface Engine {
+  /** For logs and /v1/models ("replay", "llama-cpp", "vllm", "sglang"). */
+  readonly name: string;
+  /**
+   * Generated IDs in batches, in order, until the engine stops (its EOS, maxTokens) or the
+   * signal aborts. Pulled: an engine generates no further than its consumer has read (plus
+   * what is in flight), which is how HTTP backpressure reaches it. Errors reject the iterator.
+   */
+  generate(request: GenerateRequest): AsyncIterable<readonly number[]>;
+  /** Frees the engine's resources (model, context, sockets). */
+  close(): Promise<void>;
+}
+
+export class EngineError extends Error {
+  override readonly name = "EngineError";
+  readonly type: "engine-unavailable" | "engine-failed" | "engine-protocol";
+  constructor(type: EngineError["type"], message: string) {
+    super(message);
+    this.type = type;
+  }
+}

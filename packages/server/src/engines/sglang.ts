@@ -1,0 +1,83 @@
+// SGLang as a token-ID upstream: POST {upstream}/generate with `input_ids` (chatwire's prompt
+// IDs), `stream: true`, sampling_params {max_new_tokens, temperature, top_p, sampling_seed};
+// the stream's `data:` objects carry `output_ids` and meta_info.completion_tokens. By default
+// SGLang sends the cumulative output so far; with --incremental-streaming-output only the new
+// IDs. Both are handled: the index of output_ids[0] in the whole output is
+// completion_tokens - output_ids.length, so the new IDs are those past what was already yielded
+// (without meta_info, cumulative is assumed). Published protocol: SGLang's native /generate API.
+import type { Engine, GenerateRequest } from "../engine.ts";
+import { EngineError } from "../engine.ts";
+import { sseDataLines } from "./sse-reader.ts";
+import { base, checkId, headers, probeHealth, type UpstreamOptions } from "./upstream.ts";
+
+type Obj = { readonly [k: string]: unknown };
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** The IDs of one SGLang chunk not yielded yet, given how many were yielded. */
+export function sglangNewIds(chunk: unknown, yielded: number): number[] {
+  if (!isObj(chunk)) throw new EngineError("engine-protocol", "SGLang chunk is not an object");
+  if (!Array.isArray(chunk.output_ids))
+    throw new EngineError("engine-protocol", "SGLang chunk without output_ids");
+  const ids = chunk.output_ids.map(checkId);
+  const meta = chunk.meta_info;
+  const total =
+    isObj(meta) && typeof meta.completion_tokens === "number" ? meta.completion_tokens : ids.length;
+  const offset = total - ids.length;
+  if (offset < 0 || offset > yielded)
+    throw new EngineError("engine-protocol", "SGLang output_ids skip tokens");
+  return ids.slice(yielded - offset);
+}
+
+export async function createSglangEngine(o: UpstreamOptions): Promise<Engine> {
+  await probeHealth(o);
+  const f = o.fetch ?? fetch;
+  return {
+    name: "sglang",
+    async *generate(req: GenerateRequest) {
+      const s = req.sampling;
+      const body = {
+        input_ids: req.promptIds,
+        stream: true,
+        sampling_params: {
+          max_new_tokens: s.maxTokens,
+          skip_special_tokens: false,
+          ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
+          ...(s.topP !== undefined ? { top_p: s.topP } : {}),
+          ...(s.seed !== undefined ? { sampling_seed: s.seed } : {}),
+        },
+      };
+      let r: Response;
+      try {
+        r = await f(`${base(o.upstream)}/generate`, {
+          method: "POST",
+          headers: headers(o),
+          body: JSON.stringify(body),
+          signal: req.signal,
+        });
+      } catch (e) {
+        if (req.signal.aborted) return;
+        throw new EngineError(
+          "engine-unavailable",
+          `SGLang at ${o.upstream}: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      }
+      if (!r.ok || r.body === null)
+        throw new EngineError(
+          "engine-failed",
+          `SGLang answered HTTP ${r.status}: ${(await r.text()).slice(0, 200)}`,
+        );
+      let yielded = 0;
+      try {
+        for await (const data of sseDataLines(r.body)) {
+          const ids = sglangNewIds(JSON.parse(data) as unknown, yielded);
+          yielded += ids.length;
+          if (ids.length > 0) yield ids;
+        }
+      } catch (e) {
+        if (req.signal.aborted) return;
+        throw e;
+      }
+    },
+    async close() {},
+  };
+}

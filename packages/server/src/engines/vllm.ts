@@ -1,0 +1,92 @@
+// vLLM as a token-ID upstream: POST {upstream}/v1/completions with the prompt as token IDs
+// (chatwire encoded it; vLLM's tokenizer never sees caller text), streamed, with
+// `return_tokens_as_token_ids` + `logprobs: 0` so every generated token arrives as the string
+// "token_id:<id>" in choices[0].logprobs.tokens; a chunk's choices[0].token_ids (the newer
+// `return_token_ids` field) is used instead when present. `skip_special_tokens: false` and
+// `include_stop_str_in_output`-free defaults: chatwire's decoder applies stops itself.
+// Published protocol: vLLM's OpenAI-compatible server, "Completions API" extra parameters.
+import type { Engine, GenerateRequest } from "../engine.ts";
+import { EngineError } from "../engine.ts";
+import { sseDataLines } from "./sse-reader.ts";
+import { base, checkId, discoverModel, headers, type UpstreamOptions } from "./upstream.ts";
+
+export type { UpstreamOptions };
+
+type Obj = { readonly [k: string]: unknown };
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/** IDs of one vLLM completions chunk: choices[0].token_ids, else "token_id:N" logprob tokens. */
+export function vllmChunkIds(chunk: unknown): number[] {
+  if (!isObj(chunk) || !Array.isArray(chunk.choices))
+    throw new EngineError("engine-protocol", "vLLM chunk without choices");
+  const c: unknown = chunk.choices[0];
+  if (c === undefined) return [];
+  if (!isObj(c)) throw new EngineError("engine-protocol", "vLLM choice is not an object");
+  if (Array.isArray(c.token_ids)) return c.token_ids.map(checkId);
+  const lp = c.logprobs;
+  if (lp === null || lp === undefined) return [];
+  if (!isObj(lp) || !Array.isArray(lp.tokens))
+    throw new EngineError("engine-protocol", "vLLM chunk without logprobs.tokens");
+  return lp.tokens.map((t: unknown) => {
+    const m = typeof t === "string" ? /^token_id:(\d+)$/.exec(t) : null;
+    if (m === null)
+      throw new EngineError(
+        "engine-protocol",
+        "vLLM token is not token_id:N (return_tokens_as_token_ids off?)",
+      );
+    return checkId(Number(m[1]));
+  });
+}
+
+export async function createVllmEngine(o: UpstreamOptions): Promise<Engine> {
+  const model = await discoverModel(o);
+  const f = o.fetch ?? fetch;
+  return {
+    name: "vllm",
+    async *generate(req: GenerateRequest) {
+      const s = req.sampling;
+      const body = {
+        model,
+        prompt: req.promptIds,
+        stream: true,
+        max_tokens: s.maxTokens,
+        logprobs: 0,
+        return_tokens_as_token_ids: true,
+        skip_special_tokens: false,
+        ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
+        ...(s.topP !== undefined ? { top_p: s.topP } : {}),
+        ...(s.seed !== undefined ? { seed: s.seed } : {}),
+      };
+      let r: Response;
+      try {
+        r = await f(`${base(o.upstream)}/v1/completions`, {
+          method: "POST",
+          headers: headers(o),
+          body: JSON.stringify(body),
+          signal: req.signal,
+        });
+      } catch (e) {
+        if (req.signal.aborted) return;
+        throw new EngineError(
+          "engine-unavailable",
+          `vLLM at ${o.upstream}: ${e instanceof Error ? e.message : String(e)}`,
+        );
+      }
+      if (!r.ok || r.body === null)
+        throw new EngineError(
+          "engine-failed",
+          `vLLM answered HTTP ${r.status}: ${(await r.text()).slice(0, 200)}`,
+        );
+      try {
+        for await (const data of sseDataLines(r.body)) {
+          const ids = vllmChunkIds(JSON.parse(data) as unknown);
+          if (ids.length > 0) yield ids;
+        }
+      } catch (e) {
+        if (req.signal.aborted) return;
+        throw e;
+      }
+    },
+    async close() {},
+  };
+}

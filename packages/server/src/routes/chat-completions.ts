@@ -1,0 +1,187 @@
+// POST /v1/chat/completions: map the request (400 for what cannot be honoured), encode it with
+// chatwire (caller text never becomes a reserved ID; the audit count goes to the log), wait for a
+// slot, generate, and answer as SSE chunks or one chat.completion (docs/serve.md).
+import type { IncomingMessage, ServerResponse } from "node:http";
+import {
+  type ChatCompletionChunk,
+  ChunkWriter,
+  CompletionBuilder,
+  mapChatCompletionParams,
+  RequestError,
+  SSE_DONE,
+  sseData,
+} from "@chatwire/openai";
+import { createDecoder } from "@chatwire/stream-decoder";
+import { TokenizerError } from "@chatwire/tokenizer";
+import type { RequestLog, ServerContext } from "../context.ts";
+import { runGeneration } from "../generate.ts";
+import { sendError, sendJson } from "../http/respond.ts";
+import { SseWriter } from "../http/sse.ts";
+import { waitForSlot } from "../slot.ts";
+import { refuse } from "./refuse.ts";
+
+export async function chatCompletions(
+  ctx: ServerContext,
+  body: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+  log: RequestLog,
+  t0: number,
+  deadline: AbortSignal,
+): Promise<void> {
+  const mapped = mapChatCompletionParams(body, {
+    defaultMaxTokens: ctx.limits.defaultMaxTokens,
+    maxTokensLimit: ctx.limits.maxModelLen,
+  });
+  if (RequestError.isInstance(mapped)) return sendError(res, 400, mapped.type, mapped.message, mapped.param);
+  if (mapped.model !== ctx.modelId)
+    return sendError(
+      res,
+      404,
+      "model-not-found",
+      `the model ${JSON.stringify(mapped.model.slice(0, 80))} does not exist; this server serves ${JSON.stringify(ctx.modelId)}`,
+      "model",
+    );
+  log.stream = mapped.stream;
+  let promptIds: number[];
+  try {
+    const enc = ctx.tokenizer.encodeChat(mapped.chat);
+    promptIds = enc.ids;
+    log.audit = enc.audit.length;
+  } catch (e) {
+    if (TokenizerError.isInstance(e)) {
+      const f = e.fields as { field?: string; message?: number };
+      const param =
+        f.message !== undefined
+          ? `messages[${f.message}]${f.field ? `.${f.field}` : ""}`
+          : (f.field ?? "messages");
+      return sendError(res, 400, e.type, e.message, param);
+    }
+    throw e;
+  }
+  log.prompt_tokens = promptIds.length;
+  const maxTokens = mapped.sampling.maxTokens ?? ctx.limits.defaultMaxTokens;
+  if (promptIds.length + maxTokens > ctx.limits.maxModelLen)
+    return sendError(
+      res,
+      400,
+      "context-length-exceeded",
+      `the prompt (${promptIds.length} tokens) plus max_tokens (${maxTokens}) exceeds ${ctx.limits.maxModelLen} tokens`,
+      "messages",
+    );
+  const encodedAt = performance.now();
+
+  const got = await waitForSlot(ctx.limiter, req, deadline);
+  if ("refused" in got) return refuse(res, got.refused, log);
+  log.queue_ms = Math.round(performance.now() - encodedAt);
+  const gone = new AbortController();
+  const onClose = () => {
+    if (!res.writableFinished) gone.abort();
+  };
+  res.on("close", onClose);
+  try {
+    const sse = mapped.stream ? new SseWriter(res) : undefined;
+    const builder = sse === undefined ? new CompletionBuilder() : undefined;
+    let firstOutput = false;
+    let roleSent = false;
+    let batchAt = 0;
+    const sink = {
+      chunk(c: ChatCompletionChunk): void {
+        if (roleSent && !firstOutput && c.choices.length > 0) {
+          firstOutput = true;
+          const now = performance.now();
+          log.ttft_ms = round1(now - t0);
+          // What chatwire added before this first output: encoding (and reading the body), plus
+          // decoding + chunking + writing since the engine batch that produced it arrived.
+          log.chatwire_ttft_ms = round1(encodedAt - t0 + (now - batchAt));
+        }
+        roleSent = true;
+        if (sse !== undefined) sse.write(sseData(c));
+        else builder?.chunk(c);
+      },
+    };
+    const writer = new ChunkWriter(sink, {
+      format: ctx.tokenizer.format,
+      model: ctx.modelId,
+      reasoningField: ctx.reasoningField,
+      toolCalls: mapped.toolCalls,
+      parallelToolCalls: mapped.parallelToolCalls,
+      includeUsage: mapped.includeUsage,
+    });
+    const decoder = createDecoder(ctx.spec, writer, {
+      streamToolCalls: true,
+      maxTokens,
+      ...(mapped.sampling.stop.length > 0 ? { stopStrings: mapped.sampling.stop } : {}),
+    });
+    writer.start();
+    let engineFirst = 0;
+    const run = await runGeneration({
+      engine: ctx.engine,
+      promptIds,
+      sampling: { ...mapped.sampling, maxTokens },
+      decoder,
+      signal: gone.signal,
+      deadline,
+      shouldStop: () => writer.wantsStop,
+      ...(sse !== undefined ? { ready: () => sse.ready() } : {}),
+      onBatch: () => {
+        batchAt = performance.now();
+      },
+      onFirstId: () => {
+        engineFirst = performance.now();
+        log.engine_first_ms = round1(engineFirst - t0);
+      },
+    });
+    log.outcome = run.outcome;
+    log.completion_tokens = run.completionTokens;
+    log.decoder_errors = writer.decoderErrors.count;
+    log.malformed_tool_calls = writer.malformedCalls;
+    if (run.outcome === "aborted") {
+      log.status = 499;
+      return;
+    }
+    log.stop = run.outcome === "timeout" ? "timeout" : (writer.stopReason ?? "end_of_input");
+    if (run.outcome === "engine-error") {
+      if (run.error !== undefined) log.error = run.error;
+      if (sse !== undefined) {
+        sse.write(
+          sseData({
+            error: {
+              message: `engine failed: ${run.error}`,
+              type: "server_error",
+              param: null,
+              code: "engine-failed",
+            },
+          }),
+        );
+        sse.write(SSE_DONE);
+        sse.end();
+      } else sendError(res, 502, "engine-failed", `engine failed: ${run.error ?? ""}`);
+      log.status = sse !== undefined ? 200 : 502;
+      return;
+    }
+    log.finish_reason = writer.finish(promptIds.length, run.completionTokens);
+    if (sse !== undefined) {
+      sse.write(SSE_DONE);
+      sse.end();
+      log.status = 200;
+    } else if (builder !== undefined) {
+      const n = run.completionTokens;
+      sendJson(
+        res,
+        200,
+        builder.result({
+          prompt_tokens: promptIds.length,
+          completion_tokens: n,
+          total_tokens: promptIds.length + n,
+        }),
+      );
+      log.status = 200;
+    }
+  } finally {
+    res.off("close", onClose);
+    got.slot.release();
+  }
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;

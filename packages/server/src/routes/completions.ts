@@ -1,0 +1,133 @@
+// POST /v1/completions: a text prompt (encoded by chatwire as ordinary text: a marker string in
+// it is text, counted in the audit) or a token-ID prompt (passed as is); output as
+// text_completion objects, streamed or not. finish_reason: "length" for max_tokens, else "stop".
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { mapCompletionParams, RequestError, randomHex24, SSE_DONE, sseData } from "@chatwire/openai";
+import { createDecoder } from "@chatwire/stream-decoder";
+import type { RequestLog, ServerContext } from "../context.ts";
+import { runGeneration } from "../generate.ts";
+import { sendError, sendJson } from "../http/respond.ts";
+import { SseWriter } from "../http/sse.ts";
+import { waitForSlot } from "../slot.ts";
+import { TextSink } from "../text-sink.ts";
+import { refuse } from "./refuse.ts";
+
+export async function completions(
+  ctx: ServerContext,
+  body: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+  log: RequestLog,
+  t0: number,
+  deadline: AbortSignal,
+): Promise<void> {
+  const m = mapCompletionParams(body, {
+    defaultMaxTokens: ctx.limits.defaultMaxTokens,
+    maxTokensLimit: ctx.limits.maxModelLen,
+    vocabSize: ctx.spec.classes.length,
+  });
+  if (RequestError.isInstance(m)) return sendError(res, 400, m.type, m.message, m.param);
+  if (m.model !== ctx.modelId)
+    return sendError(
+      res,
+      404,
+      "model-not-found",
+      `this server serves ${JSON.stringify(ctx.modelId)}`,
+      "model",
+    );
+  log.stream = m.stream;
+  let promptIds: readonly number[];
+  if ("text" in m.prompt) {
+    const enc = ctx.tokenizer.encodeText(m.prompt.text);
+    promptIds = enc.ids;
+    log.audit = enc.audit.length;
+  } else promptIds = m.prompt.ids;
+  log.prompt_tokens = promptIds.length;
+  const maxTokens = m.sampling.maxTokens ?? 16;
+  if (promptIds.length + maxTokens > ctx.limits.maxModelLen)
+    return sendError(
+      res,
+      400,
+      "context-length-exceeded",
+      `prompt plus max_tokens exceeds ${ctx.limits.maxModelLen} tokens`,
+      "prompt",
+    );
+  const got = await waitForSlot(ctx.limiter, req, deadline);
+  if ("refused" in got) return refuse(res, got.refused, log);
+  const gone = new AbortController();
+  const onClose = () => {
+    if (!res.writableFinished) gone.abort();
+  };
+  res.on("close", onClose);
+  try {
+    const id = `cmpl-${randomHex24()}`;
+    const created = Math.floor(Date.now() / 1000);
+    const obj = (text: string, finish: string | null) => ({
+      id,
+      object: "text_completion",
+      created,
+      model: ctx.modelId,
+      choices: [{ index: 0, text, logprobs: null, finish_reason: finish }],
+    });
+    const sse = m.stream ? new SseWriter(res) : undefined;
+    const parts: string[] = [];
+    const sink = new TextSink((text) => {
+      if (log.ttft_ms === undefined) log.ttft_ms = Math.round((performance.now() - t0) * 10) / 10;
+      if (sse !== undefined) sse.write(sseData(obj(text, null)));
+      else parts.push(text);
+    });
+    const decoder = createDecoder(ctx.spec, sink, {
+      maxTokens,
+      ...(m.sampling.stop.length > 0 ? { stopStrings: m.sampling.stop } : {}),
+    });
+    const run = await runGeneration({
+      engine: ctx.engine,
+      promptIds,
+      sampling: { ...m.sampling, maxTokens },
+      decoder,
+      signal: gone.signal,
+      deadline,
+      ...(sse !== undefined ? { ready: () => sse.ready() } : {}),
+    });
+    log.outcome = run.outcome;
+    log.completion_tokens = run.completionTokens;
+    log.decoder_errors = sink.errors;
+    if (run.outcome === "aborted") return;
+    log.stop = run.outcome === "timeout" ? "timeout" : (sink.stop?.reason ?? "end_of_input");
+    if (run.outcome === "engine-error") {
+      if (run.error !== undefined) log.error = run.error;
+      if (sse === undefined) return sendError(res, 502, "engine-failed", `engine failed: ${run.error ?? ""}`);
+      sse.write(
+        sseData({
+          error: {
+            message: `engine failed: ${run.error}`,
+            type: "server_error",
+            param: null,
+            code: "engine-failed",
+          },
+        }),
+      );
+      sse.write(SSE_DONE);
+      return sse.end();
+    }
+    const finish = sink.stop?.reason === "max_tokens" ? "length" : "stop";
+    log.finish_reason = finish;
+    const usage = {
+      prompt_tokens: promptIds.length,
+      completion_tokens: run.completionTokens,
+      total_tokens: promptIds.length + run.completionTokens,
+    };
+    if (sse !== undefined) {
+      sse.write(sseData(obj("", finish)));
+      if (m.includeUsage)
+        sse.write(
+          sseData({ id, object: "text_completion", created, model: ctx.modelId, choices: [], usage }),
+        );
+      sse.write(SSE_DONE);
+      sse.end();
+    } else sendJson(res, 200, { ...obj(parts.join(""), finish), usage });
+  } finally {
+    res.off("close", onClose);
+    got.slot.release();
+  }
+}

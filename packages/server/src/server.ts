@@ -1,0 +1,183 @@
+// The HTTP server (node:http: no framework — the surface is seven routes, SSE needs direct
+// control of write()/'drain' for backpressure and of 'close' for aborts, and node:http adds no
+// dependency to a package whose users put it in front of their own infrastructure).
+//
+// Routes: POST /v1/chat/completions, POST /v1/completions, GET /v1/models, POST /tokenize,
+// POST /detokenize, GET /health. One JSON log line per request through `log` (default: stderr).
+// close() drains: new requests get 503, running and queued generations finish, then the
+// listener closes (after `drainTimeoutMs` the remaining connections are cut).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { compileDecoderSpec } from "@chatwire/stream-decoder";
+import type { ChatTokenizer } from "@chatwire/tokenizer";
+import { makeAuthCheck } from "./auth.ts";
+import { DEFAULT_LIMITS, type RequestLog, type ServeLimits, type ServerContext } from "./context.ts";
+import type { Engine } from "./engine.ts";
+import { readJsonBody } from "./http/body.ts";
+import { sendError, sendJson } from "./http/respond.ts";
+import { Limiter } from "./limiter.ts";
+import { chatCompletions } from "./routes/chat-completions.ts";
+import { completions } from "./routes/completions.ts";
+import { detokenize, tokenize } from "./routes/tokenize.ts";
+
+export interface ServeOptions {
+  readonly tokenizer: ChatTokenizer;
+  readonly engine: Engine;
+  /** The model id clients send and /v1/models lists. */
+  readonly modelId: string;
+  readonly limits?: Partial<ServeLimits>;
+  /** Require `Authorization: Bearer <apiKey>` on every route but /health. */
+  readonly apiKey?: string;
+  readonly reasoningField?: "reasoning_content" | "reasoning";
+  /** Where the per-request log line goes. Default: one JSON line on stderr. */
+  readonly log?: (line: RequestLog) => void;
+  /** After close() starts, cut connections still open after this many ms. Default 30,000. */
+  readonly drainTimeoutMs?: number;
+}
+
+export interface ChatwireServer {
+  readonly server: Server;
+  /** Listens on host (default 127.0.0.1) and port (0 = any free port); resolves with the URL. */
+  listen(port: number, host?: string): Promise<string>;
+  /** Graceful shutdown: refuse new requests (503), finish running ones, close. */
+  close(): Promise<void>;
+  /** Slots in use and requests queued (for tests and the load test). */
+  readonly stats: () => { readonly active: number; readonly queued: number; readonly open: number };
+}
+
+const defaultLog = (line: RequestLog) => process.stderr.write(`${JSON.stringify(line)}\n`);
+
+export function createChatwireServer(o: ServeOptions): ChatwireServer {
+  const limits: ServeLimits = { ...DEFAULT_LIMITS, ...o.limits };
+  const limiter = new Limiter(limits.maxConcurrent, limits.maxQueue);
+  const ctx: ServerContext = {
+    tokenizer: o.tokenizer,
+    spec: compileDecoderSpec(o.tokenizer.textModel, o.tokenizer.format),
+    engine: o.engine,
+    modelId: o.modelId,
+    limits,
+    limiter,
+    reasoningField: o.reasoningField ?? "reasoning_content",
+  };
+  const authorized = makeAuthCheck(o.apiKey);
+  const log = o.log ?? defaultLog;
+  let draining = false;
+  let open = 0;
+
+  async function route(
+    req: IncomingMessage,
+    res: ServerResponse,
+    rec: RequestLog,
+    t0: number,
+  ): Promise<void> {
+    const path = (req.url ?? "/").split("?")[0] ?? "/";
+    rec.path = path.slice(0, 200);
+    if (path === "/health" && req.method === "GET") {
+      if (draining) return sendError(res, 503, "shutting-down", "the server is shutting down");
+      return sendJson(res, 200, { status: "ok", active: limiter.inUse, queued: limiter.queued });
+    }
+    if (!authorized(req))
+      return sendError(res, 401, "invalid-api-key", "missing or wrong API key (Authorization: Bearer ...)");
+    if (path === "/v1/models" && req.method === "GET")
+      return sendJson(res, 200, {
+        object: "list",
+        data: [
+          {
+            id: ctx.modelId,
+            object: "model",
+            created: 0,
+            owned_by: "chatwire",
+            max_model_len: limits.maxModelLen,
+          },
+        ],
+      });
+    const post = ["/v1/chat/completions", "/v1/completions", "/tokenize", "/detokenize"];
+    if (!post.includes(path))
+      return sendError(res, 404, "not-found", `no route ${req.method ?? ""} ${rec.path}`);
+    if (req.method !== "POST") return sendError(res, 405, "method-not-allowed", `${rec.path} takes POST`);
+    if (draining)
+      return sendError(res, 503, "shutting-down", "the server is shutting down", null, {
+        "retry-after": "5",
+      });
+    const body = await readJsonBody(req, limits.maxBodyBytes);
+    if (!body.ok) {
+      if (body.error === "too-large")
+        return sendError(
+          res,
+          413,
+          "request-too-large",
+          `the request body exceeds ${limits.maxBodyBytes} bytes`,
+          null,
+          { connection: "close" },
+        );
+      if (body.error === "invalid-json")
+        return sendError(res, 400, "invalid-json", "the request body is not valid JSON");
+      rec.outcome = "gone";
+      return;
+    }
+    const deadline = AbortSignal.timeout(limits.requestTimeoutMs);
+    switch (path) {
+      case "/v1/chat/completions":
+        return chatCompletions(ctx, body.value, req, res, rec, t0, deadline);
+      case "/v1/completions":
+        return completions(ctx, body.value, req, res, rec, t0, deadline);
+      case "/tokenize":
+        return tokenize(ctx, body.value, res);
+      default:
+        return detokenize(ctx, body.value, res);
+    }
+  }
+
+  const server = createServer(
+    { requestTimeout: 0, headersTimeout: 30_000, keepAliveTimeout: 5_000 },
+    (req, res) => {
+      const t0 = performance.now();
+      open++;
+      const rec: RequestLog = {
+        time: new Date().toISOString(),
+        method: req.method ?? "",
+        path: "",
+        status: 0,
+        ms: 0,
+      };
+      route(req, res, rec, t0)
+        .catch((e: unknown) => {
+          rec.error = e instanceof Error ? e.message : String(e);
+          if (!res.headersSent) sendError(res, 500, "internal-error", "internal error");
+          else res.destroy();
+        })
+        .finally(() => {
+          open--;
+          rec.ms = Math.round(performance.now() - t0);
+          rec.status = rec.outcome === "aborted" || rec.outcome === "gone" ? 499 : res.statusCode;
+          log(rec);
+        });
+    },
+  );
+
+  return {
+    server,
+    stats: () => ({ active: limiter.inUse, queued: limiter.queued, open }),
+    listen(port, host = "127.0.0.1") {
+      return new Promise((resolve, reject) => {
+        server.once("error", reject);
+        server.listen(port, host, () => {
+          server.off("error", reject);
+          const a = server.address() as AddressInfo;
+          resolve(`http://${host}:${a.port}`);
+        });
+      });
+    },
+    async close() {
+      draining = true;
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), o.drainTimeoutMs ?? 30_000);
+      timer.unref();
+      await limiter.drain();
+      server.closeIdleConnections();
+      await closed;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// The `chatwire serve` contract through the real bin (compiled dist/, as published): it prints
+// one line `listening on http://127.0.0.1:N` when ready, serves, and exits 0 after SIGTERM
+// drains. --engine replay here (the llama-cpp path is covered in-process by llama-cpp.test.ts);
+// bad options exit 2 with one line on stderr.
+import { spawn, spawnSync } from "node:child_process";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const bin = resolve(import.meta.dirname, "../../cli/bin/chatwire.js");
+
+function startServe(args: string[]) {
+  const child = spawn(process.execPath, [bin, "serve", ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  let out = "";
+  let err = "";
+  child.stderr.setEncoding("utf8").on("data", (c: string) => {
+    err += c;
+  });
+  const ready = new Promise<string>((res, rej) => {
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      out += c;
+      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out);
+      if (m?.[1]) res(m[1]);
+    });
+    child.once("exit", (code) => rej(new Error(`serve exited ${code}: ${err}`)));
+  });
+  const exited = new Promise<number | null>((res) => child.once("exit", (code) => res(code)));
+  return { child, ready, exited, stdout: () => out, stderr: () => err };
+}
+
+describe("chatwire serve (bin)", () => {
+  it("--port 0 --engine replay: listening line, a chat completion, SIGTERM exits 0 with one log line", async () => {
+    const s = startServe(["--port", "0", "--tokenizer", "qwen3", "--engine", "replay"]);
+    const url = await s.ready;
+    const r = await fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ model: "chatwire-replay", messages: [{ role: "user", content: "weather?" }] }),
+    });
+    const j = (await r.json()) as { choices: { finish_reason: string }[] };
+    expect(j.choices[0]?.finish_reason).toBe("tool_calls");
+    s.child.kill("SIGTERM");
+    expect(await s.exited).toBe(0);
+    expect(s.stdout()).toBe(`listening on ${url}\n`);
+    const logs = s
+      .stderr()
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { path: string; status: number });
+    expect(logs).toEqual([expect.objectContaining({ path: "/v1/chat/completions", status: 200 })]);
+  });
+
+  it("usage errors exit 2 with one stderr line", () => {
+    for (const args of [
+      ["--engine", "nope"],
+      ["--engine", "llama-cpp"],
+      ["--engine", "vllm"],
+    ]) {
+      const r = spawnSync(process.execPath, [bin, "serve", "--port", "0", ...args], { encoding: "utf8" });
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    }
+  });
+});

@@ -1,0 +1,365 @@
+// The server's limits and lifecycle over loopback HTTP: queue + 429, drain + 503, body limit
+// 413, API key 401, client disconnect aborts the engine and frees the slot, request time limit,
+// /v1/completions (text and token-ID prompts), /tokenize, /detokenize, /health, /v1/models, the
+// per-request log line. Engines here are scripted; no timing assertions (only ordering).
+import { request } from "node:http";
+import { QWEN3_IDS } from "@chatwire/tokenizer";
+import { afterEach, describe, expect, it } from "vitest";
+import { createReplayEngine, type Engine, type GenerateRequest } from "../src/index.ts";
+import { type Running, start, tokenizer } from "./support.ts";
+
+const tok = () => tokenizer("qwen3");
+const chat = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ model: "test-model", messages: [{ role: "user", content: "hi" }], ...extra });
+
+/** An engine that yields one ID per `release()` and records aborts; never ends on its own. */
+function gatedEngine() {
+  const waiting: Array<() => void> = [];
+  let permits = 0;
+  let started = 0;
+  let aborted = 0;
+  let finished = 0;
+  const engine: Engine = {
+    name: "gated",
+    async *generate(req: GenerateRequest) {
+      started++;
+      const onAbort = () => {
+        aborted++;
+        for (const w of waiting.splice(0)) w();
+      };
+      req.signal.addEventListener("abort", onAbort, { once: true });
+      try {
+        const hello = tok().encodeText("Hello").ids[0] ?? 0;
+        for (;;) {
+          if (permits > 0) permits--;
+          else await new Promise<void>((r) => waiting.push(r));
+          if (req.signal.aborted) return;
+          yield [hello];
+        }
+      } finally {
+        finished++;
+        req.signal.removeEventListener("abort", onAbort);
+      }
+    },
+    async close() {},
+  };
+  return {
+    engine,
+    release: () => {
+      const w = waiting.shift();
+      if (w === undefined) permits++;
+      else w();
+    },
+    stats: () => ({ started, aborted, finished }),
+  };
+}
+
+interface Resp {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}
+function post(url: string, path: string, body: string, headers: Record<string, string> = {}): Promise<Resp> {
+  return new Promise((resolve, reject) => {
+    const r = request(
+      `${url}${path}`,
+      { method: "POST", headers: { "content-type": "application/json", ...headers } },
+      (res) => {
+        let b = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => {
+          b += c;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: b }));
+      },
+    );
+    r.on("error", reject);
+    r.end(body);
+  });
+}
+/** Opens a streaming request and resolves once the first data line arrived; returns a closer. */
+function openStream(url: string, body: string): Promise<{ close(): void; text: () => string }> {
+  return new Promise((resolve, reject) => {
+    let text = "";
+    const r = request(
+      `${url}/v1/chat/completions`,
+      { method: "POST", headers: { "content-type": "application/json" } },
+      (res) => {
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => {
+          const first = text === "";
+          text += c;
+          if (first) resolve({ close: () => r.destroy(), text: () => text });
+        });
+      },
+    );
+    r.on("error", (e) => {
+      if (text === "") reject(e);
+    });
+    r.end(body);
+  });
+}
+const until = async (f: () => boolean) => {
+  for (let i = 0; i < 500 && !f(); i++) await new Promise((r) => setTimeout(r, 10));
+  expect(f()).toBe(true);
+};
+
+let running: Running[] = [];
+afterEach(async () => {
+  await Promise.all(running.map((r) => r.close()));
+  running = [];
+});
+async function serve(engine: Engine, extra: Parameters<typeof start>[2] = {}) {
+  const r = await start(tok(), engine, extra);
+  running.push(r);
+  return r;
+}
+
+describe("chatwire server", () => {
+  it("bounded concurrency: 1 running + 1 queued, the third gets 429 with retry-after", async () => {
+    const g = gatedEngine();
+    const s = await serve(g.engine, { limits: { maxConcurrent: 1, maxQueue: 1 } });
+    const a = await openStream(s.url, chat({ stream: true }));
+    const queued = post(s.url, "/v1/chat/completions", chat({ max_tokens: 1 }));
+    await until(() => s.server.stats().queued === 1);
+    const third = await post(s.url, "/v1/chat/completions", chat());
+    expect(third.status).toBe(429);
+    expect(third.headers["retry-after"]).toBe("1");
+    expect(JSON.parse(third.body).error.code).toBe("queue-full");
+    a.close(); // frees the slot: the queued request runs
+    await until(() => g.stats().started === 2);
+    g.release();
+    const q = await queued;
+    expect(q.status).toBe(200);
+    expect(JSON.parse(q.body).choices[0].finish_reason).toBe("length");
+  });
+
+  it("a client that disconnects mid-stream aborts the engine and frees its slot", async () => {
+    const g = gatedEngine();
+    const s = await serve(g.engine, { limits: { maxConcurrent: 1 } });
+    const a = await openStream(s.url, chat({ stream: true }));
+    g.release();
+    await until(() => a.text().includes('"content":"Hello"'));
+    a.close();
+    await until(() => g.stats().aborted === 1 && g.stats().finished === 1 && s.server.stats().active === 0);
+    await until(() => s.logs.length === 1);
+    expect(s.logs[0]).toMatchObject({ status: 499, outcome: "aborted", path: "/v1/chat/completions" });
+  });
+
+  it("backpressure: a client that stops reading stops the engine being pulled; resuming delivers everything", async () => {
+    const hello = tok().encodeText(" hello").ids[0] ?? 0;
+    const total = 200_000;
+    let pulled = 0;
+    const engine: Engine = {
+      name: "counting",
+      async *generate(req) {
+        for (let i = 0; i < total && !req.signal.aborted; i++) {
+          pulled++;
+          if (i % 64 === 0) await new Promise((r) => setImmediate(r));
+          yield [hello];
+        }
+      },
+      async close() {},
+    };
+    const s = await serve(engine, { limits: { maxModelLen: 300_000 } });
+    const body = JSON.stringify({
+      model: "test-model",
+      messages: [{ role: "user", content: "x" }],
+      stream: true,
+      max_tokens: total,
+    });
+    const got = await new Promise<number>((resolve, reject) => {
+      const r = request(
+        `${s.url}/v1/chat/completions`,
+        { method: "POST", headers: { "content-type": "application/json" } },
+        (res) => {
+          res.pause();
+          let last = -1;
+          const poll = setInterval(() => {
+            // Stalled: the count stopped moving while the client reads nothing.
+            if (pulled === last) {
+              clearInterval(poll);
+              const stalledAt = pulled;
+              let text = "";
+              res.setEncoding("utf8");
+              res.on("data", (c: string) => {
+                text += c;
+              });
+              res.on("end", () => {
+                expect(stalledAt).toBeLessThan(total / 4);
+                resolve((text.match(/"content":" hello"/g) ?? []).length);
+              });
+              res.resume();
+            }
+            last = pulled;
+          }, 50);
+        },
+      );
+      r.on("error", reject);
+      r.end(body);
+    });
+    expect(got).toBe(total);
+  });
+
+  it("close() drains: new requests get 503, the running stream finishes", async () => {
+    const g = gatedEngine();
+    const s = await serve(g.engine);
+    running = [];
+    const whole = post(s.url, "/v1/chat/completions", chat({ max_tokens: 2, stream: true }));
+    await until(() => g.stats().started === 1);
+    const closing = s.close();
+    const refused = await post(s.url, "/v1/chat/completions", chat()).catch(
+      () => ({ status: 503, body: "{}" }) as Resp,
+    );
+    expect(refused.status).toBe(503);
+    g.release();
+    g.release();
+    const done = await whole;
+    expect(done.body.endsWith("data: [DONE]\n\n")).toBe(true);
+    await closing;
+  });
+
+  it("413 for a body over the limit; 400 for invalid JSON; 404 for an unknown model", async () => {
+    const s = await serve(createReplayEngine({ script: () => [QWEN3_IDS.imEnd] }), {
+      limits: { maxBodyBytes: 200 },
+    });
+    expect((await post(s.url, "/v1/chat/completions", chat({ pad: "x".repeat(300) }))).status).toBe(413);
+    expect((await post(s.url, "/v1/chat/completions", "{nope")).status).toBe(400);
+    const wrong = await post(
+      s.url,
+      "/v1/chat/completions",
+      JSON.stringify({ model: "other", messages: [{ role: "user", content: "x" }] }),
+    );
+    expect([wrong.status, JSON.parse(wrong.body).error.code]).toEqual([404, "model-not-found"]);
+  });
+
+  it("400s carry OpenAI error bodies: unsupported n, invalid conversation with its param", async () => {
+    const s = await serve(createReplayEngine({ script: () => [QWEN3_IDS.imEnd] }));
+    const n = await post(s.url, "/v1/chat/completions", chat({ n: 2 }));
+    expect([n.status, JSON.parse(n.body).error]).toEqual([
+      400,
+      expect.objectContaining({ code: "unsupported-parameter", param: "n", type: "invalid_request_error" }),
+    ]);
+    const bad = await post(
+      s.url,
+      "/v1/chat/completions",
+      JSON.stringify({ model: "test-model", messages: [{ role: "wizard", content: "x" }] }),
+    );
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.body).error.code).toBe("invalid-conversation");
+  });
+
+  it("API key: 401 without it, 200 with it, /health open", async () => {
+    const s = await serve(createReplayEngine({ script: () => [QWEN3_IDS.imEnd] }), { apiKey: "sekret" });
+    expect((await post(s.url, "/v1/chat/completions", chat())).status).toBe(401);
+    expect(
+      (await post(s.url, "/v1/chat/completions", chat(), { authorization: "Bearer wrong" })).status,
+    ).toBe(401);
+    expect(
+      (await post(s.url, "/v1/chat/completions", chat(), { authorization: "Bearer sekret" })).status,
+    ).toBe(200);
+    expect((await fetch(`${s.url}/health`)).status).toBe(200);
+  });
+
+  it("the request time limit stops the engine and ends the response normally", async () => {
+    const g = gatedEngine();
+    const s = await serve(g.engine, { limits: { requestTimeoutMs: 300 } });
+    const r = await post(s.url, "/v1/chat/completions", chat());
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body).choices[0].finish_reason).toBe("stop");
+    await until(() => s.logs.length === 1);
+    expect(s.logs[0]).toMatchObject({ outcome: "timeout", stop: "timeout" });
+    expect(g.stats().aborted).toBe(1);
+  });
+
+  it("/v1/completions: text prompt (a marker in it is text, audited) and token-ID prompt", async () => {
+    const ids = [...tok().encodeText(" upon a time").ids, QWEN3_IDS.imEnd];
+    const seen: (readonly number[])[] = [];
+    const s = await serve(
+      createReplayEngine({
+        script: (p) => {
+          seen.push(p);
+          return ids;
+        },
+      }),
+    );
+    const a = await post(
+      s.url,
+      "/v1/completions",
+      JSON.stringify({ model: "test-model", prompt: "Once<|im_end|>", max_tokens: 20 }),
+    );
+    expect(JSON.parse(a.body).choices[0]).toMatchObject({ text: " upon a time", finish_reason: "stop" });
+    expect(seen[0]).toEqual(tok().encodeText("Once<|im_end|>").ids);
+    expect(seen[0]).not.toContain(QWEN3_IDS.imEnd);
+    await until(() => s.logs.length === 1);
+    expect(s.logs[0]?.audit).toBe(1);
+    const b = await post(
+      s.url,
+      "/v1/completions",
+      JSON.stringify({ model: "test-model", prompt: [9707, 11], stream: true, max_tokens: 2 }),
+    );
+    expect(seen[1]).toEqual([9707, 11]);
+    const texts = b.body
+      .split("\n\n")
+      .filter((l) => l.startsWith("data: {"))
+      .map((l) => JSON.parse(l.slice(6)).choices[0]);
+    expect(texts.map((c: { text: string }) => c.text).join("")).toBe(tok().decode(ids.slice(0, 2)));
+    expect(texts.at(-1).finish_reason).toBe("length");
+  });
+
+  it("/tokenize, /detokenize (vLLM shapes), /v1/models, /health", async () => {
+    const s = await serve(createReplayEngine({ script: () => [] }));
+    const t = JSON.parse((await post(s.url, "/tokenize", JSON.stringify({ prompt: "hi <think>" }))).body);
+    expect(t).toEqual({
+      count: t.tokens.length,
+      max_model_len: 32768,
+      tokens: tok().encodeText("hi <think>").ids,
+      audit: 1,
+    });
+    expect(t.tokens).not.toContain(QWEN3_IDS.think);
+    const c = JSON.parse(
+      (await post(s.url, "/tokenize", JSON.stringify({ messages: [{ role: "user", content: "hi" }] }))).body,
+    );
+    expect(c.tokens).toEqual(tok().encodeChat({ messages: [{ role: "user", content: "hi" }] }).ids);
+    const d = JSON.parse(
+      (
+        await post(
+          s.url,
+          "/detokenize",
+          JSON.stringify({ tokens: [QWEN3_IDS.think, ...tok().encodeText("x").ids] }),
+        )
+      ).body,
+    );
+    expect(d).toEqual({ prompt: "<think>x" });
+    const m = (await (await fetch(`${s.url}/v1/models`)).json()) as { data: unknown[] };
+    expect(m.data[0]).toMatchObject({ id: "test-model", object: "model" });
+    expect(await (await fetch(`${s.url}/health`)).json()).toMatchObject({ status: "ok" });
+  });
+
+  it("one JSON log line per request with tokens, TTFT, stop cause and audit count", async () => {
+    const ids = [...tok().encodeText("Hi!").ids, QWEN3_IDS.imEnd];
+    const s = await serve(createReplayEngine({ script: () => ids }));
+    await post(
+      s.url,
+      "/v1/chat/completions",
+      JSON.stringify({
+        model: "test-model",
+        messages: [{ role: "user", content: "x<|im_start|>" }],
+        stream: true,
+      }),
+    );
+    await until(() => s.logs.length === 1);
+    const l = s.logs[0];
+    expect(l).toMatchObject({
+      status: 200,
+      stream: true,
+      completion_tokens: ids.length,
+      stop: "eos",
+      finish_reason: "stop",
+      audit: 1,
+    });
+    expect(l?.prompt_tokens).toBeGreaterThan(0);
+    expect(typeof l?.ttft_ms).toBe("number");
+    expect(typeof l?.chatwire_ttft_ms).toBe("number");
+  });
+});

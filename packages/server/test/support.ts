@@ -1,0 +1,75 @@
+// Test helpers: a chatwire server on 127.0.0.1 (any free port) over a given engine, its log
+// lines collected, and the tokenizers of every family (InternLM2/ChatGLM3 only with fixtures).
+import type { ChatTokenizer } from "@chatwire/tokenizer";
+import { loadTokenizerSync } from "@chatwire/tokenizer/node";
+import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
+import {
+  type ChatwireServer,
+  createChatwireServer,
+  type Engine,
+  type RequestLog,
+  type ServeLimits,
+} from "../src/index.ts";
+
+const cache = new Map<string, ChatTokenizer>();
+export function tokenizer(name: "qwen3" | "internlm2" | "chatglm3"): ChatTokenizer {
+  let t = cache.get(name);
+  if (t === undefined) {
+    t = loadTokenizerSync(name === "qwen3" ? "qwen3" : fixturePath(name));
+    cache.set(name, t);
+  }
+  return t;
+}
+
+export const FAMILIES = [
+  { name: "qwen3", available: true },
+  { name: "internlm2", available: haveFixtures() },
+  { name: "chatglm3", available: haveFixtures() },
+] as const;
+
+export interface Running {
+  readonly url: string;
+  readonly server: ChatwireServer;
+  readonly logs: RequestLog[];
+  close(): Promise<void>;
+}
+
+export async function start(
+  tok: ChatTokenizer,
+  engine: Engine,
+  extra: { limits?: Partial<ServeLimits>; apiKey?: string; reasoningField?: "reasoning" } = {},
+): Promise<Running> {
+  const logs: RequestLog[] = [];
+  const server = createChatwireServer({
+    tokenizer: tok,
+    engine,
+    modelId: "test-model",
+    log: (l) => logs.push(l),
+    drainTimeoutMs: 5_000,
+    ...extra,
+  });
+  const url = await server.listen(0);
+  return { url, server, logs, close: () => server.close() };
+}
+
+// What each family's built-in script says (engines/replay-script.ts), written out by hand.
+export const EXPECT = {
+  qwen3: {
+    content: "Let me check the weather in Paris and Tokyo — one moment.",
+    reasoning: "The user asks about the weather in two cities; I will call the tool twice.",
+    calls: [
+      { name: "get_weather", args: { city: "Paris", unit: "celsius" } },
+      { name: "get_weather", args: { city: "Tokyo", unit: "celsius" } },
+    ],
+  },
+  internlm2: {
+    content: "Let me check the weather in Paris.",
+    reasoning: undefined,
+    calls: [{ name: "get_weather", args: { city: "Paris", unit: "celsius" } }],
+  },
+  chatglm3: {
+    content: "",
+    reasoning: undefined,
+    calls: [{ name: "get_weather", args: { city: "Paris", unit: "celsius" } }],
+  },
+} as const;
