@@ -11,7 +11,11 @@ export type TokenizerErrorType =
   | "unknown-format"
   | "special-token-in-text"
   | "invalid-conversation"
-  | "invalid-argument";
+  | "invalid-argument"
+  | "template-syntax-error"
+  | "template-error"
+  | "template-exception"
+  | "template-limit";
 
 export interface TokenizerErrorFields {
   readonly file?: string;

@@ -32,4 +32,5 @@ export {
 } from "./load.ts";
 export * from "./sentencepiece/index.ts";
 export * from "./special-text/index.ts";
+export * from "./template/index.ts";
 export * from "./text-model.ts";
