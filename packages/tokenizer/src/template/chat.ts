@@ -8,6 +8,7 @@
 // `caller()` (audited, ordinary text). Consecutive runs of either kind form one encoder call
 // in the builder: the encoder sees the maximal text between reserved IDs, as HF does.
 
+import { TokenizerError } from "../errors.ts";
 import { normalizeRequest } from "../formats/normalize.ts";
 import type { ChatSink } from "../formats/sink.ts";
 import type { ProgramNode } from "./ast.ts";
@@ -68,7 +69,12 @@ function continueFinal(rendered: PStr, final: string): PStr {
   };
   const stripped = strip(final, true, true);
   const at = rendered.text.lastIndexOf(stripped);
-  if (at < 0) return rendered;
+  if (at < 0)
+    throw new TokenizerError(
+      "invalid-conversation",
+      "continue_final_message: the final message does not appear in the rendering (the template changed it)",
+      { field: "continue_final_message" },
+    );
   const lstripped = strip(final, true, false);
   if (rendered.text.slice(at, at + lstripped.length) === final)
     return rendered.slice(0, at + lstripped.length);

@@ -576,13 +576,12 @@ export class Interpreter {
       const [s, k] = isStr(l) ? [l, r] : isStr(r) ? [r, l] : [undefined, undefined];
       if (s !== undefined && typeof k === "number") {
         const times = Math.max(0, Math.trunc(k));
-        this.made(PStr.EMPTY);
-        this.charge(s.length * times);
         if (s.length * times > this.limits.maxOutputChars)
           throw new TemplateLimitError(
             "maxOutputChars",
             `a string longer than ${this.limits.maxOutputChars} characters`,
           );
+        this.charge(s.length * times);
         return concat(new Array<PStr>(times).fill(s));
       }
     }
