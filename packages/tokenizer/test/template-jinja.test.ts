@@ -134,6 +134,19 @@ const SEMANTICS: Case[] = [
     ctx: { n: null, d: {} },
   },
   {
+    name: "a set in a loop body lasts one iteration",
+    template: "{% set x = 1 %}{% for i in [1,2] %}{{ x }}{% set x = i * 10 %}{{ x }}{% endfor %}{{ x }}",
+    ctx: {},
+  },
+  {
+    name: "nested loop objects, late-bound macro globals, if does not scope",
+    template:
+      "{% for i in [1] %}{% for j in [5,6] %}{{ loop.index }}{% endfor %}{{ loop.index }}{% endfor %}{% macro m() %}{{ y }}{% endmacro %}{% set y = 'late' %}{{ m() }}{% if true %}{% set z = 3 %}{% endif %}{{ z }}",
+    ctx: {},
+  },
+  { name: "format filter", template: "{{ '%s and %d, %r 100%%'|format('a', 3, s) }}", ctx: { s: "q" } },
+  { name: "tuples print as tuples", template: "{{ (1, 'a') }}{{ d.items()|list }}", ctx: { d: { k: "v" } } },
+  {
     name: "whitespace control and trim/lstrip blocks",
     template: "a  \n  {%- if true %}\n  b\n  {% endif %}\n  c {{- ' d ' -}} e\n",
     ctx: {},

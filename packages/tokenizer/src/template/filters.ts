@@ -2,7 +2,7 @@
 // provenance (trim = Python str.strip, so U+FEFF stays and U+0085/U+001C-U+001F go; `string` of a
 // list is Python's str(); tojson is transformers' json.dumps). Unknown names are typed errors.
 import type { Interpreter } from "./interpreter.ts";
-import { concat, PStr } from "./pstr.ts";
+import { concat, PStr, PStrBuilder } from "./pstr.ts";
 import { pyCapitalize, pyLen, pyLower, pyReplace, pyStrip, pyTitle, pyUpper } from "./py-str.ts";
 import { toJson } from "./tojson.ts";
 import {
@@ -15,6 +15,7 @@ import {
   PList,
   PObject,
   PyUndefined,
+  repr,
   str,
   TemplateRuntimeError,
   truthy,
@@ -241,6 +242,36 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       const xs = it.iterate(v);
       if (xs.length === 0) return new PyUndefined(name);
       return xs.reduce((m, x) => (name === "min" ? (less(x, m) ? x : m) : less(m, x) ? x : m));
+    }
+    case "format": {
+      // Python's `fmt % args` for %s %d %i %r %%: each argument keeps its provenance.
+      const fmt = str(v);
+      const parts: PStr[] = [];
+      let k = 0;
+      let from = 0;
+      const t = fmt.text;
+      for (let i = 0; i < t.length; i++) {
+        if (t[i] !== "%") continue;
+        const c = t[i + 1];
+        parts.push(fmt.slice(from, i));
+        if (c === "%") parts.push(PStr.of("%"));
+        else if (c === "s" || c === "d" || c === "i" || c === "r") {
+          const x = a.args[k++];
+          if (x === undefined) throw new TemplateRuntimeError("not enough arguments for format string");
+          if (c === "r") {
+            const b = new PStrBuilder();
+            repr(x, b);
+            parts.push(b.finish());
+          } else if (c === "s") parts.push(str(x));
+          else if (typeof x === "number" || typeof x === "boolean")
+            parts.push(PStr.of(String(Math.trunc(Number(x)))));
+          else throw new TemplateRuntimeError(`%${c} format: a real number is required, not ${typeName(x)}`);
+        } else throw new TemplateRuntimeError(`unsupported format character ${JSON.stringify(c ?? "")}`);
+        i++;
+        from = i + 1;
+      }
+      parts.push(fmt.slice(from));
+      return it.made(concat(parts));
     }
     case "attr":
       return it.item(v, arg(a, 0, "name") ?? null);

@@ -4,7 +4,6 @@ export { DEFAULT_LIMITS, type TemplateLimits } from "./limits.ts";
 export { loadTemplateTokenizerSync, type TemplateLoadOptions, templateSources } from "./load.ts";
 export { type CallerField, Origins } from "./origins.ts";
 export { concat, PStr, TEMPLATE } from "./pstr.ts";
-export type { Value } from "./values.ts";
 export { compileTemplate, type RenderOptions, type RenderResult, renderProgram } from "./render.ts";
 export { type AddedToken, hasControlShape, isTextPiece, splitAddedTokens } from "./reserved-set.ts";
 export {
@@ -16,3 +15,4 @@ export {
   type TemplateTokenizer,
   type TemplateTokenizerOptions,
 } from "./tokenizer.ts";
+export type { Value } from "./values.ts";

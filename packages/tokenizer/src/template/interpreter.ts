@@ -270,8 +270,11 @@ export class Interpreter {
           return args[i % args.length] as Value;
         }),
       );
-      this.bind(n.loopvar, items[i] as Value, inner);
-      const f = this.block(n.body, inner, out, top);
+      // jinja2: every iteration is a fresh scope (a {% set %} in the body does not survive into
+      // the next iteration, which sees the outer value again).
+      const iter = new Scope(inner);
+      this.bind(n.loopvar, items[i] as Value, iter);
+      const f = this.block(n.body, iter, out, top);
       if (f === BREAK) break;
     }
     return 0;
