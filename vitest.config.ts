@@ -1,9 +1,16 @@
+import { defaultClientConditions, defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
 
+// Workspace packages resolve to their TypeScript sources through the "source" export
+// condition (package.json exports); published consumers get dist/ through types/default.
+const conditions = ["source", ...defaultServerConditions];
+
 export default defineConfig({
+  resolve: { conditions: ["source", ...defaultClientConditions] },
+  ssr: { resolve: { conditions, externalConditions: ["source"] } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "test-vectors/test/**/*.test.ts", "bench/test/**/*.test.ts"],
-    globalSetup: ["./test-support/fixtures-notice.ts"],
+    include: ["{packages,examples}/*/test/**/*.test.ts", "{test-vectors,bench}/test/**/*.test.ts"],
+    globalSetup: ["./test-support/fixtures-notice.ts", "./test-support/build-dist.ts"],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "threads",

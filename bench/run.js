@@ -5,8 +5,15 @@
 // library. --quick: fewer lengths/rounds (under 3 minutes here). --json: the last stdout line
 // is ONE JSON object (the summary; also written to bench/out/). Without --quick it also
 // writes bench/RESULTS.md and bench/results-plot.svg. Method and reading: bench/README.md.
+import { spawnSync } from "node:child_process";
 import { register } from "tsx/esm/api";
 
+// The workspace packages resolve to their sources only under the "source" export condition
+// (their "default" is the built dist/): re-run this process with it when it is missing.
+if (!process.execArgv.includes("--conditions=source")) {
+  const argv = [...process.execArgv, "--conditions=source", ...process.argv.slice(1)];
+  process.exit(spawnSync(process.execPath, argv, { stdio: "inherit" }).status ?? 1);
+}
 register();
 const args = new Set(process.argv.slice(2));
 for (const a of args) {

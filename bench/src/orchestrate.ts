@@ -41,7 +41,14 @@ function worker(script: string, req: unknown): WorkerResult {
   const t0 = performance.now();
   const p = spawnSync(
     process.execPath,
-    ["--expose-gc", "--import", "tsx", resolve(benchDir, "src/workers", script), JSON.stringify(req)],
+    [
+      "--expose-gc",
+      "--conditions=source",
+      "--import",
+      "tsx",
+      resolve(benchDir, "src/workers", script),
+      JSON.stringify(req),
+    ],
     {
       cwd: benchDir,
       encoding: "utf8",
@@ -108,7 +115,7 @@ async function oursAvailable(): Promise<{ decoder: boolean; tokenizer: boolean }
     decoder = typeof m.createDecoder === "function" && typeof m.compileDecoderSpec === "function";
   } catch {}
   try {
-    const m = (await import("@chatwire/tokenizer")) as Record<string, unknown>;
+    const m = (await import("@chatwire/tokenizer/node")) as Record<string, unknown>;
     tokenizer = typeof m.loadTokenizer === "function";
   } catch {}
   return { decoder, tokenizer };

@@ -4,10 +4,10 @@
 import { fixturePath } from "../../test-support/fixtures.ts";
 import type { ModelName } from "./fixtures.ts";
 
-export type Tok = Awaited<ReturnType<typeof import("@chatwire/tokenizer").loadTokenizer>>;
+export type Tok = Awaited<ReturnType<typeof import("@chatwire/tokenizer/node").loadTokenizer>>;
 
 export async function loadOurs(model: ModelName): Promise<Tok> {
-  const { loadTokenizer } = await import("@chatwire/tokenizer");
+  const { loadTokenizer } = await import("@chatwire/tokenizer/node");
   return model === "qwen3" ? loadTokenizer("qwen3") : loadTokenizer(fixturePath(model), { format: model });
 }
 

@@ -1,6 +1,6 @@
 // Profiling helper for hot-spot reports (the decoder/encoder code belongs to other owners:
 // the bench only measures and points at lines). Usage, from bench/:
-//   node --cpu-prof --cpu-prof-dir=out/prof --import tsx src/profile.ts <what> [model]
+//   node --cpu-prof --cpu-prof-dir=out/prof --conditions=source --import tsx src/profile.ts <what> [model]
 //   node --import tsx src/profile.ts summarize out/prof/<file>.cpuprofile
 // what: decode | decode-stop | encode-raw | encode-chat
 import { readFileSync } from "node:fs";

@@ -83,7 +83,7 @@ describe("tool-call generations parse", () => {
   const models = haveFixtures() ? (["qwen3", "internlm2", "chatglm3"] as const) : (["qwen3"] as const);
   for (const model of models) {
     it(`${model}: every action_end carries a call, and the stream ends with eos`, async () => {
-      const { loadTokenizer } = await import("@chatwire/tokenizer");
+      const { loadTokenizer } = await import("@chatwire/tokenizer/node");
       const { compileDecoderSpec, createDecoder, eventCollector } = await import("@chatwire/stream-decoder");
       const tok =
         model === "qwen3"

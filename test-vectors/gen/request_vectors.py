@@ -5,6 +5,7 @@ by Google SentencePiece itself. Nothing comes from chatwire.
 
 Usage: /usr/bin/python3 request_vectors.py FIXTURES_DIR OUT_DIR [--models=internlm2,chatglm3]
 Writes OUT_DIR/{internlm2,chatglm3}.request.json.
+       /usr/bin/python3 request_vectors.py --render   (stdin {"format", "requests"} -> rendered strings)
 
 InternLM2 = lmdeploy's InternLM2 template (lmdeploy/model.py InternLM2Chat7B.messages2prompt):
   tools -> a `system name=<|plugin|>` message holding json.dumps([Function.model_dump()]) (keys
@@ -216,7 +217,18 @@ def chatglm3_vectors(model, requests):
     return source, vectors
 
 
+def render_only():
+    """--render: stdin {"format": "internlm2"|"chatglm3", "requests": [...]}, stdout the rendered
+    strings (JSON list), for tests that compare chatwire against these rules on random requests."""
+    job = json.load(sys.stdin)
+    pieces = internlm2_pieces if job["format"] == "internlm2" else chatglm3_pieces
+    json.dump(["".join(t for _, t in pieces(r)) for r in job["requests"]], sys.stdout, ensure_ascii=False)
+    return 0
+
+
 def main(argv):
+    if argv == ["--render"]:
+        return render_only()
     args = [a for a in argv if not a.startswith("--")]
     if len(args) != 2:
         print(__doc__, file=sys.stderr)

@@ -1,8 +1,6 @@
 #!/usr/bin/env node
-// Runs the TypeScript sources directly (no build step): tsx's ESM loader is registered
-// for this process only, then the CLI entry is imported.
-import { register } from "tsx/esm/api";
+// The chatwire command: runs the compiled CLI (dist/, built by `tsc -b`; `prepack` builds it for
+// the published package, and the workspace's `demo`/test setup build it before use).
+import { main } from "../dist/main.js";
 
-register();
-const { main } = await import("../src/main.ts");
 process.exitCode = await main(process.argv.slice(2));

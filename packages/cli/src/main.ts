@@ -1,41 +1,67 @@
 // Entry of the chatwire CLI (see ../../../docs/cli-contract.md). Commands live one per
 // file in ./commands and are loaded on demand, so `chatwire decode` never pays for the
-// encoder's setup and vice versa.
-import { parseOptions } from "./args.ts";
+// encoder's setup and vice versa. Command names and options come from the caller: they are
+// looked up in Maps, never as plain-object keys (`chatwire constructor` is an unknown command).
+import { getInt, HELP, type OptionSpecs, parseOptions, UsageError } from "./args.ts";
 import type { Command } from "./command.ts";
-import { runJsonl } from "./jsonl.ts";
+import { commandHelp } from "./help.ts";
+import { DEFAULT_MAX_LINE_BYTES, runJsonl } from "./jsonl.ts";
+import { quoteInput } from "./quote.ts";
 
-const COMMANDS: Readonly<Record<string, () => Promise<Command>>> = {
-  "encode-text": async () => (await import("./commands/encode-text.ts")).command,
-  "encode-chat": async () => (await import("./commands/encode-chat.ts")).command,
-  decode: async () => (await import("./commands/decode.ts")).command,
-  demo: async () => (await import("./commands/demo.ts")).command,
+const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
+  ["encode-text", async () => (await import("./commands/encode-text.ts")).command],
+  ["encode-chat", async () => (await import("./commands/encode-chat.ts")).command],
+  ["decode", async () => (await import("./commands/decode.ts")).command],
+  ["demo", async () => (await import("./commands/demo.ts")).command],
+]);
+
+/** Options of every JSONL command, besides its own. */
+const JSONL_OPTIONS: OptionSpecs = {
+  "max-line-bytes": {
+    kind: "int",
+    description:
+      'longest input line in bytes (its "\\n" or "\\r\\n" not counted); a longer line is answered with a line-too-long error and skipped',
+    default: String(DEFAULT_MAX_LINE_BYTES),
+  },
 };
 
 function usage(): string {
-  return `usage: chatwire <${Object.keys(COMMANDS).join("|")}> [options]   (JSON Lines on stdin, one JSON line out per line; see docs/cli-contract.md)`;
+  return `usage: chatwire <${[...COMMANDS.keys()].join("|")}> [options]   (JSON Lines on stdin, one JSON line out per line; chatwire <command> --help; see docs/cli-contract.md)`;
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h") {
-    process.stderr.write(`${usage()}\n`);
+    if (name === undefined) process.stderr.write(`${usage()}\n`);
+    else process.stdout.write(`${usage()}\n`);
     return name === undefined ? 2 : 0;
   }
-  const load = COMMANDS[name];
+  const load = COMMANDS.get(name);
   if (load === undefined) {
-    process.stderr.write(`chatwire: unknown command ${JSON.stringify(name)}; ${usage()}\n`);
+    process.stderr.write(`chatwire: usage: unknown command ${quoteInput(name)}; ${usage()}\n`);
     return 2;
   }
   try {
     const command = await load();
-    const opts = parseOptions(rest, command.options);
+    const specs: OptionSpecs = command.jsonl ? { ...command.options, ...JSONL_OPTIONS } : command.options;
+    const opts = parseOptions(rest, specs);
+    if (opts.get(HELP) === true) {
+      process.stdout.write(commandHelp(command, specs));
+      return 0;
+    }
+    const maxLineBytes = getInt(opts, "max-line-bytes") ?? DEFAULT_MAX_LINE_BYTES;
+    if (maxLineBytes < 1) throw new UsageError("--max-line-bytes must be at least 1", "invalid-option-value");
     const handler = await command.prepare(opts);
-    if (command.jsonl) await runJsonl(handler, process.stdin, process.stdout);
+    if (command.jsonl) {
+      // Never an unhandled 'error' on stdout (EPIPE when the reader goes away): runJsonl stops.
+      const outcome = await runJsonl(handler, process.stdin, process.stdout, { maxLineBytes });
+      if (outcome === "reader-gone") process.stdin.destroy();
+    }
     return 0;
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
-    process.stderr.write(`chatwire ${name}: ${msg.split("\n")[0]}\n`);
+    const type = err instanceof UsageError ? err.type : "internal-error";
+    process.stderr.write(`chatwire ${name}: ${type}: ${msg.split("\n")[0]}\n`);
     return 2;
   }
 }

@@ -4,24 +4,28 @@ import {
   type ChatTokenizer,
   FORMAT_NAMES,
   type FormatName,
-  loadTokenizer,
   SPECIAL_TEXT_POLICIES,
   type SpecialTextPolicy,
   TokenizerError,
 } from "@chatwire/tokenizer";
+import { loadTokenizer } from "@chatwire/tokenizer/node";
 import { getString, type OptionSpecs, type ParsedOptions, UsageError } from "./args.ts";
+import { quoteInput } from "./quote.ts";
 
 export const DEFAULT_TOKENIZER = "qwen3";
 
 export const TOKENIZER_OPTIONS: OptionSpecs = {
   tokenizer: {
     kind: "string",
-    description: `a Hugging Face tokenizer directory (tokenizer.model and/or tokenizer.json + tokenizer_config.json) or a built-in name (default "${DEFAULT_TOKENIZER}")`,
+    description:
+      "a Hugging Face tokenizer directory (tokenizer.model and/or tokenizer.json + tokenizer_config.json) or a built-in name",
+    default: DEFAULT_TOKENIZER,
   },
   format: {
     kind: "string",
     choices: FORMAT_NAMES,
-    description: "the chat format; detected from tokenizer_config.json when omitted",
+    description:
+      "the chat format; detected from tokenizer_config.json when omitted; one the files do not fit is a format-mismatch usage error",
   },
 };
 
@@ -29,8 +33,8 @@ export const SPECIAL_TEXT_OPTION: OptionSpecs = {
   "special-text": {
     kind: "string",
     choices: SPECIAL_TEXT_POLICIES,
-    description:
-      "caller text that looks like a reserved token: neutralize (encode as text, default) or reject",
+    description: "caller text that looks like a reserved token: neutralize (encode as text) or reject",
+    default: "neutralize",
   },
 };
 
@@ -38,17 +42,39 @@ export function specialTextOption(opts: ParsedOptions): SpecialTextPolicy {
   return getString(opts, "special-text") === "reject" ? "reject" : "neutralize";
 }
 
-/** Load the tokenizer the options name; any failure becomes a one-line UsageError. */
+/**
+ * Load the tokenizer the options name; any failure becomes a one-line UsageError. With an explicit
+ * --format that the files do not fit, the message says which format the files are (found by
+ * loading them without --format), so the caller is not left with a missing-file error.
+ */
 export async function loadTokenizerOption(opts: ParsedOptions): Promise<ChatTokenizer> {
   const name = getString(opts, "tokenizer") ?? DEFAULT_TOKENIZER;
   const format = getString(opts, "format") as FormatName | undefined;
+  let tokenizer: ChatTokenizer;
   try {
-    return await loadTokenizer(name, format === undefined ? {} : { format });
+    tokenizer = await loadTokenizer(name, format === undefined ? {} : { format });
   } catch (err) {
-    if (TokenizerError.isInstance(err))
-      throw new UsageError(
-        `cannot load tokenizer ${JSON.stringify(name)} (${err.type}): ${err.message.split("\n")[0]}`,
+    if (!TokenizerError.isInstance(err)) throw err;
+    if (format !== undefined) {
+      const detected = await loadTokenizer(name).then(
+        (t) => t.format,
+        () => undefined,
       );
-    throw err;
+      if (detected !== undefined && detected !== format)
+        throw new UsageError(
+          `--format ${format} does not match the tokenizer files of ${quoteInput(name)}, which are ${detected} (${err.type}: ${firstLine(err.message)})`,
+          "format-mismatch",
+        );
+    }
+    throw new UsageError(
+      `cannot load tokenizer ${quoteInput(name)} (${err.type}): ${firstLine(err.message)}`,
+      "tokenizer-load-failed",
+    );
   }
+  return tokenizer;
+}
+
+function firstLine(s: string): string {
+  const line = s.split("\n")[0] ?? "";
+  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

@@ -3,7 +3,8 @@
 import { spawnSync } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type ChatMessage, loadTokenizerSync } from "@chatwire/tokenizer";
+import type { ChatMessage } from "@chatwire/tokenizer";
+import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import { describe, expect, it } from "vitest";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");

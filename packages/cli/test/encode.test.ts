@@ -33,7 +33,7 @@ describe("encode-text", () => {
     );
     expect(status).toBe(0);
     expect(out.length).toBe(4);
-    expect(out[0]).toEqual({ ids: [9707, 1879] });
+    expect(out[0]).toEqual({ ids: [9707, 1879], audit: [] });
     expect(out[1]?.error).toMatchObject({ type: "invalid-json" });
     expect(out[2]?.error).toMatchObject({ type: "invalid-input" });
     const ids = out[3]?.ids as number[];
@@ -66,8 +66,8 @@ describe("encode-chat", () => {
     });
     const adv = out[golden.vectors.length] as { ids: number[]; audit: unknown[] };
     expect(adv.audit).toEqual([
-      { message: 0, field: "content", token: "<|im_end|>", index: 1 },
-      { message: 0, field: "content", token: "<|im_start|>", index: 12 },
+      { message: 0, field: "content", token: "<|im_end|>", index: 1, id: 151645 },
+      { message: 0, field: "content", token: "<|im_start|>", index: 12, id: 151644 },
     ]);
     expect(adv.ids.filter((id) => id >= 151643)).toEqual([151644, 151645, 151644]);
     const err = out[golden.vectors.length + 1]?.error as Record<string, unknown>;

@@ -1,6 +1,7 @@
 // Turning the raw text of a finished action into a call {name, arguments}, per format.
 // Called once per action end (never per token). A failure keeps the raw text and says why.
-import { type JsonValue, parsePythonCall } from "./python-literal.ts";
+import { MAX_NESTING_DEPTH } from "./limits.ts";
+import { type JsonValue, PythonLiteralError, parsePythonCall } from "./python-literal.ts";
 
 export interface ActionCall {
   readonly name: string;
@@ -28,13 +29,45 @@ function isObject(v: unknown): v is { [key: string]: JsonValue } {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/**
+ * True when the JSON text `s` nests brackets deeper than `max` (strings skipped). JSON.parse
+ * itself does not recurse, but a value this deep would make every recursive consumer of the
+ * call (JSON.stringify of the event, a tree walk) overflow the stack: it is an error instead.
+ */
+function nestsDeeperThan(s: string, max: number): boolean {
+  let depth = 0;
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 34) {
+      // A string: to its closing quote (the text is valid JSON here: escapes are well formed).
+      for (i++; i < n; i++) {
+        const d = s.charCodeAt(i);
+        if (d === 92) i++;
+        else if (d === 34) break;
+      }
+    } else if (c === 91 || c === 123) {
+      if (++depth > max) return true;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return false;
+}
+
+/** At most 40 characters of model output in an error message. */
+function quote40(s: string): string {
+  return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
+}
+
 function parseJsonCall(raw: string, argsKeys: readonly string[]): ActionResult {
   let v: unknown;
+  const text = raw.trim();
   try {
-    v = JSON.parse(raw.trim());
+    v = JSON.parse(text);
   } catch (e) {
     return { error: `invalid JSON: ${e instanceof Error ? e.message : String(e)}` };
   }
+  if (nestsDeeperThan(text, MAX_NESTING_DEPTH))
+    return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels` };
   if (!isObject(v)) return { error: "the call is not a JSON object" };
   const name = v.name;
   if (typeof name !== "string") return { error: 'the call has no string "name"' };
@@ -92,9 +125,12 @@ export function parseAction(parser: ActionParser, raw: string, kind: string): Ac
       const body = stripFence(raw);
       try {
         const c = parsePythonCall(body);
-        if (c.name !== "tool_call") return { error: `expected tool_call(...), got ${c.name}(...)` };
+        if (c.name !== "tool_call") return { error: `expected tool_call(...), got ${quote40(c.name)}(...)` };
         return { call: { name: kind, arguments: c.arguments } };
       } catch (e) {
+        // Only PythonLiteralError is expected here (the parser is depth-bounded: no RangeError).
+        if (e instanceof PythonLiteralError && e.type === "too-deep")
+          return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels (${e.message})` };
         return { error: e instanceof Error ? e.message : String(e) };
       }
     }

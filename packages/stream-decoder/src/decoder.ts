@@ -16,8 +16,9 @@
 // span: the deltas of a span concatenate to the reference one-shot decode of its IDs.
 import { type ActionCall, ActionParser, parseAction } from "./action-parse.ts";
 import type { DecoderErrorCode, DecoderHandler, StopInfo, StopReason } from "./events.ts";
+import { type CoreHandler, coreHandler } from "./handler.ts";
 import { Cls, type DecoderSpec } from "./spec.ts";
-import { compileStopStrings, StopMatcher, StopStrings } from "./stop-matcher.ts";
+import { checkStopStrings, compileStopStrings, StopMatcher, StopStrings } from "./stop-matcher.ts";
 import { ToolCallStreamHandler } from "./tool-call-stream.ts";
 import { Utf8Pending } from "./utf8-pending.ts";
 
@@ -34,7 +35,10 @@ export interface DecoderOptions {
   readonly maxTokens?: number;
   /** Emit the matched stop string as text before stopping. */
   readonly includeStopString?: boolean;
-  /** Cap on held text (header/metadata line, action raw text). Default 1,000,000 chars. */
+  /**
+   * Cap on held text (header line + header name, metadata line, action raw text). Default
+   * 1,000,000 chars. Beyond it: a "buffer-overflow" error event (docs/decoder.md).
+   */
   readonly maxBufferedChars?: number;
   /**
    * Report tool calls for OpenAI-style streaming: onToolCallName / onToolCallArguments
@@ -44,8 +48,15 @@ export interface DecoderOptions {
 }
 
 export interface Decoder {
+  /**
+   * One generated token ID. Never throws for an integer (any integer: IDs outside the
+   * vocabulary are "unknown-token" error events). Caller misuse throws TypeError: an ID that
+   * is not an integer number (a string such as "5" included), or push() after end().
+   */
   push(id: number): void;
+  /** push() for each ID in order (same rules). */
   pushMany(ids: ArrayLike<number>): void;
+  /** Flushes what is held and stops ("end_of_input" unless already stopped). Idempotent. */
   end(): void;
   reset(): void;
   readonly stopped: boolean;
@@ -67,6 +78,16 @@ const NL_ONE = 1;
 const NL_ALL = 2;
 /** InternLM2 right after <|action_end|>: the optional "\n" before <|im_end|>. */
 const NL_AFTER_ACTION = 3;
+
+/** How many held "\n" a span end drops (the ones the template wrote), see closeSpan. */
+const DROP_NONE = 0;
+const DROP_ONE = 1;
+const DROP_ALL = 2;
+
+/** n newlines (held runs are counted, never built, until they go out). */
+function newlines(n: number): string {
+  return n === 1 ? "\n" : "\n".repeat(n);
+}
 
 function trailingNewlines(s: string): number {
   let n = 0;
@@ -108,7 +129,8 @@ export function createDecoder(
  */
 class StreamDecoder implements Decoder {
   // ---- per spec / options (never change) ----
-  private readonly h: DecoderHandler;
+  /** The caller's handler, or one wrapper class when it lacks callbacks (./handler.ts). */
+  private readonly h: CoreHandler;
   private readonly spec: DecoderSpec;
   private readonly classes: Uint8Array;
   private readonly textOf: readonly string[];
@@ -168,15 +190,12 @@ class StreamDecoder implements Decoder {
     const stopStrings = options.stopStrings ?? [];
     let stops: StopStrings | null = null;
     if (stopStrings instanceof StopStrings) {
+      // (A compiled set was checked against the limits when it was compiled.)
       if (stopStrings.spec !== spec)
         throw new TypeError("stopStrings were compiled for another decoder spec");
       stops = stopStrings;
     } else if (stopStrings.length > 0) stops = compileStopStrings(spec, stopStrings);
-    else {
-      for (const s of stopStrings) {
-        if (typeof s !== "string" || s === "") throw new TypeError("stop strings must be non-empty strings");
-      }
-    }
+    else checkStopStrings(stopStrings);
     const maxBuffered = options.maxBufferedChars ?? 1_000_000;
     if (!Number.isInteger(maxBuffered) || maxBuffered < 1)
       throw new TypeError("maxBufferedChars must be a positive integer");
@@ -191,10 +210,9 @@ class StreamDecoder implements Decoder {
     // noise). On: tools 8k ~29 -> ~65 ns/token (nearly every token is argument text), mixed
     // 8k ~17 -> ~23. A process that uses BOTH settings makes the this.h call sites see two
     // handler shapes: its "off" decoders then cost ~1-3 ns/token more.
+    const core = coreHandler(handler);
     this.h =
-      options.streamToolCalls === true
-        ? new ToolCallStreamHandler(handler, spec.format, maxBuffered)
-        : handler;
+      options.streamToolCalls === true ? new ToolCallStreamHandler(core, spec.format, maxBuffered) : core;
     this.maxTokens = maxTokens;
     this.includeStop = options.includeStopString === true;
     let callerStops: Set<number> | null = null;
@@ -311,7 +329,7 @@ class StreamDecoder implements Decoder {
         return;
       }
     }
-    const held0 = m.automaton.nodeText[s0] as string;
+    const held0 = s0 === 0 ? "" : m.automaton.heldText(s0);
     if (m.feed(t, from)) {
       const p = m.automaton.patterns[m.matched] as string;
       const upto = held0 + t.slice(0, m.matchEnd + 1);
@@ -322,16 +340,24 @@ class StreamDecoder implements Decoder {
       this.finish("stop_string", undefined, p);
       return;
     }
-    const keep = m.automaton.nodeText[m.state]?.length ?? 0;
-    const all = s0 === 0 ? t : held0 + t;
-    if (all.length > keep) this.deliver(keep === 0 ? all : all.slice(0, all.length - keep));
+    const keep = m.automaton.depth[m.state] as number;
+    if (s0 === 0) {
+      if (t.length > keep) this.deliver(keep === 0 ? t : t.slice(0, t.length - keep));
+      return;
+    }
+    // held0 + t minus the `keep` units still held, without building (and flattening) the
+    // concatenation: O(token), not O(held) per token while a long stop-string prefix is held.
+    const out = held0.length + t.length - keep;
+    if (out <= 0) return;
+    if (out <= held0.length) this.deliver(held0.slice(0, out));
+    else this.deliver(held0 + t.slice(0, out - held0.length));
   }
 
   /** Releases the text held for a possible stop string (span end). */
   private flushStopHold(): void {
     const m = this.matcher;
     if (m === null || m.state === 0) return;
-    const held = m.automaton.nodeText[m.state] as string;
+    const held = m.automaton.heldText(m.state);
     m.reset();
     this.deliver(held);
   }
@@ -351,23 +377,31 @@ class StreamDecoder implements Decoder {
       this.emitText(t);
       return;
     }
+    // O(chunk) per call: a held run is a COUNT, added to while chunks are all newlines, and
+    // built once when text follows it (it used to be rebuilt and rescanned per token: a run
+    // of N newline tokens cost O(N^2)).
+    const nl = trailingNewlines(t);
+    if (nl === t.length) {
+      if (nlMode === NL_ONE) {
+        // Only the last "\n" can be the template's; the earlier ones are text.
+        const out = this.heldNl + nl - 1;
+        this.heldNl = 1;
+        if (out > 0) this.emitText(newlines(out));
+      } else this.heldNl += nl;
+      return;
+    }
     if (this.heldNl > 0) {
-      t = (this.heldNl === 1 ? "\n" : "\n".repeat(this.heldNl)) + t;
+      t = newlines(this.heldNl) + t;
       this.heldNl = 0;
     }
-    const nl = trailingNewlines(t);
     if (nlMode === NL_AFTER_ACTION) {
-      if (nl === t.length) {
-        this.heldNl = nl;
-        return;
-      }
       this.nlMode = NL_NONE;
       this.emitText(t);
       return;
     }
     const hold = nlMode === NL_ALL ? nl : nl > 0 ? 1 : 0;
     this.heldNl = hold;
-    if (t.length > hold) this.emitText(hold === 0 ? t : t.slice(0, t.length - hold));
+    this.emitText(hold === 0 ? t : t.slice(0, t.length - hold));
   }
 
   /** Decoded text of the current span, routed by state. */
@@ -400,26 +434,33 @@ class StreamDecoder implements Decoder {
     }
   }
 
+  /** Header text: only the new chunk is searched for "\n" (O(chunk), not O(line)). */
   private headerText(t: string): void {
-    this.line += t;
-    const line = this.line;
-    const i = line.indexOf("\n");
+    const i = t.indexOf("\n");
     if (i === -1) {
-      if (line.length > this.maxBuffered) {
-        this.line = "";
-        this.h.onMessageStart("", this.headerName);
-        this.enterContent();
-        this.shaped(line);
-        this.error("buffer-overflow", `message header longer than maxBufferedChars (${this.maxBuffered})`);
-      }
+      this.line += t;
+      if (this.line.length + this.headerName.length > this.maxBuffered) this.headerOverflow();
       return;
     }
-    const header = line.slice(0, i);
-    const rest = line.slice(i + 1);
+    const header = this.line + t.slice(0, i);
+    const rest = t.slice(i + 1);
     this.line = "";
     this.openHeader(header);
     // Header and content are one enc() call in ChatML: same span, no new start.
     if (rest !== "") this.shaped(rest);
+  }
+
+  /** A header (text + name tokens) over maxBufferedChars: what is held becomes content. */
+  private headerOverflow(): void {
+    const line = this.line;
+    this.line = "";
+    const name = this.headerName;
+    this.headerName = "";
+    this.h.onMessageStart("", name);
+    this.enterContent();
+    if (line !== "") this.shaped(line);
+    if (this.isStopped) return;
+    this.error("buffer-overflow", `message header longer than maxBufferedChars (${this.maxBuffered})`);
   }
 
   /** "ROLE[ name=NAME]" (NAME may also come as <|plugin|>/<|interpreter|> tokens). */
@@ -437,19 +478,21 @@ class StreamDecoder implements Decoder {
     this.enterContent();
   }
 
+  /** Metadata text: only the new chunk is searched for "\n" (O(chunk), not O(line)). */
   private metaText(t: string): void {
-    this.line += t;
-    const line = this.line;
-    const i = line.indexOf("\n");
+    const i = t.indexOf("\n");
     if (i === -1) {
-      if (line.length > this.maxBuffered) {
+      this.line += t;
+      if (this.line.length > this.maxBuffered) {
         this.metaAsContent();
+        // Unless the held text, now content, ended the stream (a stop string): then nothing.
+        if (this.isStopped) return;
         this.error("buffer-overflow", `metadata line longer than maxBufferedChars (${this.maxBuffered})`);
       }
       return;
     }
-    const metadata = line.slice(0, i);
-    const rest = line.slice(i + 1);
+    const metadata = this.line + t.slice(0, i);
+    const rest = t.slice(i + 1);
     this.line = "";
     const role = this.role;
     this.h.onMessageStart(role, metadata);
@@ -533,16 +576,16 @@ class StreamDecoder implements Decoder {
    * A reserved ID ends the span: held bytes resolve (U+FFFD if cut), held newlines go out
    * (or are dropped when the template wrote them), held stop-string text goes out.
    */
-  private closeSpan(dropNl: boolean): void {
+  private closeSpan(drop: number): void {
     if (this.utf.len > 0) {
       const f = this.utf.flush();
       if (f !== "") this.spanText(f);
       if (this.isStopped) return;
     }
     if (this.heldNl > 0) {
-      const n = this.heldNl;
+      const n = drop === DROP_ALL ? 0 : drop === DROP_ONE ? this.heldNl - 1 : this.heldNl;
       this.heldNl = 0;
-      if (!dropNl) this.emitText("\n".repeat(n));
+      if (n > 0) this.emitText(newlines(n));
       if (this.isStopped) return;
     }
     this.flushStopHold();
@@ -551,7 +594,7 @@ class StreamDecoder implements Decoder {
   }
 
   private misplaced(id: number): void {
-    this.closeSpan(false);
+    this.closeSpan(DROP_NONE);
     if (this.isStopped) return;
     const name = this.spec.reservedName.get(id) ?? String(id);
     this.error("unexpected-reserved-token", `reserved token ${name} (${id}) is not valid here`, id);
@@ -561,7 +604,7 @@ class StreamDecoder implements Decoder {
   private closeGlmSegment(): void {
     if (this.state === S_META) this.metaAsContent();
     if (this.isStopped) return;
-    this.closeSpan(false);
+    this.closeSpan(DROP_NONE);
     if (this.isStopped) return;
     if (this.state === S_ACTION) this.endAction();
   }
@@ -576,7 +619,9 @@ class StreamDecoder implements Decoder {
           this.misplaced(id);
           return;
         }
-        this.closeSpan(this.nlMode === NL_AFTER_ACTION);
+        // InternLM2 after <|action_end|>: the template writes at most ONE "\n" before
+        // <|im_end|>; more are text (they used to be dropped).
+        this.closeSpan(this.nlMode === NL_AFTER_ACTION ? DROP_ONE : DROP_NONE);
         if (this.isStopped) return;
         if (this.state === S_ACTION) this.endAction();
         this.h.onMessageEnd();
@@ -588,7 +633,7 @@ class StreamDecoder implements Decoder {
           this.misplaced(id);
           return;
         }
-        this.closeSpan(false);
+        this.closeSpan(DROP_NONE);
         this.state = S_HEADER;
         this.line = "";
         this.headerName = "";
@@ -598,7 +643,7 @@ class StreamDecoder implements Decoder {
           this.misplaced(id);
           return;
         }
-        this.closeSpan(false);
+        this.closeSpan(DROP_NONE);
         if (this.isStopped) return;
         this.state = S_ACTION_KIND;
         return;
@@ -606,15 +651,17 @@ class StreamDecoder implements Decoder {
       case Cls.KindInterpreter: {
         const name = cls === Cls.KindPlugin ? "plugin" : "interpreter";
         if (state === S_HEADER) {
-          this.closeSpan(false);
+          this.closeSpan(DROP_NONE);
           this.headerName += name;
+          // Name tokens count against the cap like header text (a run of them was unbounded).
+          if (this.line.length + this.headerName.length > this.maxBuffered) this.headerOverflow();
           return;
         }
         if (state !== S_ACTION_KIND) {
           this.misplaced(id);
           return;
         }
-        this.closeSpan(false);
+        this.closeSpan(DROP_NONE);
         this.startAction(
           name,
           cls === Cls.KindPlugin ? ActionParser.InternLM2Plugin : ActionParser.Interpreter,
@@ -626,7 +673,7 @@ class StreamDecoder implements Decoder {
           this.misplaced(id);
           return;
         }
-        this.closeSpan(false);
+        this.closeSpan(DROP_NONE);
         if (this.isStopped) return;
         this.endAction();
         this.nlMode = NL_AFTER_ACTION;
@@ -636,7 +683,7 @@ class StreamDecoder implements Decoder {
           this.misplaced(id);
           return;
         }
-        this.closeSpan(true);
+        this.closeSpan(DROP_ONE);
         if (this.isStopped) return;
         this.startAction("tool_call", ActionParser.QwenToolCall);
         return;
@@ -645,7 +692,7 @@ class StreamDecoder implements Decoder {
           this.misplaced(id);
           return;
         }
-        this.closeSpan(false);
+        this.closeSpan(DROP_NONE);
         if (this.isStopped) return;
         this.endAction();
         return;
@@ -654,7 +701,7 @@ class StreamDecoder implements Decoder {
           this.misplaced(id);
           return;
         }
-        this.closeSpan(false);
+        this.closeSpan(DROP_NONE);
         if (this.isStopped) return;
         this.enterReasoning();
         return;
@@ -663,14 +710,14 @@ class StreamDecoder implements Decoder {
           this.misplaced(id);
           return;
         }
-        this.closeSpan(true);
+        this.closeSpan(DROP_ALL);
         if (this.isStopped) return;
         this.enterContent();
         this.lstrip = true;
         return;
       case Cls.Role:
         // ChatGLM3 <|assistant|> / <|user|> / <|observation|>: the segment ends here.
-        if (state === S_BETWEEN) this.closeSpan(false);
+        if (state === S_BETWEEN) this.closeSpan(DROP_NONE);
         else {
           this.closeGlmSegment();
           if (this.isStopped) return;
@@ -698,7 +745,7 @@ class StreamDecoder implements Decoder {
         this.line = "";
         this.openHeader(l);
       }
-      this.closeSpan(false);
+      this.closeSpan(DROP_NONE);
       if (this.isStopped) return;
     }
     this.isStopped = true;
@@ -744,8 +791,9 @@ class StreamDecoder implements Decoder {
   push(id: number): void {
     const slow = this.slow;
     // A typed-array read: undefined for IDs outside the table, negative and non-integer ones
-    // (those take the checked path below).
-    const cls = this.classes[id];
+    // (those take the checked path below). The typeof test keeps a numeric string ("5", which
+    // a typed array would index like 5) off the fast path: it throws there like everywhere.
+    const cls = typeof id === "number" ? this.classes[id] : undefined;
     // Fast path (measured, bench --quick, Qwen3 plain 8k, reused decoder: ~7.7 ns/token vs a
     // ~2.8 ns floor of "read string, call callback"; it was ~17.8 ns with closures): plain
     // text in an open span with nothing held (no partial UTF-8, no span start, no held

@@ -32,16 +32,21 @@ export interface DecoderError {
   readonly message: string;
 }
 
+/**
+ * Where the events go. Every callback is optional (a missing one is a no-op); they are read
+ * once, when the decoder is created, and called with the handler as `this` (./handler.ts).
+ */
 export interface DecoderHandler {
-  onMessageStart(role: string, metadata: string): void;
-  onText(text: string): void;
-  onReasoning(text: string): void;
-  onActionStart(kind: string): void;
-  onActionText(text: string): void;
-  onActionEnd(end: ActionEnd): void;
-  onMessageEnd(): void;
-  onStop(stop: StopInfo): void;
-  onError(error: DecoderError): void;
+  onMessageStart?(role: string, metadata: string): void;
+  onText?(text: string): void;
+  onReasoning?(text: string): void;
+  onActionStart?(kind: string): void;
+  onActionText?(text: string): void;
+  onActionEnd?(end: ActionEnd): void;
+  onMessageEnd?(): void;
+  /** Exactly once per stream, last. */
+  onStop?(stop: StopInfo): void;
+  onError?(error: DecoderError): void;
   /**
    * DecoderOptions.streamToolCalls only: the called function's name, as soon as it is known
    * (a JSON call: when its "name" string is complete; ChatGLM3: at action start).

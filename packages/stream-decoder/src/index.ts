@@ -1,4 +1,8 @@
-export { type ActionCall, type ActionResult, parseAction, stripFence } from "./action-parse.ts";
+// @chatwire/stream-decoder: the public API (runtime-neutral; no node:* import). It depends on
+// @chatwire/tokenizer only for the decode table and the formats' reserved tables, never on
+// its loaders. Explicit names only: the class table, tool-call scanner and stream handler
+// behind the decoder are internal.
+export { type ActionCall, ActionParser, type ActionResult, parseAction } from "./action-parse.ts";
 export { createDecoder, type Decoder, type DecoderOptions } from "./decoder.ts";
 export {
   type ActionEnd,
@@ -11,6 +15,7 @@ export {
   type StopInfo,
   type StopReason,
 } from "./events.ts";
+export { MAX_NESTING_DEPTH, MAX_STOP_STRING_LENGTH, MAX_STOP_STRINGS } from "./limits.ts";
 export {
   type JsonValue,
   type PythonCall,
@@ -18,7 +23,5 @@ export {
   parsePythonCall,
   parsePythonLiteral,
 } from "./python-literal.ts";
-export { Cls, compileDecoderSpec, type DecoderSpec, type DecoderSpecOptions } from "./spec.ts";
+export { compileDecoderSpec, type DecoderSpec, type DecoderSpecOptions } from "./spec.ts";
 export { compileStopStrings, StopStrings } from "./stop-matcher.ts";
-export { ToolCallScanner, type ToolCallSink } from "./tool-call-scanner.ts";
-export { ToolCallStreamHandler } from "./tool-call-stream.ts";

@@ -4,17 +4,33 @@
 // float, True/False/None, list, tuple, dict, unary +/-) as keyword arguments of one call.
 // Anything else (names, calls, operators, f-strings, bytes, sets, positional arguments) is a
 // PythonLiteralError; nothing is ever evaluated.
+//
+// Linear in the input and depth-bounded (model output is untrusted): each unit is looked at a
+// bounded number of times (a parenthesized value is parsed ONCE and then turns out to be a
+// grouping or a tuple; it used to be re-parsed as a tuple, doubling the work per nesting
+// level), brackets nest at most MAX_NESTING_DEPTH deep (a PythonLiteralError of type
+// "too-deep" beyond), and a run of unary signs is a loop, not recursion.
+import { MAX_NESTING_DEPTH } from "./limits.ts";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** "too-deep": brackets nested deeper than MAX_NESTING_DEPTH; "invalid-literal": anything else. */
+export type PythonLiteralErrorType = "invalid-literal" | "too-deep";
 
 export class PythonLiteralError extends Error {
   override readonly name = "PythonLiteralError";
   constructor(
     message: string,
     readonly index: number,
+    readonly type: PythonLiteralErrorType = "invalid-literal",
   ) {
     super(`${message} at offset ${index}`);
   }
+}
+
+/** At most 40 characters of the input in a message. */
+function quote40(s: string): string {
+  return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 }
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
@@ -31,11 +47,24 @@ const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
 };
 
 function isIdStart(c: string): boolean {
-  return /[A-Za-z_]/.test(c);
+  const u = c.charCodeAt(0);
+  return (u >= 97 && u <= 122) || (u >= 65 && u <= 90) || u === 95;
 }
 function isIdPart(c: string): boolean {
-  return /[A-Za-z0-9_]/.test(c);
+  const u = c.charCodeAt(0);
+  return (u >= 97 && u <= 122) || (u >= 65 && u <= 90) || (u >= 48 && u <= 57) || u === 95;
 }
+function isStrPrefix(c: string): boolean {
+  return c === "r" || c === "R" || c === "u" || c === "U";
+}
+function isHex(c: string): boolean {
+  const u = c.charCodeAt(0);
+  return (u >= 48 && u <= 57) || (u >= 97 && u <= 102) || (u >= 65 && u <= 70);
+}
+
+/** A Python number spelling, tried at a position (sticky: no slice of the rest of the input). */
+const NUMBER =
+  /0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|(?:[0-9](?:_?[0-9])*)?(?:\.(?:[0-9](?:_?[0-9])*)?)?(?:[eE][+-]?[0-9](?:_?[0-9])*)?/y;
 
 /** Sets a key without going through the prototype chain ("__proto__" is an ordinary key). */
 function setKey(obj: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
@@ -44,7 +73,16 @@ function setKey(obj: { [key: string]: JsonValue }, key: string, value: JsonValue
 
 class Parser {
   pos = 0;
+  /** Open brackets around the current position. */
+  depth = 0;
   constructor(readonly src: string) {}
+
+  /** A bracket opens at `pos`: one level deeper, or "too-deep". */
+  enter(): void {
+    if (++this.depth > MAX_NESTING_DEPTH)
+      throw new PythonLiteralError(`brackets nested deeper than ${MAX_NESTING_DEPTH}`, this.pos, "too-deep");
+    this.pos++;
+  }
 
   fail(message: string, at = this.pos): never {
     throw new PythonLiteralError(message, at);
@@ -82,14 +120,26 @@ class Parser {
 
   value(): JsonValue {
     this.skip();
-    const c = this.peek();
-    if (c === "") this.fail("unexpected end of input");
+    let c = this.peek();
     if (c === "-" || c === "+") {
-      this.pos++;
-      const v = this.value();
-      if (typeof v !== "number" || typeof v === "boolean") this.fail("unary sign on a non-number", this.pos);
-      return c === "-" ? -v : v;
+      // A run of signs in a loop (recursion per sign would overflow on "------...1").
+      let negative = false;
+      while (c === "-" || c === "+") {
+        if (c === "-") negative = !negative;
+        this.pos++;
+        this.skip();
+        c = this.peek();
+      }
+      const v = this.operand(c);
+      if (typeof v !== "number") this.fail("unary sign on a non-number", this.pos);
+      return negative ? -v : v;
     }
+    return this.operand(c);
+  }
+
+  /** A value without leading signs, starting with `c` (whitespace skipped). */
+  operand(c: string): JsonValue {
+    if (c === "") this.fail("unexpected end of input");
     if (c === "[") return this.sequence("]");
     if (c === "(") return this.parenthesized();
     if (c === "{") return this.dict();
@@ -99,26 +149,32 @@ class Parser {
       const start = this.pos;
       const name = this.identifier();
       const q = this.peek();
-      if ((q === '"' || q === "'") && /^[rRuU]$/.test(name)) {
+      if ((q === '"' || q === "'") && name.length === 1 && isStrPrefix(name)) {
         this.pos = start;
         return this.strings();
       }
       if (name === "True") return true;
       if (name === "False") return false;
       if (name === "None") return null;
-      if (q === '"' || q === "'") this.fail(`string prefix ${name} is not allowed`, start);
-      this.fail(`name ${JSON.stringify(name)} is not a literal`, start);
+      if (q === '"' || q === "'") this.fail(`string prefix ${quote40(name)} is not allowed`, start);
+      this.fail(`name ${quote40(name)} is not a literal`, start);
     }
     return this.fail(`unexpected ${JSON.stringify(c)}`);
   }
 
+  /** "[" ... "]" */
   sequence(close: string): JsonValue[] {
-    this.pos++; // [ or (
-    const out: JsonValue[] = [];
+    this.enter();
+    return this.items(close, []);
+  }
+
+  /** The items of an open list / tuple after `out`, through its closing bracket. */
+  items(close: string, out: JsonValue[]): JsonValue[] {
     for (;;) {
       this.skip();
       if (this.peek() === close) {
         this.pos++;
+        this.depth--;
         return out;
       }
       out.push(this.value());
@@ -128,32 +184,38 @@ class Parser {
     }
   }
 
-  /** () empty tuple, (x) grouping, (x,) / (x, y) tuple -> array. */
+  /**
+   * () empty tuple, (x) grouping, (x,) / (x, y) tuple -> array. The first value is parsed
+   * once; what follows it decides (the tuple goes on from it, nothing is parsed again).
+   */
   parenthesized(): JsonValue {
-    const open = this.pos;
-    this.pos++;
+    this.enter();
     this.skip();
     if (this.peek() === ")") {
       this.pos++;
+      this.depth--;
       return [];
     }
     const first = this.value();
     this.skip();
     if (this.peek() === ")") {
       this.pos++;
+      this.depth--;
       return first;
     }
-    this.pos = open;
-    return this.sequence(")");
+    if (this.peek() !== ",") this.fail('expected "," or ")"');
+    this.pos++;
+    return this.items(")", [first]);
   }
 
   dict(): JsonValue {
-    this.pos++;
+    this.enter();
     const out: { [key: string]: JsonValue } = {};
     for (;;) {
       this.skip();
       if (this.peek() === "}") {
         this.pos++;
+        this.depth--;
         return out;
       }
       const keyAt = this.pos;
@@ -178,7 +240,7 @@ class Parser {
       this.skip();
       const c = this.peek();
       const c2 = this.src[this.pos + 1] ?? "";
-      if (c === '"' || c === "'" || (/^[rRuU]$/.test(c) && (c2 === '"' || c2 === "'"))) out += this.string();
+      if (c === '"' || c === "'" || (isStrPrefix(c) && (c2 === '"' || c2 === "'"))) out += this.string();
       else {
         this.pos = save;
         return out;
@@ -189,8 +251,8 @@ class Parser {
   string(): string {
     const s = this.src;
     let raw = false;
-    while (/[rRuU]/.test(this.peek())) {
-      if (/[rR]/.test(this.peek())) raw = true;
+    while (isStrPrefix(this.peek())) {
+      if (this.peek() === "r" || this.peek() === "R") raw = true;
       this.pos++;
     }
     const q = this.peek();
@@ -250,7 +312,9 @@ class Parser {
     const width = e === "x" ? 2 : e === "u" ? 4 : e === "U" ? 8 : 0;
     if (width > 0) {
       const hex = s.slice(this.pos, this.pos + width);
-      if (!new RegExp(`^[0-9a-fA-F]{${width}}$`).test(hex)) this.fail(`bad \\${e} escape`, this.pos - 2);
+      let ok = hex.length === width;
+      for (let k = 0; ok && k < width; k++) ok = isHex(hex[k] as string);
+      if (!ok) this.fail(`bad \\${e} escape`, this.pos - 2);
       const cp = Number.parseInt(hex, 16);
       if (cp > 0x10ffff) this.fail("escape out of Unicode range", this.pos - 2);
       this.pos += width;
@@ -261,11 +325,8 @@ class Parser {
   }
 
   number(): number {
-    const s = this.src;
-    const m =
-      /^(?:0[xX](?:_?[0-9a-fA-F])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+|(?:[0-9](?:_?[0-9])*)?(?:\.(?:[0-9](?:_?[0-9])*)?)?(?:[eE][+-]?[0-9](?:_?[0-9])*)?)/.exec(
-        s.slice(this.pos),
-      );
+    NUMBER.lastIndex = this.pos;
+    const m = NUMBER.exec(this.src);
     const text = m?.[0] ?? "";
     if (text === "" || text === "." || !/[0-9]/.test(text)) this.fail("bad number");
     const at = this.pos;
@@ -319,6 +380,8 @@ export function parsePythonCall(src: string): PythonCall {
   p.skip();
   const name = p.identifier();
   p.expect("(");
+  // The call's own parenthesis counts, as in CPython and as the JSON call object does.
+  p.depth = 1;
   const args: { [key: string]: JsonValue } = {};
   const seen = new Set<string>();
   for (;;) {
@@ -333,7 +396,7 @@ export function parsePythonCall(src: string): PythonCall {
     p.skip();
     if (p.peek() !== "=" || p.src[p.pos + 1] === "=") p.fail("positional arguments are not allowed", at);
     p.pos++;
-    if (seen.has(key)) p.fail(`keyword argument ${key} repeated`, at);
+    if (seen.has(key)) p.fail(`keyword argument ${quote40(key)} repeated`, at);
     seen.add(key);
     setKey(args, key, p.value());
     p.skip();

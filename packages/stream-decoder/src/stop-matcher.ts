@@ -9,6 +9,16 @@
 // Compiled ONCE per (decoder spec, stop-string set) and shared by every stream (style.md 5):
 // compiling used to run inside every createDecoder() (~18 µs of a 38 µs creation, bench
 // profile); now a stream only allocates its small StopMatcher.
+//
+// Memory is linear in the total pattern length (about 26 bytes per trie node, plus a byte
+// per vocabulary ID and two 8 KB bitmaps), never length x alphabet: the trie's edges are
+// stored sparsely (a node's children are consecutive node numbers, sorted by unit) and
+// failure links are followed at match time. It used to be a full transition table of
+// nodes x distinct units: one 16,000-unit stop string of distinct units cost ~1 GB. Each
+// unit still costs amortized O(1) (a failure step never gains depth; depth grows by at most
+// one per unit). Sets are limited to MAX_STOP_STRINGS strings of MAX_STOP_STRING_LENGTH
+// units (TypeError beyond), and the per-spec cache of compiled sets is bounded in bytes.
+import { MAX_STOP_STRING_LENGTH, MAX_STOP_STRINGS } from "./limits.ts";
 import type { DecoderSpec } from "./spec.ts";
 
 /** Per token ID: not looked at yet / its text has no unit that can start a stop string / it may. */
@@ -16,12 +26,22 @@ const ID_UNKNOWN = 0;
 const ID_CLEAR = 1;
 const ID_CANDIDATE = 2;
 
-function hasBit(bits: Uint32Array, c: number): boolean {
-  return ((bits[c >>> 5] as number) & (1 << (c & 31))) !== 0;
-}
-
 function setBit(bits: Uint32Array, c: number): void {
   bits[c >>> 5] = (bits[c >>> 5] as number) | (1 << (c & 31));
+}
+
+/** Checks a stop-string list against the documented limits (TypeError: caller misuse). */
+export function checkStopStrings(strings: readonly string[]): void {
+  if (!Array.isArray(strings)) throw new TypeError("stopStrings must be an array of strings");
+  if (strings.length > MAX_STOP_STRINGS)
+    throw new TypeError(`at most ${MAX_STOP_STRINGS} stop strings (got ${strings.length})`);
+  for (const s of strings) {
+    if (typeof s !== "string" || s === "") throw new TypeError("stop strings must be non-empty strings");
+    if (s.length > MAX_STOP_STRING_LENGTH)
+      throw new TypeError(
+        `a stop string is at most ${MAX_STOP_STRING_LENGTH} UTF-16 code units long (got ${s.length})`,
+      );
+  }
 }
 
 /**
@@ -36,86 +56,184 @@ export class StopStrings {
   readonly firstUnit: Uint32Array;
   /** Bit per UTF-16 code unit: does it occur in any stop string? Others reset to the root. */
   readonly anyUnit: Uint32Array;
-  /** The distinct code units of the patterns (the automaton's alphabet), in first-seen order. */
-  readonly alphabet: Uint16Array;
-  /** Full transition table (failure links resolved): next node = delta[node * alphabet.length + a]. */
-  readonly delta: Int32Array;
-  /** Node string (the text held while in this node). */
-  readonly nodeText: readonly string[];
+  /** Trie nodes in breadth-first order (0 = root). The unit on the edge into each node. */
+  readonly unit: Uint16Array;
+  /** Children of node s: nodes firstChild[s] .. firstChild[s] + childCount[s] - 1, units ascending. */
+  readonly firstChild: Int32Array;
+  readonly childCount: Int32Array;
+  /** Failure link: the node of the longest proper suffix of the node string that is in the trie. */
+  readonly fail: Int32Array;
   /** Longest pattern that is a suffix of the node string, or -1. */
   readonly match: Int32Array;
+  /** Node string = patterns[nodePattern[s]].slice(0, depth[s]) (the text held in this node). */
+  readonly depth: Int32Array;
+  readonly nodePattern: Int32Array;
   /**
    * Per token ID of spec.text, filled lazily (ID_*): most tokens never contain a unit that can
    * start a stop string, so the per-token fast path skips the per-character scan. Measured
    * (bench --quick, Qwen3 plain 8k, 2 stop strings): 45.2 -> ~12 ns/token together with the
-   * transition table below (Map.get per character before).
+   * transition table (Map.get per character before).
    */
   readonly idFlags: Uint8Array;
+  /** Bytes this set holds (typed arrays and pattern text; the per-spec cache counts these). */
+  readonly byteLength: number;
 
   constructor(spec: DecoderSpec, patterns: readonly string[]) {
-    for (const s of patterns) {
-      if (typeof s !== "string" || s === "") throw new TypeError("stop strings must be non-empty strings");
-    }
+    checkStopStrings(patterns);
     this.spec = spec;
     this.patterns = Object.freeze([...patterns]);
-    const children: Map<number, number>[] = [new Map()];
-    const nodeText: string[] = [""];
-    const terminal: number[] = [-1];
+    // The trie, built with one Map of edges (key: node * 65536 + unit) and typed arrays, then
+    // renumbered breadth-first (children of a node consecutive, units ascending). Transient
+    // memory is linear in the pattern length too (a Map per node was ~100 bytes a node).
+    let textUnits = 0;
+    for (const p of this.patterns) textUnits += p.length;
+    const cap = textUnits + 1;
+    const parentOf = new Int32Array(cap);
+    const unitOf = new Uint16Array(cap);
+    const tmpDepth = new Int32Array(cap);
+    const tmpPattern = new Int32Array(cap);
+    const tmpTerminal = new Int32Array(cap).fill(-1);
+    const edges = new Map<number, number>();
     const firstUnit = new Uint32Array(2048);
     const anyUnit = new Uint32Array(2048);
-    const alpha: number[] = [];
+    let n = 1;
+    let maxDepth = 0;
     this.patterns.forEach((p, pi) => {
       let s = 0;
       for (let i = 0; i < p.length; i++) {
         const c = p.charCodeAt(i);
         if (i === 0) setBit(firstUnit, c);
-        if (!hasBit(anyUnit, c)) {
-          setBit(anyUnit, c);
-          alpha.push(c);
-        }
-        const map = children[s] as Map<number, number>;
-        let t = map.get(c);
+        setBit(anyUnit, c);
+        const key = s * 65536 + c;
+        let t = edges.get(key);
         if (t === undefined) {
-          t = children.length;
-          children.push(new Map());
-          nodeText.push(p.slice(0, i + 1));
-          terminal.push(-1);
-          map.set(c, t);
+          t = n++;
+          parentOf[t] = s;
+          unitOf[t] = c;
+          tmpDepth[t] = i + 1;
+          tmpPattern[t] = pi;
+          edges.set(key, t);
         }
         s = t;
       }
-      if (terminal[s] === -1) terminal[s] = pi;
+      if (tmpTerminal[s] === -1) tmpTerminal[s] = pi;
+      if (p.length > maxDepth) maxDepth = p.length;
     });
-    const n = children.length;
-    const a = alpha.length;
+    edges.clear();
+    // Breadth-first numbering, one depth at a time: nodes of depth d sorted by (new number
+    // of the parent, unit), packed into one float per node for a numeric typed-array sort.
+    const levelStart = new Int32Array(maxDepth + 2);
+    for (let t = 1; t < n; t++) (levelStart[(tmpDepth[t] as number) + 1] as number)++;
+    for (let d = 1; d <= maxDepth + 1; d++)
+      levelStart[d] = (levelStart[d] as number) + (levelStart[d - 1] as number);
+    const byLevel = new Int32Array(n);
+    const fill = levelStart.slice();
+    for (let t = 1; t < n; t++) {
+      const d = tmpDepth[t] as number;
+      byLevel[fill[d] as number] = t;
+      fill[d] = (fill[d] as number) + 1;
+    }
+    const newId = new Int32Array(n);
+    const unit = new Uint16Array(n);
+    const firstChild = new Int32Array(n);
+    const childCount = new Int32Array(n);
     const fail = new Int32Array(n);
     const match = new Int32Array(n).fill(-1);
-    const delta = new Int32Array(n * a);
-    // Breadth-first: fail links, the full transition table, and the longest pattern ending at
-    // each node (its own pattern, else the one of its fail node).
-    const queue: number[] = [0];
-    for (let qi = 0; qi < queue.length; qi++) {
-      const s = queue[qi] as number;
-      const f = fail[s] as number;
-      const own = terminal[s] as number;
-      match[s] = own !== -1 ? own : s === 0 ? -1 : (match[f] as number);
-      const map = children[s] as Map<number, number>;
-      for (let k = 0; k < a; k++) {
-        const child = map.get(alpha[k] as number);
-        if (child !== undefined) {
-          fail[child] = s === 0 ? 0 : (delta[f * a + k] as number);
-          delta[s * a + k] = child;
-          queue.push(child);
-        } else delta[s * a + k] = s === 0 ? 0 : (delta[f * a + k] as number);
+    const depth = new Int32Array(n);
+    const nodePattern = new Int32Array(n);
+    const terminal = new Int32Array(n).fill(-1);
+    terminal[0] = tmpTerminal[0] as number;
+    let next = 1;
+    for (let d = 1; d <= maxDepth; d++) {
+      const from = levelStart[d] as number;
+      const to = levelStart[d + 1] as number;
+      const keys = new Float64Array(to - from);
+      for (let k = from; k < to; k++) {
+        const t = byLevel[k] as number;
+        keys[k - from] = ((newId[parentOf[t] as number] as number) * 65536 + (unitOf[t] as number)) * n + t;
       }
+      keys.sort();
+      for (const key of keys) {
+        const t = key % n;
+        const id = next++;
+        newId[t] = id;
+        const parent = newId[parentOf[t] as number] as number;
+        if (childCount[parent] === 0) firstChild[parent] = id;
+        childCount[parent] = (childCount[parent] as number) + 1;
+        unit[id] = unitOf[t] as number;
+        depth[id] = d;
+        nodePattern[id] = tmpPattern[t] as number;
+        terminal[id] = tmpTerminal[t] as number;
+      }
+    }
+    for (let s = 0; s < n; s++) {
+      // Parents come before children in breadth-first order: fail[] of shallower nodes is set.
+      const own = terminal[s] as number;
+      for (let k = 0; k < (childCount[s] as number); k++) {
+        const child = (firstChild[s] as number) + k;
+        const c = unit[child] as number;
+        let f = s;
+        let target = 0;
+        while (f !== 0) {
+          f = fail[f] as number;
+          const t = this.childOf(firstChild, childCount, unit, f, c);
+          if (t !== -1) {
+            target = t;
+            break;
+          }
+        }
+        fail[child] = s === 0 ? 0 : target;
+      }
+      match[s] = own !== -1 ? own : s === 0 ? -1 : (match[fail[s] as number] as number);
     }
     this.firstUnit = firstUnit;
     this.anyUnit = anyUnit;
-    this.alphabet = Uint16Array.from(alpha);
-    this.delta = delta;
-    this.nodeText = nodeText;
+    this.unit = unit;
+    this.firstChild = firstChild;
+    this.childCount = childCount;
+    this.fail = fail;
     this.match = match;
+    this.depth = depth;
+    this.nodePattern = nodePattern;
     this.idFlags = new Uint8Array(spec.text.length);
+    this.byteLength = 2 * 8192 + n * 26 + 2 * textUnits + this.idFlags.byteLength;
+  }
+
+  /** The child of node s on unit c, or -1. */
+  private childOf(
+    firstChild: Int32Array,
+    childCount: Int32Array,
+    unit: Uint16Array,
+    s: number,
+    c: number,
+  ): number {
+    let lo = firstChild[s] as number;
+    let hi = lo + (childCount[s] as number);
+    // Most nodes have one child; the root has at most one per distinct first unit.
+    while (hi - lo > 8) {
+      const mid = (lo + hi) >>> 1;
+      if ((unit[mid] as number) < c) lo = mid + 1;
+      else hi = mid + 1;
+    }
+    for (let t = lo; t < hi; t++) if (unit[t] === c) return t;
+    return -1;
+  }
+
+  /** The next node from s on unit c (a unit of some pattern): goto, else failure links. */
+  step(s: number, c: number): number {
+    const { firstChild, childCount, unit, fail } = this;
+    let x = s;
+    for (;;) {
+      const t = this.childOf(firstChild, childCount, unit, x, c);
+      if (t !== -1) return t;
+      if (x === 0) return 0;
+      x = fail[x] as number;
+    }
+  }
+
+  /** The text held while in node s. */
+  heldText(s: number): string {
+    return s === 0 ? "" : (this.patterns[this.nodePattern[s] as number] as string).slice(0, this.depth[s]);
   }
 
   /** Index of the first code unit at or after `from` that could start a stop string, or -1. */
@@ -139,11 +257,26 @@ export class StopStrings {
   }
 }
 
-/** Distinct stop-string sets per spec; cleared when full (a server with per-request sets). */
+/**
+ * The per-spec cache of compiled sets: at most CACHE_LIMIT sets and CACHE_BYTES bytes
+ * (StopStrings.byteLength) per spec; the oldest sets are dropped first (a server with
+ * per-request sets). A set always fits: the limits cap one set at ~2 MB.
+ */
 const CACHE_LIMIT = 64;
-const bySpec = new WeakMap<DecoderSpec, Map<string, StopStrings>>();
+export const CACHE_BYTES = 16 * 1024 * 1024;
+
+interface SpecCache {
+  readonly sets: Map<string, StopStrings>;
+  bytes: number;
+}
+const bySpec = new WeakMap<DecoderSpec, SpecCache>();
 /** The same array object passed again (the common case): no key string to build. */
 const byArray = new WeakMap<readonly string[], StopStrings>();
+
+/** Bytes of compiled sets held by the cache for `spec` (tests, docs/decoder.md). */
+export function stopStringCacheBytes(spec: DecoderSpec): number {
+  return bySpec.get(spec)?.bytes ?? 0;
+}
 
 function samePatterns(c: StopStrings, strings: readonly string[]): boolean {
   const p = c.patterns;
@@ -158,17 +291,29 @@ export function compileStopStrings(spec: DecoderSpec, strings: readonly string[]
   const isArray = Array.isArray(strings);
   const hit = isArray ? byArray.get(strings) : undefined;
   if (hit !== undefined && hit.spec === spec && samePatterns(hit, strings)) return hit;
+  // The limits before anything is built from the strings (the key below included).
+  checkStopStrings(strings);
   let cache = bySpec.get(spec);
   if (cache === undefined) {
-    cache = new Map();
+    cache = { sets: new Map(), bytes: 0 };
     bySpec.set(spec, cache);
   }
   const key = JSON.stringify(strings);
-  let c = cache.get(key);
+  let c = cache.sets.get(key);
   if (c === undefined || !samePatterns(c, strings)) {
     c = new StopStrings(spec, strings);
-    if (cache.size >= CACHE_LIMIT) cache.clear();
-    cache.set(key, c);
+    const old = cache.sets.get(key);
+    if (old !== undefined) {
+      cache.sets.delete(key);
+      cache.bytes -= old.byteLength;
+    }
+    for (const [k, v] of cache.sets) {
+      if (cache.sets.size < CACHE_LIMIT && cache.bytes + c.byteLength <= CACHE_BYTES) break;
+      cache.sets.delete(k);
+      cache.bytes -= v.byteLength;
+    }
+    cache.sets.set(key, c);
+    cache.bytes += c.byteLength;
   }
   if (isArray) byArray.set(strings, c);
   return c;
@@ -194,8 +339,8 @@ export class StopMatcher {
 
   /** Runs chunk[from..]; true on a match (see matched / matchEnd). */
   feed(chunk: string, from: number): boolean {
-    const { anyUnit, alphabet, delta, match } = this.automaton;
-    const a = alphabet.length;
+    const a = this.automaton;
+    const { anyUnit, match } = a;
     let s = this.state;
     for (let i = from; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i);
@@ -204,10 +349,7 @@ export class StopMatcher {
         s = 0;
         continue;
       }
-      // Stop-string alphabets are small (tens of units): a linear scan beats a Map lookup.
-      let k = 0;
-      while (alphabet[k] !== c) k++;
-      s = delta[s * a + k] as number;
+      s = a.step(s, c);
       const m = match[s] as number;
       if (m !== -1) {
         this.state = s;

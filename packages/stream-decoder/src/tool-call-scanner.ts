@@ -11,6 +11,11 @@
 // Keys may come in any order. "arguments" and "parameters" are both argument keys; the first
 // one met is streamed (JSON.parse keeps the LAST of duplicate keys: such a call can differ
 // from the streamed one; the stream cannot take back text it already sent).
+//
+// Memory is bounded: the open containers are a fixed array of MAX_NESTING_DEPTH entries (a
+// value nested deeper ends the stream there, like malformed text: the call itself is then an
+// action_end error), and kept strings are capped (KEY_CAP, maxName).
+import { MAX_NESTING_DEPTH } from "./limits.ts";
 
 /** Where the scan results go (DecoderHandler's optional methods, made required). */
 export interface ToolCallSink {
@@ -146,8 +151,9 @@ export class ToolCallScanner {
   /** Cap on the kept name (longer names are not reported). */
   private readonly maxName: number;
   private state = P_BEFORE;
-  /** Open containers (C_OBJECT / C_ARRAY); the top-level object is depth 1. */
-  private readonly stack: number[] = [];
+  /** Open containers (C_OBJECT / C_ARRAY) in stack[0 .. depth); the top-level object is depth 1. */
+  private readonly stack = new Uint8Array(MAX_NESTING_DEPTH);
+  private depth = 0;
   private num = N_MINUS;
   private lit = "";
   private litPos = 0;
@@ -171,7 +177,7 @@ export class ToolCallScanner {
 
   reset(): void {
     this.state = P_BEFORE;
-    this.stack.length = 0;
+    this.depth = 0;
     this.num = N_MINUS;
     this.lit = "";
     this.litPos = 0;
@@ -266,10 +272,10 @@ export class ToolCallScanner {
           break;
         case P_AFTER:
           if (!isJsonWs(c)) {
-            const top = this.stack[this.stack.length - 1];
+            const top = this.stack[this.depth - 1];
             if (c === 44) this.state = top === C_OBJECT ? P_KEY : P_VALUE;
             else if ((c === 125 && top === C_OBJECT) || (c === 93 && top === C_ARRAY)) {
-              this.stack.pop();
+              this.depth--;
               this.valueDone(i + 1);
             } else {
               this.fail(i);
@@ -282,7 +288,7 @@ export class ToolCallScanner {
           break;
         case P_VALUE_OR_CLOSE:
           if (c === 93) {
-            this.stack.pop();
+            this.depth--;
             this.valueDone(i + 1);
           } else if (!isJsonWs(c) && !this.startValue(c, i)) return;
           break;
@@ -290,7 +296,7 @@ export class ToolCallScanner {
         case P_KEY:
           if (c === 34) this.startKey();
           else if (c === 125 && this.state === P_KEY_OR_CLOSE) {
-            this.stack.pop();
+            this.depth--;
             this.valueDone(i + 1);
           } else if (!isJsonWs(c)) {
             this.fail(i);
@@ -306,7 +312,7 @@ export class ToolCallScanner {
           break;
         case P_BEFORE:
           if (c === 123) {
-            this.stack.push(C_OBJECT);
+            this.stack[this.depth++] = C_OBJECT;
             this.state = P_KEY_OR_CLOSE;
           } else if (!isTrimWs(c)) {
             // Not an object: the call will not parse; nothing to report.
@@ -335,7 +341,7 @@ export class ToolCallScanner {
 
   private startKey(): void {
     this.state = P_STR;
-    this.strKind = this.stack.length === 1 ? STR_TOP_KEY : STR_KEY;
+    this.strKind = this.depth === 1 ? STR_TOP_KEY : STR_KEY;
     this.buf = "";
   }
 
@@ -345,7 +351,7 @@ export class ToolCallScanner {
       if (kind === STR_TOP_KEY) {
         const k = this.buf;
         this.valRole = k === "name" ? V_NAME : k === "arguments" || k === "parameters" ? V_ARGS : V_OTHER;
-      } else if (this.stack.length === 1) this.valRole = V_OTHER;
+      } else if (this.depth === 1) this.valRole = V_OTHER;
       this.buf = "";
       this.state = P_COLON;
       return;
@@ -362,17 +368,22 @@ export class ToolCallScanner {
   /** A value starts at unit i (c, not whitespace). False when c cannot start one. */
   private startValue(c: number, i: number): boolean {
     let role = V_OTHER;
-    if (this.stack.length === 1) {
+    if ((c === 123 || c === 91) && this.depth === MAX_NESTING_DEPTH) {
+      // Too deep to follow: what was valid goes out, then nothing more.
+      this.fail(i);
+      return false;
+    }
+    if (this.depth === 1) {
       role = this.valRole;
       this.valRole = V_OTHER;
     }
     switch (c) {
       case 123:
-        this.stack.push(C_OBJECT);
+        this.stack[this.depth++] = C_OBJECT;
         this.state = P_KEY_OR_CLOSE;
         break;
       case 91:
-        this.stack.push(C_ARRAY);
+        this.stack[this.depth++] = C_ARRAY;
         this.state = P_VALUE_OR_CLOSE;
         break;
       case 34:
@@ -475,7 +486,7 @@ export class ToolCallScanner {
 
   /** A value ended just before unit `end` of the current chunk. */
   private valueDone(end: number): void {
-    const depth = this.stack.length;
+    const depth = this.depth;
     if (depth === 0) {
       this.state = P_DONE;
       return;

@@ -12,20 +12,21 @@
 //   interpreter / missing kind: nothing
 import type { FormatName } from "@chatwire/tokenizer";
 import type { ActionEnd, DecoderError, DecoderHandler, StopInfo } from "./events.ts";
+import { type CoreHandler, coreHandler } from "./handler.ts";
 import { ToolCallScanner, type ToolCallSink } from "./tool-call-scanner.ts";
 
 const M_NONE = 0;
 const M_JSON = 1;
 const M_GLM = 2;
 
-export class ToolCallStreamHandler implements DecoderHandler, ToolCallSink {
-  private readonly h: DecoderHandler;
+export class ToolCallStreamHandler implements Required<DecoderHandler>, ToolCallSink {
+  private readonly h: CoreHandler;
   private readonly format: FormatName;
   private readonly scanner: ToolCallScanner;
   private mode = M_NONE;
 
   constructor(handler: DecoderHandler, format: FormatName, maxBufferedChars = 1_000_000) {
-    this.h = handler;
+    this.h = coreHandler(handler);
     this.format = format;
     this.scanner = new ToolCallScanner(this, maxBufferedChars);
   }
@@ -73,6 +74,8 @@ export class ToolCallStreamHandler implements DecoderHandler, ToolCallSink {
   }
 
   onActionEnd(end: ActionEnd): void {
+    // A parsed call nests at most MAX_NESTING_DEPTH deep (./limits.ts): this recursive
+    // stringify cannot overflow the stack (deeper calls are action_end errors, no call).
     if (this.mode === M_GLM && end.call !== undefined)
       this.onToolCallArguments(JSON.stringify(end.call.arguments));
     this.mode = M_NONE;

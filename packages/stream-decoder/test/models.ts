@@ -3,15 +3,11 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  type ChatTokenizer,
-  type FormatName,
-  loadSentencePieceModel,
-  loadTokenizerSync,
-  type TextModel,
-} from "@chatwire/tokenizer";
-
+import type { ChatTokenizer, FormatName, TextModel } from "@chatwire/tokenizer";
+import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
+// Internal (not a public API of @chatwire/tokenizer): a bare text model from a tiny .model file.
+import { loadSentencePieceModel } from "../../tokenizer/src/sentencepiece/index.ts";
 import {
   compileDecoderSpec,
   createDecoder,

@@ -4,8 +4,9 @@
 // events the turn implies. Expected events are built here from the turn itself, never from
 // the decoder's own output.
 import type { ChatMessage, ChatTokenizer } from "@chatwire/tokenizer";
-import { pyJsonDumps } from "@chatwire/tokenizer";
 import fc from "fast-check";
+// Internal helper of @chatwire/tokenizer (Python json.dumps), not part of its public API.
+import { pyJsonDumps } from "../../tokenizer/src/formats/py-json.ts";
 import {
   compileDecoderSpec,
   createDecoder,

@@ -5,10 +5,11 @@
 // action_text chunk comes exactly the name (if its closing quote was in the chunk) and the
 // part of the arguments value inside the chunk, in text order; ChatGLM3: the name after
 // action_start, JSON.stringify(arguments) before action_end.
-import { type ChatTokenizer, pyJsonDumps, QWEN3_IDS } from "@chatwire/tokenizer";
+import { type ChatTokenizer, QWEN3_IDS } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { haveFixtures } from "../../../test-support/fixtures.ts";
+import { pyJsonDumps } from "../../tokenizer/src/formats/py-json.ts";
 import {
   createDecoder,
   type DecoderEvent,
@@ -16,8 +17,8 @@ import {
   type DecoderOptions,
   eventCollector,
   type JsonValue,
-  ToolCallScanner,
 } from "../src/index.ts";
+import { ToolCallScanner } from "../src/tool-call-scanner.ts";
 import { tokenizer } from "./models.ts";
 import {
   type Case,

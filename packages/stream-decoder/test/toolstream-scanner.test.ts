@@ -3,7 +3,7 @@
 // is checked fed whole, one unit at a time and split at every position into two chunks: the
 // expectations below are written by hand from the input text.
 import { describe, expect, it } from "vitest";
-import { ToolCallScanner } from "../src/index.ts";
+import { ToolCallScanner } from "../src/tool-call-scanner.ts";
 
 type Out = { readonly kind: "name" | "args"; readonly text: string };
 

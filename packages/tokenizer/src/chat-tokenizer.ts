@@ -1,5 +1,6 @@
 // A loaded tokenizer bound to one chat format: the text model (every literal path to a
 // reserved ID closed), the verified reserved registry, and the two safe encoders.
+import { type DecodeOptions, decodeIds } from "./chat-decode.ts";
 import type { TokenizerConfig } from "./config.ts";
 import { quote, TokenizerError } from "./errors.ts";
 import { ChatBuilder, type ChatEncoding } from "./formats/builder.ts";
@@ -39,6 +40,10 @@ export interface ChatTokenizer {
    * token reads the same here: only encodeChat's IDs tell them apart.
    */
   renderChat(request: ChatRequest, options?: SpecialTextOptions): string;
+  /** IDs back to text; reserved IDs skipped (default) or shown by name (chat-decode.ts). */
+  decode(ids: readonly number[], options?: DecodeOptions): string;
+  /** The number of IDs encodeText(text) returns, without building the audit. */
+  countTokens(text: string, options?: SpecialTextOptions): number;
 }
 
 const FORMATS: ReadonlyMap<string, ChatFormat> = new Map([
@@ -75,6 +80,19 @@ export function createChatTokenizer(parts: {
         return { ids: textModel.encode(text), audit: [] };
       }
       return { ids: textModel.encode(text), audit: scanner.scan(text) };
+    },
+    decode(ids: readonly number[], options?: DecodeOptions): string {
+      return decodeIds(textModel, registry, ids, options);
+    },
+    countTokens(text: string, options: SpecialTextOptions = {}): number {
+      const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);
+      if (typeof text !== "string")
+        throw new TokenizerError("invalid-argument", "countTokens: text must be a string");
+      if (policy === "reject") {
+        const m = scanner.first(text);
+        if (m !== undefined) throw specialTokenError(m);
+      }
+      return textModel.encode(text).length;
     },
     encodeChat(request: ChatRequest, options: SpecialTextOptions = {}): ChatEncoding {
       const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);

@@ -1,6 +1,6 @@
 // tokenizer_config.json: read and validate the fields chatwire uses. Everything else is kept
 // in `raw` untouched. A malformed file is a "bad-tokenizer-file" error naming the file and field.
-import { readFileSync } from "node:fs";
+// Runtime-neutral: reading the file from disk is ../node (readTokenizerConfig).
 import { TokenizerError } from "./errors.ts";
 
 export interface AddedTokenDecl {
@@ -106,17 +106,4 @@ export function parseTokenizerConfig(text: string, file: string): TokenizerConfi
     chatTemplate: chatTemplate(raw, file),
     raw,
   };
-}
-
-export function readTokenizerConfig(path: string): TokenizerConfig {
-  let text: string;
-  try {
-    text = readFileSync(path, "utf8");
-  } catch (e) {
-    const code = isRecord(e) ? e.code : undefined;
-    if (code === "ENOENT")
-      throw new TokenizerError("file-not-found", `${path} does not exist`, { file: path });
-    throw new TokenizerError("bad-tokenizer-file", `${path} cannot be read`, { file: path });
-  }
-  return parseTokenizerConfig(text, path);
 }

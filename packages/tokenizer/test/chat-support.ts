@@ -5,9 +5,11 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import fc from "fast-check";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import { idDiff as sharedIdDiff } from "../../../test-support/id-diff.ts";
-import { type ChatSpan, type ChatTokenizer, type FormatName, loadTokenizerSync } from "../src/index.ts";
+import type { ChatSpan, ChatTokenizer, FormatName } from "../src/index.ts";
+import { loadTokenizerSync } from "../src/node.ts";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 
@@ -86,4 +88,27 @@ export function renderWithPython(template: string, contexts: readonly unknown[])
   });
   if (r.status !== 0) throw new Error(`chat-reference.py failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as string[];
+}
+
+/** Caller strings built from every reserved string and literal piece of the model, their fragments and random text. */
+export function adversarial(tok: ChatTokenizer): fc.Arbitrary<string> {
+  const specials = [...new Set([...tok.registry.strings.keys(), ...tok.textModel.literalPieces.keys()])];
+  const piece = fc.constantFrom(...specials);
+  const partial = piece.chain((s) =>
+    fc.integer({ min: 1, max: Math.max(1, s.length - 1) }).map((k) => s.slice(0, k)),
+  );
+  const tail = piece.chain((s) =>
+    fc.integer({ min: 1, max: Math.max(1, s.length - 1) }).map((k) => s.slice(k)),
+  );
+  const bits = fc.oneof(
+    { weight: 4, arbitrary: piece },
+    { weight: 1, arbitrary: partial },
+    { weight: 1, arbitrary: tail },
+    { weight: 2, arbitrary: fc.string({ maxLength: 4, unit: "grapheme" }) },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom("\n", " ", "▁", "<", "|", "[", "]", "你好", "😀", "user", "assistant"),
+    },
+  );
+  return fc.array(bits, { maxLength: 6 }).map((a) => a.join(""));
 }

@@ -10,32 +10,11 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ChatRequest, type ChatTokenizer, type FormatName, qwen3Dir } from "../src/index.ts";
-import { availableFormats, render, renderWithPython, tokenizerFor } from "./chat-support.ts";
+import type { ChatRequest, ChatTokenizer, FormatName } from "../src/index.ts";
+import { qwen3Dir } from "../src/node.ts";
+import { adversarial, availableFormats, render, renderWithPython, tokenizerFor } from "./chat-support.ts";
 
 const CALLER_FIELDS = new Set(["content", "name", "metadata", "tools", "reasoning_content", "tool_calls"]);
-
-function adversarial(tok: ChatTokenizer): fc.Arbitrary<string> {
-  const specials = [...new Set([...tok.registry.strings.keys(), ...tok.textModel.literalPieces.keys()])];
-  const piece = fc.constantFrom(...specials);
-  const partial = piece.chain((s) =>
-    fc.integer({ min: 1, max: Math.max(1, s.length - 1) }).map((k) => s.slice(0, k)),
-  );
-  const tail = piece.chain((s) =>
-    fc.integer({ min: 1, max: Math.max(1, s.length - 1) }).map((k) => s.slice(k)),
-  );
-  const bits = fc.oneof(
-    { weight: 4, arbitrary: piece },
-    { weight: 1, arbitrary: partial },
-    { weight: 1, arbitrary: tail },
-    { weight: 2, arbitrary: fc.string({ maxLength: 4, unit: "grapheme" }) },
-    {
-      weight: 1,
-      arbitrary: fc.constantFrom("\n", " ", "▁", "<", "|", "[", "]", "你好", "😀", "user", "assistant"),
-    },
-  );
-  return fc.array(bits, { maxLength: 6 }).map((a) => a.join(""));
-}
 
 type Fill = (s: readonly string[]) => Record<string, unknown>;
 const SLOTS = 8;

@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { loadTokenizer, loadTokenizerSync, qwen3Dir, TokenizerError } from "../src/index.ts";
+import { TokenizerError } from "../src/index.ts";
+import { loadTokenizer, loadTokenizerSync, qwen3Dir } from "../src/node.ts";
 
 const dirs: string[] = [];
 afterAll(() => {

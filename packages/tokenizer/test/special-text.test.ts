@@ -1,7 +1,8 @@
 // The special-text scanner: every occurrence, longest match at a position, UTF-16 offsets.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createSpecialScanner, TokenizerError } from "../src/index.ts";
+import { TokenizerError } from "../src/index.ts";
+import { createSpecialScanner } from "../src/special-text/index.ts";
 import { tokenizerFor } from "./chat-support.ts";
 
 describe("scanner", () => {

@@ -13,13 +13,12 @@ import { describe, expect, test } from "vitest";
 import {
   type ChatRequest,
   compileTemplate,
-  loadTemplateTokenizerSync,
-  readTokenizerConfig,
   renderChatTemplate,
   specialTokenVars,
   type TemplateTokenizer,
   TokenizerError,
 } from "../src/index.ts";
+import { loadTemplateTokenizerSync, readTokenizerConfig } from "../src/node.ts";
 import { repoRoot } from "./template-support.ts";
 
 interface Benign {

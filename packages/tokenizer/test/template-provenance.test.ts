@@ -8,14 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import {
-  type ChatRequest,
-  isTextPiece,
-  loadTemplateTokenizerSync,
-  type PStr,
-  qwen3Dir,
-  TokenizerError,
-} from "../src/index.ts";
+import { type ChatRequest, isTextPiece, type PStr, TokenizerError } from "../src/index.ts";
+import { loadTemplateTokenizerSync, qwen3Dir } from "../src/node.ts";
 import { ourRender, repoRoot } from "./template-support.ts";
 
 /** One letter per character: T = template, C = caller. */

@@ -33,12 +33,22 @@ export const command: Command = {
   jsonl: true,
   async prepare(opts) {
     const stopStrings = getStrings(opts, "stop");
-    if (stopStrings.includes("")) throw new UsageError("--stop takes a non-empty string");
+    if (stopStrings.includes(""))
+      throw new UsageError("--stop takes a non-empty string", "invalid-option-value");
     const maxTokens = getInt(opts, "max-tokens");
-    if (maxTokens !== undefined && maxTokens < 1) throw new UsageError("--max-tokens must be at least 1");
+    if (maxTokens !== undefined && maxTokens < 1)
+      throw new UsageError("--max-tokens must be at least 1", "invalid-option-value");
     const stopTokenIds = getInts(opts, "stop-token");
-    if (stopTokenIds.some((id) => id < 0)) throw new UsageError("--stop-token takes a non-negative ID");
+    if (stopTokenIds.some((id) => id < 0))
+      throw new UsageError("--stop-token takes a non-negative ID", "stop-token-out-of-vocabulary");
     const tokenizer = await loadTokenizerOption(opts);
+    const vocabSize = tokenizer.textModel.vocabSize;
+    const outside = stopTokenIds.find((id) => id >= vocabSize);
+    if (outside !== undefined)
+      throw new UsageError(
+        `--stop-token ${outside} is not in the vocabulary (IDs 0..${vocabSize - 1})`,
+        "stop-token-out-of-vocabulary",
+      );
     const spec = compileDecoderSpec(tokenizer.textModel, tokenizer.format);
     const options: DecoderOptions = {
       stopStrings,

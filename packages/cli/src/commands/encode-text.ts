@@ -1,5 +1,7 @@
-// encode-text: {"text": "..."} -> {"ids": [...]}. One ordinary-encoder call, no BOS/EOS, never a
-// reserved ID; with --special-text reject, reserved-looking text is a "special-token-in-text" error.
+// encode-text: {"text": "..."} -> {"ids": [...], "audit": [...]}. One ordinary-encoder call, no
+// BOS/EOS, never a reserved ID; the audit lists every place the text looked like a reserved
+// token (as the library's encodeText: token, UTF-16 index, id). With --special-text reject,
+// reserved-looking text is a "special-token-in-text" error.
 import type { Command } from "../command.ts";
 import { LineError } from "../command.ts";
 import {
@@ -12,7 +14,7 @@ import { inputObject } from "./input.ts";
 
 export const command: Command = {
   name: "encode-text",
-  summary: "encode plain text with the ordinary encoder (no reserved IDs)",
+  summary: "encode plain text with the ordinary encoder (no reserved IDs); answers ids and audit",
   options: { ...TOKENIZER_OPTIONS, ...SPECIAL_TEXT_OPTION },
   jsonl: true,
   async prepare(opts) {
@@ -22,7 +24,8 @@ export const command: Command = {
       const { text } = inputObject(input, ["text"]);
       if (typeof text !== "string")
         throw new LineError("invalid-input", '"text" must be a string', { field: "text" });
-      return { ids: tokenizer.encodeText(text, { specialText }).ids };
+      const { ids, audit } = tokenizer.encodeText(text, { specialText });
+      return { ids, audit: audit.map((a) => ({ token: a.token, index: a.index, id: a.id })) };
     };
   },
 };

@@ -76,6 +76,9 @@ const SMALL_WORD = 96;
  * Merges one word in place. `syms[0..n)` holds the byte symbol IDs on entry; returns the new
  * length, the resulting token IDs being `syms[0..length)`. Not re-entrant (scratch buffers).
  */
+/** Scratch sizes (symbols) kept between words; larger ones are dropped after use. */
+const KEEP_SCRATCH = 1 << 16;
+
 export class WordMerger {
   private ranks = new Int32Array(SMALL_WORD);
   private mergedIds = new Int32Array(SMALL_WORD);
@@ -87,7 +90,15 @@ export class WordMerger {
 
   merge(syms: Int32Array, n: number): number {
     if (n < 2) return n;
-    return n <= SMALL_WORD ? this.mergeSmall(syms, n) : this.mergeLarge(syms, n);
+    if (n <= SMALL_WORD) return this.mergeSmall(syms, n);
+    const len = this.mergeLarge(syms, n);
+    // A huge word's scratch (~64 bytes per byte of the word) is not kept for the next call.
+    if (this.prev.length > KEEP_SCRATCH) {
+      this.prev = new Int32Array(0);
+      this.next = new Int32Array(0);
+      this.heap = new Float64Array(0);
+    }
+    return len;
   }
 
   /** O(n^2) worst case, but only two table lookups per merge and tight typed-array scans. */
@@ -176,7 +187,10 @@ export class WordMerger {
       heap[i] = last;
       return top;
     };
-    const POS = 2 ** 24;
+    // Positions below 2^31 (a V8 string is < 2^29 units, so < 1.7G bytes) and ranks below 2^22
+    // keep rank * POS + pos an exact double (< 2^53). It was 2^24: a word over 16.7M bytes (one
+    // run of 5.6M CJK characters) had keys of one rank overlapping the next rank's.
+    const POS = 2 ** 31;
     const consider = (pos: number): void => {
       const nx = next[pos] as number;
       if (nx < 0) return;

@@ -8,6 +8,7 @@ import { MergeTable, WordMerger } from "./bpe.ts";
 import { BYTE_TO_CHAR } from "./byte-alphabet.ts";
 import { buildByteLevelDecodeTable } from "./decode-table.ts";
 import { type ScannedTokenizerJson, scanTokenizerJson } from "./json-scan.ts";
+import { compileSplitFallback, type MatchAt } from "./split-fallback.ts";
 import { byteLevelTokenBytes } from "./token-bytes.ts";
 import { type AddedTokenSpec, parseByteLevelTokenizerJson } from "./tokenizer-json.ts";
 import type { Vocab } from "./vocab.ts";
@@ -36,6 +37,8 @@ export interface ByteLevelModel extends TextModel {
 /** Pre-tokens up to this many UTF-16 units are cached (word -> IDs). */
 const CACHE_MAX_KEY = 48;
 const CACHE_DEFAULT_WORDS = 50_000;
+/** Symbol buffer sizes kept between words; larger ones are dropped after use. */
+const KEEP_SYMS = 1 << 18;
 
 export function loadByteLevelModel(json: string | object, options: ByteLevelModelOptions): ByteLevelModel {
   // A text goes through the fast reader too (json-scan.ts; it falls back to JSON.parse by itself).
@@ -57,6 +60,8 @@ class ByteLevelBpeModel implements ByteLevelModel {
 
   private readonly nfc: boolean;
   private readonly splitter: RegExp;
+  /** compileSplitFallback(splitter.source), built the first time V8 cannot match (null: unsupported). */
+  private splitFallback: MatchAt | null | undefined;
   private readonly vocab: Vocab;
   private readonly pieces: (string | undefined)[];
   private readonly addedById = new Map<number, string>();
@@ -140,9 +145,8 @@ class ByteLevelBpeModel implements ByteLevelModel {
     // Sticky matching at each position = the leftmost-match search of the reference's find_iter;
     // characters where no match starts form the gaps that Isolated keeps as their own pieces.
     while (pos < end) {
-      re.lastIndex = pos;
-      if (re.test(input)) {
-        const stop = re.lastIndex;
+      const stop = this.matchEnd(re, input, pos);
+      if (stop >= 0) {
         if (gapStart >= 0) {
           this.encodeWord(input, gapStart, pos, out);
           gapStart = -1;
@@ -160,6 +164,30 @@ class ByteLevelBpeModel implements ByteLevelModel {
     }
     if (gapStart >= 0) this.encodeWord(input, gapStart, end, out);
     return out;
+  }
+
+  /**
+   * End of the split match at `pos`, or -1. V8 throws RangeError when one match is too long for
+   * its backtrack stack (millions of characters of one class); that match is then computed by
+   * the fallback matcher, which gives V8's own result (split-fallback.ts argues why), so the IDs
+   * stay exactly the reference's. Only a pattern the fallback cannot take ends in a typed error.
+   */
+  private matchEnd(re: RegExp, input: string, pos: number): number {
+    re.lastIndex = pos;
+    try {
+      return re.test(input) ? re.lastIndex : -1;
+    } catch (err) {
+      if (!(err instanceof RangeError)) throw err;
+    }
+    if (this.splitFallback === undefined) this.splitFallback = compileSplitFallback(re.source) ?? null;
+    if (this.splitFallback === null) {
+      throw new TokenizerError(
+        "invalid-argument",
+        `text from index ${pos} (of ${input.length} UTF-16 units) holds a pre-token too long for this engine's RegExp, and this file's split pattern is outside what the fallback matcher takes`,
+        { index: pos },
+      );
+    }
+    return this.splitFallback(input, pos);
   }
 
   private encodeWord(text: string, start: number, stop: number, out: number[]): void {
@@ -186,6 +214,11 @@ class ByteLevelBpeModel implements ByteLevelModel {
     } else len = this.merger().merge(this.syms, n);
     const syms = this.syms;
     for (let i = 0; i < len; i++) out.push(syms[i] as number);
+    // A huge word's symbol buffers (7 bytes per byte of the word) are not kept for the next one.
+    if (syms.length > KEEP_SYMS) {
+      this.syms = new Int32Array(256);
+      this.symsBytes = new Uint8Array(256);
+    }
     if (short) {
       if (this.cache.size >= this.cacheWords) this.cache.clear();
       this.cache.set(key, len === 1 ? (syms[0] as number) : syms.slice(0, len));

@@ -76,7 +76,8 @@ const COMMON_FIELDS = [
   "audio",
   "function_call",
 ];
-const TOP_KEYS = new Set([
+/** The top-level fields of a chat request (every family; docs/formats.md "The chat request"). */
+export const CHAT_REQUEST_FIELDS: readonly string[] = Object.freeze([
   "messages",
   "tools",
   "add_generation_prompt",
@@ -84,6 +85,7 @@ const TOP_KEYS = new Set([
   "chat_template_kwargs",
   "enable_thinking",
 ]);
+const TOP_KEYS: ReadonlySet<string> = new Set(CHAT_REQUEST_FIELDS);
 const PART_KEYS = new Set(["type", "text"]);
 const CALL_KEYS = new Set(["id", "type", "function"]);
 const CALL_FN_KEYS = new Set(["name", "arguments"]);

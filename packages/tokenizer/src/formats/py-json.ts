@@ -7,8 +7,9 @@
 //   integer-like keys first; a caller needing those must not rely on their order);
 // - strings: only \x00-\x1f, '"' and '\\' are escaped (\n \r \t \b \f, else \u00xx lowercase);
 //   non-ASCII, U+2028/9 and lone surrogates are kept as they are (ensure_ascii=False);
-// - numbers: safe integers as integers; anything else as Python's repr(float)
-//   (1e-05, 1e+16, 0.1, 100.0 for a non-safe integer such as 1e20 -> "1e+20").
+// - numbers as a Python server sees the JSON a JS client sends (JSON.stringify): an integral
+//   number below 1e21 is written as an integer (2**60 -> 1152921504606847000, the digits JSON.stringify writes; -0 -> 0), anything
+//   else as Python's repr(float) (1e-05, 0.1, 1.5, 1e+21).
 import { TokenizerError } from "../errors.ts";
 
 const ESCAPES: ReadonlyMap<number, string> = new Map([
@@ -22,15 +23,19 @@ const ESCAPES: ReadonlyMap<number, string> = new Map([
 ]);
 
 export function pyJsonString(s: string): string {
-  let out = '"';
+  // Pieces joined once: escape-dense strings stay linear (no long chain of concatenations).
+  let parts: string[] | undefined;
   let from = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c >= 0x20 && c !== 34 && c !== 92) continue;
-    out += s.slice(from, i) + (ESCAPES.get(c) ?? `\\u${c.toString(16).padStart(4, "0")}`);
+    parts ??= ['"'];
+    parts.push(s.slice(from, i), ESCAPES.get(c) ?? `\\u${c.toString(16).padStart(4, "0")}`);
     from = i + 1;
   }
-  return `${out + s.slice(from)}"`;
+  if (parts === undefined) return `"${s}"`;
+  parts.push(s.slice(from), '"');
+  return parts.join("");
 }
 
 /** Python repr() of a finite float. */
@@ -55,8 +60,13 @@ export function pyFloatRepr(x: number): string {
   return `${sign}${digits.slice(0, decpt)}.${digits.slice(decpt)}`;
 }
 
+/** JSON.stringify writes an integral number below 1e21 as digits, which Python reads as an int. */
+export function isJsonInteger(x: number): boolean {
+  return Number.isInteger(x) && Math.abs(x) < 1e21;
+}
+
 function num(x: number): string {
-  return Number.isSafeInteger(x) ? String(x) : pyFloatRepr(x);
+  return isJsonInteger(x) ? String(x) : pyFloatRepr(x);
 }
 
 /** json.dumps(value, ensure_ascii=False, indent=indent). Throws on values JSON cannot hold. */

@@ -7,7 +7,7 @@
 // malformed input with a typed error, never a throw of its own. Python json.loads differences
 // kept on purpose: NaN / Infinity literals are refused (not JSON).
 import { TokenizerError } from "../errors.ts";
-import { pyFloatRepr, pyJsonString } from "./py-json.ts";
+import { isJsonInteger, pyFloatRepr, pyJsonString } from "./py-json.ts";
 import { MAX_JSON_DEPTH } from "./request.ts";
 
 export type PyValue =
@@ -38,7 +38,7 @@ export function parsePyJson(text: string): PyValue {
   const str = (): string => {
     // at the opening quote
     i++;
-    let out = "";
+    const parts: string[] = [];
     let from = i;
     for (;;) {
       if (i >= n) fail("unterminated string");
@@ -49,23 +49,23 @@ export function parsePyJson(text: string): PyValue {
         i++;
         continue;
       }
-      out += text.slice(from, i);
+      parts.push(text.slice(from, i));
       const e = text[i + 1];
       const simple = e === undefined ? undefined : SIMPLE_ESCAPES.get(e);
       if (simple !== undefined) {
-        out += simple;
+        parts.push(simple);
         i += 2;
       } else if (e === "u") {
         const hex = text.slice(i + 2, i + 6);
         if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail("bad \\u escape");
-        out += String.fromCharCode(Number.parseInt(hex, 16));
+        parts.push(String.fromCharCode(Number.parseInt(hex, 16)));
         i += 6;
       } else fail("bad escape");
       from = i;
     }
-    out += text.slice(from, i);
+    parts.push(text.slice(from, i));
     i++;
-    return out;
+    return parts.length === 1 ? (parts[0] as string) : parts.join("");
   };
   const num = (): PyValue => {
     const m = matchNumber(text, i);
@@ -162,7 +162,7 @@ function matchNumber(text: string, at: number): string | null {
 /** A JS value already checked by checkJsonValue, as Python would hold it after json.loads. */
 export function pyFromJs(v: unknown): PyValue {
   if (v === null || typeof v === "boolean" || typeof v === "string") return v;
-  if (typeof v === "number") return Number.isSafeInteger(v) ? { int: String(v) } : { float: v };
+  if (typeof v === "number") return isJsonInteger(v) ? { int: String(v) } : { float: v };
   if (Array.isArray(v)) return v.map(pyFromJs);
   const map = new Map<string, PyValue>();
   for (const k of Object.keys(v as object)) {

@@ -4,8 +4,10 @@
 // Untrusted input rules kept here for every format:
 // - fields are read as OWN properties only (`own`): a polluted Object.prototype cannot add a
 //   field, a role or an action to a request;
-// - an error echoes at most 40 characters of caller input, field names included (`fieldName`
-//   truncates a caller key to 40 characters; messages never quote it a second time).
+// - an error echoes at most 40 characters of caller input in all, field names included: a
+//   caller key inside a field name is cut to 20 characters (`fieldName`), because the field
+//   appears twice (in the message and in `field`); a quoted value (`quote`) is cut to 40 and
+//   its field is ours.
 import { quote, TokenizerError } from "../errors.ts";
 
 export type JsonObject = Readonly<Record<string, unknown>>;
@@ -26,9 +28,9 @@ export function items(arr: readonly unknown[]): unknown[] {
   return out;
 }
 
-/** `prefix.key` (or just key) with a caller key cut to 40 characters. */
+/** `prefix.key` (or just key) with a caller key cut to 20 characters (see the header). */
 export function fieldName(prefix: string | undefined, key: string): string {
-  const k = key.length > 40 ? `${key.slice(0, 40)}…` : key;
+  const k = key.length > 20 ? `${key.slice(0, 20)}…` : key;
   return prefix === undefined ? k : `${prefix}.${k}`;
 }
 
@@ -43,7 +45,7 @@ export function invalid(message: string, at: At = {}): TokenizerError {
   return new TokenizerError("invalid-conversation", `${where}${top}${message}`, at);
 }
 
-/** Unknown keys are an error, never ignored (the key is named in `field`, cut to 40 characters). */
+/** Unknown keys are an error, never ignored (the key is named in `field`, cut to 20 characters). */
 export function checkKeys(
   obj: JsonObject,
   allowed: ReadonlySet<string>,

@@ -1,0 +1,200 @@
+// Command-line options and per-line shapes of the encode/decode commands (docs/cli-contract.md):
+// per-command --help, caller-keyed lookups (no Object.prototype members as options or commands),
+// caller input echoed to at most 40 characters, --format that does not fit the files, an
+// out-of-vocabulary --stop-token, the audits of both encode commands, and one error type for an
+// unknown top-level field.
+
+import { spawnSync } from "node:child_process";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CHAT_REQUEST_FIELDS, type ChatRequest } from "@chatwire/tokenizer";
+import { loadTokenizer } from "@chatwire/tokenizer/node";
+import { describe, expect, it } from "vitest";
+import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+
+function cli(
+  args: string[],
+  lines: unknown[] = [],
+): { out: Record<string, unknown>[]; code: number | null; stdout: string; stderr: string } {
+  const input = lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n");
+  const r = spawnSync(process.execPath, ["packages/cli/bin/chatwire.js", ...args], {
+    cwd: root,
+    input: lines.length === 0 ? "" : `${input}\n`,
+    encoding: "utf8",
+    timeout: 60_000,
+  });
+  const out = r.stdout.startsWith("{")
+    ? r.stdout
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+    : [];
+  return { out, code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function usageLine(r: { code: number | null; stderr: string }, type: string): string {
+  expect(r.code).toBe(2);
+  const lines = r.stderr.trimEnd().split("\n");
+  expect(lines).toHaveLength(1);
+  expect(lines[0]).toContain(`: ${type}: `);
+  return lines[0] as string;
+}
+
+describe("per-command --help", () => {
+  it.each([
+    ["encode-text", ["--tokenizer", "--special-text", "--max-line-bytes"]],
+    ["encode-chat", ["--tokenizer", "--format", "--special-text", "--max-line-bytes"]],
+    [
+      "decode",
+      [
+        "--stop",
+        "--stop-token",
+        "--max-tokens",
+        "--include-stop-str",
+        "--stream-tool-calls",
+        "--max-line-bytes",
+      ],
+    ],
+    ["demo", ["--delay-ms"]],
+  ])("%s --help: usage and every option on stdout, exit 0", (name, options) => {
+    for (const flag of ["--help", "-h"]) {
+      const r = cli([name, "--tokenizer", "/no/such/dir", flag]); // nothing is loaded
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe("");
+      expect(r.stdout.startsWith(`usage: chatwire ${name} [options]`)).toBe(true);
+      for (const o of options) expect(r.stdout).toContain(`\n  ${o}`);
+    }
+  });
+});
+
+describe("caller-keyed lookups", () => {
+  it("--constructor, --__proto__, --toString, ... are unknown options (each command, both spellings)", () => {
+    const cases: [string, string[]][] = [
+      ["encode-text", ["--constructor", "x"]],
+      ["encode-chat", ["--__proto__", "x"]],
+      ["decode", ["--toString=x"]],
+      ["decode", ["--hasOwnProperty", "1"]],
+      ["encode-text", ["--valueOf"]],
+      ["demo", ["--constructor=1"]],
+    ];
+    for (const [cmd, args] of cases) usageLine(cli([cmd, ...args]), "unknown-option");
+  });
+  it("a command named like an Object.prototype member is an unknown command", () => {
+    for (const name of ["constructor", "__proto__", "toString"]) {
+      const r = cli([name]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("unknown command");
+      expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
+    }
+  });
+});
+
+describe("caller input is echoed to at most 40 characters", () => {
+  const long = "y".repeat(100_000);
+  it("in usage errors", () => {
+    for (const args of [
+      ["encode-text", `--${long}`],
+      ["encode-text", "--special-text", long],
+      ["decode", "--max-tokens", long],
+      ["encode-text", long],
+      [long],
+    ]) {
+      const r = cli(args);
+      expect(r.code).toBe(2);
+      expect(r.stderr).not.toContain("y".repeat(41));
+      expect(r.stderr.length).toBeLessThan(600);
+    }
+  });
+  it("in error lines (an unknown field's name, also in the `field` member)", () => {
+    for (const [cmd, line] of [
+      ["encode-text", { text: "a", [long]: 1 }],
+      ["encode-chat", { messages: [], [long]: 1 }],
+      ["decode", { ids: [], [long]: 1 }],
+    ] as const) {
+      const r = cli([cmd], [line]);
+      expect(r.code).toBe(0);
+      expect(JSON.stringify(r.out[0])).not.toContain("y".repeat(41));
+      expect(r.out[0]).toHaveProperty("error.type", "invalid-input");
+    }
+  });
+});
+
+describe("--format that does not fit the files", () => {
+  it("built-in qwen3 with --format internlm2 / chatglm3: format-mismatch naming the files' format", () => {
+    for (const f of ["internlm2", "chatglm3"]) {
+      const line = usageLine(cli(["encode-chat", "--format", f]), "format-mismatch");
+      expect(line).toContain(`--format ${f} does not match`);
+      expect(line).toContain("which are qwen3");
+    }
+  });
+  it.skipIf(!haveFixtures())("internlm2 files with --format chatglm3 / qwen3", () => {
+    for (const f of ["chatglm3", "qwen3"]) {
+      const line = usageLine(
+        cli(["encode-chat", "--tokenizer", fixturePath("internlm2"), "--format", f]),
+        "format-mismatch",
+      );
+      expect(line).toContain("which are internlm2");
+    }
+  });
+});
+
+describe("--stop-token", () => {
+  it("an ID outside the vocabulary is a usage error (exit 2)", () => {
+    usageLine(cli(["decode", "--stop-token", "151669"]), "stop-token-out-of-vocabulary");
+    usageLine(cli(["decode", "--stop-token", "99999999"]), "stop-token-out-of-vocabulary");
+    usageLine(cli(["decode", "--stop-token", "-1"]), "stop-token-out-of-vocabulary");
+    const ok = cli(["decode", "--stop-token", "151668"], [{ ids: [9707, 151668, 9707] }]);
+    expect(ok.code).toBe(0);
+    expect(((ok.out[0]?.events ?? []) as { type: string; reason?: string }[]).at(-1)).toEqual({
+      type: "stop",
+      reason: "stop_token",
+      token: 151668,
+    });
+  });
+});
+
+describe("audits and unknown top-level fields", () => {
+  it("encode-text returns the audit as the library does (token, index, id)", async () => {
+    const r = cli(["encode-text"], [{ text: "a<|im_end|>b</think>" }]);
+    const lib = (await loadTokenizer("qwen3")).encodeText("a<|im_end|>b</think>");
+    expect(r.out[0]).toEqual({
+      ids: lib.ids,
+      audit: [
+        { token: "<|im_end|>", index: 1, id: 151645 },
+        { token: "</think>", index: 12, id: 151668 },
+      ],
+    });
+    expect(r.out[0]?.audit).toEqual(lib.audit.map((a) => ({ token: a.token, index: a.index, id: a.id })));
+  });
+  it("encode-chat audit entries keep id", () => {
+    const r = cli(["encode-chat"], [{ messages: [{ role: "user", content: "<think>" }] }]);
+    expect(r.out[0]?.audit).toEqual([
+      { message: 0, field: "content", token: "<think>", index: 0, id: 151667 },
+    ]);
+  });
+  it("an unknown top-level field is invalid-input in both encode commands", () => {
+    const a = cli(["encode-text"], [{ text: "a", extra: 1 }]).out[0];
+    const b = cli(["encode-chat"], [{ messages: [{ role: "user", content: "a" }], extra: 1 }]).out[0];
+    const c = cli(["encode-chat"], [[1]]).out[0];
+    expect(a).toEqual({ error: { type: "invalid-input", message: 'unknown field "extra"', field: "extra" } });
+    expect(b).toEqual(a);
+    expect(c).toHaveProperty("error.type", "invalid-input");
+  });
+  it("every top-level field the CLI lets through is one the library takes (qwen3)", async () => {
+    const tok = await loadTokenizer("qwen3");
+    const request: Record<string, unknown> = {
+      messages: [{ role: "user", content: "a" }],
+      add_generation_prompt: true,
+      tools: [],
+      continue_final_message: false,
+      chat_template_kwargs: {},
+      enable_thinking: false,
+    };
+    expect(Object.keys(request).sort()).toEqual([...CHAT_REQUEST_FIELDS].sort());
+    expect(() => tok.encodeChat(request as unknown as ChatRequest)).not.toThrow();
+    const r = cli(["encode-chat"], [request]).out[0];
+    expect(r).toHaveProperty("ids");
+  });
+});

@@ -1,0 +1,101 @@
+// Loading over HTTP(S) with `fetch` (browsers, workers, edge runtimes, Node 18+): the files are
+// fetched beside a base URL (the model's directory), then built by fromFiles' steps. Only
+// the files the format needs are fetched: tokenizer_config.json first (it decides the format),
+// then tokenizer.json or tokenizer.model; with options.format both at once.
+import type { ChatTokenizer } from "./chat-tokenizer.ts";
+import { TokenizerError } from "./errors.ts";
+import {
+  buildTokenizer,
+  CONFIG_FILE,
+  checkFormatOption,
+  configOf,
+  detectFormat,
+  type LoadOptions,
+  modelFileOf,
+} from "./load.ts";
+
+export interface FromUrlOptions extends LoadOptions {
+  /** The fetch to use (default: the global fetch). */
+  readonly fetch?: typeof fetch;
+  /** Passed to every request (e.g. an AbortSignal, headers, credentials). */
+  readonly init?: RequestInit;
+}
+
+/** The directory URL of `baseUrl`: a trailing "/" is added so names resolve beside it, not above it. */
+function directoryOf(baseUrl: string | URL): URL {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new TokenizerError(
+      "invalid-argument",
+      `${JSON.stringify(String(baseUrl))} is not an absolute URL`,
+      {
+        file: String(baseUrl),
+      },
+    );
+  }
+  if (!url.pathname.endsWith("/")) url.pathname += "/";
+  url.search = "";
+  url.hash = "";
+  return url;
+}
+
+/** The file's bytes, or undefined on 404/410 (missing files are reported by the build, naming the URL). */
+async function get(
+  doFetch: typeof fetch,
+  url: string,
+  init: RequestInit | undefined,
+): Promise<Uint8Array | undefined> {
+  let res: Response;
+  try {
+    res = await doFetch(url, init);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new TokenizerError("fetch-failed", `${url} cannot be fetched: ${why}`, { file: url });
+  }
+  if (res.status === 404 || res.status === 410) return undefined;
+  if (!res.ok) {
+    throw new TokenizerError(
+      "fetch-failed",
+      `${url} answered HTTP ${res.status} ${res.statusText}`.trimEnd(),
+      {
+        file: url,
+        status: res.status,
+      },
+    );
+  }
+  try {
+    return new Uint8Array(await res.arrayBuffer());
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new TokenizerError("fetch-failed", `${url}: reading the body failed: ${why}`, { file: url });
+  }
+}
+
+/**
+ * Fetches tokenizer_config.json and the model file beside `baseUrl` (a directory, e.g.
+ * "https://huggingface.co/Qwen/Qwen3-0.6B/resolve/main/") and builds the tokenizer. HTTP and
+ * network failures are TokenizerError("fetch-failed") naming the URL; a missing file (404) is
+ * "file-not-found"; the rest as fromFiles.
+ */
+export async function fromUrl(baseUrl: string | URL, options: FromUrlOptions = {}): Promise<ChatTokenizer> {
+  const dir = directoryOf(baseUrl);
+  const doFetch = options.fetch ?? globalThis.fetch;
+  if (typeof doFetch !== "function")
+    throw new TokenizerError("invalid-argument", "no fetch: pass options.fetch in this runtime");
+  checkFormatOption(options.format);
+  const label = (name: string): string => new URL(name, dir).href;
+  const files: Record<string, Uint8Array> = {};
+  const add = async (name: string): Promise<void> => {
+    const bytes = await get(doFetch, label(name), options.init);
+    if (bytes !== undefined) files[name] = bytes;
+  };
+  if (options.format !== undefined) {
+    await Promise.all([add(CONFIG_FILE), add(modelFileOf(options.format))]);
+  } else {
+    await add(CONFIG_FILE);
+    await add(modelFileOf(detectFormat(configOf(files, label))));
+  }
+  return buildTokenizer(files, options, label);
+}

@@ -1,0 +1,12 @@
+// @chatwire/tokenizer/node: file-system loading (Node only). Everything else, including
+// fromFiles/fromUrl, is in the runtime-neutral main entry.
+export { readTokenizerConfig } from "./node/config-file.ts";
+export {
+  BUILTIN_TOKENIZERS,
+  fromDirectory,
+  fromDirectorySync,
+  loadTokenizer,
+  loadTokenizerSync,
+} from "./node/directory.ts";
+export { QWEN3_DATA_PACKAGE, qwen3Dir } from "./node/qwen3.ts";
+export { loadTemplateTokenizerSync } from "./template/directory.ts";

@@ -1,0 +1,138 @@
+// Builds a "template"-format tokenizer from in-memory files (any runtime): tokenizer.json
+// (byte-level BPE; every added token blocked in the ordinary encoder), tokenizer_config.json,
+// and the chat template — `options.chatTemplate` (the CLI's --chat-template FILE), else the
+// file "chat_template.jinja" beside the config, else the config's `chat_template` (a string, or
+// a named list: "default", plus "tool_use" chosen when the request has tools, as transformers
+// does). ./directory.ts reads the same files from a directory (Node).
+import { loadByteLevelModel, scanTokenizerJson } from "../bytelevel/index.ts";
+import { TokenizerError } from "../errors.ts";
+import { configOf, type TokenizerFiles } from "../load.ts";
+import type { AddedToken } from "./reserved-set.ts";
+import {
+  createTemplateTokenizer,
+  type TemplateSources,
+  type TemplateTokenizer,
+  type TemplateTokenizerOptions,
+} from "./tokenizer.ts";
+
+export interface TemplateLoadOptions extends TemplateTokenizerOptions {
+  /** Template source text overriding the files'. */
+  readonly chatTemplate?: string;
+}
+
+export const TEMPLATE_FILE = "chat_template.jinja";
+
+const utf8 = new TextDecoder();
+
+function textOf(files: TokenizerFiles, name: string, label: (n: string) => string): string | undefined {
+  const c = Object.hasOwn(files, name) ? files[name] : undefined;
+  if (c === undefined) return undefined;
+  if (typeof c === "string") return c;
+  if (c instanceof Uint8Array) return utf8.decode(c);
+  throw new TokenizerError("invalid-argument", `${label(name)} must be a string or a Uint8Array`, {
+    file: label(name),
+  });
+}
+
+/** The config's chat_template as sources (string or named list). */
+export function templateSources(
+  raw: Readonly<Record<string, unknown>>,
+  file: string,
+): TemplateSources | undefined {
+  const v = raw.chat_template;
+  if (typeof v === "string") return { default: v };
+  if (Array.isArray(v)) {
+    const named = new Map<string, string>();
+    for (const e of v) {
+      const name = (e as { name?: unknown }).name;
+      const template = (e as { template?: unknown }).template;
+      if (typeof name === "string" && typeof template === "string") named.set(name, template);
+    }
+    const dflt = named.get("default");
+    const toolUse = named.get("tool_use");
+    if (dflt === undefined)
+      throw new TokenizerError("bad-tokenizer-file", `${file}: chat_template list has no "default" entry`, {
+        file,
+        field: "chat_template",
+      });
+    return { default: dflt, ...(toolUse === undefined ? {} : { toolUse }) };
+  }
+  return undefined;
+}
+
+export function buildTemplateTokenizer(
+  files: TokenizerFiles,
+  options: TemplateLoadOptions,
+  label: (name: string) => string,
+): TemplateTokenizer {
+  if (typeof files !== "object" || files === null)
+    throw new TokenizerError("invalid-argument", "files must be an object keyed by file name");
+  const config = configOf(files, label);
+  const jinja = textOf(files, TEMPLATE_FILE, label);
+  const templates: TemplateSources | undefined =
+    options.chatTemplate !== undefined
+      ? { default: options.chatTemplate }
+      : jinja !== undefined
+        ? { default: jinja }
+        : templateSources(config.raw, config.file);
+  if (templates === undefined)
+    throw new TokenizerError(
+      "file-not-found",
+      `no chat template: neither ${label(TEMPLATE_FILE)} nor a chat_template in ${config.file}`,
+      { file: label(TEMPLATE_FILE) },
+    );
+  const modelFile = label("tokenizer.json");
+  const text = textOf(files, "tokenizer.json", label);
+  if (text === undefined) {
+    const spm = Object.hasOwn(files, "tokenizer.model");
+    throw new TokenizerError(
+      spm ? "bad-tokenizer-file" : "file-not-found",
+      `${modelFile} does not exist${spm ? " (the template format reads tokenizer.json; tokenizer.model alone is not supported yet)" : ""}`,
+      { file: modelFile },
+    );
+  }
+  const scanned = scanTokenizerJson(text);
+  let json: unknown;
+  try {
+    json = scanned?.rest ?? JSON.parse(text);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new TokenizerError("bad-tokenizer-file", `${modelFile} is not valid JSON: ${why}`, {
+      file: modelFile,
+    });
+  }
+  if (typeof json !== "object" || json === null)
+    throw new TokenizerError("bad-tokenizer-file", `${modelFile} must hold an object`, { file: modelFile });
+  const added = new Map<number, AddedToken>();
+  const list = (json as { added_tokens?: unknown }).added_tokens;
+  if (Array.isArray(list))
+    for (const t of list) {
+      const { id, content, special } = t as { id?: unknown; content?: unknown; special?: unknown };
+      if (typeof id === "number" && typeof content === "string")
+        added.set(id, { id, content, special: special === true });
+    }
+  for (const t of config.addedTokens) if (!added.has(t.id)) added.set(t.id, t);
+  // apply_chat_template encodes with add_special_tokens=False: the post-processor (Llama 3's
+  // TemplateProcessing that adds <|begin_of_text|>) never runs, so it is not loaded either.
+  if ("post_processor" in json) json = { ...(json as Record<string, unknown>), post_processor: null };
+  const textModel = loadByteLevelModel(json as object, {
+    file: modelFile,
+    blocked: new Set(added.keys()),
+    ...(scanned === undefined ? {} : { scanned }),
+  });
+  return createTemplateTokenizer({
+    textModel,
+    config,
+    addedTokens: [...added.values()].sort((a, b) => a.id - b.id),
+    templates,
+    options,
+  });
+}
+
+/** A template-format tokenizer from in-memory files; errors name a file by its key. */
+export function templateFromFiles(
+  files: TokenizerFiles,
+  options: TemplateLoadOptions = {},
+): TemplateTokenizer {
+  return buildTemplateTokenizer(files, options, (name) => name);
+}

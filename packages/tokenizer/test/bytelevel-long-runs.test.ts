@@ -1,0 +1,232 @@
+// One very long run of a single character class (issue 14): V8's split RegExp throws RangeError
+// on one match of millions of characters (its backtrack stack), and the encoder surfaced it.
+// Now that one match is computed by the fallback matcher (src/bytelevel/split-fallback.ts).
+// Exactness is checked in two steps, each against a reference:
+// 1. the fallback against V8's own RegExp (itself differential-tested against HF tokenizers in
+//    crosscheck-bytelevel.test.ts), at every code point position of random strings built from
+//    the characters each alternative of the pattern distinguishes (fast-check, fixed seed);
+// 2. end to end against HF Rust `tokenizers` (Qwen3's tokenizer.json, added_tokens removed) on
+//    runs past V8's limit, after checking that V8 does throw on them (so the fallback ran).
+// The issue's sizes: 9M ASCII letters against HF, 5M CJK round-trips; CHATWIRE_LONG_RUNS=all
+// also compares 5M and 6M CJK and 9M of each other class with HF (over a minute of HF time).
+
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  BYTE_TO_CHAR,
+  GPT2_PATTERN,
+  loadByteLevelModel,
+  translateOnigPattern,
+} from "../src/bytelevel/index.ts";
+import { compileSplitFallback, type MatchAt } from "../src/bytelevel/split-fallback.ts";
+import { parseByteLevelTokenizerJson } from "../src/bytelevel/tokenizer-json.ts";
+import { TokenizerError } from "../src/errors.ts";
+import { idDiff, QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.ts";
+
+interface RustTokenizer {
+  encodeBatch(texts: string[], options: { addSpecialTokens: boolean }): Promise<{ getIds(): number[] }[]>;
+}
+const tokenizers = createRequire(import.meta.url)("tokenizers") as {
+  Tokenizer: { fromFile(path: string): RustTokenizer };
+};
+
+const FULL = process.env.CHATWIRE_LONG_RUNS === "all";
+const QWEN3_SOURCE = parseByteLevelTokenizerJson(QWEN3_JSON, QWEN3_FILE).splitPattern;
+
+/** Letters (ASCII, contraction letters and their fold variants, CJK, astral), digits, every kind of space, punctuation, surrogates. */
+const ALPHABET = [
+  "a",
+  "Z",
+  "s",
+  "S",
+  "t",
+  "r",
+  "e",
+  "v",
+  "m",
+  "l",
+  "L",
+  "d",
+  "D",
+  "ſ",
+  "K",
+  "\u212a",
+  "中",
+  "é",
+  "𝐀",
+  "1",
+  "٣",
+  "\u{11de0}",
+  "'",
+  "!",
+  "-",
+  "😀",
+  " ",
+  "  ",
+  "\n",
+  "\r",
+  "\r\n",
+  "\t",
+  "\u3000",
+  "\x85",
+  "\xa0",
+  "\u2028",
+  "\u0301",
+  "\ud800",
+  "\udc00",
+  "\u088f",
+];
+const text = fc.array(fc.constantFrom(...ALPHABET), { maxLength: 24 }).map((parts) => parts.join(""));
+
+function v8MatchAt(source: string): MatchAt {
+  const re = new RegExp(source, "yv");
+  return (s, pos) => {
+    re.lastIndex = pos;
+    return re.test(s) ? re.lastIndex : -1;
+  };
+}
+
+/** Positions that are not inside a surrogate pair (where a scan can start a match). */
+function codePointStarts(s: string): number[] {
+  const out: number[] = [];
+  for (let p = 0; p <= s.length; p++) {
+    const lo = s.charCodeAt(p);
+    const hi = s.charCodeAt(p - 1);
+    if (!(lo >= 0xdc00 && lo <= 0xdfff && hi >= 0xd800 && hi <= 0xdbff)) out.push(p);
+  }
+  return out;
+}
+
+describe("split fallback = V8's RegExp", () => {
+  for (const [name, source] of [
+    ["Qwen3", QWEN3_SOURCE],
+    ["GPT-2", translateOnigPattern(GPT2_PATTERN)],
+  ] as const) {
+    it(`${name}: the same match end at every position of random strings`, () => {
+      const fallback = compileSplitFallback(source);
+      expect(fallback).toBeDefined();
+      const v8 = v8MatchAt(source);
+      fc.assert(
+        fc.property(text, (s) => {
+          for (const p of codePointStarts(s)) expect([p, fallback?.(s, p)]).toEqual([p, v8(s, p)]);
+        }),
+        { numRuns: 3000, seed: 0x10c0 },
+      );
+    });
+  }
+  it("is undefined for a pattern outside its subset (the encoder then reports a typed error)", () => {
+    expect(compileSplitFallback("(?:ab)+")).toBeUndefined();
+    expect(compileSplitFallback("a+?")).toBeUndefined();
+    expect(compileSplitFallback("(a)\\1")).toBeUndefined();
+  });
+});
+
+describe("one run of one class past V8's limit: Qwen3 ids equal HF tokenizers", () => {
+  let tmp = "";
+  let rust: RustTokenizer;
+  beforeAll(() => {
+    tmp = mkdtempSync(join(tmpdir(), "chatwire-long-runs-"));
+    const json = JSON.parse(QWEN3_JSON) as { added_tokens: unknown[] };
+    json.added_tokens = [];
+    const copy = join(tmp, "tokenizer.json");
+    writeFileSync(copy, JSON.stringify(json));
+    rust = tokenizers.Tokenizer.fromFile(copy);
+  });
+  afterAll(() => {
+    if (tmp !== "") rmSync(tmp, { recursive: true, force: true });
+  });
+
+  const cases: [string, string][] = [
+    ["9M ASCII letters (\\p{L}+)", `${"a".repeat(9_000_000)} b`],
+    [
+      "4.4M spaces before a letter (\\s*[\\r\\n]+ fails after backtracking over all; then \\s+(?!\\S))",
+      `${" ".repeat(4_400_000)}x`,
+    ],
+  ];
+  if (FULL)
+    cases.push(
+      ["5M CJK", "中".repeat(5_000_000)],
+      ["6M CJK (18M bytes: BPE heap positions past 2^24)", "中".repeat(6_000_000)],
+      ["9M punctuation then newlines", `${"!".repeat(9_000_000)}\n\n`],
+      ["9M spaces", " ".repeat(9_000_000)],
+      ["9M newlines", "\n".repeat(9_000_000)],
+      ["6M CRLF", "\r\n".repeat(3_000_000)],
+    );
+
+  it(`${cases.map((c) => c[0]).join("; ")}`, async () => {
+    const re = new RegExp(QWEN3_SOURCE, "yv");
+    for (const [, s] of cases) {
+      re.lastIndex = 0;
+      expect(() => re.test(s)).toThrow(RangeError); // precondition: V8 alone cannot, the fallback runs
+    }
+    const want = (
+      await rust.encodeBatch(
+        cases.map((c) => c[1]),
+        { addSpecialTokens: false },
+      )
+    ).map((e) => e.getIds());
+    const model = qwen3();
+    cases.forEach(([name, s], i) => {
+      const got = model.encode(s);
+      const ref = want[i] as number[];
+      if (got.length !== ref.length || got.some((id, k) => id !== ref[k]))
+        expect.fail(`${name}: ${idDiff(model, ref, got)}`);
+    });
+  }, 600_000);
+});
+
+describe("the issue's CJK size encodes (no RangeError, text round-trips; 9M ASCII is above)", () => {
+  it.each([["5M CJK", "中".repeat(5_000_000)]])(
+    "%s",
+    (_name, s) => {
+      const model = qwen3();
+      const ids = model.encode(s);
+      expect(model.decode(ids) === s).toBe(true);
+    },
+    300_000,
+  );
+});
+
+describe("a pattern outside the fallback's subset", () => {
+  it("gives a typed TokenizerError (invalid-argument), never a plain RangeError", () => {
+    const vocab: Record<string, number> = {};
+    BYTE_TO_CHAR.forEach((ch, b) => {
+      vocab[ch] = b;
+    });
+    const regex = "(?:[ab]x?)+|."; // a repeated group: outside the subset, and V8 overflows on it
+    const model = loadByteLevelModel(
+      {
+        version: "1.0",
+        added_tokens: [],
+        normalizer: null,
+        pre_tokenizer: {
+          type: "Sequence",
+          pretokenizers: [
+            { type: "Split", pattern: { Regex: regex }, behavior: "Isolated", invert: false },
+            { type: "ByteLevel", add_prefix_space: false, use_regex: false },
+          ],
+        },
+        decoder: { type: "ByteLevel" },
+        model: { type: "BPE", dropout: null, vocab, merges: [] },
+      },
+      { file: "repeated-group.json" },
+    );
+    const s = "ab".repeat(3_000_000);
+    const re = new RegExp(translateOnigPattern(regex), "yv");
+    expect(() => re.test(s)).toThrow(RangeError); // precondition: V8 cannot match it
+    expect(model.encode("abab x").length).toBe(6); // short text: V8 as usual
+    let caught: unknown;
+    try {
+      model.encode(s);
+    } catch (e) {
+      caught = e;
+    }
+    expect(TokenizerError.isInstance(caught)).toBe(true);
+    expect((caught as TokenizerError).type).toBe("invalid-argument");
+    expect((caught as TokenizerError).fields).toEqual({ index: 0 });
+  });
+});
