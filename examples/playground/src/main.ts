@@ -1,6 +1,6 @@
 // Wires the page: the tokenizer menu (tokenizers/index.json), the conversation editor, the two
 // encodings side by side, and the decode panel.
-import { TokenizerError } from "@chatwire/tokenizer";
+import { type ChatRequest, TokenizerError } from "@chatwire/tokenizer";
 import { chatwireCells } from "./chatwire-view.ts";
 import { formatConversation, parseConversation, type Request, renderForm } from "./conversation.ts";
 import { type DecodeRun, streamDecode } from "./decode-panel.ts";
@@ -55,7 +55,8 @@ function encodeBoth(request: Request): void {
   const specialText = policy.value === "reject" ? "reject" : "neutralize";
   let ids: readonly number[] = [];
   try {
-    const enc = tok.encodeChat(request, { specialText });
+    // The editor's JSON is untrusted: encodeChat validates it at run time (typed errors).
+    const enc = tok.encodeChat(request as unknown as ChatRequest, { specialText });
     ids = enc.ids;
     const cells = chatwireCells(tok, enc);
     renderChatwire(part(chatwire, ".tokens"), cells);
@@ -138,7 +139,9 @@ function replay(): void {
 
 function resetConversation(): void {
   if (current === undefined) return;
-  json.value = formatConversation(structuredClone(sampleFor(current.tok.format).request) as Request);
+  json.value = formatConversation(
+    structuredClone(sampleFor(current.tok.format).request) as unknown as Request,
+  );
   onJsonInput();
 }
 

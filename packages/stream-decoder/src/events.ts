@@ -33,8 +33,8 @@ export interface DecoderError {
 }
 
 /**
- * Where the events go. Every callback is optional (a missing one is a no-op); they are read
- * once, when the decoder is created, and called with the handler as `this` (./handler.ts).
+ * Where the events go. Every callback is optional (a missing one is a no-op, decided once when
+ * the decoder is created); they are called with the handler as `this` (./handler.ts).
  */
 export interface DecoderHandler {
   onMessageStart?(role: string, metadata: string): void;

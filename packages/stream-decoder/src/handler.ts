@@ -8,7 +8,8 @@
 // caller's callback into push() only when it loads it from a handler of a known map as a
 // constant; through the wrapper's fields it becomes an indirect call.
 //
-// Callbacks are read once, at construction, and called with the caller's object as `this`.
+// Which callbacks exist is decided once, at createDecoder(); the wrapper also reads them then.
+// Either way they are called with the caller's object as `this`.
 import type { ActionEnd, DecoderError, DecoderHandler, StopInfo } from "./events.ts";
 
 function noop(): void {}
@@ -44,14 +45,28 @@ export type CoreHandler = Required<Pick<DecoderHandler, (typeof CORE)[number]>> 
  */
 export function coreHandler(handler: DecoderHandler): CoreHandler {
   if (typeof handler !== "object" || handler === null) throw new TypeError("handler must be an object");
-  let complete = true;
+  // The common case in named loads (a loop of keyed loads over the keys cost ~120 ns per
+  // createDecoder(), bench --quick create_decoder_ns 94 -> 218).
+  const h = handler;
+  if (
+    typeof h.onMessageStart === "function" &&
+    typeof h.onText === "function" &&
+    typeof h.onReasoning === "function" &&
+    typeof h.onActionStart === "function" &&
+    typeof h.onActionText === "function" &&
+    typeof h.onActionEnd === "function" &&
+    typeof h.onMessageEnd === "function" &&
+    typeof h.onStop === "function" &&
+    typeof h.onError === "function" &&
+    (h.onToolCallName === undefined || typeof h.onToolCallName === "function") &&
+    (h.onToolCallArguments === undefined || typeof h.onToolCallArguments === "function")
+  )
+    return h as CoreHandler;
   for (const key of ALL) {
     const f = handler[key];
-    if (f === undefined) {
-      if (key !== "onToolCallName" && key !== "onToolCallArguments") complete = false;
-    } else if (typeof f !== "function") throw new TypeError(`handler.${key} must be a function`);
+    if (f !== undefined && typeof f !== "function") throw new TypeError(`handler.${key} must be a function`);
   }
-  return complete ? (handler as CoreHandler) : new CompleteHandler(handler);
+  return new CompleteHandler(handler);
 }
 
 /** Every callback of a handler that lacks some, missing ones as a shared no-op. */
