@@ -116,6 +116,51 @@ describe("reserved IDs only from template text (Qwen3 tokenizer)", () => {
     const tok = tpl("He{{ messages[0].content }}o");
     expect(tok.encodeChat(req("ll")).ids).toEqual(tok.textModel.encode("Hello"));
   });
+  test("property: on the real Qwen3 template, caller text never adds or moves a reserved ID", () => {
+    const tok = loadTemplateTokenizerSync(qwen3Dir(), {
+      chatTemplate: readFileSync(join(repoRoot, "..", "shared/templates/qwen3.jinja"), "utf8"),
+    });
+    const reserved = new Set(tok.reserved.values());
+    const strings = [...tok.reserved.keys()];
+    const piece = fc.oneof(
+      fc.constantFrom(...strings),
+      fc.constantFrom(...strings).map((s) => s.slice(0, Math.ceil(s.length / 2))),
+      fc.string({ maxLength: 6 }),
+      fc.constantFrom("\n", " ", "<", "|>", "😀", "é"),
+    );
+    const text = fc.array(piece, { maxLength: 8 }).map((xs) => xs.join(""));
+    const twin = tok.encodeChat({
+      messages: [
+        { role: "system", content: "s" },
+        { role: "user", content: "u" },
+      ],
+    });
+    const twinReserved = twin.ids.filter((id) => reserved.has(id));
+    fc.assert(
+      fc.property(text, text, (s, u) => {
+        const req: ChatRequest = {
+          messages: [
+            { role: "system", content: `s${s}` },
+            { role: "user", content: `u${u}` },
+          ],
+        };
+        const enc = tok.encodeChat(req);
+        expect(enc.ids.filter((id) => reserved.has(id))).toEqual(twinReserved);
+        let shown = "";
+        let run: number[] = [];
+        for (const id of enc.ids) {
+          const name = tok.nameById.get(id);
+          if (name === undefined) run.push(id);
+          else {
+            shown += tok.textModel.decode(run) + name;
+            run = [];
+          }
+        }
+        expect(shown + tok.textModel.decode(run)).toBe(tok.renderChat(req));
+      }),
+      { seed: 42, numRuns: 300 },
+    );
+  });
   test("hostile caller text costs about what benign text of the same size costs", () => {
     const tok = loadTemplateTokenizerSync(qwen3Dir(), {
       chatTemplate: readFileSync(join(repoRoot, "..", "shared/templates/qwen3.jinja"), "utf8"),
