@@ -4,9 +4,16 @@
 // file "chat_template.jinja" beside the config, else the config's `chat_template` (a string, or
 // a named list: "default", plus "tool_use" chosen when the request has tools, as transformers
 // does). ./directory.ts reads the same files from a directory (Node).
-import { loadByteLevelModel, scanTokenizerJson } from "../bytelevel/index.ts";
+import {
+  CHAR_TO_BYTE,
+  loadByteLevelModel,
+  type ScannedTokenizerJson,
+  scanTokenizerJson,
+} from "../bytelevel/index.ts";
 import { TokenizerError } from "../errors.ts";
 import { configOf, type TokenizerFiles } from "../load.ts";
+import type { TextModel } from "../text-model.ts";
+import { planMultiSplit, withOuterSplits } from "./multi-split.ts";
 import type { AddedToken } from "./reserved-set.ts";
 import {
   createTemplateTokenizer,
@@ -58,6 +65,40 @@ export function templateSources(
     return { default: dflt, ...(toolUse === undefined ? {} : { toolUse }) };
   }
   return undefined;
+}
+
+/** model.vocab's pieces by id (from the fast scan, or the parsed JSON). */
+function vocabPieces(
+  json: object,
+  scanned: ScannedTokenizerJson | undefined,
+): (id: number) => string | undefined {
+  if (scanned !== undefined) return (id) => scanned.vocab.pieces[id];
+  const vocab = (json as { model?: { vocab?: unknown } }).model?.vocab;
+  const byId = new Map<number, string>();
+  if (typeof vocab === "object" && vocab !== null)
+    for (const [k, v] of Object.entries(vocab)) if (typeof v === "number") byId.set(v, k);
+  return (id) => byId.get(id);
+}
+
+/**
+ * The added IDs to block in the ordinary encoder. An added token whose ID is ALSO a model.vocab
+ * piece spelled with a character outside the byte-level alphabet (DeepSeek V3's
+ * `<｜begin▁of▁sentence｜>` at 0) can never come out of byte-level BPE — every BPE piece is a
+ * concatenation of alphabet characters — so it needs no block (the model refuses to block vocab
+ * pieces). One spelled in the alphabet stays blocked, and the model refuses the file loudly.
+ */
+function blockable(
+  added: ReadonlyMap<number, AddedToken>,
+  piece: (id: number) => string | undefined,
+): Set<number> {
+  const out = new Set<number>();
+  for (const id of added.keys()) {
+    const p = piece(id);
+    const unreachable =
+      p !== undefined && [...p].some((ch) => ch.length > 1 || (CHAR_TO_BYTE[ch.charCodeAt(0)] ?? -1) === -1);
+    if (!unreachable) out.add(id);
+  }
+  return out;
 }
 
 export function buildTemplateTokenizer(
@@ -115,11 +156,13 @@ export function buildTemplateTokenizer(
   // apply_chat_template encodes with add_special_tokens=False: the post-processor (Llama 3's
   // TemplateProcessing that adds <|begin_of_text|>) never runs, so it is not loaded either.
   if ("post_processor" in json) json = { ...(json as Record<string, unknown>), post_processor: null };
-  const textModel = loadByteLevelModel(json as object, {
+  const plan = planMultiSplit(json as Record<string, unknown>);
+  const inner = loadByteLevelModel(plan?.json ?? (json as object), {
     file: modelFile,
-    blocked: new Set(added.keys()),
+    blocked: blockable(added, vocabPieces(json as object, scanned)),
     ...(scanned === undefined ? {} : { scanned }),
   });
+  const textModel: TextModel = plan === undefined ? inner : withOuterSplits(inner, plan.outer);
   return createTemplateTokenizer({
     textModel,
     config,
