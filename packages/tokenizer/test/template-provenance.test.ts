@@ -8,7 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { type ChatRequest, isTextPiece, type PStr, TokenizerError } from "../src/index.ts";
+import {
+  type ChatRequest,
+  compileTemplate,
+  isTextPiece,
+  type PStr,
+  renderChatTemplate,
+  TokenizerError,
+} from "../src/index.ts";
 import { loadTemplateTokenizerSync, qwen3Dir } from "../src/node.ts";
 import { ourRender, repoRoot } from "./template-support.ts";
 
@@ -301,5 +308,76 @@ describe("reserved-set rule (docs/templates.md)", () => {
   });
   test("a token the template spells is reserved", () => {
     expect(isTextPiece(t("<table>"), ["{{ '<table>' }}"])).toBe(false);
+  });
+});
+
+describe("untrusted templates never throw past the API", () => {
+  test("property: random template text renders or is a TokenizerError", () => {
+    const bits = fc.constantFrom(
+      "{{",
+      "}}",
+      "{%",
+      "%}",
+      "{#",
+      "#}",
+      "-",
+      " ",
+      "if ",
+      "for ",
+      "in ",
+      "endif",
+      "endfor",
+      "else",
+      "set ",
+      "macro ",
+      "endmacro",
+      "x",
+      "messages",
+      "[0]",
+      ".content",
+      "|trim",
+      "|tojson",
+      "|length",
+      "(",
+      ")",
+      "'a'",
+      '"b"',
+      "1",
+      "~",
+      "+",
+      "*",
+      "==",
+      "not ",
+      "and ",
+      "is defined",
+      "loop.index",
+      "namespace(",
+      "=",
+      ",",
+      "raise_exception('e')",
+      "range(5)",
+      ".split(",
+      ".strip(",
+      "[::-1]",
+      ":",
+      "\n",
+      "<|im_end|>",
+    );
+    const request: ChatRequest = { messages: [{ role: "user", content: "hi" }] };
+    let rendered = 0;
+    fc.assert(
+      fc.property(fc.array(bits, { maxLength: 30 }), (parts) => {
+        const src = parts.join("");
+        try {
+          renderChatTemplate(compileTemplate(src), request, new Map(), { limits: { maxSteps: 10_000 } });
+          rendered++;
+        } catch (e) {
+          if (!TokenizerError.isInstance(e)) throw new Error(`${String(e)} for ${JSON.stringify(src)}`);
+        }
+      }),
+      { seed: 3, numRuns: 2000 },
+    );
+    // Most random sources are syntax errors; enough must render to exercise the interpreter.
+    expect(rendered).toBeGreaterThan(200);
   });
 });
