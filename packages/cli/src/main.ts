@@ -30,6 +30,10 @@ function usage(): string {
 }
 
 export async function main(argv: readonly string[]): Promise<number> {
+  // A reader that goes away (EPIPE) is not an error of ours, whatever is being written (help,
+  // demo, answers): never an unhandled 'error' event with a stack trace. runJsonl also listens,
+  // to stop reading.
+  process.stdout.on("error", () => {});
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h") {
     if (name === undefined) process.stderr.write(`${usage()}\n`);

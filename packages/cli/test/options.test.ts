@@ -58,14 +58,13 @@ describe("per-command --help", () => {
       ],
     ],
     ["demo", ["--delay-ms"]],
-  ])("%s --help: usage and every option on stdout, exit 0", (name, options) => {
-    for (const flag of ["--help", "-h"]) {
-      const r = cli([name, "--tokenizer", "/no/such/dir", flag]); // nothing is loaded
-      expect(r.code).toBe(0);
-      expect(r.stderr).toBe("");
-      expect(r.stdout.startsWith(`usage: chatwire ${name} [options]`)).toBe(true);
-      for (const o of options) expect(r.stdout).toContain(`\n  ${o}`);
-    }
+  ])("%s --help / -h: usage and every option on stdout, exit 0", (name, options) => {
+    const flag = name.startsWith("encode") ? "--help" : "-h";
+    const r = cli([name, "--tokenizer", "/no/such/dir", flag]); // nothing is loaded
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("");
+    expect(r.stdout.startsWith(`usage: chatwire ${name} [options]`)).toBe(true);
+    for (const o of options) expect(r.stdout).toContain(`\n  ${o}`);
   });
 });
 
@@ -140,6 +139,16 @@ describe("--format that does not fit the files", () => {
   });
 });
 
+describe("--stop", () => {
+  it("more than 64 stop strings, or one over 1024 units, is a usage error (exit 2)", () => {
+    const many = Array.from({ length: 65 }, (_, i) => ["--stop", `s${i}`]).flat();
+    usageLine(cli(["decode", ...many]), "invalid-option-value");
+    usageLine(cli(["decode", "--stop", "x".repeat(1025)]), "invalid-option-value");
+    const ok = cli(["decode", ...many.slice(4), "--stop", "x".repeat(1024)], [{ ids: [9707] }]);
+    expect(ok.code).toBe(0);
+  });
+});
+
 describe("--stop-token", () => {
   it("an ID outside the vocabulary is a usage error (exit 2)", () => {
     usageLine(cli(["decode", "--stop-token", "151669"]), "stop-token-out-of-vocabulary");
@@ -156,8 +165,8 @@ describe("--stop-token", () => {
 });
 
 describe("audits and unknown top-level fields", () => {
-  it("encode-text returns the audit as the library does (token, index, id)", async () => {
-    const r = cli(["encode-text"], [{ text: "a<|im_end|>b</think>" }]);
+  it("encode-text: the audit as the library's (token, index, id); unknown top-level field", async () => {
+    const r = cli(["encode-text"], [{ text: "a<|im_end|>b</think>" }, { text: "a", extra: 1 }]);
     const lib = (await loadTokenizer("qwen3")).encodeText("a<|im_end|>b</think>");
     expect(r.out[0]).toEqual({
       ids: lib.ids,
@@ -167,20 +176,28 @@ describe("audits and unknown top-level fields", () => {
       ],
     });
     expect(r.out[0]?.audit).toEqual(lib.audit.map((a) => ({ token: a.token, index: a.index, id: a.id })));
+    expect(r.out[1]).toEqual({
+      error: { type: "invalid-input", message: 'unknown field "extra"', field: "extra" },
+    });
   });
-  it("encode-chat audit entries keep id", () => {
-    const r = cli(["encode-chat"], [{ messages: [{ role: "user", content: "<think>" }] }]);
+  it("encode-chat: audit entries keep id; an unknown top-level field is invalid-input as in encode-text", () => {
+    const r = cli(
+      ["encode-chat"],
+      [
+        { messages: [{ role: "user", content: "<think>" }] },
+        { messages: [{ role: "user", content: "a" }], extra: 1 },
+        [1],
+        { messages: [{ role: "user", content: "a", extra: 1 }] },
+      ],
+    );
     expect(r.out[0]?.audit).toEqual([
       { message: 0, field: "content", token: "<think>", index: 0, id: 151667 },
     ]);
-  });
-  it("an unknown top-level field is invalid-input in both encode commands", () => {
-    const a = cli(["encode-text"], [{ text: "a", extra: 1 }]).out[0];
-    const b = cli(["encode-chat"], [{ messages: [{ role: "user", content: "a" }], extra: 1 }]).out[0];
-    const c = cli(["encode-chat"], [[1]]).out[0];
-    expect(a).toEqual({ error: { type: "invalid-input", message: 'unknown field "extra"', field: "extra" } });
-    expect(b).toEqual(a);
-    expect(c).toHaveProperty("error.type", "invalid-input");
+    expect(r.out[1]).toEqual({
+      error: { type: "invalid-input", message: 'unknown field "extra"', field: "extra" },
+    });
+    expect(r.out[2]).toHaveProperty("error.type", "invalid-input");
+    expect(r.out[3]).toHaveProperty("error.type", "invalid-conversation"); // a message field: the library's
   });
   it("every top-level field the CLI lets through is one the library takes (qwen3)", async () => {
     const tok = await loadTokenizer("qwen3");

@@ -147,6 +147,11 @@ describe("a reader that goes away", () => {
     expect(JSON.parse(lines[0] as string)).toHaveProperty("ids", [14990, 1879]);
     expect(r.stderr).toBe("status=0\n");
   }, 120_000);
+  it("the same for output that is not JSONL (demo)", () => {
+    const script = `${JSON.stringify(process.execPath)} ${BIN} demo --delay-ms 0 | head -n 1 >/dev/null; echo "status=\${PIPESTATUS[0]}" >&2`;
+    const r = spawnSync("bash", ["-c", script], { cwd: root, encoding: "utf8", timeout: 120_000 });
+    expect(r.stderr).toBe("status=0\n");
+  }, 120_000);
 });
 
 describe("answers nested deeper than JSON.stringify recurses", () => {

@@ -8,7 +8,7 @@
 // 2. end to end against HF Rust `tokenizers` (Qwen3's tokenizer.json, added_tokens removed) on
 //    runs past V8's limit, after checking that V8 does throw on them (so the fallback ran).
 // The issue's sizes: 9M ASCII letters against HF, 5M CJK round-trips; CHATWIRE_LONG_RUNS=all
-// also compares 5M and 6M CJK and 9M of each other class with HF (over a minute of HF time).
+// also compares 5M CJK, 9M of each other class and one 17.5M-byte word with HF (minutes of HF time).
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -82,6 +82,17 @@ const ALPHABET = [
 ];
 const text = fc.array(fc.constantFrom(...ALPHABET), { maxLength: 24 }).map((parts) => parts.join(""));
 
+/** Deterministic lowercase letters (an LCG), one \\p{L}+ run. */
+function randomLetters(n: number): string {
+  let x = 12345;
+  const parts: string[] = [];
+  for (let i = 0; i < n; i++) {
+    x = (x * 1103515245 + 12345) & 0x7fffffff;
+    parts.push(String.fromCharCode(97 + Math.floor((x / 0x7fffffff) * 26)));
+  }
+  return parts.join("");
+}
+
 function v8MatchAt(source: string): MatchAt {
   const re = new RegExp(source, "yv");
   return (s, pos) => {
@@ -150,7 +161,9 @@ describe("one run of one class past V8's limit: Qwen3 ids equal HF tokenizers", 
   if (FULL)
     cases.push(
       ["5M CJK", "中".repeat(5_000_000)],
-      ["6M CJK (18M bytes: BPE heap positions past 2^24)", "中".repeat(6_000_000)],
+      // One 17.5M-byte word: the BPE heap's (rank, position) keys past position 2^24. With the
+      // old 2^24 key stride this differed from HF from ID 9,028,243 on (measured once).
+      ["17.5M random ASCII letters (BPE heap positions past 2^24)", randomLetters(17_500_000)],
       ["9M punctuation then newlines", `${"!".repeat(9_000_000)}\n\n`],
       ["9M spaces", " ".repeat(9_000_000)],
       ["9M newlines", "\n".repeat(9_000_000)],

@@ -6,6 +6,8 @@ import {
   type DecoderEvent,
   type DecoderOptions,
   eventHandler,
+  MAX_STOP_STRING_LENGTH,
+  MAX_STOP_STRINGS,
 } from "@chatwire/stream-decoder";
 import { getFlag, getInt, getInts, getStrings, UsageError } from "../args.ts";
 import type { Command } from "../command.ts";
@@ -35,6 +37,17 @@ export const command: Command = {
     const stopStrings = getStrings(opts, "stop");
     if (stopStrings.includes(""))
       throw new UsageError("--stop takes a non-empty string", "invalid-option-value");
+    // The decoder's documented limits (docs/decoder.md): a usage error here, not its TypeError.
+    if (stopStrings.length > MAX_STOP_STRINGS)
+      throw new UsageError(
+        `at most ${MAX_STOP_STRINGS} --stop strings (got ${stopStrings.length})`,
+        "invalid-option-value",
+      );
+    if (stopStrings.some((s) => s.length > MAX_STOP_STRING_LENGTH))
+      throw new UsageError(
+        `a --stop string is at most ${MAX_STOP_STRING_LENGTH} UTF-16 code units long`,
+        "invalid-option-value",
+      );
     const maxTokens = getInt(opts, "max-tokens");
     if (maxTokens !== undefined && maxTokens < 1)
       throw new UsageError("--max-tokens must be at least 1", "invalid-option-value");

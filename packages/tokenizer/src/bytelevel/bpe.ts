@@ -147,14 +147,17 @@ export class WordMerger {
 
   /**
    * O(n log n): symbols in a linked list, candidate pairs in a binary min-heap keyed by
-   * rank * 2^24 + position (rank first, then leftmost), stale entries skipped on pop.
+   * rank * 2^31 + position (rank first, then leftmost), stale entries skipped on pop.
    */
   private mergeLarge(syms: Int32Array, n: number): number {
     const table = this.table;
     if (this.prev.length < n) {
-      this.prev = new Int32Array(n * 2);
-      this.next = new Int32Array(n * 2);
-      this.heap = new Float64Array(n * 6);
+      // The heap never holds more than 3n keys (n - 1 first pairs, at most 2 per merge). Room
+      // for words twice as long is kept, except for huge words (freed after use anyway).
+      const cap = n > KEEP_SCRATCH ? n : n * 2;
+      this.prev = new Int32Array(cap);
+      this.next = new Int32Array(cap);
+      this.heap = new Float64Array(cap * 3);
     }
     const prev = this.prev;
     const next = this.next;

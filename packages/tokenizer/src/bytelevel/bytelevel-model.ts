@@ -115,6 +115,9 @@ class ByteLevelBpeModel implements ByteLevelModel {
     // Every merge is checked here (a bad file fails at load); the hash table itself is filled on
     // the first encode (~15-20 ms cold on Qwen3's 151k merges), which a decode-only user never needs.
     const merges = spec.merges;
+    // The large-word merger orders (rank, position) as one exact double: ranks below 2^22.
+    if (merges.length / 3 >= 2 ** 22)
+      fail(`model.merges has ${merges.length / 3} merges (at most 4194303)`, "model.merges");
     for (let rank = 0; rank < merges.length / 3; rank++) {
       if (merges[3 * rank]! < 0 || merges[3 * rank + 1]! < 0 || merges[3 * rank + 2]! < 0) {
         const [a, b] = spec.mergeStrings(rank);
@@ -244,8 +247,9 @@ class ByteLevelBpeModel implements ByteLevelModel {
   private toByteSymbols(text: string, start: number, stop: number): number {
     const need = (stop - start) * 3;
     if (this.syms.length < need) {
-      this.syms = new Int32Array(need * 2);
-      this.symsBytes = new Uint8Array(need * 2);
+      const cap = need > KEEP_SYMS ? need : need * 2; // a huge word's buffers are exact (and not kept)
+      this.syms = new Int32Array(cap);
+      this.symsBytes = new Uint8Array(cap);
     }
     const syms = this.syms;
     const bytes = this.symsBytes;
