@@ -144,6 +144,12 @@ const SEMANTICS: Case[] = [
       "{% for i in [1] %}{% for j in [5,6] %}{{ loop.index }}{% endfor %}{{ loop.index }}{% endfor %}{% macro m() %}{{ y }}{% endmacro %}{% set y = 'late' %}{{ m() }}{% if true %}{% set z = 3 %}{% endif %}{{ z }}",
     ctx: {},
   },
+  {
+    name: "floats stay floats (repr), ints stay ints",
+    template:
+      "{{ 3 / 2 }} {{ 4 / 2 }} {{ 1.0 }} {{ 2.5 * 2 }} {{ x }} {{ [1.0, 2] }} {{ 7 // 2.0 }} {{ 1 == 1.0 }} {{ d|tojson }} {{ 2 ** -1 }} {{ -1.5 }} {{ x is float }}{{ 2 is float }}{{ [0.5, 1]|sum }}{{ 2.7|int }}{{ 3|float }}",
+    ctx: { x: 0.25, d: { a: 1.5, b: 2 } },
+  },
   { name: "format filter", template: "{{ '%s and %d, %r 100%%'|format('a', 3, s) }}", ctx: { s: "q" } },
   { name: "tuples print as tuples", template: "{{ (1, 'a') }}{{ d.items()|list }}", ctx: { d: { k: "v" } } },
   {

@@ -11,9 +11,11 @@ import {
   comparePy,
   equals,
   less,
+  numOf,
   PDict,
   PList,
   PObject,
+  PyFloat,
   PyUndefined,
   repr,
   str,
@@ -158,17 +160,21 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       return new PList(entries.map(([k, x]) => new PList([k, x], true)));
     }
     case "int": {
-      if (typeof v === "number") return Math.trunc(v);
+      if (typeof v === "number") return v;
+      if (v instanceof PyFloat) return Math.trunc(v.v);
       if (typeof v === "boolean") return Number(v);
       if (v instanceof PStr && /^\s*[+-]?\d+\s*$/.test(v.text)) return Number.parseInt(v.text, 10);
       return typeof arg(a, 0, "default") === "number" ? (arg(a, 0, "default") as number) : 0;
     }
     case "float": {
-      if (typeof v === "number") return v;
-      if (v instanceof PStr && v.text.trim() !== "" && Number.isFinite(Number(v.text))) return Number(v.text);
-      return 0;
+      const x = numOf(v);
+      if (x !== undefined) return new PyFloat(x);
+      if (v instanceof PStr && v.text.trim() !== "" && Number.isFinite(Number(v.text)))
+        return new PyFloat(Number(v.text));
+      return new PyFloat(0);
     }
     case "abs":
+      if (v instanceof PyFloat) return new PyFloat(Math.abs(v.v));
       if (typeof v !== "number") throw new TemplateRuntimeError("abs needs a number");
       return Math.abs(v);
     case "unique": {
@@ -231,11 +237,14 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
         .filter((w) => w.length > 0).length;
     case "sum": {
       let total = 0;
+      let float = false;
       for (const x of it.iterate(v)) {
-        if (typeof x !== "number") throw new TemplateRuntimeError("sum needs numbers");
-        total += x;
+        const n = numOf(x);
+        if (n === undefined) throw new TemplateRuntimeError("sum needs numbers");
+        if (x instanceof PyFloat) float = true;
+        total += n;
       }
-      return total;
+      return float ? new PyFloat(total) : total;
     }
     case "min":
     case "max": {
@@ -263,8 +272,7 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
             repr(x, b);
             parts.push(b.finish());
           } else if (c === "s") parts.push(str(x));
-          else if (typeof x === "number" || typeof x === "boolean")
-            parts.push(PStr.of(String(Math.trunc(Number(x)))));
+          else if (numOf(x) !== undefined) parts.push(PStr.of(String(Math.trunc(numOf(x) as number))));
           else throw new TemplateRuntimeError(`%${c} format: a real number is required, not ${typeName(x)}`);
         } else throw new TemplateRuntimeError(`unsupported format character ${JSON.stringify(c ?? "")}`);
         i++;
@@ -291,11 +299,11 @@ export function applyTest(name: string, v: Value, args: readonly Value[], it: In
     case "string":
       return v instanceof PStr;
     case "number":
-      return typeof v === "number";
+      return typeof v === "number" || v instanceof PyFloat;
     case "integer":
-      return typeof v === "number" && Number.isInteger(v);
+      return typeof v === "number";
     case "float":
-      return typeof v === "number" && !Number.isInteger(v);
+      return v instanceof PyFloat;
     case "boolean":
       return typeof v === "boolean";
     case "true":

@@ -41,9 +41,11 @@ import {
   equals,
   isStr,
   less,
+  numOf,
   PDict,
   PList,
   PObject,
+  PyFloat,
   PyUndefined,
   str,
   TemplateRuntimeError,
@@ -372,8 +374,9 @@ export class Interpreter {
       case "StringLiteral":
         return PStr.of((node as LiteralNode<string>).value);
       case "IntegerLiteral":
-      case "FloatLiteral":
         return (node as LiteralNode<number>).value;
+      case "FloatLiteral":
+        return new PyFloat((node as LiteralNode<number>).value);
       case "Identifier": {
         const name = (node as IdentNode).value;
         const c = CONSTANTS.get(name);
@@ -407,9 +410,11 @@ export class Interpreter {
         const n = node as UnaryNode;
         const v = this.expr(n.argument, scope);
         if (n.operator.value === "not") return !truthy(v);
-        if (typeof v !== "number" && typeof v !== "boolean")
+        const x = numOf(v);
+        if (x === undefined)
           throw new TemplateRuntimeError(`bad operand type for unary ${n.operator.value}: '${typeName(v)}'`);
-        return n.operator.value === "-" ? -Number(v) : Number(v);
+        const r = n.operator.value === "-" ? -x : x;
+        return v instanceof PyFloat ? new PyFloat(r) : r;
       }
       case "FilterExpression": {
         const n = node as FilterNode;
@@ -588,31 +593,33 @@ export class Interpreter {
         return concat(new Array<PStr>(times).fill(s));
       }
     }
-    const isNum = (v: Value): v is number | boolean => typeof v === "number" || typeof v === "boolean";
-    if (!isNum(l) || !isNum(r))
+    const a = numOf(l);
+    const b = numOf(r);
+    if (a === undefined || b === undefined)
       throw new TemplateRuntimeError(
         `unsupported operand type(s) for ${op}: '${typeName(l)}' and '${typeName(r)}'`,
       );
-    const a = Number(l);
-    const b = Number(r);
+    // Python: a float operand makes a float; `/` always does; int ** negative int is a float.
+    const float = l instanceof PyFloat || r instanceof PyFloat || op === "/" || (op === "**" && b < 0);
+    const wrap = (x: number): Value => (float ? new PyFloat(x) : x);
     switch (op) {
       case "+":
-        return a + b;
+        return wrap(a + b);
       case "-":
-        return a - b;
+        return wrap(a - b);
       case "*":
-        return a * b;
+        return wrap(a * b);
       case "/":
         if (b === 0) throw new TemplateRuntimeError("division by zero");
-        return a / b;
+        return wrap(a / b);
       case "//":
         if (b === 0) throw new TemplateRuntimeError("integer division or modulo by zero");
-        return Math.floor(a / b);
+        return wrap(Math.floor(a / b));
       case "%":
         if (b === 0) throw new TemplateRuntimeError("integer division or modulo by zero");
-        return a - b * Math.floor(a / b);
+        return wrap(a - b * Math.floor(a / b));
       case "**":
-        return a ** b;
+        return wrap(a ** b);
       default:
         throw new TemplateRuntimeError(`unsupported operator ${op}`);
     }

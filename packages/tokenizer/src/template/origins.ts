@@ -3,7 +3,7 @@
 // "tool_calls[0].function.arguments", "tools[1].function.description"). Caller JSON becomes
 // interpreter values here, every string (and dict key) tagged with its field's origin.
 import { PStr, TEMPLATE } from "./pstr.ts";
-import { PDict, PList, type Value } from "./values.ts";
+import { PDict, PList, PyFloat, type Value } from "./values.ts";
 
 export interface CallerField {
   readonly message: number | null;
@@ -26,7 +26,8 @@ export class Origins {
   value(v: unknown, message: number | null, field: string, depth = 0): Value {
     if (depth > 128) throw new RangeError("caller value nested too deeply");
     if (v === null || v === undefined) return null;
-    if (typeof v === "boolean" || typeof v === "number") return v;
+    if (typeof v === "boolean") return v;
+    if (typeof v === "number") return Number.isInteger(v) ? v : new PyFloat(v);
     if (typeof v === "string") return PStr.of(v, v.length === 0 ? TEMPLATE : this.add(message, field));
     if (Array.isArray(v))
       return new PList(v.map((x, i) => this.value(x, message, `${field}[${i}]`, depth + 1)));

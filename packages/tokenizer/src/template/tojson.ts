@@ -5,7 +5,7 @@
 // caller characters and can never close a template-made structure at the token level.
 import { pyFloatRepr } from "../formats/py-json.ts";
 import { type PStr, PStrBuilder, PStr as PStrClass } from "./pstr.ts";
-import { comparePy, PDict, PList, TemplateRuntimeError, typeName, type Value } from "./values.ts";
+import { comparePy, PDict, PList, PyFloat, TemplateRuntimeError, typeName, type Value } from "./values.ts";
 
 export interface JsonOptions {
   /** null: one line; a number of spaces or a string per level. */
@@ -54,6 +54,7 @@ export function toJson(v: Value, o: JsonOptions): PStr {
     else if (x === true) out.add("true");
     else if (x === false) out.add("false");
     else if (typeof x === "number") out.add(num(x));
+    else if (x instanceof PyFloat) out.add(pyFloatRepr(x.v));
     else if (x instanceof PStrClass) jsonString(x, out);
     else if (x instanceof PList) {
       if (x.items.length === 0) {

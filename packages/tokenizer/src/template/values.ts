@@ -1,5 +1,5 @@
-// The interpreter's values, with Python semantics: None, bool, int/float (one JS number: a float
-// with an integral value prints as an int — no real template prints floats), str (PStr, with
+// The interpreter's values, with Python semantics: None, bool, int (a JS number, always
+// integral), float (PyFloat: prints as Python's repr, 2.0 not 2), str (PStr, with
 // provenance), list/tuple, dict (insertion-ordered, keys keep their provenance), jinja2's
 // Undefined, namespace()/loop objects, and callables (macros, globals, bound methods).
 import { pyFloatRepr } from "../formats/py-json.ts";
@@ -8,6 +8,19 @@ import { concat, PStr, PStrBuilder, TEMPLATE } from "./pstr.ts";
 /** jinja2's default Undefined: prints "", iterates empty, is falsy; attribute access on it fails. */
 export class PyUndefined {
   constructor(readonly name: string) {}
+}
+
+/** A Python float (ints are plain integral numbers). */
+export class PyFloat {
+  constructor(readonly v: number) {}
+}
+
+/** The numeric value of a bool/int/float, or undefined. */
+export function numOf(v: Value): number | undefined {
+  if (typeof v === "number") return v;
+  if (typeof v === "boolean") return Number(v);
+  if (v instanceof PyFloat) return v.v;
+  return undefined;
 }
 
 export class PList {
@@ -50,7 +63,17 @@ export class Callable {
   ) {}
 }
 
-export type Value = null | boolean | number | PStr | PList | PDict | PObject | Callable | PyUndefined;
+export type Value =
+  | null
+  | boolean
+  | number
+  | PyFloat
+  | PStr
+  | PList
+  | PDict
+  | PObject
+  | Callable
+  | PyUndefined;
 
 export class TemplateRuntimeError extends Error {}
 
@@ -62,6 +85,7 @@ export function truthy(v: Value): boolean {
   if (v === null || v instanceof PyUndefined) return false;
   if (typeof v === "boolean") return v;
   if (typeof v === "number") return v !== 0;
+  if (v instanceof PyFloat) return v.v !== 0;
   if (v instanceof PStr) return v.length > 0;
   if (v instanceof PList) return v.items.length > 0;
   if (v instanceof PDict) return v.map.size > 0;
@@ -73,6 +97,7 @@ export function typeName(v: Value): string {
   if (v instanceof PyUndefined) return "Undefined";
   if (typeof v === "boolean") return "bool";
   if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
+  if (v instanceof PyFloat) return "float";
   if (v instanceof PStr) return "str";
   if (v instanceof PList) return v.tuple ? "tuple" : "list";
   if (v instanceof PDict) return "dict";
@@ -154,6 +179,7 @@ export function str(v: Value): PStr {
   if (v === true) return PStr.of("True");
   if (v === false) return PStr.of("False");
   if (typeof v === "number") return PStr.of(numStr(v));
+  if (v instanceof PyFloat) return PStr.of(pyFloatRepr(v.v));
   if (v instanceof PList || v instanceof PDict) {
     const b = new PStrBuilder();
     repr(v, b);
@@ -181,10 +207,8 @@ export function str(v: Value): PStr {
 export function equals(a: Value, b: Value, depth = 0): boolean {
   if (depth > 64) throw new TemplateRuntimeError("value nested too deeply to compare");
   if (a instanceof PStr) return b instanceof PStr && a.text === b.text;
-  if (typeof a === "number" || typeof a === "boolean") {
-    if (typeof b === "number" || typeof b === "boolean") return Number(a) === Number(b);
-    return false;
-  }
+  const x = numOf(a);
+  if (x !== undefined) return numOf(b) === x;
   if (a instanceof PList) {
     if (!(b instanceof PList) || a.tuple !== b.tuple || a.items.length !== b.items.length) return false;
     return a.items.every((x, i) => equals(x, b.items[i] as Value, depth + 1));
@@ -204,8 +228,9 @@ export function equals(a: Value, b: Value, depth = 0): boolean {
 
 /** Python <, for numbers and strings (code point order); anything else is a TypeError. */
 export function less(a: Value, b: Value): boolean {
-  if ((typeof a === "number" || typeof a === "boolean") && (typeof b === "number" || typeof b === "boolean"))
-    return Number(a) < Number(b);
+  const x = numOf(a);
+  const y = numOf(b);
+  if (x !== undefined && y !== undefined) return x < y;
   if (a instanceof PStr && b instanceof PStr) return comparePy(a.text, b.text) < 0;
   throw new TemplateRuntimeError(`'<' not supported between ${typeName(a)} and ${typeName(b)}`);
 }
