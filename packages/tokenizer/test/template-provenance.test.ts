@@ -251,6 +251,21 @@ describe("audit, raise_exception, bounds", () => {
     expect(e.type).toBe("template-limit");
     expect(e.fields.limit).toBe(limit);
   });
+  test("per-character work on a long caller string is linear (iterate, index, length, slice)", () => {
+    const t =
+      "{% for c in x %}{{ c }}{% endfor %}{% for i in range(x|length) %}{{ x[i] }}{{ x[i:i+1] }}{% endfor %}";
+    const time = (n: number): number => {
+      const x = "ab😀c".repeat(n / 5);
+      const t0 = performance.now();
+      ourRender(t, { x });
+      return performance.now() - t0;
+    };
+    time(20_000);
+    const small = Math.min(time(40_000), time(40_000));
+    const large = Math.min(time(80_000), time(80_000));
+    // Linear: about 2x for twice the text; quadratic would be about 4x.
+    expect(large / small).toBeLessThan(3.2);
+  });
   test("a syntax error is template-syntax-error", () => {
     expect(errorOf(limited("{% for %}")).type).toBe("template-syntax-error");
   });

@@ -3,7 +3,7 @@
 // list is Python's str(); tojson is transformers' json.dumps). Unknown names are typed errors.
 import type { Interpreter } from "./interpreter.ts";
 import { concat, PStr, PStrBuilder } from "./pstr.ts";
-import { pyCapitalize, pyLen, pyLower, pyReplace, pyStrip, pyTitle, pyUpper } from "./py-str.ts";
+import { pyCapitalize, pyLower, pyReplace, pyStrip, pyTitle, pyUpper } from "./py-str.ts";
 import { toJson } from "./tojson.ts";
 import {
   type CallArgs,
@@ -38,7 +38,7 @@ function attrPath(v: Value, path: string, it: Interpreter): Value {
 }
 
 function lengthOf(v: Value): number {
-  if (v instanceof PStr) return pyLen(v.text);
+  if (v instanceof PStr) return v.codePoints;
   if (v instanceof PList) return v.items.length;
   if (v instanceof PDict) return v.map.size;
   if (v instanceof PyUndefined) return 0;

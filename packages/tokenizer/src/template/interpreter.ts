@@ -364,7 +364,7 @@ export class Interpreter {
   iterate(v: Value): Value[] {
     if (v instanceof PList) return v.items;
     if (v instanceof PDict) return [...v.map.values()].map(([k]) => k);
-    if (v instanceof PStr) return [...v.text].map((_, i) => pyIndex(v, i) as PStr);
+    if (v instanceof PStr) return v.chars();
     if (v instanceof PyUndefined) return [];
     throw new TemplateRuntimeError(`'${typeName(v)}' object is not iterable`);
   }

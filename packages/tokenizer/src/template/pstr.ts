@@ -41,6 +41,48 @@ export class PStr {
     return TEMPLATE;
   }
 
+  /** Code point starts (UTF-16 offsets) plus the end; computed once, only for text with surrogates. */
+  private offsets: number[] | null | undefined;
+
+  /** undefined when every code point is one unit (then indices are offsets). */
+  codePointOffsets(): readonly number[] | undefined {
+    if (this.offsets === undefined) {
+      if (!/[\ud800-\udfff]/.test(this.text)) this.offsets = null;
+      else {
+        const offs: number[] = [];
+        let i = 0;
+        for (const ch of this.text) {
+          offs.push(i);
+          i += ch.length;
+        }
+        offs.push(i);
+        this.offsets = offs;
+      }
+    }
+    return this.offsets ?? undefined;
+  }
+
+  /** Python len(): code points. */
+  get codePoints(): number {
+    const offs = this.codePointOffsets();
+    return offs === undefined ? this.text.length : offs.length - 1;
+  }
+
+  /** Every code point as its own PStr, in one pass over the runs. */
+  chars(): PStr[] {
+    const out: PStr[] = [];
+    const t = this.text;
+    let run = 0;
+    for (let i = 0; i < t.length; ) {
+      const c = t.charCodeAt(i);
+      const n = c >= 0xd800 && c <= 0xdbff && i + 1 < t.length ? 2 : 1;
+      while ((this.ends[run] as number) <= i) run++;
+      out.push(new PStr(t.slice(i, i + n), [n], [this.origins[run] as number]));
+      i += n;
+    }
+    return out;
+  }
+
   /** Units [from, to) (UTF-16 offsets, clamped). */
   slice(from: number, to: number = this.text.length): PStr {
     const a = Math.max(0, Math.min(from, this.text.length));
@@ -49,8 +91,16 @@ export class PStr {
     if (a === b) return PStr.EMPTY;
     const ends: number[] = [];
     const origins: number[] = [];
-    let start = 0;
-    for (let i = 0; i < this.ends.length; i++) {
+    // Binary search for the first run ending after `a` (many-run strings sliced often stay cheap).
+    let lo = 0;
+    let hi = this.ends.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((this.ends[mid] as number) > a) hi = mid;
+      else lo = mid + 1;
+    }
+    let start = lo === 0 ? 0 : (this.ends[lo - 1] as number);
+    for (let i = lo; i < this.ends.length; i++) {
       const end = this.ends[i] as number;
       if (end > a && start < b) {
         ends.push(Math.min(end, b) - a);

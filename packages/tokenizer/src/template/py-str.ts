@@ -29,7 +29,7 @@ export function pyLen(s: string): number {
 }
 
 /** UTF-16 offsets of every code point start, plus the end (only for strings with surrogates). */
-function cpOffsets(s: string): number[] {
+function _cpOffsets(s: string): number[] {
   const offs: number[] = [];
   let i = 0;
   for (const ch of s) {
@@ -42,11 +42,11 @@ function cpOffsets(s: string): number[] {
 
 /** Python s[i] (code points; negative from the end); undefined when out of range. */
 export function pyIndex(s: PStr, i: number): PStr | undefined {
-  const n = pyLen(s.text);
+  const n = s.codePoints;
   const k = i < 0 ? i + n : i;
   if (k < 0 || k >= n) return undefined;
-  if (!astral(s.text)) return s.slice(k, k + 1);
-  const offs = cpOffsets(s.text);
+  const offs = s.codePointOffsets();
+  if (offs === undefined) return s.slice(k, k + 1);
   return s.slice(offs[k] as number, offs[k + 1] as number);
 }
 
@@ -84,8 +84,8 @@ export function slicePositions(
 
 /** Python s[start:stop:step] on code points. */
 export function pySlice(s: PStr, start: number | null, stop: number | null, step: number | null): PStr {
-  const n = pyLen(s.text);
-  const offs = astral(s.text) ? cpOffsets(s.text) : undefined;
+  const n = s.codePoints;
+  const offs = s.codePointOffsets();
   const at = (k: number): number => (offs === undefined ? k : (offs[k] as number));
   if ((step ?? 1) === 1) {
     const [a, b] = sliceIndices(n, start, stop, 1);
