@@ -246,6 +246,11 @@ describe("audit, raise_exception, bounds", () => {
     ["string repetition", "{{ 'a' * 1000000000 }}", "maxOutputChars"],
     ["recursion", "{% macro f(n) %}{{ f(n) }}{% endmacro %}{{ f(1) }}", "maxCallDepth"],
     ["output size", "{% for i in range(900000) %}xxxxxxxxxx{% endfor %}", "maxOutputChars"],
+    [
+      "searching a long string in a loop",
+      "{% set s = 'x' * 1000000 %}{% for i in range(100) %}{% if 'y' in s %}{% endif %}{% endfor %}",
+      "maxWorkChars",
+    ],
   ])("%s -> template-limit", (_, t, limit) => {
     const e = errorOf(limited(t));
     expect(e.type).toBe("template-limit");

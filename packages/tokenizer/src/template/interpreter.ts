@@ -147,9 +147,13 @@ export class Interpreter {
     return s;
   }
 
-  /** Records that control flow read caller text `hay` (op with the template-side `needle`). */
+  /** Charges a search over `hay`; records when control flow read caller text (op with the template-side `needle`). */
   audit(hay: Value, op: string, needle: Value): void {
-    if (!(hay instanceof PStr) || !hay.hasCaller) return;
+    if (!(hay instanceof PStr)) return;
+    // Every search reads the whole string: charged, so a loop of searches over a long string
+    // is bounded by maxWorkChars like the strings a template builds.
+    this.charge(hay.length);
+    if (!hay.hasCaller) return;
     const { message, field } = this.origins.get(hay.firstCaller);
     const n = needle instanceof PStr ? needle.text : needle === null ? "" : str(needle).text;
     const cut = n.length > 40 ? `${n.slice(0, 40)}…` : n;
