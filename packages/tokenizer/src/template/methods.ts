@@ -25,7 +25,6 @@ import {
   PList,
   PObject,
   PyUndefined,
-  str,
   TemplateRuntimeError,
   typeName,
   type Value,
@@ -229,5 +228,3 @@ function strMethod(s: PStr, name: string, a: CallArgs, it: Interpreter): Value {
       throw new TemplateRuntimeError(`'str' object has no attribute '${name}'`);
   }
 }
-
-export { str };

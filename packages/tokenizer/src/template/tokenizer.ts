@@ -4,21 +4,20 @@
 // strings become IDs only inside template-origin text, the encoder runs over the maximal text
 // between them (template and caller text together, as HF encodes the whole rendered string).
 import type { TokenizerConfig } from "../config.ts";
-import { TokenizerError } from "../errors.ts";
 import { ChatBuilder, type ChatEncoding } from "../formats/builder.ts";
 import type { ChatRequest } from "../formats/request.ts";
 import type { ChatSink } from "../formats/sink.ts";
-import { checkPolicy, type SpecialTextOptions, specialTokenError } from "../special-text/policy.ts";
+import { checkPolicy, type SpecialTextOptions } from "../special-text/policy.ts";
 import { createSpecialScanner, type SpecialScanner } from "../special-text/scanner.ts";
 import type { TextModel } from "../text-model.ts";
 import type { ProgramNode } from "./ast.ts";
 import { emitRuns, renderChatTemplate, type TemplateRender } from "./chat.ts";
 import type { StructureAuditEntry } from "./interpreter.ts";
 import type { TemplateLimits } from "./limits.ts";
-import { TEMPLATE } from "./pstr.ts";
+import { PStr, TEMPLATE } from "./pstr.ts";
 import { compileTemplate } from "./render.ts";
 import { type AddedToken, splitAddedTokens } from "./reserved-set.ts";
-import { PList, PStr, type Value } from "./values.ts";
+import { PList, type Value } from "./values.ts";
 
 export interface TemplateEncoding extends ChatEncoding {
   /** Where the template's control flow read caller text. */
@@ -193,5 +192,3 @@ export function createTemplateTokenizer(parts: {
     },
   });
 }
-
-export { specialTokenError, TokenizerError };

@@ -3,7 +3,7 @@
 // provenance), list/tuple, dict (insertion-ordered, keys keep their provenance), jinja2's
 // Undefined, namespace()/loop objects, and callables (macros, globals, bound methods).
 import { pyFloatRepr } from "../formats/py-json.ts";
-import { concat, PStr, PStrBuilder, TEMPLATE } from "./pstr.ts";
+import { PStr, PStrBuilder, TEMPLATE } from "./pstr.ts";
 
 /** jinja2's default Undefined: prints "", iterates empty, is falsy; attribute access on it fails. */
 export class PyUndefined {
@@ -252,5 +252,3 @@ export function comparePy(a: string, b: string): number {
 export function tpl(s: string): PStr {
   return PStr.of(s, TEMPLATE);
 }
-
-export { concat, PStr };
