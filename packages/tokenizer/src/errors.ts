@@ -12,7 +12,11 @@ export type TokenizerErrorType =
   | "special-token-in-text"
   | "invalid-conversation"
   | "invalid-argument"
-  | "fetch-failed";
+  | "fetch-failed"
+  | "template-syntax-error"
+  | "template-error"
+  | "template-exception"
+  | "template-limit";
 
 export interface TokenizerErrorFields {
   readonly file?: string;

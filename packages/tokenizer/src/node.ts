@@ -9,3 +9,4 @@ export {
   loadTokenizerSync,
 } from "./node/directory.ts";
 export { QWEN3_DATA_PACKAGE, qwen3Dir } from "./node/qwen3.ts";
+export { loadTemplateTokenizerSync } from "./template/directory.ts";

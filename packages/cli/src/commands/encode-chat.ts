@@ -5,9 +5,10 @@
 // unknown top-level field is checked here, as in encode-text, so both commands report it as
 // `invalid-input` (the library would say `invalid-conversation`); the list is the library's own
 // (CHAT_REQUEST_FIELDS), so the CLI never refuses a field the library takes.
-import { CHAT_REQUEST_FIELDS, type ChatRequest } from "@chatwire/tokenizer";
-import { getFlag } from "../args.ts";
+import { CHAT_REQUEST_FIELDS, type ChatRequest, FORMAT_NAMES } from "@chatwire/tokenizer";
+import { getFlag, getString } from "../args.ts";
 import type { Command } from "../command.ts";
+import { TEMPLATE_OPTIONS, templateEncoder } from "../template-option.ts";
 import {
   loadTokenizerOption,
   SPECIAL_TEXT_OPTION,
@@ -21,6 +22,12 @@ export const command: Command = {
   summary: "encode a chat request (OpenAI/HF messages or the format's native fields)",
   options: {
     ...TOKENIZER_OPTIONS,
+    format: {
+      kind: "string",
+      choices: [...FORMAT_NAMES, "template"],
+      description: `${TOKENIZER_OPTIONS.format?.description ?? ""}; "template" renders the model's own chat template (docs/templates.md)`,
+    },
+    ...TEMPLATE_OPTIONS,
     ...SPECIAL_TEXT_OPTION,
     text: {
       kind: "flag",
@@ -30,9 +37,16 @@ export const command: Command = {
   },
   jsonl: true,
   async prepare(opts) {
-    const tokenizer = await loadTokenizerOption(opts);
     const specialText = specialTextOption(opts);
     const withText = getFlag(opts, "text");
+    if (getString(opts, "format") === "template") {
+      const encode = templateEncoder(opts, specialText, withText);
+      return (input) => {
+        inputObject(input, CHAT_REQUEST_FIELDS);
+        return encode(input as ChatRequest);
+      };
+    }
+    const tokenizer = await loadTokenizerOption(opts);
     return (input) => {
       inputObject(input, CHAT_REQUEST_FIELDS);
       // The request is untrusted JSON: encodeChat validates it at run time (typed errors).

@@ -1,0 +1,123 @@
+// A chat request through a model's own chat template: the request becomes template variables as
+// an OpenAI-compatible server hands them to transformers (vLLM's content normalization:
+// null -> "", text parts joined with "\n"; developer -> system; `reasoning` -> reasoning_content;
+// chat_template_kwargs as variables; `tools` only when given), every caller string tagged with
+// its field; the config's special tokens (bos_token, eos_token, ...) are template text. Then
+// transformers' continue_final_message cut, and the provenance runs go to a ChatSink:
+// template runs through `template()` (their reserved strings become IDs), caller runs through
+// `caller()` (audited, ordinary text). Consecutive runs of either kind form one encoder call
+// in the builder: the encoder sees the maximal text between reserved IDs, as HF does.
+
+import { TokenizerError } from "../errors.ts";
+import { normalizeRequest } from "../formats/normalize.ts";
+import type { ChatSink } from "../formats/sink.ts";
+import type { ProgramNode } from "./ast.ts";
+import { Origins } from "./origins.ts";
+import { concat, PStr, TEMPLATE } from "./pstr.ts";
+import { isPySpace } from "./py-str.ts";
+import { type RenderOptions, type RenderResult, renderProgram } from "./render.ts";
+import { PList, type Value } from "./values.ts";
+
+export interface TemplateRender extends RenderResult {
+  readonly origins: Origins;
+}
+
+const DROPPED = new Set(["refusal", "audio", "function_call", "reasoning"]);
+
+function own(o: object, k: string): unknown {
+  return Object.hasOwn(o, k) ? (o as Record<string, unknown>)[k] : undefined;
+}
+
+/** The message's content as the server layer normalizes it, with provenance per part. */
+function contentValue(content: unknown, i: number, origins: Origins): PStr {
+  if (content === null || content === undefined) return PStr.EMPTY;
+  if (typeof content === "string") return origins.value(content, i, "content") as PStr;
+  const parts: PStr[] = [];
+  (content as readonly unknown[]).forEach((p, k) => {
+    if (k > 0) parts.push(PStr.of("\n"));
+    const text = own(p as object, "text");
+    parts.push(origins.value(typeof text === "string" ? text : "", i, `content[${k}].text`) as PStr);
+  });
+  return concat(parts);
+}
+
+function messagesValue(messages: readonly unknown[], origins: Origins): PList {
+  return new PList(
+    messages.map((raw, i) => {
+      const m: Record<string, unknown> = {};
+      for (const k of Object.keys(raw as object)) if (!DROPPED.has(k)) m[k] = own(raw as object, k);
+      if (m.role === "developer") m.role = "system";
+      const reasoning = own(raw as object, "reasoning");
+      if (reasoning !== null && reasoning !== undefined) m.reasoning_content = reasoning;
+      delete m.content;
+      const d = origins.value(m, i, "");
+      if (d instanceof PList || d === null || typeof d !== "object" || !("map" in d)) return d;
+      d.set(PStr.of("content"), contentValue(own(raw as object, "content"), i, origins));
+      return d;
+    }),
+  );
+}
+
+/** transformers' continue_final_message cut (apply_chat_template), on the provenance string. */
+function continueFinal(rendered: PStr, final: string): PStr {
+  const strip = (s: string, left: boolean, right: boolean): string => {
+    let a = 0;
+    let b = s.length;
+    if (left) while (a < b && isPySpace(s.charCodeAt(a))) a++;
+    if (right) while (b > a && isPySpace(s.charCodeAt(b - 1))) b--;
+    return s.slice(a, b);
+  };
+  const stripped = strip(final, true, true);
+  const at = rendered.text.lastIndexOf(stripped);
+  if (at < 0)
+    throw new TokenizerError(
+      "invalid-conversation",
+      "continue_final_message: the final message does not appear in the rendering (the template changed it)",
+      { field: "continue_final_message" },
+    );
+  const lstripped = strip(final, true, false);
+  if (rendered.text.slice(at, at + lstripped.length) === final)
+    return rendered.slice(0, at + lstripped.length);
+  return rendered.slice(0, at + stripped.length);
+}
+
+/** Renders `request` (validated first: TokenizerError "invalid-conversation"). */
+export function renderChatTemplate(
+  program: ProgramNode,
+  request: unknown,
+  specialTokens: ReadonlyMap<string, Value>,
+  options: RenderOptions = {},
+): TemplateRender {
+  const n = normalizeRequest(request, { family: "template", nativeRoles: [], nativeFields: [] });
+  const req = request as Record<string, unknown>;
+  const origins = new Origins();
+  const vars = new Map<string, Value>(specialTokens);
+  const kw = own(req, "chat_template_kwargs");
+  if (kw !== null && kw !== undefined)
+    for (const [k, v] of Object.entries(kw as object))
+      vars.set(k, origins.value(v, null, `chat_template_kwargs.${k}`));
+  if (n.enableThinking !== undefined) vars.set("enable_thinking", n.enableThinking);
+  vars.set("messages", messagesValue(own(req, "messages") as unknown[], origins));
+  const tools = own(req, "tools");
+  if (Array.isArray(tools) && tools.length > 0) vars.set("tools", origins.value(tools, null, "tools"));
+  vars.set("add_generation_prompt", n.addGenerationPrompt);
+  const r = renderProgram(program, vars, origins, options);
+  let output = r.output;
+  if (n.continueFinalMessage) {
+    const last = n.messages[n.messages.length - 1];
+    if (last !== undefined) output = continueFinal(output, last.content);
+  }
+  return { output, structure: r.structure, origins };
+}
+
+/** Pushes the rendering into a sink: template runs may hold reserved strings, caller runs never. */
+export function emitRuns(r: TemplateRender, sink: ChatSink): void {
+  r.output.forEachRun((text, origin) => {
+    if (origin === TEMPLATE) sink.template(text, null, "template");
+    else {
+      const { message, field } = r.origins.get(origin);
+      const top = field.replace(/[[.].*$/s, "");
+      sink.caller(text, message, top === "" ? "content" : top, { field });
+    }
+  });
+}

@@ -1,0 +1,26 @@
+// The "template" format from a model directory (Node only): reads tokenizer_config.json,
+// tokenizer.json and chat_template.jinja when present (tokenizer.model only to name it in the
+// error), then builds with the runtime-neutral ./from-files.ts; errors name the file's path.
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { TokenizerError } from "../errors.ts";
+import { buildTemplateTokenizer, TEMPLATE_FILE, type TemplateLoadOptions } from "./from-files.ts";
+import type { TemplateTokenizer } from "./tokenizer.ts";
+
+const NAMES = ["tokenizer_config.json", "tokenizer.json", TEMPLATE_FILE];
+
+export function loadTemplateTokenizerSync(dir: string, options: TemplateLoadOptions = {}): TemplateTokenizer {
+  const files: Record<string, Uint8Array> = {};
+  for (const name of NAMES) {
+    const path = join(dir, name);
+    try {
+      files[name] = readFileSync(path);
+    } catch (e) {
+      const code = typeof e === "object" && e !== null && "code" in e ? e.code : undefined;
+      if (code === "ENOENT" || code === "ENOTDIR") continue;
+      throw new TokenizerError("bad-tokenizer-file", `${path} cannot be read`, { file: path });
+    }
+  }
+  if (existsSync(join(dir, "tokenizer.model"))) files["tokenizer.model"] = new Uint8Array(0);
+  return buildTemplateTokenizer(files, options, (name) => join(dir, name));
+}

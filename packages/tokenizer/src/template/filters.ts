@@ -1,0 +1,346 @@
+// jinja2's built-in filters and tests as real chat templates use them, with Python semantics and
+// provenance (trim = Python str.strip, so U+FEFF stays and U+0085/U+001C-U+001F go; `string` of a
+// list is Python's str(); tojson is transformers' json.dumps). Unknown names are typed errors.
+import type { Interpreter } from "./interpreter.ts";
+import { concat, PStr, PStrBuilder } from "./pstr.ts";
+import { pyCapitalize, pyLower, pyReplace, pyStrip, pyTitle, pyUpper } from "./py-str.ts";
+import { toJson } from "./tojson.ts";
+import {
+  type CallArgs,
+  Callable,
+  comparePy,
+  equals,
+  less,
+  numOf,
+  PDict,
+  PList,
+  PObject,
+  PyFloat,
+  PyUndefined,
+  repr,
+  str,
+  TemplateRuntimeError,
+  truthy,
+  typeName,
+  type Value,
+} from "./values.ts";
+
+function arg(a: CallArgs, i: number, name: string): Value | undefined {
+  return i < a.args.length ? a.args[i] : a.kwargs.get(name);
+}
+
+function attrPath(v: Value, path: string, it: Interpreter): Value {
+  let cur = v;
+  for (const part of path.split(".")) {
+    cur = /^\d+$/.test(part) ? it.item(cur, Number(part)) : it.item(cur, PStr.of(part));
+  }
+  return cur;
+}
+
+function lengthOf(v: Value): number {
+  if (v instanceof PStr) return v.codePoints;
+  if (v instanceof PList) return v.items.length;
+  if (v instanceof PDict) return v.map.size;
+  if (v instanceof PyUndefined) return 0;
+  throw new TemplateRuntimeError(`object of type '${typeName(v)}' has no len()`);
+}
+
+/** select/reject/selectattr/rejectattr: the test named by the first argument (none: truthiness). */
+function selectBy(it: Interpreter, v: Value, a: CallArgs, withAttr: boolean, keep: boolean): Value {
+  const items = it.iterate(v);
+  const rest = withAttr ? a.args.slice(1) : a.args;
+  const attr = withAttr ? arg(a, 0, "attribute") : undefined;
+  if (withAttr && !(attr instanceof PStr))
+    throw new TemplateRuntimeError("selectattr needs an attribute name");
+  const testName = rest[0];
+  const out: Value[] = [];
+  for (const x of items) {
+    it.step();
+    const target = attr instanceof PStr ? attrPath(x, attr.text, it) : x;
+    const ok =
+      testName === undefined
+        ? truthy(target)
+        : applyTest(testName instanceof PStr ? testName.text : String(testName), target, rest.slice(1), it);
+    if (ok === keep) out.push(x);
+  }
+  return new PList(out);
+}
+
+export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter): Value {
+  switch (name) {
+    case "trim": {
+      const chars = arg(a, 0, "chars");
+      return pyStrip(str(v), chars instanceof PStr ? chars.text : null, true, true);
+    }
+    case "tojson": {
+      const indent = arg(a, 0, "indent");
+      const seps = a.kwargs.get("separators");
+      let separators: [string, string] | null = null;
+      if (seps instanceof PList && seps.items.length === 2) {
+        const [x, y] = seps.items;
+        if (x instanceof PStr && y instanceof PStr) separators = [x.text, y.text];
+      }
+      return it.made(
+        toJson(v, {
+          indent: typeof indent === "number" ? indent : indent instanceof PStr ? indent.text : null,
+          separators,
+          sortKeys: truthy(a.kwargs.get("sort_keys") ?? false),
+        }),
+      );
+    }
+    case "string":
+      return it.made(str(v));
+    case "safe":
+    case "e":
+    case "escape":
+    case "forceescape":
+      // No autoescape in transformers' environment: `escape` would return Markup with HTML
+      // entities; no real chat template escapes, so it is refused rather than guessed.
+      if (name === "safe") return v;
+      throw new TemplateRuntimeError(`filter ${name} is not supported`);
+    case "length":
+    case "count":
+      return lengthOf(v);
+    case "upper":
+      return it.made(pyUpper(str(v)));
+    case "lower":
+      return it.made(pyLower(str(v)));
+    case "title":
+      return it.made(pyTitle(str(v)));
+    case "capitalize":
+      return it.made(pyCapitalize(str(v)));
+    case "replace": {
+      const old = arg(a, 0, "old");
+      const repl = arg(a, 1, "new");
+      if (!(old instanceof PStr) || !(repl instanceof PStr))
+        throw new TemplateRuntimeError("replace needs strings");
+      const count = arg(a, 2, "count");
+      return it.made(pyReplace(str(v), old.text, repl, typeof count === "number" ? count : -1));
+    }
+    case "default":
+    case "d": {
+      const given = arg(a, 0, "default_value");
+      const dflt = given === undefined ? PStr.EMPTY : given;
+      const boolean = truthy(arg(a, 1, "boolean") ?? false);
+      return v instanceof PyUndefined || (boolean && !truthy(v)) ? dflt : v;
+    }
+    case "join": {
+      const sep = arg(a, 0, "d");
+      const attr = arg(a, 1, "attribute");
+      const items = it.iterate(v).map((x) => str(attr instanceof PStr ? attrPath(x, attr.text, it) : x));
+      const parts: PStr[] = [];
+      items.forEach((x, i) => {
+        if (i > 0 && sep instanceof PStr) parts.push(sep);
+        parts.push(x);
+      });
+      return it.made(concat(parts));
+    }
+    case "first": {
+      const xs = it.iterate(v);
+      return xs.length > 0 ? (xs[0] as Value) : new PyUndefined("first");
+    }
+    case "last": {
+      const xs = it.iterate(v);
+      return xs.length > 0 ? (xs[xs.length - 1] as Value) : new PyUndefined("last");
+    }
+    case "list":
+      return new PList([...it.iterate(v)]);
+    case "reverse":
+      if (v instanceof PStr) return it.made(concat(it.iterate(v).reverse() as PStr[]));
+      return new PList([...it.iterate(v)].reverse());
+    case "items":
+      if (v instanceof PyUndefined) return new PList([]);
+      if (!(v instanceof PDict)) throw new TemplateRuntimeError("items filter needs a mapping");
+      return new PList([...v.map.values()].map(([k, x]) => new PList([k, x], true)));
+    case "dictsort": {
+      if (!(v instanceof PDict)) throw new TemplateRuntimeError("dictsort needs a mapping");
+      const entries = [...v.map.values()].sort((x, y) =>
+        comparePy(x[0].text.toLowerCase(), y[0].text.toLowerCase()),
+      );
+      return new PList(entries.map(([k, x]) => new PList([k, x], true)));
+    }
+    case "int": {
+      if (typeof v === "number") return v;
+      if (v instanceof PyFloat) return Math.trunc(v.v);
+      if (typeof v === "boolean") return Number(v);
+      if (v instanceof PStr && /^\s*[+-]?\d+\s*$/.test(v.text)) return Number.parseInt(v.text, 10);
+      return typeof arg(a, 0, "default") === "number" ? (arg(a, 0, "default") as number) : 0;
+    }
+    case "float": {
+      const x = numOf(v);
+      if (x !== undefined) return new PyFloat(x);
+      if (v instanceof PStr && v.text.trim() !== "" && Number.isFinite(Number(v.text)))
+        return new PyFloat(Number(v.text));
+      return new PyFloat(0);
+    }
+    case "abs":
+      if (v instanceof PyFloat) return new PyFloat(Math.abs(v.v));
+      if (typeof v !== "number") throw new TemplateRuntimeError("abs needs a number");
+      return Math.abs(v);
+    case "unique": {
+      const out: Value[] = [];
+      for (const x of it.iterate(v)) if (!out.some((y) => equals(x, y))) out.push(x);
+      return new PList(out);
+    }
+    case "sort": {
+      const attr = a.kwargs.get("attribute");
+      const reverse = truthy(a.kwargs.get("reverse") ?? false);
+      const key = (x: Value): Value => (attr instanceof PStr ? attrPath(x, attr.text, it) : x);
+      const xs = [...it.iterate(v)].sort((x, y) =>
+        less(key(x), key(y)) ? -1 : less(key(y), key(x)) ? 1 : 0,
+      );
+      return new PList(reverse ? xs.reverse() : xs);
+    }
+    case "map": {
+      const attr = a.kwargs.get("attribute");
+      if (attr instanceof PStr) return new PList(it.iterate(v).map((x) => attrPath(x, attr.text, it)));
+      const f = a.args[0];
+      if (!(f instanceof PStr)) throw new TemplateRuntimeError("map needs a filter name or attribute=");
+      const rest = { args: a.args.slice(1), kwargs: a.kwargs };
+      return new PList(it.iterate(v).map((x) => applyFilter(f.text, x, rest, it)));
+    }
+    case "select":
+      return selectBy(it, v, a, false, true);
+    case "reject":
+      return selectBy(it, v, a, false, false);
+    case "selectattr":
+      return selectBy(it, v, a, true, true);
+    case "rejectattr":
+      return selectBy(it, v, a, true, false);
+    case "indent": {
+      const width = arg(a, 0, "width") ?? 4;
+      const first = truthy(arg(a, 1, "first") ?? false);
+      const blank = truthy(arg(a, 2, "blank") ?? false);
+      const pad = width instanceof PStr ? width : PStr.of(" ".repeat(typeof width === "number" ? width : 4));
+      const s = str(v);
+      const lines: PStr[] = [];
+      let from = 0;
+      const t = s.text;
+      for (let i = 0; i <= t.length; i++) {
+        if (i === t.length || t[i] === "\n") {
+          lines.push(s.slice(from, i));
+          from = i + 1;
+        }
+      }
+      const parts: PStr[] = [];
+      lines.forEach((line, i) => {
+        if (i > 0) parts.push(PStr.of("\n"));
+        const indentIt = (i > 0 || first) && (blank || line.length > 0);
+        if (indentIt) parts.push(pad);
+        parts.push(line);
+      });
+      return it.made(concat(parts));
+    }
+    case "wordcount":
+      return str(v)
+        .text.split(/\s+/u)
+        .filter((w) => w.length > 0).length;
+    case "sum": {
+      let total = 0;
+      let float = false;
+      for (const x of it.iterate(v)) {
+        const n = numOf(x);
+        if (n === undefined) throw new TemplateRuntimeError("sum needs numbers");
+        if (x instanceof PyFloat) float = true;
+        total += n;
+      }
+      return float ? new PyFloat(total) : total;
+    }
+    case "min":
+    case "max": {
+      const xs = it.iterate(v);
+      if (xs.length === 0) return new PyUndefined(name);
+      return xs.reduce((m, x) => (name === "min" ? (less(x, m) ? x : m) : less(m, x) ? x : m));
+    }
+    case "format": {
+      // Python's `fmt % args` for %s %d %i %r %%: each argument keeps its provenance.
+      const fmt = str(v);
+      const parts: PStr[] = [];
+      let k = 0;
+      let from = 0;
+      const t = fmt.text;
+      for (let i = 0; i < t.length; i++) {
+        if (t[i] !== "%") continue;
+        const c = t[i + 1];
+        parts.push(fmt.slice(from, i));
+        if (c === "%") parts.push(PStr.of("%"));
+        else if (c === "s" || c === "d" || c === "i" || c === "r") {
+          const x = a.args[k++];
+          if (x === undefined) throw new TemplateRuntimeError("not enough arguments for format string");
+          if (c === "r") {
+            const b = new PStrBuilder();
+            repr(x, b);
+            parts.push(b.finish());
+          } else if (c === "s") parts.push(str(x));
+          else if (numOf(x) !== undefined) parts.push(PStr.of(String(Math.trunc(numOf(x) as number))));
+          else throw new TemplateRuntimeError(`%${c} format: a real number is required, not ${typeName(x)}`);
+        } else throw new TemplateRuntimeError(`unsupported format character ${JSON.stringify(c ?? "")}`);
+        i++;
+        from = i + 1;
+      }
+      parts.push(fmt.slice(from));
+      return it.made(concat(parts));
+    }
+    case "attr":
+      return it.item(v, arg(a, 0, "name") ?? null);
+    default:
+      throw new TemplateRuntimeError(`no filter named '${name}'`);
+  }
+}
+
+export function applyTest(name: string, v: Value, args: readonly Value[], it: Interpreter): boolean {
+  switch (name) {
+    case "defined":
+      return !(v instanceof PyUndefined);
+    case "undefined":
+      return v instanceof PyUndefined;
+    case "none":
+      return v === null;
+    case "string":
+      return v instanceof PStr;
+    case "number":
+      return typeof v === "number" || v instanceof PyFloat;
+    case "integer":
+      return typeof v === "number";
+    case "float":
+      return v instanceof PyFloat;
+    case "boolean":
+      return typeof v === "boolean";
+    case "true":
+      return v === true;
+    case "false":
+      return v === false;
+    case "mapping":
+      return v instanceof PDict;
+    case "sequence":
+      return v instanceof PList || v instanceof PStr || v instanceof PDict;
+    case "iterable":
+      return v instanceof PList || v instanceof PStr || v instanceof PDict;
+    case "callable":
+      return v instanceof Callable;
+    case "odd":
+      return typeof v === "number" && Math.abs(v % 2) === 1;
+    case "even":
+      return typeof v === "number" && v % 2 === 0;
+    case "lower":
+      return v instanceof PStr && v.text === v.text.toLowerCase();
+    case "upper":
+      return v instanceof PStr && v.text === v.text.toUpperCase();
+    case "eq":
+    case "equalto":
+    case "==":
+      return equals(v, args[0] ?? null);
+    case "ne":
+    case "!=":
+      return !equals(v, args[0] ?? null);
+    case "in":
+      return it.contains(args[0] ?? null, v);
+    case "sameas":
+      return v === args[0];
+    case "escaped":
+      return false;
+    default:
+      if (v instanceof PObject && name === "namespace") return v.kind === "namespace";
+      throw new TemplateRuntimeError(`no test named '${name}'`);
+  }
+}

@@ -1,0 +1,181 @@
+// Builds a "template"-format tokenizer from in-memory files (any runtime): tokenizer.json
+// (byte-level BPE; every added token blocked in the ordinary encoder), tokenizer_config.json,
+// and the chat template — `options.chatTemplate` (the CLI's --chat-template FILE), else the
+// file "chat_template.jinja" beside the config, else the config's `chat_template` (a string, or
+// a named list: "default", plus "tool_use" chosen when the request has tools, as transformers
+// does). ./directory.ts reads the same files from a directory (Node).
+import {
+  CHAR_TO_BYTE,
+  loadByteLevelModel,
+  type ScannedTokenizerJson,
+  scanTokenizerJson,
+} from "../bytelevel/index.ts";
+import { TokenizerError } from "../errors.ts";
+import { configOf, type TokenizerFiles } from "../load.ts";
+import type { TextModel } from "../text-model.ts";
+import { planMultiSplit, withOuterSplits } from "./multi-split.ts";
+import type { AddedToken } from "./reserved-set.ts";
+import {
+  createTemplateTokenizer,
+  type TemplateSources,
+  type TemplateTokenizer,
+  type TemplateTokenizerOptions,
+} from "./tokenizer.ts";
+
+export interface TemplateLoadOptions extends TemplateTokenizerOptions {
+  /** Template source text overriding the files'. */
+  readonly chatTemplate?: string;
+}
+
+export const TEMPLATE_FILE = "chat_template.jinja";
+
+const utf8 = new TextDecoder();
+
+function textOf(files: TokenizerFiles, name: string, label: (n: string) => string): string | undefined {
+  const c = Object.hasOwn(files, name) ? files[name] : undefined;
+  if (c === undefined) return undefined;
+  if (typeof c === "string") return c;
+  if (c instanceof Uint8Array) return utf8.decode(c);
+  throw new TokenizerError("invalid-argument", `${label(name)} must be a string or a Uint8Array`, {
+    file: label(name),
+  });
+}
+
+/** The config's chat_template as sources (string or named list). */
+export function templateSources(
+  raw: Readonly<Record<string, unknown>>,
+  file: string,
+): TemplateSources | undefined {
+  const v = raw.chat_template;
+  if (typeof v === "string") return { default: v };
+  if (Array.isArray(v)) {
+    const named = new Map<string, string>();
+    for (const e of v) {
+      const name = (e as { name?: unknown }).name;
+      const template = (e as { template?: unknown }).template;
+      if (typeof name === "string" && typeof template === "string") named.set(name, template);
+    }
+    const dflt = named.get("default");
+    const toolUse = named.get("tool_use");
+    if (dflt === undefined)
+      throw new TokenizerError("bad-tokenizer-file", `${file}: chat_template list has no "default" entry`, {
+        file,
+        field: "chat_template",
+      });
+    return { default: dflt, ...(toolUse === undefined ? {} : { toolUse }) };
+  }
+  return undefined;
+}
+
+/** model.vocab's pieces by id (from the fast scan, or the parsed JSON). */
+function vocabPieces(
+  json: object,
+  scanned: ScannedTokenizerJson | undefined,
+): (id: number) => string | undefined {
+  if (scanned !== undefined) return (id) => scanned.vocab.pieces[id];
+  const vocab = (json as { model?: { vocab?: unknown } }).model?.vocab;
+  const byId = new Map<number, string>();
+  if (typeof vocab === "object" && vocab !== null)
+    for (const [k, v] of Object.entries(vocab)) if (typeof v === "number") byId.set(v, k);
+  return (id) => byId.get(id);
+}
+
+/**
+ * The added IDs to block in the ordinary encoder. An added token whose ID is ALSO a model.vocab
+ * piece spelled with a character outside the byte-level alphabet (DeepSeek V3's
+ * `<｜begin▁of▁sentence｜>` at 0) can never come out of byte-level BPE — every BPE piece is a
+ * concatenation of alphabet characters — so it needs no block (the model refuses to block vocab
+ * pieces). One spelled in the alphabet stays blocked, and the model refuses the file loudly.
+ */
+function blockable(
+  added: ReadonlyMap<number, AddedToken>,
+  piece: (id: number) => string | undefined,
+): Set<number> {
+  const out = new Set<number>();
+  for (const id of added.keys()) {
+    const p = piece(id);
+    const unreachable =
+      p !== undefined && [...p].some((ch) => ch.length > 1 || (CHAR_TO_BYTE[ch.charCodeAt(0)] ?? -1) === -1);
+    if (!unreachable) out.add(id);
+  }
+  return out;
+}
+
+export function buildTemplateTokenizer(
+  files: TokenizerFiles,
+  options: TemplateLoadOptions,
+  label: (name: string) => string,
+): TemplateTokenizer {
+  if (typeof files !== "object" || files === null)
+    throw new TokenizerError("invalid-argument", "files must be an object keyed by file name");
+  const config = configOf(files, label);
+  const jinja = textOf(files, TEMPLATE_FILE, label);
+  const templates: TemplateSources | undefined =
+    options.chatTemplate !== undefined
+      ? { default: options.chatTemplate }
+      : jinja !== undefined
+        ? { default: jinja }
+        : templateSources(config.raw, config.file);
+  if (templates === undefined)
+    throw new TokenizerError(
+      "file-not-found",
+      `no chat template: neither ${label(TEMPLATE_FILE)} nor a chat_template in ${config.file}`,
+      { file: label(TEMPLATE_FILE) },
+    );
+  const modelFile = label("tokenizer.json");
+  const text = textOf(files, "tokenizer.json", label);
+  if (text === undefined) {
+    const spm = Object.hasOwn(files, "tokenizer.model");
+    throw new TokenizerError(
+      spm ? "bad-tokenizer-file" : "file-not-found",
+      `${modelFile} does not exist${spm ? " (the template format reads tokenizer.json; tokenizer.model alone is not supported yet)" : ""}`,
+      { file: modelFile },
+    );
+  }
+  const scanned = scanTokenizerJson(text);
+  let json: unknown;
+  try {
+    json = scanned?.rest ?? JSON.parse(text);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new TokenizerError("bad-tokenizer-file", `${modelFile} is not valid JSON: ${why}`, {
+      file: modelFile,
+    });
+  }
+  if (typeof json !== "object" || json === null)
+    throw new TokenizerError("bad-tokenizer-file", `${modelFile} must hold an object`, { file: modelFile });
+  const added = new Map<number, AddedToken>();
+  const list = (json as { added_tokens?: unknown }).added_tokens;
+  if (Array.isArray(list))
+    for (const t of list) {
+      const { id, content, special } = t as { id?: unknown; content?: unknown; special?: unknown };
+      if (typeof id === "number" && typeof content === "string")
+        added.set(id, { id, content, special: special === true });
+    }
+  for (const t of config.addedTokens) if (!added.has(t.id)) added.set(t.id, t);
+  // apply_chat_template encodes with add_special_tokens=False: the post-processor (Llama 3's
+  // TemplateProcessing that adds <|begin_of_text|>) never runs, so it is not loaded either.
+  if ("post_processor" in json) json = { ...(json as Record<string, unknown>), post_processor: null };
+  const plan = planMultiSplit(json as Record<string, unknown>);
+  const inner = loadByteLevelModel(plan?.json ?? (json as object), {
+    file: modelFile,
+    blocked: blockable(added, vocabPieces(json as object, scanned)),
+    ...(scanned === undefined ? {} : { scanned }),
+  });
+  const textModel: TextModel = plan === undefined ? inner : withOuterSplits(inner, plan.outer);
+  return createTemplateTokenizer({
+    textModel,
+    config,
+    addedTokens: [...added.values()].sort((a, b) => a.id - b.id),
+    templates,
+    options,
+  });
+}
+
+/** A template-format tokenizer from in-memory files; errors name a file by its key. */
+export function templateFromFiles(
+  files: TokenizerFiles,
+  options: TemplateLoadOptions = {},
+): TemplateTokenizer {
+  return buildTemplateTokenizer(files, options, (name) => name);
+}

@@ -1,0 +1,293 @@
+// Python 3 str methods on provenance strings, by Python's rules rather than JavaScript's:
+// whitespace is str.isspace() (U+001C-U+001F and U+0085 are whitespace, U+FEFF is not, unlike
+// String.prototype.trim), lengths and indices count code points, split(None) splits on runs of
+// whitespace, strip(chars) removes any of the given characters. Every result is sliced from the
+// input (or built from it and the arguments), so every character keeps its origin.
+import { concat, PStr } from "./pstr.ts";
+
+/** Python str.isspace() code points (Python 3.11). */
+const PY_SPACE: ReadonlySet<number> = new Set([
+  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002,
+  0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
+]);
+
+export function isPySpace(c: number): boolean {
+  return PY_SPACE.has(c);
+}
+
+/** True when the string has a surrogate (so UTF-16 offsets differ from code point indices). */
+function astral(s: string): boolean {
+  return /[\ud800-\udfff]/.test(s);
+}
+
+/** Code point count (Python len). */
+export function pyLen(s: string): number {
+  if (!astral(s)) return s.length;
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+}
+
+/** UTF-16 offsets of every code point start, plus the end (only for strings with surrogates). */
+function _cpOffsets(s: string): number[] {
+  const offs: number[] = [];
+  let i = 0;
+  for (const ch of s) {
+    offs.push(i);
+    i += ch.length;
+  }
+  offs.push(i);
+  return offs;
+}
+
+/** Python s[i] (code points; negative from the end); undefined when out of range. */
+export function pyIndex(s: PStr, i: number): PStr | undefined {
+  const n = s.codePoints;
+  const k = i < 0 ? i + n : i;
+  if (k < 0 || k >= n) return undefined;
+  const offs = s.codePointOffsets();
+  if (offs === undefined) return s.slice(k, k + 1);
+  return s.slice(offs[k] as number, offs[k + 1] as number);
+}
+
+/** Python slice indices (start, stop, step) resolved against a length, as slice.indices(). */
+export function sliceIndices(
+  n: number,
+  start: number | null,
+  stop: number | null,
+  step: number | null,
+): [number, number, number] {
+  const st = step ?? 1;
+  if (st === 0) throw new RangeError("slice step cannot be zero");
+  const clamp = (v: number | null, dflt: number, lo: number, hi: number): number => {
+    if (v === null) return dflt;
+    const x = v < 0 ? v + n : v;
+    return Math.min(Math.max(x, lo), hi);
+  };
+  if (st > 0) return [clamp(start, 0, 0, n), clamp(stop, n, 0, n), st];
+  return [clamp(start, n - 1, -1, n - 1), clamp(stop, -1, -1, n - 1), st];
+}
+
+/** The code point positions a Python slice selects. */
+export function slicePositions(
+  n: number,
+  start: number | null,
+  stop: number | null,
+  step: number | null,
+): number[] {
+  const [a, b, st] = sliceIndices(n, start, stop, step);
+  const out: number[] = [];
+  if (st > 0) for (let i = a; i < b; i += st) out.push(i);
+  else for (let i = a; i > b; i += st) out.push(i);
+  return out;
+}
+
+/** Python s[start:stop:step] on code points. */
+export function pySlice(s: PStr, start: number | null, stop: number | null, step: number | null): PStr {
+  const n = s.codePoints;
+  const offs = s.codePointOffsets();
+  const at = (k: number): number => (offs === undefined ? k : (offs[k] as number));
+  if ((step ?? 1) === 1) {
+    const [a, b] = sliceIndices(n, start, stop, 1);
+    return b <= a ? PStr.EMPTY : s.slice(at(a), at(b));
+  }
+  return concat(slicePositions(n, start, stop, step).map((k) => s.slice(at(k), at(k + 1))));
+}
+
+/** The set of code points of a strip() argument (null: whitespace). */
+function stripSet(chars: string | null): (c: number) => boolean {
+  if (chars === null) return isPySpace;
+  const set = new Set<number>();
+  for (const ch of chars) set.add(ch.codePointAt(0) as number);
+  return (c) => set.has(c);
+}
+
+/** Python strip / lstrip / rstrip. */
+export function pyStrip(s: PStr, chars: string | null, left: boolean, right: boolean): PStr {
+  const t = s.text;
+  const inSet = stripSet(chars);
+  let a = 0;
+  let b = t.length;
+  if (left)
+    while (a < b) {
+      const c = t.codePointAt(a) as number;
+      if (!inSet(c)) break;
+      a += c > 0xffff ? 2 : 1;
+    }
+  if (right)
+    while (b > a) {
+      const lo = t.charCodeAt(b - 1);
+      const isPair =
+        lo >= 0xdc00 &&
+        lo <= 0xdfff &&
+        b - 2 >= a &&
+        t.charCodeAt(b - 2) >= 0xd800 &&
+        t.charCodeAt(b - 2) <= 0xdbff;
+      const c = isPair ? (t.codePointAt(b - 2) as number) : lo;
+      if (!inSet(c)) break;
+      b -= isPair ? 2 : 1;
+    }
+  return s.slice(a, b);
+}
+
+/** Python str.split(sep, maxsplit) (sep null: runs of whitespace, empty ends dropped). */
+export function pySplit(s: PStr, sep: string | null, maxsplit: number): PStr[] {
+  const t = s.text;
+  const out: PStr[] = [];
+  if (sep === null) {
+    let i = 0;
+    while (i < t.length) {
+      while (i < t.length && isPySpace(t.charCodeAt(i))) i++;
+      if (i >= t.length) break;
+      if (maxsplit >= 0 && out.length === maxsplit) {
+        let end = t.length;
+        while (end > i && isPySpace(t.charCodeAt(end - 1))) end--;
+        out.push(s.slice(i, end));
+        return out;
+      }
+      let j = i;
+      while (j < t.length && !isPySpace(t.charCodeAt(j))) j++;
+      out.push(s.slice(i, j));
+      i = j;
+    }
+    return out;
+  }
+  if (sep.length === 0) throw new RangeError("empty separator");
+  let from = 0;
+  for (;;) {
+    if (maxsplit >= 0 && out.length === maxsplit) break;
+    const k = t.indexOf(sep, from);
+    if (k < 0) break;
+    out.push(s.slice(from, k));
+    from = k + sep.length;
+  }
+  out.push(s.slice(from));
+  return out;
+}
+
+/** Python str.rsplit(sep, maxsplit) for a given separator (null: as split when maxsplit < 0). */
+export function pyRsplit(s: PStr, sep: string | null, maxsplit: number): PStr[] {
+  if (maxsplit < 0 || sep === null) return pySplit(s, sep, maxsplit);
+  if (sep.length === 0) throw new RangeError("empty separator");
+  const t = s.text;
+  const out: PStr[] = [];
+  let to = t.length;
+  while (out.length < maxsplit) {
+    const k = to - sep.length < 0 ? -1 : t.lastIndexOf(sep, to - sep.length);
+    if (k < 0) break;
+    out.push(s.slice(k + sep.length, to));
+    to = k;
+  }
+  out.push(s.slice(0, to));
+  return out.reverse();
+}
+
+/** Python str.replace(old, new, count): the unreplaced parts keep their origin, `new` keeps its own. */
+export function pyReplace(s: PStr, old: string, repl: PStr, count: number): PStr {
+  const t = s.text;
+  const parts: PStr[] = [];
+  let n = 0;
+  if (old.length === 0) {
+    // Python inserts `new` before every code point and at the end.
+    const chars = [...t];
+    let off = 0;
+    for (const ch of chars) {
+      if (count >= 0 && n >= count) break;
+      parts.push(repl, s.slice(off, off + ch.length));
+      off += ch.length;
+      n++;
+    }
+    if (count < 0 || n < count) parts.push(repl);
+    parts.push(s.slice(off));
+    return concat(parts);
+  }
+  let from = 0;
+  for (;;) {
+    if (count >= 0 && n >= count) break;
+    const k = t.indexOf(old, from);
+    if (k < 0) break;
+    parts.push(s.slice(from, k), repl);
+    from = k + old.length;
+    n++;
+  }
+  parts.push(s.slice(from));
+  return concat(parts);
+}
+
+/** Python str.upper()/lower() per run (JavaScript's full case mappings agree with Python's). */
+export function pyUpper(s: PStr): PStr {
+  return s.mapRuns((x) => x.toUpperCase());
+}
+export function pyLower(s: PStr): PStr {
+  return s.mapRuns((x) => x.toLowerCase());
+}
+
+/** Python str.capitalize(): first code point title-cased (upper here), the rest lower. */
+export function pyCapitalize(s: PStr): PStr {
+  const first = pySlice(s, 0, 1, 1);
+  const rest = pySlice(s, 1, null, 1);
+  return concat([pyUpper(first), pyLower(rest)]);
+}
+
+/** Python str.title(): a cased letter after an uncased character is upper-cased, the rest lower. */
+export function pyTitle(s: PStr): PStr {
+  const out: PStr[] = [];
+  let prevCased = false;
+  let off = 0;
+  for (const ch of s.text) {
+    const piece = s.slice(off, off + ch.length);
+    const cased = /[\p{Lu}\p{Ll}\p{Lt}]/u.test(ch);
+    out.push(cased && !prevCased ? pyUpper(piece) : pyLower(piece));
+    prevCased = cased;
+    off += ch.length;
+  }
+  return concat(out);
+}
+
+/** Python str.find / rfind on code point indices. */
+export function pyFind(s: string, sub: string, reverse: boolean): number {
+  const k = reverse ? s.lastIndexOf(sub) : s.indexOf(sub);
+  return k < 0 ? -1 : pyLen(s.slice(0, k));
+}
+
+/** Python str.count(sub) (non-overlapping; "" counts len + 1). */
+export function pyCount(s: string, sub: string): number {
+  if (sub.length === 0) return pyLen(s) + 1;
+  let n = 0;
+  let from = 0;
+  for (;;) {
+    const k = s.indexOf(sub, from);
+    if (k < 0) return n;
+    n++;
+    from = k + sub.length;
+  }
+}
+
+/** Python str.splitlines() (keepends false): \n, \r, \r\n, \v, \f, \x1c-\x1e, \x85, U+2028/9. */
+export function pySplitlines(s: PStr): PStr[] {
+  const t = s.text;
+  const out: PStr[] = [];
+  let from = 0;
+  let i = 0;
+  while (i < t.length) {
+    const c = t.charCodeAt(i);
+    const br =
+      c === 10 ||
+      c === 13 ||
+      c === 11 ||
+      c === 12 ||
+      (c >= 0x1c && c <= 0x1e) ||
+      c === 0x85 ||
+      c === 0x2028 ||
+      c === 0x2029;
+    if (!br) {
+      i++;
+      continue;
+    }
+    out.push(s.slice(from, i));
+    i += c === 13 && t.charCodeAt(i + 1) === 10 ? 2 : 1;
+    from = i;
+  }
+  if (from < t.length) out.push(s.slice(from));
+  return out;
+}

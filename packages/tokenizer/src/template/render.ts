@@ -1,0 +1,113 @@
+// Renders a chat template with transformers' globals (raise_exception, strftime_now, namespace,
+// range, dict) and the loopcontrols extension, and maps every failure to a TokenizerError:
+// "template-syntax-error" (the parser refused it), "template-exception" (the template called
+// raise_exception: its message), "template-limit" (./limits.ts), "template-error" (anything a
+// Python jinja2 render would raise at run time: undefined attribute, bad operand, ...).
+import { TokenizerError } from "../errors.ts";
+import { type ProgramNode, parseTemplate } from "./ast.ts";
+import { Interpreter, type StructureAuditEntry, TemplateLimitError, TemplateRaise } from "./interpreter.ts";
+import { DEFAULT_LIMITS, type TemplateLimits } from "./limits.ts";
+import type { Origins } from "./origins.ts";
+import { PStr } from "./pstr.ts";
+import { strftime } from "./strftime.ts";
+import { Callable, PDict, PList, PObject, str, TemplateRuntimeError, type Value } from "./values.ts";
+
+export interface RenderOptions {
+  readonly limits?: Partial<TemplateLimits>;
+  /** The clock of strftime_now (default: the current time). */
+  readonly now?: () => Date;
+}
+
+export interface RenderResult {
+  readonly output: PStr;
+  readonly structure: StructureAuditEntry[];
+}
+
+/** Parses once; TokenizerError("template-syntax-error") when the parser refuses the source. */
+export function compileTemplate(source: string): ProgramNode {
+  try {
+    return parseTemplate(source);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new TokenizerError("template-syntax-error", `chat template: ${why.slice(0, 200)}`, {});
+  }
+}
+
+function globals(now: () => Date, it: Interpreter): Map<string, Value> {
+  const g = new Map<string, Value>();
+  g.set(
+    "raise_exception",
+    new Callable("raise_exception", ({ args }) => {
+      throw new TemplateRaise(str(args[0] ?? null).text);
+    }),
+  );
+  g.set(
+    "strftime_now",
+    new Callable("strftime_now", ({ args }) => {
+      const f = args[0];
+      if (!(f instanceof PStr)) throw new TemplateRuntimeError("strftime_now needs a format string");
+      return PStr.of(strftime(now(), f.text));
+    }),
+  );
+  g.set(
+    "namespace",
+    new Callable("namespace", ({ args, kwargs }) => {
+      const attrs = new Map<string, Value>();
+      const init = args[0];
+      if (init instanceof PDict) for (const [k, [, v]] of init.map) attrs.set(k, v);
+      for (const [k, v] of kwargs) attrs.set(k, v);
+      return new PObject("namespace", attrs);
+    }),
+  );
+  g.set(
+    "range",
+    new Callable("range", ({ args }) => {
+      const nums = args.map((x) => {
+        if (typeof x !== "number" || !Number.isInteger(x))
+          throw new TemplateRuntimeError("range() needs integers");
+        return x;
+      });
+      const [start, stop, step] =
+        nums.length === 1 ? [0, nums[0] as number, 1] : [nums[0] ?? 0, nums[1] ?? 0, nums[2] ?? 1];
+      if (step === 0) throw new TemplateRuntimeError("range() arg 3 must not be zero");
+      const n = Math.max(0, Math.ceil((stop - start) / step));
+      if (n > it.limits.maxSteps) throw new TemplateLimitError("maxSteps", `range of ${n} items`);
+      it.charge(n);
+      return new PList(Array.from({ length: n }, (_, i) => start + i * step));
+    }),
+  );
+  g.set(
+    "dict",
+    new Callable("dict", ({ kwargs }) => {
+      const d = new PDict();
+      for (const [k, v] of kwargs) d.set(PStr.of(k), v);
+      return d;
+    }),
+  );
+  return g;
+}
+
+/** Renders `program` with `vars` (already converted with `origins`). */
+export function renderProgram(
+  program: ProgramNode,
+  vars: ReadonlyMap<string, Value>,
+  origins: Origins,
+  options: RenderOptions = {},
+): RenderResult {
+  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const it = new Interpreter(origins, limits);
+  const all = globals(options.now ?? (() => new Date()), it);
+  for (const [k, v] of vars) all.set(k, v);
+  try {
+    const output = it.render(program, Interpreter.scope(all));
+    return { output, structure: it.structure };
+  } catch (e) {
+    if (e instanceof TemplateRaise)
+      throw new TokenizerError("template-exception", e.message.slice(0, 500), { templateMessage: e.message });
+    if (e instanceof TemplateLimitError)
+      throw new TokenizerError("template-limit", `chat template: ${e.message}`, { limit: e.limit });
+    if (e instanceof TemplateRuntimeError || e instanceof RangeError)
+      throw new TokenizerError("template-error", `chat template: ${e.message.slice(0, 200)}`, {});
+    throw e;
+  }
+}

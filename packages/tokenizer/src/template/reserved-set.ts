@@ -1,0 +1,68 @@
+// Which added tokens are RESERVED for a template-rendered model (docs/templates.md):
+//
+//   every added token, special or not, is reserved — placed only where template-origin text
+//   spells it, never from caller text — EXCEPT text pieces: non-special added tokens that carry
+//   no structure and that the vendor tokenizer matches inside ordinary text (Gemma 3's
+//   whitespace runs and HTML tags). A token is never a text piece when it is special, appears
+//   in the template source, or has a control-token shape (`<|…|>`, `<｜…｜>`, `[…]`).
+//   "Carries no structure" is decided by shape: only whitespace, or an HTML tag of a standard
+//   HTML element (so `<think>` / `<tool_call>` are reserved, `<table>` / `</h1>` are text).
+//
+// Qwen3's `<think>`, `<tool_call>` (special: false) are reserved by this rule, which is what
+// llama.cpp's parse_special=false gets wrong (USER_DEFINED tokens still match).
+
+export interface AddedToken {
+  readonly id: number;
+  readonly content: string;
+  readonly special: boolean;
+}
+
+const HTML_ELEMENTS = new Set(
+  (
+    "a abbr address area article aside audio b base bdi bdo blockquote body br button canvas caption cite code col " +
+    "colgroup data datalist dd del details dfn dialog div dl dt em embed fieldset figcaption figure footer form h1 " +
+    "h2 h3 h4 h5 h6 head header hr html i iframe img input ins kbd label legend li link main map mark meta meter nav " +
+    "noscript object ol optgroup option output p param picture pre progress q rp rt ruby s samp script section " +
+    "select small source span strong style sub summary sup table tbody td template textarea tfoot th thead time " +
+    "title tr track u ul var video wbr center font strike tt big"
+  ).split(" "),
+);
+
+/** `<|…|>`, `<｜…｜>` (fullwidth bars), `[…]`. */
+export function hasControlShape(s: string): boolean {
+  return /^<\|.*\|>$/su.test(s) || /^<｜.*｜>$/su.test(s) || /^\[.*\]$/su.test(s);
+}
+
+function isStructureFree(s: string): boolean {
+  if (/^\s+$/u.test(s)) return true;
+  const m = /^<\/?([a-z][a-z0-9]*)\s*\/?>$/u.exec(s);
+  return m !== null && HTML_ELEMENTS.has(m[1] as string);
+}
+
+/** True when `t` is a text piece (matched in all text, caller text included), false when reserved. */
+export function isTextPiece(t: AddedToken, templateSources: readonly string[]): boolean {
+  if (t.special || t.content.length === 0) return false;
+  if (hasControlShape(t.content)) return false;
+  if (templateSources.some((src) => src.includes(t.content))) return false;
+  return isStructureFree(t.content);
+}
+
+export interface ReservedSplit {
+  /** Reserved strings -> ID (matched only inside template-origin text). */
+  readonly reserved: ReadonlyMap<string, number>;
+  /** Text pieces -> ID (matched in all text, as the vendor tokenizer does). */
+  readonly textPieces: ReadonlyMap<string, number>;
+}
+
+export function splitAddedTokens(
+  tokens: readonly AddedToken[],
+  templateSources: readonly string[],
+): ReservedSplit {
+  const reserved = new Map<string, number>();
+  const textPieces = new Map<string, number>();
+  for (const t of tokens) {
+    if (t.content.length === 0) continue;
+    (isTextPiece(t, templateSources) ? textPieces : reserved).set(t.content, t.id);
+  }
+  return { reserved, textPieces };
+}

@@ -1,0 +1,93 @@
+// transformers' `tojson` filter: json.dumps(x, ensure_ascii=False, indent=indent,
+// separators=separators, sort_keys=sort_keys), with provenance: the quotes, brackets,
+// separators and indentation are template text; every character of a caller string (key or
+// value), escaped or not, keeps the caller's origin — so a caller's `"` written as `\"` is two
+// caller characters and can never close a template-made structure at the token level.
+import { pyFloatRepr } from "../formats/py-json.ts";
+import { type PStr, PStrBuilder, PStr as PStrClass } from "./pstr.ts";
+import { comparePy, PDict, PList, PyFloat, TemplateRuntimeError, typeName, type Value } from "./values.ts";
+
+export interface JsonOptions {
+  /** null: one line; a number of spaces or a string per level. */
+  readonly indent: number | string | null;
+  readonly separators: readonly [string, string] | null;
+  readonly sortKeys: boolean;
+}
+
+const ESC: ReadonlyMap<number, string> = new Map([
+  [8, "\\b"],
+  [9, "\\t"],
+  [10, "\\n"],
+  [12, "\\f"],
+  [13, "\\r"],
+  [34, '\\"'],
+  [92, "\\\\"],
+]);
+
+function jsonString(s: PStr, out: PStrBuilder): void {
+  out.add('"');
+  s.forEachRun((run, origin) => {
+    let from = 0;
+    for (let i = 0; i < run.length; i++) {
+      const c = run.charCodeAt(i);
+      if (c >= 0x20 && c !== 34 && c !== 92) continue;
+      out.add(run.slice(from, i), origin);
+      out.add(ESC.get(c) ?? `\\u${c.toString(16).padStart(4, "0")}`, origin);
+      from = i + 1;
+    }
+    out.add(run.slice(from), origin);
+  });
+  out.add('"');
+}
+
+function num(x: number): string {
+  return Number.isSafeInteger(x) ? String(x) : pyFloatRepr(x);
+}
+
+export function toJson(v: Value, o: JsonOptions): PStr {
+  const out = new PStrBuilder();
+  const indent = o.indent === null ? null : typeof o.indent === "number" ? " ".repeat(o.indent) : o.indent;
+  const [itemSep, keySep] = o.separators ?? (indent === null ? [", ", ": "] : [",", ": "]);
+  const write = (x: Value, level: number): void => {
+    if (level > 64) throw new TemplateRuntimeError("tojson: value nested too deeply");
+    if (x === null) out.add("null");
+    else if (x === true) out.add("true");
+    else if (x === false) out.add("false");
+    else if (typeof x === "number") out.add(num(x));
+    else if (x instanceof PyFloat) out.add(pyFloatRepr(x.v));
+    else if (x instanceof PStrClass) jsonString(x, out);
+    else if (x instanceof PList) {
+      if (x.items.length === 0) {
+        out.add("[]");
+        return;
+      }
+      out.add("[");
+      x.items.forEach((y, i) => {
+        if (i > 0) out.add(itemSep);
+        if (indent !== null) out.add(`\n${indent.repeat(level + 1)}`);
+        write(y, level + 1);
+      });
+      if (indent !== null) out.add(`\n${indent.repeat(level)}`);
+      out.add("]");
+    } else if (x instanceof PDict) {
+      if (x.map.size === 0) {
+        out.add("{}");
+        return;
+      }
+      let entries = [...x.map.values()];
+      if (o.sortKeys) entries = entries.sort((a, b) => comparePy(a[0].text, b[0].text));
+      out.add("{");
+      entries.forEach(([k, y], i) => {
+        if (i > 0) out.add(itemSep);
+        if (indent !== null) out.add(`\n${indent.repeat(level + 1)}`);
+        jsonString(k, out);
+        out.add(keySep);
+        write(y, level + 1);
+      });
+      if (indent !== null) out.add(`\n${indent.repeat(level)}`);
+      out.add("}");
+    } else throw new TemplateRuntimeError(`Object of type ${typeName(x)} is not JSON serializable`);
+  };
+  write(v, 0);
+  return out.finish();
+}

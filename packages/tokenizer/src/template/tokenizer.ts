@@ -1,0 +1,194 @@
+// A tokenizer bound to a model's own chat template ("template" format): the text model with
+// every added token blocked, the reserved set of ./reserved-set.ts, and the template(s).
+// encodeChat renders with provenance (./chat.ts) and hands the runs to the ChatBuilder: reserved
+// strings become IDs only inside template-origin text, the encoder runs over the maximal text
+// between them (template and caller text together, as HF encodes the whole rendered string).
+import type { TokenizerConfig } from "../config.ts";
+import { ChatBuilder, type ChatEncoding } from "../formats/builder.ts";
+import type { ChatRequest } from "../formats/request.ts";
+import type { ChatSink } from "../formats/sink.ts";
+import { checkPolicy, type SpecialTextOptions } from "../special-text/policy.ts";
+import { createSpecialScanner, type SpecialScanner } from "../special-text/scanner.ts";
+import type { TextModel } from "../text-model.ts";
+import type { ProgramNode } from "./ast.ts";
+import { emitRuns, renderChatTemplate, type TemplateRender } from "./chat.ts";
+import type { StructureAuditEntry } from "./interpreter.ts";
+import type { TemplateLimits } from "./limits.ts";
+import { PStr, TEMPLATE } from "./pstr.ts";
+import { compileTemplate } from "./render.ts";
+import { type AddedToken, splitAddedTokens } from "./reserved-set.ts";
+import { PList, type Value } from "./values.ts";
+
+export interface TemplateEncoding extends ChatEncoding {
+  /** Where the template's control flow read caller text. */
+  readonly structure: StructureAuditEntry[];
+}
+
+export interface ProvenanceRun {
+  readonly text: string;
+  readonly origin: "template" | "caller";
+  readonly message: number | null;
+  /** The caller field path ("content", "tool_calls[0].function.arguments"); "template" for template text. */
+  readonly field: string;
+}
+
+export interface TemplateSources {
+  /** The template used without tools (transformers: the string, or the "default" entry). */
+  readonly default: string;
+  /** The "tool_use" entry of a named list, used when the request has tools. */
+  readonly toolUse?: string;
+}
+
+export interface TemplateTokenizerOptions extends SpecialTextOptions {
+  readonly limits?: Partial<TemplateLimits>;
+  /** strftime_now's clock (default: now). */
+  readonly now?: () => Date;
+}
+
+export interface TemplateTokenizer {
+  readonly format: "template";
+  readonly textModel: TextModel;
+  readonly config: TokenizerConfig;
+  readonly templates: TemplateSources;
+  /** Reserved strings -> ID (placed only by template text). */
+  readonly reserved: ReadonlyMap<string, number>;
+  /** Text pieces -> ID (non-structural added tokens matched in all text). */
+  readonly textPieces: ReadonlyMap<string, number>;
+  readonly nameById: ReadonlyMap<number, string>;
+  readonly scanner: SpecialScanner;
+  encodeChat(request: ChatRequest, options?: SpecialTextOptions): TemplateEncoding;
+  /** The rendering as text (apply_chat_template(tokenize=False)). */
+  renderChat(request: ChatRequest): string;
+  /** The rendering as provenance runs (template vs caller, with the caller field). */
+  renderProvenance(request: ChatRequest): ProvenanceRun[];
+}
+
+/** The tokens transformers passes to a template (special_tokens_map), as template text. */
+export function specialTokenVars(config: TokenizerConfig): Map<string, Value> {
+  const vars = new Map<string, Value>();
+  const raw = config.raw;
+  const content = (v: unknown): string | undefined =>
+    typeof v === "string"
+      ? v
+      : typeof v === "object" && v !== null && typeof (v as { content?: unknown }).content === "string"
+        ? (v as { content: string }).content
+        : undefined;
+  for (const k of [
+    "bos_token",
+    "eos_token",
+    "unk_token",
+    "sep_token",
+    "pad_token",
+    "cls_token",
+    "mask_token",
+  ]) {
+    const s = content(raw[k]);
+    if (s !== undefined) vars.set(k, PStr.of(s));
+  }
+  const extra = raw.additional_special_tokens;
+  if (Array.isArray(extra))
+    vars.set("additional_special_tokens", new PList(extra.map((x) => PStr.of(content(x) ?? ""))));
+  return vars;
+}
+
+/** Splits text on text pieces: pieces become IDs, the rest goes to `rest`. */
+function splitPieces(
+  text: string,
+  scanner: SpecialScanner | undefined,
+  sink: ChatSink,
+  message: number | null,
+  rest: (t: string) => void,
+): void {
+  if (scanner === undefined) {
+    rest(text);
+    return;
+  }
+  let from = 0;
+  for (const m of scanner.scan(text)) {
+    if (m.index > from) rest(text.slice(from, m.index));
+    sink.reserved(m.id, message, "text-piece");
+    from = m.index + m.token.length;
+  }
+  if (from < text.length) rest(text.slice(from));
+}
+
+export function createTemplateTokenizer(parts: {
+  readonly textModel: TextModel;
+  readonly config: TokenizerConfig;
+  readonly addedTokens: readonly AddedToken[];
+  readonly templates: TemplateSources;
+  readonly options?: TemplateTokenizerOptions;
+}): TemplateTokenizer {
+  const { textModel, config, templates } = parts;
+  const options = parts.options ?? {};
+  const sources = [templates.default, ...(templates.toolUse === undefined ? [] : [templates.toolUse])];
+  const { reserved, textPieces } = splitAddedTokens(parts.addedTokens, sources);
+  const scanner = createSpecialScanner(reserved);
+  const pieceScanner = textPieces.size > 0 ? createSpecialScanner(textPieces) : undefined;
+  const nameById = new Map<number, string>();
+  for (const t of parts.addedTokens) nameById.set(t.id, t.content);
+  const programs = new Map<string, ProgramNode>();
+  const program = (src: string): ProgramNode => {
+    let p = programs.get(src);
+    if (p === undefined) {
+      p = compileTemplate(src);
+      programs.set(src, p);
+    }
+    return p;
+  };
+  const vars = specialTokenVars(config);
+  const defaultPolicy = checkPolicy(options.specialText);
+  const render = (request: ChatRequest): TemplateRender => {
+    const tools = (request as { tools?: unknown }).tools;
+    const hasTools = Array.isArray(tools) && tools.length > 0;
+    const src = hasTools && templates.toolUse !== undefined ? templates.toolUse : templates.default;
+    return renderChatTemplate(program(src), request, vars, {
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(options.now === undefined ? {} : { now: options.now }),
+    });
+  };
+  const toSink = (r: TemplateRender, sink: ChatSink): void => {
+    const wrapped: ChatSink = {
+      reserved: (id, m, f) => sink.reserved(id, m, f),
+      cut: () => sink.cut(),
+      text: (t, m, f) => sink.text(t, m, f),
+      template: (t, m, f) => splitPieces(t, pieceScanner, sink, m, (x) => sink.template(x, m, f)),
+      caller: (t, m, f, ref) => splitPieces(t, pieceScanner, sink, m, (x) => sink.caller(x, m, f, ref)),
+    };
+    emitRuns(r, wrapped);
+  };
+  return Object.freeze({
+    format: "template" as const,
+    textModel,
+    config,
+    templates,
+    reserved,
+    textPieces,
+    nameById,
+    scanner,
+    encodeChat(request: ChatRequest, o: SpecialTextOptions = {}): TemplateEncoding {
+      const policy = o.specialText === undefined ? defaultPolicy : checkPolicy(o.specialText);
+      const r = render(request);
+      const b = new ChatBuilder(textModel, scanner, policy);
+      toSink(r, b);
+      return { ...b.finish(), structure: r.structure };
+    },
+    renderChat(request: ChatRequest): string {
+      return render(request).output.text;
+    },
+    renderProvenance(request: ChatRequest): ProvenanceRun[] {
+      const r = render(request);
+      const runs: ProvenanceRun[] = [];
+      r.output.forEachRun((text, origin) => {
+        const f = r.origins.get(origin);
+        runs.push({
+          text,
+          origin: origin === TEMPLATE ? "template" : "caller",
+          message: origin === TEMPLATE ? null : f.message,
+          field: f.field,
+        });
+      });
+      return runs;
+    },
+  });
+}

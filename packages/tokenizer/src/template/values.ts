@@ -1,0 +1,254 @@
+// The interpreter's values, with Python semantics: None, bool, int (a JS number, always
+// integral), float (PyFloat: prints as Python's repr, 2.0 not 2), str (PStr, with
+// provenance), list/tuple, dict (insertion-ordered, keys keep their provenance), jinja2's
+// Undefined, namespace()/loop objects, and callables (macros, globals, bound methods).
+import { pyFloatRepr } from "../formats/py-json.ts";
+import { PStr, PStrBuilder, TEMPLATE } from "./pstr.ts";
+
+/** jinja2's default Undefined: prints "", iterates empty, is falsy; attribute access on it fails. */
+export class PyUndefined {
+  constructor(readonly name: string) {}
+}
+
+/** A Python float (ints are plain integral numbers). */
+export class PyFloat {
+  constructor(readonly v: number) {}
+}
+
+/** The numeric value of a bool/int/float, or undefined. */
+export function numOf(v: Value): number | undefined {
+  if (typeof v === "number") return v;
+  if (typeof v === "boolean") return Number(v);
+  if (v instanceof PyFloat) return v.v;
+  return undefined;
+}
+
+export class PList {
+  constructor(
+    readonly items: Value[],
+    readonly tuple = false,
+  ) {}
+}
+
+export class PDict {
+  /** key text -> [key with provenance, value], in insertion order. */
+  readonly map = new Map<string, readonly [PStr, Value]>();
+
+  get(key: string): Value | undefined {
+    return this.map.get(key)?.[1];
+  }
+
+  set(key: PStr, value: Value): void {
+    this.map.set(key.text, [key, value]);
+  }
+}
+
+/** namespace(...) (attributes assignable with {% set ns.x = ... %}) and the `loop` object. */
+export class PObject {
+  constructor(
+    readonly kind: "namespace" | "loop" | "cycler",
+    readonly attrs: Map<string, Value>,
+  ) {}
+}
+
+export interface CallArgs {
+  readonly args: readonly Value[];
+  readonly kwargs: ReadonlyMap<string, Value>;
+}
+
+export class Callable {
+  constructor(
+    readonly name: string,
+    readonly call: (a: CallArgs) => Value,
+  ) {}
+}
+
+export type Value =
+  | null
+  | boolean
+  | number
+  | PyFloat
+  | PStr
+  | PList
+  | PDict
+  | PObject
+  | Callable
+  | PyUndefined;
+
+export class TemplateRuntimeError extends Error {}
+
+export function isStr(v: Value): v is PStr {
+  return v instanceof PStr;
+}
+
+export function truthy(v: Value): boolean {
+  if (v === null || v instanceof PyUndefined) return false;
+  if (typeof v === "boolean") return v;
+  if (typeof v === "number") return v !== 0;
+  if (v instanceof PyFloat) return v.v !== 0;
+  if (v instanceof PStr) return v.length > 0;
+  if (v instanceof PList) return v.items.length > 0;
+  if (v instanceof PDict) return v.map.size > 0;
+  return true;
+}
+
+export function typeName(v: Value): string {
+  if (v === null) return "NoneType";
+  if (v instanceof PyUndefined) return "Undefined";
+  if (typeof v === "boolean") return "bool";
+  if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
+  if (v instanceof PyFloat) return "float";
+  if (v instanceof PStr) return "str";
+  if (v instanceof PList) return v.tuple ? "tuple" : "list";
+  if (v instanceof PDict) return "dict";
+  if (v instanceof Callable) return "function";
+  return v.kind === "namespace" ? "Namespace" : "LoopContext";
+}
+
+function numStr(n: number): string {
+  return Number.isInteger(n) && Math.abs(n) < 2 ** 53 ? String(n) : pyFloatRepr(n);
+}
+
+/** Characters Python's str.isprintable() rejects (repr escapes them); space is printable. */
+const NON_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
+
+function escapeCodePoint(cp: number): string {
+  if (cp < 0x100) return `\\x${cp.toString(16).padStart(2, "0")}`;
+  if (cp < 0x10000) return `\\u${cp.toString(16).padStart(4, "0")}`;
+  return `\\U${cp.toString(16).padStart(8, "0")}`;
+}
+
+/** Python repr() of a string: quotes are template, escaped characters keep their origin. */
+export function reprStr(s: PStr, out: PStrBuilder): void {
+  const text = s.text;
+  const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
+  out.add(quote);
+  s.forEachRun((run, origin) => {
+    let plain = "";
+    for (const ch of run) {
+      const cp = ch.codePointAt(0) as number;
+      let esc: string | undefined;
+      if (cp === 92) esc = "\\\\";
+      else if (cp === 10) esc = "\\n";
+      else if (cp === 13) esc = "\\r";
+      else if (cp === 9) esc = "\\t";
+      else if (ch === quote) esc = `\\${quote}`;
+      else if (cp !== 32 && NON_PRINTABLE.test(ch)) esc = escapeCodePoint(cp);
+      if (esc === undefined) plain += ch;
+      else {
+        out.add(plain, origin);
+        out.add(esc, origin);
+        plain = "";
+      }
+    }
+    out.add(plain, origin);
+  });
+  out.add(quote);
+}
+
+/** Python repr() (what str() of a list/dict shows for its members). */
+export function repr(v: Value, out: PStrBuilder, depth = 0): void {
+  if (depth > 64) throw new TemplateRuntimeError("value nested too deeply to print");
+  if (v instanceof PStr) reprStr(v, out);
+  else if (v instanceof PList) {
+    out.add(v.tuple ? "(" : "[");
+    v.items.forEach((x, i) => {
+      if (i > 0) out.add(", ");
+      repr(x, out, depth + 1);
+    });
+    out.add(v.tuple ? (v.items.length === 1 ? ",)" : ")") : "]");
+  } else if (v instanceof PDict) {
+    out.add("{");
+    let first = true;
+    for (const [k, x] of v.map.values()) {
+      if (!first) out.add(", ");
+      first = false;
+      reprStr(k, out);
+      out.add(": ");
+      repr(x, out, depth + 1);
+    }
+    out.add("}");
+  } else out.push(str(v));
+}
+
+/** Python str() (what {{ v }}, `~` and the `string` filter produce). */
+export function str(v: Value): PStr {
+  if (v instanceof PStr) return v;
+  if (v instanceof PyUndefined) return PStr.EMPTY;
+  if (v === null) return PStr.of("None");
+  if (v === true) return PStr.of("True");
+  if (v === false) return PStr.of("False");
+  if (typeof v === "number") return PStr.of(numStr(v));
+  if (v instanceof PyFloat) return PStr.of(pyFloatRepr(v.v));
+  if (v instanceof PList || v instanceof PDict) {
+    const b = new PStrBuilder();
+    repr(v, b);
+    return b.finish();
+  }
+  if (v instanceof Callable) return PStr.of(`<function ${v.name}>`);
+  if (v.kind === "namespace") {
+    const b = new PStrBuilder();
+    b.add("<Namespace {");
+    let first = true;
+    for (const [k, x] of v.attrs) {
+      if (!first) b.add(", ");
+      first = false;
+      reprStr(PStr.of(k), b);
+      b.add(": ");
+      repr(x, b);
+    }
+    b.add("}>");
+    return b.finish();
+  }
+  return PStr.of(`<${typeName(v)}>`);
+}
+
+/** Python ==. */
+export function equals(a: Value, b: Value, depth = 0): boolean {
+  if (depth > 64) throw new TemplateRuntimeError("value nested too deeply to compare");
+  if (a instanceof PStr) return b instanceof PStr && a.text === b.text;
+  const x = numOf(a);
+  if (x !== undefined) return numOf(b) === x;
+  if (a instanceof PList) {
+    if (!(b instanceof PList) || a.tuple !== b.tuple || a.items.length !== b.items.length) return false;
+    return a.items.every((x, i) => equals(x, b.items[i] as Value, depth + 1));
+  }
+  if (a instanceof PDict) {
+    if (!(b instanceof PDict) || a.map.size !== b.map.size) return false;
+    for (const [k, [, x]] of a.map) {
+      const y = b.map.get(k);
+      if (y === undefined || !equals(x, y[1], depth + 1)) return false;
+    }
+    return true;
+  }
+  if (a === null) return b === null;
+  if (a instanceof PyUndefined) return b instanceof PyUndefined;
+  return a === b;
+}
+
+/** Python <, for numbers and strings (code point order); anything else is a TypeError. */
+export function less(a: Value, b: Value): boolean {
+  const x = numOf(a);
+  const y = numOf(b);
+  if (x !== undefined && y !== undefined) return x < y;
+  if (a instanceof PStr && b instanceof PStr) return comparePy(a.text, b.text) < 0;
+  throw new TemplateRuntimeError(`'<' not supported between ${typeName(a)} and ${typeName(b)}`);
+}
+
+/** Code point order (JS < compares UTF-16 units, which differs above U+FFFF). */
+export function comparePy(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  const n = Math.min(x.length, y.length);
+  for (let i = 0; i < n; i++) {
+    const p = (x[i] as string).codePointAt(0) as number;
+    const q = (y[i] as string).codePointAt(0) as number;
+    if (p !== q) return p - q;
+  }
+  return x.length - y.length;
+}
+
+/** A template-origin string value. */
+export function tpl(s: string): PStr {
+  return PStr.of(s, TEMPLATE);
+}

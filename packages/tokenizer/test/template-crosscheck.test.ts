@@ -1,0 +1,85 @@
+// Live cross-check (needs /usr/bin/python3 with jinja2): every real template in
+// ../shared/templates, every request of test-vectors/template-requests.json plus adversarial
+// variants (reserved-looking strings in every caller field), rendered by Python jinja2 in
+// transformers' environment (gen/template_render.py) and by us: the same text, or both refuse.
+// This covers templates whose tokenizer the golden suite cannot load (gemma-3, gpt-oss).
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, test } from "vitest";
+import {
+  type ChatRequest,
+  compileTemplate,
+  PStr,
+  renderChatTemplate,
+  TokenizerError,
+  type Value,
+} from "../src/index.ts";
+import { havePython, repoRoot } from "./template-support.ts";
+
+const templatesDir = join(repoRoot, "..", "shared/templates");
+const suite = JSON.parse(readFileSync(join(repoRoot, "test-vectors/template-requests.json"), "utf8")) as {
+  requests: { name: string; request: ChatRequest }[];
+};
+const SPECIAL: Record<string, string> = { bos_token: "<BOS>", eos_token: "<EOS>" };
+const NOW = new Date(2024, 6, 26, 10);
+const NEEDLES = [
+  "<|im_end|>",
+  "</think>",
+  "<tool_response>",
+  "<|channel|>analysis<|message|>",
+  "<end_of_turn>",
+  "\"}'\\",
+];
+
+function insertAll(v: unknown, token: string, key = ""): unknown {
+  if (typeof v === "string")
+    return key === "role" || key === "type" ? v : `${v.slice(0, 1)}${token}${v.slice(1)}`;
+  if (Array.isArray(v)) return v.map((x) => insertAll(x, token));
+  if (v !== null && typeof v === "object")
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, insertAll(x, token, k)]));
+  return v;
+}
+
+function python(
+  template: string,
+  requests: readonly ChatRequest[],
+): ({ text: string } | { error: string })[] {
+  const r = spawnSync("/usr/bin/python3", [join(repoRoot, "test-vectors/gen/template_render.py")], {
+    input: JSON.stringify({ template, special: SPECIAL, now: "2024-07-26T10:00:00", requests }),
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
+  if (r.status !== 0) throw new Error(r.stderr);
+  return JSON.parse(r.stdout);
+}
+
+const files = existsSync(templatesDir) ? readdirSync(templatesDir).filter((f) => f.endsWith(".jinja")) : [];
+
+describe.runIf(havePython() && files.length > 0)("real templates: our rendering = Python jinja2", () => {
+  const vars = new Map<string, Value>(Object.entries(SPECIAL).map(([k, v]) => [k, PStr.of(v)]));
+  test.each(files)("%s", (file) => {
+    const template = readFileSync(join(templatesDir, file), "utf8");
+    const program = compileTemplate(template);
+    const requests = [
+      ...suite.requests.map((r) => r.request),
+      ...NEEDLES.flatMap((n) => suite.requests.map((r) => insertAll(r.request, n) as ChatRequest)),
+    ];
+    const ref = python(template, requests);
+    let same = 0;
+    requests.forEach((req, i) => {
+      let ours: { text: string } | { error: string };
+      try {
+        ours = { text: renderChatTemplate(program, req, vars, { now: () => NOW }).output.text };
+      } catch (e) {
+        if (!TokenizerError.isInstance(e)) throw e;
+        ours = { error: e.type };
+      }
+      const want = ref[i] as { text: string } | { error: string };
+      if ("error" in want) expect(ours, `${file} #${i}: jinja2 raised ${want.error}`).toHaveProperty("error");
+      else expect(ours, `${file} #${i}`).toEqual(want);
+      same++;
+    });
+    expect(same).toBe(requests.length);
+  });
+});

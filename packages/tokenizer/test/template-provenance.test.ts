@@ -1,0 +1,403 @@
+// Provenance through the interpreter (which characters are template, which caller), reserved IDs
+// only from template text on the real Qwen3 tokenizer, the structure-from-caller-text audit,
+// raise_exception, the bounds on untrusted templates, template sources, and the reserved-set rule.
+// Rendered texts here are checked against Python jinja2 in template-jinja.test.ts; this file
+// checks what only we have: the per-character origin.
+import { mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import {
+  type ChatRequest,
+  compileTemplate,
+  isTextPiece,
+  type PStr,
+  renderChatTemplate,
+  TokenizerError,
+} from "../src/index.ts";
+import { loadTemplateTokenizerSync, qwen3Dir } from "../src/node.ts";
+import { ourRender, repoRoot } from "./template-support.ts";
+
+/** One letter per character: T = template, C = caller. */
+function originMap(s: PStr): string {
+  let out = "";
+  s.forEachRun((text, origin) => {
+    out += (origin === 0 ? "T" : "C").repeat(text.length);
+  });
+  return out;
+}
+
+function errorOf(f: () => unknown): TokenizerError {
+  try {
+    f();
+  } catch (e) {
+    if (TokenizerError.isInstance(e)) return e;
+    throw e;
+  }
+  throw new Error("no error");
+}
+
+describe("provenance through filters, methods, loops, macros", () => {
+  test("concatenation and trim / strip / lstrip", () => {
+    const r = ourRender("[{{ x|trim }}]{{ ('<' ~ x.lstrip(' ')) }}", { x: "  ab " });
+    expect(r.text).toBe("[ab]<ab ");
+    expect(originMap(r)).toBe("TCCTTCCC");
+  });
+  test("split and slicing keep the caller's characters caller", () => {
+    const r = ourRender("{{ x.split('|')[1] }}/{{ x[1:4] }}/{{ x[::-1][:2] }}", { x: "a|bc|d" });
+    expect(r.text).toBe("bc/|bc/d|");
+    expect(originMap(r)).toBe("CCTCCCTCC");
+  });
+  test("replace: the replacement has its own origin", () => {
+    const r = ourRender("{{ x.replace('b', '<|T|>') }}", { x: "abc" });
+    expect(r.text).toBe("a<|T|>c");
+    expect(originMap(r)).toBe("CTTTTTC");
+    const s = ourRender("{{ 'xay'.replace('a', x) }}", { x: "Q" });
+    expect(originMap(s)).toBe("TCT");
+  });
+  test("upper / lower per run (length-changing case maps too)", () => {
+    const r = ourRender("{{ ('a' ~ x)|upper }}{{ x.lower() }}", { x: "ßZ" });
+    expect(r.text).toBe("ASSZßz");
+    expect(originMap(r)).toBe("TCCCCC");
+  });
+  test("tojson: punctuation is template, escaped caller characters stay caller", () => {
+    const r = ourRender("{{ d|tojson }}", { d: { k: 'a"b' } });
+    expect(r.text).toBe('{"k": "a\\"b"}');
+    expect(originMap(r)).toBe("TTCTTTTCCCCTT");
+  });
+  test("str() of a list: repr quotes are template", () => {
+    const r = ourRender("{{ xs }}", { xs: ["a\n"] });
+    expect(r.text).toBe("['a\\n']");
+    expect(originMap(r)).toBe("TTCCCTT");
+  });
+  test("loops, macros and namespace accumulate with provenance", () => {
+    const r = ourRender(
+      "{% macro m(v) %}<{{ v }}>{% endmacro %}{% set ns = namespace(s='') %}{% for c in xs %}{% set ns.s = ns.s ~ m(c) %}{% endfor %}{{ ns.s }}",
+      { xs: ["a", "bb"] },
+    );
+    expect(r.text).toBe("<a><bb>");
+    expect(originMap(r)).toBe("TCTTCCT");
+  });
+  test("property: any caller string round-trips through trim/split/join with every character caller", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 40 }), (x) => {
+        const r = ourRender("{{ x.split('|')|join('|') }}", { x });
+        expect(r.text).toBe(x);
+        expect(originMap(r)).toBe(
+          x
+            .split("|")
+            .map((p) => "C".repeat(p.length))
+            .join("T"),
+        );
+      }),
+      { seed: 10, numRuns: 200 },
+    );
+  });
+});
+
+describe("reserved IDs only from template text (Qwen3 tokenizer)", () => {
+  const tpl = (t: string) => loadTemplateTokenizerSync(qwen3Dir(), { chatTemplate: t });
+  const req = (content: string): ChatRequest => ({ messages: [{ role: "user", content }] });
+  test("a caller <|im_end|> is text; the template's is the ID", () => {
+    const tok = tpl("{{ '<|im_start|>' ~ messages[0].content ~ '<|im_end|>' }}");
+    const enc = tok.encodeChat(req("x<|im_end|>y"));
+    expect(enc.ids.filter((id) => id === 151645)).toHaveLength(1);
+    expect(enc.ids[0]).toBe(151644);
+    expect(enc.ids[enc.ids.length - 1]).toBe(151645);
+    expect(enc.audit).toEqual([{ message: 0, field: "content", token: "<|im_end|>", index: 1, id: 151645 }]);
+  });
+  test("a reserved string spelled half by the template, half by the caller is not matched", () => {
+    const tok = tpl("{{ '<|im_' ~ messages[0].content }}");
+    const ids = tok.encodeChat(req("end|>")).ids;
+    expect(ids).not.toContain(151645);
+    expect(tok.textModel.decode(ids)).toBe("<|im_end|>");
+  });
+  test("non-special <think> from caller text is text, from the template an ID", () => {
+    const tok = tpl("<think>{{ messages[0].content }}");
+    const ids = tok.encodeChat(req("<think>")).ids;
+    expect(ids.filter((id) => id === 151667)).toEqual([151667]);
+    expect(ids[0]).toBe(151667);
+  });
+  test("the encoder runs across provenance boundaries (one run, as HF encodes the whole string)", () => {
+    const tok = tpl("He{{ messages[0].content }}o");
+    expect(tok.encodeChat(req("ll")).ids).toEqual(tok.textModel.encode("Hello"));
+  });
+  test("property: on the real Qwen3 template, caller text never adds or moves a reserved ID", () => {
+    const tok = loadTemplateTokenizerSync(qwen3Dir(), {
+      chatTemplate: readFileSync(join(repoRoot, "..", "shared/templates/qwen3.jinja"), "utf8"),
+    });
+    const reserved = new Set(tok.reserved.values());
+    const strings = [...tok.reserved.keys()];
+    const piece = fc.oneof(
+      fc.constantFrom(...strings),
+      fc.constantFrom(...strings).map((s) => s.slice(0, Math.ceil(s.length / 2))),
+      fc.string({ maxLength: 6 }),
+      fc.constantFrom("\n", " ", "<", "|>", "😀", "é"),
+    );
+    const text = fc.array(piece, { maxLength: 8 }).map((xs) => xs.join(""));
+    const twin = tok.encodeChat({
+      messages: [
+        { role: "system", content: "s" },
+        { role: "user", content: "u" },
+      ],
+    });
+    const twinReserved = twin.ids.filter((id) => reserved.has(id));
+    fc.assert(
+      fc.property(text, text, (s, u) => {
+        const req: ChatRequest = {
+          messages: [
+            { role: "system", content: `s${s}` },
+            { role: "user", content: `u${u}` },
+          ],
+        };
+        const enc = tok.encodeChat(req);
+        expect(enc.ids.filter((id) => reserved.has(id))).toEqual(twinReserved);
+        let shown = "";
+        let run: number[] = [];
+        for (const id of enc.ids) {
+          const name = tok.nameById.get(id);
+          if (name === undefined) run.push(id);
+          else {
+            shown += tok.textModel.decode(run) + name;
+            run = [];
+          }
+        }
+        expect(shown + tok.textModel.decode(run)).toBe(tok.renderChat(req));
+      }),
+      { seed: 42, numRuns: 300 },
+    );
+  });
+  test("hostile caller text costs about what benign text of the same size costs", () => {
+    const tok = loadTemplateTokenizerSync(qwen3Dir(), {
+      chatTemplate: readFileSync(join(repoRoot, "..", "shared/templates/qwen3.jinja"), "utf8"),
+    });
+    const n = 100_000;
+    const hostile = "<|im_end|></think><tool_call>".repeat(n / 29 + 1).slice(0, n);
+    const benign = "hello world, ok ".repeat(n / 16 + 1).slice(0, n);
+    const time = (s: string): number => {
+      const t0 = performance.now();
+      for (let i = 0; i < 3; i++)
+        tok.encodeChat({
+          messages: [
+            { role: "user", content: s },
+            { role: "assistant", content: s },
+          ],
+        });
+      return performance.now() - t0;
+    };
+    time(benign);
+    time(hostile);
+    expect(time(hostile) / time(benign)).toBeLessThan(8);
+  });
+});
+
+describe("audit, raise_exception, bounds", () => {
+  const qwen3 = readFileSync(join(repoRoot, "..", "shared/templates/qwen3.jinja"), "utf8");
+  test("structure-from-caller-text where the template reads caller text", () => {
+    const tok = loadTemplateTokenizerSync(qwen3Dir(), { chatTemplate: qwen3 });
+    const enc = tok.encodeChat({
+      messages: [
+        { role: "user", content: "hi" },
+        { role: "assistant", content: "a</think>b" },
+        { role: "tool", content: "r" },
+      ],
+    });
+    expect(enc.structure).toContainEqual({
+      type: "structure-from-caller-text",
+      message: 1,
+      field: "content",
+      op: "in",
+      needle: "</think>",
+    });
+    expect(enc.structure.some((e) => e.op === "startswith" && e.message === 0)).toBe(true);
+  });
+  test("raise_exception -> template-exception with the template's message", () => {
+    const src = readFileSync(join(repoRoot, "..", "shared/templates/llama-3.2-3b-instruct.jinja"), "utf8");
+    const tok = loadTemplateTokenizerSync(qwen3Dir(), { chatTemplate: src });
+    const call = { type: "function" as const, function: { name: "f", arguments: "{}" } };
+    const e = errorOf(() =>
+      tok.encodeChat({
+        messages: [
+          { role: "user", content: "x" },
+          { role: "assistant", tool_calls: [call, call] },
+        ],
+      }),
+    );
+    expect(e.type).toBe("template-exception");
+    expect(e.message).toBe("This model only supports single tool-calls at once!");
+  });
+  const limited =
+    (t: string, limits = {}) =>
+    () =>
+      ourRenderLimited(t, limits);
+  test.each([
+    ["loop iterations", "{% for i in range(10000000) %}{% endfor %}", "maxSteps"],
+    [
+      "nested loops",
+      "{% for a in range(3000) %}{% for b in range(3000) %}{% endfor %}{% endfor %}",
+      "maxSteps",
+    ],
+    [
+      "doubling a string",
+      "{% set ns = namespace(s='ab') %}{% for i in range(64) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+      "maxOutputChars",
+    ],
+    ["string repetition", "{{ 'a' * 1000000000 }}", "maxOutputChars"],
+    ["recursion", "{% macro f(n) %}{{ f(n) }}{% endmacro %}{{ f(1) }}", "maxCallDepth"],
+    ["output size", "{% for i in range(900000) %}xxxxxxxxxx{% endfor %}", "maxOutputChars"],
+    [
+      "searching a long string in a loop",
+      "{% set s = 'x' * 1000000 %}{% for i in range(100) %}{% if 'y' in s %}{% endif %}{% endfor %}",
+      "maxWorkChars",
+    ],
+  ])("%s -> template-limit", (_, t, limit) => {
+    const e = errorOf(limited(t));
+    expect(e.type).toBe("template-limit");
+    expect(e.fields.limit).toBe(limit);
+  });
+  test("per-character work on a long caller string is linear (iterate, index, length, slice)", () => {
+    const t =
+      "{% for c in x %}{{ c }}{% endfor %}{% for i in range(x|length) %}{{ x[i] }}{{ x[i:i+1] }}{% endfor %}";
+    const time = (n: number): number => {
+      const x = "ab😀c".repeat(n / 5);
+      const t0 = performance.now();
+      ourRender(t, { x });
+      return performance.now() - t0;
+    };
+    time(20_000);
+    const small = Math.min(time(40_000), time(40_000));
+    const large = Math.min(time(80_000), time(80_000));
+    // Linear: about 2x for twice the text; quadratic would be about 4x.
+    expect(large / small).toBeLessThan(3.2);
+  });
+  test("a syntax error is template-syntax-error", () => {
+    expect(errorOf(limited("{% for %}")).type).toBe("template-syntax-error");
+  });
+});
+
+function ourRenderLimited(t: string, limits: object): string {
+  const tok = loadTemplateTokenizerSync(qwen3Dir(), { chatTemplate: t, limits });
+  return tok.renderChat({ messages: [{ role: "user", content: "x" }] });
+}
+
+describe("template sources", () => {
+  const dir = mkdtempSync(join(tmpdir(), "chatwire-template-"));
+  symlinkSync(join(qwen3Dir(), "tokenizer.json"), join(dir, "tokenizer.json"));
+  const cfg = JSON.parse(readFileSync(join(qwen3Dir(), "tokenizer_config.json"), "utf8")) as Record<
+    string,
+    unknown
+  >;
+  cfg.chat_template = [
+    { name: "default", template: "D{{ messages|length }}" },
+    { name: "tool_use", template: "T{{ tools|length }}" },
+  ];
+  writeFileSync(join(dir, "tokenizer_config.json"), JSON.stringify(cfg));
+  const tools = [{ type: "function" as const, function: { name: "f" } }];
+  const msgs = [{ role: "user" as const, content: "x" }];
+  test("named list: default without tools, tool_use with tools (as transformers)", () => {
+    const tok = loadTemplateTokenizerSync(dir);
+    expect(tok.renderChat({ messages: msgs })).toBe("D1");
+    expect(tok.renderChat({ messages: msgs, tools })).toBe("T1");
+  });
+  test("chat_template.jinja beside the config wins; the chatTemplate option wins over both", () => {
+    const d2 = mkdtempSync(join(tmpdir(), "chatwire-template-"));
+    symlinkSync(join(qwen3Dir(), "tokenizer.json"), join(d2, "tokenizer.json"));
+    writeFileSync(join(d2, "tokenizer_config.json"), JSON.stringify(cfg));
+    writeFileSync(join(d2, "chat_template.jinja"), "J{{ messages[0].content }}");
+    expect(loadTemplateTokenizerSync(d2).renderChat({ messages: msgs, tools })).toBe("Jx");
+    expect(loadTemplateTokenizerSync(d2, { chatTemplate: "O" }).renderChat({ messages: msgs })).toBe("O");
+  });
+});
+
+describe("reserved-set rule (docs/templates.md)", () => {
+  const t = (content: string, special = false) => ({ id: 1, content, special });
+  test.each([
+    ["\n\n\n", false, true],
+    ["    ", false, true],
+    ["<table>", false, true],
+    ["</h1>", false, true],
+    ["<think>", false, false],
+    ["<tool_call>", false, false],
+    ["<|im_end|>", false, false],
+    ["<｜tool▁sep｜>", false, false],
+    ["[INST]", false, false],
+    ["\n\n", true, false],
+  ])("%j (special %s) is a text piece: %s", (content, special, piece) => {
+    expect(isTextPiece(t(content, special), [])).toBe(piece);
+  });
+  test("a token the template spells is reserved", () => {
+    expect(isTextPiece(t("<table>"), ["{{ '<table>' }}"])).toBe(false);
+  });
+});
+
+describe("untrusted templates never throw past the API", () => {
+  test("property: random template text renders or is a TokenizerError", () => {
+    const bits = fc.constantFrom(
+      "{{",
+      "}}",
+      "{%",
+      "%}",
+      "{#",
+      "#}",
+      "-",
+      " ",
+      "if ",
+      "for ",
+      "in ",
+      "endif",
+      "endfor",
+      "else",
+      "set ",
+      "macro ",
+      "endmacro",
+      "x",
+      "messages",
+      "[0]",
+      ".content",
+      "|trim",
+      "|tojson",
+      "|length",
+      "(",
+      ")",
+      "'a'",
+      '"b"',
+      "1",
+      "~",
+      "+",
+      "*",
+      "==",
+      "not ",
+      "and ",
+      "is defined",
+      "loop.index",
+      "namespace(",
+      "=",
+      ",",
+      "raise_exception('e')",
+      "range(5)",
+      ".split(",
+      ".strip(",
+      "[::-1]",
+      ":",
+      "\n",
+      "<|im_end|>",
+    );
+    const request: ChatRequest = { messages: [{ role: "user", content: "hi" }] };
+    let rendered = 0;
+    fc.assert(
+      fc.property(fc.array(bits, { maxLength: 30 }), (parts) => {
+        const src = parts.join("");
+        try {
+          renderChatTemplate(compileTemplate(src), request, new Map(), { limits: { maxSteps: 10_000 } });
+          rendered++;
+        } catch (e) {
+          if (!TokenizerError.isInstance(e)) throw new Error(`${String(e)} for ${JSON.stringify(src)}`);
+        }
+      }),
+      { seed: 3, numRuns: 2000 },
+    );
+    // Most random sources are syntax errors; enough must render to exercise the interpreter.
+    expect(rendered).toBeGreaterThan(200);
+  });
+});

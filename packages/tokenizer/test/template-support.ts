@@ -1,0 +1,57 @@
+// Shared by the template-*.test.ts suites: the reference renderer (Python jinja2 in transformers'
+// environment, test-vectors/gen/template_render.py, run as a subprocess) and our renderer on the
+// same raw variables.
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { compileTemplate, Origins, type PStr, renderProgram, TokenizerError } from "../src/index.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const repoRoot = resolve(here, "../../..");
+const python = process.env.CHATWIRE_PYTHON ?? "/usr/bin/python3";
+const script = join(repoRoot, "test-vectors/gen/template_render.py");
+
+/** True when /usr/bin/python3 with jinja2 is available (the live cross-checks need it). */
+export function havePython(): boolean {
+  if (!existsSync(python)) return false;
+  return spawnSync(python, ["-c", "import jinja2"], { encoding: "utf8" }).status === 0;
+}
+
+export type RefResult = { readonly text: string } | { readonly error: string };
+
+/** Python jinja2 renders of `template` over raw variable sets. */
+export function pythonRender(
+  template: string,
+  contexts: readonly object[],
+  now = "2024-07-26T10:00:00",
+): RefResult[] {
+  const r = spawnSync(python, [script], {
+    input: JSON.stringify({ template, contexts, now }),
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
+  if (r.status !== 0) throw new Error(`template_render.py failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as RefResult[];
+}
+
+/** Our render of the same raw variables (every string a caller string of field = its variable name). */
+export function ourRender(
+  template: string,
+  ctx: Record<string, unknown>,
+  now = new Date(2024, 6, 26, 10),
+): PStr {
+  const origins = new Origins();
+  const vars = new Map(Object.entries(ctx).map(([k, v]) => [k, origins.value(v, null, k)] as const));
+  return renderProgram(compileTemplate(template), vars, origins, { now: () => now }).output;
+}
+
+/** Our render as a RefResult (errors as their TokenizerError type). */
+export function ourResult(template: string, ctx: Record<string, unknown>): RefResult {
+  try {
+    return { text: ourRender(template, ctx).text };
+  } catch (e) {
+    if (TokenizerError.isInstance(e)) return { error: e.type };
+    throw e;
+  }
+}

