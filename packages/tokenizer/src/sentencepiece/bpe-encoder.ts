@@ -35,6 +35,8 @@ const CACHE_BYPASS = 16384;
 export interface BpeEncoderOptions {
   /** IDs that behave as CONTROL pieces and are never returned. */
   readonly blocked?: ReadonlySet<number>;
+  /** Encode in independent segments (default true; false = the whole-text path, for tests). */
+  readonly segment?: boolean;
 }
 
 /**
@@ -195,13 +197,19 @@ export class BpeEncoder {
     }
     this.trieId = Int32Array.from(trieIds);
 
-    this.markAfter = this.hasUnused ? undefined : markPredecessors(pieces, mergeable);
+    this.markAfter =
+      this.hasUnused || options.segment === false ? undefined : markPredecessors(pieces, mergeable);
 
     const pairs = buildPairTable(pieces, mergeable, proto.index, this.bmpKey);
     this.pairMask = pairs.mask;
     this.pairLeft = pairs.left;
     this.pairRight = pairs.right;
     this.pairMerged = pairs.merged;
+  }
+
+  /** True when this model is encoded in independent segments (see encode). */
+  get segmented(): boolean {
+    return this.markAfter !== undefined;
   }
 
   /** SentencePiece's Normalizer::Normalize for the identity normalizer. */
