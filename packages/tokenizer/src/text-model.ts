@@ -32,6 +32,11 @@ export interface DecodeTable {
   /** Per ID of kind Bytes: its raw bytes; undefined otherwise. */
   readonly bytes: readonly (Uint8Array | undefined)[];
   /**
+   * Optional: per ID, the UTF-8 byte length of what it contributes in the middle of a decode
+   * (Text: of `text[id]`; Bytes: of `bytes[id]`; Control: 0), when the builder has it for free.
+   */
+  readonly byteLength?: Uint32Array;
+  /**
    * How invalid UTF-8 becomes U+FFFD: "per-byte" (SentencePiece: each byte of a bad sequence
    * becomes one U+FFFD) or "maximal-subpart" (Rust from_utf8_lossy / WHATWG TextDecoder).
    */

@@ -100,14 +100,17 @@ function tokenByteLengths(model: TextModel): TokenLengths {
   const t = model.decodeTable;
   const short = new Uint8Array(t.size);
   const long = new Map<number, number>();
+  const known = t.byteLength;
   for (let id = 0; id < t.size; id++) {
     const k = t.kind[id];
     const n =
-      k === TokenKind.Text
-        ? utf8Length(t.text[id] ?? "")
-        : k === TokenKind.Bytes
-          ? (t.bytes[id]?.length ?? 0)
-          : 0;
+      known !== undefined
+        ? (known[id] as number)
+        : k === TokenKind.Text
+          ? utf8Length(t.text[id] ?? "")
+          : k === TokenKind.Bytes
+            ? (t.bytes[id]?.length ?? 0)
+            : 0;
     if (n >= LONG) {
       short[id] = LONG;
       long.set(id, n);
