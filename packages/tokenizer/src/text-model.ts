@@ -82,6 +82,12 @@ export interface TextModel {
    * the encoder's output adds before the text (0 for byte-level BPE).
    */
   readonly leadingOffsetBytes?: number;
+  /**
+   * Optional: UTF-8 bytes ID `id` contributes in the middle of a decode (what `decodeTable`
+   * implies: Text its text, Bytes its bytes, Control and blocked IDs 0), computed for this one
+   * ID without building the decode table (the chat builder's span offsets, per emitted ID).
+   */
+  tokenByteLength?(id: number): number;
   /** Optional: the normalization encode() applies before splitting ("none" = the IDs' bytes are the text's UTF-8). */
   readonly normalization?: "none" | "nfc";
 }

@@ -5,7 +5,7 @@
 import { TokenizerError } from "../errors.ts";
 import type { DecodeTable, TextModel } from "../text-model.ts";
 import { MergeTable, WordMerger } from "./bpe.ts";
-import { BYTE_TO_CHAR } from "./byte-alphabet.ts";
+import { BYTE_TO_CHAR, CHAR_TO_BYTE } from "./byte-alphabet.ts";
 import { buildByteLevelDecodeTable } from "./decode-table.ts";
 import { type ScannedTokenizerJson, scanTokenizerJson } from "./json-scan.ts";
 import { compileSplitFallback, type MatchAt } from "./split-fallback.ts";
@@ -320,6 +320,19 @@ class ByteLevelBpeModel implements ByteLevelModel {
     }
     // WHATWG replacement = one U+FFFD per maximal subpart, as Rust's String::from_utf8_lossy.
     return this.utf8.decode(all);
+  }
+
+  /** Bytes the decode table gives this ID (blocked / no piece: 0), without allocating. */
+  tokenByteLength(id: number): number {
+    if (this.blocked.has(id)) return 0;
+    const piece = this.idToPiece(id);
+    if (piece === undefined) return 0;
+    for (let i = 0; i < piece.length; i++) {
+      const c = piece.charCodeAt(i);
+      // A character outside the byte alphabet: the token contributes its own UTF-8.
+      if (c >= CHAR_TO_BYTE.length || (CHAR_TO_BYTE[c] as number) < 0) return this.tokenBytes(id).length;
+    }
+    return piece.length;
   }
 
   tokenBytes(id: number): Uint8Array {
