@@ -100,6 +100,10 @@ function mergePasses(rs: WorkerResult[]): WorkerResult {
     if (textPaired !== undefined) first.encode_text_overhead_ratio = textPaired;
     else if (raw !== undefined && o !== undefined) first.encode_text_overhead_ratio = raw / o;
   }
+  const tkPaired = pool((r) => r.over_tiktoken_paired);
+  if (tkPaired !== undefined) first.over_tiktoken_ratio = tkPaired;
+  const tkColdPaired = pool((r) => r.cold_over_tiktoken_paired);
+  if (tkColdPaired !== undefined) first.cold_over_tiktoken_ratio = tkColdPaired;
   const cold = pool((r) => r.cold_rates);
   if (cold !== undefined) first.cold_chars_per_s = cold;
   // Cold start: every pass is a fresh process; the median over passes.
@@ -309,7 +313,11 @@ export async function main(settings: Settings): Promise<void> {
   const jobs: { m: ModelName; lib: string; run: () => WorkerResult }[] = [];
   for (const m of models) {
     if (avail.tokenizer)
-      jobs.push({ m, lib: "ours", run: () => worker("encode-ours.ts", { model: m, ...er }) });
+      jobs.push({
+        m,
+        lib: "ours",
+        run: () => worker("encode-ours.ts", { model: m, ...er, pairTiktoken: m === "qwen3" }),
+      });
     if (m === "qwen3") {
       jobs.push({
         m,

@@ -192,6 +192,7 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
       fmtRate(E(m, "spm_cpp", "chars_per_s")),
       fmtRate(E(m, "tiktoken_wasm", "chars_per_s")),
       alts.map((a) => fmtX(ratio(o, a), 2)).join(" / "),
+      fmtX(E(m, "ours", "over_tiktoken_ratio"), 2),
       E(m, "ours", "encode_text_overhead_ratio")?.toFixed(3) ?? "—",
     ]);
     const coldPeer =
@@ -202,6 +203,7 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
       m === "qwen3" ? "tiktoken WASM" : "SPM C++",
       fmtRate(coldPeer),
       fmtX(ratio(E(m, "ours", "cold_chars_per_s"), coldPeer), 2),
+      fmtX(E(m, "ours", "cold_over_tiktoken_ratio"), 2),
     ]);
     for (const lib of ["ours", "hf_js", "hf_rust", "tiktoken_wasm", "spm_wasm", "spm_cpp"]) {
       const r = get(R.encode, m, lib);
@@ -235,13 +237,21 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
       "SPM WASM",
       "SPM C++",
       "tiktoken WASM",
-      "ours / alternatives",
+      "ours / alternatives (own processes)",
+      "ours / tiktoken, paired in one process",
       "encodeText/raw (paired)",
     ],
     encRows,
   );
   const coldTable = table(
-    ["model", "ours encodeText, cold text", "peer", "peer, cold text", "ours / peer"],
+    [
+      "model",
+      "ours encodeText, cold text",
+      "peer",
+      "peer, cold text (own process)",
+      "ours / peer (own processes)",
+      "ours / peer, paired in one process",
+    ],
     coldRows,
   );
   const loadTable = table(
@@ -287,6 +297,8 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
             hf_rust_batch_chars_per_s: E(m, "hf_rust", "batch_chars_per_s"),
             tiktoken_wasm_chars_per_s: E(m, "tiktoken_wasm", "chars_per_s"),
             cold_tiktoken_wasm_chars_per_s: E(m, "tiktoken_wasm", "cold_chars_per_s"),
+            ours_over_tiktoken_wasm_paired: E(m, "ours", "over_tiktoken_ratio"),
+            cold_ours_over_tiktoken_wasm_paired: E(m, "ours", "cold_over_tiktoken_ratio"),
           }
         : {
             sentencepiece_cpp_chars_per_s: E(m, "spm_cpp", "chars_per_s"),
@@ -334,12 +346,22 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
         target: "> 1 (fastest peer ms / ours ms)",
         met: (ratio(peers[0]?.ms ?? null, o) ?? 0) > 1,
       };
-      const tk = ratio(o === null ? null : E(m, "ours", "chars_per_s"), E(m, "tiktoken_wasm", "chars_per_s"));
-      const tkc = ratio(E(m, "ours", "cold_chars_per_s"), E(m, "tiktoken_wasm", "cold_chars_per_s"));
-      encTargets.encode_qwen3_ge_3x_tiktoken_wasm = { value: tk, target: ">= 3", met: (tk ?? 0) >= 3 };
+      // Paired in one process (encode-ours.ts runs tiktoken alternating on the same parts);
+      // the separate-process rates are only the fallback.
+      const tk =
+        E(m, "ours", "over_tiktoken_ratio") ??
+        ratio(E(m, "ours", "chars_per_s"), E(m, "tiktoken_wasm", "chars_per_s"));
+      const tkc =
+        E(m, "ours", "cold_over_tiktoken_ratio") ??
+        ratio(E(m, "ours", "cold_chars_per_s"), E(m, "tiktoken_wasm", "cold_chars_per_s"));
+      encTargets.encode_qwen3_ge_3x_tiktoken_wasm = {
+        value: tk,
+        target: ">= 3 (paired in one process)",
+        met: (tk ?? 0) >= 3,
+      };
       encTargets.encode_qwen3_cold_ge_1_8x_tiktoken_wasm = {
         value: tkc,
-        target: ">= 1.8",
+        target: ">= 1.8 (paired in one process)",
         met: (tkc ?? 0) >= 1.8,
       };
     } else {

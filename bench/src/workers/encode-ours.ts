@@ -11,8 +11,10 @@
 // With `cold`: encodeText rates on the cold corpus (random words; cache misses), afterwards.
 import { readFileSync } from "node:fs";
 import { compileDecoderSpec, createDecoder } from "@chatwire/stream-decoder";
+import { Tiktoken } from "tiktoken";
 import { FIRST_ENCODE_TEXT, heapUsedAfterGc, median, reply, request, SINK } from "../measure.ts";
 import { chatRequest, loadOurs } from "../ours.ts";
+import { qwen3TiktokenRanks } from "../peers.ts";
 
 interface Req {
   model: "qwen3" | "internlm2" | "chatglm3";
@@ -20,6 +22,8 @@ interface Req {
   warmup: number;
   rounds: number;
   cold?: string;
+  /** Qwen3 only: tiktoken WASM (Qwen3 ranks) as a PAIRED candidate in this same process. */
+  pairTiktoken?: boolean;
 }
 const req = request<Req>();
 const parts = JSON.parse(readFileSync(req.corpus, "utf8")) as string[][];
@@ -61,6 +65,16 @@ tokChat.encodeChat(chatRequest([FIRST_ENCODE_TEXT]));
 const firstChatMs2 = performance.now() - t4;
 tok.textModel.encode(FIRST_ENCODE_TEXT);
 
+// Paired peer: tiktoken encodes the same part in the same round (it has no word cache, so
+// sharing the text with ours is fair), alternating with ours; loaded after our cold start.
+const tk =
+  req.pairTiktoken === true
+    ? (() => {
+        const r = qwen3TiktokenRanks();
+        return new Tiktoken(readFileSync(r.file, "utf8"), {}, r.pattern);
+      })()
+    : undefined;
+
 const convs = parts.map((docs) => {
   const cs: ReturnType<typeof chatRequest>[] = [];
   for (let i = 0; i < docs.length; i += 8) cs.push(chatRequest(docs.slice(i, i + 8)));
@@ -78,8 +92,13 @@ const cands: Record<string, (r: number) => void> = {
     for (const c of convs[r] as ReturnType<typeof chatRequest>[]) SINK.v += tokChat.encodeChat(c).ids.length;
   },
 };
+if (tk !== undefined) {
+  cands.tiktoken = (r) => {
+    for (const d of parts[r] as string[]) SINK.v += tk.encode_ordinary(d).length;
+  };
+}
 const names = Object.keys(cands);
-const times: Record<string, number[]> = { ours: [], raw: [], chat: [] };
+const times: Record<string, number[]> = { ours: [], raw: [], chat: [], tiktoken: [] };
 for (let r = 0; r < R; r++) {
   for (let j = 0; j < names.length; j++) {
     const name = names[(r + j) % names.length] as string;
@@ -99,6 +118,8 @@ const pairedOn = (a: string, b: string) =>
 // from the steadier pool design below (also paired on identical text).
 const fresh = pairedOn("chat", "raw");
 const textOverPaired = pairedOn("ours", "raw");
+// ours (encodeText) speed over tiktoken's, per round on the same part: time tiktoken / time ours.
+const oursOverTiktoken = tk !== undefined ? pairedOn("tiktoken", "ours") : undefined;
 const poolDocs = parts.slice(R, 3 * R).flat();
 const poolConvs = convs.slice(R, 3 * R).flat();
 const runRaw = (): number => {
@@ -138,6 +159,13 @@ const out = {
   encode_text_overhead_paired: textOverPaired,
   rounds_ns: times,
   rates: { ours: rates("ours"), raw: rates("raw"), chat: rates("chat") },
+  ...(oursOverTiktoken !== undefined
+    ? {
+        over_tiktoken_paired: oursOverTiktoken,
+        over_tiktoken_ratio: median(oursOverTiktoken),
+        tiktoken_chars_per_s: rate("tiktoken"),
+      }
+    : {}),
   load_ms: loadMs,
   first_encode_ms: firstEncodeMs,
   first_chat_encode_ms: firstChatMs,
@@ -150,14 +178,39 @@ const out = {
 if (req.cold !== undefined) {
   const cold = JSON.parse(readFileSync(req.cold, "utf8")) as string[][];
   const cr: number[] = [];
+  const pairs: number[] = [];
   for (let r = 0; r < R; r++) {
     const docs = cold[r] as string[];
-    const t = process.hrtime.bigint();
-    for (const d of docs) SINK.v += tok.encodeText(d).ids.length;
-    const ns = Number(process.hrtime.bigint() - t);
-    if (r >= req.warmup) cr.push(docs.reduce((a, d) => a + d.length, 0) / (ns / 1e9));
+    const chars = docs.reduce((a, d) => a + d.length, 0);
+    const timeOurs = (): number => {
+      const t = process.hrtime.bigint();
+      for (const d of docs) SINK.v += tok.encodeText(d).ids.length;
+      return Number(process.hrtime.bigint() - t);
+    };
+    const timeTk = (): number => {
+      const t = process.hrtime.bigint();
+      for (const d of docs) SINK.v += (tk as Tiktoken).encode_ordinary(d).length;
+      return Number(process.hrtime.bigint() - t);
+    };
+    // Alternating order; tiktoken has no cache, ours sees this cold part for the first time.
+    let ns: number;
+    let tkNs = 0;
+    if (tk === undefined) ns = timeOurs();
+    else if (r % 2 === 0) {
+      ns = timeOurs();
+      tkNs = timeTk();
+    } else {
+      tkNs = timeTk();
+      ns = timeOurs();
+    }
+    if (r >= req.warmup) {
+      cr.push(chars / (ns / 1e9));
+      if (tk !== undefined) pairs.push(tkNs / ns);
+    }
   }
   Object.assign(out, { cold_rates: cr, cold_chars_per_s: median(cr) });
+  if (tk !== undefined)
+    Object.assign(out, { cold_over_tiktoken_paired: pairs, cold_over_tiktoken_ratio: median(pairs) });
 }
 process.stderr.write(
   `ours ${req.model} encode: ${(out.chars_per_s / 1e6).toFixed(2)} M chars/s, chat/raw ${out.chat_overhead_ratio.toFixed(3)}\n`,
