@@ -283,6 +283,8 @@ export async function main(settings: Settings): Promise<void> {
       model: "qwen3",
       file: headline,
       pieces: pieceFile("qwen3"),
+      prewarm: fx("qwen3"),
+      stopStrings: STOP_STRINGS,
       // More warmup than the in-process rows: there, 3 pre-warm passes over every fixture ran
       // first; here each process starts cold (a round is one 8k sequence, ~0.1 ms).
       warmup: q ? 60 : 100,
