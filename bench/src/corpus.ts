@@ -495,3 +495,44 @@ export function encodeCorpus(seed: number, partChars: number, parts: number): st
   }
   return out;
 }
+
+const LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const PUNCT = [".", ",", ";", ":", "!", "?", "-", "_", "(", ")", "/", "=", "\n"];
+
+/** One random "word": letters (sometimes camelCase / with digits) or a run of random CJK. */
+function coldWord(r: Rng): string {
+  const x = r();
+  let w = "";
+  if (x < 0.15) {
+    const n = 1 + Math.floor(r() * 4);
+    for (let i = 0; i < n; i++) w += String.fromCharCode(0x4e00 + Math.floor(r() * 0x5000));
+    return w;
+  }
+  if (x < 0.25) return String(Math.floor(r() * 1e6));
+  const n = 2 + Math.floor(r() * 10);
+  for (let i = 0; i < n; i++) w += LETTERS[Math.floor(r() * (i === 0 || r() < 0.1 ? 52 : 26))];
+  return w;
+}
+
+/**
+ * COLD text: random words (random letters, digits, random CJK ideographs), so nearly every
+ * word is new to every word/segment cache: the cache-miss path of every encoder. Same shape as
+ * encodeCorpus (parts of documents of 500-4000 characters); NFC by construction.
+ */
+export function coldCorpus(seed: number, partChars: number, parts: number): string[][] {
+  const r = rng(seed);
+  const out: string[][] = [];
+  for (let p = 0; p < parts; p++) {
+    const docs: string[] = [];
+    let total = 0;
+    while (total < partChars) {
+      const size = 500 + Math.floor(r() * 3500);
+      let d = "";
+      while (d.length < size) d += coldWord(r) + (r() < 0.12 ? pick(r, PUNCT) : "") + " ";
+      docs.push(d);
+      total += d.length;
+    }
+    out.push(docs);
+  }
+  return out;
+}

@@ -5,7 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { encodeCorpus } from "./corpus.ts";
+import { coldCorpus, encodeCorpus } from "./corpus.ts";
 import {
   benchDir,
   ensureFixture,
@@ -41,14 +41,9 @@ function worker(script: string, req: unknown): WorkerResult {
   const t0 = performance.now();
   const p = spawnSync(
     process.execPath,
-    [
-      "--expose-gc",
-      "--conditions=source",
-      "--import",
-      "tsx",
-      resolve(benchDir, "src/workers", script),
-      JSON.stringify(req),
-    ],
+    // No "source" condition: workers import our packages' compiled dist/ (what users run);
+    // tsx only runs the bench's own TypeScript.
+    ["--expose-gc", "--import", "tsx", resolve(benchDir, "src/workers", script), JSON.stringify(req)],
     {
       cwd: benchDir,
       encoding: "utf8",
@@ -101,7 +96,21 @@ function mergePasses(rs: WorkerResult[]): WorkerResult {
     const paired = pool((r) => r.chat_overhead_paired);
     if (paired !== undefined) first.chat_overhead_ratio = paired;
     else if (raw !== undefined && chat !== undefined) first.chat_overhead_ratio = raw / chat;
-    if (raw !== undefined && o !== undefined) first.encode_text_overhead_ratio = raw / o;
+    const textPaired = pool((r) => r.encode_text_overhead_paired);
+    if (textPaired !== undefined) first.encode_text_overhead_ratio = textPaired;
+    else if (raw !== undefined && o !== undefined) first.encode_text_overhead_ratio = raw / o;
+  }
+  const tkPaired = pool((r) => r.over_tiktoken_paired);
+  if (tkPaired !== undefined) first.over_tiktoken_ratio = tkPaired;
+  const tkColdPaired = pool((r) => r.cold_over_tiktoken_paired);
+  if (tkColdPaired !== undefined) first.cold_over_tiktoken_ratio = tkColdPaired;
+  const cold = pool((r) => r.cold_rates);
+  if (cold !== undefined) first.cold_chars_per_s = cold;
+  // Cold start: every pass is a fresh process; the median over passes.
+  const starts = ok.map((r) => r.cold_start_ms).filter((x): x is number => typeof x === "number");
+  if (starts.length) {
+    first.cold_start_ms = pooledMedian(starts);
+    first.cold_start_ms_passes = starts;
   }
   first.load_ms_passes = ok.map((r) => r.load_ms);
   return first;
@@ -121,9 +130,58 @@ async function oursAvailable(): Promise<{ decoder: boolean; tokenizer: boolean }
   return { decoder, tokenizer };
 }
 
+/** Builds our packages' dist/ (tsc -b: incremental, a no-op when up to date). */
+function buildDist(): void {
+  const root = resolve(benchDir, "..");
+  const p = spawnSync(
+    process.execPath,
+    [resolve(root, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.build.json"],
+    { cwd: root, encoding: "utf8", stdio: ["ignore", "inherit", "inherit"] },
+  );
+  if (p.status !== 0) throw new Error("tsc -b tsconfig.build.json failed: the bench measures dist/");
+}
+
+/** Paired solo processes (decode-solo.ts): a then b, b then a, ...; per-pair ratio b/a. */
+function soloPairs(
+  a: string,
+  b: string,
+  pairs: number,
+  base: Record<string, unknown>,
+):
+  | {
+      a_ns_per_token: number;
+      b_ns_per_token: number;
+      ratio: number;
+      ratios: number[];
+      a: number[];
+      b: number[];
+    }
+  | { error: string } {
+  const as: number[] = [];
+  const bs: number[] = [];
+  for (let k = 0; k < pairs; k++) {
+    const order = k % 2 === 0 ? [a, b] : [b, a];
+    for (const c of order) {
+      const r = worker("decode-solo.ts", { ...base, candidate: c });
+      if (r.error !== undefined) return { error: r.error };
+      (c === a ? as : bs).push(r.ns_per_token as number);
+    }
+  }
+  const ratios = bs.map((x, i) => x / (as[i] as number));
+  return {
+    a_ns_per_token: pooledMedian(as),
+    b_ns_per_token: pooledMedian(bs),
+    ratio: pooledMedian(ratios),
+    ratios,
+    a: as,
+    b: bs,
+  };
+}
+
 export async function main(settings: Settings): Promise<void> {
   const started = performance.now();
   mkdirSync(outDir, { recursive: true });
+  buildDist();
   const q = settings.quick;
   const notes: string[] = [];
   const models = MODELS.filter((m) => {
@@ -173,6 +231,9 @@ export async function main(settings: Settings): Promise<void> {
   const corpusFile = resolve(outDir, `corpus-${partChars}-${warmupE + roundsE}.json`);
   if (!existsSync(corpusFile))
     writeFileSync(corpusFile, JSON.stringify(encodeCorpus(20260101, partChars, 3 * (warmupE + roundsE))));
+  const coldFile = resolve(outDir, `cold-${partChars}-${warmupE + roundsE}.json`);
+  if (!existsSync(coldFile))
+    writeFileSync(coldFile, JSON.stringify(coldCorpus(20260202, partChars, warmupE + roundsE)));
 
   const results: Record<string, WorkerResult | Record<string, WorkerResult>> = {};
   const fx = (m: ModelName) => files[m] as string[];
@@ -215,6 +276,26 @@ export async function main(settings: Settings): Promise<void> {
   }
   const dw = (lib: string, m: ModelName, extra: Record<string, unknown>) =>
     worker("decode-window.ts", { lib, model: m, fixtures: fx(m), warmup: 2, rounds: q ? 5 : 9, ...extra });
+  // The honest floor: floor and ours each alone in its own process, same layout and loop,
+  // in alternating pairs; plus the realistic consumer (text appended to per-channel strings).
+  if (avail.decoder && avail.tokenizer && models.includes("qwen3")) {
+    const base = {
+      model: "qwen3",
+      file: headline,
+      pieces: pieceFile("qwen3"),
+      prewarm: fx("qwen3"),
+      stopStrings: STOP_STRINGS,
+      // More warmup than the in-process rows: there, 3 pre-warm passes over every fixture ran
+      // first; here each process starts cold (a round is one 8k sequence, ~0.1 ms).
+      warmup: q ? 60 : 100,
+      rounds: q ? 41 : 81,
+    };
+    const pairs = q ? 3 : 5;
+    results.decode_solo = {
+      noop: soloPairs("floor", "ours", pairs, base),
+      append: soloPairs("floor_append", "ours_append", pairs, base),
+    } as Record<string, WorkerResult>;
+  }
   results.decode_hf_js = dw("hf-js", "qwen3", { naive: naiveAt("qwen3") });
   results.decode_hf_rust = dw("hf-rust", "qwen3", {
     asyncFixtures: fx("qwen3").filter((f) => /mixed-(1024|8192)\.json$/.test(f)),
@@ -230,11 +311,15 @@ export async function main(settings: Settings): Promise<void> {
   // and the median taken, so a burst of load from other processes on this shared machine
   // cannot land on one library only.
   const reps = q ? 2 : 3;
-  const er = { corpus: corpusFile, warmup: warmupE, rounds: roundsE };
+  const er = { corpus: corpusFile, cold: coldFile, warmup: warmupE, rounds: roundsE };
   const jobs: { m: ModelName; lib: string; run: () => WorkerResult }[] = [];
   for (const m of models) {
     if (avail.tokenizer)
-      jobs.push({ m, lib: "ours", run: () => worker("encode-ours.ts", { model: m, ...er }) });
+      jobs.push({
+        m,
+        lib: "ours",
+        run: () => worker("encode-ours.ts", { model: m, ...er, pairTiktoken: m === "qwen3" }),
+      });
     if (m === "qwen3") {
       jobs.push({
         m,
@@ -245,6 +330,11 @@ export async function main(settings: Settings): Promise<void> {
         m,
         lib: "hf_rust",
         run: () => worker("encode-baseline.ts", { lib: "hf-rust", model: m, ...er }),
+      });
+      jobs.push({
+        m,
+        lib: "tiktoken_wasm",
+        run: () => worker("encode-baseline.ts", { lib: "tiktoken", model: m, ...er }),
       });
     } else {
       jobs.push({

@@ -31,8 +31,12 @@ def main():
     load_ns = time.perf_counter_ns() - t0
     # The first encode right after load: lazy structures (if any) are built here.
     t1 = time.perf_counter_ns()
-    sp.encode("Hello, world! 你好，世界。 first encode after load")
+    first_ids = sp.encode("Hello, world! 你好，世界。 first encode after load")
     first_encode_ns = time.perf_counter_ns() - t1
+    # The first decoded token (one id back to text), as every JS row's cold start.
+    t2 = time.perf_counter_ns()
+    sink_text = sp.decode([first_ids[0]])
+    first_decode_ns = time.perf_counter_ns() - t2
     after = rss_kb()
     op = req["op"]
     if op == "encode":
@@ -56,14 +60,32 @@ def main():
             if i >= req["warmup"]:
                 times.append(el)
                 rates.append(part_chars[i] / (el / 1e9))
+        cold_rates = []
+        if req.get("cold"):
+            with open(req["cold"], encoding="utf-8") as f:
+                cold = json.load(f)
+            for i in range(req["warmup"] + req["rounds"]):
+                docs = cold[i]
+                chars = sum(len(d.encode("utf-16-le")) // 2 for d in docs)
+                t = time.perf_counter_ns()
+                for d in docs:
+                    sink += len(sp.encode(d))
+                el = time.perf_counter_ns() - t
+                if i >= req["warmup"]:
+                    cold_rates.append(chars / (el / 1e9))
         out = {
             "chars_per_round": part_chars[req["warmup"] : req["warmup"] + req["rounds"]],
             "tokens_total": sink,
             "rounds_ns": times,
             "chars_per_s": statistics.median(rates),
             "rates": rates,
+            "cold_rates": cold_rates,
+            "cold_chars_per_s": statistics.median(cold_rates) if cold_rates else None,
             "load_ms": load_ns / 1e6,
             "first_encode_ms": first_encode_ns / 1e6,
+            "first_decode_ms": first_decode_ns / 1e6,
+            "cold_start_ms": (load_ns + first_encode_ns + first_decode_ns) / 1e6,
+            "decoded_len": len(sink_text),
             "load_rss_kb": after - before,
             "version": spm.__version__,
         }

@@ -4,48 +4,76 @@
 //                  one doc at a time (sequential, like a server encoding one prompt), plus
 //                  encodeBatch of all docs (uses the Rust thread pool: both cores) separately
 //   lib "spm-wasm" sentencepiece-js         sp.encodeIds(doc)
+//   lib "tiktoken" tiktoken (WASM)          enc.encode_ordinary(doc), Qwen3's ranks (peers.ts)
+// Cold start = load + first encode + first decoded token (decode of one ID to text), timed
+// right at the start of this fresh process. With `cold`, also the rate on the cold corpus
+// (random words: cache misses), rounds after the mixed ones.
 // Same corpus file for everyone (bench/out/corpus-*.json); chars = JS string length (UTF-16
 // code units) summed over docs; median of rounds after warmup; sink against DCE.
 import { readFileSync } from "node:fs";
+import { Tiktoken } from "tiktoken";
 import tokenizers from "tokenizers";
 import { qwen3TokenizerJson, spmModelPath } from "../fixtures.ts";
 import { FIRST_ENCODE_TEXT, heapUsedAfterGc, median, reply, request, SINK } from "../measure.ts";
+import { qwen3TiktokenRanks } from "../peers.ts";
 import { loadHfJs, loadSpmWasm } from "../refs.ts";
 
 interface Req {
-  lib: "hf-js" | "hf-rust" | "spm-wasm";
+  lib: "hf-js" | "hf-rust" | "spm-wasm" | "tiktoken";
   model: "qwen3" | "internlm2" | "chatglm3";
   corpus: string;
   warmup: number;
   rounds: number;
+  cold?: string;
 }
 const req = request<Req>();
 const parts = JSON.parse(readFileSync(req.corpus, "utf8")) as string[][];
 const partChars = parts.map((docs) => docs.reduce((a, d) => a + d.length, 0));
 if (parts.length < req.warmup + req.rounds) throw new Error("corpus has fewer parts than rounds");
 
+// Built before the clock starts (a one-time conversion, not part of tiktoken's load).
+const ranks = req.lib === "tiktoken" ? qwen3TiktokenRanks() : undefined;
 const heap0 = heapUsedAfterGc();
 const rss0 = process.memoryUsage().rss;
 const t0 = performance.now();
 let encodeOne: (doc: string) => number | Promise<number>;
 let batch: ((docs: string[]) => Promise<number>) | undefined;
+let firstIds: (doc: string) => number[] | Promise<number[]>;
+let decodeOne: (id: number) => string | Promise<string>;
 if (req.lib === "hf-js") {
   const hf = loadHfJs(qwen3TokenizerJson());
   encodeOne = (d) => hf.encode(d, { add_special_tokens: false }).ids.length;
+  firstIds = (d) => hf.encode(d, { add_special_tokens: false }).ids;
+  decodeOne = (id) => hf.decode([id]);
 } else if (req.lib === "hf-rust") {
   const tok = tokenizers.Tokenizer.fromFile(qwen3TokenizerJson());
   encodeOne = async (d) => (await tok.encode(d, null, { addSpecialTokens: false })).getIds().length;
+  firstIds = async (d) => (await tok.encode(d, null, { addSpecialTokens: false })).getIds();
+  decodeOne = (id) => tok.decode([id], false);
   batch = async (docs: string[]) =>
     (await tok.encodeBatch(docs, { addSpecialTokens: false })).reduce((a, e) => a + e.getLength(), 0);
+} else if (req.lib === "tiktoken") {
+  const r = ranks as NonNullable<typeof ranks>;
+  const enc = new Tiktoken(readFileSync(r.file, "utf8"), {}, r.pattern);
+  const td = new TextDecoder();
+  encodeOne = (d) => enc.encode_ordinary(d).length;
+  firstIds = (d) => [...enc.encode_ordinary(d)];
+  decodeOne = (id) => td.decode(enc.decode(Uint32Array.of(id)));
 } else {
   const sp = await loadSpmWasm(spmModelPath(req.model as "internlm2" | "chatglm3"));
   encodeOne = (d) => sp.encodeIds(d).length;
+  firstIds = (d) => sp.encodeIds(d);
+  decodeOne = (id) => sp.decodeIds([id]);
 }
 const loadMs = performance.now() - t0;
-// The first encode right after load: lazy structures (if any) are built here.
+// The first encode right after load: lazy structures (if any) are built here; then the first
+// decoded token (one ID of that encoding back to text).
 const t1 = performance.now();
-await encodeOne(FIRST_ENCODE_TEXT);
+const ids0 = await firstIds(FIRST_ENCODE_TEXT);
 const firstEncodeMs = performance.now() - t1;
+const t2 = performance.now();
+SINK.v += (await decodeOne(ids0[0] as number)).length;
+const firstDecodeMs = performance.now() - t2;
 const heap1 = heapUsedAfterGc();
 const rss1 = process.memoryUsage().rss;
 
@@ -76,6 +104,8 @@ const out: Record<string, unknown> = {
   rounds_ns: times,
   load_ms: loadMs,
   first_encode_ms: firstEncodeMs,
+  first_decode_ms: firstDecodeMs,
+  cold_start_ms: loadMs + firstEncodeMs + firstDecodeMs,
   load_heap_bytes: heap1 - heap0,
   load_rss_bytes: rss1 - rss0,
 };
@@ -88,6 +118,17 @@ if (batch) {
     if (r >= req.warmup) bt.push((partChars[r] as number) / (Number(process.hrtime.bigint() - t) / 1e9));
   }
   out.batch_chars_per_s = median(bt);
+}
+if (req.cold !== undefined) {
+  const cold = JSON.parse(readFileSync(req.cold, "utf8")) as string[][];
+  const cr: number[] = [];
+  for (let r = 0; r < req.warmup + req.rounds; r++) {
+    const docs = cold[r] as string[];
+    const ns = await round(docs);
+    if (r >= req.warmup) cr.push(docs.reduce((a, d) => a + d.length, 0) / (ns / 1e9));
+  }
+  out.cold_rates = cr;
+  out.cold_chars_per_s = median(cr);
 }
 process.stderr.write(
   `${req.lib} ${req.model} encode: ${((out.chars_per_s as number) / 1e6).toFixed(2)} M chars/s\n`,

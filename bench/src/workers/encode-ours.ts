@@ -1,47 +1,79 @@
-// Our encoder, in its own process (cold load measured first, like every baseline):
+// Our encoder, in its own process (cold start measured first, like every baseline):
 //   ours      = ChatTokenizer.encodeText(doc)   (public safe API: ordinary encoder + audit scan)
 //   raw       = textModel.encode(doc)           (the bare ordinary encoder)
 //   chat      = encodeChat({messages}) over conversations whose message contents are the same
 //               docs (8 per conversation, user/assistant alternating, generation prompt on)
-// chat_overhead_ratio = chat time / raw time on the same docs (1.0 = free; target <= 1.10).
-// raw and chat encode the SAME corpus part in each round, each with its own tokenizer instance
-// (its own word cache, warmed by exactly the same text history), so both see text their cache
-// has never seen and the ratio does not depend on how hard one corpus part is compared with
-// another, nor on one cache having seen more text.
-// Same corpus file, chars definition, warmup/median/sink as encode-baseline.ts; the three
-// candidates run in alternating order round by round.
+// Every round r, all three encode corpus part r (the part every baseline encodes in round r),
+// each on its own tokenizer instance with an identical text history (equally warm caches), in
+// alternating order; every ratio is a median of per-round PAIRED ratios on identical text.
+// Cold start (the first thing this fresh process does): load + the first encodeChat + the
+// first decoded token (compileDecoderSpec, createDecoder, push until the first text callback).
+// With `cold`: encodeText rates on the cold corpus (random words; cache misses), afterwards.
 import { readFileSync } from "node:fs";
+import { compileDecoderSpec, createDecoder } from "@chatwire/stream-decoder";
+import { Tiktoken } from "tiktoken";
 import { FIRST_ENCODE_TEXT, heapUsedAfterGc, median, reply, request, SINK } from "../measure.ts";
 import { chatRequest, loadOurs } from "../ours.ts";
+import { qwen3TiktokenRanks } from "../peers.ts";
 
 interface Req {
   model: "qwen3" | "internlm2" | "chatglm3";
   corpus: string;
   warmup: number;
   rounds: number;
+  cold?: string;
+  /** Qwen3 only: tiktoken WASM (Qwen3 ranks) as a PAIRED candidate in this same process. */
+  pairTiktoken?: boolean;
 }
 const req = request<Req>();
 const parts = JSON.parse(readFileSync(req.corpus, "utf8")) as string[][];
 const partChars = parts.map((docs) => docs.reduce((a, d) => a + d.length, 0));
 const R = req.warmup + req.rounds;
 if (parts.length < 3 * R) throw new Error("corpus has fewer than 3 x (warmup + rounds) parts");
-const OFFSET: Record<string, number> = { ours: 0, raw: R, chat: R };
 
 const heap0 = heapUsedAfterGc();
 const rss0 = process.memoryUsage().rss;
 const t0 = performance.now();
 const tok = await loadOurs(req.model);
 const loadMs = performance.now() - t0;
-// The first encode right after load: our SentencePiece encoder tables are built on first use.
 const t1 = performance.now();
-tok.textModel.encode(FIRST_ENCODE_TEXT);
-const firstEncodeMs = performance.now() - t1;
+const firstChat = tok.encodeChat(chatRequest([FIRST_ENCODE_TEXT]));
+const firstChatMs = performance.now() - t1;
+const t2 = performance.now();
+let firstText = "";
+const spec = compileDecoderSpec(tok.textModel, tok.format);
+const dec = createDecoder(spec, {
+  onText(text) {
+    firstText ||= text;
+  },
+});
+const replyIds = tok.textModel.encode("Hello");
+for (let i = 0; i < replyIds.length && firstText === ""; i++) dec.push(replyIds[i] as number);
+const firstDecodeMs = performance.now() - t2;
+SINK.v += firstChat.ids.length + firstText.length;
 const heap1 = heapUsedAfterGc();
 const rss1 = process.memoryUsage().rss;
-// Independent instances for raw and chat (see the header): each has seen exactly the same text
-// history, so their word caches are equally warm.
+// Independent instances for raw and chat; the first call on each is timed too (each builds
+// its own lazy tables): first raw encode vs first chat encode of the same message text.
 const tokRaw = await loadOurs(req.model);
+const t3 = performance.now();
+tokRaw.textModel.encode(FIRST_ENCODE_TEXT);
+const firstEncodeMs = performance.now() - t3;
 const tokChat = await loadOurs(req.model);
+const t4 = performance.now();
+tokChat.encodeChat(chatRequest([FIRST_ENCODE_TEXT]));
+const firstChatMs2 = performance.now() - t4;
+tok.textModel.encode(FIRST_ENCODE_TEXT);
+
+// Paired peer: tiktoken encodes the same part in the same round (it has no word cache, so
+// sharing the text with ours is fair), alternating with ours; loaded after our cold start.
+const tk =
+  req.pairTiktoken === true
+    ? (() => {
+        const r = qwen3TiktokenRanks();
+        return new Tiktoken(readFileSync(r.file, "utf8"), {}, r.pattern);
+      })()
+    : undefined;
 
 const convs = parts.map((docs) => {
   const cs: ReturnType<typeof chatRequest>[] = [];
@@ -49,10 +81,6 @@ const convs = parts.map((docs) => {
   return cs;
 });
 
-// Round r: "ours" encodes corpus part r (the part every baseline encodes in its round r),
-// "raw" and "chat" both part R+r (R = warmup + rounds), on separate tokenizer instances: each
-// candidate always sees text its tokenizer has never encoded before, so a word cache cannot
-// favour one of them, and raw and chat are timed on identical text.
 const cands: Record<string, (r: number) => void> = {
   ours: (r) => {
     for (const d of parts[r] as string[]) SINK.v += tok.encodeText(d).ids.length;
@@ -64,36 +92,36 @@ const cands: Record<string, (r: number) => void> = {
     for (const c of convs[r] as ReturnType<typeof chatRequest>[]) SINK.v += tokChat.encodeChat(c).ids.length;
   },
 };
+if (tk !== undefined) {
+  cands.tiktoken = (r) => {
+    for (const d of parts[r] as string[]) SINK.v += tk.encode_ordinary(d).length;
+  };
+}
 const names = Object.keys(cands);
-const times: Record<string, number[]> = { ours: [], raw: [], chat: [] };
-for (let r = 0; r < req.warmup + req.rounds; r++) {
+const times: Record<string, number[]> = { ours: [], raw: [], chat: [], tiktoken: [] };
+for (let r = 0; r < R; r++) {
   for (let j = 0; j < names.length; j++) {
     const name = names[(r + j) % names.length] as string;
     const t = process.hrtime.bigint();
-    (cands[name] as (r: number) => void)(r + (OFFSET[name] as number));
+    (cands[name] as (r: number) => void)(r);
     const ns = Number(process.hrtime.bigint() - t);
     if (r >= req.warmup) (times[name] as number[]).push(ns);
   }
 }
 const rates = (k: string) =>
-  (times[k] as number[]).map(
-    (ns, i) => (partChars[(OFFSET[k] as number) + req.warmup + i] as number) / (ns / 1e9),
-  );
+  (times[k] as number[]).map((ns, i) => (partChars[req.warmup + i] as number) / (ns / 1e9));
 const rate = (k: string) => median(rates(k));
-// chat/raw overhead. Per-part pairs on fresh text (parts R..2R-1, above) are kept in the JSON
-// (chat_overhead_fresh_paired), but on this shared machine one part takes ~3 ms and single
-// samples swing 0.5x-4x, raw as much as chat (measured), so the reported ratio comes from a
-// steadier design: the parts 2R..3R-1 form one pool; both instances encode it once (warm-up,
-// equally warm word caches), then 15 pairs (raw over the whole pool, chat over the same docs
-// as conversations; order alternating), and chat_overhead_ratio = the median of the 15 paired
-// ratios chat_ns / raw_ns. No forced GC between pairs: measured, a gc() before a pair made
-// whichever side ran first after it ~1.5x slower (Qwen3), which alternation turned into noise.
-const fresh: number[] = [];
-for (let i = 0; i < req.rounds; i++) {
-  fresh.push(((times.chat as number[])[i] as number) / ((times.raw as number[])[i] as number));
-}
-const poolDocs = parts.slice(2 * R, 3 * R).flat();
-const poolConvs = convs.slice(2 * R, 3 * R).flat();
+const pairedOn = (a: string, b: string) =>
+  (times[a] as number[]).map((ns, i) => ns / ((times[b] as number[])[i] as number));
+// Per-round pairs on identical fresh text (part r for both): kept in the JSON, but one part
+// takes a few ms and single samples swing on this shared machine, so chat_overhead_ratio comes
+// from the steadier pool design below (also paired on identical text).
+const fresh = pairedOn("chat", "raw");
+const textOverPaired = pairedOn("ours", "raw");
+// ours (encodeText) speed over tiktoken's, per round on the same part: time tiktoken / time ours.
+const oursOverTiktoken = tk !== undefined ? pairedOn("tiktoken", "ours") : undefined;
+const poolDocs = parts.slice(R, 3 * R).flat();
+const poolConvs = convs.slice(R, 3 * R).flat();
 const runRaw = (): number => {
   const t = process.hrtime.bigint();
   for (const d of poolDocs) SINK.v += tokRaw.textModel.encode(d).length;
@@ -127,14 +155,63 @@ const out = {
   chat_overhead_ratio: median(paired),
   chat_overhead_paired: paired,
   chat_overhead_fresh_paired: fresh,
-  encode_text_overhead_ratio: rate("raw") / rate("ours"),
+  encode_text_overhead_ratio: median(textOverPaired),
+  encode_text_overhead_paired: textOverPaired,
   rounds_ns: times,
   rates: { ours: rates("ours"), raw: rates("raw"), chat: rates("chat") },
+  ...(oursOverTiktoken !== undefined
+    ? {
+        over_tiktoken_paired: oursOverTiktoken,
+        over_tiktoken_ratio: median(oursOverTiktoken),
+        tiktoken_chars_per_s: rate("tiktoken"),
+      }
+    : {}),
   load_ms: loadMs,
   first_encode_ms: firstEncodeMs,
+  first_chat_encode_ms: firstChatMs,
+  first_decode_ms: firstDecodeMs,
+  cold_start_ms: loadMs + firstChatMs + firstDecodeMs,
+  first_chat_over_first_raw: firstChatMs2 / firstEncodeMs,
   load_heap_bytes: heap1 - heap0,
   load_rss_bytes: rss1 - rss0,
 };
+if (req.cold !== undefined) {
+  const cold = JSON.parse(readFileSync(req.cold, "utf8")) as string[][];
+  const cr: number[] = [];
+  const pairs: number[] = [];
+  for (let r = 0; r < R; r++) {
+    const docs = cold[r] as string[];
+    const chars = docs.reduce((a, d) => a + d.length, 0);
+    const timeOurs = (): number => {
+      const t = process.hrtime.bigint();
+      for (const d of docs) SINK.v += tok.encodeText(d).ids.length;
+      return Number(process.hrtime.bigint() - t);
+    };
+    const timeTk = (): number => {
+      const t = process.hrtime.bigint();
+      for (const d of docs) SINK.v += (tk as Tiktoken).encode_ordinary(d).length;
+      return Number(process.hrtime.bigint() - t);
+    };
+    // Alternating order; tiktoken has no cache, ours sees this cold part for the first time.
+    let ns: number;
+    let tkNs = 0;
+    if (tk === undefined) ns = timeOurs();
+    else if (r % 2 === 0) {
+      ns = timeOurs();
+      tkNs = timeTk();
+    } else {
+      tkNs = timeTk();
+      ns = timeOurs();
+    }
+    if (r >= req.warmup) {
+      cr.push(chars / (ns / 1e9));
+      if (tk !== undefined) pairs.push(tkNs / ns);
+    }
+  }
+  Object.assign(out, { cold_rates: cr, cold_chars_per_s: median(cr) });
+  if (tk !== undefined)
+    Object.assign(out, { cold_over_tiktoken_paired: pairs, cold_over_tiktoken_ratio: median(pairs) });
+}
 process.stderr.write(
   `ours ${req.model} encode: ${(out.chars_per_s / 1e6).toFixed(2)} M chars/s, chat/raw ${out.chat_overhead_ratio.toFixed(3)}\n`,
 );

@@ -32,6 +32,11 @@ export interface DecodeTable {
   /** Per ID of kind Bytes: its raw bytes; undefined otherwise. */
   readonly bytes: readonly (Uint8Array | undefined)[];
   /**
+   * Optional: per ID, the UTF-8 byte length of what it contributes in the middle of a decode
+   * (Text: of `text[id]`; Bytes: of `bytes[id]`; Control: 0), when the builder has it for free.
+   */
+  readonly byteLength?: Uint32Array;
+  /**
    * How invalid UTF-8 becomes U+FFFD: "per-byte" (SentencePiece: each byte of a bad sequence
    * becomes one U+FFFD) or "maximal-subpart" (Rust from_utf8_lossy / WHATWG TextDecoder).
    */
@@ -77,6 +82,12 @@ export interface TextModel {
    * the encoder's output adds before the text (0 for byte-level BPE).
    */
   readonly leadingOffsetBytes?: number;
+  /**
+   * Optional: UTF-8 bytes ID `id` contributes in the middle of a decode (what `decodeTable`
+   * implies: Text its text, Bytes its bytes, Control and blocked IDs 0), computed for this one
+   * ID without building the decode table (the chat builder's span offsets, per emitted ID).
+   */
+  tokenByteLength?(id: number): number;
   /** Optional: the normalization encode() applies before splitting ("none" = the IDs' bytes are the text's UTF-8). */
   readonly normalization?: "none" | "nfc";
 }

@@ -119,9 +119,14 @@ export class WordMerger {
       }
       if (at < 0) return n;
       syms[at] = mergedIds[at] as number;
-      syms.copyWithin(at + 1, at + 2, n);
-      ranks.copyWithin(at + 1, at + 2, n - 1);
-      mergedIds.copyWithin(at + 1, at + 2, n - 1);
+      // Close the gap at at + 1 with plain loops: words are short (most under 10 symbols),
+      // where three copyWithin builtin calls per merge cost more than the moves themselves.
+      const last = n - 1;
+      for (let i = at + 1; i < last; i++) syms[i] = syms[i + 1] as number;
+      for (let i = at + 1; i < last - 1; i++) {
+        ranks[i] = ranks[i + 1] as number;
+        mergedIds[i] = mergedIds[i + 1] as number;
+      }
       n--;
       if (at + 1 < n) this.pair(syms, at, ranks, mergedIds, table);
       else ranks[at] = NO_MERGE;

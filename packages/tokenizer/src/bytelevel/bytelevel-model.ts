@@ -5,7 +5,7 @@
 import { TokenizerError } from "../errors.ts";
 import type { DecodeTable, TextModel } from "../text-model.ts";
 import { MergeTable, WordMerger } from "./bpe.ts";
-import { BYTE_TO_CHAR } from "./byte-alphabet.ts";
+import { BYTE_TO_CHAR, CHAR_TO_BYTE } from "./byte-alphabet.ts";
 import { buildByteLevelDecodeTable } from "./decode-table.ts";
 import { type ScannedTokenizerJson, scanTokenizerJson } from "./json-scan.ts";
 import { compileSplitFallback, type MatchAt } from "./split-fallback.ts";
@@ -254,11 +254,8 @@ class ByteLevelBpeModel implements ByteLevelModel {
     const syms = this.syms;
     const bytes = this.symsBytes;
     const ids = this.byteIds;
+    // Written out per UTF-8 length (no per-word closure: this runs for every uncached word).
     let n = 0;
-    const put = (b: number): void => {
-      bytes[n] = b;
-      syms[n++] = ids[b] as number;
-    };
     for (let i = start; i < stop; i++) {
       let c = text.charCodeAt(i);
       if (c < 0x80) {
@@ -267,8 +264,12 @@ class ByteLevelBpeModel implements ByteLevelModel {
         continue;
       }
       if (c < 0x800) {
-        put(0xc0 | (c >> 6));
-        put(0x80 | (c & 0x3f));
+        const b0 = 0xc0 | (c >> 6);
+        const b1 = 0x80 | (c & 0x3f);
+        bytes[n] = b0;
+        syms[n++] = ids[b0] as number;
+        bytes[n] = b1;
+        syms[n++] = ids[b1] as number;
         continue;
       }
       if (c >= 0xd800 && c <= 0xdfff) {
@@ -276,17 +277,31 @@ class ByteLevelBpeModel implements ByteLevelModel {
         if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
           i++;
           c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-          put(0xf0 | (c >> 18));
-          put(0x80 | ((c >> 12) & 0x3f));
-          put(0x80 | ((c >> 6) & 0x3f));
-          put(0x80 | (c & 0x3f));
+          const b0 = 0xf0 | (c >> 18);
+          const b1 = 0x80 | ((c >> 12) & 0x3f);
+          const b2 = 0x80 | ((c >> 6) & 0x3f);
+          const b3 = 0x80 | (c & 0x3f);
+          bytes[n] = b0;
+          syms[n++] = ids[b0] as number;
+          bytes[n] = b1;
+          syms[n++] = ids[b1] as number;
+          bytes[n] = b2;
+          syms[n++] = ids[b2] as number;
+          bytes[n] = b3;
+          syms[n++] = ids[b3] as number;
           continue;
         }
         c = 0xfffd;
       }
-      put(0xe0 | (c >> 12));
-      put(0x80 | ((c >> 6) & 0x3f));
-      put(0x80 | (c & 0x3f));
+      const b0 = 0xe0 | (c >> 12);
+      const b1 = 0x80 | ((c >> 6) & 0x3f);
+      const b2 = 0x80 | (c & 0x3f);
+      bytes[n] = b0;
+      syms[n++] = ids[b0] as number;
+      bytes[n] = b1;
+      syms[n++] = ids[b1] as number;
+      bytes[n] = b2;
+      syms[n++] = ids[b2] as number;
     }
     return n;
   }
@@ -309,6 +324,19 @@ class ByteLevelBpeModel implements ByteLevelModel {
     }
     // WHATWG replacement = one U+FFFD per maximal subpart, as Rust's String::from_utf8_lossy.
     return this.utf8.decode(all);
+  }
+
+  /** Bytes the decode table gives this ID (blocked / no piece: 0), without allocating. */
+  tokenByteLength(id: number): number {
+    if (this.blocked.has(id)) return 0;
+    const piece = this.idToPiece(id);
+    if (piece === undefined) return 0;
+    for (let i = 0; i < piece.length; i++) {
+      const c = piece.charCodeAt(i);
+      // A character outside the byte alphabet: the token contributes its own UTF-8.
+      if (c >= CHAR_TO_BYTE.length || (CHAR_TO_BYTE[c] as number) < 0) return this.tokenBytes(id).length;
+    }
+    return piece.length;
   }
 
   tokenBytes(id: number): Uint8Array {

@@ -67,7 +67,12 @@ interface Segment {
  */
 interface TokenLengths {
   readonly short: Uint8Array;
-  readonly long: ReadonlyMap<number, number>;
+  readonly long: Map<number, number>;
+  /**
+   * Lazy tables (the model has tokenByteLength): short[id] = 0 means not computed yet, else
+   * length + 1 (LONG = in `long`); the first encodeChat then costs only the IDs it emits.
+   */
+  readonly of?: (id: number) => number;
 }
 const LONG = 255;
 const byteLenCache = new WeakMap<TextModel, TokenLengths>();
@@ -97,17 +102,26 @@ function utf8Length(s: string): number {
 function tokenByteLengths(model: TextModel): TokenLengths {
   const cached = byteLenCache.get(model);
   if (cached !== undefined) return cached;
+  if (model.tokenByteLength !== undefined) {
+    const of = model.tokenByteLength.bind(model);
+    const lazy: TokenLengths = { short: new Uint8Array(model.vocabSize), long: new Map(), of };
+    byteLenCache.set(model, lazy);
+    return lazy;
+  }
   const t = model.decodeTable;
   const short = new Uint8Array(t.size);
   const long = new Map<number, number>();
+  const known = t.byteLength;
   for (let id = 0; id < t.size; id++) {
     const k = t.kind[id];
     const n =
-      k === TokenKind.Text
-        ? utf8Length(t.text[id] ?? "")
-        : k === TokenKind.Bytes
-          ? (t.bytes[id]?.length ?? 0)
-          : 0;
+      known !== undefined
+        ? (known[id] as number)
+        : k === TokenKind.Text
+          ? utf8Length(t.text[id] ?? "")
+          : k === TokenKind.Bytes
+            ? (t.bytes[id]?.length ?? 0)
+            : 0;
     if (n >= LONG) {
       short[id] = LONG;
       long.set(id, n);
@@ -121,8 +135,16 @@ function tokenByteLengths(model: TextModel): TokenLengths {
 /** Length of token `id` (IDs outside the table count 0). */
 function tokenLength(lens: TokenLengths, id: number): number {
   if (id >= lens.short.length) return 0;
-  const n = lens.short[id] as number;
-  return n === LONG ? (lens.long.get(id) as number) : n;
+  const v = lens.short[id] as number;
+  if (lens.of === undefined) return v === LONG ? (lens.long.get(id) as number) : v;
+  if (v === LONG) return lens.long.get(id) as number;
+  if (v !== 0) return v - 1;
+  const n = lens.of(id);
+  if (n + 1 >= LONG) {
+    lens.short[id] = LONG;
+    lens.long.set(id, n);
+  } else lens.short[id] = n + 1;
+  return n;
 }
 
 /** A character from U+0300 on: NFC may change text holding one (or it is a surrogate). */

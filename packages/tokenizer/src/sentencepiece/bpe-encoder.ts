@@ -23,10 +23,20 @@ import { buildPairTable, pairHash } from "./pair-table.ts";
 const SPACE = 0x20;
 const SPACE_MARK = "\u2581";
 const REPLACEMENT = 0xfffd;
+/** Segments up to this many code units go through the segment cache. */
+const MAX_CACHED_SEGMENT = 32;
+const MAX_CACHE_ENTRIES = 1 << 15;
+/** Every CACHE_WINDOW cached lookups: hit rate below 1/COLD_HIT_DIVISOR = cold text. */
+const CACHE_WINDOW = 2048;
+const COLD_HIT_DIVISOR = 5;
+/** Segments encoded without the cache after a cold window, before the cache is tried again. */
+const CACHE_BYPASS = 16384;
 
 export interface BpeEncoderOptions {
   /** IDs that behave as CONTROL pieces and are never returned. */
   readonly blocked?: ReadonlySet<number>;
+  /** Encode in independent segments (default true; false = the whole-text path, for tests). */
+  readonly segment?: boolean;
 }
 
 /**
@@ -95,6 +105,16 @@ export class BpeEncoder {
   private revMerge: Map<number, readonly [number, number]> | undefined;
   private out: number[] = [];
   private prevUnk = false;
+  private sawUnk = false;
+
+  // Segmentation (see encode): markAfter[cu] = 1 when cu precedes SPACE_MARK inside some
+  // mergeable or USER_DEFINED piece; undefined = this model is encoded as one whole text.
+  private readonly markAfter: Uint8Array | undefined;
+  /** Short segment -> its ids (only segments without unknown pieces). Bounded, cleared when full. */
+  private readonly cache = new Map<string, number[]>();
+  private cacheHits = 0;
+  private cacheMisses = 0;
+  private cacheBypass = 0;
 
   constructor(proto: SentencePieceProto, options: BpeEncoderOptions = {}) {
     const blocked = options.blocked ?? new Set<number>();
@@ -177,11 +197,19 @@ export class BpeEncoder {
     }
     this.trieId = Int32Array.from(trieIds);
 
+    this.markAfter =
+      this.hasUnused || options.segment === false ? undefined : markPredecessors(pieces, mergeable);
+
     const pairs = buildPairTable(pieces, mergeable, proto.index, this.bmpKey);
     this.pairMask = pairs.mask;
     this.pairLeft = pairs.left;
     this.pairRight = pairs.right;
     this.pairMerged = pairs.merged;
+  }
+
+  /** True when this model is encoded in independent segments (see encode). */
+  get segmented(): boolean {
+    return this.markAfter !== undefined;
   }
 
   /** SentencePiece's Normalizer::Normalize for the identity normalizer. */
@@ -240,10 +268,10 @@ export class BpeEncoder {
   }
 
   /** Longest USER_DEFINED piece starting at i: its id (length in matchLength), or -1. */
-  private matchLiteral(s: string, i: number): number {
+  private matchLiteral(s: string, i: number, end: number = s.length): number {
     let node = 0;
     let best = -1;
-    for (let k = i; k < s.length; k++) {
+    for (let k = i; k < end; k++) {
       const child = this.trieChildren[node]!.get(s.charCodeAt(k));
       if (child === undefined) break;
       node = child;
@@ -260,8 +288,70 @@ export class BpeEncoder {
     const s = this.normalize(text);
     const len = s.length;
     if (len === 0) return [];
-    this.ensureCapacity(len);
-    // Non-null assertions below index typed arrays sized to `len` by ensureCapacity.
+    this.out = [];
+    this.prevUnk = false;
+    if (this.markAfter === undefined) this.encodeRange(s, 0, len);
+    else {
+      // Cut before every SPACE_MARK whose preceding code unit never precedes SPACE_MARK inside
+      // a mergeable or USER_DEFINED piece: no piece can then straddle the cut (it would contain
+      // that two-unit substring), so no merge and no literal match crosses it, and BPE on each
+      // segment alone makes exactly the merges it makes inside that span of the whole text.
+      const after = this.markAfter;
+      let start = 0;
+      for (let j = s.indexOf(SPACE_MARK, 1); j !== -1; j = s.indexOf(SPACE_MARK, j + 1)) {
+        if (after[s.charCodeAt(j - 1)] === 1) continue;
+        this.segment(s, start, j);
+        start = j;
+      }
+      this.segment(s, start, len);
+    }
+    const out = this.out;
+    this.out = [];
+    return out;
+  }
+
+  /** One independent segment s[start, end): from the cache when short and the text is warm. */
+  private segment(s: string, start: number, end: number): void {
+    if (end - start > MAX_CACHED_SEGMENT) {
+      this.encodeRange(s, start, end);
+      return;
+    }
+    if (this.cacheBypass > 0) {
+      this.cacheBypass--;
+      this.encodeRange(s, start, end);
+      return;
+    }
+    const k = s.slice(start, end);
+    const hit = this.cache.get(k);
+    if (hit !== undefined) {
+      const out = this.out;
+      for (let i = 0; i < hit.length; i++) out.push(hit[i]!);
+      // A cached segment emitted no unknown piece, so the unknown-run state is "not in a run".
+      this.prevUnk = false;
+      this.cacheHits++;
+    } else {
+      const before = this.out.length;
+      this.sawUnk = false;
+      this.encodeRange(s, start, end);
+      // Segments with an unknown piece depend on the run state they start in: never cached.
+      if (!this.sawUnk) {
+        if (this.cache.size >= MAX_CACHE_ENTRIES) this.cache.clear();
+        this.cache.set(k, this.out.slice(before));
+      }
+      this.cacheMisses++;
+    }
+    if (this.cacheHits + this.cacheMisses >= CACHE_WINDOW) {
+      // Cold text (few repeats): lookups and inserts only cost, so skip the cache for a while.
+      if (this.cacheHits * COLD_HIT_DIVISOR < CACHE_WINDOW) this.cacheBypass = CACHE_BYPASS;
+      this.cacheHits = 0;
+      this.cacheMisses = 0;
+    }
+  }
+
+  /** BPE on s[start, end) (the whole text, or one independent segment); appends to this.out. */
+  private encodeRange(s: string, start: number, end: number): void {
+    this.ensureCapacity(end - start);
+    // Non-null assertions below index typed arrays sized to `end - start` by ensureCapacity.
     const key = this.symKey;
     const symLen = this.symLen;
     const frozen = this.symFrozen;
@@ -269,10 +359,10 @@ export class BpeEncoder {
 
     // Split into symbols (bpe_model.cc "Splits the input into character sequence").
     let count = 0;
-    for (let i = 0; i < len; ) {
+    for (let i = start; i < end; ) {
       const cu = s.charCodeAt(i);
       if (this.literalFirst[cu] === 1) {
-        const id = this.matchLiteral(s, i);
+        const id = this.matchLiteral(s, i, end);
         if (id >= 0) {
           key[count] = id;
           symLen[count] = this.matchLength;
@@ -286,7 +376,7 @@ export class BpeEncoder {
         key[count] = this.bmpKey[cu]!;
         symLen[count++] = 1;
         i += 1;
-      } else if (cu <= 0xdbff && isLow(s.charCodeAt(i + 1))) {
+      } else if (cu <= 0xdbff && i + 1 < end && isLow(s.charCodeAt(i + 1))) {
         const cp = ((cu - 0xd800) << 10) + (s.charCodeAt(i + 1) - 0xdc00) + 0x10000;
         key[count] = this.astralKey.get(cp) ?? n + cp;
         symLen[count++] = 2;
@@ -334,16 +424,11 @@ export class BpeEncoder {
     }
 
     // Output (PopulateSentencePieceText).
-    this.out = [];
-    this.prevUnk = false;
     for (let k = 0; k !== -1; k = next[k]!) {
       const sk = key[k]!;
       if (this.hasUnused && sk < n && this.unused[sk] === 1) this.resegment(sk);
       else this.emit(sk);
     }
-    const out = this.out;
-    this.out = [];
-    return out;
   }
 
   private resegment(k: number): void {
@@ -366,6 +451,7 @@ export class BpeEncoder {
       id = this.reservedChar.get(cp) ?? this.unkId;
     }
     const isUnk = id === this.unkId;
+    if (isUnk) this.sawUnk = true;
     if (isUnk && this.byteFallback && cp >= 0) {
       this.emitUtf8Bytes(cp);
     } else if (!(isUnk && this.prevUnk)) {
@@ -510,6 +596,23 @@ function classify(
     else if (blocked[i] === 0) reserved[i] = 1;
     if (t === PieceType.Unused) unused[i] = 1;
   }
+}
+
+/**
+ * Code units that precede SPACE_MARK inside some mergeable (or USER_DEFINED) piece. A cut
+ * before a SPACE_MARK preceded by any other unit cannot be straddled by a piece. (Models with
+ * UNUSED pieces are not segmented: their re-split map is keyed per call by merge order.)
+ */
+function markPredecessors(pieces: readonly string[], mergeable: Uint8Array): Uint8Array {
+  const after = new Uint8Array(0x10000);
+  for (let i = 0; i < pieces.length; i++) {
+    if (mergeable[i] !== 1) continue;
+    const p = pieces[i]!;
+    for (let k = p.indexOf(SPACE_MARK, 1); k !== -1; k = p.indexOf(SPACE_MARK, k + 1)) {
+      after[p.charCodeAt(k - 1)] = 1;
+    }
+  }
+  return after;
 }
 
 /** The code point of a one-character string, else -1. */

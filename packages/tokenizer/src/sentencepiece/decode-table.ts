@@ -21,12 +21,16 @@ export function buildDecodeTable(data: DecodeData): DecodeTable {
   const text: string[] = new Array(size);
   const textAtStart: string[] = new Array(size);
   const bytes: (Uint8Array | undefined)[] = new Array(size).fill(undefined);
+  // What each ID adds in UTF-8 bytes (the chat builder's span offsets): computed here, in the
+  // same pass, instead of one encodeInto call per ID on the first encodeChat.
+  const byteLength = new Uint32Array(size);
   for (let id = 0; id < size; id++) {
     const type = data.types[id]!;
     const t = data.text[id]!;
     if (type === PieceType.Byte) {
       kind[id] = TokenKind.Bytes;
       bytes[id] = Uint8Array.of(data.byteOf[id]!);
+      byteLength[id] = 1;
       text[id] = textAtStart[id] = "";
     } else if (type === PieceType.Control || (type === PieceType.Unknown && t === "")) {
       kind[id] = TokenKind.Control;
@@ -35,6 +39,7 @@ export function buildDecodeTable(data: DecodeData): DecodeTable {
       kind[id] = TokenKind.Text;
       text[id] = t;
       textAtStart[id] = data.stripAtStart ? data.textAtStart[id]! : t;
+      byteLength[id] = utf8Length(t);
     }
   }
   const startEnds: DecodeTable["startEnds"] = !data.stripAtStart
@@ -42,5 +47,32 @@ export function buildDecodeTable(data: DecodeData): DecodeTable {
     : data.keepStartAfterStrip
       ? "first-visible"
       : "first-non-control";
-  return Object.freeze({ size, kind, text, textAtStart, bytes, invalidUtf8: "per-byte", startEnds });
+  return Object.freeze({
+    size,
+    kind,
+    text,
+    textAtStart,
+    bytes,
+    byteLength,
+    invalidUtf8: "per-byte",
+    startEnds,
+  });
+}
+
+/** UTF-8 length of a string; a lone surrogate counts 3 bytes (it encodes as U+FFFD). */
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
 }

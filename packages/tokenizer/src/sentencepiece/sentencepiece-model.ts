@@ -68,6 +68,8 @@ export function loadSentencePieceModel(
   // Built on first use (decode() or the stream decoder's table): ~20 ms and two strings per
   // piece on InternLM2, which an encode-only user never needs.
   let decodeData: DecodeData | undefined;
+  // Effective types for tokenByteLength (the chat builder asks per emitted ID).
+  let types: Uint8Array | undefined;
   let decodeTable: DecodeTable | undefined;
   const data = (): DecodeData => {
     decodeData ??= buildDecodeData(proto, effectiveTypes(proto, blocked));
@@ -104,9 +106,38 @@ export function loadSentencePieceModel(
       }
       return decodeIds(data(), ids);
     },
+    tokenByteLength: (id: number): number => {
+      types ??= effectiveTypes(proto, blocked);
+      const type = types[id];
+      if (type === undefined || type === PieceType.Control) return 0;
+      if (type === PieceType.Byte) return 1;
+      if (type === PieceType.Unknown) return utf8Length(proto.trainer.unkSurface, false);
+      return utf8Length(proto.pieces[id]!, true);
+    },
     idToPiece: (id: number): string | undefined => proto.pieces[id],
     pieceToId: pieceId,
     pieceType: (id: number): PieceType | undefined => proto.types[id] as PieceType | undefined,
     pieceScore: (id: number): number | undefined => proto.scores[id],
   } satisfies SentencePieceModel);
+}
+
+/**
+ * UTF-8 length of a piece as decoded in the middle of a text (with markIsSpace, "▁" -> " ": 1 byte); a lone
+ * surrogate counts 3 bytes (U+FFFD). Matches decode-table.ts's byteLength for the same piece.
+ */
+function utf8Length(s: string, markIsSpace: boolean): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80 || (markIsSpace && c === 0x2581)) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 4;
+        i++;
+      } else n += 3;
+    } else n += 3;
+  }
+  return n;
 }

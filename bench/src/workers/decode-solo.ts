@@ -1,0 +1,140 @@
+// ONE decoder candidate per process, so the floor and ours are measured the same way: the
+// same process layout (load the tokenizer, compile the spec, read the piece table and the
+// fixture), the same pre-warm over every fixture and the same warmup and round loop (measure.ts alternate() with one candidate), and
+// no other candidate's code sharing its inline caches or JIT feedback. The driver runs these
+// processes in alternating pairs (floor, ours, ours, floor, ...) and takes paired ratios.
+//   floor          for each ID read a precomputed piece string, pass it to a callback that
+//                  adds its length to a sink (the minimal loop)
+//   ours           createDecoder(spec, handler) fresh per sequence, push(id) per ID, end();
+//                  the handler's callbacks add text lengths to the sink (no-op consumer)
+//   floor_append   realistic consumer, floor side: the callback appends the piece to a string
+//                  (fresh per sequence)
+//   ours_append    realistic consumer: the handler appends text to per-channel strings
+//                  (content, reasoning, action arguments; fresh per sequence)
+import { readFileSync } from "node:fs";
+import { compileDecoderSpec, createDecoder, type DecoderHandler } from "@chatwire/stream-decoder";
+import { loadFixture } from "../fixtures.ts";
+import { alternate, type Candidate, reply, request, SINK } from "../measure.ts";
+import { loadOurs } from "../ours.ts";
+
+type Name = "floor" | "ours" | "floor_append" | "ours_append";
+interface Req {
+  candidate: Name;
+  model: "qwen3" | "internlm2" | "chatglm3";
+  file: string;
+  pieces: string;
+  warmup: number;
+  rounds: number;
+  /** Every fixture of the model: each candidate first runs its own loop over all of them. */
+  prewarm: string[];
+  stopStrings: string[];
+}
+const req = request<Req>();
+const tok = await loadOurs(req.model);
+const spec = compileDecoderSpec(tok.textModel, tok.format);
+const pieces = JSON.parse(readFileSync(req.pieces, "utf8")) as string[];
+while (pieces.length < spec.classes.length) pieces.push("");
+const headline = loadFixture(req.file).ids;
+
+const sinkHandler: DecoderHandler = {
+  onMessageStart(role, metadata) {
+    SINK.v += role.length + metadata.length;
+  },
+  onText(text) {
+    SINK.v += text.length;
+  },
+  onReasoning(text) {
+    SINK.v += text.length;
+  },
+  onActionStart(kind) {
+    SINK.v += kind.length;
+  },
+  onActionText(text) {
+    SINK.v += text.length;
+  },
+  onActionEnd(end) {
+    SINK.v += end.raw.length;
+  },
+  onMessageEnd() {
+    SINK.v++;
+  },
+  onStop(stop) {
+    SINK.v += stop.reason.length;
+  },
+  onError(error) {
+    SINK.v += error.message.length;
+  },
+};
+const acc = { content: "", reasoning: "", action: "" };
+const appendHandler: DecoderHandler = {
+  onText(text) {
+    acc.content += text;
+  },
+  onReasoning(text) {
+    acc.reasoning += text;
+  },
+  onActionText(text) {
+    acc.action += text;
+  },
+  onMessageEnd() {
+    SINK.v++;
+  },
+};
+const drain = (): void => {
+  SINK.v += acc.content.length + acc.reasoning.length + acc.action.length;
+  acc.content = "";
+  acc.reasoning = "";
+  acc.action = "";
+};
+const floorCb = (s: string): void => {
+  SINK.v += s.length;
+};
+const appendCb = (s: string): void => {
+  acc.content += s;
+};
+
+const runs: Record<Name, (ids: readonly number[], stop?: string[]) => number> = {
+  floor(ids) {
+    const cb = floorCb;
+    const n = ids.length;
+    for (let i = 0; i < n; i++) cb(pieces[ids[i] as number] as string);
+    return n;
+  },
+  ours(ids, stop) {
+    const d = createDecoder(spec, sinkHandler, stop ? { stopStrings: stop } : {});
+    const n = ids.length;
+    for (let i = 0; i < n; i++) d.push(ids[i] as number);
+    d.end();
+    return n;
+  },
+  floor_append(ids) {
+    const cb = appendCb;
+    const n = ids.length;
+    for (let i = 0; i < n; i++) cb(pieces[ids[i] as number] as string);
+    drain();
+    return n;
+  },
+  ours_append(ids, stop) {
+    const d = createDecoder(spec, appendHandler, stop ? { stopStrings: stop } : {});
+    const n = ids.length;
+    for (let i = 0; i < n; i++) d.push(ids[i] as number);
+    d.end();
+    drain();
+    return n;
+  },
+};
+const run = runs[req.candidate];
+// Pre-warm exactly as decode-ours.ts does for the in-process rows: 3 passes over every fixture
+// of the model (ours also with the stop strings). Measured: without it our decoder alone ran
+// 15-22 ns/token on this fixture, with it 11-12 (the in-process figure); the floor loop is the
+// same either way. A server's decoder has seen varied output too.
+for (let pass = 0; pass < 3; pass++) {
+  for (const file of req.prewarm) {
+    const ids = loadFixture(file).ids;
+    run(ids);
+    if (req.candidate === "ours" || req.candidate === "ours_append") run(ids, req.stopStrings);
+  }
+}
+const cand: Candidate = { name: req.candidate, run: () => run(headline) };
+const t = await alternate([cand], { warmup: req.warmup, rounds: req.rounds });
+reply({ candidate: req.candidate, model: req.model, file: req.file, ...t[req.candidate] });
