@@ -4,10 +4,15 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TokenizerError } from "../errors.ts";
-import { buildTemplateTokenizer, TEMPLATE_FILE, type TemplateLoadOptions } from "./from-files.ts";
+import {
+  buildTemplateTokenizer,
+  GENERATION_CONFIG_FILE,
+  TEMPLATE_FILE,
+  type TemplateLoadOptions,
+} from "./from-files.ts";
 import type { TemplateTokenizer } from "./tokenizer.ts";
 
-const NAMES = ["tokenizer_config.json", "tokenizer.json", TEMPLATE_FILE];
+const NAMES = ["tokenizer_config.json", "tokenizer.json", TEMPLATE_FILE, GENERATION_CONFIG_FILE];
 
 export function loadTemplateTokenizerSync(dir: string, options: TemplateLoadOptions = {}): TemplateTokenizer {
   const files: Record<string, Uint8Array> = {};

@@ -67,6 +67,30 @@ export function templateSources(
   return undefined;
 }
 
+export const GENERATION_CONFIG_FILE = "generation_config.json";
+
+/** generation_config.json `eos_token_id` (a number or a list of numbers); [] when absent. */
+function generationEos(files: TokenizerFiles, label: (n: string) => string): number[] {
+  const text = textOf(files, GENERATION_CONFIG_FILE, label);
+  if (text === undefined) return [];
+  const file = label(GENERATION_CONFIG_FILE);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new TokenizerError("bad-tokenizer-file", `${file} is not valid JSON`, { file });
+  }
+  const v =
+    typeof raw === "object" && raw !== null ? (raw as { eos_token_id?: unknown }).eos_token_id : undefined;
+  const list = v === undefined || v === null ? [] : Array.isArray(v) ? v : [v];
+  if (!list.every((x) => Number.isSafeInteger(x) && (x as number) >= 0))
+    throw new TokenizerError("bad-tokenizer-file", `${file}: eos_token_id must be an ID or a list of IDs`, {
+      file,
+      field: "eos_token_id",
+    });
+  return list as number[];
+}
+
 /** model.vocab's pieces by id (from the fast scan, or the parsed JSON). */
 function vocabPieces(
   json: object,
@@ -169,6 +193,7 @@ export function buildTemplateTokenizer(
     addedTokens: [...added.values()].sort((a, b) => a.id - b.id),
     templates,
     options,
+    generationEosIds: generationEos(files, label),
   });
 }
 
