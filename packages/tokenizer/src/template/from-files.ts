@@ -12,6 +12,7 @@ import {
 } from "../bytelevel/index.ts";
 import { TokenizerError } from "../errors.ts";
 import { configOf, type TokenizerFiles } from "../load.ts";
+import { loadSentencePieceModel } from "../sentencepiece/index.ts";
 import type { TextModel } from "../text-model.ts";
 import { planMultiSplit, withOuterSplits } from "./multi-split.ts";
 import type { AddedToken } from "./reserved-set.ts";
@@ -149,12 +150,12 @@ export function buildTemplateTokenizer(
   const modelFile = label("tokenizer.json");
   const text = textOf(files, "tokenizer.json", label);
   if (text === undefined) {
-    const spm = Object.hasOwn(files, "tokenizer.model");
-    throw new TokenizerError(
-      spm ? "bad-tokenizer-file" : "file-not-found",
-      `${modelFile} does not exist${spm ? " (the template format reads tokenizer.json; tokenizer.model alone is not supported yet)" : ""}`,
-      { file: modelFile },
-    );
+    const spm = Object.hasOwn(files, "tokenizer.model") ? files["tokenizer.model"] : undefined;
+    if (spm instanceof Uint8Array && spm.length > 0)
+      return sentencePieceTemplate(spm, config, templates, options, files, label);
+    throw new TokenizerError("file-not-found", `${modelFile} does not exist (nor does tokenizer.model)`, {
+      file: modelFile,
+    });
   }
   const scanned = scanTokenizerJson(text);
   let json: unknown;
@@ -191,6 +192,36 @@ export function buildTemplateTokenizer(
     textModel,
     config,
     addedTokens: [...added.values()].sort((a, b) => a.id - b.id),
+    templates,
+    options,
+    generationEosIds: generationEos(files, label),
+  });
+}
+
+/**
+ * A SentencePiece `tokenizer.model` directory (InternLM2): the SentencePiece text model with
+ * every added token of the config blocked (but the unknown piece, which unknown text is encoded
+ * with), the added tokens from tokenizer_config.json `added_tokens_decoder`.
+ */
+function sentencePieceTemplate(
+  bytes: Uint8Array,
+  config: ReturnType<typeof configOf>,
+  templates: TemplateSources,
+  options: TemplateLoadOptions,
+  files: TokenizerFiles,
+  label: (name: string) => string,
+): TemplateTokenizer {
+  const unk = config.raw.unk_token;
+  const unkText = typeof unk === "string" ? unk : (unk as { content?: unknown } | undefined)?.content;
+  const added = [...config.addedTokens].sort((a, b) => a.id - b.id);
+  const textModel = loadSentencePieceModel(bytes, {
+    file: label("tokenizer.model"),
+    blocked: new Set(added.filter((t) => t.content !== unkText).map((t) => t.id)),
+  });
+  return createTemplateTokenizer({
+    textModel,
+    config,
+    addedTokens: added,
     templates,
     options,
     generationEosIds: generationEos(files, label),
