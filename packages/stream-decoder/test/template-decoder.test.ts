@@ -9,6 +9,7 @@ import { probeTemplate } from "@chatwire/tokenizer";
 import { loadTemplateTokenizerSync } from "@chatwire/tokenizer/node";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import {
   compileTemplateDecoderSpec,
   createDecoder,
@@ -179,3 +180,22 @@ describe("template decoder: random ID sequences", () => {
       );
     });
 });
+
+describe.skipIf(!haveFixtures())(
+  "template decoder over a SentencePiece model (InternLM2's config template)",
+  () => {
+    test("role + exact text, <|im_end|> ends the turn, the same text as the native internlm2 decoder", () => {
+      const t = loadTemplateTokenizerSync(fixturePath("internlm2"));
+      const p = probeTemplate(t);
+      expect(p.endOfTurn).toBe(t.reserved.get("<|im_end|>"));
+      expect(p.eosIds).toContain(t.reserved.get("</s>"));
+      for (const content of REPLIES) {
+        const ids = generated(t, [{ role: "user", content: "Hi" }], { role: "assistant", content });
+        const ev = decode(t, ids);
+        expect(ev[0]).toEqual({ type: "message_start", role: "assistant", metadata: "" });
+        expect(joined(ev, "text")).toBe(content);
+        expect(ev.filter((e) => e.type === "stop")).toEqual([{ type: "stop", reason: "eos", token: 92542 }]);
+      }
+    });
+  },
+);
