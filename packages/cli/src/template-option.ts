@@ -2,17 +2,65 @@
 // (or --chat-template FILE) rendered with provenance; every added token reserved. A load
 // failure is a UsageError, as for the other formats.
 import { readFileSync } from "node:fs";
-import { type ChatRequest, TokenizerError } from "@chatwire/tokenizer";
-import { loadTemplateTokenizerSync, qwen3Dir } from "@chatwire/tokenizer/node";
+import {
+  type ChatRequest,
+  type ChatTokenizer,
+  FORMAT_NAMES,
+  type TemplateTokenizer,
+  TokenizerError,
+} from "@chatwire/tokenizer";
+import { loadTemplateTokenizerSync, loadTokenizer, qwen3Dir } from "@chatwire/tokenizer/node";
 import { getFlag, getString, type OptionSpecs, type ParsedOptions, UsageError } from "./args.ts";
 import { quoteInput } from "./quote.ts";
-import { DEFAULT_TOKENIZER } from "./tokenizer-option.ts";
+import { DEFAULT_TOKENIZER, loadTokenizerOption, TOKENIZER_OPTIONS } from "./tokenizer-option.ts";
 
-export const TEMPLATE_OPTIONS: OptionSpecs = {
+/** --format for encode-chat and decode: a family, "template", or "auto" (a family, else the template). */
+export const CHAT_FORMAT_OPTION: OptionSpecs = {
+  format: {
+    kind: "string",
+    choices: [...FORMAT_NAMES, "template", "auto"],
+    description: `${TOKENIZER_OPTIONS.format?.description ?? ""}; "template" renders the model's own chat template (docs/templates.md); "auto" is the detected family, else the template when the directory has one`,
+  },
+};
+
+export type LoadedChatTokenizer =
+  | { readonly kind: "native"; readonly tokenizer: ChatTokenizer }
+  | { readonly kind: "template"; readonly tokenizer: TemplateTokenizer };
+
+/**
+ * The tokenizer --format names. "auto": the native family detected from tokenizer_config.json;
+ * when no family matches (unknown-format) the directory's chat template. Other formats (or
+ * none) load as before.
+ */
+export async function loadChatTokenizerOption(
+  opts: ParsedOptions,
+  specialText: "neutralize" | "reject",
+): Promise<LoadedChatTokenizer> {
+  const format = getString(opts, "format");
+  if (format === "template") return { kind: "template", tokenizer: loadTemplateOption(opts, specialText) };
+  if (format !== "auto") return { kind: "native", tokenizer: await loadTokenizerOption(opts) };
+  const name = getString(opts, "tokenizer") ?? DEFAULT_TOKENIZER;
+  const native = await loadTokenizer(name).then(
+    (t) => t,
+    (e: unknown) => e,
+  );
+  if (!(TokenizerError.isInstance(native) && native.type === "unknown-format")) {
+    const rest = new Map(opts);
+    rest.delete("format");
+    return { kind: "native", tokenizer: await loadTokenizerOption(rest) };
+  }
+  return { kind: "template", tokenizer: loadTemplateOption(opts, specialText) };
+}
+
+export const CHAT_TEMPLATE_OPTION: OptionSpecs = {
   "chat-template": {
     kind: "string",
     description: "--format template: a Jinja chat template file overriding the directory's",
   },
+};
+
+export const TEMPLATE_OPTIONS: OptionSpecs = {
+  ...CHAT_TEMPLATE_OPTION,
   "show-provenance": {
     kind: "flag",
     description: "--format template: also output the rendering as runs of template / caller text",
@@ -21,12 +69,11 @@ export const TEMPLATE_OPTIONS: OptionSpecs = {
 
 export type ChatEncoder = (input: ChatRequest) => Record<string, unknown>;
 
-/** The encode-chat line handler for --format template. */
-export function templateEncoder(
+/** The template tokenizer of --tokenizer DIR [--chat-template FILE]; failures are UsageErrors. */
+export function loadTemplateOption(
   opts: ParsedOptions,
   specialText: "neutralize" | "reject",
-  withText: boolean,
-): ChatEncoder {
+): TemplateTokenizer {
   const name = getString(opts, "tokenizer") ?? DEFAULT_TOKENIZER;
   const file = getString(opts, "chat-template");
   let chatTemplate: string | undefined;
@@ -37,9 +84,8 @@ export function templateEncoder(
       throw new UsageError(`cannot read --chat-template ${quoteInput(file)}`, "tokenizer-load-failed");
     }
   }
-  let tok: ReturnType<typeof loadTemplateTokenizerSync>;
   try {
-    tok = loadTemplateTokenizerSync(name === "qwen3" ? qwen3Dir() : name, {
+    return loadTemplateTokenizerSync(name === "qwen3" ? qwen3Dir() : name, {
       specialText,
       ...(chatTemplate === undefined ? {} : { chatTemplate }),
     });
@@ -50,6 +96,15 @@ export function templateEncoder(
       "tokenizer-load-failed",
     );
   }
+}
+
+/** The encode-chat line handler for a template tokenizer (--format template, or auto's fallback). */
+export function templateEncoder(
+  opts: ParsedOptions,
+  tok: TemplateTokenizer,
+  specialText: "neutralize" | "reject",
+  withText: boolean,
+): ChatEncoder {
   const provenance = getFlag(opts, "show-provenance");
   return (request) => {
     const { ids, audit, structure } = tok.encodeChat(request, { specialText });

@@ -271,8 +271,9 @@ class StreamDecoder implements Decoder {
 
   private enterReasoning(): void {
     this.state = S_REASONING;
-    this.nlMode = NL_ALL;
-    this.lstrip = true;
+    // Qwen3's template strips "\n" around reasoning; a probed template ("template") is exact.
+    this.nlMode = this.isQwen ? NL_ALL : NL_NONE;
+    this.lstrip = this.isQwen;
   }
 
   private openSegment(r: string): void {
@@ -713,7 +714,7 @@ class StreamDecoder implements Decoder {
         this.closeSpan(DROP_ALL);
         if (this.isStopped) return;
         this.enterContent();
-        this.lstrip = true;
+        this.lstrip = this.isQwen;
         return;
       case Cls.Role:
         // ChatGLM3 <|assistant|> / <|user|> / <|observation|>: the segment ends here.

@@ -23,5 +23,11 @@ export {
   parsePythonCall,
   parsePythonLiteral,
 } from "./python-literal.ts";
-export { compileDecoderSpec, type DecoderSpec, type DecoderSpecOptions } from "./spec.ts";
+export {
+  compileDecoderSpec,
+  type DecoderFormat,
+  type DecoderSpec,
+  type DecoderSpecOptions,
+} from "./spec.ts";
 export { compileStopStrings, StopStrings } from "./stop-matcher.ts";
+export { compileTemplateDecoderSpec } from "./template-spec.ts";

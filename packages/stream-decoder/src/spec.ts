@@ -58,8 +58,11 @@ export interface DecoderSpecOptions {
   readonly startInReasoning?: boolean;
 }
 
+/** A native family, or "template": a grammar found by probing a chat template (./template-spec.ts). */
+export type DecoderFormat = FormatName | "template";
+
 export interface DecoderSpec {
-  readonly format: FormatName;
+  readonly format: DecoderFormat;
   /** Class per ID, for IDs in [0, classes.length). */
   readonly classes: Uint8Array;
   /** 1 where the ID is an EOS ID. */
@@ -147,9 +150,24 @@ export function compileDecoderSpec(
   format: FormatName,
   options: DecoderSpecOptions = {},
 ): DecoderSpec {
+  const reservedName = new Map<number, string>();
+  for (const [name, id] of RESERVED_TABLE[format]) reservedName.set(id, name);
+  return buildDecoderSpec(model, format, markerClasses(format), reservedName, {
+    eosIds: options.eosIds ?? DEFAULT_EOS[format],
+    startInReasoning: options.startInReasoning === true && format === "qwen3",
+  });
+}
+
+/** The shared table builder: text classes from the decode table, then the format's markers. */
+export function buildDecoderSpec(
+  model: TextModel,
+  format: DecoderFormat,
+  markers: ReadonlyArray<readonly [number, number]>,
+  reservedName: ReadonlyMap<number, string>,
+  options: { readonly eosIds: readonly number[]; readonly startInReasoning: boolean },
+): DecoderSpec {
   const table = model.decodeTable;
-  const markers = markerClasses(format);
-  const eosIds = [...(options.eosIds ?? DEFAULT_EOS[format])];
+  const eosIds = [...options.eosIds];
   let end = table.size;
   for (const [id] of markers) end = Math.max(end, id + 1);
   for (const id of eosIds) {
@@ -167,8 +185,6 @@ export function compileDecoderSpec(
       else classes[id] = t.endsWith("\n") || t0.endsWith("\n") ? Cls.TextNl : Cls.Text;
     } else classes[id] = Cls.Control;
   }
-  const reservedName = new Map<number, string>();
-  for (const [name, id] of RESERVED_TABLE[format]) reservedName.set(id, name);
   const roleOf = new Map<number, string>();
   for (const [id, cls] of markers) {
     classes[id] = cls;
@@ -193,6 +209,6 @@ export function compileDecoderSpec(
     controlFlushes: model.family === "sentencepiece",
     roleOf,
     reservedName,
-    startInReasoning: options.startInReasoning === true && format === "qwen3",
+    startInReasoning: options.startInReasoning,
   });
 }

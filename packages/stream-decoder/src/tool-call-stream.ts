@@ -10,9 +10,9 @@
 //   ChatGLM3 tool (metadata = tool name): name at action start; ONE arguments delta,
 //     JSON.stringify(call.arguments), at action end when the Python call parsed
 //   interpreter / missing kind: nothing
-import type { FormatName } from "@chatwire/tokenizer";
 import type { ActionEnd, DecoderError, DecoderHandler, StopInfo } from "./events.ts";
 import { type CoreHandler, coreHandler } from "./handler.ts";
+import type { DecoderFormat } from "./spec.ts";
 import { ToolCallScanner, type ToolCallSink } from "./tool-call-scanner.ts";
 
 const M_NONE = 0;
@@ -21,11 +21,11 @@ const M_GLM = 2;
 
 export class ToolCallStreamHandler implements Required<DecoderHandler>, ToolCallSink {
   private readonly h: CoreHandler;
-  private readonly format: FormatName;
+  private readonly format: DecoderFormat;
   private readonly scanner: ToolCallScanner;
   private mode = M_NONE;
 
-  constructor(handler: DecoderHandler, format: FormatName, maxBufferedChars = 1_000_000) {
+  constructor(handler: DecoderHandler, format: DecoderFormat, maxBufferedChars = 1_000_000) {
     this.h = coreHandler(handler);
     this.format = format;
     this.scanner = new ToolCallScanner(this, maxBufferedChars);
@@ -55,6 +55,7 @@ export class ToolCallStreamHandler implements Required<DecoderHandler>, ToolCall
     this.h.onActionStart(kind);
     switch (this.format) {
       case "qwen3":
+      case "template":
         this.mode = kind === "tool_call" ? M_JSON : M_NONE;
         break;
       case "internlm2":

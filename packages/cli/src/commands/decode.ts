@@ -1,18 +1,23 @@
 // decode: {"ids": [...]} -> {"events": [...]} (docs/cli-contract.md "decode"). The tokens after
 // the prompt, fed one ID at a time to a fresh decoder; the spec is compiled once per process.
+
 import {
   compileDecoderSpec,
+  compileTemplateDecoderSpec,
   createDecoder,
   type DecoderEvent,
   type DecoderOptions,
+  type DecoderSpec,
   eventHandler,
   MAX_STOP_STRING_LENGTH,
   MAX_STOP_STRINGS,
 } from "@chatwire/stream-decoder";
-import { getFlag, getInt, getInts, getStrings, UsageError } from "../args.ts";
+import { probeTemplate, type TextModel, TokenizerError } from "@chatwire/tokenizer";
+import { getFlag, getInt, getInts, getStrings, type ParsedOptions, UsageError } from "../args.ts";
 import type { Command } from "../command.ts";
 import { LineError } from "../command.ts";
-import { loadTokenizerOption, TOKENIZER_OPTIONS } from "../tokenizer-option.ts";
+import { CHAT_FORMAT_OPTION, CHAT_TEMPLATE_OPTION, loadChatTokenizerOption } from "../template-option.ts";
+import { TOKENIZER_OPTIONS } from "../tokenizer-option.ts";
 import { inputObject } from "./input.ts";
 
 export const command: Command = {
@@ -20,6 +25,8 @@ export const command: Command = {
   summary: "decode generated token IDs into message/text/action/stop events",
   options: {
     ...TOKENIZER_OPTIONS,
+    ...CHAT_FORMAT_OPTION,
+    ...CHAT_TEMPLATE_OPTION,
     stop: { kind: "string[]", description: "a stop string (repeatable)" },
     "stop-token": {
       kind: "int[]",
@@ -54,7 +61,7 @@ export const command: Command = {
     const stopTokenIds = getInts(opts, "stop-token");
     if (stopTokenIds.some((id) => id < 0))
       throw new UsageError("--stop-token takes a non-negative ID", "stop-token-out-of-vocabulary");
-    const tokenizer = await loadTokenizerOption(opts);
+    const { tokenizer, spec } = await decoderSpecOption(opts);
     const vocabSize = tokenizer.textModel.vocabSize;
     const outside = stopTokenIds.find((id) => id >= vocabSize);
     if (outside !== undefined)
@@ -62,7 +69,6 @@ export const command: Command = {
         `--stop-token ${outside} is not in the vocabulary (IDs 0..${vocabSize - 1})`,
         "stop-token-out-of-vocabulary",
       );
-    const spec = compileDecoderSpec(tokenizer.textModel, tokenizer.format);
     const options: DecoderOptions = {
       stopStrings,
       stopTokenIds,
@@ -97,3 +103,27 @@ export const command: Command = {
     };
   },
 };
+
+/** The spec of --format: a family's, or the probed template's (--format template / auto's fallback). */
+async function decoderSpecOption(
+  opts: ParsedOptions,
+): Promise<{ tokenizer: { readonly textModel: TextModel }; spec: DecoderSpec }> {
+  const loaded = await loadChatTokenizerOption(opts, "neutralize");
+  if (loaded.kind === "native")
+    return {
+      tokenizer: loaded.tokenizer,
+      spec: compileDecoderSpec(loaded.tokenizer.textModel, loaded.tokenizer.format),
+    };
+  try {
+    return {
+      tokenizer: loaded.tokenizer,
+      spec: compileTemplateDecoderSpec(loaded.tokenizer.textModel, probeTemplate(loaded.tokenizer)),
+    };
+  } catch (err) {
+    if (!TokenizerError.isInstance(err)) throw err;
+    throw new UsageError(
+      `the chat template cannot be probed for its markers (${err.type}): ${err.message.split("\n")[0] ?? ""}`,
+      "tokenizer-load-failed",
+    );
+  }
+}

@@ -5,16 +5,16 @@
 // unknown top-level field is checked here, as in encode-text, so both commands report it as
 // `invalid-input` (the library would say `invalid-conversation`); the list is the library's own
 // (CHAT_REQUEST_FIELDS), so the CLI never refuses a field the library takes.
-import { CHAT_REQUEST_FIELDS, type ChatRequest, FORMAT_NAMES } from "@chatwire/tokenizer";
-import { getFlag, getString } from "../args.ts";
+import { CHAT_REQUEST_FIELDS, type ChatRequest } from "@chatwire/tokenizer";
+import { getFlag } from "../args.ts";
 import type { Command } from "../command.ts";
-import { TEMPLATE_OPTIONS, templateEncoder } from "../template-option.ts";
 import {
-  loadTokenizerOption,
-  SPECIAL_TEXT_OPTION,
-  specialTextOption,
-  TOKENIZER_OPTIONS,
-} from "../tokenizer-option.ts";
+  CHAT_FORMAT_OPTION,
+  loadChatTokenizerOption,
+  TEMPLATE_OPTIONS,
+  templateEncoder,
+} from "../template-option.ts";
+import { SPECIAL_TEXT_OPTION, specialTextOption, TOKENIZER_OPTIONS } from "../tokenizer-option.ts";
 import { inputObject } from "./input.ts";
 
 export const command: Command = {
@@ -22,11 +22,7 @@ export const command: Command = {
   summary: "encode a chat request (OpenAI/HF messages or the format's native fields)",
   options: {
     ...TOKENIZER_OPTIONS,
-    format: {
-      kind: "string",
-      choices: [...FORMAT_NAMES, "template"],
-      description: `${TOKENIZER_OPTIONS.format?.description ?? ""}; "template" renders the model's own chat template (docs/templates.md)`,
-    },
+    ...CHAT_FORMAT_OPTION,
     ...TEMPLATE_OPTIONS,
     ...SPECIAL_TEXT_OPTION,
     text: {
@@ -39,14 +35,15 @@ export const command: Command = {
   async prepare(opts) {
     const specialText = specialTextOption(opts);
     const withText = getFlag(opts, "text");
-    if (getString(opts, "format") === "template") {
-      const encode = templateEncoder(opts, specialText, withText);
+    const loaded = await loadChatTokenizerOption(opts, specialText);
+    if (loaded.kind === "template") {
+      const encode = templateEncoder(opts, loaded.tokenizer, specialText, withText);
       return (input) => {
         inputObject(input, CHAT_REQUEST_FIELDS);
         return encode(input as ChatRequest);
       };
     }
-    const tokenizer = await loadTokenizerOption(opts);
+    const tokenizer = loaded.tokenizer;
     return (input) => {
       inputObject(input, CHAT_REQUEST_FIELDS);
       // The request is untrusted JSON: encodeChat validates it at run time (typed errors).

@@ -1,13 +1,17 @@
 // The "template" format from a model directory (Node only): reads tokenizer_config.json,
-// tokenizer.json and chat_template.jinja when present (tokenizer.model only to name it in the
-// error), then builds with the runtime-neutral ./from-files.ts; errors name the file's path.
+// tokenizer.json (else tokenizer.model), chat_template.jinja and generation_config.json when present, then builds with the runtime-neutral ./from-files.ts; errors name the file's path.
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { TokenizerError } from "../errors.ts";
-import { buildTemplateTokenizer, TEMPLATE_FILE, type TemplateLoadOptions } from "./from-files.ts";
+import {
+  buildTemplateTokenizer,
+  GENERATION_CONFIG_FILE,
+  TEMPLATE_FILE,
+  type TemplateLoadOptions,
+} from "./from-files.ts";
 import type { TemplateTokenizer } from "./tokenizer.ts";
 
-const NAMES = ["tokenizer_config.json", "tokenizer.json", TEMPLATE_FILE];
+const NAMES = ["tokenizer_config.json", "tokenizer.json", TEMPLATE_FILE, GENERATION_CONFIG_FILE];
 
 export function loadTemplateTokenizerSync(dir: string, options: TemplateLoadOptions = {}): TemplateTokenizer {
   const files: Record<string, Uint8Array> = {};
@@ -21,6 +25,14 @@ export function loadTemplateTokenizerSync(dir: string, options: TemplateLoadOpti
       throw new TokenizerError("bad-tokenizer-file", `${path} cannot be read`, { file: path });
     }
   }
-  if (existsSync(join(dir, "tokenizer.model"))) files["tokenizer.model"] = new Uint8Array(0);
+  // tokenizer.model only when there is no tokenizer.json (the SentencePiece path of ./from-files.ts).
+  const spm = join(dir, "tokenizer.model");
+  if (files["tokenizer.json"] === undefined && existsSync(spm)) {
+    try {
+      files["tokenizer.model"] = readFileSync(spm);
+    } catch {
+      throw new TokenizerError("bad-tokenizer-file", `${spm} cannot be read`, { file: spm });
+    }
+  }
   return buildTemplateTokenizer(files, options, (name) => join(dir, name));
 }

@@ -12,6 +12,7 @@ import {
 } from "../bytelevel/index.ts";
 import { TokenizerError } from "../errors.ts";
 import { configOf, type TokenizerFiles } from "../load.ts";
+import { loadSentencePieceModel } from "../sentencepiece/index.ts";
 import type { TextModel } from "../text-model.ts";
 import { planMultiSplit, withOuterSplits } from "./multi-split.ts";
 import type { AddedToken } from "./reserved-set.ts";
@@ -65,6 +66,30 @@ export function templateSources(
     return { default: dflt, ...(toolUse === undefined ? {} : { toolUse }) };
   }
   return undefined;
+}
+
+export const GENERATION_CONFIG_FILE = "generation_config.json";
+
+/** generation_config.json `eos_token_id` (a number or a list of numbers); [] when absent. */
+function generationEos(files: TokenizerFiles, label: (n: string) => string): number[] {
+  const text = textOf(files, GENERATION_CONFIG_FILE, label);
+  if (text === undefined) return [];
+  const file = label(GENERATION_CONFIG_FILE);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new TokenizerError("bad-tokenizer-file", `${file} is not valid JSON`, { file });
+  }
+  const v =
+    typeof raw === "object" && raw !== null ? (raw as { eos_token_id?: unknown }).eos_token_id : undefined;
+  const list = v === undefined || v === null ? [] : Array.isArray(v) ? v : [v];
+  if (!list.every((x) => Number.isSafeInteger(x) && (x as number) >= 0))
+    throw new TokenizerError("bad-tokenizer-file", `${file}: eos_token_id must be an ID or a list of IDs`, {
+      file,
+      field: "eos_token_id",
+    });
+  return list as number[];
 }
 
 /** model.vocab's pieces by id (from the fast scan, or the parsed JSON). */
@@ -125,12 +150,12 @@ export function buildTemplateTokenizer(
   const modelFile = label("tokenizer.json");
   const text = textOf(files, "tokenizer.json", label);
   if (text === undefined) {
-    const spm = Object.hasOwn(files, "tokenizer.model");
-    throw new TokenizerError(
-      spm ? "bad-tokenizer-file" : "file-not-found",
-      `${modelFile} does not exist${spm ? " (the template format reads tokenizer.json; tokenizer.model alone is not supported yet)" : ""}`,
-      { file: modelFile },
-    );
+    const spm = Object.hasOwn(files, "tokenizer.model") ? files["tokenizer.model"] : undefined;
+    if (spm instanceof Uint8Array && spm.length > 0)
+      return sentencePieceTemplate(spm, config, templates, options, files, label);
+    throw new TokenizerError("file-not-found", `${modelFile} does not exist (nor does tokenizer.model)`, {
+      file: modelFile,
+    });
   }
   const scanned = scanTokenizerJson(text);
   let json: unknown;
@@ -169,6 +194,37 @@ export function buildTemplateTokenizer(
     addedTokens: [...added.values()].sort((a, b) => a.id - b.id),
     templates,
     options,
+    generationEosIds: generationEos(files, label),
+  });
+}
+
+/**
+ * A SentencePiece `tokenizer.model` directory (InternLM2): the SentencePiece text model with
+ * every added token of the config blocked (but the unknown piece, which unknown text is encoded
+ * with), the added tokens from tokenizer_config.json `added_tokens_decoder`.
+ */
+function sentencePieceTemplate(
+  bytes: Uint8Array,
+  config: ReturnType<typeof configOf>,
+  templates: TemplateSources,
+  options: TemplateLoadOptions,
+  files: TokenizerFiles,
+  label: (name: string) => string,
+): TemplateTokenizer {
+  const unk = config.raw.unk_token;
+  const unkText = typeof unk === "string" ? unk : (unk as { content?: unknown } | undefined)?.content;
+  const added = [...config.addedTokens].sort((a, b) => a.id - b.id);
+  const textModel = loadSentencePieceModel(bytes, {
+    file: label("tokenizer.model"),
+    blocked: new Set(added.filter((t) => t.content !== unkText).map((t) => t.id)),
+  });
+  return createTemplateTokenizer({
+    textModel,
+    config,
+    addedTokens: added,
+    templates,
+    options,
+    generationEosIds: generationEos(files, label),
   });
 }
 

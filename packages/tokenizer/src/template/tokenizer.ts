@@ -56,6 +56,8 @@ export interface TemplateTokenizer {
   readonly textPieces: ReadonlyMap<string, number>;
   readonly nameById: ReadonlyMap<number, string>;
   readonly scanner: SpecialScanner;
+  /** generation_config.json `eos_token_id` (a number or a list), [] without the file. */
+  readonly generationEosIds: readonly number[];
   encodeChat(request: ChatRequest, options?: SpecialTextOptions): TemplateEncoding;
   /** The rendering as text (apply_chat_template(tokenize=False)). */
   renderChat(request: ChatRequest): string;
@@ -118,6 +120,7 @@ export function createTemplateTokenizer(parts: {
   readonly addedTokens: readonly AddedToken[];
   readonly templates: TemplateSources;
   readonly options?: TemplateTokenizerOptions;
+  readonly generationEosIds?: readonly number[];
 }): TemplateTokenizer {
   const { textModel, config, templates } = parts;
   const options = parts.options ?? {};
@@ -166,6 +169,7 @@ export function createTemplateTokenizer(parts: {
     textPieces,
     nameById,
     scanner,
+    generationEosIds: Object.freeze([...(parts.generationEosIds ?? [])]),
     encodeChat(request: ChatRequest, o: SpecialTextOptions = {}): TemplateEncoding {
       const policy = o.specialText === undefined ? defaultPolicy : checkPolicy(o.specialText);
       const r = render(request);

@@ -1,0 +1,136 @@
+// Probe renderings: what a template-only model's generation looks like, found by rendering
+// needle conversations through the model's own template and diffing them (docs/templates.md
+// "Decoding"). The decoder (@chatwire/stream-decoder compileTemplateDecoderSpec) turns the
+// result into its class table; nothing here reads generated text.
+//
+//   generation prompt  ids([user N1], add_generation_prompt) minus ids([user N1])
+//   end of turn        the first reserved token the template writes after an assistant's content
+//   turn starts        reserved tokens between one message's content and the next one's
+//   EOS                config eos_token, generation_config.json eos_token_id, the end of turn
+//   grammars           <think>/</think>, <tool_call>/</tool_call> (JSON): only when both are
+//                      reserved single tokens and the template source spells at least one
+import { TokenizerError } from "../errors.ts";
+import type { ChatRequest } from "../formats/request.ts";
+import type { TemplateTokenizer } from "./tokenizer.ts";
+
+export interface MarkerPair {
+  readonly start: number;
+  readonly end: number;
+}
+
+export interface TemplateProbe {
+  /** IDs the generation prompt adds after the last message (e.g. `<|start_header_id|>assistant<|end_header_id|>\n\n`). */
+  readonly generationPrompt: readonly number[];
+  /** Reserved IDs of the generation prompt (the assistant's turn start). */
+  readonly assistantStart: readonly number[];
+  /** Reserved IDs that open a user turn after an assistant turn (end of turn excluded). */
+  readonly userStart: readonly number[];
+  /** The first reserved ID after an assistant's content (`<|eot_id|>`), or null (ChatGLM3: none). */
+  readonly endOfTurn: number | null;
+  /** Stop IDs: config eos_token, generation_config.json eos_token_id, endOfTurn (sorted, unique). */
+  readonly eosIds: readonly number[];
+  /** `<think>` / `</think>` when the grammar matches, else null. */
+  readonly think: MarkerPair | null;
+  /** The generation prompt ends inside an open `<think>` (decoding starts in reasoning). */
+  readonly startInReasoning: boolean;
+  /** `<tool_call>` / `</tool_call>` with a JSON `{"name", "arguments"}` body, else null. */
+  readonly toolCall: MarkerPair | null;
+  /** Display name per reserved ID. */
+  readonly names: ReadonlyMap<number, string>;
+}
+
+const N1 = "probe user one";
+const N2 = "probe assistant two";
+const N3 = "probe user three";
+
+/**
+ * Template text between the caller content of message `a` and that of message `b` (b = -1: to
+ * the end). Other caller runs (the role name is caller data too) are skipped.
+ */
+function templateBetween(tok: TemplateTokenizer, request: ChatRequest, a: number, b: number): string {
+  const runs = tok.renderProvenance(request);
+  let lastA = -1;
+  const content = (i: number, m: number): boolean => {
+    const r = runs[i];
+    return r !== undefined && r.origin === "caller" && r.message === m && r.field === "content";
+  };
+  for (let i = 0; i < runs.length; i++) if (content(i, a)) lastA = i;
+  if (lastA === -1) return "";
+  let out = "";
+  for (let i = lastA + 1; i < runs.length; i++) {
+    const r = runs[i];
+    if (r === undefined) break;
+    if (r.origin === "caller") {
+      if (b !== -1 && content(i, b)) break;
+      continue;
+    }
+    out += r.text;
+  }
+  return out;
+}
+
+function reservedIn(tok: TemplateTokenizer, text: string): number[] {
+  return tok.scanner.scan(text).map((m) => m.id);
+}
+
+function pair(tok: TemplateTokenizer, start: string, end: string): MarkerPair | null {
+  const s = tok.reserved.get(start);
+  const e = tok.reserved.get(end);
+  if (s === undefined || e === undefined) return null;
+  const src = [tok.templates.default, tok.templates.toolUse ?? ""].join("\n");
+  return src.includes(start) || src.includes(end) ? { start: s, end: e } : null;
+}
+
+/** Probes the template; a template that refuses the needle conversations is a typed error. */
+export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
+  const user = { role: "user", content: N1 } as const;
+  const assistant = { role: "assistant", content: N2 } as const;
+  // add_generation_prompt is explicit: the request mapping defaults it to true, as servers do.
+  const render = (messages: ChatRequest["messages"], gp: boolean): ChatRequest =>
+    ({ messages, add_generation_prompt: gp }) as ChatRequest;
+  const a = tok.encodeChat(render([user], false)).ids;
+  const b = tok.encodeChat(render([user], true)).ids;
+  let k = 0;
+  while (k < a.length && a[k] === b[k]) k++;
+  if (k !== a.length)
+    throw new TokenizerError(
+      "template-error",
+      "probe: the generation prompt is not an extension of the conversation's rendering",
+    );
+  const generationPrompt = b.slice(k);
+  const reservedIds = new Set(tok.reserved.values());
+  const assistantStart = generationPrompt.filter((id) => reservedIds.has(id));
+  const afterAssistant = reservedIn(tok, templateBetween(tok, render([user, assistant], false), 1, -1));
+  const endOfTurn = afterAssistant[0] ?? null;
+  const between = reservedIn(
+    tok,
+    templateBetween(tok, render([user, assistant, { role: "user", content: N3 }], false), 1, 2),
+  );
+  const userStart = endOfTurn !== null && between[0] === endOfTurn ? between.slice(1) : between;
+  const eos = new Set<number>();
+  const eosName = tok.config.eosToken;
+  const eosId = eosName === undefined ? undefined : tok.reserved.get(eosName);
+  if (eosId !== undefined) eos.add(eosId);
+  for (const id of tok.generationEosIds) eos.add(id);
+  if (endOfTurn !== null) eos.add(endOfTurn);
+  const think = pair(tok, "<think>", "</think>");
+  let startInReasoning = false;
+  if (think !== null)
+    for (const id of generationPrompt) {
+      if (id === think.start) startInReasoning = true;
+      else if (id === think.end) startInReasoning = false;
+    }
+  const names = new Map<number, string>();
+  for (const [s, id] of tok.reserved) names.set(id, s);
+  return Object.freeze({
+    generationPrompt,
+    assistantStart,
+    userStart,
+    endOfTurn,
+    eosIds: [...eos].sort((x, y) => x - y),
+    think,
+    startInReasoning,
+    toolCall: pair(tok, "<tool_call>", "</tool_call>"),
+    names,
+  });
+}
