@@ -66,6 +66,35 @@ export function loadSpJsonModel(json: string | object, options: SpJsonModelOptio
   return new SpJsonBpeModel(parseSpJson(root, options.file), options);
 }
 
+/**
+ * The template format's model: the file's added tokens that are `textPieces` are matched, every
+ * other ID of `added` is blocked (text pieces absent from the file's added_tokens are blocked
+ * too: HF would not match them).
+ */
+export function loadSpJsonForTemplate(
+  text: string,
+  file: string,
+  added: Iterable<number>,
+  textPieces: ReadonlyMap<string, number>,
+): SpJsonModel {
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch (e) {
+    throw new TokenizerError("bad-tokenizer-file", `${file}: not valid JSON: ${(e as Error).message}`, {
+      file,
+    });
+  }
+  const spec = parseSpJson(root, file);
+  const inFile = new Map(spec.addedTokens.map((t) => [t.content, t.id]));
+  const pieces = new Map<string, number>();
+  for (const [content, id] of textPieces) if (inFile.get(content) === id) pieces.set(content, id);
+  const kept = new Set(pieces.values());
+  const blocked = new Set<number>();
+  for (const id of added) if (!kept.has(id)) blocked.add(id);
+  return new SpJsonBpeModel(spec, { file, blocked, textPieces: pieces });
+}
+
 class SpJsonBpeModel implements SpJsonModel {
   readonly family = "sentencepiece-json" as const;
   readonly vocabSize: number;
@@ -144,8 +173,10 @@ class SpJsonBpeModel implements SpJsonModel {
     for (const id of this.blocked) {
       const p = this.vocab.pieces[id];
       // Unknown text is encoded with these: blocking them would make some text unencodable.
+      // unk is needed only when some text has no piece and no complete byte fallback.
+      const unkNeeded = !spec.byteFallback || this.byteIds.includes(-1);
       if (
-        id === this.unkId ||
+        (id === this.unkId && unkNeeded) ||
         (p !== undefined && spec.byteFallback && byteOfToken(p) >= 0 && this.byteIds.includes(id))
       )
         throw new TokenizerError(
