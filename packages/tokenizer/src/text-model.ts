@@ -53,7 +53,7 @@ export interface DecodeTable {
 }
 
 export interface TextModel {
-  readonly family: "sentencepiece" | "byte-level-bpe";
+  readonly family: "sentencepiece" | "byte-level-bpe" | "sentencepiece-json";
   /** Number of IDs the text model itself knows (SentencePiece pieces / tokenizer.json vocab + added). */
   readonly vocabSize: number;
   /**

@@ -13,9 +13,10 @@ import {
 import { TokenizerError } from "../errors.ts";
 import { configOf, type TokenizerFiles } from "../load.ts";
 import { loadSentencePieceModel } from "../sentencepiece/index.ts";
+import { isSentencePieceJson, loadSpJsonForTemplate } from "../spjson/index.ts";
 import type { TextModel } from "../text-model.ts";
 import { planMultiSplit, withOuterSplits } from "./multi-split.ts";
-import type { AddedToken } from "./reserved-set.ts";
+import { type AddedToken, splitAddedTokens } from "./reserved-set.ts";
 import {
   createTemplateTokenizer,
   type TemplateSources,
@@ -178,16 +179,17 @@ export function buildTemplateTokenizer(
         added.set(id, { id, content, special: special === true });
     }
   for (const t of config.addedTokens) if (!added.has(t.id)) added.set(t.id, t);
-  // apply_chat_template encodes with add_special_tokens=False: the post-processor (Llama 3's
-  // TemplateProcessing that adds <|begin_of_text|>) never runs, so it is not loaded either.
-  if ("post_processor" in json) json = { ...(json as Record<string, unknown>), post_processor: null };
-  const plan = planMultiSplit(json as Record<string, unknown>);
-  const inner = loadByteLevelModel(plan?.json ?? (json as object), {
-    file: modelFile,
-    blocked: blockable(added, vocabPieces(json as object, scanned)),
-    ...(scanned === undefined ? {} : { scanned }),
-  });
-  const textModel: TextModel = plan === undefined ? inner : withOuterSplits(inner, plan.outer);
+  // The SentencePiece-converted flavour (Gemma 3, Llama 2): ../spjson/, text pieces matched in
+  // the encoder as HF does, every other added token blocked.
+  const sources = [templates.default, ...(templates.toolUse === undefined ? [] : [templates.toolUse])];
+  const textModel: TextModel = isSentencePieceJson(json)
+    ? loadSpJsonForTemplate(
+        text,
+        modelFile,
+        added.keys(),
+        splitAddedTokens([...added.values()], sources).textPieces,
+      )
+    : byteLevelTemplateModel(json as object, modelFile, added, scanned);
   return createTemplateTokenizer({
     textModel,
     config,
@@ -226,6 +228,26 @@ function sentencePieceTemplate(
     options,
     generationEosIds: generationEos(files, label),
   });
+}
+
+/** The byte-level text model of a template tokenizer (every added token blocked). */
+function byteLevelTemplateModel(
+  parsed: object,
+  modelFile: string,
+  added: ReadonlyMap<number, AddedToken>,
+  scanned: ScannedTokenizerJson | undefined,
+): TextModel {
+  let json = parsed;
+  // apply_chat_template encodes with add_special_tokens=False: the post-processor (Llama 3's
+  // TemplateProcessing that adds <|begin_of_text|>) never runs, so it is not loaded either.
+  if ("post_processor" in json) json = { ...(json as Record<string, unknown>), post_processor: null };
+  const plan = planMultiSplit(json as Record<string, unknown>);
+  const inner = loadByteLevelModel(plan?.json ?? json, {
+    file: modelFile,
+    blocked: blockable(added, vocabPieces(json, scanned)),
+    ...(scanned === undefined ? {} : { scanned }),
+  });
+  return plan === undefined ? inner : withOuterSplits(inner, plan.outer);
 }
 
 /** A template-format tokenizer from in-memory files; errors name a file by its key. */

@@ -4,9 +4,11 @@
 //   spells it, never from caller text — EXCEPT text pieces: non-special added tokens that carry
 //   no structure and that the vendor tokenizer matches inside ordinary text (Gemma 3's
 //   whitespace runs and HTML tags). A token is never a text piece when it is special, appears
-//   in the template source, or has a control-token shape (`<|…|>`, `<｜…｜>`, `[…]`).
-//   "Carries no structure" is decided by shape: only whitespace, or an HTML tag of a standard
-//   HTML element (so `<think>` / `<tool_call>` are reserved, `<table>` / `</h1>` are text).
+//   in the template source (whitespace runs excepted), or has a control-token shape (`<|…|>`,
+//   `<｜…｜>`, `[…]`).
+//   "Carries no structure" is decided by shape: only whitespace (SentencePiece's "▁" counts),
+//   or an HTML tag of a standard HTML element (so `<think>` / `<tool_call>` are reserved,
+//   `<table>` / `</h1>` are text).
 //
 // Qwen3's `<think>`, `<tool_call>` (special: false) are reserved by this rule, which is what
 // llama.cpp's parse_special=false gets wrong (USER_DEFINED tokens still match).
@@ -33,8 +35,13 @@ export function hasControlShape(s: string): boolean {
   return /^<\|.*\|>$/su.test(s) || /^<｜.*｜>$/su.test(s) || /^\[.*\]$/su.test(s);
 }
 
+/** Only whitespace; U+2581 "▁" is SentencePiece's space (Gemma 3's runs 138-167). */
+function isWhitespaceRun(s: string): boolean {
+  return /^[\s\u2581]+$/u.test(s);
+}
+
 function isStructureFree(s: string): boolean {
-  if (/^\s+$/u.test(s)) return true;
+  if (isWhitespaceRun(s)) return true;
   const m = /^<\/?([a-z][a-z0-9]*)\s*\/?>$/u.exec(s);
   return m !== null && HTML_ELEMENTS.has(m[1] as string);
 }
@@ -43,7 +50,9 @@ function isStructureFree(s: string): boolean {
 export function isTextPiece(t: AddedToken, templateSources: readonly string[]): boolean {
   if (t.special || t.content.length === 0) return false;
   if (hasControlShape(t.content)) return false;
-  if (templateSources.some((src) => src.includes(t.content))) return false;
+  // A whitespace run in the source (every multi-line template has "\n") is layout, not structure:
+  // reserving Gemma 3's "\n" would make every caller newline encode differently from HF.
+  if (!isWhitespaceRun(t.content) && templateSources.some((src) => src.includes(t.content))) return false;
   return isStructureFree(t.content);
 }
 

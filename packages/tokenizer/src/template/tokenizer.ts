@@ -127,7 +127,12 @@ export function createTemplateTokenizer(parts: {
   const sources = [templates.default, ...(templates.toolUse === undefined ? [] : [templates.toolUse])];
   const { reserved, textPieces } = splitAddedTokens(parts.addedTokens, sources);
   const scanner = createSpecialScanner(reserved);
-  const pieceScanner = textPieces.size > 0 ? createSpecialScanner(textPieces) : undefined;
+  // The spjson model matches text pieces itself over the whole encoder run (across provenance
+  // boundaries, as HF does: caller "\n\n\n" + template "\n\n" is ONE "\n"x5 piece).
+  const pieceScanner =
+    textPieces.size > 0 && textModel.family !== "sentencepiece-json"
+      ? createSpecialScanner(textPieces)
+      : undefined;
   const nameById = new Map<number, string>();
   for (const t of parts.addedTokens) nameById.set(t.id, t.content);
   const programs = new Map<string, ProgramNode>();
