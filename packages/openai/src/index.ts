@@ -1,7 +1,13 @@
 // @chatwire/openai: the public API (runtime-neutral; no node:* import). Request mapping
 // (ChatCompletionCreateParams -> chat request + sampling), decoder events -> chat.completion.chunk
 // (ChunkWriter) and chat.completion (CompletionBuilder), SSE framing. See docs/openai.md.
-export { type ChunkSink, ChunkWriter, type ChunkWriterOptions } from "./chunk-writer.ts";
+export {
+  type ChunkSink,
+  ChunkWriter,
+  type ChunkWriterOptions,
+  type StreamError,
+  type ToolCallStreaming,
+} from "./chunk-writer.ts";
 export { CompletionBuilder } from "./completion.ts";
 export { type CompletionPrompt, type MappedCompletion, mapCompletionParams } from "./completion-request.ts";
 export { type ErrorBody, RequestError, type RequestErrorType } from "./errors.ts";
