@@ -9,6 +9,7 @@ import {
   mapChatCompletionParams,
   RequestError,
   SSE_DONE,
+  type StreamError,
   sseData,
 } from "@chatwire/openai";
 import { createDecoder } from "@chatwire/stream-decoder";
@@ -99,6 +100,11 @@ export async function chatCompletions(
         if (sse !== undefined) sse.write(sseData(c));
         else builder?.chunk(c);
       },
+      // Incremental tool-call streaming only (so streaming only): a call whose header went out
+      // failed; the response ends with this error event instead of a finish_reason.
+      error(e: StreamError): void {
+        sse?.write(sseData(e));
+      },
     };
     const writer = new ChunkWriter(sink, {
       format: ctx.tokenizer.format,
@@ -107,6 +113,7 @@ export async function chatCompletions(
       toolCalls: mapped.toolCalls,
       parallelToolCalls: mapped.parallelToolCalls,
       includeUsage: mapped.includeUsage,
+      toolCallStreaming: sse !== undefined ? ctx.toolCallStreaming : "per-call",
     });
     const decoder = createDecoder(ctx.spec, writer, {
       streamToolCalls: true,
@@ -160,7 +167,11 @@ export async function chatCompletions(
       log.status = sse !== undefined ? 200 : 502;
       return;
     }
-    log.finish_reason = writer.finish(promptIds.length, run.completionTokens);
+    const finish = writer.finish(promptIds.length, run.completionTokens);
+    if (writer.failedCall !== undefined) {
+      log.outcome = "malformed-tool-call";
+      log.error = writer.failedCall.error.message;
+    } else log.finish_reason = finish;
     if (sse !== undefined) {
       sse.write(SSE_DONE);
       sse.end();
