@@ -11,6 +11,7 @@ import {
   SSE_DONE,
   type StreamError,
   sseData,
+  toolChoicePrefill,
 } from "@chatwire/openai";
 import { createDecoder } from "@chatwire/stream-decoder";
 import { TokenizerError } from "@chatwire/tokenizer";
@@ -59,6 +60,27 @@ export async function chatCompletions(
       return sendError(res, 400, e.type, e.message, param);
     }
     throw e;
+  }
+  // tool_choice required / named: the assistant turn starts with the call's opening (prefill).
+  const prefill = toolChoicePrefill(
+    ctx.tokenizer,
+    mapped.chat,
+    mapped.toolChoice,
+    Array.isArray(mapped.chat.tools) ? mapped.chat.tools.length : 0,
+  );
+  if (RequestError.isInstance(prefill))
+    return sendError(res, 400, prefill.type, prefill.message, prefill.param);
+  if (prefill.ids.length > 0) {
+    const hit = mapped.sampling.stop.find((s) => prefill.text.includes(s));
+    if (hit !== undefined)
+      return sendError(
+        res,
+        400,
+        "unsupported-parameter",
+        `stop string ${JSON.stringify(hit.slice(0, 40))} occurs in the tool_choice prefill, so the call could never be generated`,
+        "stop",
+      );
+    promptIds = [...promptIds, ...prefill.ids];
   }
   log.prompt_tokens = promptIds.length;
   const maxTokens = mapped.sampling.maxTokens ?? ctx.limits.defaultMaxTokens;
@@ -117,10 +139,14 @@ export async function chatCompletions(
     });
     const decoder = createDecoder(ctx.spec, writer, {
       streamToolCalls: true,
-      maxTokens,
+      // The prefill IDs are pushed first (they are prompt, not completion, tokens).
+      maxTokens: maxTokens + prefill.ids.length,
       ...(mapped.sampling.stop.length > 0 ? { stopStrings: mapped.sampling.stop } : {}),
     });
     writer.start();
+    // The decoder starts inside the prefilled opening: its events (e.g. the named call's
+    // header) go to the client once, the engine never generates these IDs.
+    for (const id of prefill.ids) decoder.push(id);
     let engineFirst = 0;
     const run = await runGeneration({
       engine: ctx.engine,
