@@ -64,4 +64,20 @@ describe("toolChoicePrefill (Qwen3)", () => {
     expect(r.calls.map((c) => [c.name, c.arguments])).toEqual([["f", '{"x": 1}']]);
     expect(r.finish).toEqual(["tool_calls"]);
   });
+
+  it("a continuation that breaks the call before its header: the turn's text, opening included, as content", () => {
+    const p = toolChoicePrefill(qwen3(), chat, { type: "function", name: "get_weather" }, 1);
+    if (RequestError.isInstance(p)) throw p;
+    const r = runWriter(
+      qwen3(),
+      [...t(" oops"), QWEN3_IDS.imEnd],
+      { toolCallStreaming: "incremental" },
+      {},
+      p.ids,
+    );
+    expect(r.calls).toEqual([]);
+    expect(r.errors).toEqual([]);
+    expect(r.content).toBe('\n{"name": "get_weather", "arguments": oops');
+    expect(r.finish).toEqual(["stop"]);
+  });
 });
