@@ -4,16 +4,32 @@
 // {streamToolCalls: true}). Lifecycle: start() (the role chunk), the decoder's callbacks,
 // finish(usage) (the finish_reason chunk, then the usage chunk when asked).
 //
-// Tool calls (the "hold per call" policy, docs/openai.md "Malformed tool calls"): a call's
-// name and argument fragments are held until its action ends. Then
+// Tool calls, two policies (option toolCallStreaming, docs/openai.md "Tool-call streaming"):
+//
+// "per-call" (default here; always for ChatGLM3, whose Python tool_call(...) is not JSON and
+// is converted at the end): a call's name and argument fragments are held until its action
+// ends. Then
 //   parsed   -> one delta {index, id, type: "function", function: {name, arguments: ""}},
 //               then one delta {index, function: {arguments}} per held fragment, in order
 //               (id, type and name are never sent again);
 //   malformed (the decoder's action_end error, incl. a call cut by max_tokens/stop)
 //            -> the action's raw text as ordinary content; no tool_calls delta at all.
-// So a client never holds half a tool call, at the price of arguments arriving at the end of
-// each call instead of token by token. Memory: the held fragments are bounded by the
-// decoder's maxBufferedChars (it holds the same raw text).
+//
+// "incremental" (Qwen3, InternLM2 JSON calls): the decoder's scanner validates the JSON as it
+// arrives and forwards argument text only while the text so far is a valid JSON prefix. The
+// header delta goes out once the name is known AND the arguments value has begun as an object
+// ("{"); from then on every fragment is forwarded as it comes. Held until then (and sent per
+// call at the end): calls whose arguments come before the name, are absent, or are not an
+// object. A call whose header went out and that then fails (malformed JSON later on, cut by
+// max_tokens / stop / end of input, or a streamed value that differs from the parsed call:
+// duplicate keys) cannot be taken back: the writer then sends nothing more for the response
+// and finish() reports it through sink.error() instead of a finish_reason chunk (the server
+// sends an SSE error event, so the official client throws instead of completing with half a
+// call). `failedCall` tells the caller to stop the engine.
+//
+// Memory: the held fragments are bounded by the decoder's maxBufferedChars (it holds the same
+// raw text); incremental mode also keeps the streamed text of the open call for the final
+// check (same bound).
 //
 // Actions that are not function calls (interpreter code; every action when tool calls are off,
 // tool_choice "none") stream their raw text as content as it arrives.
@@ -26,7 +42,24 @@ import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from "./wir
 
 export interface ChunkSink {
   chunk(chunk: ChatCompletionChunk): void;
+  /**
+   * Incremental tool-call streaming only: a call whose header was sent turned out malformed;
+   * the response must end with this error instead of a finish_reason (see above).
+   */
+  error?(error: StreamError): void;
 }
+
+/** The body of the SSE error event that ends a response whose streamed call failed. */
+export interface StreamError {
+  readonly error: {
+    readonly message: string;
+    readonly type: "server_error";
+    readonly param: null;
+    readonly code: "malformed-tool-call";
+  };
+}
+
+export type ToolCallStreaming = "incremental" | "per-call";
 
 export interface ChunkWriterOptions {
   readonly format: FormatName;
@@ -43,6 +76,8 @@ export interface ChunkWriterOptions {
   readonly parallelToolCalls?: boolean;
   /** stream_options.include_usage: `usage: null` on each chunk, then a usage chunk with `choices: []`. */
   readonly includeUsage?: boolean;
+  /** Tool-call argument streaming (see above). Default "per-call"; ChatGLM3 is always per-call. */
+  readonly toolCallStreaming?: ToolCallStreaming;
 }
 
 const A_NONE = 0;
@@ -62,9 +97,23 @@ export class ChunkWriter implements DecoderHandler {
   private readonly toolCalls: boolean;
   private readonly parallel: boolean;
   private readonly includeUsage: boolean;
+  private readonly incremental: boolean;
   private action = A_NONE;
   private fragments: string[] = [];
+  /** Tool-call headers sent (the next call's index). */
   private calls = 0;
+  /** Calls that completed (parsed and fully sent). */
+  private completed = 0;
+  // ---- the open call, incremental mode ----
+  private callName: string | undefined;
+  /** Index of the open call once its header went out, else -1. */
+  private openIndex = -1;
+  /** The arguments value starts with "{" (known with the first fragment). */
+  private objectArgs = false;
+  private sawArgs = false;
+  /** Every argument fragment of the open call (for the end check). */
+  private streamed: string[] = [];
+  private failure: StreamError | undefined;
   private stopInfo: StopInfo | undefined;
   private started = false;
   private finished = false;
@@ -83,6 +132,7 @@ export class ChunkWriter implements DecoderHandler {
     this.toolCalls = options.toolCalls ?? true;
     this.parallel = options.parallelToolCalls ?? true;
     this.includeUsage = options.includeUsage ?? false;
+    this.incremental = options.toolCallStreaming === "incremental" && options.format !== "chatglm3";
   }
 
   /** The first chunk: `{role: "assistant", content: ""}` (vLLM's shape). */
@@ -94,7 +144,12 @@ export class ChunkWriter implements DecoderHandler {
 
   /** true once parallel_tool_calls=false has its one call: stop the engine and end the decoder. */
   get wantsStop(): boolean {
-    return !this.parallel && this.calls > 0;
+    return this.failure !== undefined || (!this.parallel && this.completed > 0);
+  }
+
+  /** Incremental mode: a call whose header was sent failed; the response ends with an error. */
+  get failedCall(): StreamError | undefined {
+    return this.failure;
   }
 
   get toolCallCount(): number {
@@ -126,6 +181,10 @@ export class ChunkWriter implements DecoderHandler {
     if (!this.started) throw new TypeError("finish() before start()");
     if (this.finished) throw new TypeError("finish() called twice");
     this.finished = true;
+    if (this.failure !== undefined) {
+      this.sink.error?.(this.failure);
+      return "stop";
+    }
     const reason = finishReason(this.stopInfo?.reason, this.calls);
     this.emit({}, reason);
     if (this.includeUsage) {
@@ -142,10 +201,11 @@ export class ChunkWriter implements DecoderHandler {
   onMessageStart(_role: string, _metadata: string): void {}
 
   onText(text: string): void {
-    this.emit({ content: text }, null);
+    if (this.failure === undefined) this.emit({ content: text }, null);
   }
 
   onReasoning(text: string): void {
+    if (this.failure !== undefined) return;
     this.emit(this.reasoningField === "reasoning" ? { reasoning: text } : { reasoning_content: text }, null);
   }
 
@@ -153,18 +213,40 @@ export class ChunkWriter implements DecoderHandler {
     if (this.wantsStop) return;
     this.action = this.toolCalls && isToolCallKind(this.format, kind) ? A_CALL : A_TEXT;
     this.fragments = [];
+    this.callName = undefined;
+    this.openIndex = -1;
+    this.objectArgs = false;
+    this.sawArgs = false;
+    this.streamed = [];
   }
 
   onActionText(text: string): void {
     if (this.action === A_TEXT) this.emit({ content: text }, null);
   }
 
-  onToolCallName(_name: string): void {
-    // The name is taken from the parsed call at action end (the same string).
+  onToolCallName(name: string): void {
+    if (this.action !== A_CALL || !this.incremental) return;
+    // Per-call mode takes the name from the parsed call at action end (the same string).
+    this.callName = name;
+    this.open();
   }
 
   onToolCallArguments(text: string): void {
-    if (this.action === A_CALL) this.fragments.push(text);
+    if (this.action !== A_CALL) return;
+    if (!this.incremental) {
+      this.fragments.push(text);
+      return;
+    }
+    if (!this.sawArgs) {
+      this.sawArgs = true;
+      this.objectArgs = text.charCodeAt(0) === 123;
+    }
+    this.streamed.push(text);
+    if (this.openIndex >= 0) this.sendArgs(this.openIndex, text);
+    else {
+      this.fragments.push(text);
+      this.open();
+    }
   }
 
   onActionEnd(end: ActionEnd): void {
@@ -173,32 +255,74 @@ export class ChunkWriter implements DecoderHandler {
     if (mode !== A_CALL) return;
     const fragments = this.fragments;
     this.fragments = [];
+    if (this.openIndex >= 0) {
+      this.endOpenCall(end);
+      return;
+    }
     if (end.call === undefined || end.error !== undefined) {
       this.malformed++;
       if (end.raw !== "") this.emit({ content: end.raw }, null);
       return;
     }
     if (this.wantsStop) return;
-    const index = this.calls++;
-    this.emit(
-      {
-        tool_calls: [
-          {
-            index,
-            id: toolCallId(this.hex, index),
-            type: "function",
-            function: { name: end.call.name, arguments: "" },
-          },
-        ],
-      },
-      null,
-    );
+    const index = this.header(end.call.name);
     // The streamed fragments are the raw arguments value; OpenAI clients expect a JSON object
     // text. Anything else (no arguments key, a string or array value) goes out as the parsed
     // call's arguments object, compact. One JSON.parse per call end, linear in its size.
     const pieces = isObjectText(fragments) ? fragments : [JSON.stringify(end.call.arguments)];
-    for (const arguments_ of pieces)
-      this.emit({ tool_calls: [{ index, function: { arguments: arguments_ } }] }, null);
+    for (const arguments_ of pieces) this.sendArgs(index, arguments_);
+    this.completed++;
+  }
+
+  /** Incremental: the header once the name is known and the arguments began as an object. */
+  private open(): void {
+    if (this.openIndex >= 0 || this.callName === undefined || !this.objectArgs || this.wantsStop) return;
+    this.openIndex = this.header(this.callName);
+    if (this.fragments.length > 0) this.sendArgs(this.openIndex, this.fragments.join(""));
+    this.fragments = [];
+  }
+
+  /** Incremental: the end of a call whose header was sent. */
+  private endOpenCall(end: ActionEnd): void {
+    const index = this.openIndex;
+    this.openIndex = -1;
+    const streamed = this.streamed.join("");
+    this.streamed = [];
+    let problem: string | undefined;
+    if (end.call === undefined || end.error !== undefined) problem = end.error ?? "the call did not parse";
+    else if (end.call.name !== this.callName) problem = "the call names two functions";
+    else if (!sameArguments(streamed, end.call.arguments))
+      problem = "the streamed arguments differ from the parsed call (duplicate keys)";
+    if (problem === undefined) {
+      this.completed++;
+      return;
+    }
+    this.malformed++;
+    this.failure = {
+      error: {
+        message: `tool call ${index} was malformed after its arguments began streaming: ${problem.slice(0, 200)}`,
+        type: "server_error",
+        param: null,
+        code: "malformed-tool-call",
+      },
+    };
+  }
+
+  private header(name: string): number {
+    const index = this.calls++;
+    this.emit(
+      {
+        tool_calls: [
+          { index, id: toolCallId(this.hex, index), type: "function", function: { name, arguments: "" } },
+        ],
+      },
+      null,
+    );
+    return index;
+  }
+
+  private sendArgs(index: number, text: string): void {
+    this.emit({ tool_calls: [{ index, function: { arguments: text } }] }, null);
   }
 
   onMessageEnd(): void {}
@@ -223,6 +347,15 @@ export class ChunkWriter implements DecoderHandler {
       ...(this.includeUsage ? { usage: null } : {}),
     };
     this.sink.chunk(chunk);
+  }
+}
+
+/** The streamed arguments text is JSON for exactly the parsed call's arguments (key order too). */
+function sameArguments(text: string, args: unknown): boolean {
+  try {
+    return JSON.stringify(JSON.parse(text)) === JSON.stringify(args);
+  } catch {
+    return false;
   }
 }
 

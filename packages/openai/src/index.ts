@@ -1,12 +1,19 @@
 // @chatwire/openai: the public API (runtime-neutral; no node:* import). Request mapping
 // (ChatCompletionCreateParams -> chat request + sampling), decoder events -> chat.completion.chunk
 // (ChunkWriter) and chat.completion (CompletionBuilder), SSE framing. See docs/openai.md.
-export { type ChunkSink, ChunkWriter, type ChunkWriterOptions } from "./chunk-writer.ts";
+export {
+  type ChunkSink,
+  ChunkWriter,
+  type ChunkWriterOptions,
+  type StreamError,
+  type ToolCallStreaming,
+} from "./chunk-writer.ts";
 export { CompletionBuilder } from "./completion.ts";
 export { type CompletionPrompt, type MappedCompletion, mapCompletionParams } from "./completion-request.ts";
 export { type ErrorBody, RequestError, type RequestErrorType } from "./errors.ts";
 export { finishReason } from "./finish-reason.ts";
 export { type RandomHex, randomHex24, responseId, toolCallId } from "./ids.ts";
+export { type Prefill, toolChoicePrefill } from "./prefill.ts";
 export {
   type ChatRequestInput,
   type MapOptions,
@@ -16,6 +23,7 @@ export {
 } from "./request.ts";
 export type { SamplingOptions } from "./sampling.ts";
 export { SSE_DONE, sseData } from "./sse.ts";
+export { mapToolChoice, type ToolChoice } from "./tool-choice.ts";
 export { isToolCallKind } from "./tool-kinds.ts";
 export type {
   ChatCompletion,

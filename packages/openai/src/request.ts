@@ -9,6 +9,7 @@
 import type { ChatMessage, ChatRequest, ChatTemplateKwargs, ToolDefinition } from "@chatwire/tokenizer";
 import { quote40, RequestError } from "./errors.ts";
 import type { SamplingOptions } from "./sampling.ts";
+import { mapToolChoice, type ToolChoice } from "./tool-choice.ts";
 
 export interface MapOptions {
   /** max_tokens when the request gives none. Default 512. */
@@ -35,6 +36,8 @@ export interface MappedRequest {
   readonly includeUsage: boolean;
   /** false for tool_choice "none": the tools are left out of the prompt and calls stream as content. */
   readonly toolCalls: boolean;
+  /** required / named: honoured by prefill (toolChoicePrefill, ./prefill.ts). */
+  readonly toolChoice: ToolChoice;
   readonly parallelToolCalls: boolean;
 }
 
@@ -177,20 +180,11 @@ export function mapChatCompletionParams(
   const messages = own(body, "messages");
   if (!Array.isArray(messages) || messages.length === 0) return bad("messages", "must be a non-empty array");
 
-  const toolChoice = own(body, "tool_choice");
-  let toolCalls = true;
-  if (toolChoice === "none") toolCalls = false;
-  else if (toolChoice !== undefined && toolChoice !== null && toolChoice !== "auto") {
-    if (toolChoice === "required" || isObj(toolChoice))
-      return new RequestError(
-        "unsupported-parameter",
-        `tool_choice: ${quote40(JSON.stringify(toolChoice) ?? "")} needs constrained decoding, which this server does not do; use "auto" or "none"`,
-        "tool_choice",
-      );
-    return bad("tool_choice", 'must be "none", "auto", "required" or a named function');
-  }
   const tools = own(body, "tools");
   if (tools !== undefined && tools !== null && !Array.isArray(tools)) return bad("tools", "must be an array");
+  const toolChoice = mapToolChoice(own(body, "tool_choice"), tools);
+  if (RequestError.isInstance(toolChoice)) return toolChoice;
+  const toolCalls = toolChoice.type !== "none";
 
   const parallel = optBool(body, "parallel_tool_calls");
   if (RequestError.isInstance(parallel)) return parallel;
@@ -245,7 +239,9 @@ export function mapChatCompletionParams(
     stream: stream ?? false,
     includeUsage: (stream ?? false) && includeUsage,
     toolCalls,
-    parallelToolCalls: parallel ?? true,
+    toolChoice,
+    // A named function is exactly one call (OpenAI's behaviour): stop after it.
+    parallelToolCalls: toolChoice.type === "function" ? false : (parallel ?? true),
   };
 }
 

@@ -68,13 +68,40 @@ describe("mapChatCompletionParams", () => {
     });
   });
 
+  it("tool_choice required / named map to toolChoice; named turns parallel calls off", () => {
+    const tools = [{ type: "function", function: { name: "f" } }];
+    const a = mapChatCompletionParams({ ...base, tools, tool_choice: "required" });
+    if (RequestError.isInstance(a)) throw a;
+    expect([a.toolChoice, a.parallelToolCalls, a.toolCalls]).toEqual([{ type: "required" }, true, true]);
+    const b = mapChatCompletionParams({
+      ...base,
+      tools,
+      tool_choice: { type: "function", function: { name: "f" } },
+    });
+    if (RequestError.isInstance(b)) throw b;
+    expect([b.toolChoice, b.parallelToolCalls]).toEqual([{ type: "function", name: "f" }, false]);
+  });
+
   it.each([
     [{ n: 2 }, "unsupported-parameter", "n"],
     [{ logprobs: true }, "unsupported-parameter", "logprobs"],
     [{ top_logprobs: 3 }, "unsupported-parameter", "top_logprobs"],
     [{ response_format: { type: "json_object" } }, "unsupported-parameter", "response_format"],
-    [{ tool_choice: "required" }, "unsupported-parameter", "tool_choice"],
-    [{ tool_choice: { type: "function", function: { name: "f" } } }, "unsupported-parameter", "tool_choice"],
+    [{ tool_choice: "required" }, "invalid-parameter", "tool_choice"],
+    [{ tool_choice: { type: "function", function: { name: "f" } } }, "invalid-parameter", "tool_choice"],
+    [
+      {
+        tool_choice: { type: "function", function: { name: "g" } },
+        tools: [{ type: "function", function: { name: "f" } }],
+      },
+      "invalid-parameter",
+      "tool_choice",
+    ],
+    [
+      { tool_choice: { type: "function" }, tools: [{ type: "function", function: { name: "f" } }] },
+      "invalid-parameter",
+      "tool_choice",
+    ],
     [{ frequency_penalty: 0.5 }, "unsupported-parameter", "frequency_penalty"],
     [{ temperature: 3 }, "invalid-parameter", "temperature"],
     [{ top_p: -1 }, "invalid-parameter", "top_p"],

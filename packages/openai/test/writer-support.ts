@@ -3,7 +3,12 @@
 import { compileDecoderSpec, createDecoder, type DecoderSpec } from "@chatwire/stream-decoder";
 import type { ChatTokenizer } from "@chatwire/tokenizer";
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
-import { type ChatCompletionChunk, ChunkWriter, type ChunkWriterOptions } from "../src/index.ts";
+import {
+  type ChatCompletionChunk,
+  ChunkWriter,
+  type ChunkWriterOptions,
+  type StreamError,
+} from "../src/index.ts";
 
 let qwen: ChatTokenizer | undefined;
 export function qwen3(): ChatTokenizer {
@@ -21,6 +26,10 @@ export interface Reassembled {
   readonly finish: string[];
   readonly breaches: string[];
   readonly writer: ChunkWriter;
+  /** sink.error() calls (incremental mode: a call failed after its header went out). */
+  readonly errors: StreamError[];
+  /** After each pushed ID (prefill included): how many chunks had been sent. */
+  readonly chunksAfter: number[];
 }
 
 export function runWriter(
@@ -28,10 +37,13 @@ export function runWriter(
   ids: readonly number[],
   options: Partial<ChunkWriterOptions> = {},
   decoderOptions: { maxTokens?: number; stopStrings?: string[] } = {},
+  prefill: readonly number[] = [],
 ): Reassembled {
   const chunks: ChatCompletionChunk[] = [];
+  const errors: StreamError[] = [];
+  const chunksAfter: number[] = [];
   const writer = new ChunkWriter(
-    { chunk: (c) => chunks.push(c) },
+    { chunk: (c) => chunks.push(c), error: (e) => errors.push(e) },
     { format: tok.format, model: "m", random: () => "0".repeat(24), created: 1, ...options },
   );
   let spec = specs.get(tok);
@@ -42,10 +54,15 @@ export function runWriter(
   const decoder = createDecoder(spec, writer, {
     streamToolCalls: true,
     ...decoderOptions,
+    ...(decoderOptions.maxTokens !== undefined
+      ? { maxTokens: decoderOptions.maxTokens + prefill.length }
+      : {}),
   });
   writer.start();
+  for (const id of prefill) decoder.push(id);
   for (const id of ids) {
     decoder.push(id);
+    chunksAfter.push(chunks.length);
     if (decoder.stopped || writer.wantsStop) break;
   }
   decoder.end();
@@ -60,6 +77,7 @@ export function runWriter(
       content += ch.delta.content ?? "";
       reasoning += ch.delta.reasoning_content ?? ch.delta.reasoning ?? "";
       for (const t of ch.delta.tool_calls ?? []) {
+        if (t.function.arguments === "" && t.id === undefined) breaches.push("empty fragment");
         const cur = calls[t.index];
         if (t.id !== undefined) {
           if (cur !== undefined) breaches.push(`call ${t.index} header sent twice`);
@@ -75,5 +93,5 @@ export function runWriter(
       }
       if (ch.finish_reason !== null) finish.push(ch.finish_reason);
     }
-  return { chunks, content, reasoning, calls, finish, breaches, writer };
+  return { chunks, content, reasoning, calls, finish, breaches, writer, errors, chunksAfter };
 }

@@ -1,5 +1,6 @@
 // What every route needs, built once per server: the tokenizer and its compiled decoder spec,
 // the engine, the limits, the limiter, and the per-request log record.
+import type { ToolCallStreaming } from "@chatwire/openai";
 import type { DecoderSpec } from "@chatwire/stream-decoder";
 import type { ChatTokenizer } from "@chatwire/tokenizer";
 import type { Engine } from "./engine.ts";
@@ -70,4 +71,6 @@ export interface ServerContext {
   readonly limiter: Limiter;
   /** Reasoning field of chat chunks: "reasoning_content" (default) or "reasoning". */
   readonly reasoningField: "reasoning_content" | "reasoning";
+  /** Streamed tool-call arguments: "incremental" or "per-call" (non-streaming: always per-call). */
+  readonly toolCallStreaming: ToolCallStreaming;
 }

@@ -6,8 +6,10 @@
 // POST /detokenize, GET /health. One JSON log line per request through `log` (default: stderr).
 // close() drains: new requests get 503, running and queued generations finish, then the
 // listener closes (after `drainTimeoutMs` the remaining connections are cut).
+
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { ToolCallStreaming } from "@chatwire/openai";
 import { compileDecoderSpec } from "@chatwire/stream-decoder";
 import type { ChatTokenizer } from "@chatwire/tokenizer";
 import { makeAuthCheck } from "./auth.ts";
@@ -29,6 +31,11 @@ export interface ServeOptions {
   /** Require `Authorization: Bearer <apiKey>` on every route but /health. */
   readonly apiKey?: string;
   readonly reasoningField?: "reasoning_content" | "reasoning";
+  /**
+   * Streamed tool-call arguments (docs/openai.md "Tool-call streaming"): "incremental"
+   * (default; ChatGLM3 stays per-call) or "per-call". Non-streaming responses are always per-call.
+   */
+  readonly toolCallStreaming?: ToolCallStreaming;
   /** Where the per-request log line goes. Default: one JSON line on stderr. */
   readonly log?: (line: RequestLog) => void;
   /** After close() starts, cut connections still open after this many ms. Default 30,000. */
@@ -58,6 +65,7 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
     limits,
     limiter,
     reasoningField: o.reasoningField ?? "reasoning_content",
+    toolCallStreaming: o.toolCallStreaming ?? "incremental",
   };
   const authorized = makeAuthCheck(o.apiKey);
   const log = o.log ?? defaultLog;

@@ -98,4 +98,37 @@ describe("node-llama-cpp engine, tiny Qwen3-vocabulary GGUF", () => {
     const [a, b] = await Promise.all([one(), one()]);
     for (const r of [a, b]) expect(["length", "stop", "tool_calls"]).toContain(r.choices[0]?.finish_reason);
   });
+
+  it("tool_choice named on random output: the client gets a whole call, content, or an error; never half a call", async () => {
+    const client = new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: "x", maxRetries: 0 });
+    const tools = [
+      { type: "function" as const, function: { name: "get_weather", parameters: { type: "object" } } },
+    ];
+    const outcomes: string[] = [];
+    for (const seed of [1, 2, 3, 4]) {
+      try {
+        const final = await client.chat.completions
+          .stream({
+            model: "test-model",
+            messages: [{ role: "user", content: "weather?" }],
+            tools,
+            tool_choice: { type: "function", function: { name: "get_weather" } },
+            max_tokens: 24,
+            seed,
+            temperature: 1,
+          })
+          .finalChatCompletion();
+        for (const c of final.choices[0]?.message.tool_calls ?? []) {
+          expect(c.type === "function" && c.function.name).toBe("get_weather");
+          const v: unknown = JSON.parse(c.type === "function" ? c.function.arguments : "");
+          expect(typeof v === "object" && v !== null && !Array.isArray(v)).toBe(true);
+        }
+        outcomes.push((final.choices[0]?.message.tool_calls?.length ?? 0) > 0 ? "call" : "content");
+      } catch (e) {
+        expect(String(e)).toMatch(/malformed after its arguments began/);
+        outcomes.push("error");
+      }
+    }
+    expect(outcomes.length).toBe(4);
+  });
 });

@@ -37,7 +37,12 @@ export interface Running {
 export async function start(
   tok: ChatTokenizer,
   engine: Engine,
-  extra: { limits?: Partial<ServeLimits>; apiKey?: string; reasoningField?: "reasoning" } = {},
+  extra: {
+    limits?: Partial<ServeLimits>;
+    apiKey?: string;
+    reasoningField?: "reasoning";
+    toolCallStreaming?: "incremental" | "per-call";
+  } = {},
 ): Promise<Running> {
   const logs: RequestLog[] = [];
   const server = createChatwireServer({

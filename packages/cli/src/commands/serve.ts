@@ -42,6 +42,11 @@ export const command: Command = {
       choices: ["reasoning_content", "reasoning"],
       description: "where streamed reasoning goes (default reasoning_content)",
     },
+    "tool-call-streaming": {
+      kind: "string",
+      choices: ["incremental", "per-call"],
+      description: "streamed tool-call arguments: incremental (default) or per-call",
+    },
   },
   async prepare(opts) {
     const tokenizer = await loadTokenizerOption(opts);
@@ -107,6 +112,9 @@ export const command: Command = {
       limits,
       ...(apiKey !== undefined && apiKey !== "" ? { apiKey } : {}),
       ...(getString(opts, "reasoning-field") === "reasoning" ? { reasoningField: "reasoning" as const } : {}),
+      ...(getString(opts, "tool-call-streaming") === "per-call"
+        ? { toolCallStreaming: "per-call" as const }
+        : {}),
     });
     const url = await server.listen(getInt(opts, "port") ?? 8000, getString(opts, "host") ?? "127.0.0.1");
     process.stdout.write(`listening on ${url}\n`);

@@ -9,7 +9,9 @@ import {
   mapChatCompletionParams,
   RequestError,
   SSE_DONE,
+  type StreamError,
   sseData,
+  toolChoicePrefill,
 } from "@chatwire/openai";
 import { createDecoder } from "@chatwire/stream-decoder";
 import { TokenizerError } from "@chatwire/tokenizer";
@@ -59,6 +61,27 @@ export async function chatCompletions(
     }
     throw e;
   }
+  // tool_choice required / named: the assistant turn starts with the call's opening (prefill).
+  const prefill = toolChoicePrefill(
+    ctx.tokenizer,
+    mapped.chat,
+    mapped.toolChoice,
+    Array.isArray(mapped.chat.tools) ? mapped.chat.tools.length : 0,
+  );
+  if (RequestError.isInstance(prefill))
+    return sendError(res, 400, prefill.type, prefill.message, prefill.param);
+  if (prefill.ids.length > 0) {
+    const hit = mapped.sampling.stop.find((s) => prefill.text.includes(s));
+    if (hit !== undefined)
+      return sendError(
+        res,
+        400,
+        "unsupported-parameter",
+        `stop string ${JSON.stringify(hit.slice(0, 40))} occurs in the tool_choice prefill, so the call could never be generated`,
+        "stop",
+      );
+    promptIds = [...promptIds, ...prefill.ids];
+  }
   log.prompt_tokens = promptIds.length;
   const maxTokens = mapped.sampling.maxTokens ?? ctx.limits.defaultMaxTokens;
   if (promptIds.length + maxTokens > ctx.limits.maxModelLen)
@@ -99,6 +122,11 @@ export async function chatCompletions(
         if (sse !== undefined) sse.write(sseData(c));
         else builder?.chunk(c);
       },
+      // Incremental tool-call streaming only (so streaming only): a call whose header went out
+      // failed; the response ends with this error event instead of a finish_reason.
+      error(e: StreamError): void {
+        sse?.write(sseData(e));
+      },
     };
     const writer = new ChunkWriter(sink, {
       format: ctx.tokenizer.format,
@@ -107,13 +135,18 @@ export async function chatCompletions(
       toolCalls: mapped.toolCalls,
       parallelToolCalls: mapped.parallelToolCalls,
       includeUsage: mapped.includeUsage,
+      toolCallStreaming: sse !== undefined ? ctx.toolCallStreaming : "per-call",
     });
     const decoder = createDecoder(ctx.spec, writer, {
       streamToolCalls: true,
-      maxTokens,
+      // The prefill IDs are pushed first (they are prompt, not completion, tokens).
+      maxTokens: maxTokens + prefill.ids.length,
       ...(mapped.sampling.stop.length > 0 ? { stopStrings: mapped.sampling.stop } : {}),
     });
     writer.start();
+    // The decoder starts inside the prefilled opening: its events (e.g. the named call's
+    // header) go to the client once, the engine never generates these IDs.
+    for (const id of prefill.ids) decoder.push(id);
     let engineFirst = 0;
     const run = await runGeneration({
       engine: ctx.engine,
@@ -160,7 +193,11 @@ export async function chatCompletions(
       log.status = sse !== undefined ? 200 : 502;
       return;
     }
-    log.finish_reason = writer.finish(promptIds.length, run.completionTokens);
+    const finish = writer.finish(promptIds.length, run.completionTokens);
+    if (writer.failedCall !== undefined) {
+      log.outcome = "malformed-tool-call";
+      log.error = writer.failedCall.error.message;
+    } else log.finish_reason = finish;
     if (sse !== undefined) {
       sse.write(SSE_DONE);
       sse.end();
