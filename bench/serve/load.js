@@ -126,6 +126,9 @@ async function scenario({ name, engine, n, maxTokens, maxConcurrent }) {
     tokenizer: tok,
     engine: t.engine,
     modelId: "bench",
+    // The reference account below models per-call tool-call deltas (a call broken after its
+    // header would count as a mismatch under the incremental default): measure that policy.
+    toolCallStreaming: "per-call",
     limits: { maxConcurrent, maxQueue: 1024, maxModelLen: 4096 },
     log: (l) => logs.push(l),
   });
