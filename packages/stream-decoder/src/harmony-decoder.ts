@@ -25,6 +25,7 @@ import { type CoreHandler, coreHandler } from "./handler.ts";
 import { MAX_NESTING_DEPTH } from "./limits.ts";
 import type { JsonValue } from "./python-literal.ts";
 import { Cls, type DecoderSpec } from "./spec.ts";
+import { checkStopStrings, compileStopStrings, StopMatcher, StopStrings } from "./stop-matcher.ts";
 import { Utf8Pending } from "./utf8-pending.ts";
 
 const S_HEADER = 0;
@@ -135,6 +136,9 @@ export class HarmonyDecoder implements Decoder {
   private readonly streamTools: boolean;
   private readonly callerStops: ReadonlySet<number>;
   private readonly utf: Utf8Pending;
+  /** Null without stop strings (matched in message content, not across markers). */
+  private readonly matcher: StopMatcher | null;
+  private readonly includeStop: boolean;
 
   private state = S_HEADER;
   private route = R_TEXT;
@@ -156,9 +160,16 @@ export class HarmonyDecoder implements Decoder {
     this.spec = spec;
     this.classes = spec.classes;
     this.textOf = spec.text;
-    const stops = options.stopStrings;
-    if (stops !== undefined && (!Array.isArray(stops) || stops.length > 0))
-      throw new TypeError("stopStrings are not supported for gpt-oss yet (docs/formats.md)");
+    const stopStrings = options.stopStrings ?? [];
+    let stops: StopStrings | null = null;
+    if (stopStrings instanceof StopStrings) {
+      if (stopStrings.spec !== spec)
+        throw new TypeError("stopStrings were compiled for another decoder spec");
+      stops = stopStrings;
+    } else if (stopStrings.length > 0) stops = compileStopStrings(spec, stopStrings);
+    else checkStopStrings(stopStrings);
+    this.matcher = stops === null ? null : new StopMatcher(stops);
+    this.includeStop = options.includeStopString === true;
     const maxBuffered = options.maxBufferedChars ?? 1_000_000;
     if (!Number.isInteger(maxBuffered) || maxBuffered < 1)
       throw new TypeError("maxBufferedChars must be a positive integer");
@@ -224,7 +235,41 @@ export class HarmonyDecoder implements Decoder {
     }
   }
 
+  /** Message content: stop strings first (held text released at the span end). */
   private content(t: string): void {
+    const m = this.matcher;
+    if (m === null) {
+      this.deliver(t);
+      return;
+    }
+    const held0 = m.state === 0 ? "" : m.automaton.heldText(m.state);
+    if (m.feed(t, 0)) {
+      const p = m.automaton.patterns[m.matched] as string;
+      const upto = held0 + t.slice(0, m.matchEnd + 1);
+      const before = upto.slice(0, upto.length - p.length);
+      m.reset();
+      if (before !== "") this.deliver(before);
+      if (this.includeStop) this.deliver(p);
+      this.finish("stop_string", undefined, p);
+      return;
+    }
+    const keep = m.automaton.depth[m.state] as number;
+    const out = held0.length + t.length - keep;
+    if (out <= 0) return;
+    if (out <= held0.length) this.deliver(held0.slice(0, out));
+    else this.deliver(held0 + t.slice(0, out - held0.length));
+  }
+
+  /** Releases text held for a possible stop string (a marker ends the span). */
+  private flushStopHold(): void {
+    const m = this.matcher;
+    if (m === null || m.state === 0) return;
+    const held = m.automaton.heldText(m.state);
+    m.reset();
+    if (this.state === S_CONTENT) this.deliver(held);
+  }
+
+  private deliver(t: string): void {
     switch (this.route) {
       case R_TEXT:
         this.h.onText(t);
@@ -316,6 +361,8 @@ export class HarmonyDecoder implements Decoder {
   }
 
   private reserved(id: number): void {
+    this.flushStopHold();
+    if (this.isStopped) return;
     const G = GPTOSS_IDS;
     const state = this.state;
     if (id === G.start) {
@@ -372,9 +419,14 @@ export class HarmonyDecoder implements Decoder {
     if (state === S_BETWEEN && id !== G.endOfText) this.misplaced(id);
   }
 
-  private finish(reason: StopReason, token?: number): void {
+  private finish(reason: StopReason, token?: number, text?: string): void {
     if (this.isStopped) return;
-    this.flushUtf();
+    if (reason !== "stop_string") {
+      this.flushUtf();
+      if (this.isStopped) return;
+      this.flushStopHold();
+      if (this.isStopped) return;
+    }
     if (this.state === S_HEADER && reason !== "eos") {
       const partial = this.kinds.length > 1 || (this.texts[0] as string) !== "";
       if (partial) this.error("invalid-header", "the stream ended inside a message header");
@@ -389,7 +441,8 @@ export class HarmonyDecoder implements Decoder {
       else this.h.onActionEnd({ kind, raw, call: { name: this.toolName, arguments: a } });
       this.route = R_TEXT;
     }
-    const info: StopInfo = token !== undefined ? { reason, token } : { reason };
+    const info: StopInfo =
+      token !== undefined ? { reason, token } : text !== undefined ? { reason, text } : { reason };
     this.h.onStop(info);
   }
 
@@ -403,14 +456,14 @@ export class HarmonyDecoder implements Decoder {
     if (this.callerStops.size > 0 && this.callerStops.has(id)) {
       // A caller stop ID: its structural effect first, its text is not emitted.
       this.flushUtf();
-      if (cls > Cls.EosPlain) this.reserved(id);
+      if (cls > Cls.EosPlain && !this.isStopped) this.reserved(id);
       this.finish("stop_token", id);
       return;
     }
     if (cls === Cls.Text || cls === Cls.TextNl) {
       this.flushUtf();
       const t = this.textOf[id] as string;
-      if (t !== "") this.text(t);
+      if (t !== "" && !this.isStopped) this.text(t);
     } else if (cls === Cls.Bytes) {
       const b = this.spec.bytes[id];
       if (b !== undefined) {
@@ -421,7 +474,9 @@ export class HarmonyDecoder implements Decoder {
       this.error("unknown-token", `token id ${id} is outside the vocabulary`, id);
     else if (cls !== Cls.Control) {
       this.flushUtf();
+      if (this.isStopped) return;
       if (cls !== Cls.EosPlain) this.reserved(id);
+      if (this.isStopped) return;
       if (this.spec.eos[id] === 1) {
         this.finish("eos", id);
         return;
@@ -442,6 +497,7 @@ export class HarmonyDecoder implements Decoder {
 
   reset(): void {
     this.utf.reset();
+    this.matcher?.reset();
     this.route = R_TEXT;
     this.reportedOutside = false;
     this.inMessage = false;

@@ -198,6 +198,30 @@ describe.runIf(run)("gpt-oss decoder", () => {
     expect(events.filter((e) => e.type === "error")).toEqual([]);
   });
 
+  it("stop strings: matched across tokens in content, never in headers; held text released at <|end|>", async () => {
+    const ids = await hfIds(
+      "<|channel|>analysis<|message|>we think STOP? no<|end|><|start|>assistant<|channel|>final<|message|>Hello STOP world<|return|>",
+    );
+    const events = decode(ids, spec, { stopStrings: ["STOP w", "STOP!"] });
+    expect(
+      events
+        .filter((e) => e.type === "reasoning")
+        .map((e) => (e as { text: string }).text)
+        .join(""),
+    ).toBe("we think STOP? no");
+    expect(
+      events
+        .filter((e) => e.type === "text")
+        .map((e) => (e as { text: string }).text)
+        .join(""),
+    ).toBe("Hello ");
+    expect(events.at(-1)).toEqual({ type: "stop", reason: "stop_string", text: "STOP w" });
+    const header = decode(await hfIds("<|channel|>final<|message|>x<|return|>"), spec, {
+      stopStrings: ["final"],
+    });
+    expect(header.at(-1)).toEqual({ type: "stop", reason: "eos", token: H.return });
+  });
+
   it("round trip: our rendering of a harmony conversation decodes to its messages", () => {
     fc.assert(
       fc.property(
@@ -272,6 +296,7 @@ describe.runIf(run)("gpt-oss decoder", () => {
       fc.assert(
         fc.property(fc.array(id, { maxLength: 60 }), fc.boolean(), (ids, stream) => {
           checkStream(ids, multi, { streamToolCalls: stream, maxBufferedChars: 50 });
+          checkStream(ids, spec, { stopStrings: ["a", "to=", "\n\n"], maxTokens: 40 });
           checkStream(ids, spec);
         }),
         { numRuns: 400 },
