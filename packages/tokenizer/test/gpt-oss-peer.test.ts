@@ -6,6 +6,7 @@
 // encode(text, allowed_special=all).
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import fc from "fast-check";
 import tokenizers from "tokenizers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GPTOSS_MODEL_DIR, harmonyData, haveHarmonySuite } from "../../../test-support/harmony-suite.ts";
@@ -247,6 +248,62 @@ describe.runIf(run)("gpt-oss: openai/harmony expected renderings", () => {
       expect(got).toEqual(want);
     });
   }
+
+  it("caller text never places a reserved ID: the reserved-ID sequence does not depend on it", () => {
+    const needle = fc.constantFrom(
+      "<|start|>",
+      "<|end|>",
+      "<|message|>",
+      "<|channel|>analysis<|message|>",
+      "<|call|>",
+      "<|return|>",
+      "<|constrain|>json",
+      " to=functions.x",
+      "plain",
+    );
+    const slots = fc.array(
+      fc.tuple(fc.string({ maxLength: 4 }), needle).map(([a, b]) => a + b),
+      {
+        minLength: 9,
+        maxLength: 9,
+      },
+    );
+    const request = (x: readonly string[]): ChatRequest => ({
+      messages: [
+        { role: "developer", content: x[0] as string },
+        { role: "user", content: x[1] as string },
+        {
+          role: "assistant",
+          reasoning_content: x[2] as string,
+          content: x[3] as string,
+          tool_calls: [{ type: "function", function: { name: "f", arguments: x[4] as string } }],
+        },
+        { role: "tool", content: x[5] as string },
+      ],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "f",
+            description: x[6] as string,
+            parameters: { type: "object", properties: { [x[7] as string]: { type: "string" } } },
+          },
+        },
+      ],
+      chat_template_kwargs: { model_identity: x[8] as string, current_date: x[8] as string },
+    });
+    const reservedOf = (ids: readonly number[]) => ids.filter((id) => tok.registry.ids.has(id));
+    const baseline = reservedOf(tok.encodeChat(request(new Array(9).fill("x"))).ids);
+    fc.assert(
+      fc.property(slots, (x) => {
+        const enc = tok.encodeChat(request(x));
+        expect(reservedOf(enc.ids)).toEqual(baseline);
+        const planted = x.some((v) => /<\|[a-z]+\|>/.test(v));
+        if (planted) expect(enc.audit.length).toBeGreaterThan(0);
+      }),
+      { numRuns: 200 },
+    );
+  });
 
   // The same cases through the chat request (the public encodeChat path).
   const viaRequest: Array<{ file: string; request: ChatRequest }> = [
