@@ -34,7 +34,7 @@ function isObject(v: unknown): v is { [key: string]: JsonValue } {
  * itself does not recurse, but a value this deep would make every recursive consumer of the
  * call (JSON.stringify of the event, a tree walk) overflow the stack: it is an error instead.
  */
-function nestsDeeperThan(s: string, max: number): boolean {
+export function nestsDeeperThan(s: string, max: number): boolean {
   let depth = 0;
   const n = s.length;
   for (let i = 0; i < n; i++) {

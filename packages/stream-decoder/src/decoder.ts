@@ -17,6 +17,7 @@
 import { type ActionCall, ActionParser, parseAction } from "./action-parse.ts";
 import type { DecoderErrorCode, DecoderHandler, StopInfo, StopReason } from "./events.ts";
 import { type CoreHandler, coreHandler } from "./handler.ts";
+import { HarmonyDecoder } from "./harmony-decoder.ts";
 import { Cls, type DecoderSpec } from "./spec.ts";
 import { checkStopStrings, compileStopStrings, StopMatcher, StopStrings } from "./stop-matcher.ts";
 import { ToolCallStreamHandler } from "./tool-call-stream.ts";
@@ -117,6 +118,7 @@ export function createDecoder(
   handler: DecoderHandler,
   options: DecoderOptions = {},
 ): Decoder {
+  if (spec.format === "gpt-oss") return new HarmonyDecoder(spec, handler, options);
   return new StreamDecoder(spec, handler, options);
 }
 

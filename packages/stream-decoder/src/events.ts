@@ -11,7 +11,22 @@ export type DecoderErrorCode =
   | "unexpected-reserved-token"
   | "missing-action-kind"
   | "text-outside-message"
-  | "buffer-overflow";
+  | "buffer-overflow"
+  /** gpt-oss: a harmony header that does not parse (what did parse is still used). */
+  | "invalid-header"
+  /** gpt-oss: a channel other than analysis / commentary / final (its content is text). */
+  | "unknown-channel";
+
+/**
+ * gpt-oss: the parsed harmony header of a message (`<|start|>ROLE[ to=R]<|channel|>C[ TYPE]<|message|>`).
+ * Absent fields were not in the header. Other formats pass no header.
+ */
+export interface MessageHeader {
+  readonly channel?: string;
+  readonly recipient?: string;
+  /** "<|constrain|>json" or a bare type such as "json" / "code". */
+  readonly contentType?: string;
+}
 
 export interface ActionEnd {
   readonly kind: string;
@@ -37,7 +52,8 @@ export interface DecoderError {
  * the decoder is created); they are called with the handler as `this` (./handler.ts).
  */
 export interface DecoderHandler {
-  onMessageStart?(role: string, metadata: string): void;
+  /** `header`: gpt-oss only (structured harmony header fields). */
+  onMessageStart?(role: string, metadata: string, header?: MessageHeader): void;
   onText?(text: string): void;
   onReasoning?(text: string): void;
   onActionStart?(kind: string): void;
@@ -60,7 +76,7 @@ export interface DecoderHandler {
 }
 
 export type DecoderEvent =
-  | { readonly type: "message_start"; readonly role: string; readonly metadata: string }
+  | ({ readonly type: "message_start"; readonly role: string; readonly metadata: string } & MessageHeader)
   | { readonly type: "text"; readonly text: string }
   | { readonly type: "reasoning"; readonly text: string }
   | { readonly type: "action_start"; readonly kind: string }
@@ -75,7 +91,12 @@ export type DecoderEvent =
 /** A handler that turns every callback into a DecoderEvent passed to `sink`. */
 export function eventHandler(sink: (event: DecoderEvent) => void): DecoderHandler {
   return {
-    onMessageStart: (role, metadata) => sink({ type: "message_start", role, metadata }),
+    onMessageStart: (role, metadata, header) =>
+      sink(
+        header === undefined
+          ? { type: "message_start", role, metadata }
+          : { type: "message_start", role, metadata, ...header },
+      ),
     onText: (text) => sink({ type: "text", text }),
     onReasoning: (text) => sink({ type: "reasoning", text }),
     onActionStart: (kind) => sink({ type: "action_start", kind }),

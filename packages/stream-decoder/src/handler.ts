@@ -10,7 +10,7 @@
 //
 // Which callbacks exist is decided once, at createDecoder(); the wrapper also reads them then.
 // Either way they are called with the caller's object as `this`.
-import type { ActionEnd, DecoderError, DecoderHandler, StopInfo } from "./events.ts";
+import type { ActionEnd, DecoderError, DecoderHandler, MessageHeader, StopInfo } from "./events.ts";
 
 function noop(): void {}
 
@@ -99,8 +99,8 @@ export class CompleteHandler implements Required<DecoderHandler> {
     this.toolCallArguments = callback(handler, "onToolCallArguments");
   }
 
-  onMessageStart(role: string, metadata: string): void {
-    this.messageStart.call(this.target, role, metadata);
+  onMessageStart(role: string, metadata: string, header?: MessageHeader): void {
+    this.messageStart.call(this.target, role, metadata, header);
   }
   onText(text: string): void {
     this.text.call(this.target, text);

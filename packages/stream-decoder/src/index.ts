@@ -12,6 +12,7 @@ export {
   type DecoderHandler,
   eventCollector,
   eventHandler,
+  type MessageHeader,
   type StopInfo,
   type StopReason,
 } from "./events.ts";

@@ -7,6 +7,11 @@ import {
   CHATGLM3_RESERVED,
   type DecodeTable,
   type FormatName,
+  GPTOSS_EOS,
+  GPTOSS_FIRST_ADDED,
+  GPTOSS_IDS,
+  GPTOSS_LAST_ADDED,
+  GPTOSS_RESERVED,
   INTERNLM2_EOS,
   INTERNLM2_IDS,
   INTERNLM2_RESERVED,
@@ -129,6 +134,17 @@ function markerClasses(format: FormatName): Array<readonly [number, number]> {
       );
       return out;
     }
+    case "gpt-oss": {
+      // The harmony grammar (./harmony-decoder.ts) reads the marker IDs themselves.
+      const out: Array<readonly [number, number]> = [];
+      for (let id = GPTOSS_FIRST_ADDED; id <= GPTOSS_LAST_ADDED; id++) out.push([id, C.Misplaced]);
+      out.push(
+        [GPTOSS_IDS.endOfText, C.EndOfText],
+        [GPTOSS_IDS.start, C.MsgStart],
+        [GPTOSS_IDS.end, C.MsgEnd],
+      );
+      return out;
+    }
   }
 }
 
@@ -137,12 +153,14 @@ const RESERVED_TABLE: Readonly<Record<FormatName, ReadonlyArray<readonly [string
   internlm2: INTERNLM2_RESERVED,
   chatglm3: [["</s>", CHATGLM3_IDS.eos], ...CHATGLM3_RESERVED],
   qwen3: QWEN3_RESERVED,
+  "gpt-oss": GPTOSS_RESERVED,
 };
 
 const DEFAULT_EOS: Readonly<Record<FormatName, readonly number[]>> = {
   internlm2: INTERNLM2_EOS,
   chatglm3: CHATGLM3_EOS,
   qwen3: QWEN3_EOS,
+  "gpt-oss": GPTOSS_EOS,
 };
 
 export function compileDecoderSpec(

@@ -80,6 +80,6 @@ export function textOf(
   return s;
 }
 
-export function formatSpec(format: FormatName): DecoderSpec {
+export function formatSpec(format: Exclude<FormatName, "gpt-oss">): DecoderSpec {
   return compileDecoderSpec(tokenizer(format).textModel, format);
 }

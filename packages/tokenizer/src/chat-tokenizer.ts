@@ -6,6 +6,7 @@ import { quote, TokenizerError } from "./errors.ts";
 import { ChatBuilder, type ChatEncoding } from "./formats/builder.ts";
 import { chatglm3 } from "./formats/chatglm3.ts";
 import type { ChatFormat } from "./formats/format.ts";
+import { gptOss } from "./formats/gpt-oss.ts";
 import { internlm2 } from "./formats/internlm2.ts";
 import { qwen3 } from "./formats/qwen3.ts";
 import type { ChatRequest } from "./formats/request.ts";
@@ -50,6 +51,7 @@ const FORMATS: ReadonlyMap<string, ChatFormat> = new Map([
   ["internlm2", internlm2],
   ["chatglm3", chatglm3],
   ["qwen3", qwen3],
+  ["gpt-oss", gptOss],
 ]);
 
 export function createChatTokenizer(parts: {

@@ -6,6 +6,13 @@ export type { ChatTokenizer, TextEncoding } from "./chat-tokenizer.ts";
 export { type AddedTokenDecl, parseTokenizerConfig, type TokenizerConfig } from "./config.ts";
 export { TokenizerError, type TokenizerErrorFields, type TokenizerErrorType } from "./errors.ts";
 export type { CallerRef, ChatAuditEntry, ChatEncoding, ChatSpan } from "./formats/builder.ts";
+export {
+  GPTOSS_EOS,
+  GPTOSS_FIRST_ADDED,
+  GPTOSS_IDS,
+  GPTOSS_LAST_ADDED,
+  GPTOSS_RESERVED,
+} from "./formats/gpt-oss-ids.ts";
 export { CHAT_REQUEST_FIELDS } from "./formats/normalize.ts";
 export {
   type ChatContent,

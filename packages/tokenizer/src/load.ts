@@ -33,7 +33,7 @@ export const CONFIG_FILE = "tokenizer_config.json";
 
 /** The file holding a format's text model. */
 export function modelFileOf(format: FormatName): "tokenizer.json" | "tokenizer.model" {
-  return format === "qwen3" ? "tokenizer.json" : "tokenizer.model";
+  return format === "qwen3" || format === "gpt-oss" ? "tokenizer.json" : "tokenizer.model";
 }
 
 /** Detect the format from tokenizer_config.json; TokenizerError("unknown-format") listing the formats. */
@@ -42,6 +42,7 @@ export function detectFormat(config: TokenizerConfig): FormatName {
   const added = (id: number): string | undefined => config.addedTokens.find((t) => t.id === id)?.content;
   if (cls.startsWith("InternLM2Tokenizer") || added(92543) === "<|im_start|>") return "internlm2";
   if (cls.startsWith("ChatGLMTokenizer")) return "chatglm3";
+  if (added(200006) === "<|start|>" && added(200008) === "<|message|>") return "gpt-oss";
   if (added(151644) === "<|im_start|>" && (cls === "" || cls.startsWith("Qwen2Tokenizer"))) return "qwen3";
   throw new TokenizerError(
     "unknown-format",
@@ -104,7 +105,7 @@ export function buildTokenizer(
   const modelName = modelFileOf(format);
   const modelFile = label(modelName);
   const content = need(files, modelName, label);
-  if (format === "qwen3") {
+  if (modelName === "tokenizer.json") {
     let json: unknown;
     const text = textOf(content, modelFile);
     // Fast path (bytelevel/json-scan.ts): vocab and merges read from the text, the rest through

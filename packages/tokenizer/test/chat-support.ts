@@ -24,7 +24,9 @@ export function tokenizerFor(format: FormatName): ChatTokenizer {
 }
 
 /** Formats whose tokenizer files are available here (qwen3 always, the others with fixtures). */
-export const availableFormats: FormatName[] = haveFixtures() ? ["qwen3", "internlm2", "chatglm3"] : ["qwen3"];
+export const availableFormats: Exclude<FormatName, "gpt-oss">[] = haveFixtures()
+  ? ["qwen3", "internlm2", "chatglm3"]
+  : ["qwen3"];
 
 export interface GoldenChat {
   readonly name: string;

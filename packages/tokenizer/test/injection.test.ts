@@ -20,7 +20,7 @@ type Fill = (s: readonly string[]) => Record<string, unknown>;
 const SLOTS = 8;
 
 /** A conversation skeleton per format with SLOTS caller strings; names/metadata are single-line. */
-const skeletons: Record<FormatName, Fill> = {
+const skeletons: Record<Exclude<FormatName, "gpt-oss">, Fill> = {
   internlm2: (s) => ({
     messages: [
       { role: "system", content: s[0] },

@@ -59,7 +59,7 @@ function fill(format: FormatName, s: readonly string[]): ChatRequest {
 }
 
 /** Slots no template renders: tool_call ids everywhere; reasoning in InternLM2 / ChatGLM3. */
-const UNRENDERED: Record<FormatName, ReadonlySet<number>> = {
+const UNRENDERED: Record<Exclude<FormatName, "gpt-oss">, ReadonlySet<number>> = {
   qwen3: new Set([6, 9]),
   internlm2: new Set([4, 6, 9]),
   chatglm3: new Set([4, 6, 9]),

@@ -9,6 +9,7 @@
 import type { AddedTokenDecl, TokenizerConfig } from "../config.ts";
 import { TokenizerError } from "../errors.ts";
 import type { TextModel } from "../text-model.ts";
+import { GPTOSS_EOS, GPTOSS_RESERVED } from "./gpt-oss-ids.ts";
 import {
   CHATGLM3_EOS,
   CHATGLM3_MARKER_STRINGS,
@@ -48,6 +49,8 @@ function table(format: FormatName): ReadonlyArray<readonly [string, number]> {
       return CHATGLM3_RESERVED;
     case "qwen3":
       return QWEN3_RESERVED;
+    case "gpt-oss":
+      return GPTOSS_RESERVED;
   }
 }
 
@@ -177,6 +180,14 @@ export function verifyRegistry(plan: RegistryPlan, model: TextModel, modelFile: 
         }
       }
       eosIds = QWEN3_EOS;
+      break;
+    }
+    case "gpt-oss": {
+      for (const [s, id] of GPTOSS_RESERVED) {
+        if (model.literalPieces.get(s) !== id)
+          fail(`tokenizer.json must have the added token ${JSON.stringify(s)} at ${id}`, { id });
+      }
+      eosIds = GPTOSS_EOS;
       break;
     }
   }

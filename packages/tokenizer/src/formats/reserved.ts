@@ -3,8 +3,8 @@
 // The loader verifies each table against the tokenizer files it was given (see
 // ./registry.ts) and refuses files that disagree.
 
-export type FormatName = "internlm2" | "chatglm3" | "qwen3";
-export const FORMAT_NAMES: readonly FormatName[] = ["internlm2", "chatglm3", "qwen3"];
+export type FormatName = "internlm2" | "chatglm3" | "qwen3" | "gpt-oss";
+export const FORMAT_NAMES: readonly FormatName[] = ["internlm2", "chatglm3", "qwen3", "gpt-oss"];
 
 /** InternLM2: SentencePiece pieces [UNUSED_TOKEN_141..146], renamed by tokenizer_config.json. */
 export const INTERNLM2_IDS = {
