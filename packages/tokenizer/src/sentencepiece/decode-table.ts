@@ -14,6 +14,7 @@
 import { type DecodeTable, TokenKind } from "../text-model.ts";
 import type { DecodeData } from "./decode.ts";
 import { PieceType } from "./model-proto.ts";
+import { utf8Length } from "./utf8-length.ts";
 
 export function buildDecodeTable(data: DecodeData): DecodeTable {
   const size = data.types.length;
@@ -39,7 +40,7 @@ export function buildDecodeTable(data: DecodeData): DecodeTable {
       kind[id] = TokenKind.Text;
       text[id] = t;
       textAtStart[id] = data.stripAtStart ? data.textAtStart[id]! : t;
-      byteLength[id] = utf8Length(t);
+      byteLength[id] = utf8Length(t, false);
     }
   }
   const startEnds: DecodeTable["startEnds"] = !data.stripAtStart
@@ -57,22 +58,4 @@ export function buildDecodeTable(data: DecodeData): DecodeTable {
     invalidUtf8: "per-byte",
     startEnds,
   });
-}
-
-/** UTF-8 length of a string; a lone surrogate counts 3 bytes (it encodes as U+FFFD). */
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 4;
-        i++;
-      } else n += 3;
-    } else n += 3;
-  }
-  return n;
 }

@@ -7,6 +7,7 @@ import { BpeEncoder, effectiveTypes } from "./bpe-encoder.ts";
 import { buildDecodeData, type DecodeData, decodeIds } from "./decode.ts";
 import { buildDecodeTable } from "./decode-table.ts";
 import { PieceType, readModelProto, type SentencePieceProto } from "./model-proto.ts";
+import { utf8Length } from "./utf8-length.ts";
 
 export interface SentencePieceModelOptions {
   /** Shown in errors (the path the bytes came from). */
@@ -119,25 +120,4 @@ export function loadSentencePieceModel(
     pieceType: (id: number): PieceType | undefined => proto.types[id] as PieceType | undefined,
     pieceScore: (id: number): number | undefined => proto.scores[id],
   } satisfies SentencePieceModel);
-}
-
-/**
- * UTF-8 length of a piece as decoded in the middle of a text (with markIsSpace, "▁" -> " ": 1 byte); a lone
- * surrogate counts 3 bytes (U+FFFD). Matches decode-table.ts's byteLength for the same piece.
- */
-function utf8Length(s: string, markIsSpace: boolean): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80 || (markIsSpace && c === 0x2581)) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 4;
-        i++;
-      } else n += 3;
-    } else n += 3;
-  }
-  return n;
 }
