@@ -1,13 +1,26 @@
 // vitest globalSetup: under CI=true missing fixtures fail the run; locally the
 // fixture-backed suites are skipped and this prints ONE line saying so.
 import { fixturesDir, missingFixtures } from "./fixtures.ts";
+import { harmonySuiteDir, haveHarmonySuite } from "./harmony-suite.ts";
 
 export default function setup(): void {
+  const skipped: string[] = [];
+  const why: string[] = [];
   const missing = missingFixtures();
-  if (missing.length === 0) return;
-  const msg = `real tokenizer fixtures not found in ${fixturesDir()} (missing ${missing.join(", ")}); set CHATWIRE_FIXTURES`;
+  if (missing.length > 0) {
+    skipped.push("the InternLM2/ChatGLM3 real-tokenizer suites");
+    why.push(
+      `real tokenizer fixtures not found in ${fixturesDir()} (missing ${missing.join(", ")}); set CHATWIRE_FIXTURES`,
+    );
+  }
+  if (!haveHarmonySuite()) {
+    skipped.push("the harmony peer suite");
+    why.push(`harmony peer suite not found in ${harmonySuiteDir()}; set CHATWIRE_HARMONY_SUITE`);
+  }
+  if (skipped.length === 0) return;
+  const msg = why.join("; ");
   if (process.env.CI === "true" || process.env.CI === "1") {
     throw new Error(`CI: ${msg}`);
   }
-  process.stderr.write(`chatwire: SKIPPED the InternLM2/ChatGLM3 real-tokenizer suites: ${msg}\n`);
+  process.stderr.write(`chatwire: SKIPPED ${skipped.join(" and ")}: ${msg}\n`);
 }
