@@ -7,8 +7,7 @@
 // (without meta_info, cumulative is assumed). Published protocol: SGLang's native /generate API.
 import type { Engine, GenerateRequest } from "../engine.ts";
 import { EngineError } from "../engine.ts";
-import { sseDataLines } from "./sse-reader.ts";
-import { base, checkId, headers, probeHealth, type UpstreamOptions } from "./upstream.ts";
+import { checkId, postSse, probeHealth, type UpstreamOptions } from "./upstream.ts";
 
 type Obj = { readonly [k: string]: unknown };
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -30,7 +29,6 @@ export function sglangNewIds(chunk: unknown, yielded: number): number[] {
 
 export async function createSglangEngine(o: UpstreamOptions): Promise<Engine> {
   await probeHealth(o);
-  const f = o.fetch ?? fetch;
   return {
     name: "sglang",
     async *generate(req: GenerateRequest) {
@@ -46,29 +44,9 @@ export async function createSglangEngine(o: UpstreamOptions): Promise<Engine> {
           ...(s.seed !== undefined ? { sampling_seed: s.seed } : {}),
         },
       };
-      let r: Response;
-      try {
-        r = await f(`${base(o.upstream)}/generate`, {
-          method: "POST",
-          headers: headers(o),
-          body: JSON.stringify(body),
-          signal: req.signal,
-        });
-      } catch (e) {
-        if (req.signal.aborted) return;
-        throw new EngineError(
-          "engine-unavailable",
-          `SGLang at ${o.upstream}: ${e instanceof Error ? e.message : String(e)}`,
-        );
-      }
-      if (!r.ok || r.body === null)
-        throw new EngineError(
-          "engine-failed",
-          `SGLang answered HTTP ${r.status}: ${(await r.text()).slice(0, 200)}`,
-        );
       let yielded = 0;
       try {
-        for await (const data of sseDataLines(r.body)) {
+        for await (const data of postSse(o, "SGLang", "/generate", body, req.signal)) {
           const ids = sglangNewIds(JSON.parse(data) as unknown, yielded);
           yielded += ids.length;
           if (ids.length > 0) yield ids;

@@ -1,6 +1,7 @@
 // Shared by the token-ID upstream engines (vLLM, SGLang): options, URL and header helpers,
-// the startup probe, and the token-ID check.
+// the startup probe, the streamed POST, and the token-ID check.
 import { EngineError } from "../engine.ts";
+import { sseDataLines } from "./sse-reader.ts";
 
 export interface UpstreamOptions {
   /** Base URL, e.g. http://10.0.0.5:8000 (without /v1). */
@@ -67,4 +68,40 @@ export async function probeHealth(o: UpstreamOptions): Promise<void> {
   }
   await r.body?.cancel();
   if (!r.ok) throw new EngineError("engine-unavailable", `${o.upstream}/health answered HTTP ${r.status}`);
+}
+
+/**
+ * POST `body` as JSON to `{upstream}{path}` and yield the `data:` lines of its SSE answer. An
+ * unreachable upstream is `engine-unavailable`, a non-2xx answer `engine-failed` (its first 200
+ * characters); once `signal` is aborted, a failure ends the stream quietly instead.
+ */
+export async function* postSse(
+  o: UpstreamOptions,
+  who: string,
+  path: string,
+  body: unknown,
+  signal: AbortSignal,
+): AsyncGenerator<string> {
+  const f = o.fetch ?? fetch;
+  let r: Response;
+  try {
+    r = await f(`${base(o.upstream)}${path}`, {
+      method: "POST",
+      headers: headers(o),
+      body: JSON.stringify(body),
+      signal,
+    });
+  } catch (e) {
+    if (signal.aborted) return;
+    throw new EngineError(
+      "engine-unavailable",
+      `${who} at ${o.upstream}: ${e instanceof Error ? e.message : String(e)}`,
+    );
+  }
+  if (!r.ok || r.body === null)
+    throw new EngineError(
+      "engine-failed",
+      `${who} answered HTTP ${r.status}: ${(await r.text()).slice(0, 200)}`,
+    );
+  yield* sseDataLines(r.body);
 }

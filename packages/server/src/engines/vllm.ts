@@ -7,8 +7,7 @@
 // Published protocol: vLLM's OpenAI-compatible server, "Completions API" extra parameters.
 import type { Engine, GenerateRequest } from "../engine.ts";
 import { EngineError } from "../engine.ts";
-import { sseDataLines } from "./sse-reader.ts";
-import { base, checkId, discoverModel, headers, type UpstreamOptions } from "./upstream.ts";
+import { checkId, discoverModel, postSse, type UpstreamOptions } from "./upstream.ts";
 
 export type { UpstreamOptions };
 
@@ -40,7 +39,6 @@ export function vllmChunkIds(chunk: unknown): number[] {
 
 export async function createVllmEngine(o: UpstreamOptions): Promise<Engine> {
   const model = await discoverModel(o);
-  const f = o.fetch ?? fetch;
   return {
     name: "vllm",
     async *generate(req: GenerateRequest) {
@@ -57,28 +55,8 @@ export async function createVllmEngine(o: UpstreamOptions): Promise<Engine> {
         ...(s.topP !== undefined ? { top_p: s.topP } : {}),
         ...(s.seed !== undefined ? { seed: s.seed } : {}),
       };
-      let r: Response;
       try {
-        r = await f(`${base(o.upstream)}/v1/completions`, {
-          method: "POST",
-          headers: headers(o),
-          body: JSON.stringify(body),
-          signal: req.signal,
-        });
-      } catch (e) {
-        if (req.signal.aborted) return;
-        throw new EngineError(
-          "engine-unavailable",
-          `vLLM at ${o.upstream}: ${e instanceof Error ? e.message : String(e)}`,
-        );
-      }
-      if (!r.ok || r.body === null)
-        throw new EngineError(
-          "engine-failed",
-          `vLLM answered HTTP ${r.status}: ${(await r.text()).slice(0, 200)}`,
-        );
-      try {
-        for await (const data of sseDataLines(r.body)) {
+        for await (const data of postSse(o, "vLLM", "/v1/completions", body, req.signal)) {
           const ids = vllmChunkIds(JSON.parse(data) as unknown);
           if (ids.length > 0) yield ids;
         }
