@@ -1,5 +1,7 @@
 // JSON responses and OpenAI-shaped error bodies.
 import type { ServerResponse } from "node:http";
+import { SSE_DONE, sseData } from "@chatwire/openai";
+import type { SseWriter } from "./sse.ts";
 
 export function sendJson(
   res: ServerResponse,
@@ -46,4 +48,26 @@ export function sendError(
     { error: { message, type: OPENAI_TYPE[status] ?? "server_error", param, code } },
     headers,
   );
+}
+
+/**
+ * The engine failed mid-generation: on a stream, an OpenAI-shaped SSE error event, `[DONE]` and
+ * the end (the status line is already 200); otherwise HTTP 502 `engine-failed`.
+ */
+export function sendEngineFailure(
+  res: ServerResponse,
+  sse: SseWriter | undefined,
+  error: string | undefined,
+): void {
+  if (sse === undefined) {
+    sendError(res, 502, "engine-failed", `engine failed: ${error ?? ""}`);
+    return;
+  }
+  sse.write(
+    sseData({
+      error: { message: `engine failed: ${error}`, type: "server_error", param: null, code: "engine-failed" },
+    }),
+  );
+  sse.write(SSE_DONE);
+  sse.end();
 }

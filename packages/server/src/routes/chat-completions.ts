@@ -17,7 +17,7 @@ import { createDecoder } from "@chatwire/stream-decoder";
 import { TokenizerError } from "@chatwire/tokenizer";
 import type { RequestLog, ServerContext } from "../context.ts";
 import { runGeneration } from "../generate.ts";
-import { sendError, sendJson } from "../http/respond.ts";
+import { sendEngineFailure, sendError, sendJson } from "../http/respond.ts";
 import { SseWriter } from "../http/sse.ts";
 import { waitForSlot } from "../slot.ts";
 import { refuse } from "./refuse.ts";
@@ -176,20 +176,7 @@ export async function chatCompletions(
     log.stop = run.outcome === "timeout" ? "timeout" : (writer.stopReason ?? "end_of_input");
     if (run.outcome === "engine-error") {
       if (run.error !== undefined) log.error = run.error;
-      if (sse !== undefined) {
-        sse.write(
-          sseData({
-            error: {
-              message: `engine failed: ${run.error}`,
-              type: "server_error",
-              param: null,
-              code: "engine-failed",
-            },
-          }),
-        );
-        sse.write(SSE_DONE);
-        sse.end();
-      } else sendError(res, 502, "engine-failed", `engine failed: ${run.error ?? ""}`);
+      sendEngineFailure(res, sse, run.error);
       log.status = sse !== undefined ? 200 : 502;
       return;
     }

@@ -6,7 +6,7 @@ import { mapCompletionParams, RequestError, randomHex24, SSE_DONE, sseData } fro
 import { createDecoder } from "@chatwire/stream-decoder";
 import type { RequestLog, ServerContext } from "../context.ts";
 import { runGeneration } from "../generate.ts";
-import { sendError, sendJson } from "../http/respond.ts";
+import { sendEngineFailure, sendError, sendJson } from "../http/respond.ts";
 import { SseWriter } from "../http/sse.ts";
 import { waitForSlot } from "../slot.ts";
 import { TextSink } from "../text-sink.ts";
@@ -96,19 +96,7 @@ export async function completions(
     log.stop = run.outcome === "timeout" ? "timeout" : (sink.stop?.reason ?? "end_of_input");
     if (run.outcome === "engine-error") {
       if (run.error !== undefined) log.error = run.error;
-      if (sse === undefined) return sendError(res, 502, "engine-failed", `engine failed: ${run.error ?? ""}`);
-      sse.write(
-        sseData({
-          error: {
-            message: `engine failed: ${run.error}`,
-            type: "server_error",
-            param: null,
-            code: "engine-failed",
-          },
-        }),
-      );
-      sse.write(SSE_DONE);
-      return sse.end();
+      return sendEngineFailure(res, sse, run.error);
     }
     const finish = sink.stop?.reason === "max_tokens" ? "length" : "stop";
     log.finish_reason = finish;
