@@ -1,0 +1,95 @@
+// The decoder grammar of a model family, as data (contract v0: the decoder compiles it with the
+// verified registry into a DecoderSpec; docs/formats.md). Token keys are the family's own keys
+// (FamilyDefinition.tokens); they become verified IDs at load, never static tables.
+//
+// Helpers may ADD fields/variants here (say so in the commit); nobody removes or renames one
+// without the decoder owner.
+
+/** What a reserved token does in a generation. */
+export type MarkerMove =
+  /** Opens a message: a header follows (syntax: Grammar.header). ChatML <|im_start|>, Llama <|start_header_id|>, harmony <|start|>. */
+  | { readonly move: "message-start" }
+  /** Ends the header (Llama <|end_header_id|>, harmony <|message|>); only for header syntaxes with a closing marker. */
+  | { readonly move: "header-end" }
+  /** Ends a message (ChatML <|im_end|>, Llama <|eot_id|>, harmony <|end|>). */
+  | { readonly move: "message-end" }
+  /** Starts a new segment with this role (ChatGLM3 <|assistant|>, DeepSeek <｜Assistant｜>). */
+  | { readonly move: "role"; readonly role: string }
+  /** Opens / closes a block of Grammar.blocks (Qwen3 <think>, <tool_call>; DeepSeek <｜tool▁call▁begin｜>). */
+  | { readonly move: "block-open"; readonly block: string }
+  | { readonly move: "block-close"; readonly block: string }
+  /** A separator inside a block's body (DeepSeek <｜tool▁sep｜>): handed to the body syntax. */
+  | { readonly move: "separator"; readonly block: string }
+  /** InternLM2 <|plugin|> / <|interpreter|>: names the kind of the action just opened. */
+  | { readonly move: "action-kind"; readonly kind: string }
+  /** End of text (</s>, <|endoftext|>, <|end_of_text|>): a stop when it is EOS, else misplaced. */
+  | { readonly move: "end-of-text" }
+  /** Never valid in a generation (BOS, [MASK], <tool_response>, ...): an error event. */
+  | { readonly move: "misplaced" };
+
+/** How the text between a message start and its content is read. */
+export type HeaderSyntax =
+  /** No header: content starts at once (ChatGLM3/DeepSeek use role markers instead). */
+  | { readonly syntax: "none" }
+  /** ChatML: `ROLE[ name=NAME]\n` ends at the first "\n" (Qwen3, InternLM2). */
+  | { readonly syntax: "line" }
+  /** After a role marker: a metadata line up to "\n" (ChatGLM3 `<|assistant|>get_weather\n`). */
+  | { readonly syntax: "role-metadata-line" }
+  /** Role text between message-start and header-end, then `dropAfter` (Llama: "\n\n"). */
+  | { readonly syntax: "pair"; readonly dropAfter: string }
+  /** harmony: `ROLE[ to=R]<|channel|>C[ TYPE]<|message|>` (its own decoder). */
+  | { readonly syntax: "harmony" };
+
+/** Newline rules the vendor template applies around a block, written once for encoder and decoder. */
+export interface NewlineRules {
+  /** Trailing "\n" of the preceding text the template writes before the block opens ("one": Qwen3's "\n" before <tool_call>). */
+  readonly beforeOpen?: "none" | "one" | "all";
+  /** Leading "\n" inside the body the template writes after the open marker. */
+  readonly afterOpen?: "none" | "one" | "all";
+  /** Trailing "\n" inside the body before the close marker ("all": Qwen3 rstrips reasoning). */
+  readonly beforeClose?: "none" | "one" | "all";
+  /** Leading "\n" of the text after the close marker ("all": Qwen3's "\n\n" after </think>). */
+  readonly afterClose?: "none" | "one" | "all";
+}
+
+/** How a tool-call / action body is parsed into {name, arguments}. */
+export type BodySyntax =
+  /** `{"name": N, "arguments"|"parameters": {...}}` (Qwen3, InternLM2 plugin, Llama). */
+  | "json-call"
+  /** ChatGLM3: metadata = name, body = Python call / fenced code. */
+  | "python-call"
+  /** Qwen3-Coder: `<function=N>\n<parameter=K>\nV\n</parameter>...</function>`, values typed by the tool schema. */
+  | "xml-call"
+  /** DeepSeek: `TYPE<sep>NAME\n```json\nARGS\n```` (the separator is a marker). */
+  | "fenced-json-call"
+  /** Kept as raw action text only (InternLM2 interpreter). */
+  | "raw";
+
+export interface BlockGrammar {
+  readonly name: string;
+  /** "reasoning": body is reasoning events; "action": action events; "container": groups blocks, emits nothing. */
+  readonly emits: "reasoning" | "action" | "container";
+  /** Action kind reported in action_start (default: the block name). */
+  readonly kind?: string;
+  readonly body?: BodySyntax;
+  readonly newlines?: NewlineRules;
+  /** Blocks allowed inside (a container's children). */
+  readonly children?: readonly string[];
+}
+
+export interface Grammar<K extends string = string> {
+  /** Token key -> move. Reserved IDs not listed here are "misplaced". */
+  readonly markers: Readonly<Partial<Record<K, MarkerMove>>>;
+  readonly header: HeaderSyntax;
+  readonly blocks?: readonly BlockGrammar[];
+  /** Role of a stream that starts without a header (default "assistant"). */
+  readonly initialRole?: string;
+  /**
+   * A tool call written as plain model text, not marked by any token (Llama 3 custom tools):
+   * detected only when the decoder was given the request's tools. Structure read from text:
+   * documented as such.
+   */
+  readonly plainTextToolCall?: "json-call";
+  /** Decoding may start inside this block (Qwen3 thinking-only prompts opened <think>). */
+  readonly startBlock?: string;
+}
