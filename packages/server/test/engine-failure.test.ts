@@ -1,0 +1,115 @@
+// The engine fails mid-generation: both completions routes answer it the one documented way
+// (docs: an SSE error event `engine-failed`, then `[DONE]`, when streaming — the 200 status line
+// is already out; HTTP 502 `engine-failed` otherwise) and the request log says so. The engines
+// here are scripted stand-ins that yield some IDs and then throw, or throw before any ID.
+import { request } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { type Engine, EngineError } from "../src/index.ts";
+import { type Running, start, tokenizer } from "./support.ts";
+
+const tok = () => tokenizer("qwen3");
+
+function failingEngine(before: readonly number[]): Engine {
+  return {
+    name: "failing",
+    async *generate() {
+      if (before.length > 0) yield before;
+      throw new EngineError("engine-failed", "upstream closed the connection");
+    },
+    async close() {},
+  };
+}
+
+function post(url: string, path: string, body: unknown): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const r = request(
+      `${url}${path}`,
+      { method: "POST", headers: { "content-type": "application/json" } },
+      (res) => {
+        let b = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => {
+          b += c;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: b }));
+      },
+    );
+    r.on("error", reject);
+    r.end(JSON.stringify(body));
+  });
+}
+
+/** The JSON payloads of an SSE body, "[DONE]" kept as the string. */
+function events(body: string): unknown[] {
+  return body
+    .split("\n\n")
+    .filter((e) => e.startsWith("data: "))
+    .map((e) => e.slice(6))
+    .map((d) => (d === "[DONE]" ? d : JSON.parse(d)));
+}
+
+let running: Running[] = [];
+afterEach(async () => {
+  await Promise.all(running.map((r) => r.close()));
+  running = [];
+});
+
+const ROUTES = [
+  {
+    path: "/v1/chat/completions",
+    body: { model: "test-model", messages: [{ role: "user", content: "hi" }] },
+  },
+  { path: "/v1/completions", body: { model: "test-model", prompt: "Once upon a time" } },
+] as const;
+
+describe("engine failure mid-generation", () => {
+  const hello = () => tok().encodeText("Hello there").ids;
+  for (const route of ROUTES) {
+    for (const partial of [true, false]) {
+      const what = partial ? "after some tokens" : "before any token";
+      it(`${route.path} streamed, ${what}: the text so far, one engine-failed error event, [DONE]`, async () => {
+        const s = await start(tok(), failingEngine(partial ? hello() : []));
+        running.push(s);
+        const r = await post(s.url, route.path, { ...route.body, stream: true });
+        expect(r.status).toBe(200);
+        const ev = events(r.body);
+        expect(ev.at(-1)).toBe("[DONE]");
+        const errors = ev.filter(
+          (e): e is { error: { code: string; type: string; message: string } } =>
+            typeof e === "object" && e !== null && "error" in e,
+        );
+        expect(errors).toHaveLength(1);
+        expect(errors[0]?.error.code).toBe("engine-failed");
+        expect(errors[0]?.error.type).toBe("server_error");
+        expect(errors[0]?.error.message).toContain("upstream closed the connection");
+        expect(ev.at(-2)).toBe(errors[0]); // the error is the last event before [DONE]
+        // No finish_reason is claimed for a generation that did not finish.
+        expect(r.body).not.toMatch(/"finish_reason":"(stop|length|tool_calls)"/);
+        if (partial) {
+          const text = ev
+            .flatMap((e) => {
+              const c = (e as { choices?: Array<{ delta?: { content?: string }; text?: string }> }).choices;
+              return c === undefined ? [] : c.map((x) => x.delta?.content ?? x.text ?? "");
+            })
+            .join("");
+          expect(text).toBe("Hello there");
+        }
+        const log = s.logs.at(-1);
+        expect(log?.outcome).toBe("engine-error");
+        expect(log?.status).toBe(200);
+        expect(log?.error).toContain("upstream closed the connection");
+      });
+      it(`${route.path} not streamed, ${what}: HTTP 502 engine-failed`, async () => {
+        const s = await start(tok(), failingEngine(partial ? hello() : []));
+        running.push(s);
+        const r = await post(s.url, route.path, route.body);
+        expect(r.status).toBe(502);
+        const err = (JSON.parse(r.body) as { error: { code: string; type: string } }).error;
+        expect(err.code).toBe("engine-failed");
+        expect(err.type).toBe("server_error");
+        expect(s.logs.at(-1)?.status).toBe(502);
+        expect(s.logs.at(-1)?.outcome).toBe("engine-error");
+      });
+    }
+  }
+});
