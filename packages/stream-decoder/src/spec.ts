@@ -15,6 +15,7 @@ import {
   INTERNLM2_EOS,
   INTERNLM2_IDS,
   INTERNLM2_RESERVED,
+  type LegacyFormatName,
   QWEN3_EOS,
   QWEN3_FIRST_ADDED,
   QWEN3_IDS,
@@ -88,7 +89,7 @@ export interface DecoderSpec {
 }
 
 /** The decoder class of each reserved ID that has a role in the format's grammar; [id, class]. */
-function markerClasses(format: FormatName): Array<readonly [number, number]> {
+function markerClasses(format: LegacyFormatName): Array<readonly [number, number]> {
   const C = Cls;
   switch (format) {
     case "internlm2": {
@@ -149,14 +150,14 @@ function markerClasses(format: FormatName): Array<readonly [number, number]> {
 }
 
 /** Token names come from the reserved tables of @chatwire/tokenizer (one source of truth). */
-const RESERVED_TABLE: Readonly<Record<FormatName, ReadonlyArray<readonly [string, number]>>> = {
+const RESERVED_TABLE: Readonly<Record<LegacyFormatName, ReadonlyArray<readonly [string, number]>>> = {
   internlm2: INTERNLM2_RESERVED,
   chatglm3: [["</s>", CHATGLM3_IDS.eos], ...CHATGLM3_RESERVED],
   qwen3: QWEN3_RESERVED,
   "gpt-oss": GPTOSS_RESERVED,
 };
 
-const DEFAULT_EOS: Readonly<Record<FormatName, readonly number[]>> = {
+const DEFAULT_EOS: Readonly<Record<LegacyFormatName, readonly number[]>> = {
   internlm2: INTERNLM2_EOS,
   chatglm3: CHATGLM3_EOS,
   qwen3: QWEN3_EOS,
@@ -165,9 +166,13 @@ const DEFAULT_EOS: Readonly<Record<FormatName, readonly number[]>> = {
 
 export function compileDecoderSpec(
   model: TextModel,
-  format: FormatName,
+  formatName: FormatName,
   options: DecoderSpecOptions = {},
 ): DecoderSpec {
+  // Families are strings now (core-tok); these static tables only know the first four.
+  if (!Object.hasOwn(DEFAULT_EOS, formatName))
+    throw new TypeError(`no static decoder tables for ${formatName}`);
+  const format = formatName as LegacyFormatName;
   const reservedName = new Map<number, string>();
   for (const [name, id] of RESERVED_TABLE[format]) reservedName.set(id, name);
   return buildDecoderSpec(model, format, markerClasses(format), reservedName, {
