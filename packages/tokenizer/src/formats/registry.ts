@@ -180,7 +180,7 @@ export function verifyRegistry(
     } else ids.set(key, id);
   }
   // Every literal-matching piece of the model that names a reserved ID is audited too
-  // (InternLM2 "[UNUSED_TOKEN_145]"); a literal piece for a reserved string must BE that ID.
+  // (a SentencePiece USER_DEFINED piece renamed by the config); a literal piece for a reserved string must BE that ID.
   for (const [s, id] of model.literalPieces) {
     if (names.has(id)) strings.set(s, id);
     const want = plan.strings.get(s);
