@@ -12,6 +12,7 @@ import { resolve } from "node:path";
 import {
   CHATGLM3_GRAMMAR,
   CHATGLM3_IDS,
+  type ChatTokenizer,
   type Grammar,
   INTERNLM2_GRAMMAR,
   INTERNLM2_IDS,
@@ -35,6 +36,8 @@ export interface FamilyCase {
   vocabSize(): number;
   /** Golden ID sequences from the reference tools (test-vectors/golden), if any. */
   goldenIds(): ReadonlyArray<{ readonly name: string; readonly ids: readonly number[] }>;
+  /** The loaded tokenizer, for encode -> decode round trips (absent: a grammar without an encoder here). */
+  readonly tokenizer?: () => ChatTokenizer;
 }
 
 function golden(files: readonly string[]): Array<{ name: string; ids: number[] }> {
@@ -78,6 +81,7 @@ function loaded(
     markerIds: () => [...tokenizer(name).registry.ids],
     vocabSize: () => tokenizer(name).textModel.vocabSize,
     goldenIds: () => golden([`${name}.chat.json`, `${name}.decode.json`]),
+    tokenizer: () => tokenizer(name),
   };
 }
 
