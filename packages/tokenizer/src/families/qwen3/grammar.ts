@@ -1,6 +1,28 @@
-// PLACEHOLDER written by core-tok so the definition compiles: core-dec owns this file and
-// writes the real decoder grammar (on merge, core-dec's version wins).
+// Qwen3's decoder grammar (data; the decoder compiles it with the verified registry).
+//   ‹im_start›ROLE\n[‹think›\nREASONING\n‹/think›\n\n]CONTENT[\n‹tool_call›\nJSON\n‹/tool_call›]‹im_end›
+// Newline rules of the template: reasoning is stripped of "\n" on both sides and "\n\n"
+// follows </think>; ONE "\n" precedes <tool_call>.
+import type { QWEN3_IDS } from "../../formats/reserved.ts";
 import type { Grammar } from "../grammar.ts";
-import type { Qwen3Key } from "./definition.ts";
 
-export const grammar: Grammar<Qwen3Key> = { markers: {}, header: { syntax: "none" } };
+export const grammar: Grammar<keyof typeof QWEN3_IDS> = {
+  markers: {
+    endOfText: { move: "end-of-text" },
+    imStart: { move: "message-start" },
+    imEnd: { move: "message-end" },
+    toolCall: { move: "block-open", block: "tool_call" },
+    toolCallEnd: { move: "block-close", block: "tool_call" },
+    think: { move: "block-open", block: "think" },
+    thinkEnd: { move: "block-close", block: "think" },
+  },
+  header: { syntax: "line" },
+  blocks: [
+    {
+      name: "think",
+      emits: "reasoning",
+      newlines: { afterOpen: "all", beforeClose: "all", afterClose: "all" },
+    },
+    { name: "tool_call", emits: "action", body: "json-call", newlines: { beforeOpen: "one" } },
+  ],
+  startBlock: "think",
+};
