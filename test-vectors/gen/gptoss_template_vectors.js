@@ -300,6 +300,61 @@ const REQUESTS = [
       tools: [NO_PARAMS],
     },
   ],
+  // packages/tokenizer/test/openai-types.test.ts's request (openai SDK types), one call per
+  // assistant message (the template renders only a message's first call).
+  [
+    "openai_sdk_typed",
+    {
+      messages: [
+        { role: "developer", content: [{ type: "text", text: "You are a weather bot." }] },
+        { role: "user", content: [{ type: "text", text: "Weather in Paris and Tokyo?" }], name: "alice" },
+        {
+          role: "assistant",
+          content: null,
+          refusal: null,
+          tool_calls: [
+            {
+              id: "call_p",
+              type: "function",
+              function: { name: "get_weather", arguments: '{"city": "Paris"}' },
+            },
+          ],
+        },
+        { role: "tool", tool_call_id: "call_p", content: '{"temperature": 22}' },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            {
+              id: "call_t",
+              type: "function",
+              function: { name: "get_weather", arguments: '{"city": "Tokyo", "unit": "celsius"}' },
+            },
+          ],
+        },
+        { role: "tool", tool_call_id: "call_t", content: [{ type: "text", text: '{"temperature": 18}' }] },
+        { role: "assistant", content: "Paris 22 °C, Tokyo 18 °C." },
+        { role: "user", content: "Thanks." },
+      ],
+      tools: [
+        {
+          type: "function",
+          function: {
+            name: "get_weather",
+            description: "Get the current weather for a city.",
+            parameters: {
+              type: "object",
+              properties: {
+                city: { type: "string", description: "City name, e.g. 北京" },
+                unit: { type: "string", enum: ["celsius", "fahrenheit"] },
+              },
+              required: ["city"],
+            },
+          },
+        },
+      ],
+    },
+  ],
 ].map(([name, request]) => ({
   name,
   request: {

@@ -23,7 +23,7 @@ import type { HarmonyNamespace } from "./harmony-tools.ts";
 import { toolsSection } from "./harmony-tools.ts";
 import { checkJsonValue, type NMessage, type NRequest, prefillKeep } from "./normalize.ts";
 import { pyJsonDumps, pyJsonString } from "./py-json.ts";
-import { invalid } from "./schema.ts";
+import { type At, invalid } from "./schema.ts";
 import type { ChatSink } from "./sink.ts";
 
 export interface GptOssTemplateOptions {
@@ -37,17 +37,20 @@ export interface GptOssTemplateOptions {
 const CHANNELS = "# Valid channels: analysis, commentary, final. Channel must be included for every message.";
 const TOOL_SENTENCE = "\nCalls to these tools must go to the commentary channel: 'functions'.";
 
-/** `arguments|tojson` after the server's json.loads of string arguments (vLLM does that). */
-function argumentsJson(args: string | object): string {
+/**
+ * `arguments|tojson` after the server's json.loads of string arguments (vLLM does that). Text
+ * that is not JSON stays a string (tojson of a string); JSON deeper than MAX_JSON_DEPTH (or with
+ * a non-finite number) is invalid-conversation, as for every JSON value of the request.
+ */
+function argumentsJson(args: string | object, at: At): string {
   if (typeof args !== "string") return pyJsonDumps(args);
   let v: unknown;
   try {
     v = JSON.parse(args);
-    // Depth-bounded (pyJsonDumps recurses) and finite, like every JSON value of the request.
-    checkJsonValue(v, { field: "arguments" });
   } catch {
     return pyJsonString(args);
   }
+  checkJsonValue(v, at);
   return pyJsonDumps(v);
 }
 
@@ -167,8 +170,9 @@ export function renderGptOssTemplate(req: NRequest, o: GptOssTemplateOptions, b:
           b.reserved(GPTOSS_IDS.channel, i, "marker");
           b.text("commentary json", i, "channel");
           b.reserved(GPTOSS_IDS.message, i, "marker");
-          const args = argumentsJson(tc.arguments);
-          b.caller(args, i, "tool_calls", { field: `tool_calls[${j}].function.arguments` });
+          const field = `tool_calls[${j}].function.arguments`;
+          const args = argumentsJson(tc.arguments, { message: i, field });
+          b.caller(args, i, "tool_calls", { field });
           b.reserved(GPTOSS_IDS.call, i, "marker");
         });
         calls = m.toolCalls.map((tc) => tc.name);
