@@ -62,6 +62,26 @@ describe("gpt-oss default form = the gpt-oss chat_template (jinja2 + HF tokenize
     expect(text).not.toBe(v.rendered);
   });
 
+  it("continue_final_message in harmony's form: the last message open, no end token", () => {
+    const show = (r: ChatRequest) => tok.decode(tok.encodeChat(r).ids, { specialTokens: "show" });
+    const kw = { harmony_library: true };
+    const user = { role: "user", content: "Write a haiku" } as const;
+    const final = show({
+      messages: [user, { role: "assistant", content: "Autumn moonlight" }],
+      continue_final_message: true,
+      chat_template_kwargs: kw,
+    });
+    expect(final.endsWith("<|end|><|start|>assistant<|channel|>final<|message|>Autumn moonlight")).toBe(true);
+    const thinking = show({
+      messages: [user, { role: "assistant", content: "", reasoning_content: "Five, seven" }],
+      continue_final_message: true,
+      chat_template_kwargs: kw,
+    });
+    expect(thinking.endsWith("<|start|>assistant<|channel|>analysis<|message|>Five, seven")).toBe(true);
+    const open = show({ messages: [user], continue_final_message: true, chat_template_kwargs: kw });
+    expect(open.endsWith("<|start|>user<|message|>Write a haiku")).toBe(true);
+  });
+
   it("refuses what neither form can continue; rejects unknown built-in tools", () => {
     const base: ChatRequest = {
       messages: [
