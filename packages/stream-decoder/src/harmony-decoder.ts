@@ -476,7 +476,8 @@ export class HarmonyDecoder implements Decoder {
     // (those take the checked path). The typeof test keeps a numeric string ("5") off the fast
     // path: it throws there like everywhere.
     const cls = typeof id === "number" ? this.classes[id] : undefined;
-    // Fast path (measured: bench decode-harmony.ts, docs/formats.md "gpt-oss"): a text ID in
+    // Fast path (measured, bench decode-harmony.ts, harmony 8k, fresh decoders, one process:
+    // 14.5-18.4 ns/token with it vs 19.2-20.2 without; floor ~2.6): a text ID in
     // analysis / final / commentary text, nothing held (no partial UTF-8), no caller stop IDs,
     // not stopped: the precomputed string goes straight to the handler, or to the stop-string
     // filter when its text may start a stop string. Tool-call arguments, headers and every
