@@ -296,6 +296,9 @@ export async function main(settings: Settings): Promise<void> {
       append: soloPairs("floor_append", "ours_append", pairs, base),
     } as Record<string, WorkerResult>;
   }
+  // gpt-oss (harmony) 8k: floor, ours, ours + streamToolCalls, the reference re-encode approach.
+  if (avail.decoder && avail.tokenizer)
+    results.decode_harmony = worker("decode-harmony.ts", { warmup: q ? 10 : 20, rounds: q ? 21 : 41 });
   results.decode_hf_js = dw("hf-js", "qwen3", { naive: naiveAt("qwen3") });
   results.decode_hf_rust = dw("hf-rust", "qwen3", {
     asyncFixtures: fx("qwen3").filter((f) => /mixed-(1024|8192)\.json$/.test(f)),

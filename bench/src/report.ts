@@ -501,9 +501,37 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     ],
     soloRows,
   );
+  // gpt-oss (harmony) row: workers/decode-harmony.ts.
+  const hNs = (k: string) => num(R.decode_harmony, k, "ns_per_token");
+  const harmonyTable = table(
+    [
+      "gpt-oss harmony 8k (analysis + call, analysis + final)",
+      "floor",
+      "ours",
+      "ours/floor",
+      "ours + streamToolCalls",
+      "reference approach: re-encode per token",
+      "re-encode / ours",
+    ],
+    R.decode_harmony && !get(R.decode_harmony, "error")
+      ? [
+          [
+            "o200k_harmony",
+            fmtNs(hNs("floor")),
+            fmtNs(hNs("ours")),
+            fmtX(ratio(hNs("ours"), hNs("floor"))),
+            fmtNs(hNs("ours_tools")),
+            fmtNs(hNs("reencode")),
+            fmtX(ratio(hNs("reencode"), hNs("ours"))),
+          ],
+        ]
+      : [],
+  );
   const tables = [
     `## Decoder: ns per token (median; fresh decoder per sequence; push() per ID)`,
     decTable,
+    "",
+    harmonyTable,
     "",
     "The table above runs every candidate in ONE process, alternating; the honest floor below runs",
     "the floor and ours each alone in its own process (same layout and loop), in alternating pairs.",

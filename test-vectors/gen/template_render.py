@@ -7,6 +7,9 @@ continue_final_message cut (request_common.continue_final). strftime_now uses a 
 
 stdin: {"template": str, "special": {name: str}, "now": "2024-07-26T10:00:00",
         "requests": [request, ...]}            -> stdout: [{"text": str} | {"error": str}, ...]
+   optional: "reasoning_as": "thinking" (the template's name for reasoning_content: gpt-oss),
+             "loads_arguments": true (string tool-call arguments json.loads'ed, as vLLM's
+             chat_utils does before any template sees them; a re-implementation, labelled)
    or: {"template": str, "contexts": [dict, ...], "now": ...}   (raw variables, no request mapping)
 Run with /usr/bin/python3 (python3-jinja2).
 """
@@ -51,6 +54,17 @@ def main():
         return
     for req in job["requests"]:
         n = normalize(req)
+        for m in n["messages"]:
+            if job.get("reasoning_as") and "reasoning_content" in m:
+                m[job["reasoning_as"]] = m.pop("reasoning_content")
+            if job.get("loads_arguments"):
+                for tc in m.get("tool_calls") or []:
+                    fn = tc.get("function") or {}
+                    if isinstance(fn.get("arguments"), str):
+                        try:
+                            fn["arguments"] = json.loads(fn["arguments"])
+                        except ValueError:
+                            pass
         ctx = dict(job.get("special", {}))
         ctx.update(n["kwargs"])
         ctx.update(messages=n["messages"], add_generation_prompt=n["add_generation_prompt"])

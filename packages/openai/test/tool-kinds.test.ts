@@ -1,6 +1,7 @@
 // isToolCallKind reads the family grammars: the same answers as the per-family table it
 // replaced (qwen3 tool_call; internlm2 plugin, not interpreter; chatglm3 any tool name, not
-// interpreter or ""; gpt-oss and unknown names none).
+// interpreter or ""; gpt-oss a functions.NAME recipient, reported as kind tool_call; unknown
+// names none).
 import { describe, expect, it } from "vitest";
 import { isToolCallKind } from "../src/tool-kinds.ts";
 
@@ -15,7 +16,8 @@ describe("isToolCallKind from grammar data", () => {
     ["chatglm3", "get_weather", true],
     ["chatglm3", "interpreter", false],
     ["chatglm3", "", false],
-    ["gpt-oss", "tool_call", false],
+    ["gpt-oss", "tool_call", true],
+    ["gpt-oss", "analysis", false],
     ["no-such-family", "tool_call", false],
     ["template", "tool_call", false],
   ] as const)("%s %s -> %s", (format, kind, want) => {

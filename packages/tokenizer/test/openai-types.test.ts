@@ -12,7 +12,7 @@ import type {
 } from "openai/resources/chat/completions";
 import { describe, expect, it } from "vitest";
 import { type ChatRequest, type FormatName, TokenizerError } from "../src/index.ts";
-import { availableFormats, type GoldenChat, idDiff, repoRoot, tokenizerFor } from "./chat-support.ts";
+import { type GoldenChat, idDiff, repoRoot, sharedSuiteFormats, tokenizerFor } from "./chat-support.ts";
 
 const tools: ChatCompletionTool[] = [
   {
@@ -56,25 +56,59 @@ const messages: ChatCompletionMessageParam[] = [
 
 const params: ChatCompletionCreateParamsNonStreaming = { model: "any", messages, tools };
 
+// gpt-oss's chat_template renders only the first call of a message: the same conversation with one
+// call per assistant message (still SDK-typed), golden in test-vectors/golden/gpt-oss.template.json.
+const gptOssMessages: ChatCompletionMessageParam[] = [
+  ...messages.slice(0, 2),
+  {
+    role: "assistant",
+    content: null,
+    refusal: null,
+    tool_calls: [
+      { id: "call_p", type: "function", function: { name: "get_weather", arguments: '{"city": "Paris"}' } },
+    ],
+  },
+  ...messages.slice(3, 4),
+  {
+    role: "assistant",
+    content: null,
+    tool_calls: [
+      {
+        id: "call_t",
+        type: "function",
+        function: { name: "get_weather", arguments: '{"city": "Tokyo", "unit": "celsius"}' },
+      },
+    ],
+  },
+  ...messages.slice(4),
+];
+
+/** The SDK-typed request per family (gpt-oss: its own messages and a fixed current_date). */
+function sdkRequest(format: FormatName): ChatRequest {
+  if (format !== "gpt-oss") return { messages: params.messages, tools: params.tools ?? null };
+  return { messages: gptOssMessages, tools, chat_template_kwargs: { current_date: "2024-07-26" } };
+}
+
 function golden(format: FormatName): GoldenChat {
-  const file = resolve(repoRoot, `test-vectors/golden/${format}.request.json`);
+  const name = format === "gpt-oss" ? "gpt-oss.template.json" : `${format}.request.json`;
+  const file = resolve(repoRoot, `test-vectors/golden/${name}`);
   const v = (JSON.parse(readFileSync(file, "utf8")) as { vectors: GoldenChat[] }).vectors.find(
     (x) => x.name === "openai_sdk_typed",
   );
-  if (v === undefined) throw new Error(`${format}.request.json has no openai_sdk_typed`);
+  if (v === undefined) throw new Error(`${name} has no openai_sdk_typed`);
   return v;
 }
 
-describe.each(availableFormats)("%s: openai SDK types in, no glue", (format) => {
+describe.each(sharedSuiteFormats)("%s: openai SDK types in, no glue", (format) => {
   it("ChatCompletionCreateParams messages + tools encode to the golden IDs", () => {
     const tok = tokenizerFor(format);
     // No cast: the SDK's message and tool types are assignable to ChatRequest's fields.
-    const request: ChatRequest = { messages: params.messages, tools: params.tools ?? null };
+    const request: ChatRequest = sdkRequest(format);
     const want = golden(format);
     expect(JSON.parse(JSON.stringify(request))).toEqual(want.request);
     const got = tok.encodeChat(request);
     expect(got.ids, idDiff(tok, want.ids, got.ids)).toEqual(want.ids);
-    expect(tok.renderChat({ messages, tools })).toBe(want.rendered);
+    expect(tok.renderChat(format === "gpt-oss" ? request : { messages, tools })).toBe(want.rendered);
   });
 
   it("SDK shapes a family cannot render are typed errors naming the field", () => {

@@ -7,7 +7,7 @@
 //   (invalid-conversation), never a RangeError.
 import { describe, expect, it } from "vitest";
 import { type ChatRequest, type ChatTokenizer, MAX_JSON_DEPTH, TokenizerError } from "../src/index.ts";
-import { availableFormats, tokenizerFor } from "./chat-support.ts";
+import { sharedSuiteFormats, tokenizerFor } from "./chat-support.ts";
 
 type Json = Record<string, unknown>;
 const enc = (tok: ChatTokenizer, req: unknown) => tok.encodeChat(req as ChatRequest);
@@ -33,7 +33,7 @@ const PROTO_NAMES = [
   "isPrototypeOf",
 ];
 
-describe.each(availableFormats)("%s: caller strings are never object keys", (format) => {
+describe.each(sharedSuiteFormats)("%s: caller strings are never object keys", (format) => {
   const tok = tokenizerFor(format);
 
   it("names that are Object.prototype members encode as text (integer IDs, none reserved)", () => {
@@ -125,7 +125,7 @@ describe.each(availableFormats)("%s: caller strings are never object keys", (for
   });
 });
 
-describe.each(availableFormats)("%s: errors echo at most 40 characters of caller input", (format) => {
+describe.each(sharedSuiteFormats)("%s: errors echo at most 40 characters of caller input", (format) => {
   const tok = tokenizerFor(format);
   const big = "k".repeat(1 << 20);
   const cases: Array<[string, Json]> = [
@@ -179,7 +179,7 @@ function nested(depth: number, leaf: unknown = 1): unknown {
   return v;
 }
 
-describe.each(availableFormats)("%s: JSON depth, cycles and non-JSON values", (format) => {
+describe.each(sharedSuiteFormats)("%s: JSON depth, cycles and non-JSON values", (format) => {
   const tok = tokenizerFor(format);
   const call = (args: unknown): Json => ({
     messages: [

@@ -1,17 +1,23 @@
-// gpt-oss (harmony) chat encoding: the chat request mapped onto harmony messages
-// (./harmony-render.ts renders them the way openai/harmony does). Mapping (docs/formats.md "gpt-oss"):
-// - a system message (format code) with identity, knowledge cutoff, optional current date,
-//   reasoning effort, the channels and, with tools, the tool-channel sentence;
-// - the first system/developer message's content -> the developer message's "# Instructions",
-//   request tools -> its `namespace functions { ... }`;
-// - user -> user; assistant: reasoning_content -> channel analysis, content -> final (commentary
-//   when the message also has tool calls), each tool call -> commentary to=functions.NAME
-//   <|constrain|>json ... <|call|>; tool -> functions.NAME to=assistant, channel commentary;
-// - analysis before the first final is dropped when the last assistant message is final
-//   (harmony's auto_drop_analysis; kwargs auto_drop_analysis: false keeps it).
+// gpt-oss (harmony) chat encoding, in one of two forms (docs/formats.md "gpt-oss"):
+// - default: the gpt-oss chat_template's form (./gpt-oss-template.ts), token-exact with
+//   gpt-oss-120b.jinja rendered as transformers does, on everything the template supports;
+// - chat_template_kwargs.harmony_library: true: openai/harmony's own rendering
+//   (./harmony-render.ts), the request mapped onto harmony messages:
+//   - a system message (format code) with identity, knowledge cutoff, optional current date,
+//     reasoning effort, built-in tools, the channels and, with tools, the tool-channel sentence;
+//   - the first system/developer message's content -> the developer message's "# Instructions",
+//     request tools -> its `namespace functions { ... }`;
+//   - user -> user; assistant: reasoning_content -> channel analysis, content -> final (commentary
+//     when the message also has tool calls), each tool call -> commentary to=functions.NAME
+//     <|constrain|>json ... <|call|>; tool -> functions.NAME to=assistant, channel commentary;
+//   - analysis before the first final is dropped when the last assistant message is final
+//     (harmony's auto_drop_analysis; kwargs auto_drop_analysis: false keeps it).
 // Options are chat_template_kwargs: reasoning_effort, model_identity, knowledge_cutoff,
-// current_date (never read from a clock), auto_drop_analysis.
+// current_date (never read from a clock), builtin_tools ("browser", "python"), harmony_library,
+// auto_drop_analysis. continue_final_message leaves the last user or assistant message open.
 import type { ChatFormat } from "./format.ts";
+import { renderGptOssTemplate } from "./gpt-oss-template.ts";
+import { HARMONY_BUILTINS } from "./harmony-builtin-tools.ts";
 import {
   HARMONY_CHANNELS,
   HARMONY_DEFAULT_CUTOFF,
@@ -20,6 +26,7 @@ import {
   type ReasoningEffort,
   renderHarmony,
 } from "./harmony-render.ts";
+import type { HarmonyNamespace } from "./harmony-tools.ts";
 import { type FamilyProfile, normalizeRequest } from "./normalize.ts";
 import { pyJsonDumps } from "./py-json.ts";
 import { invalid, isObject, type JsonObject, own } from "./schema.ts";
@@ -34,6 +41,30 @@ function kwString(kw: JsonObject | undefined, key: string): string | undefined {
   return v;
 }
 
+function kwBool(kw: JsonObject | undefined, key: string): boolean | undefined {
+  const v = kw === undefined ? undefined : own(kw, key);
+  if (v === undefined || v === null) return undefined;
+  if (typeof v !== "boolean") throw invalid("must be a boolean", { field: `chat_template_kwargs.${key}` });
+  return v;
+}
+
+/** builtin_tools: a list of "browser" / "python" (the template's kwarg), in harmony's name order. */
+function builtinTools(kw: JsonObject | undefined): HarmonyNamespace[] {
+  const v = kw === undefined ? undefined : own(kw, "builtin_tools");
+  if (v === undefined || v === null) return [];
+  const field = "chat_template_kwargs.builtin_tools";
+  if (!Array.isArray(v)) throw invalid('must be a list of "browser" / "python"', { field });
+  const out: HarmonyNamespace[] = [];
+  for (const name of ["browser", "python"]) {
+    const ns = HARMONY_BUILTINS.get(name);
+    if (ns !== undefined && v.includes(name)) out.push(ns);
+  }
+  for (const x of v)
+    if (typeof x !== "string" || !HARMONY_BUILTINS.has(x))
+      throw invalid('must be a list of "browser" / "python"', { field });
+  return out;
+}
+
 /** The caller's role before normalize.ts folded developer into system. */
 function givenRole(request: unknown, i: number): unknown {
   if (!isObject(request)) return undefined;
@@ -46,19 +77,47 @@ export const gptOss: ChatFormat = {
   name: "gpt-oss",
   render(request, b) {
     const req = normalizeRequest(request, PROFILE);
-    if (req.continueFinalMessage)
-      throw invalid("continue_final_message is not supported for gpt-oss", {
-        field: "continue_final_message",
-      });
     const kwRaw = isObject(request) ? own(request, "chat_template_kwargs") : undefined;
     const kw = isObject(kwRaw) ? kwRaw : undefined;
     const effort = kwString(kw, "reasoning_effort") ?? "medium";
     if (!EFFORTS.includes(effort))
       throw invalid('must be "low", "medium" or "high"', { field: "chat_template_kwargs.reasoning_effort" });
-    const autoDrop = kw === undefined ? undefined : own(kw, "auto_drop_analysis");
-    if (autoDrop !== undefined && typeof autoDrop !== "boolean")
-      throw invalid("must be a boolean", { field: "chat_template_kwargs.auto_drop_analysis" });
+    const autoDrop = kwBool(kw, "auto_drop_analysis");
+    const library = kwBool(kw, "harmony_library") === true;
+    const builtins = builtinTools(kw);
+    const identity = kwString(kw, "model_identity") ?? HARMONY_DEFAULT_IDENTITY;
+    const cutoff = kwString(kw, "knowledge_cutoff") ?? HARMONY_DEFAULT_CUTOFF;
+    const date = kwString(kw, "current_date");
+    const messages = req.messages;
+    const open = req.continueFinalMessage ? messages.length - 1 : -1;
+    const last = messages[open];
+    if (
+      last !== undefined &&
+      !(last.role === "user" || (last.role === "assistant" && last.toolCalls.length === 0))
+    )
+      throw invalid("gpt-oss continues only a final user or assistant message (without tool calls)", {
+        message: open,
+        field: "continue_final_message",
+      });
 
+    if (!library) {
+      if (autoDrop !== undefined)
+        throw invalid("applies to harmony_library: true only", {
+          field: "chat_template_kwargs.auto_drop_analysis",
+        });
+      renderGptOssTemplate(
+        req,
+        {
+          modelIdentity: identity,
+          knowledgeCutoff: cutoff,
+          currentDate: date,
+          reasoningEffort: effort,
+          builtinTools: builtins,
+        },
+        b,
+      );
+      return;
+    }
     const out: HarmonyMessage[] = [
       {
         role: "system",
@@ -66,17 +125,17 @@ export const gptOss: ChatFormat = {
         content: {
           kind: "system",
           system: {
-            modelIdentity: kwString(kw, "model_identity") ?? HARMONY_DEFAULT_IDENTITY,
-            knowledgeCutoff: kwString(kw, "knowledge_cutoff") ?? HARMONY_DEFAULT_CUTOFF,
-            conversationStartDate: kwString(kw, "current_date"),
+            modelIdentity: identity,
+            knowledgeCutoff: cutoff,
+            conversationStartDate: date,
             reasoningEffort: effort as ReasoningEffort,
+            tools: builtins,
             validChannels: HARMONY_CHANNELS,
             channelRequired: true,
           },
         },
       },
     ];
-    const messages = req.messages;
     const first = messages[0];
     const hasInstructions = first !== undefined && first.role === "system";
     const tools = req.tools.map((t) => ({
@@ -111,7 +170,9 @@ export const gptOss: ChatFormat = {
       }
       if (m.role === "user") out.push({ role: "user", index: i, content: { kind: "text", text: m.content } });
       else if (m.role === "assistant") {
-        if (m.reasoning !== undefined && m.reasoning.length > 0)
+        // Continuing a message with reasoning and no content yet: the analysis is left open.
+        const reasoningOnly = i === open && m.content === "" && m.reasoning !== undefined;
+        if (m.reasoning !== undefined && (m.reasoning.length > 0 || reasoningOnly))
           out.push({
             role: "assistant",
             index: i,
@@ -119,7 +180,7 @@ export const gptOss: ChatFormat = {
             content: { kind: "text", text: m.reasoning },
           });
         const hasCalls = m.toolCalls.length > 0;
-        if (m.content.length > 0 || !hasCalls)
+        if ((m.content.length > 0 || !hasCalls) && !reasoningOnly)
           out.push({
             role: "assistant",
             index: i,
@@ -157,6 +218,10 @@ export const gptOss: ChatFormat = {
         });
       }
     }
-    renderHarmony(out, { autoDropAnalysis: autoDrop !== false, forCompletion: req.addGenerationPrompt }, b);
+    renderHarmony(
+      out,
+      { autoDropAnalysis: autoDrop !== false, forCompletion: req.addGenerationPrompt, openLast: open >= 0 },
+      b,
+    );
   },
 };

@@ -5,7 +5,7 @@
 // separate pieces harmony encodes (role, ":name", " to=recipient", channel, content type and
 // content are one encode_ordinary call each: ChatSink.cut() between them).
 import { GPTOSS_IDS } from "./gpt-oss-ids.ts";
-import { type HarmonyTool, toolsSection } from "./harmony-tools.ts";
+import { type HarmonyNamespace, type HarmonyTool, toolsSection } from "./harmony-tools.ts";
 import type { ChatSink } from "./sink.ts";
 
 export type HarmonyRole = "system" | "developer" | "user" | "assistant" | "tool";
@@ -16,6 +16,8 @@ export interface HarmonySystem {
   readonly knowledgeCutoff?: string | undefined;
   readonly conversationStartDate?: string | undefined;
   readonly reasoningEffort?: ReasoningEffort | undefined;
+  /** System-level tool namespaces (harmony's built-ins: ./harmony-builtin-tools.ts). */
+  readonly tools?: readonly HarmonyNamespace[] | undefined;
   readonly validChannels: readonly string[];
   readonly channelRequired: boolean;
 }
@@ -48,6 +50,8 @@ export interface HarmonyRenderOptions {
   readonly autoDropAnalysis: boolean;
   /** Append "<|start|>assistant" (render_conversation_for_completion). */
   readonly forCompletion: boolean;
+  /** Leave the last message open, without its end token (continue_final_message). */
+  readonly openLast?: boolean | undefined;
 }
 
 /** harmony's SystemContent::default(). */
@@ -65,6 +69,7 @@ function systemText(sys: HarmonySystem, hasFunctionTools: boolean, b: ChatSink, 
   if (sys.conversationStartDate !== undefined) top.push(`Current date: ${sys.conversationStartDate}`);
   if (top.length > 0) sections.push(top.join("\n"));
   if (sys.reasoningEffort !== undefined) sections.push(`Reasoning: ${sys.reasoningEffort}`);
+  if (sys.tools !== undefined && sys.tools.length > 0) sections.push(toolsSection(sys.tools));
   if (sys.validChannels.length > 0) {
     let h = `# Valid channels: ${sys.validChannels.join(", ")}.`;
     if (sys.channelRequired) h += " Channel must be included for every message.";
@@ -85,11 +90,11 @@ function developerText(dev: HarmonyDeveloper, b: ChatSink, i: number | null): vo
   }
   if (tools.length > 0) {
     if (!first) b.text("\n\n", i, "template");
-    b.caller(toolsSection("functions", tools), null, "tools");
+    b.caller(toolsSection([{ name: "functions", tools }]), null, "tools");
   }
 }
 
-function renderMessage(m: HarmonyMessage, hasFunctionTools: boolean, b: ChatSink): void {
+function renderMessage(m: HarmonyMessage, hasFunctionTools: boolean, b: ChatSink, open: boolean): void {
   const i = m.index;
   b.reserved(GPTOSS_IDS.start, i, "marker");
   if (m.role === "tool") b.caller(m.name ?? "", i, "name");
@@ -129,6 +134,7 @@ function renderMessage(m: HarmonyMessage, hasFunctionTools: boolean, b: ChatSink
   if (c.kind === "text") b.caller(c.text, i, "content");
   else if (c.kind === "system") systemText(c.system, hasFunctionTools, b, i);
   else developerText(c.developer, b, i);
+  if (open) return;
   const toTool = m.role === "assistant" && m.recipient !== undefined;
   b.reserved(toTool ? GPTOSS_IDS.call : GPTOSS_IDS.end, i, "marker");
 }
@@ -154,7 +160,7 @@ export function renderHarmony(
   const firstFinal = messages.findIndex((m) => m.channel === "final");
   messages.forEach((m, k) => {
     if (drop && firstFinal >= 0 && k < firstFinal && m.channel === "analysis") return;
-    renderMessage(m, hasFunctionTools, b);
+    renderMessage(m, hasFunctionTools, b, options.openLast === true && k === messages.length - 1);
   });
   if (options.forCompletion) {
     b.reserved(GPTOSS_IDS.start, null, "marker");

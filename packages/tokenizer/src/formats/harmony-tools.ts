@@ -155,18 +155,34 @@ function objectType(schema: unknown, indent: string): string {
   return out;
 }
 
-/** harmony's "# Tools" section with one namespace (`functions`). */
-export function toolsSection(namespace: string, tools: readonly HarmonyTool[]): string {
-  const content: string[] = [`## ${namespace}\n`];
-  if (tools.length > 0) {
-    content.push(`namespace ${namespace} {\n`);
-    for (const t of tools) {
-      for (const l of lines(t.description)) content.push(`// ${l}`);
-      if (t.parameters !== undefined)
-        content.push(`type ${t.name} = (_: ${schemaToTypescript(t.parameters, "")}) => any;\n`);
-      else content.push(`type ${t.name} = () => any;\n`);
+/** A tool namespace (harmony's ToolNamespaceConfig): `functions`, or a built-in such as `browser`. */
+export interface HarmonyNamespace {
+  readonly name: string;
+  readonly description?: string | undefined;
+  readonly tools: readonly HarmonyTool[];
+}
+
+/** harmony's "# Tools" section; namespaces in name order (harmony keeps them in a BTreeMap). */
+export function toolsSection(namespaces: readonly HarmonyNamespace[]): string {
+  const sections: string[] = ["# Tools"];
+  const sorted = [...namespaces].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  for (const ns of sorted) {
+    const content: string[] = [`## ${ns.name}\n`];
+    const hasTools = ns.tools.length > 0;
+    // A namespace description: `//` comments above the namespace, plain text without tools.
+    if (ns.description !== undefined)
+      for (const l of lines(ns.description)) content.push(hasTools ? `// ${l}` : l);
+    if (hasTools) {
+      content.push(`namespace ${ns.name} {\n`);
+      for (const t of ns.tools) {
+        for (const l of lines(t.description)) content.push(`// ${l}`);
+        if (t.parameters !== undefined)
+          content.push(`type ${t.name} = (_: ${schemaToTypescript(t.parameters, "")}) => any;\n`);
+        else content.push(`type ${t.name} = () => any;\n`);
+      }
+      content.push(`} // namespace ${ns.name}`);
     }
-    content.push(`} // namespace ${namespace}`);
+    sections.push(content.join("\n"));
   }
-  return ["# Tools", content.join("\n")].join("\n\n");
+  return sections.join("\n\n");
 }

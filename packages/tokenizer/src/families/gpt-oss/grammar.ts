@@ -12,4 +12,7 @@ export const grammar: Grammar<keyof typeof GPTOSS_IDS> = {
     end: { move: "message-end" },
   },
   header: { syntax: "harmony" },
+  // A message whose header has a functions.NAME recipient: the harmony decoder reports it as a
+  // "tool_call" action with a JSON body (other recipients, the built-in tools, are not calls).
+  blocks: [{ name: "tool_call", emits: "action", body: "json-call" }],
 };

@@ -1,0 +1,133 @@
+// The harmony decoder's per-token fast path is an optimisation only: with it off (every token
+// through the checked path) and on, the same events come out, for random harmony streams
+// (valid messages, noise, reserved IDs anywhere, split UTF-8) under random options (stop
+// strings, stop IDs, maxTokens, streamToolCalls, small maxBufferedChars), pushed one by one.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { type ChatTokenizer, fromFiles, GPTOSS_FIRST_ADDED, GPTOSS_IDS as H } from "@chatwire/tokenizer";
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
+import { HarmonyDecoder } from "../src/harmony-decoder.ts";
+import {
+  compileDecoderSpec,
+  type DecoderEvent,
+  type DecoderOptions,
+  type DecoderSpec,
+  eventCollector,
+} from "../src/index.ts";
+
+let tok: ChatTokenizer;
+let spec: DecoderSpec;
+let multi: DecoderSpec;
+
+function run(ids: readonly number[], s: DecoderSpec, o: DecoderOptions, fast: boolean): DecoderEvent[] {
+  const c = eventCollector();
+  const d = new HarmonyDecoder(s, c, o, fast);
+  for (const id of ids) d.push(id);
+  d.end();
+  return c.events;
+}
+
+const WORDS = [
+  "Hello",
+  " world",
+  "\n",
+  " 日本語",
+  " 🙂",
+  " café",
+  ' {"a": 1}',
+  " to=",
+  " json",
+  "END",
+  "  ",
+  "\t",
+  "ü",
+  "💡🚀",
+];
+
+describe("gpt-oss decoder fast path: off and on give the same events", () => {
+  beforeAll(() => {
+    const read = (n: string) => readFileSync(resolve(GPTOSS_MODEL_DIR, n), "utf8");
+    tok = fromFiles({
+      "tokenizer.json": read("tokenizer.json"),
+      "tokenizer_config.json": read("tokenizer_config.json"),
+    });
+    spec = compileDecoderSpec(tok.textModel, "gpt-oss");
+    multi = compileDecoderSpec(tok.textModel, "gpt-oss", { eosIds: [H.endOfText] });
+  });
+
+  it("fast-check: random harmony streams and options (2,000 runs)", () => {
+    const enc = (s: string) => tok.textModel.encode(s);
+    const text = fc
+      .array(fc.constantFrom(...WORDS), { minLength: 0, maxLength: 6 })
+      .map((w) => enc(w.join("")));
+    // Split a multi-byte character's byte tokens apart: the byte-level pieces of 🙂 etc.
+    const header = fc.record({
+      start: fc.boolean(),
+      to: fc.constantFrom("", " to=functions.get_weather", " to=browser.search"),
+      channel: fc.constantFrom("analysis", "final", "commentary", "weird", ""),
+      type: fc.constantFrom("", " json", "constrain"),
+    });
+    const message = fc.record({
+      header,
+      body: text,
+      end: fc.constantFrom(H.end, H.end, H.call, H.return, H.endOfText, -1),
+    });
+    const noise = fc.oneof(
+      fc.integer({ min: GPTOSS_FIRST_ADDED, max: GPTOSS_FIRST_ADDED + 20 }),
+      fc.integer({ min: 0, max: 201_100 }),
+      fc.constantFrom(-1, 200_019, 28, 220),
+    );
+    const stream = fc
+      .tuple(
+        fc.array(message, { minLength: 1, maxLength: 5 }),
+        fc.array(fc.tuple(fc.nat(), noise), { maxLength: 3 }),
+      )
+      .map(([msgs, inserts]) => {
+        const ids: number[] = [];
+        for (const m of msgs) {
+          if (m.header.start) ids.push(H.start, ...enc("assistant"));
+          if (m.header.to !== "" && m.header.channel.length % 2 === 0) ids.push(...enc(m.header.to));
+          if (m.header.channel !== "") ids.push(H.channel, ...enc(m.header.channel));
+          if (m.header.to !== "" && m.header.channel.length % 2 === 1) ids.push(...enc(m.header.to));
+          if (m.header.type === " json") ids.push(...enc(" json"));
+          if (m.header.type === "constrain") ids.push(...enc(" "), H.constrain, ...enc("json"));
+          ids.push(H.message, ...m.body);
+          if (m.end >= 0) ids.push(m.end);
+        }
+        for (const [at, id] of inserts) ids.splice(at % (ids.length + 1), 0, id);
+        return ids;
+      });
+    const options = fc.record(
+      {
+        stopStrings: fc.subarray(["END", "o w", "🙂", "\n\n", "json"]),
+        stopTokenIds: fc.subarray([H.end, 220, 28]),
+        maxTokens: fc.integer({ min: 1, max: 80 }),
+        streamToolCalls: fc.boolean(),
+        maxBufferedChars: fc.integer({ min: 1, max: 64 }),
+        includeStopString: fc.boolean(),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(stream, options, fc.boolean(), (ids, o, useMulti) => {
+        const s = useMulti ? multi : spec;
+        expect(run(ids, s, o, true)).toEqual(run(ids, s, o, false));
+      }),
+      { numRuns: 2000, seed: 20261201 },
+    );
+  });
+
+  it("misuse throws the same on both paths (a numeric string, 1.5, push after end)", () => {
+    for (const fast of [true, false]) {
+      const d = new HarmonyDecoder(spec, eventCollector(), {}, fast);
+      expect(() => d.push("5" as unknown as number)).toThrow(TypeError);
+      expect(() => d.push(1.5)).toThrow(TypeError);
+      d.push(H.message);
+      d.push(tok.textModel.encode("hi")[0] as number);
+      d.end();
+      expect(() => d.push(tok.textModel.encode("hi")[0] as number)).toThrow(TypeError);
+    }
+  });
+});
