@@ -1,18 +1,12 @@
 // Loading over HTTP(S) with `fetch` (browsers, workers, edge runtimes, Node 18+): the files are
-// fetched beside a base URL (the model's directory), then built by fromFiles' steps. Only
-// the files the format needs are fetched: tokenizer_config.json first (it decides the format),
-// then tokenizer.json or tokenizer.model; with options.format both at once.
+// fetched beside a base URL (the model's directory), then built by fromFiles' steps. Only the
+// files the text model needs are fetched: tokenizer_config.json and tokenizer.json (at once),
+// then tokenizer.model only when there is no tokenizer.json (404). generation_config.json and
+// config.json are not fetched (fromFiles takes them when the caller has them).
 import type { ChatTokenizer } from "./chat-tokenizer.ts";
 import { TokenizerError } from "./errors.ts";
-import {
-  buildTokenizer,
-  CONFIG_FILE,
-  checkFormatOption,
-  configOf,
-  detectFormat,
-  type LoadOptions,
-  modelFileOf,
-} from "./load.ts";
+import { buildTokenizer, CONFIG_FILE, checkFormatOption, type LoadOptions } from "./load.ts";
+import { JSON_MODEL_FILE, SPM_MODEL_FILE } from "./model-files.ts";
 
 export interface FromUrlOptions extends LoadOptions {
   /** The fetch to use (default: the global fetch). */
@@ -75,7 +69,7 @@ async function get(
 
 /**
  * Fetches tokenizer_config.json and the model file beside `baseUrl` (a directory, e.g.
- * "https://huggingface.co/Qwen/Qwen3-0.6B/resolve/main/") and builds the tokenizer. HTTP and
+ * "https://huggingface.co/ORG/MODEL/resolve/main/") and builds the tokenizer. HTTP and
  * network failures are TokenizerError("fetch-failed") naming the URL; a missing file (404) is
  * "file-not-found"; the rest as fromFiles.
  */
@@ -91,11 +85,7 @@ export async function fromUrl(baseUrl: string | URL, options: FromUrlOptions = {
     const bytes = await get(doFetch, label(name), options.init);
     if (bytes !== undefined) files[name] = bytes;
   };
-  if (options.format !== undefined) {
-    await Promise.all([add(CONFIG_FILE), add(modelFileOf(options.format))]);
-  } else {
-    await add(CONFIG_FILE);
-    await add(modelFileOf(detectFormat(configOf(files, label))));
-  }
+  await Promise.all([add(CONFIG_FILE), add(JSON_MODEL_FILE)]);
+  if (files[JSON_MODEL_FILE] === undefined && files[CONFIG_FILE] !== undefined) await add(SPM_MODEL_FILE);
   return buildTokenizer(files, options, label);
 }

@@ -18,6 +18,7 @@ import type { Command } from "../command.ts";
 import { LineError } from "../command.ts";
 import { CHAT_FORMAT_OPTION, CHAT_TEMPLATE_OPTION, loadChatTokenizerOption } from "../template-option.ts";
 import { TOKENIZER_OPTIONS } from "../tokenizer-option.ts";
+import { toolsOfLine } from "./decode-tools.ts";
 import { inputObject } from "./input.ts";
 
 export const command: Command = {
@@ -84,7 +85,7 @@ export const command: Command = {
       options,
     );
     return (input) => {
-      const { ids } = inputObject(input, ["ids"]);
+      const { ids, tools: toolsField } = inputObject(input, ["ids", "tools"]);
       if (!Array.isArray(ids))
         throw new LineError("invalid-input", '"ids" must be an array of token IDs', { field: "ids" });
       for (let i = 0; i < ids.length; i++) {
@@ -92,6 +93,8 @@ export const command: Command = {
           throw new LineError("invalid-input", `"ids"[${i}] is not an integer`, { field: "ids", index: i });
         }
       }
+      // Validated now; handed to the decoder once it takes a `tools` option (h-core-dec).
+      toolsOfLine(toolsField);
       events = [];
       decoder.reset();
       for (const id of ids as number[]) {
