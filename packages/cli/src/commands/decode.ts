@@ -2,7 +2,7 @@
 // the prompt, fed one ID at a time to a fresh decoder; the spec is compiled once per process.
 
 import {
-  compileDecoderSpec,
+  compileDecoderSpecFor,
   compileTemplateDecoderSpec,
   createDecoder,
   type DecoderEvent,
@@ -77,13 +77,11 @@ export const command: Command = {
       streamToolCalls: getFlag(opts, "stream-tool-calls"),
       ...(maxTokens === undefined ? {} : { maxTokens }),
     };
-    // One decoder reused across lines (reset per line): the events array is swapped in.
+    // One decoder reused across lines (reset per line): the events array is swapped in. A line
+    // with "tools" gets its own decoder with the tools option (the request's tools).
     let events: DecoderEvent[] = [];
-    const decoder = createDecoder(
-      spec,
-      eventHandler((e) => events.push(e)),
-      options,
-    );
+    const handler = eventHandler((e) => events.push(e));
+    const shared = createDecoder(spec, handler, options);
     return (input) => {
       const { ids, tools: toolsField } = inputObject(input, ["ids", "tools"]);
       if (!Array.isArray(ids))
@@ -93,9 +91,9 @@ export const command: Command = {
           throw new LineError("invalid-input", `"ids"[${i}] is not an integer`, { field: "ids", index: i });
         }
       }
-      // Validated now; handed to the decoder once it takes a `tools` option (h-core-dec).
-      toolsOfLine(toolsField);
+      const tools = toolsOfLine(toolsField);
       events = [];
+      const decoder = tools === undefined ? shared : createDecoder(spec, handler, { ...options, tools });
       decoder.reset();
       for (const id of ids as number[]) {
         decoder.push(id);
@@ -115,7 +113,7 @@ async function decoderSpecOption(
   if (loaded.kind === "native")
     return {
       tokenizer: loaded.tokenizer,
-      spec: compileDecoderSpec(loaded.tokenizer.textModel, loaded.tokenizer.format),
+      spec: compileDecoderSpecFor(loaded.tokenizer),
     };
   try {
     return {

@@ -5,7 +5,12 @@
 //  2. stream a realistic assistant generation (reasoning, text, a tool call, EOS) through the
 //     stream decoder token by token, printing its events as they arrive.
 // Human-facing output (stdout); not part of the JSONL contract. Exit 0 only if the checks hold.
-import { compileDecoderSpec, createDecoder, type DecoderEvent, eventHandler } from "@chatwire/stream-decoder";
+import {
+  compileDecoderSpecFor,
+  createDecoder,
+  type DecoderEvent,
+  eventHandler,
+} from "@chatwire/stream-decoder";
 import type { ChatMessage, ChatRequest, ChatTokenizer } from "@chatwire/tokenizer";
 import { getInt, UsageError } from "../args.ts";
 import type { Command } from "../command.ts";
@@ -152,7 +157,7 @@ async function part2(tok: ChatTokenizer, s: ReturnType<typeof scenario>, delayMs
   const events: DecoderEvent[] = [];
   let previous = "";
   const decoder = createDecoder(
-    compileDecoderSpec(tok.textModel, tok.format),
+    compileDecoderSpecFor(tok),
     eventHandler((e) => {
       if (e.type === "action_end") {
         const deltas = events.filter((x) => x.type === "tool_call_arguments");

@@ -200,13 +200,15 @@ export function verifyRegistry(
     if (id !== undefined && !eosIds.includes(id)) eosIds.push(id);
   }
   for (const id of extraEos) if (!eosIds.includes(id)) eosIds.push(id);
+  // In ID order (deterministic, independent of the definition's key order).
+  const byId = new Map([...names].sort((a, b) => a[0] - b[0]));
   const idByName = new Map<string, number>();
-  for (const [id, s] of names) idByName.set(s, id);
+  for (const [id, s] of byId) idByName.set(s, id);
   const registry: ReservedRegistry = Object.freeze({
     format: family.name,
-    ids: new Set(names.keys()) as ReadonlySet<number>,
+    ids: new Set(byId.keys()) as ReadonlySet<number>,
     idByName,
-    nameById: names,
+    nameById: byId,
     strings,
     eosIds,
     vocabEnd,
