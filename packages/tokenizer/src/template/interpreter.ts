@@ -31,6 +31,7 @@ import type {
 } from "./ast.ts";
 import { applyFilter, applyTest } from "./filters.ts";
 import type { TemplateLimits } from "./limits.ts";
+import { LoopAttrs } from "./loop.ts";
 import { callMethod, getAttr } from "./methods.ts";
 import type { Origins } from "./origins.ts";
 import { concat, PStr, PStrBuilder } from "./pstr.ts";
@@ -81,8 +82,13 @@ const CONTINUE = 2;
 type Flow = 0 | typeof BREAK | typeof CONTINUE;
 
 class Scope {
-  readonly vars = new Map<string, Value>();
-  constructor(readonly parent: Scope | undefined) {}
+  readonly vars: Map<string, Value>;
+  constructor(
+    readonly parent: Scope | undefined,
+    vars?: Map<string, Value>,
+  ) {
+    this.vars = vars ?? new Map<string, Value>();
+  }
 
   lookup(name: string): Value | undefined {
     for (let s: Scope | undefined = this; s !== undefined; s = s.parent) {
@@ -92,6 +98,11 @@ class Scope {
     return undefined;
   }
 }
+
+const NO_ARGS: CallArgs = { args: [], kwargs: new Map() };
+
+/** Operator chains of parsed programs, flattened once per node (the trees are never mutated). */
+const CHAINS = new WeakMap<BinaryNode, readonly Node[]>();
 
 const CONSTANTS: ReadonlyMap<string, Value> = new Map<string, Value>([
   ["true", true],
@@ -171,10 +182,15 @@ export class Interpreter {
     return out.finish();
   }
 
-  static scope(vars: ReadonlyMap<string, Value>): Scope {
-    const s = new Scope(undefined);
-    for (const [k, v] of vars) s.vars.set(k, v);
-    return s;
+  /**
+   * The render's top scope over layers of read-only variables (later layers win), without
+   * copying them: a template's top-level {% set %} writes into a fresh map of its own.
+   */
+  static scope(...layers: ReadonlyMap<string, Value>[]): Scope {
+    let s: Scope | undefined;
+    // Scope only reads a layer's map (lookup); writes go to the fresh top map below.
+    for (const l of layers) s = new Scope(s, l as Map<string, Value>);
+    return new Scope(s);
   }
 
   private emit(out: PStrBuilder, s: PStr, top: boolean): void {
@@ -252,30 +268,14 @@ export class Interpreter {
       items = kept;
     }
     if (items.length === 0) return this.block(n.defaultBlock, scope, out, top);
-    const loop = new PObject("loop", new Map());
-    inner.vars.set("loop", loop);
+    // The loop object reads its attributes from the current index (./loop.ts): nothing is
+    // written per iteration.
+    const attrs = new LoopAttrs(items);
+    inner.vars.set("loop", new PObject("loop", attrs));
     const len = items.length;
     for (let i = 0; i < len; i++) {
       this.step();
-      const a = loop.attrs;
-      a.set("index", i + 1);
-      a.set("index0", i);
-      a.set("revindex", len - i);
-      a.set("revindex0", len - i - 1);
-      a.set("first", i === 0);
-      a.set("last", i === len - 1);
-      a.set("length", len);
-      a.set("depth", 1);
-      a.set("depth0", 0);
-      a.set("previtem", i > 0 ? (items[i - 1] as Value) : new PyUndefined("previtem"));
-      a.set("nextitem", i < len - 1 ? (items[i + 1] as Value) : new PyUndefined("nextitem"));
-      a.set(
-        "cycle",
-        new Callable("cycle", ({ args }) => {
-          if (args.length === 0) throw new TemplateRuntimeError("no items for cycling given");
-          return args[i % args.length] as Value;
-        }),
-      );
+      attrs.i = i;
       // jinja2: every iteration is a fresh scope (a {% set %} in the body does not survive into
       // the next iteration, which sees the outer value again).
       const iter = new Scope(inner);
@@ -459,8 +459,7 @@ export class Interpreter {
   }
 
   private filter(v: Value, f: Node, scope: Scope): Value {
-    if (f.type === "Identifier")
-      return applyFilter((f as IdentNode).value, v, { args: [], kwargs: new Map() }, this);
+    if (f.type === "Identifier") return applyFilter((f as IdentNode).value, v, NO_ARGS, this);
     const c = f as CallNode;
     if (c.callee.type !== "Identifier") throw new TemplateRuntimeError("bad filter");
     return applyFilter((c.callee as IdentNode).value, v, this.args(c.args, scope), this);
@@ -525,8 +524,65 @@ export class Interpreter {
     return f.call(this.args(n.args, scope));
   }
 
+  /**
+   * A left-nested chain of one operator (`a + b + c + d`, `a ~ b ~ c`), as its operands in order.
+   * Chains are how templates build every message (`'<|im_start|>' + message.role + '\n' + ...`);
+   * joining the strings of a chain once instead of pairwise avoids re-copying the growing
+   * left part at every step (what Python does, with the same result).
+   */
+  private static chain(n: BinaryNode): readonly Node[] {
+    let c = CHAINS.get(n);
+    if (c === undefined) {
+      const op = n.operator.value;
+      const operands: Node[] = [n.right];
+      let left: Node = n.left;
+      while (left.type === "BinaryExpression" && (left as BinaryNode).operator.value === op) {
+        operands.push((left as BinaryNode).right);
+        left = (left as BinaryNode).left;
+      }
+      operands.push(left);
+      c = operands.reverse();
+      CHAINS.set(n, c);
+    }
+    return c;
+  }
+
+  /** `a ~ b ~ ...`: every operand through str(), one concat. */
+  private tildeChain(n: BinaryNode, scope: Scope): Value {
+    const operands = Interpreter.chain(n);
+    const parts = new Array<PStr>(operands.length);
+    for (let k = 0; k < operands.length; k++) parts[k] = str(this.expr(operands[k] as Node, scope));
+    return this.made(concat(parts));
+  }
+
+  /**
+   * `a + b + ...`, evaluated left to right as Python does; consecutive string operands are
+   * collected and joined once, any other operand falls back to the pairwise `+`.
+   */
+  private plusChain(n: BinaryNode, scope: Scope): Value {
+    const operands = Interpreter.chain(n);
+    let acc: Value = this.expr(operands[0] as Node, scope);
+    let strs: PStr[] | undefined;
+    for (let k = 1; k < operands.length; k++) {
+      const v = this.expr(operands[k] as Node, scope);
+      if (v instanceof PStr && (strs !== undefined || acc instanceof PStr)) {
+        if (strs === undefined) strs = [acc as PStr];
+        strs.push(v);
+        continue;
+      }
+      if (strs !== undefined) {
+        acc = this.made(concat(strs));
+        strs = undefined;
+      }
+      acc = this.arith("+", acc, v);
+    }
+    return strs === undefined ? acc : this.made(concat(strs));
+  }
+
   private binary(n: BinaryNode, scope: Scope): Value {
     const op = n.operator.value;
+    if (op === "~") return this.tildeChain(n, scope);
+    if (op === "+") return this.plusChain(n, scope);
     if (op === "and") {
       const l = this.expr(n.left, scope);
       return truthy(l) ? this.expr(n.right, scope) : l;

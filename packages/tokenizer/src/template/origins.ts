@@ -12,6 +12,8 @@ export interface CallerField {
 
 export class Origins {
   private readonly refs: CallerField[] = [{ message: null, field: "template" }];
+  /** top(origin), computed on first use (a tools JSON emits one run per string, often per origin twice). */
+  private readonly tops: (string | undefined)[] = [];
 
   add(message: number | null, field: string): number {
     this.refs.push({ message, field });
@@ -20,6 +22,19 @@ export class Origins {
 
   get(origin: number): CallerField {
     return this.refs[origin] ?? { message: null, field: "template" };
+  }
+
+  /** The top-level field of an origin's path ("tool_calls[0].function.name" -> "tool_calls"; "" -> "content"). */
+  top(origin: number): string {
+    let top = this.tops[origin];
+    if (top === undefined) {
+      const { field } = this.get(origin);
+      const cut = field.search(/[[.]/);
+      top = cut < 0 ? field : field.slice(0, cut);
+      if (top === "") top = "content";
+      this.tops[origin] = top;
+    }
+    return top;
   }
 
   /** Caller JSON -> values; strings get the origin of (message, field path). */

@@ -87,19 +87,24 @@ function globals(now: () => Date, it: Interpreter): Map<string, Value> {
   return g;
 }
 
-/** Renders `program` with `vars` (already converted with `origins`). */
+/** Renders `program` with `vars` (already converted with `origins`; a list: later maps win). */
 export function renderProgram(
   program: ProgramNode,
-  vars: ReadonlyMap<string, Value>,
+  vars: ReadonlyMap<string, Value> | readonly ReadonlyMap<string, Value>[],
   origins: Origins,
   options: RenderOptions = {},
 ): RenderResult {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const it = new Interpreter(origins, limits);
-  const all = globals(options.now ?? (() => new Date()), it);
-  for (const [k, v] of vars) all.set(k, v);
+  const builtins = globals(options.now ?? (() => new Date()), it);
   try {
-    const output = it.render(program, Interpreter.scope(all));
+    const output = it.render(
+      program,
+      Interpreter.scope(
+        builtins,
+        ...(vars instanceof Map ? [vars] : (vars as readonly ReadonlyMap<string, Value>[])),
+      ),
+    );
     return { output, structure: it.structure };
   } catch (e) {
     if (e instanceof TemplateRaise)
