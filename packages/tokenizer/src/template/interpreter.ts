@@ -11,6 +11,7 @@
 import type {
   BinaryNode,
   CallNode,
+  CallStatementNode,
   FilterNode,
   FilterStatementNode,
   ForNode,
@@ -25,6 +26,7 @@ import type {
   SelectNode,
   SetNode,
   SliceNode,
+  SpreadNode,
   TernaryNode,
   TestNode,
   UnaryNode,
@@ -32,10 +34,12 @@ import type {
 import { applyFilter, applyTest } from "./filters.ts";
 import type { TemplateLimits } from "./limits.ts";
 import { LoopAttrs } from "./loop.ts";
+import { isMarkup, markupPlus } from "./markup.ts";
 import { callMethod, getAttr } from "./methods.ts";
 import type { Origins } from "./origins.ts";
 import { concat, PStr, PStrBuilder } from "./pstr.ts";
 import { pyIndex, pySlice, slicePositions } from "./py-str.ts";
+import { NOT_TEST_FILTER, TEST_FILTER, TUPLE_END } from "./syntax-rewrite.ts";
 import {
   type CallArgs,
   Callable,
@@ -97,6 +101,46 @@ class Scope {
     }
     return undefined;
   }
+}
+
+interface SpecialReads {
+  readonly varargs: boolean;
+  readonly kwargs: boolean;
+  readonly caller: boolean;
+}
+const READS = new WeakMap<readonly Node[], SpecialReads>();
+
+/** Whether a macro body reads `varargs`, `kwargs`, `caller` (jinja2 decides its signature by that); nested macros are their own. */
+function bodyReads(body: readonly Node[]): SpecialReads {
+  let r = READS.get(body);
+  if (r === undefined) {
+    const found = { varargs: false, kwargs: false, caller: false };
+    const seen = new Set<object>();
+    const visit = (x: unknown): void => {
+      if (typeof x !== "object" || x === null || seen.has(x)) return;
+      seen.add(x);
+      if (Array.isArray(x)) {
+        for (const y of x) visit(y);
+        return;
+      }
+      if (x instanceof Map) {
+        for (const [k, v] of x) {
+          visit(k);
+          visit(v);
+        }
+        return;
+      }
+      const n = x as { type?: unknown; value?: unknown };
+      if (n.type === "Macro") return;
+      if (n.type === "Identifier" && typeof n.value === "string" && Object.hasOwn(found, n.value))
+        found[n.value as keyof typeof found] = true;
+      for (const v of Object.values(x)) visit(v);
+    };
+    visit(body);
+    r = found;
+    READS.set(body, r);
+  }
+  return r;
 }
 
 const NO_ARGS: CallArgs = { args: [], kwargs: new Map() };
@@ -242,7 +286,8 @@ export class Interpreter {
         return f;
       }
       case "CallStatement":
-        throw new TemplateRuntimeError("{% call %} blocks are not supported");
+        this.emit(out, str(this.callBlock(node as CallStatementNode, scope)), top);
+        return 0;
       default:
         this.emit(out, str(this.expr(node, scope)), top);
         return 0;
@@ -327,13 +372,28 @@ export class Interpreter {
   }
 
   private macro(n: MacroNode, defScope: Scope): void {
-    const name = n.name.value;
-    const params = n.args.map((a) =>
+    defScope.vars.set(n.name.value, this.callable(n.name.value, n.args, n.body, defScope));
+  }
+
+  /**
+   * A macro (or a call block's `caller`) as jinja2 builds it: parameters with defaults evaluated
+   * at call time in the macro's scope; extra positional arguments are `varargs` (a tuple) and
+   * extra keywords `kwargs` (a dict) when the body reads those names, else a TypeError, as in
+   * jinja2; `caller` is the call block's body when the macro is called from `{% call %}`.
+   */
+  private callable(
+    name: string,
+    paramNodes: readonly Node[],
+    body: readonly Node[],
+    defScope: Scope,
+  ): Callable {
+    const params = paramNodes.map((a) =>
       a.type === "KeywordArgumentExpression"
         ? { name: (a as KwargNode).key.value, dflt: (a as KwargNode).value as Node | undefined }
         : { name: (a as IdentNode).value, dflt: undefined },
     );
-    const fn = new Callable(name, ({ args, kwargs }) => {
+    const uses = bodyReads(body);
+    return new Callable(name, ({ args, kwargs }) => {
       this.step();
       if (++this.depth > this.limits.maxCallDepth)
         throw new TemplateLimitError(
@@ -342,7 +402,13 @@ export class Interpreter {
         );
       try {
         const s = new Scope(defScope);
+        if (args.length > params.length && !uses.varargs)
+          throw new TemplateRuntimeError(`macro '${name}' takes not more than ${params.length} argument(s)`);
+        const known = new Set<string>();
         params.forEach((p, i) => {
+          // jinja2's Macro.__call__: a keyword naming a parameter already given positionally
+          // stays a keyword (kwargs, or the "takes no keyword argument" TypeError).
+          if (i >= args.length) known.add(p.name);
           const given = i < args.length ? args[i] : kwargs.get(p.name);
           s.vars.set(
             p.name,
@@ -353,14 +419,39 @@ export class Interpreter {
                 : new PyUndefined(p.name),
           );
         });
+        const extra = new PDict();
+        for (const [k, v] of kwargs) {
+          if (known.has(k)) continue;
+          if (k === "caller" && uses.caller) {
+            s.vars.set("caller", v);
+            continue;
+          }
+          if (!uses.kwargs)
+            throw new TemplateRuntimeError(`macro '${name}' takes no keyword argument '${k}'`);
+          extra.set(PStr.of(k), v);
+        }
+        if (uses.varargs) s.vars.set("varargs", new PList(args.slice(params.length), true));
+        if (uses.kwargs) s.vars.set("kwargs", extra);
+        if (uses.caller && !s.vars.has("caller")) s.vars.set("caller", new PyUndefined("caller"));
         const out = new PStrBuilder();
-        this.block(n.body, s, out, false);
+        this.block(body, s, out, false);
         return out.finish();
       } finally {
         this.depth--;
       }
     });
-    defScope.vars.set(name, fn);
+  }
+
+  /** `{% call(params) macro(args) %}body{% endcall %}`: the macro called with `caller` = the body. */
+  private callBlock(n: CallStatementNode, scope: Scope): Value {
+    const caller = this.callable("caller", n.callerArgs ?? [], n.body, scope);
+    const f = this.expr(n.call.callee, scope);
+    if (f instanceof PyUndefined) throw new TemplateRuntimeError(`'${f.name}' is undefined`);
+    if (!(f instanceof Callable)) throw new TemplateRuntimeError(`'${typeName(f)}' object is not callable`);
+    const a = this.args(n.call.args, scope);
+    const kwargs = new Map(a.kwargs);
+    kwargs.set("caller", caller);
+    return f.call({ args: a.args, kwargs });
   }
 
   // ---- expressions ----------------------------------------------------------------------
@@ -390,11 +481,14 @@ export class Interpreter {
       }
       case "ArrayLiteral":
         return new PList((node as LiteralNode<readonly Node[]>).value.map((x) => this.expr(x, scope)));
-      case "TupleLiteral":
-        return new PList(
-          (node as LiteralNode<readonly Node[]>).value.map((x) => this.expr(x, scope)),
-          true,
-        );
+      case "TupleLiteral": {
+        // `(1,)` / `()` arrive with TUPLE_END markers (./syntax-rewrite.ts), dropped here.
+        const items: Value[] = [];
+        for (const x of (node as LiteralNode<readonly Node[]>).value)
+          if (!(x.type === "Identifier" && (x as IdentNode).value === TUPLE_END))
+            items.push(this.expr(x, scope));
+        return new PList(items, true);
+      }
       case "ObjectLiteral": {
         const d = new PDict();
         for (const [k, v] of (node as LiteralNode<ReadonlyMap<Node, Node>>).value) {
@@ -451,18 +545,33 @@ export class Interpreter {
       if (a.type === "KeywordArgumentExpression") {
         const k = a as KwargNode;
         kwargs.set(k.key.value, this.expr(k.value, scope));
-      } else if (a.type === "SpreadExpression" || a.type === "KeywordSpreadExpression")
-        throw new TemplateRuntimeError("* / ** arguments are not supported");
-      else args.push(this.expr(a, scope));
+      } else if (a.type === "SpreadExpression") {
+        // f(*xs): every item of the iterable is a positional argument.
+        for (const x of this.iterate(this.expr((a as SpreadNode).argument, scope))) args.push(x);
+      } else if (a.type === "KeywordSpreadExpression") {
+        // f(**d): every entry of the dict is a keyword argument.
+        const d = this.expr((a as SpreadNode).argument, scope);
+        if (!(d instanceof PDict))
+          throw new TemplateRuntimeError(`argument after ** must be a mapping, not ${typeName(d)}`);
+        for (const [k, [, v]] of d.map) kwargs.set(k, v);
+      } else args.push(this.expr(a, scope));
     }
     return { args, kwargs };
   }
 
   private filter(v: Value, f: Node, scope: Scope): Value {
-    if (f.type === "Identifier") return applyFilter((f as IdentNode).value, v, NO_ARGS, this);
+    if (f.type === "Identifier") return this.applyNamed((f as IdentNode).value, v, NO_ARGS);
     const c = f as CallNode;
     if (c.callee.type !== "Identifier") throw new TemplateRuntimeError("bad filter");
-    return applyFilter((c.callee as IdentNode).value, v, this.args(c.args, scope), this);
+    return this.applyNamed((c.callee as IdentNode).value, v, this.args(c.args, scope));
+  }
+
+  /** A filter, or a test with arguments rewritten as one (./syntax-rewrite.ts). */
+  private applyNamed(name: string, v: Value, a: CallArgs): Value {
+    if (name.startsWith(NOT_TEST_FILTER))
+      return !applyTest(name.slice(NOT_TEST_FILTER.length), v, a.args, this);
+    if (name.startsWith(TEST_FILTER)) return applyTest(name.slice(TEST_FILTER.length), v, a.args, this);
+    return applyFilter(name, v, a, this);
   }
 
   private member(n: MemberNode, scope: Scope): Value {
@@ -565,7 +674,11 @@ export class Interpreter {
     let strs: PStr[] | undefined;
     for (let k = 1; k < operands.length; k++) {
       const v = this.expr(operands[k] as Node, scope);
-      if (v instanceof PStr && (strs !== undefined || acc instanceof PStr)) {
+      if (
+        v instanceof PStr &&
+        !isMarkup(v) &&
+        (strs !== undefined || (acc instanceof PStr && !isMarkup(acc)))
+      ) {
         if (strs === undefined) strs = [acc as PStr];
         strs.push(v);
         continue;
@@ -634,7 +747,10 @@ export class Interpreter {
 
   private arith(op: string, l: Value, r: Value): Value {
     if (op === "+") {
-      if (l instanceof PStr && r instanceof PStr) return this.made(concat([l, r]));
+      if (l instanceof PStr && r instanceof PStr) {
+        if (isMarkup(l) || isMarkup(r)) return this.made(markupPlus(l, r, (x, y) => concat([x, y])));
+        return this.made(concat([l, r]));
+      }
       if (l instanceof PList && r instanceof PList) {
         this.charge(l.items.length + r.items.length);
         return new PList([...l.items, ...r.items], l.tuple);

@@ -77,6 +77,50 @@ function globals(now: () => Date, it: Interpreter): Map<string, Value> {
     }),
   );
   g.set(
+    "joiner",
+    new Callable("joiner", ({ args, kwargs }) => {
+      const sep = args[0] ?? kwargs.get("sep") ?? PStr.of(", ");
+      let used = false;
+      return new Callable("joiner", () => {
+        if (!used) {
+          used = true;
+          return PStr.EMPTY;
+        }
+        return sep;
+      });
+    }),
+  );
+  g.set(
+    "cycler",
+    new Callable("cycler", ({ args }) => {
+      if (args.length === 0) throw new TemplateRuntimeError("at least one item has to be provided");
+      const attrs = new Map<string, Value>();
+      let pos = 0;
+      const current = (): void => {
+        attrs.set("current", args[pos] as Value);
+      };
+      current();
+      attrs.set(
+        "next",
+        new Callable("next", () => {
+          const v = args[pos] as Value;
+          pos = (pos + 1) % args.length;
+          current();
+          return v;
+        }),
+      );
+      attrs.set(
+        "reset",
+        new Callable("reset", () => {
+          pos = 0;
+          current();
+          return null;
+        }),
+      );
+      return new PObject("cycler", attrs);
+    }),
+  );
+  g.set(
     "dict",
     new Callable("dict", ({ kwargs }) => {
       const d = new PDict();
