@@ -20,6 +20,8 @@ import { type CoreHandler, coreHandler } from "./handler.ts";
 import { HarmonyDecoder } from "./harmony-decoder.ts";
 import { Cls, type DecoderSpec } from "./spec.ts";
 import { checkStopStrings, compileStopStrings, StopMatcher, StopStrings } from "./stop-matcher.ts";
+import { TemplateDecoder } from "./template-decoder.ts";
+import { templateTurnsOf } from "./template-spec.ts";
 import { ToolCallStreamHandler } from "./tool-call-stream.ts";
 import { Utf8Pending } from "./utf8-pending.ts";
 
@@ -119,6 +121,13 @@ export function createDecoder(
   options: DecoderOptions = {},
 ): Decoder {
   if (spec.format === "gpt-oss") return new HarmonyDecoder(spec, handler, options);
+  // A template spec: turns and DeepSeek tool calls around native per-turn decoders.
+  const turns = spec.format === "template" ? templateTurnsOf(spec) : undefined;
+  if (turns !== undefined) return new TemplateDecoder(spec, turns, handler, options, nativeDecoder);
+  return new StreamDecoder(spec, handler, options);
+}
+
+function nativeDecoder(spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions): Decoder {
   return new StreamDecoder(spec, handler, options);
 }
 
