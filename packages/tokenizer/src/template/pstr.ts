@@ -166,22 +166,29 @@ export function concat(parts: readonly PStr[]): PStr {
   return PStr.build(runs, origins, total);
 }
 
-/** Builds a PStr unit by unit or run by run (tojson, repr, escapes). */
+/**
+ * Builds a PStr unit by unit or run by run (tojson, repr, escapes, a block's output): runs are
+ * appended in place, adjacent ones of one origin merged, no PStr per piece.
+ */
 export class PStrBuilder {
-  private readonly parts: PStr[] = [];
+  private readonly runs: string[] = [];
+  private readonly origins: number[] = [];
   private n = 0;
 
   /** Appends `text` with one origin. */
   add(text: string, origin: number = TEMPLATE): void {
     if (text.length === 0) return;
-    this.parts.push(PStr.of(text, origin));
+    const last = this.origins.length - 1;
+    if (last >= 0 && this.origins[last] === origin) this.runs[last] += text;
+    else {
+      this.runs.push(text);
+      this.origins.push(origin);
+    }
     this.n += text.length;
   }
 
   push(s: PStr): void {
-    if (s.length === 0) return;
-    this.parts.push(s);
-    this.n += s.length;
+    for (let i = 0; i < s.runs.length; i++) this.add(s.runs[i] as string, s.origins[i] as number);
   }
 
   get length(): number {
@@ -189,6 +196,6 @@ export class PStrBuilder {
   }
 
   finish(): PStr {
-    return concat(this.parts);
+    return PStr.build(this.runs, this.origins, this.n);
   }
 }
