@@ -143,6 +143,9 @@ function bodyReads(body: readonly Node[]): SpecialReads {
   return r;
 }
 
+/** The cached PStr of a StringLiteral node (a symbol: no template can name it). */
+const LITERAL = Symbol("chatwire.literal");
+
 const NO_ARGS: CallArgs = { args: [], kwargs: new Map() };
 
 /** Operator chains of parsed programs, flattened once per node (the trees are never mutated). */
@@ -466,16 +469,29 @@ export class Interpreter {
 
   expr(node: Node, scope: Scope): Value {
     switch (node.type) {
-      case "StringLiteral":
-        return PStr.of((node as LiteralNode<string>).value);
+      case "StringLiteral": {
+        // Template literals (text between tags too) are immutable template-origin strings: one
+        // PStr per node, made on first use, instead of one per evaluation.
+        const lit = node as LiteralNode<string> & { [LITERAL]?: PStr };
+        let p = lit[LITERAL];
+        if (p === undefined) {
+          p = PStr.of(lit.value);
+          lit[LITERAL] = p;
+        }
+        return p;
+      }
       case "IntegerLiteral":
         return (node as LiteralNode<number>).value;
       case "FloatLiteral":
         return new PyFloat((node as LiteralNode<number>).value);
       case "Identifier": {
         const name = (node as IdentNode).value;
-        const c = CONSTANTS.get(name);
-        if (c !== undefined) return c;
+        // true/True/false/False/none/None: only names starting t, T, f, F, n, N are looked up.
+        const c0 = name.charCodeAt(0) | 0x20;
+        if (c0 === 0x74 || c0 === 0x66 || c0 === 0x6e) {
+          const c = CONSTANTS.get(name);
+          if (c !== undefined) return c;
+        }
         const v = scope.lookup(name);
         return v === undefined ? new PyUndefined(name) : v;
       }
