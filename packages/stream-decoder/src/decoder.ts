@@ -35,6 +35,8 @@ import {
 } from "./spec.ts";
 import { checkStopStrings, compileStopStrings, StopMatcher, StopStrings } from "./stop-matcher.ts";
 import type { BodyParser, ToolSchemas } from "./syntax/body.ts";
+import { TemplateDecoder } from "./template-decoder.ts";
+import { templateTurnsOf } from "./template-spec.ts";
 import type { ToolCallSink } from "./tool-call-scanner.ts";
 import { toolCallSink } from "./tool-call-stream.ts";
 import { Utf8Pending } from "./utf8-pending.ts";
@@ -168,6 +170,13 @@ export function createDecoder(
   options: DecoderOptions = {},
 ): Decoder {
   if (spec.grammar.header === Header.Harmony) return new HarmonyDecoder(spec, handler, options);
+  // A probed template spec: turns and fenced tool calls around native per-turn decoders.
+  const turns = templateTurnsOf(spec);
+  if (turns !== undefined) return new TemplateDecoder(spec, turns, handler, options, nativeDecoder);
+  return new StreamDecoder(spec, handler, options);
+}
+
+function nativeDecoder(spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions): Decoder {
   return new StreamDecoder(spec, handler, options);
 }
 

@@ -9,8 +9,39 @@
 //   <tool_call> / </tool_call>                                   a tool_call action (json-call)
 //   another EOS ID (config, generation_config.json)              end-of-text (a stop)
 //   every other reserved ID                                      misplaced (an error event)
-import type { BlockGrammar, Grammar, MarkerMove, TemplateProbe, TextModel } from "@chatwire/tokenizer";
+//
+// Beside the class table, the spec carries the turn grammar (TemplateTurns, read by
+// ./template-decoder.ts through templateTurnsOf): the ID sequences that open an assistant turn
+// (the generation prompt) and a user turn, for decoding past the end of turn when the EOS IDs
+// are overridden; and DeepSeek's fenced tool-call markers, decoded into tool-call events.
+import type {
+  BlockGrammar,
+  FencedToolCallMarkers,
+  Grammar,
+  MarkerMove,
+  TemplateProbe,
+  TextModel,
+} from "@chatwire/tokenizer";
 import { compileGrammarSpec, type DecoderSpec, type DecoderSpecOptions } from "./spec.ts";
+
+/** The turn grammar of a template spec (immutable, resolved once at compile time). */
+export interface TemplateTurns {
+  /** IDs that open an assistant turn (the generation prompt); [] when unknown. */
+  readonly assistantPrompt: readonly number[];
+  /** IDs that open a user turn after an end of turn; [] when unknown. */
+  readonly userPrompt: readonly number[];
+  /** DeepSeek's tool-call block markers, or null. */
+  readonly fencedToolCalls: FencedToolCallMarkers | null;
+  /** The same class table for a user turn (never starts in reasoning). */
+  readonly userSpec: DecoderSpec;
+}
+
+const TURNS = new WeakMap<DecoderSpec, TemplateTurns>();
+
+/** The turn grammar of a spec made by compileTemplateDecoderSpec, else undefined. */
+export function templateTurnsOf(spec: DecoderSpec): TemplateTurns | undefined {
+  return TURNS.get(spec);
+}
 
 export function compileTemplateDecoderSpec(
   model: TextModel,
@@ -45,10 +76,26 @@ export function compileTemplateDecoderSpec(
   };
   const startInReasoning =
     probe.think !== null && (options.startInReasoning ?? probe.startInReasoning) === true;
-  return compileGrammarSpec(model, "template", grammar, ids, {
-    reservedIds: probe.names.keys(),
-    reservedName: probe.names,
-    eosIds: options.eosIds ?? probe.eosIds,
-    startInReasoning,
-  });
+  // DeepSeek's tool-call markers stay misplaced in the table: ./template-decoder.ts reads them
+  // before the per-token path sees them.
+  const eosIds = options.eosIds ?? probe.eosIds;
+  const compile = (inReasoning: boolean): DecoderSpec =>
+    compileGrammarSpec(model, "template", grammar, ids, {
+      reservedIds: probe.names.keys(),
+      reservedName: probe.names,
+      eosIds,
+      startInReasoning: inReasoning,
+    });
+  const spec = compile(startInReasoning);
+  const userSpec = startInReasoning ? compile(false) : spec;
+  TURNS.set(
+    spec,
+    Object.freeze({
+      assistantPrompt: Object.freeze([...probe.generationPrompt]),
+      userPrompt: Object.freeze([...probe.userPrompt]),
+      fencedToolCalls: probe.fencedToolCalls,
+      userSpec,
+    }),
+  );
+  return spec;
 }

@@ -5,7 +5,13 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import type { ChatRequest, TemplateTokenizer } from "@chatwire/tokenizer";
-import { probeTemplate } from "@chatwire/tokenizer";
+import {
+  compileTemplate,
+  Origins,
+  probeTemplate,
+  renderProgram,
+  specialTokenVars,
+} from "@chatwire/tokenizer";
 import { loadTemplateTokenizerSync } from "@chatwire/tokenizer/node";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
@@ -155,13 +161,230 @@ describe("template decoder: Qwen3's template (reasoning and tool calls, exact te
   });
 });
 
+function decodeWith(
+  t: TemplateTokenizer,
+  ids: readonly number[],
+  eosIds?: readonly number[],
+): DecoderEvent[] {
+  const spec = compileTemplateDecoderSpec(
+    t.textModel,
+    probeTemplate(t),
+    eosIds === undefined ? {} : { eosIds },
+  );
+  const c = eventCollector();
+  const d = createDecoder(spec, c);
+  d.pushMany(ids);
+  d.end();
+  return c.events;
+}
+
+/** The events without text deltas split differently: consecutive text events joined. */
+function merged(events: DecoderEvent[]): DecoderEvent[] {
+  const out: DecoderEvent[] = [];
+  for (const e of events) {
+    const last = out[out.length - 1];
+    if ((e.type === "text" || e.type === "action_text") && last?.type === e.type)
+      out[out.length - 1] = { ...last, text: (last as { text: string }).text + (e as { text: string }).text };
+    else out.push(e);
+  }
+  return out;
+}
+
+describe("template decoder: more than one turn (EOS overridden)", () => {
+  const MULTI: Array<readonly [string, string]> = [
+    ["llama-3-8b-instruct", LLAMA],
+    ["llama-3.2-3b-instruct", LLAMA],
+    ["deepseek-v3", DEEPSEEK],
+    ["qwen3", QWEN],
+  ];
+  for (const [template, pkg] of MULTI)
+    test(`${template}: assistant, user, assistant turns from the template's own openings`, () => {
+      const t = tok(template, pkg);
+      const history = [
+        { role: "system", content: "Be brief." },
+        { role: "user", content: "Hi" },
+      ];
+      const turns = [
+        { role: "assistant", content: "First reply." },
+        { role: "user", content: "And then? 你好" },
+        { role: "assistant", content: "Second reply 😀." },
+      ];
+      const full = t.encodeChat({
+        messages: [...history, ...turns],
+        add_generation_prompt: false,
+      } as ChatRequest).ids;
+      const prompt = t.encodeChat({ messages: history, add_generation_prompt: true } as ChatRequest).ids;
+      expect(full.slice(0, prompt.length)).toEqual(prompt);
+      const rest = full.slice(prompt.length);
+      const ev = merged(decodeWith(t, rest, []));
+      const want: DecoderEvent[] = [];
+      for (const m of turns)
+        want.push(
+          { type: "message_start", role: m.role, metadata: "" },
+          { type: "text", text: m.content },
+          { type: "message_end" },
+        );
+      want.push({ type: "stop", reason: "end_of_input" });
+      // Qwen3's template writes the last assistant turn's empty <think></think> block: its
+      // newlines are text of the reply (exact text, docs/templates.md).
+      const got = ev.map((e) => (e.type === "text" ? { ...e, text: e.text.replace(/^\n+/, "") } : e));
+      if (template === "qwen3") expect(got.filter((e) => e.type !== "reasoning")).toEqual(want);
+      else expect(ev).toEqual(want);
+    });
+  test("with the default EOS the first end of turn still stops (one turn)", () => {
+    const t = tok("llama-3-8b-instruct", LLAMA);
+    const history = [{ role: "user", content: "Hi" }];
+    const full = t.encodeChat({
+      messages: [...history, { role: "assistant", content: "A." }, { role: "user", content: "B" }],
+      add_generation_prompt: true,
+    } as ChatRequest).ids;
+    const prompt = t.encodeChat({ messages: history, add_generation_prompt: true } as ChatRequest).ids;
+    const ev = decodeWith(t, full.slice(prompt.length));
+    expect(ev.filter((e) => e.type === "message_start")).toHaveLength(1);
+    expect(ev.at(-1)).toMatchObject({ type: "stop", reason: "eos" });
+  });
+  test("an ID sequence that opens no turn is handled as between messages (error events, no new message)", () => {
+    const t = tok("llama-3-8b-instruct", LLAMA);
+    const id = (s: string) => t.reserved.get(s) as number;
+    const text = t.textModel.encode("hello");
+    const ev = decodeWith(t, [...text, id("<|eot_id|>"), id("<|start_header_id|>"), ...text], []);
+    expect(ev.filter((e) => e.type === "message_start")).toHaveLength(1);
+    expect(ev.some((e) => e.type === "error")).toBe(true);
+    expect(ev.at(-1)).toMatchObject({ type: "stop", reason: "end_of_input" });
+  });
+});
+
+/**
+ * The template rendered over raw variables (assistant content none, as transformers passes it:
+ * the request mapping of an OpenAI server turns null into "", which takes DeepSeek V3's
+ * template past its tool-call branch), then encoded as HF encodes a benign rendering: reserved
+ * strings to IDs, the text between them through the encoder.
+ */
+function rawIds(t: TemplateTokenizer, messages: readonly object[], gp: boolean): number[] {
+  const o = new Origins();
+  const vars = new Map([
+    ["messages", o.value(messages, null, "messages")],
+    ["add_generation_prompt", gp],
+  ] as const);
+  const text = renderProgram(compileTemplate(t.templates.default), [specialTokenVars(t.config), vars], o)
+    .output.text;
+  const ids: number[] = [];
+  let from = 0;
+  for (const m of t.scanner.scan(text)) {
+    ids.push(...t.textModel.encode(text.slice(from, m.index)), m.id);
+    from = m.index + m.token.length;
+  }
+  ids.push(...t.textModel.encode(text.slice(from)));
+  return ids;
+}
+
+function rawGenerated(t: TemplateTokenizer, history: readonly object[], reply: object): number[] {
+  const prompt = rawIds(t, history, true);
+  const full = rawIds(t, [...history, reply], false);
+  expect(full.slice(0, prompt.length)).toEqual(prompt);
+  return full.slice(prompt.length);
+}
+
+describe("template decoder: DeepSeek V3 tool calls (<｜tool▁calls▁begin｜> … fenced JSON)", () => {
+  const calls = [
+    { type: "function", function: { name: "get_weather", arguments: '{"city": "Paris", "n": 2}' } },
+    { type: "function", function: { name: "get_time", arguments: '{"tz": "東京"}' } },
+  ];
+  test("the probe finds the five markers", () => {
+    const t = tok("deepseek-v3", DEEPSEEK);
+    const f = probeTemplate(t).fencedToolCalls;
+    expect(f).toEqual({
+      callsBegin: t.reserved.get("<｜tool▁calls▁begin｜>"),
+      callBegin: t.reserved.get("<｜tool▁call▁begin｜>"),
+      sep: t.reserved.get("<｜tool▁sep｜>"),
+      callEnd: t.reserved.get("<｜tool▁call▁end｜>"),
+      callsEnd: t.reserved.get("<｜tool▁calls▁end｜>"),
+    });
+    expect(probeTemplate(tok("llama-3-8b-instruct", LLAMA)).fencedToolCalls).toBeNull();
+  });
+  test("two calls encoded by the template decode to two tool-call actions, then the end of turn", () => {
+    const t = tok("deepseek-v3", DEEPSEEK);
+    const history = [{ role: "user", content: "Weather and time?" }];
+    const ids = rawGenerated(t, history, { role: "assistant", content: null, tool_calls: calls });
+    const ev = merged(decode(t, ids));
+    const ends = ev.filter((e) => e.type === "action_end") as Array<{ call?: unknown; error?: string }>;
+    expect(ends.map((e) => e.call)).toEqual([
+      { name: "get_weather", arguments: { city: "Paris", n: 2 } },
+      { name: "get_time", arguments: { tz: "東京" } },
+    ]);
+    expect(ev.filter((e) => e.type === "error")).toEqual([]);
+    expect(ev.map((e) => e.type)).toEqual([
+      "message_start",
+      "action_start",
+      "action_text",
+      "action_end",
+      "action_start",
+      "action_text",
+      "action_end",
+      "message_end",
+      "stop",
+    ]);
+    expect(ev.at(-1)).toMatchObject({ type: "stop", reason: "eos" });
+  });
+  test("one call (the template writes no <｜tool▁calls▁end｜>): the end of input closes the block", () => {
+    const t = tok("deepseek-v3", DEEPSEEK);
+    const history = [{ role: "user", content: "Weather?" }];
+    const ev = decode(
+      t,
+      rawGenerated(t, history, { role: "assistant", content: null, tool_calls: [calls[0]] }),
+    );
+    const end = ev.find((e) => e.type === "action_end") as { call?: unknown } | undefined;
+    expect(end?.call).toEqual({ name: "get_weather", arguments: { city: "Paris", n: 2 } });
+    expect(ev.filter((e) => e.type === "error")).toEqual([]);
+    expect(ev.at(-1)).toMatchObject({ type: "stop", reason: "end_of_input" });
+  });
+  test("malformed bodies are action errors, never thrown", () => {
+    const t = tok("deepseek-v3", DEEPSEEK);
+    const f = probeTemplate(t).fencedToolCalls as NonNullable<
+      ReturnType<typeof probeTemplate>["fencedToolCalls"]
+    >;
+    const enc = (s: string) => t.textModel.encode(s);
+    const bodies = [
+      "get_weather\n{no fence}",
+      "get_weather\n```json\n{bad json\n```",
+      "\n```json\n{}\n```",
+      "x\n```json\n[1]\n```",
+    ];
+    for (const b of bodies) {
+      const ev = decode(t, [
+        f.callsBegin,
+        f.callBegin,
+        ...enc("function"),
+        f.sep,
+        ...enc(b),
+        f.callEnd,
+        f.callsEnd,
+      ]);
+      const end = ev.find((e) => e.type === "action_end") as { error?: string; call?: unknown } | undefined;
+      expect(end?.error).toBeTypeOf("string");
+      expect(end?.call).toBeUndefined();
+    }
+    const unclosed = decode(t, [
+      f.callsBegin,
+      f.callBegin,
+      ...enc("function"),
+      f.sep,
+      ...enc("get_weather\n```json"),
+    ]);
+    expect(unclosed.find((e) => e.type === "action_end")).toMatchObject({ error: expect.any(String) });
+    expect(unclosed.at(-1)).toMatchObject({ type: "stop", reason: "end_of_input" });
+  });
+});
+
 describe("template decoder: random ID sequences", () => {
   for (const [template, pkg] of [...CASES, ["qwen3", QWEN] as const])
     test(`${template}: never throws, exactly one stop`, () => {
       const t = tok(template, pkg);
       const p = probeTemplate(t);
       const spec = compileTemplateDecoderSpec(t.textModel, p);
-      const reserved = [...p.names.keys()];
+      const multi = compileTemplateDecoderSpec(t.textModel, p, { eosIds: [] });
+      // Openings and tool-call markers often, so the turn and call states are reached.
+      const reserved = [...p.names.keys(), ...p.generationPrompt, ...p.userPrompt];
       const id = fc.oneof(
         fc.integer({ min: 0, max: t.textModel.vocabSize + 10 }),
         fc.constantFrom(...reserved),
@@ -169,12 +392,14 @@ describe("template decoder: random ID sequences", () => {
       );
       fc.assert(
         fc.property(fc.array(id, { maxLength: 60 }), (ids) => {
-          const c = eventCollector();
-          const d = createDecoder(spec, c);
-          for (const x of ids) d.push(x);
-          d.end();
-          expect(c.events.filter((e) => e.type === "stop")).toHaveLength(1);
-          expect(c.events.at(-1)?.type).toBe("stop");
+          for (const sp of [spec, multi]) {
+            const c = eventCollector();
+            const d = createDecoder(sp, c);
+            for (const x of ids) d.push(x);
+            d.end();
+            expect(c.events.filter((e) => e.type === "stop")).toHaveLength(1);
+            expect(c.events.at(-1)?.type).toBe("stop");
+          }
         }),
         { numRuns: 200, seed: 10 },
       );

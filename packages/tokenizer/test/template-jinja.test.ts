@@ -159,15 +159,99 @@ const SEMANTICS: Case[] = [
   },
 ];
 
+/** jinja2 constructs real templates use that @huggingface/jinja's parser or runtime refuses (issue 10). */
+const FEATURES: Case[] = [
+  {
+    name: "{% call %} with caller(), twice and nested",
+    template:
+      "{%- macro t() -%}{{ caller() }},{{ caller() }}{%- endmacro -%}{%- call t() -%}x{{ v }}{%- endcall -%}|" +
+      "{%- macro outer() -%}O[{{ caller() }}]{%- endmacro -%}{%- macro inner() -%}I({{ caller() }}){%- endmacro -%}" +
+      "{%- call outer() -%}{%- call inner() -%}X{%- endcall -%}{%- endcall -%}",
+    ctx: { v: "<|im_end|>" },
+  },
+  {
+    name: "{% call(args) %}: caller with parameters, macro arguments, caller in a namespace",
+    template:
+      "{%- macro each(xs, sep) -%}{%- for x in xs -%}{{ caller(x, loop.index) }}{{ sep if not loop.last }}{%- endfor -%}{%- endmacro -%}" +
+      "{%- call(item, i) each(items, '; ') -%}{{ i }}={{ item | upper }}{%- endcall -%}|" +
+      "{%- macro wrap() -%}{%- set ns = namespace(c=caller()) -%}[{{ ns.c }}]{%- endmacro -%}{%- call wrap() -%}in{%- endcall -%}",
+    ctx: { items: ["a", "b", "c"] },
+  },
+  {
+    name: "macro varargs / kwargs and * / ** in calls",
+    template:
+      "{%- macro f(a, b=2) -%}{{ a }},{{ b }},{{ varargs }},{{ kwargs }}{%- endmacro -%}" +
+      "{{ f(1) }}|{{ f(1, 3, 4, 5, x=6) }}|{{ f(*xs) }}|{{ f(**d) }}|{{ f(0, *xs, **d) }}|{{ range(*[2, 5]) | list }}",
+    ctx: { xs: [7, 8, 9], d: { b: "B", y: "Y" } },
+  },
+  {
+    name: "one-element and empty tuples",
+    template:
+      "{{ (1,) }}{{ () }}{{ ('a',) | length }}{{ (1, 2,) }}{% for x in (v,) %}[{{ x }}]{% endfor %}{{ 'ab'.startswith(('x', 'a',)) }}{{ (1 + 2) }}",
+    ctx: { v: "q" },
+  },
+  {
+    name: "escape / e / forceescape (Markup: no double escape, + escapes the other side)",
+    template:
+      "{{ s | e }}|{{ s | escape }}|{{ s | e | e }}|{{ s | e | forceescape }}|{{ (s | e) + '<b>' }}|{{ '<i>' + (s | e) }}|{{ (s | e) ~ '<b>' }}|{{ 3 | e }}|{{ none | e }}",
+    ctx: { s: `<a href="x">&'` },
+  },
+  {
+    name: "tests with arguments",
+    template:
+      "{{ 6 is divisibleby(3) }}{{ 7 is divisibleby 3 }}{{ x is sameas none }}{{ n is sameas false }}{{ 3 is gt 2 }}{{ 3 is lt(2) }}" +
+      "{{ 3 is not ge 4 }}{{ 2 is le 2 }}{{ 'a' is in ['a'] }}{{ 1 is eq 1 }}{{ 1 is ne(1) }}{{ 2 is greaterthan 1 }}" +
+      "{% for i in range(7) if i is divisibleby 2 %}{{ i }}{% endfor %}{{ range(10) | select('divisibleby', 3) | list }}" +
+      "{% if loop_n is divisibleby 2 and loop_n is not sameas none %}even{% endif %}{{ 'y' if 4 is divisibleby(2) else 'n' }}",
+    ctx: { n: false, loop_n: 4 },
+  },
+  {
+    name: "joiner, cycler, list.pop, select/map over none",
+    template:
+      "{%- set sep = joiner(' | ') -%}{%- for x in xs %}{{ sep() }}{{ x }}{% endfor %}|" +
+      "{%- set c = cycler('odd', 'even') -%}{% for x in xs %}{{ c.next() }}{% endfor %}{{ c.current }}|" +
+      "{%- set o = [0, 1, 2, 3] -%}{{ o.pop() }}{{ o.pop(1) }}{{ o }}|" +
+      "{{ none | selectattr('a', 'equalto', 'b') | list }}{{ none | map('upper') | list }}",
+    ctx: { xs: ["a", "b", "c"] },
+  },
+  {
+    name: "transformers' {% generation %} block renders its body",
+    template:
+      "{% for m in messages %}{% if m.role == 'assistant' %}{% generation %}{{ m.content }}{% endgeneration %}{% else %}{{ m.content }}{% endif %};{% endfor %}",
+    ctx: {
+      messages: [
+        { role: "user", content: "q" },
+        { role: "assistant", content: "a" },
+      ],
+    },
+  },
+];
+
 const ERRORS: Case[] = [
   { name: "attribute of undefined", template: "{{ z.a }}", ctx: {} },
   { name: "raise_exception", template: "{{ raise_exception('Bad role: ' ~ r) }}", ctx: { r: "x" } },
   { name: "list.append is refused (immutable sandbox)", template: "{{ xs.append(1) }}", ctx: { xs: [] } },
   { name: "unpacking mismatch", template: "{% for a, b in xs %}{% endfor %}", ctx: { xs: [[1, 2, 3]] } },
+  {
+    name: "a macro given more arguments than it takes",
+    template: "{% macro f(a) %}{{ a }}{% endmacro %}{{ f(1, 2) }}",
+    ctx: {},
+  },
+  {
+    name: "a macro given an unknown keyword",
+    template: "{% macro f(a) %}{{ a }}{% endmacro %}{{ f(1, b=2) }}",
+    ctx: {},
+  },
+  {
+    name: "dict.pop is refused (immutable sandbox)",
+    template: "{% set d = {'a': 1} %}{{ d.pop('a') }}",
+    ctx: {},
+  },
+  { name: "pop from an empty list", template: "{% set o = [] %}{{ o.pop() }}", ctx: {} },
 ];
 
 describe.runIf(havePython())("template interpreter = Python jinja2", () => {
-  const all = [...JINJA_DIFFERENCES, ...SEMANTICS];
+  const all = [...JINJA_DIFFERENCES, ...SEMANTICS, ...FEATURES];
   test.each(all.map((c) => [c.name, c] as const))("%s", (_, c) => {
     const [ref] = pythonRender(c.template, [c.ctx]);
     expect(ourResult(c.template, c.ctx)).toEqual(ref);

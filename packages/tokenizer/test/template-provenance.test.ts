@@ -79,6 +79,19 @@ describe("provenance through filters, methods, loops, macros", () => {
     expect(r.text).toBe("<a><bb>");
     expect(originMap(r)).toBe("TCTTCCT");
   });
+  test("escape: an entity replacing a caller character is caller text", () => {
+    const r = ourRender("{{ ('<' ~ x)|e }}", { x: "a<" });
+    expect(r.text).toBe("&lt;a&lt;");
+    expect(originMap(r)).toBe("TTTTCCCCC");
+  });
+  test("call blocks, varargs and * arguments keep the caller's characters caller", () => {
+    const r = ourRender(
+      "{% macro w(a) %}[{{ a }}{{ varargs|join }}{{ caller(a) }}]{% endmacro %}{% call(v) w(*xs) %}({{ v }}){% endcall %}",
+      { xs: ["a", "b"] },
+    );
+    expect(r.text).toBe("[ab(a)]");
+    expect(originMap(r)).toBe("TCCTCTT");
+  });
   test("property: any caller string round-trips through trim/split/join with every character caller", () => {
     fc.assert(
       fc.property(fc.string({ maxLength: 40 }), (x) => {

@@ -1,6 +1,7 @@
 // The syntax tree of @huggingface/jinja's parser (its dist exports `tokenize` and `parse`, not the
 // node classes' types), described structurally: only the fields the interpreter reads.
 import { parse, tokenize } from "@huggingface/jinja";
+import { rewriteTokens } from "./syntax-rewrite.ts";
 
 export interface Node {
   readonly type: string;
@@ -8,6 +9,14 @@ export interface Node {
 export interface Tok {
   readonly value: string;
   readonly type: string;
+}
+export interface CallStatementNode extends Node {
+  readonly call: CallNode;
+  readonly callerArgs: readonly Node[] | null;
+  readonly body: readonly Node[];
+}
+export interface SpreadNode extends Node {
+  readonly argument: Node;
 }
 export interface ProgramNode extends Node {
   readonly body: readonly Node[];
@@ -91,5 +100,6 @@ export interface TernaryNode extends Node {
 
 /** Parses with transformers' environment options (trim_blocks, lstrip_blocks). */
 export function parseTemplate(source: string): ProgramNode {
-  return parse(tokenize(source, { trim_blocks: true, lstrip_blocks: true })) as unknown as ProgramNode;
+  const tokens = rewriteTokens(tokenize(source, { trim_blocks: true, lstrip_blocks: true }));
+  return parse(tokens as Parameters<typeof parse>[0]) as unknown as ProgramNode;
 }

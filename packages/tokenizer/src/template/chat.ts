@@ -91,7 +91,7 @@ export function renderChatTemplate(
   const n = normalizeRequest(request, { family: "template", nativeRoles: [], nativeFields: [] });
   const req = request as Record<string, unknown>;
   const origins = new Origins();
-  const vars = new Map<string, Value>(specialTokens);
+  const vars = new Map<string, Value>();
   const kw = own(req, "chat_template_kwargs");
   if (kw !== null && kw !== undefined)
     for (const [k, v] of Object.entries(kw as object))
@@ -101,7 +101,7 @@ export function renderChatTemplate(
   const tools = own(req, "tools");
   if (Array.isArray(tools) && tools.length > 0) vars.set("tools", origins.value(tools, null, "tools"));
   vars.set("add_generation_prompt", n.addGenerationPrompt);
-  const r = renderProgram(program, vars, origins, options);
+  const r = renderProgram(program, [specialTokens, vars], origins, options);
   let output = r.output;
   if (n.continueFinalMessage) {
     const last = n.messages[n.messages.length - 1];
@@ -115,9 +115,8 @@ export function emitRuns(r: TemplateRender, sink: ChatSink): void {
   r.output.forEachRun((text, origin) => {
     if (origin === TEMPLATE) sink.template(text, null, "template");
     else {
-      const { message, field } = r.origins.get(origin);
-      const top = field.replace(/[[.].*$/s, "");
-      sink.caller(text, message, top === "" ? "content" : top, { field });
+      const f = r.origins.get(origin);
+      sink.caller(text, f.message, r.origins.top(origin), f);
     }
   });
 }

@@ -2,6 +2,7 @@
 // provenance (trim = Python str.strip, so U+FEFF stays and U+0085/U+001C-U+001F go; `string` of a
 // list is Python's str(); tojson is transformers' json.dumps). Unknown names are typed errors.
 import type { Interpreter } from "./interpreter.ts";
+import { forceEscape, htmlEscapeValue } from "./markup.ts";
 import { concat, PStr, PStrBuilder } from "./pstr.ts";
 import { pyCapitalize, pyLower, pyReplace, pyStrip, pyTitle, pyUpper } from "./py-str.ts";
 import { toJson } from "./tojson.ts";
@@ -47,7 +48,8 @@ function lengthOf(v: Value): number {
 
 /** select/reject/selectattr/rejectattr: the test named by the first argument (none: truthiness). */
 function selectBy(it: Interpreter, v: Value, a: CallArgs, withAttr: boolean, keep: boolean): Value {
-  const items = it.iterate(v);
+  // jinja2's _select_or_reject: `if seq:` first, so none (and any falsy value) selects nothing.
+  const items = truthy(v) ? it.iterate(v) : [];
   const rest = withAttr ? a.args.slice(1) : a.args;
   const attr = withAttr ? arg(a, 0, "attribute") : undefined;
   if (withAttr && !(attr instanceof PStr))
@@ -91,13 +93,12 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
     case "string":
       return it.made(str(v));
     case "safe":
+      return v;
     case "e":
     case "escape":
+      return it.made(htmlEscapeValue(v));
     case "forceescape":
-      // No autoescape in transformers' environment: `escape` would return Markup with HTML
-      // entities; no real chat template escapes, so it is refused rather than guessed.
-      if (name === "safe") return v;
-      throw new TemplateRuntimeError(`filter ${name} is not supported`);
+      return it.made(forceEscape(v));
     case "length":
     case "count":
       return lengthOf(v);
@@ -192,6 +193,8 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       return new PList(reverse ? xs.reverse() : xs);
     }
     case "map": {
+      // jinja2's do_map: `if seq:` first, so none maps to nothing.
+      if (!truthy(v)) return new PList([]);
       const attr = a.kwargs.get("attribute");
       if (attr instanceof PStr) return new PList(it.iterate(v).map((x) => attrPath(x, attr.text, it)));
       const f = a.args[0];
@@ -337,6 +340,27 @@ export function applyTest(name: string, v: Value, args: readonly Value[], it: In
       return it.contains(args[0] ?? null, v);
     case "sameas":
       return v === args[0];
+    case "divisibleby": {
+      const x = numOf(v);
+      const d = numOf(args[0] ?? null);
+      if (x === undefined || d === undefined) throw new TemplateRuntimeError("divisibleby needs numbers");
+      if (d === 0) throw new TemplateRuntimeError("integer division or modulo by zero");
+      return x % d === 0;
+    }
+    case "gt":
+    case "greaterthan":
+    case ">":
+      return less(args[0] ?? null, v);
+    case "ge":
+    case ">=":
+      return !less(v, args[0] ?? null);
+    case "lt":
+    case "lessthan":
+    case "<":
+      return less(v, args[0] ?? null);
+    case "le":
+    case "<=":
+      return !less(args[0] ?? null, v);
     case "escaped":
       return false;
     default:

@@ -13,7 +13,7 @@ export type { StructureAuditEntry } from "./interpreter.ts";
 export { DEFAULT_LIMITS, type TemplateLimits } from "./limits.ts";
 export type { CallerField } from "./origins.ts";
 export { Origins } from "./origins.ts";
-export { type MarkerPair, probeTemplate, type TemplateProbe } from "./probe.ts";
+export { type FencedToolCallMarkers, type MarkerPair, probeTemplate, type TemplateProbe } from "./probe.ts";
 export { concat, PStr, TEMPLATE } from "./pstr.ts";
 export { compileTemplate, type RenderOptions, type RenderResult, renderProgram } from "./render.ts";
 export { type AddedToken, hasControlShape, isTextPiece, splitAddedTokens } from "./reserved-set.ts";

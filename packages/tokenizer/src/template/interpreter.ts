@@ -11,6 +11,7 @@
 import type {
   BinaryNode,
   CallNode,
+  CallStatementNode,
   FilterNode,
   FilterStatementNode,
   ForNode,
@@ -25,16 +26,20 @@ import type {
   SelectNode,
   SetNode,
   SliceNode,
+  SpreadNode,
   TernaryNode,
   TestNode,
   UnaryNode,
 } from "./ast.ts";
 import { applyFilter, applyTest } from "./filters.ts";
 import type { TemplateLimits } from "./limits.ts";
+import { LoopAttrs } from "./loop.ts";
+import { isMarkup, markupPlus } from "./markup.ts";
 import { callMethod, getAttr } from "./methods.ts";
 import type { Origins } from "./origins.ts";
 import { concat, PStr, PStrBuilder } from "./pstr.ts";
 import { pyIndex, pySlice, slicePositions } from "./py-str.ts";
+import { NOT_TEST_FILTER, TEST_FILTER, TUPLE_END } from "./syntax-rewrite.ts";
 import {
   type CallArgs,
   Callable,
@@ -81,8 +86,13 @@ const CONTINUE = 2;
 type Flow = 0 | typeof BREAK | typeof CONTINUE;
 
 class Scope {
-  readonly vars = new Map<string, Value>();
-  constructor(readonly parent: Scope | undefined) {}
+  readonly vars: Map<string, Value>;
+  constructor(
+    readonly parent: Scope | undefined,
+    vars?: Map<string, Value>,
+  ) {
+    this.vars = vars ?? new Map<string, Value>();
+  }
 
   lookup(name: string): Value | undefined {
     for (let s: Scope | undefined = this; s !== undefined; s = s.parent) {
@@ -92,6 +102,54 @@ class Scope {
     return undefined;
   }
 }
+
+interface SpecialReads {
+  readonly varargs: boolean;
+  readonly kwargs: boolean;
+  readonly caller: boolean;
+}
+const READS = new WeakMap<readonly Node[], SpecialReads>();
+
+/** Whether a macro body reads `varargs`, `kwargs`, `caller` (jinja2 decides its signature by that); nested macros are their own. */
+function bodyReads(body: readonly Node[]): SpecialReads {
+  let r = READS.get(body);
+  if (r === undefined) {
+    const found = { varargs: false, kwargs: false, caller: false };
+    const seen = new Set<object>();
+    const visit = (x: unknown): void => {
+      if (typeof x !== "object" || x === null || seen.has(x)) return;
+      seen.add(x);
+      if (Array.isArray(x)) {
+        for (const y of x) visit(y);
+        return;
+      }
+      if (x instanceof Map) {
+        for (const [k, v] of x) {
+          visit(k);
+          visit(v);
+        }
+        return;
+      }
+      const n = x as { type?: unknown; value?: unknown };
+      if (n.type === "Macro") return;
+      if (n.type === "Identifier" && typeof n.value === "string" && Object.hasOwn(found, n.value))
+        found[n.value as keyof typeof found] = true;
+      for (const v of Object.values(x)) visit(v);
+    };
+    visit(body);
+    r = found;
+    READS.set(body, r);
+  }
+  return r;
+}
+
+/** The cached PStr of a StringLiteral node (a symbol: no template can name it). */
+const LITERAL = Symbol("chatwire.literal");
+
+const NO_ARGS: CallArgs = { args: [], kwargs: new Map() };
+
+/** Operator chains of parsed programs, flattened once per node (the trees are never mutated). */
+const CHAINS = new WeakMap<BinaryNode, readonly Node[]>();
 
 const CONSTANTS: ReadonlyMap<string, Value> = new Map<string, Value>([
   ["true", true],
@@ -171,10 +229,15 @@ export class Interpreter {
     return out.finish();
   }
 
-  static scope(vars: ReadonlyMap<string, Value>): Scope {
-    const s = new Scope(undefined);
-    for (const [k, v] of vars) s.vars.set(k, v);
-    return s;
+  /**
+   * The render's top scope over layers of read-only variables (later layers win), without
+   * copying them: a template's top-level {% set %} writes into a fresh map of its own.
+   */
+  static scope(...layers: ReadonlyMap<string, Value>[]): Scope {
+    let s: Scope | undefined;
+    // Scope only reads a layer's map (lookup); writes go to the fresh top map below.
+    for (const l of layers) s = new Scope(s, l as Map<string, Value>);
+    return new Scope(s);
   }
 
   private emit(out: PStrBuilder, s: PStr, top: boolean): void {
@@ -226,7 +289,8 @@ export class Interpreter {
         return f;
       }
       case "CallStatement":
-        throw new TemplateRuntimeError("{% call %} blocks are not supported");
+        this.emit(out, str(this.callBlock(node as CallStatementNode, scope)), top);
+        return 0;
       default:
         this.emit(out, str(this.expr(node, scope)), top);
         return 0;
@@ -252,30 +316,14 @@ export class Interpreter {
       items = kept;
     }
     if (items.length === 0) return this.block(n.defaultBlock, scope, out, top);
-    const loop = new PObject("loop", new Map());
-    inner.vars.set("loop", loop);
+    // The loop object reads its attributes from the current index (./loop.ts): nothing is
+    // written per iteration.
+    const attrs = new LoopAttrs(items);
+    inner.vars.set("loop", new PObject("loop", attrs));
     const len = items.length;
     for (let i = 0; i < len; i++) {
       this.step();
-      const a = loop.attrs;
-      a.set("index", i + 1);
-      a.set("index0", i);
-      a.set("revindex", len - i);
-      a.set("revindex0", len - i - 1);
-      a.set("first", i === 0);
-      a.set("last", i === len - 1);
-      a.set("length", len);
-      a.set("depth", 1);
-      a.set("depth0", 0);
-      a.set("previtem", i > 0 ? (items[i - 1] as Value) : new PyUndefined("previtem"));
-      a.set("nextitem", i < len - 1 ? (items[i + 1] as Value) : new PyUndefined("nextitem"));
-      a.set(
-        "cycle",
-        new Callable("cycle", ({ args }) => {
-          if (args.length === 0) throw new TemplateRuntimeError("no items for cycling given");
-          return args[i % args.length] as Value;
-        }),
-      );
+      attrs.i = i;
       // jinja2: every iteration is a fresh scope (a {% set %} in the body does not survive into
       // the next iteration, which sees the outer value again).
       const iter = new Scope(inner);
@@ -327,13 +375,28 @@ export class Interpreter {
   }
 
   private macro(n: MacroNode, defScope: Scope): void {
-    const name = n.name.value;
-    const params = n.args.map((a) =>
+    defScope.vars.set(n.name.value, this.callable(n.name.value, n.args, n.body, defScope));
+  }
+
+  /**
+   * A macro (or a call block's `caller`) as jinja2 builds it: parameters with defaults evaluated
+   * at call time in the macro's scope; extra positional arguments are `varargs` (a tuple) and
+   * extra keywords `kwargs` (a dict) when the body reads those names, else a TypeError, as in
+   * jinja2; `caller` is the call block's body when the macro is called from `{% call %}`.
+   */
+  private callable(
+    name: string,
+    paramNodes: readonly Node[],
+    body: readonly Node[],
+    defScope: Scope,
+  ): Callable {
+    const params = paramNodes.map((a) =>
       a.type === "KeywordArgumentExpression"
         ? { name: (a as KwargNode).key.value, dflt: (a as KwargNode).value as Node | undefined }
         : { name: (a as IdentNode).value, dflt: undefined },
     );
-    const fn = new Callable(name, ({ args, kwargs }) => {
+    const uses = bodyReads(body);
+    return new Callable(name, ({ args, kwargs }) => {
       this.step();
       if (++this.depth > this.limits.maxCallDepth)
         throw new TemplateLimitError(
@@ -342,7 +405,13 @@ export class Interpreter {
         );
       try {
         const s = new Scope(defScope);
+        if (args.length > params.length && !uses.varargs)
+          throw new TemplateRuntimeError(`macro '${name}' takes not more than ${params.length} argument(s)`);
+        const known = new Set<string>();
         params.forEach((p, i) => {
+          // jinja2's Macro.__call__: a keyword naming a parameter already given positionally
+          // stays a keyword (kwargs, or the "takes no keyword argument" TypeError).
+          if (i >= args.length) known.add(p.name);
           const given = i < args.length ? args[i] : kwargs.get(p.name);
           s.vars.set(
             p.name,
@@ -353,14 +422,39 @@ export class Interpreter {
                 : new PyUndefined(p.name),
           );
         });
+        const extra = new PDict();
+        for (const [k, v] of kwargs) {
+          if (known.has(k)) continue;
+          if (k === "caller" && uses.caller) {
+            s.vars.set("caller", v);
+            continue;
+          }
+          if (!uses.kwargs)
+            throw new TemplateRuntimeError(`macro '${name}' takes no keyword argument '${k}'`);
+          extra.set(PStr.of(k), v);
+        }
+        if (uses.varargs) s.vars.set("varargs", new PList(args.slice(params.length), true));
+        if (uses.kwargs) s.vars.set("kwargs", extra);
+        if (uses.caller && !s.vars.has("caller")) s.vars.set("caller", new PyUndefined("caller"));
         const out = new PStrBuilder();
-        this.block(n.body, s, out, false);
+        this.block(body, s, out, false);
         return out.finish();
       } finally {
         this.depth--;
       }
     });
-    defScope.vars.set(name, fn);
+  }
+
+  /** `{% call(params) macro(args) %}body{% endcall %}`: the macro called with `caller` = the body. */
+  private callBlock(n: CallStatementNode, scope: Scope): Value {
+    const caller = this.callable("caller", n.callerArgs ?? [], n.body, scope);
+    const f = this.expr(n.call.callee, scope);
+    if (f instanceof PyUndefined) throw new TemplateRuntimeError(`'${f.name}' is undefined`);
+    if (!(f instanceof Callable)) throw new TemplateRuntimeError(`'${typeName(f)}' object is not callable`);
+    const a = this.args(n.call.args, scope);
+    const kwargs = new Map(a.kwargs);
+    kwargs.set("caller", caller);
+    return f.call({ args: a.args, kwargs });
   }
 
   // ---- expressions ----------------------------------------------------------------------
@@ -375,26 +469,42 @@ export class Interpreter {
 
   expr(node: Node, scope: Scope): Value {
     switch (node.type) {
-      case "StringLiteral":
-        return PStr.of((node as LiteralNode<string>).value);
+      case "StringLiteral": {
+        // Template literals (text between tags too) are immutable template-origin strings: one
+        // PStr per node, made on first use, instead of one per evaluation.
+        const lit = node as LiteralNode<string> & { [LITERAL]?: PStr };
+        let p = lit[LITERAL];
+        if (p === undefined) {
+          p = PStr.of(lit.value);
+          lit[LITERAL] = p;
+        }
+        return p;
+      }
       case "IntegerLiteral":
         return (node as LiteralNode<number>).value;
       case "FloatLiteral":
         return new PyFloat((node as LiteralNode<number>).value);
       case "Identifier": {
         const name = (node as IdentNode).value;
-        const c = CONSTANTS.get(name);
-        if (c !== undefined) return c;
+        // true/True/false/False/none/None: only names starting t, T, f, F, n, N are looked up.
+        const c0 = name.charCodeAt(0) | 0x20;
+        if (c0 === 0x74 || c0 === 0x66 || c0 === 0x6e) {
+          const c = CONSTANTS.get(name);
+          if (c !== undefined) return c;
+        }
         const v = scope.lookup(name);
         return v === undefined ? new PyUndefined(name) : v;
       }
       case "ArrayLiteral":
         return new PList((node as LiteralNode<readonly Node[]>).value.map((x) => this.expr(x, scope)));
-      case "TupleLiteral":
-        return new PList(
-          (node as LiteralNode<readonly Node[]>).value.map((x) => this.expr(x, scope)),
-          true,
-        );
+      case "TupleLiteral": {
+        // `(1,)` / `()` arrive with TUPLE_END markers (./syntax-rewrite.ts), dropped here.
+        const items: Value[] = [];
+        for (const x of (node as LiteralNode<readonly Node[]>).value)
+          if (!(x.type === "Identifier" && (x as IdentNode).value === TUPLE_END))
+            items.push(this.expr(x, scope));
+        return new PList(items, true);
+      }
       case "ObjectLiteral": {
         const d = new PDict();
         for (const [k, v] of (node as LiteralNode<ReadonlyMap<Node, Node>>).value) {
@@ -451,19 +561,33 @@ export class Interpreter {
       if (a.type === "KeywordArgumentExpression") {
         const k = a as KwargNode;
         kwargs.set(k.key.value, this.expr(k.value, scope));
-      } else if (a.type === "SpreadExpression" || a.type === "KeywordSpreadExpression")
-        throw new TemplateRuntimeError("* / ** arguments are not supported");
-      else args.push(this.expr(a, scope));
+      } else if (a.type === "SpreadExpression") {
+        // f(*xs): every item of the iterable is a positional argument.
+        for (const x of this.iterate(this.expr((a as SpreadNode).argument, scope))) args.push(x);
+      } else if (a.type === "KeywordSpreadExpression") {
+        // f(**d): every entry of the dict is a keyword argument.
+        const d = this.expr((a as SpreadNode).argument, scope);
+        if (!(d instanceof PDict))
+          throw new TemplateRuntimeError(`argument after ** must be a mapping, not ${typeName(d)}`);
+        for (const [k, [, v]] of d.map) kwargs.set(k, v);
+      } else args.push(this.expr(a, scope));
     }
     return { args, kwargs };
   }
 
   private filter(v: Value, f: Node, scope: Scope): Value {
-    if (f.type === "Identifier")
-      return applyFilter((f as IdentNode).value, v, { args: [], kwargs: new Map() }, this);
+    if (f.type === "Identifier") return this.applyNamed((f as IdentNode).value, v, NO_ARGS);
     const c = f as CallNode;
     if (c.callee.type !== "Identifier") throw new TemplateRuntimeError("bad filter");
-    return applyFilter((c.callee as IdentNode).value, v, this.args(c.args, scope), this);
+    return this.applyNamed((c.callee as IdentNode).value, v, this.args(c.args, scope));
+  }
+
+  /** A filter, or a test with arguments rewritten as one (./syntax-rewrite.ts). */
+  private applyNamed(name: string, v: Value, a: CallArgs): Value {
+    if (name.startsWith(NOT_TEST_FILTER))
+      return !applyTest(name.slice(NOT_TEST_FILTER.length), v, a.args, this);
+    if (name.startsWith(TEST_FILTER)) return applyTest(name.slice(TEST_FILTER.length), v, a.args, this);
+    return applyFilter(name, v, a, this);
   }
 
   private member(n: MemberNode, scope: Scope): Value {
@@ -525,8 +649,69 @@ export class Interpreter {
     return f.call(this.args(n.args, scope));
   }
 
+  /**
+   * A left-nested chain of one operator (`a + b + c + d`, `a ~ b ~ c`), as its operands in order.
+   * Chains are how templates build every message (`'<|im_start|>' + message.role + '\n' + ...`);
+   * joining the strings of a chain once instead of pairwise avoids re-copying the growing
+   * left part at every step (what Python does, with the same result).
+   */
+  private static chain(n: BinaryNode): readonly Node[] {
+    let c = CHAINS.get(n);
+    if (c === undefined) {
+      const op = n.operator.value;
+      const operands: Node[] = [n.right];
+      let left: Node = n.left;
+      while (left.type === "BinaryExpression" && (left as BinaryNode).operator.value === op) {
+        operands.push((left as BinaryNode).right);
+        left = (left as BinaryNode).left;
+      }
+      operands.push(left);
+      c = operands.reverse();
+      CHAINS.set(n, c);
+    }
+    return c;
+  }
+
+  /** `a ~ b ~ ...`: every operand through str(), one concat. */
+  private tildeChain(n: BinaryNode, scope: Scope): Value {
+    const operands = Interpreter.chain(n);
+    const parts = new Array<PStr>(operands.length);
+    for (let k = 0; k < operands.length; k++) parts[k] = str(this.expr(operands[k] as Node, scope));
+    return this.made(concat(parts));
+  }
+
+  /**
+   * `a + b + ...`, evaluated left to right as Python does; consecutive string operands are
+   * collected and joined once, any other operand falls back to the pairwise `+`.
+   */
+  private plusChain(n: BinaryNode, scope: Scope): Value {
+    const operands = Interpreter.chain(n);
+    let acc: Value = this.expr(operands[0] as Node, scope);
+    let strs: PStr[] | undefined;
+    for (let k = 1; k < operands.length; k++) {
+      const v = this.expr(operands[k] as Node, scope);
+      if (
+        v instanceof PStr &&
+        !isMarkup(v) &&
+        (strs !== undefined || (acc instanceof PStr && !isMarkup(acc)))
+      ) {
+        if (strs === undefined) strs = [acc as PStr];
+        strs.push(v);
+        continue;
+      }
+      if (strs !== undefined) {
+        acc = this.made(concat(strs));
+        strs = undefined;
+      }
+      acc = this.arith("+", acc, v);
+    }
+    return strs === undefined ? acc : this.made(concat(strs));
+  }
+
   private binary(n: BinaryNode, scope: Scope): Value {
     const op = n.operator.value;
+    if (op === "~") return this.tildeChain(n, scope);
+    if (op === "+") return this.plusChain(n, scope);
     if (op === "and") {
       const l = this.expr(n.left, scope);
       return truthy(l) ? this.expr(n.right, scope) : l;
@@ -578,7 +763,10 @@ export class Interpreter {
 
   private arith(op: string, l: Value, r: Value): Value {
     if (op === "+") {
-      if (l instanceof PStr && r instanceof PStr) return this.made(concat([l, r]));
+      if (l instanceof PStr && r instanceof PStr) {
+        if (isMarkup(l) || isMarkup(r)) return this.made(markupPlus(l, r, (x, y) => concat([x, y])));
+        return this.made(concat([l, r]));
+      }
       if (l instanceof PList && r instanceof PList) {
         this.charge(l.items.length + r.items.length);
         return new PList([...l.items, ...r.items], l.tuple);

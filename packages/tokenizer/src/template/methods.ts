@@ -132,11 +132,25 @@ export function callMethod(obj: Value, name: string, a: CallArgs, it: Interprete
     const v = obj.get(name);
     if (v instanceof Callable) return v.call(a);
   }
+  if (obj instanceof PList && !obj.tuple && name === "pop") return listPop(obj, a);
   if (MUTATING.has(name) && (obj instanceof PList || obj instanceof PDict))
     throw new TemplateRuntimeError(`access to ${typeName(obj)}.${name} is unsafe (immutable sandbox)`);
   const f = getAttr(obj, name);
   if (f instanceof Callable) return f.call(a);
   throw new TemplateRuntimeError(`'${typeName(obj)}' object has no callable attribute '${name}'`);
+}
+
+/**
+ * list.pop([i]): jinja2's ImmutableSandboxedEnvironment blocks append/extend/insert/remove/sort/
+ * reverse on lists (its _mutable_spec) but not pop, so templates may pop (dict.pop is blocked).
+ */
+function listPop(list: PList, a: CallArgs): Value {
+  const n = list.items.length;
+  if (n === 0) throw new TemplateRuntimeError("pop from empty list");
+  const raw = intArg(arg(a, 0, "index"), -1);
+  const i = raw < 0 ? raw + n : raw;
+  if (i < 0 || i >= n) throw new TemplateRuntimeError("pop index out of range");
+  return list.items.splice(i, 1)[0] as Value;
 }
 
 function strMethod(s: PStr, name: string, a: CallArgs, it: Interpreter): Value {

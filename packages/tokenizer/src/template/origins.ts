@@ -11,15 +11,47 @@ export interface CallerField {
 }
 
 export class Origins {
-  private readonly refs: CallerField[] = [{ message: null, field: "template" }];
+  /** Per origin: message index, field path, and whether it names a dict key (" (key)" appended when read). */
+  private readonly messages: (number | null)[] = [null];
+  private readonly paths: string[] = ["template"];
+  private readonly keys: boolean[] = [false];
+  /** get(origin), built on first use: most origins (dict keys above all) are never read. */
+  private readonly refs: (CallerField | undefined)[] = [];
+  /** top(origin), computed on first use (a tools JSON emits one run per string, often per origin twice). */
+  private readonly tops: (string | undefined)[] = [];
 
-  add(message: number | null, field: string): number {
-    this.refs.push({ message, field });
-    return this.refs.length - 1;
+  add(message: number | null, field: string, key = false): number {
+    this.messages.push(message);
+    this.paths.push(field);
+    this.keys.push(key);
+    return this.paths.length - 1;
   }
 
   get(origin: number): CallerField {
-    return this.refs[origin] ?? { message: null, field: "template" };
+    let r = this.refs[origin];
+    if (r === undefined) {
+      const path = this.paths[origin];
+      if (path === undefined) return { message: null, field: "template" };
+      r = {
+        message: this.messages[origin] ?? null,
+        field: this.keys[origin] === true ? `${path} (key)` : path,
+      };
+      this.refs[origin] = r;
+    }
+    return r;
+  }
+
+  /** The top-level field of an origin's path ("tool_calls[0].function.name" -> "tool_calls"; "" -> "content"). */
+  top(origin: number): string {
+    let top = this.tops[origin];
+    if (top === undefined) {
+      const { field } = this.get(origin);
+      const cut = field.search(/[[.]/);
+      top = cut < 0 ? field : field.slice(0, cut);
+      if (top === "") top = "content";
+      this.tops[origin] = top;
+    }
+    return top;
   }
 
   /** Caller JSON -> values; strings get the origin of (message, field path). */
@@ -35,7 +67,7 @@ export class Origins {
     for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
       if (x === undefined) continue;
       const path = field === "" ? k : `${field}.${k}`;
-      d.set(PStr.of(k, this.add(message, `${path} (key)`)), this.value(x, message, path, depth + 1));
+      d.set(PStr.of(k, this.add(message, path, true)), this.value(x, message, path, depth + 1));
     }
     return d;
   }

@@ -7,8 +7,12 @@
 //   end of turn        the first reserved token the template writes after an assistant's content
 //   turn starts        reserved tokens between one message's content and the next one's
 //   EOS                config eos_token, generation_config.json eos_token_id, the end of turn
+//   user turn          ids([user N1, assistant N2, user N3]) from after the end of turn to N3
 //   grammars           <think>/</think>, <tool_call>/</tool_call> (JSON): only when both are
-//                      reserved single tokens and the template source spells at least one
+//                      reserved single tokens and the template source spells at least one;
+//                      DeepSeek's <｜tool▁calls▁begin｜> <｜tool▁call▁begin｜> TYPE <｜tool▁sep｜>
+//                      NAME\n```json\nARGS\n``` <｜tool▁call▁end｜> <｜tool▁calls▁end｜>: when all
+//                      five are reserved and the template spells the first
 import { TokenizerError } from "../errors.ts";
 import type { ChatRequest } from "../formats/request.ts";
 import type { TemplateTokenizer } from "./tokenizer.ts";
@@ -18,6 +22,15 @@ export interface MarkerPair {
   readonly end: number;
 }
 
+/** DeepSeek V3 / R1 tool-call markers (docs/templates.md "Decoding"). */
+export interface FencedToolCallMarkers {
+  readonly callsBegin: number;
+  readonly callBegin: number;
+  readonly sep: number;
+  readonly callEnd: number;
+  readonly callsEnd: number;
+}
+
 export interface TemplateProbe {
   /** IDs the generation prompt adds after the last message (e.g. `<|start_header_id|>assistant<|end_header_id|>\n\n`). */
   readonly generationPrompt: readonly number[];
@@ -25,6 +38,12 @@ export interface TemplateProbe {
   readonly assistantStart: readonly number[];
   /** Reserved IDs that open a user turn after an assistant turn (end of turn excluded). */
   readonly userStart: readonly number[];
+  /**
+   * IDs that open a user turn after an assistant's end of turn, up to the user's content,
+   * leading text (the "\n" a template writes after its end of turn) dropped; [] when the
+   * rendering does not split cleanly there.
+   */
+  readonly userPrompt: readonly number[];
   /** The first reserved ID after an assistant's content (`<|eot_id|>`), or null (ChatGLM3: none). */
   readonly endOfTurn: number | null;
   /** Stop IDs: config eos_token, generation_config.json eos_token_id, endOfTurn (sorted, unique). */
@@ -35,6 +54,8 @@ export interface TemplateProbe {
   readonly startInReasoning: boolean;
   /** `<tool_call>` / `</tool_call>` with a JSON `{"name", "arguments"}` body, else null. */
   readonly toolCall: MarkerPair | null;
+  /** DeepSeek's tool-call block markers (fenced JSON arguments), else null. */
+  readonly fencedToolCalls: FencedToolCallMarkers | null;
   /** Display name per reserved ID. */
   readonly names: ReadonlyMap<number, string>;
 }
@@ -81,6 +102,47 @@ function pair(tok: TemplateTokenizer, start: string, end: string): MarkerPair | 
   return src.includes(start) || src.includes(end) ? { start: s, end: e } : null;
 }
 
+/** The user turn's opening IDs: after the end of turn that follows message 1, up to message 2's content. */
+function userPromptIds(tok: TemplateTokenizer, request: ChatRequest, endOfTurn: number | null): number[] {
+  if (endOfTurn === null) return [];
+  const e = tok.encodeChat(request);
+  const contentStart = (m: number): number =>
+    e.spans.find((s) => s.message === m && s.field === "content")?.start ?? -1;
+  const spanEnd = (m: number): number => {
+    let end = -1;
+    for (const s of e.spans) if (s.message === m && s.field === "content") end = s.end;
+    return end;
+  };
+  const from = spanEnd(1);
+  const to = contentStart(2);
+  if (from < 0 || to < 0) return [];
+  let k = e.ids.indexOf(endOfTurn, from);
+  if (k < 0 || k >= to) return [];
+  k++;
+  const reservedIds = new Set(tok.reserved.values());
+  while (k < to && !reservedIds.has(e.ids[k] as number)) k++;
+  return e.ids.slice(k, to);
+}
+
+function fenced(tok: TemplateTokenizer): FencedToolCallMarkers | null {
+  const get = (s: string): number | undefined => tok.reserved.get(s);
+  const callsBegin = get("<｜tool▁calls▁begin｜>");
+  const callBegin = get("<｜tool▁call▁begin｜>");
+  const sep = get("<｜tool▁sep｜>");
+  const callEnd = get("<｜tool▁call▁end｜>");
+  const callsEnd = get("<｜tool▁calls▁end｜>");
+  if (
+    callsBegin === undefined ||
+    callBegin === undefined ||
+    sep === undefined ||
+    callEnd === undefined ||
+    callsEnd === undefined
+  )
+    return null;
+  const src = [tok.templates.default, tok.templates.toolUse ?? ""].join("\n");
+  return src.includes("<｜tool▁calls▁begin｜>") ? { callsBegin, callBegin, sep, callEnd, callsEnd } : null;
+}
+
 /** Probes the template; a template that refuses the needle conversations is a typed error. */
 export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
   const user = { role: "user", content: N1 } as const;
@@ -102,10 +164,8 @@ export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
   const assistantStart = generationPrompt.filter((id) => reservedIds.has(id));
   const afterAssistant = reservedIn(tok, templateBetween(tok, render([user, assistant], false), 1, -1));
   const endOfTurn = afterAssistant[0] ?? null;
-  const between = reservedIn(
-    tok,
-    templateBetween(tok, render([user, assistant, { role: "user", content: N3 }], false), 1, 2),
-  );
+  const threeTurns = render([user, assistant, { role: "user", content: N3 }], false);
+  const between = reservedIn(tok, templateBetween(tok, threeTurns, 1, 2));
   const userStart = endOfTurn !== null && between[0] === endOfTurn ? between.slice(1) : between;
   const eos = new Set<number>();
   const eosName = tok.config.eosToken;
@@ -126,11 +186,13 @@ export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
     generationPrompt,
     assistantStart,
     userStart,
+    userPrompt: userPromptIds(tok, threeTurns, endOfTurn),
     endOfTurn,
     eosIds: [...eos].sort((x, y) => x - y),
     think,
     startInReasoning,
     toolCall: pair(tok, "<tool_call>", "</tool_call>"),
+    fencedToolCalls: fenced(tok),
     names,
   });
 }

@@ -77,6 +77,50 @@ function globals(now: () => Date, it: Interpreter): Map<string, Value> {
     }),
   );
   g.set(
+    "joiner",
+    new Callable("joiner", ({ args, kwargs }) => {
+      const sep = args[0] ?? kwargs.get("sep") ?? PStr.of(", ");
+      let used = false;
+      return new Callable("joiner", () => {
+        if (!used) {
+          used = true;
+          return PStr.EMPTY;
+        }
+        return sep;
+      });
+    }),
+  );
+  g.set(
+    "cycler",
+    new Callable("cycler", ({ args }) => {
+      if (args.length === 0) throw new TemplateRuntimeError("at least one item has to be provided");
+      const attrs = new Map<string, Value>();
+      let pos = 0;
+      const current = (): void => {
+        attrs.set("current", args[pos] as Value);
+      };
+      current();
+      attrs.set(
+        "next",
+        new Callable("next", () => {
+          const v = args[pos] as Value;
+          pos = (pos + 1) % args.length;
+          current();
+          return v;
+        }),
+      );
+      attrs.set(
+        "reset",
+        new Callable("reset", () => {
+          pos = 0;
+          current();
+          return null;
+        }),
+      );
+      return new PObject("cycler", attrs);
+    }),
+  );
+  g.set(
     "dict",
     new Callable("dict", ({ kwargs }) => {
       const d = new PDict();
@@ -87,19 +131,24 @@ function globals(now: () => Date, it: Interpreter): Map<string, Value> {
   return g;
 }
 
-/** Renders `program` with `vars` (already converted with `origins`). */
+/** Renders `program` with `vars` (already converted with `origins`; a list: later maps win). */
 export function renderProgram(
   program: ProgramNode,
-  vars: ReadonlyMap<string, Value>,
+  vars: ReadonlyMap<string, Value> | readonly ReadonlyMap<string, Value>[],
   origins: Origins,
   options: RenderOptions = {},
 ): RenderResult {
   const limits = { ...DEFAULT_LIMITS, ...options.limits };
   const it = new Interpreter(origins, limits);
-  const all = globals(options.now ?? (() => new Date()), it);
-  for (const [k, v] of vars) all.set(k, v);
+  const builtins = globals(options.now ?? (() => new Date()), it);
   try {
-    const output = it.render(program, Interpreter.scope(all));
+    const output = it.render(
+      program,
+      Interpreter.scope(
+        builtins,
+        ...(vars instanceof Map ? [vars] : (vars as readonly ReadonlyMap<string, Value>[])),
+      ),
+    );
     return { output, structure: it.structure };
   } catch (e) {
     if (e instanceof TemplateRaise)

@@ -17,6 +17,7 @@ import type { TemplateLimits } from "./limits.ts";
 import { PStr, TEMPLATE } from "./pstr.ts";
 import { compileTemplate } from "./render.ts";
 import { type AddedToken, splitAddedTokens } from "./reserved-set.ts";
+import { createTemplateRunCache } from "./template-runs.ts";
 import { PList, type Value } from "./values.ts";
 
 export interface TemplateEncoding extends ChatEncoding {
@@ -155,14 +156,25 @@ export function createTemplateTokenizer(parts: {
       ...(options.now === undefined ? {} : { now: options.now }),
     });
   };
+  const templateRuns = createTemplateRunCache(scanner);
   const toSink = (r: TemplateRender, sink: ChatSink): void => {
-    const wrapped: ChatSink = {
-      reserved: (id, m, f) => sink.reserved(id, m, f),
-      cut: () => sink.cut(),
-      text: (t, m, f) => sink.text(t, m, f),
-      template: (t, m, f) => splitPieces(t, pieceScanner, sink, m, (x) => sink.template(x, m, f)),
-      caller: (t, m, f, ref) => splitPieces(t, pieceScanner, sink, m, (x) => sink.caller(x, m, f, ref)),
-    };
+    const template = (x: string, m: number | null, f: string): void => templateRuns.emit(x, m, f, sink);
+    const wrapped: ChatSink =
+      pieceScanner === undefined
+        ? {
+            reserved: (id, m, f) => sink.reserved(id, m, f),
+            cut: () => sink.cut(),
+            text: (t, m, f) => sink.text(t, m, f),
+            template,
+            caller: (t, m, f, ref) => sink.caller(t, m, f, ref),
+          }
+        : {
+            reserved: (id, m, f) => sink.reserved(id, m, f),
+            cut: () => sink.cut(),
+            text: (t, m, f) => sink.text(t, m, f),
+            template: (t, m, f) => splitPieces(t, pieceScanner, sink, m, (x) => template(x, m, f)),
+            caller: (t, m, f, ref) => splitPieces(t, pieceScanner, sink, m, (x) => sink.caller(x, m, f, ref)),
+          };
     emitRuns(r, wrapped);
   };
   return Object.freeze({
@@ -180,7 +192,8 @@ export function createTemplateTokenizer(parts: {
       const r = render(request);
       const b = new ChatBuilder(textModel, scanner, policy);
       toSink(r, b);
-      return { ...b.finish(), structure: r.structure };
+      const e = b.finish();
+      return { ids: e.ids, spans: e.spans, audit: e.audit, structure: r.structure };
     },
     renderChat(request: ChatRequest): string {
       return render(request).output.text;

@@ -1,0 +1,166 @@
+// Rewrites of @huggingface/jinja's token stream for jinja2 syntax its parser refuses, each into
+// tokens it parses and the interpreter reads back (the parser checks only token types, so a
+// rewritten token can carry a value no template can spell):
+//
+// - tests with arguments: `x is divisibleby(3)`, `x is sameas none`, `x is not gt 2` ->
+//   `x | <test divisibleby>(3)`: a filter whose name holds a space (never a lexed identifier),
+//   which the interpreter applies as the test. As in jinja2's parser (parse_filter_expr), tests
+//   and filters then apply left to right; a bare argument is one primary with its postfix
+//   (`.attr`, `[i]`, `(args)`), as jinja2's parse_test reads it.
+// - one-element and empty tuples: `(1,)` -> `(1, <tuple end>)`, `()` -> `(<tuple end>, <tuple end>)`:
+//   the interpreter drops the end markers from the tuple.
+// - transformers' `{% generation %}` ... `{% endgeneration %}` (its AssistantTracker extension,
+//   which renders the body unchanged): both tags are removed.
+// Linear in the number of tokens (brackets are matched with one stack pass).
+import type { Tok } from "./ast.ts";
+
+/** Filter-name prefix of a rewritten test (the test name follows). */
+export const TEST_FILTER = "is ";
+/** Filter-name prefix of a rewritten negated test. */
+export const NOT_TEST_FILTER = "is not ";
+/** The identifier marking the end of a tuple written with a trailing comma. */
+export const TUPLE_END = "<tuple end>";
+
+type T = { value: string; type: string };
+
+const OPEN = new Set(["OpenParen", "OpenSquareBracket", "OpenCurlyBracket"]);
+const CLOSE = new Set(["CloseParen", "CloseSquareBracket", "CloseCurlyBracket"]);
+/** Names after which `(` groups (not a call), and which never start a test's bare argument. */
+const KEYWORDS = new Set(["in", "and", "or", "not", "is", "if", "else", "elif", "for", "set", "return"]);
+const NO_ARG = new Set(["else", "or", "and", "is", "if", "in", "not"]);
+
+/** Index of the bracket matching the one at `i` (tokens.length when unbalanced). */
+function matching(tokens: readonly T[], i: number, match: Int32Array): number {
+  const m = match[i] as number;
+  return m < 0 ? tokens.length - 1 : m;
+}
+
+function matchBrackets(tokens: readonly T[]): Int32Array {
+  const match = new Int32Array(tokens.length).fill(-1);
+  const stack: number[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = (tokens[i] as T).type;
+    if (OPEN.has(t)) stack.push(i);
+    else if (CLOSE.has(t)) {
+      const j = stack.pop();
+      if (j !== undefined) {
+        match[j] = i;
+        match[i] = j;
+      }
+    }
+  }
+  return match;
+}
+
+/** End (exclusive) of the primary + postfix starting at `j`, or -1 when none starts there. */
+function primaryEnd(tokens: readonly T[], j: number, match: Int32Array): number {
+  const t = tokens[j];
+  if (t === undefined) return -1;
+  let k: number;
+  if (t.type === "StringLiteral" || t.type === "NumericLiteral") k = j + 1;
+  else if (t.type === "Identifier" && !NO_ARG.has(t.value)) k = j + 1;
+  else if (t.type === "OpenSquareBracket" || t.type === "OpenCurlyBracket")
+    k = matching(tokens, j, match) + 1;
+  else return -1;
+  for (;;) {
+    const p = tokens[k];
+    if (p === undefined) return k;
+    if (p.type === "Dot" && tokens[k + 1] !== undefined) k += 2;
+    else if (p.type === "OpenSquareBracket" || p.type === "OpenParen") k = matching(tokens, k, match) + 1;
+    else return k;
+  }
+}
+
+function isCallPosition(prev: T | undefined): boolean {
+  if (prev === undefined) return false;
+  if (prev.type === "Identifier") return !KEYWORDS.has(prev.value);
+  return prev.type === "CloseParen" || prev.type === "CloseSquareBracket" || prev.type === "StringLiteral";
+}
+
+/** The rewritten stream (the input is not modified). */
+export function rewriteTokens(input: readonly Tok[]): Tok[] {
+  let tokens: T[] = input.map((t) => ({ value: t.value, type: t.type }));
+  tokens = dropGeneration(tokens);
+  tokens = rewriteTests(tokens);
+  return rewriteTuples(tokens);
+}
+
+function dropGeneration(tokens: T[]): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const a = tokens[i] as T;
+    const b = tokens[i + 1];
+    const c = tokens[i + 2];
+    if (
+      a.type === "OpenStatement" &&
+      b?.type === "Identifier" &&
+      (b.value === "generation" || b.value === "endgeneration") &&
+      c?.type === "CloseStatement"
+    ) {
+      i += 2;
+      continue;
+    }
+    out.push(a);
+  }
+  return out;
+}
+
+function rewriteTests(tokens: T[]): T[] {
+  const match = matchBrackets(tokens);
+  const out: T[] = [];
+  /** Output positions where a ")" closes a wrapped bare argument, by input index. */
+  const closeAt = new Map<number, number>();
+  for (let i = 0; i < tokens.length; i++) {
+    const n = closeAt.get(i);
+    if (n !== undefined) for (let k = 0; k < n; k++) out.push({ value: ")", type: "CloseParen" });
+    const t = tokens[i] as T;
+    if (t.type === "Identifier" && t.value === "is") {
+      const neg = tokens[i + 1]?.type === "Identifier" && tokens[i + 1]?.value === "not";
+      const at = neg ? i + 2 : i + 1;
+      const name = tokens[at];
+      if (name?.type === "Identifier") {
+        const next = tokens[at + 1];
+        const prefix = neg ? NOT_TEST_FILTER : TEST_FILTER;
+        if (next?.type === "OpenParen") {
+          out.push({ value: "|", type: "Pipe" }, { value: prefix + name.value, type: "Identifier" });
+          i = at;
+          continue;
+        }
+        const end = primaryEnd(tokens, at + 1, match);
+        if (end > at + 1) {
+          out.push(
+            { value: "|", type: "Pipe" },
+            { value: prefix + name.value, type: "Identifier" },
+            { value: "(", type: "OpenParen" },
+          );
+          closeAt.set(end, (closeAt.get(end) ?? 0) + 1);
+          i = at;
+          continue;
+        }
+      }
+    }
+    out.push(t);
+  }
+  const n = closeAt.get(tokens.length);
+  if (n !== undefined) for (let k = 0; k < n; k++) out.push({ value: ")", type: "CloseParen" });
+  return out;
+}
+
+function rewriteTuples(tokens: T[]): T[] {
+  const match = matchBrackets(tokens);
+  const out: T[] = [];
+  const end = (): T => ({ value: TUPLE_END, type: "Identifier" });
+  /** Input indices of ")" that close a grouping paren ending in a comma. */
+  const closeTuple = new Set<number>();
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as T;
+    if (closeTuple.has(i)) out.push(end());
+    out.push(t);
+    if (t.type !== "OpenParen" || isCallPosition(tokens[i - 1])) continue;
+    const m = match[i] as number;
+    if (m < 0) continue;
+    if (m === i + 1) out.push(end(), { value: ",", type: "Comma" }, end());
+    else if (tokens[m - 1]?.type === "Comma") closeTuple.add(m);
+  }
+  return out;
+}
