@@ -5,7 +5,7 @@
 // Steps: parse tokenizer_config.json -> format (given, or detected) -> plan the reserved
 // registry -> load the text model with the reserved IDs blocked -> verify the files against
 // the format (formats/registry.ts) -> ChatTokenizer.
-import { loadByteLevelModel, scanTokenizerJson } from "./bytelevel/index.ts";
+import { loadByteLevelModel, readByteLevelTables, scanTokenizerJson } from "./bytelevel/index.ts";
 import { type ChatTokenizer, createChatTokenizer } from "./chat-tokenizer.ts";
 import { type AddedTokenDecl, parseTokenizerConfig, type TokenizerConfig } from "./config.ts";
 import { TokenizerError } from "./errors.ts";
@@ -13,6 +13,7 @@ import { planRegistry, verifyRegistry } from "./formats/registry.ts";
 import { FORMAT_NAMES, type FormatName } from "./formats/reserved.ts";
 import { loadSentencePieceModel } from "./sentencepiece/index.ts";
 import type { SpecialTextPolicy } from "./special-text/policy.ts";
+import type { ModelTables } from "./tables/model-tables.ts";
 import type { TextModel } from "./text-model.ts";
 
 export interface LoadOptions {
@@ -20,6 +21,11 @@ export interface LoadOptions {
   readonly format?: FormatName;
   /** Default policy of encodeText/encodeChat (each call may override it). Default "neutralize". */
   readonly specialText?: SpecialTextPolicy;
+  /**
+   * The model file's tables from an earlier load (tables/model-tables.ts; the Node entry keeps
+   * them in a cache directory). Used only when exported for this exact content.
+   */
+  readonly tables?: ModelTables;
 }
 
 /**
@@ -107,12 +113,14 @@ export function buildTokenizer(
   const content = need(files, modelName, label);
   if (modelName === "tokenizer.json") {
     let json: unknown;
-    const text = textOf(content, modelFile);
+    // Stored tables of this exact file: no text decode, no scan (bytelevel/model-tables.ts).
+    const stored = readByteLevelTables(options.tables);
+    const text = stored === undefined ? textOf(content, modelFile) : "";
     // Fast path (bytelevel/json-scan.ts): vocab and merges read from the text, the rest through
     // JSON.parse; measured ~130-190 ms less on Qwen3. Undefined = parse the whole file as before.
-    const scanned = scanTokenizerJson(text);
+    const scanned = stored === undefined ? scanTokenizerJson(text) : undefined;
     try {
-      json = scanned?.rest ?? JSON.parse(text);
+      json = stored?.rest ?? scanned?.rest ?? JSON.parse(text);
     } catch (e) {
       const why = e instanceof Error ? e.message : String(e);
       throw new TokenizerError("bad-tokenizer-file", `${modelFile} is not valid JSON: ${why}`, {
@@ -126,6 +134,8 @@ export function buildTokenizer(
       file: modelFile,
       blocked: plan.blocked,
       ...(scanned === undefined ? {} : { scanned }),
+      ...(stored === undefined ? {} : { stored }),
+      ...(options.tables === undefined ? {} : { tables: options.tables }),
     });
   } else {
     if (!(content instanceof Uint8Array))
@@ -133,7 +143,11 @@ export function buildTokenizer(
         file: modelFile,
       });
     plan = planRegistry(format, config);
-    textModel = loadSentencePieceModel(content, { file: modelFile, blocked: plan.blocked });
+    textModel = loadSentencePieceModel(content, {
+      file: modelFile,
+      blocked: plan.blocked,
+      ...(options.tables === undefined ? {} : { tables: options.tables }),
+    });
   }
   const registry = verifyRegistry(plan, textModel, modelFile);
   return createChatTokenizer({

@@ -17,6 +17,28 @@ import {
   modelFileOf,
 } from "../load.ts";
 import { qwen3Dir } from "./qwen3.ts";
+import { openTableCache, type TableCacheOptions } from "./table-cache.ts";
+
+/**
+ * LoadOptions plus the table cache (node/table-cache.ts): the model file's derived tables are
+ * kept in `cacheDir` by the file's SHA-256 and read back on later loads (false: off).
+ */
+export interface NodeLoadOptions extends LoadOptions, TableCacheOptions {}
+
+/** buildTokenizer with the model file's tables from (and, when rebuilt, into) the cache. */
+function buildCached(
+  files: Record<string, Uint8Array>,
+  options: NodeLoadOptions,
+  label: (name: string) => string,
+  modelName: string,
+): ChatTokenizer {
+  const bytes = files[modelName];
+  const cache = bytes === undefined ? undefined : openTableCache(bytes, options);
+  if (cache === undefined) return buildTokenizer(files, options, label);
+  const tok = buildTokenizer(files, { ...options, tables: cache.tables }, label);
+  cache.settle(tok.textModel);
+  return tok;
+}
 
 /** Built-in tokenizer names. */
 export const BUILTIN_TOKENIZERS: readonly string[] = ["qwen3"];
@@ -76,7 +98,7 @@ async function read(path: string): Promise<Uint8Array | undefined> {
   }
 }
 
-function loadSync(dir: string, options: LoadOptions): ChatTokenizer {
+function loadSync(dir: string, options: NodeLoadOptions): ChatTokenizer {
   const label = (name: string): string => join(dir, name);
   const files: Record<string, Uint8Array> = {};
   const add = (name: string): void => {
@@ -85,11 +107,12 @@ function loadSync(dir: string, options: LoadOptions): ChatTokenizer {
   };
   add(CONFIG_FILE);
   checkFormatOption(options.format);
-  add(modelFileOf(options.format ?? detectFormat(configOf(files, label))));
-  return buildTokenizer(files, options, label);
+  const modelName = modelFileOf(options.format ?? detectFormat(configOf(files, label)));
+  add(modelName);
+  return buildCached(files, options, label, modelName);
 }
 
-async function load(dir: string, options: LoadOptions): Promise<ChatTokenizer> {
+async function load(dir: string, options: NodeLoadOptions): Promise<ChatTokenizer> {
   const label = (name: string): string => join(dir, name);
   const files: Record<string, Uint8Array> = {};
   const add = async (name: string): Promise<void> => {
@@ -97,16 +120,20 @@ async function load(dir: string, options: LoadOptions): Promise<ChatTokenizer> {
     if (bytes !== undefined) files[name] = bytes;
   };
   checkFormatOption(options.format);
-  if (options.format !== undefined) await Promise.all([add(CONFIG_FILE), add(modelFileOf(options.format))]);
-  else {
+  let modelName: string;
+  if (options.format !== undefined) {
+    modelName = modelFileOf(options.format);
+    await Promise.all([add(CONFIG_FILE), add(modelName)]);
+  } else {
     await add(CONFIG_FILE);
-    await add(modelFileOf(detectFormat(configOf(files, label))));
+    modelName = modelFileOf(detectFormat(configOf(files, label)));
+    await add(modelName);
   }
-  return buildTokenizer(files, options, label);
+  return buildCached(files, options, label, modelName);
 }
 
 /** A tokenizer from a Hugging Face model directory (only the files its format needs are read). */
-export function fromDirectory(dir: string, options: LoadOptions = {}): Promise<ChatTokenizer> {
+export function fromDirectory(dir: string, options: NodeLoadOptions = {}): Promise<ChatTokenizer> {
   try {
     return load(checkDir(dir), options);
   } catch (e) {
@@ -115,16 +142,19 @@ export function fromDirectory(dir: string, options: LoadOptions = {}): Promise<C
 }
 
 /** fromDirectory, reading with readFileSync. */
-export function fromDirectorySync(dir: string, options: LoadOptions = {}): ChatTokenizer {
+export function fromDirectorySync(dir: string, options: NodeLoadOptions = {}): ChatTokenizer {
   return loadSync(checkDir(dir), options);
 }
 
 /** "qwen3" (needs @chatwire/tokenizer-qwen3 installed) or a directory; see fromDirectory. */
-export async function loadTokenizer(nameOrDir: string, options: LoadOptions = {}): Promise<ChatTokenizer> {
+export async function loadTokenizer(
+  nameOrDir: string,
+  options: NodeLoadOptions = {},
+): Promise<ChatTokenizer> {
   return load(resolveDir(nameOrDir), options);
 }
 
 /** Synchronous loadTokenizer (reads the files with readFileSync). */
-export function loadTokenizerSync(nameOrDir: string, options: LoadOptions = {}): ChatTokenizer {
+export function loadTokenizerSync(nameOrDir: string, options: NodeLoadOptions = {}): ChatTokenizer {
   return loadSync(resolveDir(nameOrDir), options);
 }
