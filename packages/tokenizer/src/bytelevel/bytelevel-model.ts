@@ -158,7 +158,8 @@ class ByteLevelBpeModel implements ByteLevelModel {
       }
     }
     const stored = options.stored;
-    if (stored !== undefined) this.table = decodeTableFromTables(stored.file, this.blocked, this.vocabSize);
+    if (stored !== undefined)
+      this.table = decodeTableFromTables(stored.file, this.blocked, this.vocabSize, this.pieces);
     options.tables?.report?.(this.table !== undefined);
   }
 

@@ -71,7 +71,12 @@ export function byteLevelTableContents(
   return {
     meta: { ...metaFor(FAMILY, source, blocked), rest, decodeSize: table.size },
     arrays,
-    strings: { pieces: vocab.pieces.slice(0, vocab.maxId + 1), "dec.text": table.text },
+    // A decode text equal to its piece (printable ASCII without a mapped byte) is a hole, read
+    // back as the piece's string object (fewer strings to make on load).
+    strings: {
+      pieces: vocab.pieces.slice(0, vocab.maxId + 1),
+      "dec.text": table.text.map((t, id) => (t !== "" && t === vocab.pieces[id] ? undefined : t)),
+    },
   };
 }
 
@@ -100,6 +105,7 @@ export function decodeTableFromTables(
   file: TableFile,
   blocked: ReadonlySet<number>,
   size: number,
+  pieces: readonly (string | undefined)[],
 ): DecodeTable | undefined {
   if (!sameBlocked(file.meta.blocked, blocked) || file.meta.decodeSize !== size) return undefined;
   const kind = file.array("dec.kind", "u8");
@@ -131,6 +137,7 @@ export function decodeTableFromTables(
   let bytesKinds = 0;
   for (let id = 0; id < size; id++) {
     const k = kind[id] as number;
+    text[id] ??= pieces[id];
     if (k > TokenKind.Control || text[id] === undefined) return undefined;
     if (k === TokenKind.Bytes) bytesKinds++;
   }
