@@ -47,6 +47,11 @@ const CACHE_DEFAULT_WORDS = 50_000;
 /** Cached words of at most ARENA_LEN - 1 IDs; the arena holds at most ARENA_MAX IDs (4 MB). */
 const ARENA_LEN = 64;
 const ARENA_MAX = 1 << 20;
+/** Words from this many UTF-16 units on may skip the cache on cold text (see encodeWord). */
+const BYPASS_MIN = 4;
+const CACHE_WINDOW = 1024;
+const COLD_HIT_DIVISOR = 5;
+const CACHE_BYPASS = 8192;
 /** Symbol buffer sizes kept between words; larger ones are dropped after use. */
 const KEEP_SYMS = 1 << 18;
 
@@ -239,10 +244,20 @@ class ByteLevelBpeModel implements ByteLevelModel {
   }
 
   private encodeWord(text: string, start: number, stop: number, out: number[]): void {
-    const short = stop - start <= CACHE_MAX_KEY && this.cacheWords > 0;
+    const units = stop - start;
+    let short = units <= CACHE_MAX_KEY && this.cacheWords > 0;
+    // Cold text (random words, new identifiers): a word of BYPASS_MIN units or more rarely
+    // repeats, and its key slice, lookup and insert only cost. When fewer than 1 in
+    // COLD_HIT_DIVISOR of a window of such lookups hit, they skip the cache for a while (the
+    // short words, digits and punctuation that do repeat keep it). Results never depend on it.
+    if (short && units >= BYPASS_MIN && this.bypass > 0) {
+      this.bypass--;
+      short = false;
+    }
     const key = short ? text.slice(start, stop) : "";
     if (short) {
       const hit = this.cache.get(key);
+      if (units >= BYPASS_MIN) this.countLookup(hit !== undefined);
       if (hit !== undefined) {
         if (hit >= 0) out.push(hit);
         else {
@@ -273,6 +288,18 @@ class ByteLevelBpeModel implements ByteLevelModel {
       this.symsBytes = new Uint8Array(256);
     }
     if (short) this.remember(key, syms, len);
+  }
+
+  private bypass = 0;
+  private windowHits = 0;
+  private windowLookups = 0;
+
+  private countLookup(hit: boolean): void {
+    if (hit) this.windowHits++;
+    if (++this.windowLookups < CACHE_WINDOW) return;
+    if (this.windowHits * COLD_HIT_DIVISOR < CACHE_WINDOW) this.bypass = CACHE_BYPASS;
+    this.windowHits = 0;
+    this.windowLookups = 0;
   }
 
   /** Caches key -> syms[0..len) (cleared when full: by words, or by the arena's size). */
