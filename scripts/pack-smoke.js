@@ -122,7 +122,8 @@ step("pack (pnpm -r --filter ./packages/** pack; prepack builds)", () => {
     log(`  ${f}: ${listing.length} files, deps ${deps}`);
     if (leaked.length > 0) fail(`${f} ships ${leaked.slice(0, 3).join(", ")}`);
     if (deps.includes("workspace:")) fail(`${f} still has a workspace: range`);
-    if (!listing.includes("package/LICENSE")) fail(`${f} ships no LICENSE (the manifest says ${manifest.license})`);
+    if (!listing.includes("package/LICENSE"))
+      fail(`${f} ships no LICENSE (the manifest says ${manifest.license})`);
     if (JSON.stringify(manifest.exports ?? {}).includes('"source"'))
       fail(`${f}: exports keep the workspace-only "source" condition (publishConfig.exports)`);
   }

@@ -6,9 +6,17 @@ import type { ModelName } from "./fixtures.ts";
 
 export type Tok = Awaited<ReturnType<typeof import("@chatwire/tokenizer/node").loadTokenizer>>;
 
-export async function loadOurs(model: ModelName): Promise<Tok> {
+/**
+ * Loads our tokenizer the way a user does (`loadTokenizer`, table cache on: the bench driver
+ * points CHATWIRE_CACHE_DIR at bench/out/table-cache). `tables: false` loads without any table
+ * file (cacheDir: false), i.e. everything is derived from the tokenizer file.
+ */
+export async function loadOurs(model: ModelName, tables = true, cacheDir?: string): Promise<Tok> {
   const { loadTokenizer } = await import("@chatwire/tokenizer/node");
-  return model === "qwen3" ? loadTokenizer("qwen3") : loadTokenizer(fixturePath(model), { format: model });
+  const cache = !tables ? { cacheDir: false as const } : cacheDir === undefined ? {} : { cacheDir };
+  return model === "qwen3"
+    ? loadTokenizer("qwen3", cache)
+    : loadTokenizer(fixturePath(model), { format: model, ...cache });
 }
 
 /** A conversation in the format's native schema whose message contents are the given docs. */

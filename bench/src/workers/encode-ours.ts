@@ -24,6 +24,12 @@ interface Req {
   cold?: string;
   /** Qwen3 only: tiktoken WASM (Qwen3 ranks) as a PAIRED candidate in this same process. */
   pairTiktoken?: boolean;
+  /** Only the cold start, then reply (the driver's table-file rows). */
+  coldOnly?: boolean;
+  /** false: load without table files (cacheDir: false): everything derived from the tokenizer file. */
+  tables?: boolean;
+  /** Table cache directory for this process (default: CHATWIRE_CACHE_DIR, set by the driver). */
+  cacheDir?: string;
 }
 const req = request<Req>();
 const parts = JSON.parse(readFileSync(req.corpus, "utf8")) as string[][];
@@ -31,10 +37,16 @@ const partChars = parts.map((docs) => docs.reduce((a, d) => a + d.length, 0));
 const R = req.warmup + req.rounds;
 if (parts.length < 3 * R) throw new Error("corpus has fewer than 3 x (warmup + rounds) parts");
 
+// Our modules are imported before the clock starts, as every peer's are (their imports are
+// static; SentencePiece C++ is imported before its clock in spm.py); the time is reported.
+const tImport = performance.now();
+await import("@chatwire/tokenizer/node");
+const importMs = performance.now() - tImport;
+const tables = req.tables !== false;
 const heap0 = heapUsedAfterGc();
 const rss0 = process.memoryUsage().rss;
 const t0 = performance.now();
-const tok = await loadOurs(req.model);
+const tok = await loadOurs(req.model, tables, req.cacheDir);
 const loadMs = performance.now() - t0;
 const t1 = performance.now();
 const firstChat = tok.encodeChat(chatRequest([FIRST_ENCODE_TEXT]));
@@ -53,13 +65,28 @@ const firstDecodeMs = performance.now() - t2;
 SINK.v += firstChat.ids.length + firstText.length;
 const heap1 = heapUsedAfterGc();
 const rss1 = process.memoryUsage().rss;
+if (req.coldOnly === true) {
+  reply({
+    lib: "ours",
+    model: req.model,
+    tables,
+    import_ms: importMs,
+    load_ms: loadMs,
+    first_chat_encode_ms: firstChatMs,
+    first_decode_ms: firstDecodeMs,
+    cold_start_ms: loadMs + firstChatMs + firstDecodeMs,
+    load_heap_bytes: heap1 - heap0,
+    load_rss_bytes: rss1 - rss0,
+  });
+  process.exit(0);
+}
 // Independent instances for raw and chat; the first call on each is timed too (each builds
 // its own lazy tables): first raw encode vs first chat encode of the same message text.
-const tokRaw = await loadOurs(req.model);
+const tokRaw = await loadOurs(req.model, tables);
 const t3 = performance.now();
 tokRaw.textModel.encode(FIRST_ENCODE_TEXT);
 const firstEncodeMs = performance.now() - t3;
-const tokChat = await loadOurs(req.model);
+const tokChat = await loadOurs(req.model, tables);
 const t4 = performance.now();
 tokChat.encodeChat(chatRequest([FIRST_ENCODE_TEXT]));
 const firstChatMs2 = performance.now() - t4;
@@ -166,6 +193,7 @@ const out = {
         tiktoken_chars_per_s: rate("tiktoken"),
       }
     : {}),
+  import_ms: importMs,
   load_ms: loadMs,
   first_encode_ms: firstEncodeMs,
   first_chat_encode_ms: firstChatMs,

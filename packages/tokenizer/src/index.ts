@@ -90,6 +90,7 @@ export {
   type SpecialTextPolicy,
 } from "./special-text/policy.ts";
 export type { SpecialMatch, SpecialScanner } from "./special-text/scanner.ts";
+export { exportModelTables, type ModelTables } from "./tables/model-tables.ts";
 // The "template" format (docs/templates.md): any chat template, rendered with provenance.
 export * from "./template/index.ts";
 export { type DecodeTable, type TextModel, TokenKind } from "./text-model.ts";

@@ -16,6 +16,7 @@ import { planRegistry, verifyRegistry } from "./formats/registry.ts";
 import type { FormatName } from "./formats/reserved.ts";
 import { loadTextModel, readModelSource, unreachableIds } from "./model-files.ts";
 import type { SpecialTextPolicy } from "./special-text/policy.ts";
+import type { ModelTables } from "./tables/model-tables.ts";
 import { buildTemplateTokenizer, TEMPLATE_FILE, type TemplateLoadOptions } from "./template/from-files.ts";
 import type { TemplateTokenizer } from "./template/tokenizer.ts";
 
@@ -27,6 +28,11 @@ export interface LoadOptions {
   readonly format?: FormatName;
   /** Default policy of encodeText/encodeChat (each call may override it). Default "neutralize". */
   readonly specialText?: SpecialTextPolicy;
+  /**
+   * The model file's tables from an earlier load (tables/model-tables.ts; the Node entry keeps
+   * them in a cache directory). Used only when exported for this exact content.
+   */
+  readonly tables?: ModelTables;
 }
 
 /**
@@ -135,7 +141,7 @@ export function buildTokenizer(
     throw new TokenizerError("invalid-argument", "files must be an object keyed by file name");
   const config = configOf(files, label);
   checkFormatOption(options.format);
-  const source = readModelSource(files, label);
+  const source = readModelSource(files, label, options.tables);
   const modelAdded =
     source.kind === "byte-level-bpe" || source.kind === "sentencepiece-json" ? source.added : [];
   const family = familyOf(options.format, files, config, modelAdded, label);
@@ -149,7 +155,7 @@ export function buildTokenizer(
   const plan = planRegistry(family, config, modelAdded);
   const unreachable = unreachableIds(source, plan.blocked);
   const blocked = new Set([...plan.blocked].filter((id) => !unreachable.has(id)));
-  const textModel = loadTextModel(source, blocked, modelFile);
+  const textModel = loadTextModel(source, blocked, modelFile, options.tables);
   const { registry, tokenIds } = verifyRegistry(
     plan,
     textModel,

@@ -9,13 +9,16 @@
 import {
   CHAR_TO_BYTE,
   loadByteLevelModel,
+  readByteLevelTables,
   type ScannedTokenizerJson,
+  type StoredByteLevel,
   scanTokenizerJson,
 } from "./bytelevel/index.ts";
 import type { AddedTokenDecl } from "./config.ts";
 import { TokenizerError } from "./errors.ts";
 import { loadSentencePieceModel } from "./sentencepiece/index.ts";
 import { isSentencePieceJson, loadSpJsonModel } from "./spjson/index.ts";
+import type { ModelTables } from "./tables/model-tables.ts";
 import type { TextModel } from "./text-model.ts";
 
 export const JSON_MODEL_FILE = "tokenizer.json";
@@ -31,6 +34,8 @@ export type ModelSource =
       readonly text: string;
       readonly json: object;
       readonly scanned: ScannedTokenizerJson | undefined;
+      /** Read from a table file of this content (bytelevel/model-tables.ts): no text, no scan. */
+      readonly stored?: StoredByteLevel;
       readonly added: AddedTokenDecl[];
     }
   | { readonly kind: "sentencepiece"; readonly name: typeof SPM_MODEL_FILE; readonly bytes: Uint8Array }
@@ -48,11 +53,33 @@ function present(files: ModelFiles, name: string): string | Uint8Array | undefin
   return Object.hasOwn(files, name) ? files[name] : undefined;
 }
 
-/** Reads the model file the rule above picks (parsing tokenizer.json once). */
-export function readModelSource(files: ModelFiles, label: (name: string) => string): ModelSource {
+/**
+ * Reads the model file the rule above picks (parsing tokenizer.json once). With stored tables
+ * of a byte-level tokenizer.json (`tables`, checked for this content by their loader), the
+ * file's text is neither decoded nor scanned.
+ */
+export function readModelSource(
+  files: ModelFiles,
+  label: (name: string) => string,
+  tables?: ModelTables,
+): ModelSource {
   const jsonContent = present(files, JSON_MODEL_FILE);
   const spm = present(files, SPM_MODEL_FILE);
   let parsed: ModelSource | undefined;
+  const stored = jsonContent === undefined ? undefined : readByteLevelTables(tables);
+  if (stored !== undefined) {
+    const file = label(JSON_MODEL_FILE);
+    const json = stored.rest;
+    return {
+      kind: "byte-level-bpe",
+      name: JSON_MODEL_FILE,
+      text: "",
+      json,
+      scanned: undefined,
+      stored,
+      added: addedTokensOf(json, file),
+    };
+  }
   if (jsonContent !== undefined) {
     const file = label(JSON_MODEL_FILE);
     const text = textOf(jsonContent, file);
@@ -91,14 +118,15 @@ export function unreachableIds(source: ModelSource, ids: Iterable<number>): Set<
   const out = new Set<number>();
   if (source.kind !== "byte-level-bpe") return out;
   let piece: (id: number) => string | undefined;
-  if (source.scanned !== undefined) {
-    const pieces = source.scanned.vocab.pieces;
+  const vocab = source.stored?.vocab ?? source.scanned?.vocab;
+  if (vocab !== undefined) {
+    const pieces = vocab.pieces;
     piece = (id) => pieces[id];
   } else {
-    const vocab = (source.json as { model?: { vocab?: unknown } }).model?.vocab;
+    const raw = (source.json as { model?: { vocab?: unknown } }).model?.vocab;
     const byId = new Map<number, string>();
-    if (typeof vocab === "object" && vocab !== null)
-      for (const [k, v] of Object.entries(vocab)) if (typeof v === "number") byId.set(v, k);
+    if (typeof raw === "object" && raw !== null)
+      for (const [k, v] of Object.entries(raw)) if (typeof v === "number") byId.set(v, k);
     piece = (id) => byId.get(id);
   }
   for (const id of ids) {
@@ -117,18 +145,22 @@ export function loadTextModel(
   source: Exclude<ModelSource, { kind: "missing" }>,
   blocked: ReadonlySet<number>,
   file: string,
+  tables?: ModelTables,
 ): TextModel {
+  const withTables = tables === undefined ? {} : { tables };
   switch (source.kind) {
     case "byte-level-bpe":
       return loadByteLevelModel(source.json, {
         file,
         blocked,
         ...(source.scanned === undefined ? {} : { scanned: source.scanned }),
+        ...(source.stored === undefined ? {} : { stored: source.stored }),
+        ...withTables,
       });
     case "sentencepiece-json":
       return loadSpJsonModel(source.text, { file, blocked });
     case "sentencepiece":
-      return loadSentencePieceModel(source.bytes, { file, blocked });
+      return loadSentencePieceModel(source.bytes, { file, blocked, ...withTables });
   }
 }
 

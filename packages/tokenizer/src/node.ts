@@ -7,6 +7,8 @@ export {
   fromDirectorySync,
   loadTokenizer,
   loadTokenizerSync,
+  type NodeLoadOptions,
 } from "./node/directory.ts";
 export { QWEN3_DATA_PACKAGE, qwen3Dir } from "./node/qwen3.ts";
+export { defaultCacheDir, type TableCacheOptions } from "./node/table-cache.ts";
 export { loadTemplateTokenizerSync } from "./template/directory.ts";

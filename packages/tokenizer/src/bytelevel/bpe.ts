@@ -6,26 +6,32 @@
 // hashes two small integers and compares Smis (no string keys, no boxed doubles).
 
 const EMPTY = -1;
+/** Pairs of ids both below SMALL_ID are in a dense table (the byte symbols of most files). */
+const SMALL_ID = 256;
 
-/** (left id, right id) -> (rank, merged id). Built once per model, then read-only. */
+/**
+ * (left id, right id) -> (rank, merged id). Built once per model, then read-only.
+ *
+ * Measured on cold text (nearly every word a cache miss, so every pair is looked up): the
+ * lookups were bound by cache misses in the 8 MB of four parallel slot arrays (up to four lines
+ * per probe). Now a slot is 4 adjacent Int32s [left, right, rank, merged] (one line per probe),
+ * and pairs of two ids below 256 (a word's first pairs: raw byte symbols) are found in a dense
+ * 256 x 256 table of (rank, merged) with no probe at all.
+ */
 export class MergeTable {
   private readonly mask: number;
-  private readonly left: Int32Array;
-  private readonly right: Int32Array;
-  /** Per slot: the merge rank. */
-  readonly rank: Int32Array;
-  /** Per slot: the merged token id. */
-  readonly merged: Int32Array;
+  /** Per slot (stride 4): left (EMPTY = free), right, rank, merged. */
+  readonly slots: Int32Array;
+  /** Per small pair (a * 256 + b, stride 2): rank (-1 = no merge), merged. */
+  readonly small: Int32Array;
   private count = 0;
 
   constructor(expected: number) {
     let cap = 16;
     while (cap < expected * 2) cap *= 2;
     this.mask = cap - 1;
-    this.left = new Int32Array(cap).fill(EMPTY);
-    this.right = new Int32Array(cap);
-    this.rank = new Int32Array(cap);
-    this.merged = new Int32Array(cap);
+    this.slots = new Int32Array(cap * 4).fill(EMPTY);
+    this.small = new Int32Array(SMALL_ID * SMALL_ID * 2).fill(-1);
   }
 
   get size(): number {
@@ -34,29 +40,34 @@ export class MergeTable {
 
   /** Insert or overwrite (a later duplicate merge wins, as in HF tokenizers' HashMap collect). */
   set(a: number, b: number, rank: number, merged: number): void {
+    const slots = this.slots;
     let slot = hash(a, b) & this.mask;
     for (;;) {
-      const l = this.left[slot] as number;
+      const l = slots[4 * slot] as number;
       if (l === EMPTY) {
         this.count++;
         break;
       }
-      if (l === a && this.right[slot] === b) break;
+      if (l === a && slots[4 * slot + 1] === b) break;
       slot = (slot + 1) & this.mask;
     }
-    this.left[slot] = a;
-    this.right[slot] = b;
-    this.rank[slot] = rank;
-    this.merged[slot] = merged;
+    slots[4 * slot] = a;
+    slots[4 * slot + 1] = b;
+    slots[4 * slot + 2] = rank;
+    slots[4 * slot + 3] = merged;
+    if (a < SMALL_ID && b < SMALL_ID && a >= 0 && b >= 0) {
+      this.small[2 * (a * SMALL_ID + b)] = rank;
+      this.small[2 * (a * SMALL_ID + b) + 1] = merged;
+    }
   }
 
-  /** The slot of (a, b), or -1. */
+  /** The offset of (a, b)'s slot in `slots` (rank at +2, merged at +3), or -1. */
   find(a: number, b: number): number {
-    const left = this.left;
+    const slots = this.slots;
     let slot = hash(a, b) & this.mask;
     for (;;) {
-      const l = left[slot] as number;
-      if (l === a && this.right[slot] === b) return slot;
+      const l = slots[4 * slot] as number;
+      if (l === a && slots[4 * slot + 1] === b) return 4 * slot;
       if (l === EMPTY) return -1;
       slot = (slot + 1) & this.mask;
     }
@@ -141,12 +152,25 @@ export class WordMerger {
     mergedIds: Int32Array,
     table: MergeTable,
   ): void {
-    const slot = table.find(syms[i] as number, syms[i + 1] as number);
+    const a = syms[i] as number;
+    const b = syms[i + 1] as number;
+    if ((a | b) < SMALL_ID) {
+      // Both ids in [0, 256) (symbols are never negative here): the dense table, no probe.
+      const k = 2 * (a * SMALL_ID + b);
+      const r = table.small[k] as number;
+      if (r < 0) ranks[i] = NO_MERGE;
+      else {
+        ranks[i] = r;
+        mergedIds[i] = table.small[k + 1] as number;
+      }
+      return;
+    }
+    const slot = table.find(a, b);
     if (slot < 0) {
       ranks[i] = NO_MERGE;
     } else {
-      ranks[i] = table.rank[slot] as number;
-      mergedIds[i] = table.merged[slot] as number;
+      ranks[i] = table.slots[slot + 2] as number;
+      mergedIds[i] = table.slots[slot + 3] as number;
     }
   }
 
@@ -203,7 +227,7 @@ export class WordMerger {
       const nx = next[pos] as number;
       if (nx < 0) return;
       const slot = table.find(syms[pos] as number, syms[nx] as number);
-      if (slot >= 0) push((table.rank[slot] as number) * POS + pos);
+      if (slot >= 0) push((table.slots[slot + 2] as number) * POS + pos);
     };
     for (let i = 0; i < n; i++) {
       prev[i] = i - 1;
@@ -217,8 +241,8 @@ export class WordMerger {
       const nx = next[pos] as number;
       if (syms[pos] === -1 || nx < 0) continue;
       const slot = table.find(syms[pos] as number, syms[nx] as number);
-      if (slot < 0 || table.rank[slot] !== rank) continue; // stale entry
-      syms[pos] = table.merged[slot] as number;
+      if (slot < 0 || table.slots[slot + 2] !== rank) continue; // stale entry
+      syms[pos] = table.slots[slot + 3] as number;
       syms[nx] = -1;
       const after = next[nx] as number;
       next[pos] = after;

@@ -3,11 +3,14 @@
 // here (the injection defence of docs/formats.md), so it never returns an added-token ID.
 
 import { TokenizerError } from "../errors.ts";
+import { type ModelTables, registerTableExporter } from "../tables/model-tables.ts";
+import { writeTableFile } from "../tables/table-file.ts";
 import type { DecodeTable, TextModel } from "../text-model.ts";
 import { MergeTable, WordMerger } from "./bpe.ts";
 import { BYTE_TO_CHAR, CHAR_TO_BYTE } from "./byte-alphabet.ts";
 import { buildByteLevelDecodeTable } from "./decode-table.ts";
 import { type ScannedTokenizerJson, scanTokenizerJson } from "./json-scan.ts";
+import { byteLevelTableContents, decodeTableFromTables, type StoredByteLevel } from "./model-tables.ts";
 import { compileSplitFallback, type MatchAt } from "./split-fallback.ts";
 import { byteLevelTokenBytes } from "./token-bytes.ts";
 import { type AddedTokenSpec, parseByteLevelTokenizerJson } from "./tokenizer-json.ts";
@@ -25,6 +28,10 @@ export interface ByteLevelModelOptions {
   readonly cacheWords?: number;
   /** The fast read of the file's text (json-scan.ts); `json` is then its `rest`. */
   readonly scanned?: ScannedTokenizerJson;
+  /** Read from a table file (model-tables.ts readByteLevelTables); `json` is then its `rest`. */
+  readonly stored?: StoredByteLevel;
+  /** The table option the caller passed (told whether every table came from it). */
+  readonly tables?: ModelTables;
 }
 
 export interface ByteLevelModel extends TextModel {
@@ -37,16 +44,29 @@ export interface ByteLevelModel extends TextModel {
 /** Pre-tokens up to this many UTF-16 units are cached (word -> IDs). */
 const CACHE_MAX_KEY = 48;
 const CACHE_DEFAULT_WORDS = 50_000;
+/** Cached words of at most ARENA_LEN - 1 IDs; the arena holds at most ARENA_MAX IDs (4 MB). */
+const ARENA_LEN = 64;
+const ARENA_MAX = 1 << 20;
+/** Words from this many UTF-16 units on may skip the cache on cold text (see encodeWord). */
+const BYPASS_MIN = 4;
+const CACHE_WINDOW = 1024;
+const COLD_HIT_DIVISOR = 5;
+const CACHE_BYPASS = 8192;
 /** Symbol buffer sizes kept between words; larger ones are dropped after use. */
 const KEEP_SYMS = 1 << 18;
 
 export function loadByteLevelModel(json: string | object, options: ByteLevelModelOptions): ByteLevelModel {
   // A text goes through the fast reader too (json-scan.ts; it falls back to JSON.parse by itself).
-  if (typeof json === "string" && options.scanned === undefined) {
+  let model: ByteLevelBpeModel | undefined;
+  if (typeof json === "string" && options.scanned === undefined && options.stored === undefined) {
     const scanned = scanTokenizerJson(json);
-    if (scanned !== undefined) return new ByteLevelBpeModel(scanned.rest, { ...options, scanned });
+    if (scanned !== undefined) model = new ByteLevelBpeModel(scanned.rest, { ...options, scanned });
   }
-  return new ByteLevelBpeModel(json, options);
+  model ??= new ByteLevelBpeModel(json, options);
+  const m = model;
+  const source = typeof json === "string" ? undefined : json;
+  registerTableExporter(m, (id) => m.exportTables(id, source));
+  return m;
 }
 
 class ByteLevelBpeModel implements ByteLevelModel {
@@ -71,7 +91,15 @@ class ByteLevelBpeModel implements ByteLevelModel {
   /** Merges as [left, right, merged] ids in rank order, until the merger is built. */
   private mergeIds: Int32Array | undefined;
   private readonly ignoreMerges: boolean;
-  private readonly cache = new Map<string, number | Int32Array>();
+  /**
+   * Word -> IDs: a value v >= 0 is one ID; v < 0 is -(offset * ARENA_LEN + length) - 1 into
+   * `arena`, where the IDs of all cached words of more than one token lie end to end. Measured
+   * on cold text (nearly every word a miss): an Int32Array per cached word made ~25% of the
+   * encode time garbage collection; Smi values and one arena allocate nothing per word but the key.
+   */
+  private readonly cache = new Map<string, number>();
+  private arena = new Int32Array(1 << 12);
+  private arenaUsed = 0;
   private readonly cacheWords: number;
   private syms = new Int32Array(256);
   private readonly bytesById: (Uint8Array | undefined)[] = [];
@@ -80,7 +108,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
 
   constructor(json: string | object, options: ByteLevelModelOptions) {
     const { file } = options;
-    const spec = parseByteLevelTokenizerJson(json, file, options.scanned);
+    const spec = parseByteLevelTokenizerJson(json, file, options.scanned, options.stored);
     const fail = (message: string, field: string): never => {
       throw new TokenizerError("bad-tokenizer-file", `${file}: ${message}`, { file, field });
     };
@@ -128,11 +156,33 @@ class ByteLevelBpeModel implements ByteLevelModel {
       }
     }
     this.mergeIds = merges;
+    this.mergeList = merges;
     for (const id of this.blocked) {
       if (this.pieces[id] !== undefined) {
         fail(`blocked id ${id} is an ordinary vocabulary piece, so encoding could produce it`, "model.vocab");
       }
     }
+    const stored = options.stored;
+    if (stored !== undefined)
+      this.table = decodeTableFromTables(stored.file, this.blocked, this.vocabSize, this.pieces);
+    options.tables?.report?.(this.table !== undefined);
+  }
+
+  /** Merges in rank order as ids (kept for exportTables). */
+  private readonly mergeList: Int32Array;
+
+  /** The table file of this model (model-tables.ts), or undefined when it has no stored form. */
+  exportTables(source: string, json: object | undefined): Uint8Array | undefined {
+    if (json === undefined) return undefined;
+    const contents = byteLevelTableContents(
+      source,
+      json,
+      this.vocab,
+      this.mergeList,
+      this.blocked,
+      this.decodeTable,
+    );
+    return contents === undefined ? undefined : writeTableFile(contents);
   }
 
   encode(text: string): number[] {
@@ -194,13 +244,28 @@ class ByteLevelBpeModel implements ByteLevelModel {
   }
 
   private encodeWord(text: string, start: number, stop: number, out: number[]): void {
-    const short = stop - start <= CACHE_MAX_KEY && this.cacheWords > 0;
+    const units = stop - start;
+    let short = units <= CACHE_MAX_KEY && this.cacheWords > 0;
+    // Cold text (random words, new identifiers): a word of BYPASS_MIN units or more rarely
+    // repeats, and its key slice, lookup and insert only cost. When fewer than 1 in
+    // COLD_HIT_DIVISOR of a window of such lookups hit, they skip the cache for a while (the
+    // short words, digits and punctuation that do repeat keep it). Results never depend on it.
+    if (short && units >= BYPASS_MIN && this.bypass > 0) {
+      this.bypass--;
+      short = false;
+    }
     const key = short ? text.slice(start, stop) : "";
     if (short) {
       const hit = this.cache.get(key);
+      if (units >= BYPASS_MIN) this.countLookup(hit !== undefined);
       if (hit !== undefined) {
-        if (typeof hit === "number") out.push(hit);
-        else for (let i = 0; i < hit.length; i++) out.push(hit[i] as number);
+        if (hit >= 0) out.push(hit);
+        else {
+          const v = -hit - 1;
+          const len = v % ARENA_LEN;
+          const arena = this.arena;
+          for (let i = (v - len) / ARENA_LEN, end = i + len; i < end; i++) out.push(arena[i] as number);
+        }
         return;
       }
     }
@@ -222,10 +287,42 @@ class ByteLevelBpeModel implements ByteLevelModel {
       this.syms = new Int32Array(256);
       this.symsBytes = new Uint8Array(256);
     }
-    if (short) {
-      if (this.cache.size >= this.cacheWords) this.cache.clear();
-      this.cache.set(key, len === 1 ? (syms[0] as number) : syms.slice(0, len));
+    if (short) this.remember(key, syms, len);
+  }
+
+  private bypass = 0;
+  private windowHits = 0;
+  private windowLookups = 0;
+
+  private countLookup(hit: boolean): void {
+    if (hit) this.windowHits++;
+    if (++this.windowLookups < CACHE_WINDOW) return;
+    if (this.windowHits * COLD_HIT_DIVISOR < CACHE_WINDOW) this.bypass = CACHE_BYPASS;
+    this.windowHits = 0;
+    this.windowLookups = 0;
+  }
+
+  /** Caches key -> syms[0..len) (cleared when full: by words, or by the arena's size). */
+  private remember(key: string, syms: Int32Array, len: number): void {
+    if (len >= ARENA_LEN) return;
+    if (this.cache.size >= this.cacheWords || this.arenaUsed + len > ARENA_MAX) {
+      this.cache.clear();
+      this.arenaUsed = 0;
     }
+    if (len === 1) {
+      this.cache.set(key, syms[0] as number);
+      return;
+    }
+    if (this.arenaUsed + len > this.arena.length) {
+      const grown = new Int32Array(Math.min(ARENA_MAX, this.arena.length * 2));
+      grown.set(this.arena.subarray(0, this.arenaUsed));
+      this.arena = grown;
+    }
+    const at = this.arenaUsed;
+    const arena = this.arena;
+    for (let i = 0; i < len; i++) arena[at + i] = syms[i] as number; // no subarray view per word
+    this.arenaUsed = at + len;
+    this.cache.set(key, -(at * ARENA_LEN + len) - 1);
   }
 
   private symsBytes = new Uint8Array(256);

@@ -45,6 +45,7 @@ export function parseByteLevelTokenizerJson(
   json: string | object,
   file: string,
   scanned?: ScannedTokenizerJson,
+  stored?: StoredVocabulary,
 ): ByteLevelBpeSpec {
   const fail = (message: string, field?: string): never => {
     throw new TokenizerError(
@@ -78,7 +79,7 @@ export function parseByteLevelTokenizerJson(
   }
   parsePostProcessor(root.post_processor ?? null, fail);
   parseDecoder(root.decoder ?? null, fail);
-  const { vocab, merges, mergeStrings, ignoreMerges } = parseModel(root.model, fail, scanned);
+  const { vocab, merges, mergeStrings, ignoreMerges } = parseModel(root.model, fail, scanned, stored);
   const addedTokens = parseAddedTokens(root.added_tokens ?? [], fail);
   return { nfc, splitPattern, onigPattern, vocab, merges, mergeStrings, ignoreMerges, addedTokens };
 }
@@ -158,10 +159,17 @@ function parseDecoder(d: Json, fail: Fail): void {
   if (type !== "ByteLevel") fail(`unsupported decoder "${type}" (supported: ByteLevel)`, "decoder");
 }
 
+/** The vocabulary and merges of an earlier load (a table file, model-tables.ts); `json` is then the rest. */
+export interface StoredVocabulary {
+  readonly vocab: Vocab;
+  readonly merges: Int32Array;
+}
+
 function parseModel(
   m: Json | undefined,
   fail: Fail,
   scanned: ScannedTokenizerJson | undefined,
+  stored?: StoredVocabulary,
 ): {
   vocab: Vocab;
   merges: Int32Array;
@@ -180,6 +188,20 @@ function parseModel(
       fail(`unsupported model ${key} ${JSON.stringify(v)}`, `model.${key}`);
   }
   if (!isObject(m.vocab)) return fail("model.vocab is missing or not an object", "model.vocab");
+  if (stored !== undefined) {
+    if (!Array.isArray(m.merges)) return fail("model.merges is missing or not an array", "model.merges");
+    // Every merge id was checked against the vocabulary when the table file was read.
+    const mergeStrings = (rank: number): readonly [string, string] => [
+      stored.vocab.pieces[stored.merges[3 * rank]!] ?? "",
+      stored.vocab.pieces[stored.merges[3 * rank + 1]!] ?? "",
+    ];
+    return {
+      vocab: stored.vocab,
+      merges: stored.merges,
+      mergeStrings,
+      ignoreMerges: m.ignore_merges === true,
+    };
+  }
   if (scanned !== undefined) {
     if (!Array.isArray(m.merges)) return fail("model.merges is missing or not an array", "model.merges");
     return { ...resolveScanned(scanned), ignoreMerges: m.ignore_merges === true };

@@ -14,7 +14,8 @@ export class Vocab {
   readonly pieces: (string | undefined)[];
   /** Largest id, or -1 for an empty vocabulary. */
   readonly maxId: number;
-  private readonly index: PieceIndex;
+  /** The piece index (its slots are what a table file stores). */
+  readonly index: PieceIndex;
   /** index position -> id; undefined when positions are ids (no two keys share an id). */
   private readonly ids: Int32Array | undefined;
   /** Two keys share an id (only the later one is pieces[id]). */
@@ -22,8 +23,33 @@ export class Vocab {
   /** Some key occurs twice (possible only for keys read from text, not from a parsed object). */
   readonly duplicateKeys: boolean;
 
+  /**
+   * A vocabulary stored by an earlier load (a table file): pieces by id and the index slots,
+   * or undefined when they do not fit together (PieceIndex.fromStored). One key per id.
+   */
+  static fromStored(pieces: (string | undefined)[], slots: Int32Array): Vocab | undefined {
+    const index = PieceIndex.fromStored(pieces, { slots, duplicates: [] });
+    if (index === undefined) return undefined;
+    return new Vocab([], new Int32Array(0), { pieces, index });
+  }
+
   /** keys[i] has id ids[i] (validated integers in [0, 2^24)); keys are distinct (JSON object keys). */
-  constructor(keys: readonly string[], ids: Int32Array) {
+  constructor(
+    keys: readonly string[],
+    ids: Int32Array,
+    stored?: { readonly pieces: (string | undefined)[]; readonly index: PieceIndex },
+  ) {
+    if (stored !== undefined) {
+      this.pieces = stored.pieces;
+      let top = stored.pieces.length - 1;
+      while (top >= 0 && stored.pieces[top] === undefined) top--;
+      this.maxId = top;
+      this.index = stored.index;
+      this.ids = undefined;
+      this.sharedIds = false;
+      this.duplicateKeys = false;
+      return;
+    }
     let maxId = -1;
     for (let i = 0; i < ids.length; i++) if (ids[i]! > maxId) maxId = ids[i]!;
     this.maxId = maxId;

@@ -23,6 +23,28 @@ import { loadTemplateTokenizerSync } from "../template/directory.ts";
 import { TEMPLATE_FILE } from "../template/from-files.ts";
 import type { TemplateTokenizer } from "../template/tokenizer.ts";
 import { qwen3Dir } from "./qwen3.ts";
+import { openTableCache, type TableCacheOptions } from "./table-cache.ts";
+
+/**
+ * LoadOptions plus the table cache (node/table-cache.ts): the model file's derived tables are
+ * kept in `cacheDir` by the SHA-256 of the model files present and read back on later loads
+ * (false: off).
+ */
+export interface NodeLoadOptions extends LoadOptions, TableCacheOptions {}
+
+/** buildTokenizer with the model's tables from (and, when rebuilt, into) the cache. */
+function buildCached(
+  files: Record<string, Uint8Array>,
+  options: NodeLoadOptions,
+  label: (name: string) => string,
+): ChatTokenizer {
+  const parts = [JSON_MODEL_FILE, SPM_MODEL_FILE].flatMap((n) => (files[n] === undefined ? [] : [files[n]]));
+  const cache = parts.length === 0 ? undefined : openTableCache(parts, options);
+  if (cache === undefined) return buildTokenizer(files, options, label);
+  const tok = buildTokenizer(files, { ...options, tables: cache.tables }, label);
+  cache.settle(tok.textModel);
+  return tok;
+}
 
 /** The files a directory load reads when present (../load.ts TokenizerFiles). */
 const FILE_NAMES: readonly string[] = [
@@ -91,7 +113,7 @@ async function read(path: string): Promise<Uint8Array | undefined> {
   }
 }
 
-function loadSync(dir: string, options: LoadOptions): ChatTokenizer {
+function loadSync(dir: string, options: NodeLoadOptions): ChatTokenizer {
   const label = (name: string): string => join(dir, name);
   const files: Record<string, Uint8Array> = {};
   const add = (name: string): void => {
@@ -100,10 +122,10 @@ function loadSync(dir: string, options: LoadOptions): ChatTokenizer {
   };
   checkFormatOption(options.format);
   for (const name of FILE_NAMES) add(name);
-  return buildTokenizer(files, options, label);
+  return buildCached(files, options, label);
 }
 
-async function load(dir: string, options: LoadOptions): Promise<ChatTokenizer> {
+async function load(dir: string, options: NodeLoadOptions): Promise<ChatTokenizer> {
   const label = (name: string): string => join(dir, name);
   const files: Record<string, Uint8Array> = {};
   const add = async (name: string): Promise<void> => {
@@ -112,15 +134,15 @@ async function load(dir: string, options: LoadOptions): Promise<ChatTokenizer> {
   };
   checkFormatOption(options.format);
   await Promise.all(FILE_NAMES.map(add));
-  return buildTokenizer(files, options, label);
+  return buildCached(files, options, label);
 }
 
 /** A tokenizer from a Hugging Face model directory (the files of FILE_NAMES that exist are read). */
 export function fromDirectory(dir: string, options: TemplateFormatOptions): Promise<TemplateTokenizer>;
-export function fromDirectory(dir: string, options?: LoadOptions): Promise<ChatTokenizer>;
+export function fromDirectory(dir: string, options?: NodeLoadOptions): Promise<ChatTokenizer>;
 export function fromDirectory(
   dir: string,
-  options: LoadOptions | TemplateFormatOptions = {},
+  options: NodeLoadOptions | TemplateFormatOptions = {},
 ): Promise<ChatTokenizer | TemplateTokenizer> {
   try {
     const d = checkDir(dir);
@@ -133,10 +155,10 @@ export function fromDirectory(
 
 /** fromDirectory, reading with readFileSync. */
 export function fromDirectorySync(dir: string, options: TemplateFormatOptions): TemplateTokenizer;
-export function fromDirectorySync(dir: string, options?: LoadOptions): ChatTokenizer;
+export function fromDirectorySync(dir: string, options?: NodeLoadOptions): ChatTokenizer;
 export function fromDirectorySync(
   dir: string,
-  options: LoadOptions | TemplateFormatOptions = {},
+  options: NodeLoadOptions | TemplateFormatOptions = {},
 ): ChatTokenizer | TemplateTokenizer {
   const d = checkDir(dir);
   if (options.format === "template") return loadTemplateTokenizerSync(d, options);
@@ -151,10 +173,10 @@ export async function loadTokenizer(
   nameOrDir: string,
   options: TemplateFormatOptions,
 ): Promise<TemplateTokenizer>;
-export async function loadTokenizer(nameOrDir: string, options?: LoadOptions): Promise<ChatTokenizer>;
+export async function loadTokenizer(nameOrDir: string, options?: NodeLoadOptions): Promise<ChatTokenizer>;
 export async function loadTokenizer(
   nameOrDir: string,
-  options: LoadOptions | TemplateFormatOptions = {},
+  options: NodeLoadOptions | TemplateFormatOptions = {},
 ): Promise<ChatTokenizer | TemplateTokenizer> {
   const d = resolveDir(nameOrDir);
   if (options.format === "template") return loadTemplateTokenizerSync(d, options);
@@ -163,10 +185,10 @@ export async function loadTokenizer(
 
 /** Synchronous loadTokenizer (reads the files with readFileSync). */
 export function loadTokenizerSync(nameOrDir: string, options: TemplateFormatOptions): TemplateTokenizer;
-export function loadTokenizerSync(nameOrDir: string, options?: LoadOptions): ChatTokenizer;
+export function loadTokenizerSync(nameOrDir: string, options?: NodeLoadOptions): ChatTokenizer;
 export function loadTokenizerSync(
   nameOrDir: string,
-  options: LoadOptions | TemplateFormatOptions = {},
+  options: NodeLoadOptions | TemplateFormatOptions = {},
 ): ChatTokenizer | TemplateTokenizer {
   const d = resolveDir(nameOrDir);
   if (options.format === "template") return loadTemplateTokenizerSync(d, options);

@@ -17,8 +17,11 @@
 // still return a single-character CONTROL piece's id for that character; a blocked id is
 // never returned, the character is treated as unknown (byte fallback / <unk>) instead.
 
+import { buildEncoderTables, type EncoderTables, effectiveTypes } from "./encoder-tables.ts";
 import { PieceType, type SentencePieceProto } from "./model-proto.ts";
-import { buildPairTable, pairHash } from "./pair-table.ts";
+import { pairHash } from "./pair-table.ts";
+
+export { effectiveTypes };
 
 const SPACE = 0x20;
 const SPACE_MARK = "\u2581";
@@ -37,18 +40,6 @@ export interface BpeEncoderOptions {
   readonly blocked?: ReadonlySet<number>;
   /** Encode in independent segments (default true; false = the whole-text path, for tests). */
   readonly segment?: boolean;
-}
-
-/**
- * Effective piece type after blocking: blocked pieces become CONTROL, except the UNKNOWN piece,
- * which stays UNKNOWN (it decodes to unk_surface; with byte_fallback encode never returns it).
- */
-export function effectiveTypes(proto: SentencePieceProto, blocked: ReadonlySet<number>): Uint8Array {
-  const types = proto.types.slice();
-  for (const id of blocked) {
-    if (id >= 0 && id < types.length && types[id] !== PieceType.Unknown) types[id] = PieceType.Control;
-  }
-  return types;
 }
 
 export class BpeEncoder {
@@ -116,11 +107,14 @@ export class BpeEncoder {
   private cacheMisses = 0;
   private cacheBypass = 0;
 
-  constructor(proto: SentencePieceProto, options: BpeEncoderOptions = {}) {
-    const blocked = options.blocked ?? new Set<number>();
-    const types = effectiveTypes(proto, blocked);
-    const { pieces } = proto;
-    const n = pieces.length;
+  /**
+   * `tables`, when given, are this model's derived tables from an earlier load (checked by
+   * encoderTablesFrom); otherwise they are built here (buildEncoderTables).
+   */
+  constructor(proto: SentencePieceProto, options: BpeEncoderOptions = {}, tables?: EncoderTables) {
+    const t = tables ?? buildEncoderTables(proto, options);
+    this.tables = t;
+    const n = proto.pieces.length;
     this.pieceCount = n;
     this.scores = proto.scores;
     this.unkId = proto.types.indexOf(PieceType.Unknown);
@@ -129,83 +123,31 @@ export class BpeEncoder {
     this.removeExtraWhitespaces = proto.normalizer.removeExtraWhitespaces;
     this.escapeWhitespaces = proto.normalizer.escapeWhitespaces;
     this.dummySuffix = proto.trainer.treatWhitespaceAsSuffix;
-
-    // Load-time cost (measured on InternLM2, 92k pieces): Maps of piece strings plus a
-    // p.slice() + Map.get for both halves of every split took ~130 ms of a ~285 ms load. Now
-    // classes are Uint8Arrays filled by small single-purpose loops (cheap while still cold),
-    // and strings are found through proto.index (see pair-table.ts).
-    const mergeable = new Uint8Array(n);
-    /** 1 = a non-mergeable, non-blocked piece (PieceToId's reserved map). */
-    const reservedMask = new Uint8Array(n);
-    const blockedMask = new Uint8Array(n);
-    for (const id of blocked) if (id >= 0 && id < n) blockedMask[id] = 1;
-    this.unused = new Uint8Array(n);
-    this.outId = new Int32Array(n);
-    classify(types, blockedMask, mergeable, reservedMask, this.unused, this.outId);
-    this.hasUnused = this.unused.includes(1);
-    this.byteId = new Int32Array(256).fill(-1);
-    this.bmpKey = new Int32Array(0x10000);
-    for (let cu = 0; cu < 0x10000; cu++) this.bmpKey[cu] = n + cu;
+    this.unused = t.unused;
+    this.hasUnused = t.unused.includes(1);
+    this.outId = t.outId;
+    this.bmpKey = t.bmpKey;
+    this.byteId = t.byteId;
     this.astralKey = new Map();
+    for (let k = 0; k < t.astral.length; k += 2) this.astralKey.set(t.astral[k]!, t.astral[k + 1]!);
     this.reservedChar = new Map();
-    for (let i = 0; i < n; i++) {
-      const p = pieces[i]!;
-      if (p.length > 2 && proto.types[i] !== PieceType.Byte) continue;
-      if (proto.types[i] === PieceType.Byte) {
-        const b = Number.parseInt(p.slice(3, 5), 16);
-        this.byteId[b] = blockedMask[i] === 1 ? this.unkId : i;
-      }
-      const cp = singleCodePoint(p);
-      if (cp < 0) continue;
-      if (mergeable[i] === 1) {
-        if (cp < 0x10000) this.bmpKey[cp] = i;
-        else this.astralKey.set(cp, i);
-      } else if (reservedMask[i] === 1) this.reservedChar.set(cp, i);
-    }
-    // A mergeable piece whose string is also a reserved piece outputs the reserved id
-    // (PieceToId looks at the reserved map first). Equal strings are listed by the index.
-    const dups = proto.index.duplicates;
-    for (let k = 0; k < dups.length; k += 2) {
-      const a = dups[k]!;
-      const b = dups[k + 1]!;
-      if (mergeable[a] === 1 && reservedMask[b] === 1) this.outId[a] = b;
-      else if (mergeable[b] === 1 && reservedMask[a] === 1) this.outId[b] = a;
-    }
-
-    // USER_DEFINED trie.
-    this.literalFirst = new Uint8Array(0x10000);
-    this.trieChildren = [new Map()];
-    const trieIds: number[] = [-1];
-    for (let i = 0; i < n; i++) {
-      if (types[i] !== PieceType.UserDefined) continue;
-      const p = pieces[i]!;
-      this.literalFirst[p.charCodeAt(0)] = 1;
-      let node = 0;
-      for (let k = 0; k < p.length; k++) {
-        const cu = p.charCodeAt(k);
-        const children = this.trieChildren[node]!;
-        let child = children.get(cu);
-        if (child === undefined) {
-          child = this.trieChildren.length;
-          this.trieChildren.push(new Map());
-          trieIds.push(-1);
-          children.set(cu, child);
-        }
-        node = child;
-      }
-      trieIds[node] = i;
-    }
-    this.trieId = Int32Array.from(trieIds);
-
-    this.markAfter =
-      this.hasUnused || options.segment === false ? undefined : markPredecessors(pieces, mergeable);
-
-    const pairs = buildPairTable(pieces, mergeable, proto.index, this.bmpKey);
-    this.pairMask = pairs.mask;
-    this.pairLeft = pairs.left;
-    this.pairRight = pairs.right;
-    this.pairMerged = pairs.merged;
+    for (let k = 0; k < t.reservedChar.length; k += 2)
+      this.reservedChar.set(t.reservedChar[k]!, t.reservedChar[k + 1]!);
+    this.literalFirst = t.literalFirst;
+    this.trieChildren = [];
+    for (let k = 0; k < t.trieId.length; k++) this.trieChildren.push(new Map());
+    for (let k = 0; k < t.trie.length; k += 3)
+      this.trieChildren[t.trie[k]!]!.set(t.trie[k + 1]!, t.trie[k + 2]!);
+    this.trieId = t.trieId;
+    this.markAfter = t.markAfter;
+    this.pairMask = t.pairLeft.length - 1;
+    this.pairLeft = t.pairLeft;
+    this.pairRight = t.pairRight;
+    this.pairMerged = t.pairMerged;
   }
+
+  /** The derived tables (what a later load may pass back to the constructor). */
+  readonly tables: EncoderTables;
 
   /** True when this model is encoded in independent segments (see encode). */
   get segmented(): boolean {
@@ -577,54 +519,4 @@ export class BpeEncoder {
 
 function isLow(cu: number): boolean {
   return cu >= 0xdc00 && cu <= 0xdfff;
-}
-
-/** Per piece: mergeable / reserved (non-mergeable, not blocked) / unused flags, outId = id. */
-function classify(
-  types: Uint8Array,
-  blocked: Uint8Array,
-  mergeable: Uint8Array,
-  reserved: Uint8Array,
-  unused: Uint8Array,
-  outId: Int32Array,
-): void {
-  for (let i = 0; i < types.length; i++) {
-    const t = types[i]!;
-    outId[i] = i;
-    // Mergeable: NORMAL, USER_DEFINED, UNUSED (the C++ library's non-reserved pieces).
-    if (t === PieceType.Normal || t === PieceType.UserDefined || t === PieceType.Unused) mergeable[i] = 1;
-    else if (blocked[i] === 0) reserved[i] = 1;
-    if (t === PieceType.Unused) unused[i] = 1;
-  }
-}
-
-/**
- * Code units that precede SPACE_MARK inside some mergeable (or USER_DEFINED) piece. A cut
- * before a SPACE_MARK preceded by any other unit cannot be straddled by a piece. (Models with
- * UNUSED pieces are not segmented: their re-split map is keyed per call by merge order.)
- */
-function markPredecessors(pieces: readonly string[], mergeable: Uint8Array): Uint8Array {
-  const after = new Uint8Array(0x10000);
-  for (let i = 0; i < pieces.length; i++) {
-    if (mergeable[i] !== 1) continue;
-    const p = pieces[i]!;
-    for (let k = p.indexOf(SPACE_MARK, 1); k !== -1; k = p.indexOf(SPACE_MARK, k + 1)) {
-      after[p.charCodeAt(k - 1)] = 1;
-    }
-  }
-  return after;
-}
-
-/** The code point of a one-character string, else -1. */
-function singleCodePoint(s: string): number {
-  if (s.length === 1) {
-    const cu = s.charCodeAt(0);
-    return cu >= 0xd800 && cu <= 0xdfff ? -1 : cu;
-  }
-  if (s.length === 2) {
-    const hi = s.charCodeAt(0);
-    const lo = s.charCodeAt(1);
-    if (hi >= 0xd800 && hi <= 0xdbff && isLow(lo)) return ((hi - 0xd800) << 10) + (lo - 0xdc00) + 0x10000;
-  }
-  return -1;
 }

@@ -16,7 +16,8 @@ import type { DecodeData } from "./decode.ts";
 import { PieceType } from "./model-proto.ts";
 import { utf8Length } from "./utf8-length.ts";
 
-export function buildDecodeTable(data: DecodeData): DecodeTable {
+/** `knownLengths`: the byteLength an earlier build computed (a table file), so none is measured. */
+export function buildDecodeTable(data: DecodeData, knownLengths?: Uint32Array): DecodeTable {
   const size = data.types.length;
   const kind = new Uint8Array(size);
   const text: string[] = new Array(size);
@@ -24,14 +25,14 @@ export function buildDecodeTable(data: DecodeData): DecodeTable {
   const bytes: (Uint8Array | undefined)[] = new Array(size).fill(undefined);
   // What each ID adds in UTF-8 bytes (the chat builder's span offsets): computed here, in the
   // same pass, instead of one encodeInto call per ID on the first encodeChat.
-  const byteLength = new Uint32Array(size);
+  const byteLength = knownLengths ?? new Uint32Array(size);
   for (let id = 0; id < size; id++) {
     const type = data.types[id]!;
     const t = data.text[id]!;
     if (type === PieceType.Byte) {
       kind[id] = TokenKind.Bytes;
       bytes[id] = Uint8Array.of(data.byteOf[id]!);
-      byteLength[id] = 1;
+      if (knownLengths === undefined) byteLength[id] = 1;
       text[id] = textAtStart[id] = "";
     } else if (type === PieceType.Control || (type === PieceType.Unknown && t === "")) {
       kind[id] = TokenKind.Control;
@@ -40,7 +41,7 @@ export function buildDecodeTable(data: DecodeData): DecodeTable {
       kind[id] = TokenKind.Text;
       text[id] = t;
       textAtStart[id] = data.stripAtStart ? data.textAtStart[id]! : t;
-      byteLength[id] = utf8Length(t, false);
+      if (knownLengths === undefined) byteLength[id] = utf8Length(t, false);
     }
   }
   const startEnds: DecodeTable["startEnds"] = !data.stripAtStart

@@ -61,6 +61,12 @@ function sameUnits(p: string, at: number, text: string, start: number, count: nu
   return true;
 }
 
+/** What a table file keeps of an index (see PieceIndex.fromStored). */
+export interface StoredIndex {
+  readonly slots: Int32Array;
+  readonly duplicates: readonly number[];
+}
+
 export class PieceIndex {
   // Public for the load-time loops that inline a lookup (pair-table.ts); read-only by contract.
   readonly mask: number;
@@ -88,6 +94,7 @@ export class PieceIndex {
   constructor(
     private readonly pieces: readonly (string | undefined)[],
     hashes?: Int32Array,
+    stored?: StoredIndex,
   ) {
     let size = 16;
     while (size < pieces.length * 2) size *= 2;
@@ -95,6 +102,15 @@ export class PieceIndex {
     let idBits = 1;
     while (2 ** idBits <= pieces.length) idBits++;
     const idMask = 2 ** idBits - 1;
+    if (stored !== undefined) {
+      // Slots of an earlier load of the same pieces (checked by PieceIndex.fromStored).
+      this.mask = mask;
+      this.idBits = idBits;
+      this.idMask = idMask;
+      this.slots = stored.slots;
+      this.duplicates = stored.duplicates;
+      return;
+    }
     const slots = new Int32Array(size);
     const duplicates: number[] = [];
     for (let id = 0; id < pieces.length; id++) {
@@ -116,6 +132,33 @@ export class PieceIndex {
     this.idMask = idMask;
     this.slots = slots;
     this.duplicates = duplicates;
+  }
+
+  /**
+   * The index of `pieces` from slots an earlier load built for the same pieces (a table file),
+   * or undefined when their size or any entry does not fit these pieces. A slot's hash tag is
+   * not re-derived (that is the build's cost): the table file's integrity covers it.
+   */
+  static fromStored(pieces: readonly (string | undefined)[], stored: StoredIndex): PieceIndex | undefined {
+    let size = 16;
+    while (size < pieces.length * 2) size *= 2;
+    const { slots, duplicates } = stored;
+    if (slots.length !== size) return undefined;
+    let idBits = 1;
+    while (2 ** idBits <= pieces.length) idBits++;
+    const idMask = 2 ** idBits - 1;
+    let used = 0;
+    for (let s = 0; s < size; s++) {
+      const e = slots[s]!;
+      if (e === 0) continue;
+      const id = (e & idMask) - 1;
+      if (id < 0 || pieces[id] === undefined) return undefined;
+      used++;
+    }
+    if (used === size) return undefined;
+    for (const id of duplicates) if (!Number.isInteger(id) || pieces[id] === undefined) return undefined;
+    if (duplicates.length % 2 !== 0) return undefined;
+    return new PieceIndex(pieces, undefined, stored);
   }
 
   /** The first id whose piece is s, or -1. */

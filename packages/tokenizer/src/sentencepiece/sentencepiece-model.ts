@@ -2,11 +2,15 @@
 // the one-shot decoder and the stream decoder's table together. Built once, immutable.
 
 import { TokenizerError } from "../errors.ts";
+import { type ModelTables, openTables, registerTableExporter } from "../tables/model-tables.ts";
+import { writeTableFile } from "../tables/table-file.ts";
 import type { DecodeTable, TextModel } from "../text-model.ts";
 import { BpeEncoder, effectiveTypes } from "./bpe-encoder.ts";
 import { buildDecodeData, type DecodeData, decodeIds } from "./decode.ts";
 import { buildDecodeTable } from "./decode-table.ts";
+import type { EncoderTables } from "./encoder-tables.ts";
 import { PieceType, readModelProto, type SentencePieceProto } from "./model-proto.ts";
+import { derivedFromTables, FAMILY, protoFromTables, sentencePieceTableContents } from "./model-tables.ts";
 import { utf8Length } from "./utf8-length.ts";
 
 export interface SentencePieceModelOptions {
@@ -14,6 +18,11 @@ export interface SentencePieceModelOptions {
   readonly file: string;
   /** IDs that behave as CONTROL pieces: never matched literally, never produced by a merge, never returned. */
   readonly blocked?: ReadonlySet<number>;
+  /**
+   * Tables of an earlier load of the same file (../tables/model-tables.ts): used when they
+   * were exported for this content and these blocked IDs, else everything is built from `bytes`.
+   */
+  readonly tables?: ModelTables;
 }
 
 export interface SentencePieceModel extends TextModel {
@@ -35,7 +44,9 @@ export function loadSentencePieceModel(
   bytes: Uint8Array,
   options: SentencePieceModelOptions,
 ): SentencePieceModel {
-  const proto = readModelProto(bytes, options.file);
+  const stored = openTables(options.tables, FAMILY);
+  const storedProto = stored === undefined ? undefined : protoFromTables(stored);
+  const proto = storedProto ?? readModelProto(bytes, options.file);
   const blocked: ReadonlySet<number> = new Set(options.blocked ?? []);
   const n = proto.pieces.length;
   for (const id of blocked) {
@@ -63,38 +74,65 @@ export function loadSentencePieceModel(
     const id = pieceId(piece);
     return id !== undefined && proto.types[id] === type ? id : -1;
   };
+  // From a table file built for these blocked IDs: the encoder's tables, the decode data and
+  // the decode table, all views of the file (model-tables.ts checks them).
+  const derived =
+    stored === undefined || storedProto === undefined ? undefined : derivedFromTables(stored, proto, blocked);
+  options.tables?.report?.(derived !== undefined);
   // The encoder (its pair table is ~2/3 of a cold InternLM2 load, ~80 ms) is built on the first
   // encode(): a decode-only user (the stream decoder, `chatwire decode`) never pays for it.
+  let encoderTables: EncoderTables | undefined = derived?.encoder;
   let encoder: BpeEncoder | undefined;
   // Built on first use (decode() or the stream decoder's table): ~20 ms and two strings per
   // piece on InternLM2, which an encode-only user never needs.
-  let decodeData: DecodeData | undefined;
+  let decodeData: DecodeData | undefined = derived?.data;
   // Effective types for tokenByteLength (the chat builder asks per emitted ID).
-  let types: Uint8Array | undefined;
-  let decodeTable: DecodeTable | undefined;
+  let types: Uint8Array | undefined = derived?.data.types;
+  let decodeTable: DecodeTable | undefined = derived?.table;
   const data = (): DecodeData => {
     decodeData ??= buildDecodeData(proto, effectiveTypes(proto, blocked));
     return decodeData;
   };
+  const theEncoder = (): BpeEncoder => {
+    encoder ??= new BpeEncoder(proto, { blocked }, encoderTables);
+    encoderTables = encoder.tables;
+    return encoder;
+  };
+  const table = (): DecodeTable => {
+    decodeTable ??= buildDecodeTable(data());
+    return decodeTable;
+  };
 
-  return Object.freeze({
+  // The chat builder may skip measuring a run when the IDs' bytes are the text's UTF-8 after a
+  // known lead: true for the identity normalizer without remove_extra_whitespaces and with byte
+  // fallback (no <unk> for unknown characters), "▁" of add_dummy_prefix being the one leading
+  // byte. (A literal U+2581 in the text decodes as a space: the builder measures any prefix
+  // segment from U+0300 on anyway.)
+  const { normalizer, trainer } = proto;
+  const plain =
+    normalizer.precompiledCharsmapLength === 0 && !normalizer.removeExtraWhitespaces && trainer.byteFallback;
+  const exact = plain
+    ? {
+        normalization: "none" as const,
+        leadingOffsetBytes: normalizer.addDummyPrefix && !trainer.treatWhitespaceAsSuffix ? 1 : 0,
+      }
+    : {};
+
+  const model = Object.freeze({
+    ...exact,
     family: "sentencepiece",
     vocabSize: n,
     blocked,
     literalPieces,
     get decodeTable(): DecodeTable {
-      decodeTable ??= buildDecodeTable(data());
-      return decodeTable;
+      return table();
     },
     proto,
     addDummyPrefix: proto.normalizer.addDummyPrefix,
     unkId: special(proto.trainer.unkPiece, PieceType.Unknown),
     bosId: special(proto.trainer.bosPiece, PieceType.Control),
     eosId: special(proto.trainer.eosPiece, PieceType.Control),
-    encode: (text: string): number[] => {
-      encoder ??= new BpeEncoder(proto, { blocked });
-      return encoder.encode(text);
-    },
+    encode: (text: string): number[] => theEncoder().encode(text),
     decode: (ids: readonly number[]): string => {
       for (let i = 0; i < ids.length; i++) {
         const id = ids[i]!;
@@ -120,4 +158,8 @@ export function loadSentencePieceModel(
     pieceType: (id: number): PieceType | undefined => proto.types[id] as PieceType | undefined,
     pieceScore: (id: number): number | undefined => proto.scores[id],
   } satisfies SentencePieceModel);
+  registerTableExporter(model, (source) =>
+    writeTableFile(sentencePieceTableContents(source, proto, blocked, theEncoder().tables, data(), table())),
+  );
+  return model;
 }

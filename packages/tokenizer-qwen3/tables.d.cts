@@ -1,0 +1,2 @@
+declare const tablesDir: string;
+export = tablesDir;

@@ -1,0 +1,90 @@
+// The chat builder's unmeasured path (formats/builder.ts exactWithoutMeasuring: a run's prefix
+// segments attributed from their UTF-8 lengths alone) against its measuring path (every
+// segment and every token measured), on the same tokenizer: a differential over random
+// conversations whose text mixes what could break the shortcut: combining marks at a segment
+// start (NFC composes across the boundary), U+2581 (SentencePiece decodes it as a space),
+// CJK, emoji, spaces and newlines. The measuring path is forced by hiding the model's
+// leadingOffsetBytes (then nothing may be assumed about its bytes).
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
+import { createChatTokenizer } from "../src/chat-tokenizer.ts";
+import type { ChatTokenizer } from "../src/index.ts";
+import { loadTokenizerSync } from "../src/node.ts";
+import type { TextModel } from "../src/text-model.ts";
+
+function measuring(tok: ChatTokenizer): ChatTokenizer {
+  const m = tok.textModel;
+  const byteLength = m.tokenByteLength?.bind(m);
+  const hidden: TextModel = {
+    family: m.family,
+    vocabSize: m.vocabSize,
+    blocked: m.blocked,
+    literalPieces: m.literalPieces,
+    encode: (t) => m.encode(t),
+    decode: (ids) => m.decode(ids),
+    idToPiece: (id) => m.idToPiece(id),
+    pieceToId: (p) => m.pieceToId(p),
+    get decodeTable() {
+      return m.decodeTable;
+    },
+    ...(byteLength === undefined ? {} : { tokenByteLength: byteLength }),
+    ...(m.normalization === undefined ? {} : { normalization: m.normalization }),
+  };
+  return createChatTokenizer({
+    family: tok.family,
+    tokenIds: tok.tokenIds,
+    textModel: hidden,
+    registry: tok.registry,
+    config: tok.config,
+  });
+}
+
+const PIECES = [
+  "e",
+  "\u0301",
+  "\u0323",
+  "\u2581",
+  " ",
+  "  ",
+  "\n",
+  "a",
+  "Hello",
+  "你好",
+  "😀",
+  "é",
+  "ᄀ",
+  "ᅡ",
+  "x\u0301",
+];
+const content = fc.array(fc.constantFrom(...PIECES), { maxLength: 8 }).map((p) => p.join(""));
+
+const models: [string, () => ChatTokenizer][] = [["qwen3", () => loadTokenizerSync("qwen3")]];
+if (haveFixtures()) {
+  models.push(["internlm2", () => loadTokenizerSync(fixturePath("internlm2"), { format: "internlm2" })]);
+  models.push(["chatglm3", () => loadTokenizerSync(fixturePath("chatglm3"), { format: "chatglm3" })]);
+}
+
+describe.each(models)("%s: unmeasured spans equal measured spans", (_, make) => {
+  const tok = make();
+  const slow = measuring(tok);
+  it("on random conversations", () => {
+    expect(tok.textModel.leadingOffsetBytes).toBeDefined();
+    fc.assert(
+      fc.property(fc.array(content, { minLength: 1, maxLength: 5 }), fc.boolean(), (contents, gen) => {
+        const request = {
+          messages: contents.map((c, i) => ({
+            role: i % 2 === 0 ? ("user" as const) : ("assistant" as const),
+            content: c,
+          })),
+          add_generation_prompt: gen,
+        };
+        const fast = tok.encodeChat(request);
+        const ref = slow.encodeChat(request);
+        expect(fast.ids).toEqual(ref.ids);
+        expect(fast.spans).toEqual(ref.spans);
+      }),
+      { numRuns: 300, seed: 1201 },
+    );
+  });
+});

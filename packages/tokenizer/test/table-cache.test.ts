@@ -1,0 +1,237 @@
+// Table files (src/tables, src/node/table-cache.ts): a load from stored tables gives exactly the
+// IDs, decode table and decodes of a load from the tokenizer file, and a stored file that is
+// truncated, corrupt, stale (for other content), for other blocked IDs or not a table file at
+// all is never used: the load gives the same IDs, never throws, and the file is rebuilt.
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import fc from "fast-check";
+import { afterAll, describe, expect, it } from "vitest";
+import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
+import type { ChatTokenizer } from "../src/index.ts";
+import { fromFiles } from "../src/index.ts";
+import { openTableCache, tableFileName, unwrapStored, wrapForStore } from "../src/node/table-cache.ts";
+import { loadTokenizerSync, qwen3Dir } from "../src/node.ts";
+import { loadSentencePieceModel } from "../src/sentencepiece/index.ts";
+import { exportModelTables, type ModelTables } from "../src/tables/model-tables.ts";
+import { readTableFile, writeTableFile } from "../src/tables/table-file.ts";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+function tempDir(): string {
+  const d = mkdtempSync(join(tmpdir(), "chatwire-tables-"));
+  dirs.push(d);
+  return d;
+}
+
+type Model = "qwen3" | "internlm2" | "chatglm3";
+const dirOf = (m: Model): string => (m === "qwen3" ? qwen3Dir() : fixturePath(m));
+const modelFile = (m: Model): string => (m === "qwen3" ? "tokenizer.json" : "tokenizer.model");
+const load = (m: Model, cacheDir: string | false): ChatTokenizer =>
+  loadTokenizerSync(dirOf(m), { format: m, cacheDir, prebuiltTables: false });
+
+const TEXTS = [
+  "Hello, world!  def f(x):\n    return {'a': [1, 2]}\n",
+  "你好，世界。日本語のテキスト 🎉🧑‍💻 é e\u0301 Ω",
+  "<|im_start|>user\n<|action_start|><|plugin|> [gMASK]sop <think> spoofed markers",
+  "   leading spaces and\ttabs\r\n\u2581marks\u2581 and rare 𠀋𡈽 ideographs",
+];
+
+/** Everything a caller can observe of a tokenizer on the sample texts. */
+function observe(tok: ChatTokenizer): unknown {
+  const chat = tok.encodeChat({
+    messages: TEXTS.map((content, i) => ({
+      role: i % 2 === 0 ? ("user" as const) : ("assistant" as const),
+      content,
+    })),
+    add_generation_prompt: true,
+  });
+  const texts = TEXTS.map((t) => tok.encodeText(t).ids);
+  return { chat: chat.ids, spans: chat.spans, texts, decoded: texts.map((ids) => tok.decode(ids)) };
+}
+
+/** The decode table, entry by entry (the stream decoder reads nothing else). */
+function tableOf(tok: ChatTokenizer): unknown {
+  const t = tok.textModel.decodeTable;
+  return {
+    size: t.size,
+    kind: [...t.kind],
+    text: [...t.text],
+    textAtStart: [...t.textAtStart],
+    bytes: t.bytes.map((b) => (b === undefined ? null : [...b])),
+    byteLength: t.byteLength === undefined ? null : [...t.byteLength],
+    invalidUtf8: t.invalidUtf8,
+    startEnds: t.startEnds,
+  };
+}
+
+function storedFile(dir: string): string {
+  const files = readdirSync(dir).filter((f) => f.endsWith(".cwtables"));
+  expect(files).toHaveLength(1);
+  return join(dir, files[0] as string);
+}
+
+/** True when the stored file is whole and a load from it takes every table from it. */
+function storedIsUsable(m: Model, path: string): boolean {
+  const body = unwrapStored(readFileSync(path));
+  if (body === undefined) return false;
+  let used: boolean | undefined;
+  const files = {
+    "tokenizer_config.json": readFileSync(join(dirOf(m), "tokenizer_config.json")),
+    [modelFile(m)]: new Uint8Array(readFileSync(join(dirOf(m), modelFile(m)))),
+  };
+  const source = path.split("/").at(-1)?.replace(".cwtables", "") ?? "";
+  fromFiles(files, { format: m, tables: { source, bytes: body, report: (ok) => (used = ok) } });
+  return used === true;
+}
+
+const MODELS: Model[] = haveFixtures() ? ["qwen3", "internlm2", "chatglm3"] : ["qwen3"];
+
+describe.each(MODELS)("%s: tables from a stored file", (m) => {
+  const ref = load(m, false);
+  const refObserved = observe(ref);
+  const refTable = tableOf(ref);
+  const dir = tempDir();
+  const first = load(m, dir);
+  const path = storedFile(dir);
+
+  it("the first load writes a table file the next load uses, with identical results", () => {
+    expect(observe(first)).toEqual(refObserved);
+    expect(storedIsUsable(m, path)).toBe(true);
+    const second = load(m, dir);
+    expect(observe(second)).toEqual(refObserved);
+    expect(tableOf(second)).toEqual(refTable);
+  });
+
+  const good = () => readFileSync(path);
+  const otherSource = (): Uint8Array => {
+    const t = exportModelTables(ref.textModel, "0".repeat(64)) as Uint8Array;
+    return wrapForStore(t);
+  };
+  const corruptions: [string, () => Uint8Array][] = [
+    ["empty", () => new Uint8Array(0)],
+    ["truncated to half", () => good().subarray(0, good().length >> 1)],
+    ["truncated by one byte", () => good().subarray(0, good().length - 1)],
+    [
+      "one flipped byte (digest mismatch)",
+      () => {
+        const b = new Uint8Array(good());
+        b[b.length >> 1] = (b[b.length >> 1] as number) ^ 0x5a;
+        return b;
+      },
+    ],
+    [
+      "garbage with a valid digest",
+      () => wrapForStore(new Uint8Array(4096).map((_, i) => (i * 7919) & 0xff)),
+    ],
+    [
+      "a damaged header with a valid digest",
+      () => {
+        const body = new Uint8Array(unwrapStored(good()) as Uint8Array);
+        body.fill(0x7b, 12, 40);
+        return wrapForStore(body);
+      },
+    ],
+    ["stale: written for other content", otherSource],
+  ];
+  // The whole matrix on the smallest model; the larger ones take the digest and the stale cases.
+  const cases = m === "chatglm3" ? corruptions : corruptions.filter(([name]) => /flipped|stale/.test(name));
+  it.each(cases)("%s: same results, never a throw, and the file is rebuilt", (_, make) => {
+    const snapshot = good();
+    try {
+      writeFileSync(path, make());
+      const tok = load(m, dir);
+      expect(observe(tok)).toEqual(refObserved);
+      expect(storedIsUsable(m, path)).toBe(true);
+    } finally {
+      writeFileSync(path, snapshot);
+    }
+  });
+
+  it("an unwritable cache directory only costs the speed-up", () => {
+    const file = join(tempDir(), "not-a-dir");
+    writeFileSync(file, "x");
+    expect(observe(load(m, join(file, "sub")))).toEqual(refObserved);
+  });
+
+  it("a prebuilt directory is read first, and a bad prebuilt file falls back to the cache directory", () => {
+    const prebuilt = tempDir();
+    const cache = tempDir();
+    copyFileSync(path, join(prebuilt, tableFileName(path.split("/").at(-1)?.replace(".cwtables", "") ?? "")));
+    const bytes = new Uint8Array(readFileSync(join(dirOf(m), modelFile(m))));
+    const session = openTableCache(bytes, { cacheDir: cache }, [prebuilt]);
+    expect(session?.tables.bytes).toBeDefined();
+    writeFileSync(storedFile(prebuilt), "corrupt");
+    const again = openTableCache(bytes, { cacheDir: cache }, [prebuilt]);
+    expect(again?.tables.bytes).toBeUndefined();
+  });
+});
+
+describe.runIf(haveFixtures())("sentencepiece: stored tables for other blocked IDs", () => {
+  const bytes = new Uint8Array(readFileSync(fixturePath("chatglm3/tokenizer.model")));
+  const built = loadSentencePieceModel(bytes, { file: "m", blocked: new Set([64790, 64795]) });
+  const table = exportModelTables(built, "src") as Uint8Array;
+
+  it("are not used (report false), and encoding equals a fresh build for those IDs", () => {
+    let used: boolean | undefined;
+    const tables: ModelTables = { source: "src", bytes: table, report: (ok) => (used = ok) };
+    const other = loadSentencePieceModel(bytes, { file: "m", blocked: new Set([64790]), tables });
+    const fresh = loadSentencePieceModel(bytes, { file: "m", blocked: new Set([64790]) });
+    expect(used).toBe(false);
+    for (const t of TEXTS) expect(other.encode(t)).toEqual(fresh.encode(t));
+    expect([...other.decodeTable.kind]).toEqual([...fresh.decodeTable.kind]);
+  });
+
+  it("random damage to a table file (no digest layer) never makes a load or an encode throw", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.nat(table.length - 1), fc.integer({ min: 1, max: 255 })), {
+          minLength: 1,
+          maxLength: 8,
+        }),
+        fc.option(fc.nat(table.length), { nil: undefined }),
+        (flips, cut) => {
+          const damaged = new Uint8Array(table.subarray(0, cut ?? table.length));
+          for (const [at, x] of flips) if (at < damaged.length) damaged[at] = (damaged[at] as number) ^ x;
+          const model = loadSentencePieceModel(bytes, {
+            file: "m",
+            blocked: new Set([64790, 64795]),
+            tables: { source: "src", bytes: damaged },
+          });
+          for (const t of TEXTS) model.encode(t);
+          model.decode(model.encode(TEXTS[1] as string));
+        },
+      ),
+      { numRuns: 12, seed: 20261201 },
+    );
+  });
+});
+
+describe("table file format", () => {
+  it("string lists round-trip exactly (holes, NUL, lone surrogates, non-BMP, empty strings)", () => {
+    const entry = fc.option(fc.string({ unit: "binary", maxLength: 12 }), { nil: undefined, freq: 6 });
+    fc.assert(
+      fc.property(fc.array(entry, { maxLength: 200 }), (list) => {
+        const file = readTableFile(writeTableFile({ meta: {}, arrays: {}, strings: { s: list } }));
+        expect(file?.strings("s")).toEqual(list);
+      }),
+      { numRuns: 200, seed: 7 },
+    );
+  });
+
+  it("any truncation of a file reads as undefined or as a file, never a throw", () => {
+    const bytes = writeTableFile({
+      meta: { a: 1 },
+      arrays: { x: Int32Array.of(1, 2, 3), y: new Uint8Array(5) },
+      strings: { s: ["a", "é", undefined] },
+    });
+    for (let n = 0; n < bytes.length; n++) {
+      const f = readTableFile(bytes.subarray(0, n));
+      if (f !== undefined) f.strings("s");
+    }
+    expect(readTableFile(bytes)?.array("x", "i32")).toEqual(Int32Array.of(1, 2, 3));
+    expect(readTableFile(bytes)?.array("x", "u8")).toBeUndefined();
+  });
+});
