@@ -28,11 +28,15 @@ function run(pieces: readonly Piece[], parser = new FencedJsonCallParser(), stre
       : null,
     undefined,
   );
+  let raw = "";
   for (const p of pieces) {
     if (p === SEP) parser.separator();
-    else parser.feed(p);
+    else {
+      parser.feed(p);
+      raw += p;
+    }
   }
-  return { out, result: parser.end() };
+  return { out, result: parser.end(raw) };
 }
 
 /** `type SEP rest`, the text pieces split at the given cut points (sorted, within each text). */
@@ -109,7 +113,7 @@ describe("fenced-json-call: well-formed bodies", () => {
 
   it("the name comes when its line ends, before any argument text", () => {
     const out: string[] = [];
-    const p = createFencedJsonCallParser();
+    const p = createFencedJsonCallParser({ maxBufferedChars: 1_000_000, argumentsKey: "arguments" });
     p.reset(
       { onToolCallName: (n) => out.push(`name:${n}`), onToolCallArguments: (a) => out.push(`args:${a}`) },
       undefined,
@@ -126,7 +130,9 @@ describe("fenced-json-call: well-formed bodies", () => {
     expect(out).toEqual(["name:get_weather", "args:{"]);
     p.feed('"a": 1}\n```');
     expect(out).toEqual(["name:get_weather", "args:{", 'args:"a": 1}']);
-    expect(p.end()).toEqual({ call: { name: "get_weather", arguments: { a: 1 } } });
+    expect(p.end('functionget_weather\n```json\n{"a": 1}\n```')).toEqual({
+      call: { name: "get_weather", arguments: { a: 1 } },
+    });
   });
 
   it("strings with fences, quotes, braces, CJK, emoji; nested values; indentation", () => {
@@ -259,7 +265,7 @@ describe("fenced-json-call: malformed bodies are error results", () => {
     p.reset(null, undefined);
     for (let i = 0; i < 1000; i++) p.feed("function ");
     p.separator();
-    expect(p.end()).toEqual({ error: "no <｜tool▁sep｜> after the call type" });
+    expect(p.end("function ".repeat(1000))).toEqual({ error: "no <｜tool▁sep｜> after the call type" });
   });
 });
 
@@ -323,7 +329,7 @@ describe("fenced-json-call: linear time", () => {
         if (x === SEP) p.separator();
         else for (let i = 0; i < x.length; i += 1) p.feed(x[i] as string);
       }
-      p.end();
+      p.end("");
     };
     expect(timeRatio(feedUnits(hostile), feedUnits(benign), 3)).toBeLessThan(10);
   });

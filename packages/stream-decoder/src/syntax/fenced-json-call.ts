@@ -9,8 +9,9 @@
 // soon as its line ends; ARGS goes through the JSON scanner of tool-call-scanner.ts, composed
 // by feeding it the synthetic prefix `{"arguments":` first, so the deltas are exactly the raw
 // JSON value text (cut at its last unit, nothing guessed, stopped at the first malformed
-// unit). end() parses ARGS (the text before the closing fence) with JSON.parse: the call must
-// be an object, no deeper than MAX_NESTING_DEPTH.
+// unit). end(raw) parses ARGS (the tail of the body text the decoder kept, before the closing
+// fence) with JSON.parse: the call must be an object, no deeper than MAX_NESTING_DEPTH. Only
+// the type, name and fence lines are kept here (bounded); ARGS is not copied.
 //
 // Linear in the body (every unit is looked at a bounded number of times: once here, once by
 // the scanner, once by JSON.parse at the end); memory bounded by maxBufferedChars (a longer
@@ -20,7 +21,7 @@ import { nestsDeeperThan } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
 import type { JsonValue } from "../python-literal.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, ToolSchemas } from "./body.ts";
+import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
 
 // ---- states ----
 /** Before the separator: the call type.   ‸function‹sep›… */
@@ -83,15 +84,15 @@ export class FencedJsonCallParser implements BodyParser {
   /** The type, name or fence line being collected. */
   private line = "";
   private name = "";
-  /** ARGS and the closing fence, joined once at end(). */
-  private parts: string[] = [];
+  /** Units of ARGS and the closing fence fed so far (the tail of end()'s raw text). */
+  private argsFed = 0;
 
   constructor(maxBufferedChars = 1_000_000) {
     this.maxChars = maxBufferedChars;
     this.scanner = new ToolCallScanner(this.relay);
   }
 
-  reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined): void {
+  reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined, _kind?: string): void {
     this.sink = sink;
     this.relay.target = sink;
     this.state = S_TYPE;
@@ -99,7 +100,7 @@ export class FencedJsonCallParser implements BodyParser {
     this.fed = 0;
     this.line = "";
     this.name = "";
-    this.parts = [];
+    this.argsFed = 0;
   }
 
   separator(): void {
@@ -175,7 +176,7 @@ export class FencedJsonCallParser implements BodyParser {
           break;
         }
         case S_ARGS:
-          this.parts.push(t);
+          this.argsFed += t.length;
           if (this.sink !== null) this.scanner.feed(t);
           return;
         default:
@@ -184,7 +185,8 @@ export class FencedJsonCallParser implements BodyParser {
     }
   }
 
-  end(): ActionResult {
+  /** `raw`: the body text fed, concatenated (the decoder keeps it; BodyParser contract). */
+  end(raw: string): ActionResult {
     switch (this.state) {
       case S_FAIL:
         return { error: this.error };
@@ -197,10 +199,10 @@ export class FencedJsonCallParser implements BodyParser {
       default:
         break;
     }
-    const raw = this.parts.join("").trimEnd();
-    this.parts = [];
-    if (!raw.endsWith("```")) return { error: "the tool call's arguments are not closed by ```" };
-    const json = raw.slice(0, -3);
+    if (raw.length < this.argsFed) return { error: "the tool call body text is incomplete" };
+    const args = raw.slice(raw.length - this.argsFed).trimEnd();
+    if (!args.endsWith("```")) return { error: "the tool call's arguments are not closed by ```" };
+    const json = args.slice(0, -3);
     let v: unknown;
     try {
       v = JSON.parse(json);
@@ -217,11 +219,10 @@ export class FencedJsonCallParser implements BodyParser {
     this.state = S_FAIL;
     this.error = why;
     this.line = "";
-    this.parts = [];
   }
 }
 
-/** A parser for one decoder (one body at a time; reset() at each block open). */
-export function createFencedJsonCallParser(maxBufferedChars?: number): BodyParser {
-  return new FencedJsonCallParser(maxBufferedChars);
+/** The factory of syntax/index.ts: one parser per decoder (one body at a time; reset() at each block open). */
+export function createFencedJsonCallParser(options: BodyParserOptions): BodyParser {
+  return new FencedJsonCallParser(options.maxBufferedChars);
 }
