@@ -294,6 +294,27 @@ export const REQUESTS = [
     },
   },
   {
+    name: "second_call_message_text_dropped",
+    families: r1,
+    request: {
+      messages: [
+        { role: "user", content: "Plan my day." },
+        {
+          role: "assistant",
+          content: "First the calendar.",
+          tool_calls: [call("calendar", '{"day": "today"}')],
+        },
+        { role: "tool", content: "meeting at 10" },
+        {
+          role: "assistant",
+          content: "Now the weather.",
+          tool_calls: [call("weather", '{"when": "10:00"}')],
+        },
+        { role: "tool", content: "rain" },
+      ],
+    },
+  },
+  {
     name: "after_tool_with_think",
     families: r1,
     request: {

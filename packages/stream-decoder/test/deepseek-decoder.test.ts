@@ -5,11 +5,13 @@
 // action_end errors; R1 reasoning on the DERIVED vocabulary (<think>/</think> tokens) and as
 // plain text on the package vocabulary (no such tokens). Every generation is also pushed one ID
 // at a time and all at once: the same events.
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { deepseekR1, deepseekV3 } from "../../tokenizer/src/families/deepseek/definition.ts";
 import { type DeepSeekFamily, encoder, golden } from "../../tokenizer/test/deepseek-support.ts";
 import { compileDecoderSpecFor, createDecoder, type DecoderEvent, eventCollector } from "../src/index.ts";
 import type { DecoderSpec } from "../src/spec.ts";
+import { timeRatio } from "./ratio-support.ts";
 
 function spec(family: DeepSeekFamily, derived: boolean): { spec: DecoderSpec; ids: Record<string, number> } {
   const enc = encoder(family, derived);
@@ -319,4 +321,76 @@ describe("encode -> decode: an assistant turn rendered by the encoder decodes to
       ]);
     });
   }
+});
+
+describe("properties and cost (fast-check, seeded; ratio, not time)", () => {
+  const { spec: s, ids } = spec("deepseek-r1", true);
+  const enc = encoder("deepseek-r1", true);
+  const markerIds = Object.values(ids);
+  const pieces = [
+    "function",
+    "get_weather\n",
+    "```json\n",
+    '{"a": ',
+    "1}",
+    "\n```",
+    "\n",
+    "東京",
+    " ",
+    "x",
+  ].map((x) => enc.textModel.encode(x));
+  const token = fc.oneof(
+    fc.constantFrom(...markerIds).map((id) => [id]),
+    fc.constantFrom(...pieces),
+    fc.constantFrom([128798], [2], [128805], [0]),
+  );
+  it("any mix of markers and text: never throws, the same events one ID at a time, every action ends", () => {
+    fc.assert(
+      fc.property(fc.array(token, { maxLength: 40 }), (parts) => {
+        const gen = parts.flat();
+        const whole = decode(s, gen, false);
+        expect(decode(s, gen, true)).toEqual(whole);
+        const starts = whole.filter((e) => e.type === "action_start").length;
+        expect(whole.filter((e) => e.type === "action_end").length).toBe(starts);
+        expect(whole[whole.length - 1]?.type).toBe("stop");
+      }),
+      { seed: 8011, numRuns: 400 },
+    );
+  });
+
+  it("a name line that never ends costs about what a call of the same length does", () => {
+    const n = 100_000;
+    const a = enc.textModel.encode("a")[0] as number;
+    const open = [
+      ids.toolCallsBegin as number,
+      ids.toolCallBegin as number,
+      ...enc.textModel.encode("function"),
+    ];
+    const hostile = [
+      ...open,
+      ids.toolSep as number,
+      ...new Array<number>(n).fill(a),
+      ids.toolCallEnd as number,
+    ];
+    const benign = [
+      ...open,
+      ids.toolSep as number,
+      ...enc.textModel.encode('f\n```json\n{"k": "'),
+      ...new Array<number>(n).fill(a),
+      ...enc.textModel.encode('"}\n```'),
+      ids.toolCallEnd as number,
+    ];
+    const run = (gen: number[]) => () => {
+      const d = createDecoder(
+        s,
+        { onToolCallName() {}, onToolCallArguments() {} },
+        {
+          streamToolCalls: true,
+        },
+      );
+      for (const id of gen) d.push(id);
+      d.end();
+    };
+    expect(timeRatio(run(hostile), run(benign), 3)).toBeLessThan(5);
+  });
 });
