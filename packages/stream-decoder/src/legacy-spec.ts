@@ -17,6 +17,7 @@ import {
   INTERNLM2_GRAMMAR,
   INTERNLM2_IDS,
   INTERNLM2_RESERVED,
+  type LegacyFormatName,
   QWEN3_EOS,
   QWEN3_GRAMMAR,
   QWEN3_IDS,
@@ -33,7 +34,7 @@ interface Builtin {
 }
 
 /** The static tables of the built-in families (the legacy compileDecoderSpec only). */
-const BUILTIN: Readonly<Record<FormatName, Builtin>> = {
+const BUILTIN: Readonly<Record<LegacyFormatName, Builtin>> = {
   internlm2: {
     grammar: INTERNLM2_GRAMMAR,
     ids: INTERNLM2_IDS,
@@ -56,7 +57,8 @@ export function compileDecoderSpec(
   format: FormatName,
   options: DecoderSpecOptions = {},
 ): DecoderSpec {
-  const b = BUILTIN[format];
+  const b = (BUILTIN as Readonly<Partial<Record<string, Builtin>>>)[format];
+  if (b === undefined) throw new TypeError(`no static decoder tables for ${format}`);
   const reservedName = new Map<number, string>();
   for (const [name, id] of b.reserved) reservedName.set(id, name);
   return compileGrammarSpec(model, format, b.grammar, b.ids, {
