@@ -1,13 +1,12 @@
 // DeepSeek V3 / R1 decoding: the generations of the goldens (model-output texts tokenized by HF's
 // Rust tokenizers: test-vectors/golden/families/deepseek-*.json) through the decoder compiled from
-// the family grammar (compileDecoderSpecFor), with hand-written expectations: roles, text, tool
+// the loaded tokenizer's verified registry and family grammar (compileDecoderSpecFor(tok)), with hand-written expectations: roles, text, tool
 // calls streamed (name, then argument deltas), several calls, the EOS stop, malformed bodies as
 // action_end errors; R1 reasoning on the DERIVED vocabulary (<think>/</think> tokens) and as
 // plain text on the package vocabulary (no such tokens). Every generation is also pushed one ID
 // at a time and all at once: the same events.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { deepseekR1, deepseekV3 } from "../../tokenizer/src/families/deepseek/definition.ts";
 import { type DeepSeekFamily, encoder, golden } from "../../tokenizer/test/deepseek-support.ts";
 import { compileDecoderSpecFor, createDecoder, type DecoderEvent, eventCollector } from "../src/index.ts";
 import type { DecoderSpec } from "../src/spec.ts";
@@ -15,17 +14,7 @@ import { timeRatio } from "./ratio-support.ts";
 
 function spec(family: DeepSeekFamily, derived: boolean): { spec: DecoderSpec; ids: Record<string, number> } {
   const enc = encoder(family, derived);
-  const def = family === "deepseek-r1" ? deepseekR1 : deepseekV3;
-  const ids = enc.ids as Record<string, number>;
-  return {
-    ids,
-    spec: compileDecoderSpecFor({
-      textModel: enc.textModel,
-      family: { grammar: def.grammar, name: family },
-      tokenIds: ids,
-      registry: { ids: new Set(enc.nameById.keys()), nameById: enc.nameById, eosIds: [ids.eos as number] },
-    }),
-  };
+  return { ids: enc.ids as Record<string, number>, spec: compileDecoderSpecFor(enc.tok) };
 }
 
 function decode(s: DecoderSpec, ids: readonly number[], oneByOne: boolean, stream = true): DecoderEvent[] {

@@ -14,6 +14,14 @@ for (const family of FAMILIES) {
   describe(`${family}: chat goldens`, () => {
     const g = golden(family);
     const enc = encoder(family);
+    it("format auto detects the family from the files; its token IDs are verified", () => {
+      expect(enc.tok.family.name).toBe(family);
+      expect(enc.tok.format).toBe(family);
+      expect(enc.ids).toMatchObject({ bos: 0, eos: 1, user: 128803, assistant: 128804, toolSep: 128814 });
+      expect(enc.tok.registry.ids.size).toBe(818);
+      expect(enc.tok.registry.eosIds).toEqual([1]);
+      expect("think" in enc.ids).toBe(false);
+    });
     it("the golden file is what the generator says", () => {
       expect(g.family).toBe(family);
       expect(g.chat.length).toBeGreaterThanOrEqual(18);

