@@ -281,7 +281,7 @@ export const REQUESTS = [
   },
   {
     name: "content_with_tool_calls",
-    families: r1,
+    families: both,
     request: {
       messages: [
         { role: "user", content: "Weather?" },

@@ -112,21 +112,9 @@ describe("audit positions and the reject policy", () => {
 });
 
 describe("refusals (documented in families/deepseek/render.ts)", () => {
+  // (V3 with content AND tool calls is not refused: it renders the text only, as its template
+  // does; golden content_with_tool_calls.)
   const cases: ReadonlyArray<readonly [DeepSeekFamily, string, unknown]> = [
-    [
-      "deepseek-v3",
-      "content with tool calls (V3's template would drop the calls)",
-      {
-        messages: [
-          { role: "user", content: "q" },
-          {
-            role: "assistant",
-            content: "Let me check.",
-            tool_calls: [{ function: { name: "f", arguments: "{}" } }],
-          },
-        ],
-      },
-    ],
     [
       "deepseek-r1",
       "continue a system message",

@@ -16,11 +16,11 @@
 // - <｜tool▁outputs▁end｜> is written only before an assistant message with text (which then has
 //   no <｜Assistant｜>) or at the very end; a user or tool-call message after results skips it;
 //   after results at the end there is no generation prompt.
-// Where V3's template would drop tool calls (an assistant message with text AND tool calls:
-// it renders the text only) chatwire refuses with TokenizerError("invalid-conversation"), as it
-// does for prefill cases transformers cannot cut (system, tool calls, R1 content cut at
-// "</think>"). R1 drops the content of a later tool-call message (after `is_first`): kept as
-// the template does.
+// - V3 renders the tool calls of an assistant message only when it has no content (`content is
+//   none`); with content it renders the text alone and drops the calls; R1 drops the content of
+//   a tool-call message after `is_first`. Both kept as the templates do (docs/families/deepseek.md).
+// Prefill cases transformers' cut cannot do on this rendering (a system message, a tool-call
+// message, R1 content cut at "</think>") are TokenizerError("invalid-conversation").
 // Not rendered by either template (accepted, checked, ignored): `tools`, names, tool_call_id,
 // reasoning_content. R1 keeps only the text after the last "</think>" of an assistant message's
 // content (the template's split; only text is dropped, no structure is read from it).
@@ -50,13 +50,6 @@ export function renderDeepSeek(
   const r1 = variant === "deepseek-r1";
   const open = req.continueFinalMessage ? messages.length - 1 : -1;
   if (open >= 0) checkPrefill(messages[open] as NMessage);
-  for (const m of messages) {
-    if (!r1 && m.role === "assistant" && m.toolCalls.length > 0 && m.content.length > 0)
-      throw invalid(
-        "deepseek-v3's template renders the tool calls of an assistant message only without content (it would drop them); send the text as its own message",
-        { message: m.index, field: "content" },
-      );
-  }
 
   /** Caller content; true when it is the final message left open (continue_final_message): stop. */
   const content = (m: NMessage, text: string, offset: number): boolean => {
@@ -90,7 +83,7 @@ export function renderDeepSeek(
       isTool = false;
       b.reserved(ids.user, i, "marker");
       if (content(m, m.content, 0)) return;
-    } else if (m.role === "assistant" && m.toolCalls.length > 0) {
+    } else if (m.role === "assistant" && m.toolCalls.length > 0 && (r1 || m.content.length === 0)) {
       isTool = false;
       m.toolCalls.forEach((tc, j) => {
         const opens = !isFirst;
