@@ -1,11 +1,11 @@
-// The "fenced-json-call" body syntax (DeepSeek V3 / R1 tool calls): the body of one
+// The "fenced-json-call" body syntax (docs/families/ says which families use it): the body of one
 // <｜tool▁call▁begin｜> … <｜tool▁call▁end｜> block, with the <｜tool▁sep｜> marker handed in as
 // separator():
 //
 //   function‹sep›get_weather\n```json\n{"city": "Paris"}\n```
 //   └ TYPE ┘     └─ NAME ──┘  └fence┘  └──── ARGS ────┘  └ closing fence
 //
-// TYPE must be "function" (the only type DeepSeek's templates write). The name is reported as
+// TYPE must be "function" (the only type the vendor templates write). The name is reported as
 // soon as its line ends; ARGS goes through the JSON scanner of tool-call-scanner.ts, composed
 // by feeding it the synthetic prefix `{"arguments":` first, so the deltas are exactly the raw
 // JSON value text (cut at its last unit, nothing guessed, stopped at the first malformed
