@@ -8,7 +8,14 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type DeepSeekFamily, encoder, golden } from "../../tokenizer/test/deepseek-support.ts";
-import { compileDecoderSpecFor, createDecoder, type DecoderEvent, eventCollector } from "../src/index.ts";
+import {
+  compileDecoderSpecFor,
+  createDecoder,
+  type DecoderEvent,
+  type DecoderOptions,
+  eventCollector,
+} from "../src/index.ts";
+import { SLOW_PATH_ONLY } from "../src/internal.ts";
 import type { DecoderSpec } from "../src/spec.ts";
 import { timeRatio } from "./ratio-support.ts";
 
@@ -382,4 +389,51 @@ describe("properties and cost (fast-check, seeded; ratio, not time)", () => {
     };
     expect(timeRatio(run(hostile), run(benign), 3)).toBeLessThan(5);
   });
+});
+
+describe("fast path = slow path (internal SLOW_PATH_ONLY), DeepSeek grammars", () => {
+  const both = (s: DecoderSpec, ids: readonly number[], o: DecoderOptions) => {
+    const go = (x: DecoderOptions) => {
+      const c = eventCollector();
+      const d = createDecoder(s, c, x);
+      d.pushMany(ids);
+      d.end();
+      return c.events;
+    };
+    return { fast: go(o), slow: go({ ...o, [SLOW_PATH_ONLY]: true } as DecoderOptions) };
+  };
+  for (const [family, derived] of [
+    ["deepseek-v3", false],
+    ["deepseek-r1", true],
+  ] as const) {
+    const { spec: s, ids } = spec(family, derived);
+    it(`${family}${derived ? " (derived)" : ""}: golden generations and rendered conversations`, () => {
+      const g = golden(family);
+      const seqs = [
+        ...g.generations.filter((x) => (x.tokenizer === "derived-r1") === derived).map((x) => x.ids),
+        ...g.chat.map((x) => x.ids ?? []),
+      ];
+      for (const seq of seqs)
+        for (const o of [{}, { streamToolCalls: true }, { stopStrings: ["```"], maxTokens: 20 }]) {
+          const r = both(s, seq, o);
+          expect(r.slow).toEqual(r.fast);
+        }
+    });
+    it(`${family}${derived ? " (derived)" : ""}: random marker / text / out-of-range streams (fast-check)`, () => {
+      const enc = encoder(family, derived);
+      const size = enc.textModel.decodeTable.size;
+      const id = fc.oneof(
+        { weight: 5, arbitrary: fc.integer({ min: 0, max: size - 1 }) },
+        { weight: 3, arbitrary: fc.constantFrom(...Object.values(ids)) },
+        { weight: 1, arbitrary: fc.constantFrom(-1, 128798, 128805, size + 10) },
+      );
+      fc.assert(
+        fc.property(fc.array(id, { maxLength: 60 }), fc.boolean(), (seq, stream) => {
+          const r = both(s, seq, { streamToolCalls: stream });
+          expect(r.slow).toEqual(r.fast);
+        }),
+        { seed: 8012, numRuns: 300 },
+      );
+    });
+  }
 });
