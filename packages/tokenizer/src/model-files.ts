@@ -19,6 +19,7 @@ import { TokenizerError } from "./errors.ts";
 import { loadSentencePieceModel } from "./sentencepiece/index.ts";
 import { isSentencePieceJson, loadSpJsonModel } from "./spjson/index.ts";
 import type { ModelTables } from "./tables/model-tables.ts";
+import { planMultiSplit, withOuterSplits } from "./template/multi-split.ts";
 import type { TextModel } from "./text-model.ts";
 
 export const JSON_MODEL_FILE = "tokenizer.json";
@@ -149,14 +150,19 @@ export function loadTextModel(
 ): TextModel {
   const withTables = tables === undefined ? {} : { tables };
   switch (source.kind) {
-    case "byte-level-bpe":
-      return loadByteLevelModel(source.json, {
+    case "byte-level-bpe": {
+      // Several Splits before ByteLevel (DeepSeek V3/R1): the earlier ones applied outside the
+      // byte-level model, as the template loader does (template/multi-split.ts).
+      const plan = planMultiSplit(source.json as Record<string, unknown>);
+      const inner = loadByteLevelModel(plan?.json ?? source.json, {
         file,
         blocked,
         ...(source.scanned === undefined ? {} : { scanned: source.scanned }),
         ...(source.stored === undefined ? {} : { stored: source.stored }),
         ...withTables,
       });
+      return plan === undefined ? inner : withOuterSplits(inner, plan.outer);
+    }
     case "sentencepiece-json":
       return loadSpJsonModel(source.text, { file, blocked });
     case "sentencepiece":

@@ -19,7 +19,7 @@ export interface BodyParser {
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, kind?: string): void;
   /** The next chunk of the body's decoded text. */
   feed(text: string): void;
-  /** A separator marker of the block (DeepSeek <｜tool▁sep｜>). */
+  /** A separator marker of the block (e.g. <｜tool▁sep｜>). */
   separator(): void;
   /**
    * The body is complete: the parsed call, or why not. `raw` is the body text the decoder kept

@@ -3,6 +3,7 @@
 // error ("no parser for body syntax ...") and carry the raw text.
 import type { BodySyntax } from "@chatwire/tokenizer";
 import type { BodyParserFactory } from "./body.ts";
+import { createFencedJsonCallParser } from "./fenced-json-call.ts";
 import { JsonCallParser } from "./json-call.ts";
 import { PythonCallParser } from "./python-call.ts";
 import { RawParser } from "./raw.ts";
@@ -11,4 +12,5 @@ export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactor
   "json-call": (o) => new JsonCallParser(o),
   "python-call": () => new PythonCallParser(),
   raw: () => new RawParser(),
+  "fenced-json-call": createFencedJsonCallParser,
 };

@@ -2,6 +2,7 @@
 // (docs/formats.md "Adding a family"). The list order is the detection order among families of
 // equal Detection.priority, and the order names are listed in errors and --help.
 import { definition as chatglm3 } from "./chatglm3/definition.ts";
+import { deepseekR1, deepseekV3 } from "./deepseek/definition.ts";
 import type { FamilyDefinition } from "./definition.ts";
 import { definition as gptOss } from "./gpt-oss/definition.ts";
 import { definition as internlm2 } from "./internlm2/definition.ts";
@@ -13,6 +14,8 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   chatglm3,
   qwen3,
   gptOss,
+  deepseekV3,
+  deepseekR1,
 ];
 
 /** The family names (the --format values besides "auto" and "template"). */

