@@ -75,6 +75,11 @@ export interface BlockGrammar {
   readonly newlines?: NewlineRules;
   /** Blocks allowed inside (a container's children). */
   readonly children?: readonly string[];
+  /**
+   * What closes the block when it has no close marker: "message-end" = the message's end marker
+   * (Llama 3.1 <|python_tag|>CALL<|eom_id|>). Default: its block-close marker.
+   */
+  readonly closedBy?: "marker" | "message-end";
 }
 
 export interface Grammar<K extends string = string> {
