@@ -168,6 +168,12 @@ export function renderLlama31(request: unknown, b: ChatSink, ids: Llama3Ids): vo
   const system = first.role === "system" ? first : undefined;
   let rest = system === undefined ? all : all.slice(1);
   const owner0 = system === undefined ? null : 0;
+  // The template raises here after writing the system message; checked first, so that a
+  // prefilled system message cannot end the rendering before the check.
+  if (hasTools && kw.toolsInUserMessage && rest.length === 0)
+    throw invalid("Cannot put tools in the first user message when there's no first user message!", {
+      field: "tools",
+    });
   b.reserved(ids.beginOfText, null, "marker");
   header(b, ids, "system", owner0);
   if (hasTools) b.text("Environment: ipython\n", owner0, "template");
@@ -183,11 +189,7 @@ export function renderLlama31(request: unknown, b: ChatSink, ids: Llama3Ids): vo
   b.reserved(ids.eot, owner0, "marker");
 
   if (hasTools && kw.toolsInUserMessage) {
-    const m = rest[0];
-    if (m === undefined)
-      throw invalid("Cannot put tools in the first user message when there's no first user message!", {
-        field: "tools",
-      });
+    const m = rest[0] as NMessage;
     rest = rest.slice(1);
     header(b, ids, "user", m.index);
     b.text(USER_TOOLS_HEAD, m.index, "template");
