@@ -97,11 +97,6 @@ export interface BlockGrammar {
   readonly newlines?: NewlineRules;
   /** Blocks allowed inside (a container's children). */
   readonly children?: readonly string[];
-  /**
-   * What closes the block when it has no close marker: "message-end" = the message's end marker
-   * (Llama 3.1 <|python_tag|>CALL<|eom_id|>). Default: its block-close marker.
-   */
-  readonly closedBy?: "marker" | "message-end";
   /** The kind and body syntax come from an "action-kind" marker right after the open marker. */
   readonly kindFromMarker?: boolean;
   /** json-call: the key read first for the arguments (default "arguments"; both are accepted). */

@@ -4,9 +4,9 @@
 //   "\n\n" after <|end_header_id|>, dropped before the content;
 // - <|eot_id|> ends the message (a stop by default), <|end_of_text|> is end of text;
 // - Llama 3.1+ built-in tool calls: <|python_tag|>CALL<|eom_id|> (e.g.
-//   `brave_search.call(query="...")`): the python_tag block has no close marker, it ends with the
-//   message (<|eom_id|>: "end of message, a tool result follows", a stop; or <|eot_id|>); the
-//   body is kept as raw action text;
+//   `brave_search.call(query="...")`): the python_tag block has no close marker; the decoder
+//   ends an open action at the message end (<|eom_id|>: "end of message, a tool result
+//   follows", a stop; or <|eot_id|>); the body is kept as raw action text;
 // - custom tool calls are plain JSON text after the header, {"name": N, "parameters": {...}},
 //   marked by no token: plainTextToolCall, detected only when the decoder was given the
 //   request's tools (structure read from model text, documented as such).
@@ -27,7 +27,7 @@ export const LLAMA3_GRAMMAR: Grammar<Llama3Key> = {
     finetuneRightPad: { move: "misplaced" },
   },
   header: { syntax: "pair", dropAfter: "\n\n" },
-  blocks: [{ name: "python_tag", emits: "action", kind: "python", body: "raw", closedBy: "message-end" }],
+  blocks: [{ name: "python_tag", emits: "action", kind: "python", body: "raw" }],
   initialRole: "assistant",
   plainTextToolCall: "json-call",
 };
