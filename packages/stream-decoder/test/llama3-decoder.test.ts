@@ -18,19 +18,9 @@ import {
 } from "../src/index.ts";
 import type { DecoderSpec } from "../src/spec.ts";
 
-function spec(
-  vname: VocabName,
-  eosKeys: readonly ("eot" | "endOfText" | "eom")[] = ["eot", "endOfText", "eom"],
-): DecoderSpec {
-  const v = vocab(vname);
-  const eosIds = eosKeys.map((k) => v.ids[k]).filter((id) => id >= 0);
-  const tokenIds = Object.fromEntries(Object.entries(v.ids).filter(([, id]) => id >= 0));
-  return compileDecoderSpecFor({
-    textModel: v.textModel,
-    family: { grammar: LLAMA3_GRAMMAR, name: "llama31" },
-    tokenIds,
-    registry: { ids: new Set(v.reserved.values()), nameById: v.names, eosIds },
-  });
+/** The spec of the loaded tokenizer (its verified registry and the llama31 definition's grammar). */
+function spec(vname: VocabName, eosIds?: readonly number[]): DecoderSpec {
+  return compileDecoderSpecFor(vocab(vname).tok("llama31"), eosIds === undefined ? {} : { eosIds });
 }
 
 function run(
@@ -95,6 +85,7 @@ describe.each(["3.0", "3.1-derived"] as const)("Llama 3.x decoder, vocabulary %s
 
   it('the role from the header pair, the template\'s "\\n\\n" dropped (several messages, no EOS)', () => {
     const multi = spec(vname, []);
+    expect(vocab(vname).tok("llama31").family.grammar).toBe(LLAMA3_GRAMMAR);
     const msg = (role: string, body: string) => [
       ids.startHeader,
       ...t(role),

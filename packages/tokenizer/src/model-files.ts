@@ -112,6 +112,10 @@ export function unreachableIds(source: ModelSource, ids: Iterable<number>): Set<
   return out;
 }
 
+function withoutPostProcessor(json: object): object {
+  return "post_processor" in json ? { ...(json as Record<string, unknown>), post_processor: null } : json;
+}
+
 /** Loads the text model of `source` with `blocked` closed in its ordinary encoder. */
 export function loadTextModel(
   source: Exclude<ModelSource, { kind: "missing" }>,
@@ -120,7 +124,10 @@ export function loadTextModel(
 ): TextModel {
   switch (source.kind) {
     case "byte-level-bpe":
-      return loadByteLevelModel(source.json, {
+      // The chat encoder never adds special tokens (add_special_tokens=False): a post-processor
+      // such as Llama 3's TemplateProcessing (<|begin_of_text|>) never runs, so it is not loaded
+      // (as the template loader does, template/from-files.ts).
+      return loadByteLevelModel(withoutPostProcessor(source.json), {
         file,
         blocked,
         ...(source.scanned === undefined ? {} : { scanned: source.scanned }),

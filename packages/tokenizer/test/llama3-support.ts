@@ -1,7 +1,8 @@
 // Shared by the llama3*.test.ts suites: the Llama 3.0 package files and the DERIVED Llama 3.1
 // files (test-vectors/gen/family_llama3_lib.mjs derive31, written to a temp dir at test time,
 // never into the repository), the goldens of test-vectors/gen/family_llama3.js, and our
-// encoding of a request with either definition.
+// encoding of a request with either definition through the loader (loadTokenizerSync with the
+// format forced: both definitions load both vocabularies).
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -9,15 +10,11 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 // @ts-expect-error: a plain JS module shared with the generator (no types)
 import { derive31, insertEverywhere } from "../../../test-vectors/gen/family_llama3_lib.mjs";
-import { definition, definition31 } from "../src/families/llama3/definition.ts";
 import type { Llama3Ids } from "../src/families/llama3/render.ts";
 import { LLAMA3_TOKENS, type Llama3Key } from "../src/families/llama3/tokens.ts";
-import { ChatBuilder, type ChatEncoding } from "../src/formats/builder.ts";
-import { TextRenderer } from "../src/formats/sink.ts";
-import { loadTemplateTokenizerSync } from "../src/node.ts";
+import type { ChatEncoding, ChatRequest, ChatTokenizer, SpecialScanner, TextModel } from "../src/index.ts";
+import { loadTokenizerSync } from "../src/node.ts";
 import type { SpecialTextPolicy } from "../src/special-text/policy.ts";
-import type { SpecialScanner } from "../src/special-text/scanner.ts";
-import type { TextModel } from "../src/text-model.ts";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const requireTok = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
@@ -29,7 +26,6 @@ export const insertToken = insertEverywhere as (v: unknown, token: string) => un
 
 export type VocabName = "3.0" | "3.1-derived";
 export type FamilyName = "llama3" | "llama31";
-export const FAMILIES = { llama3: definition, llama31: definition31 } as const;
 
 /** The derived Llama 3.1 model directory (3.2 template), made once per process in a temp dir. */
 let derivedDir: string | undefined;
@@ -51,63 +47,62 @@ export function derived31Dir(): string {
 export interface Vocab {
   readonly textModel: TextModel;
   readonly scanner: SpecialScanner;
-  /** Every added token (all special): string -> ID. */
+  /** Every added token (all special, all reserved): string -> ID. */
   readonly reserved: ReadonlyMap<string, number>;
   readonly names: ReadonlyMap<number, string>;
+  /** Verified IDs by key; -1 for an optional key the vocabulary lacks (3.0: eom, pythonTag, finetuneRightPad). */
   readonly ids: Llama3Ids;
+  /** The loaded tokenizer per definition (loadTokenizerSync with the format forced). */
+  readonly tok: (family: FamilyName) => ChatTokenizer;
 }
 
 const vocabs = new Map<VocabName, Vocab>();
 export function vocab(name: VocabName): Vocab {
   const cached = vocabs.get(name);
   if (cached !== undefined) return cached;
-  const t = loadTemplateTokenizerSync(name === "3.0" ? PKG_DIR : derived31Dir(), { chatTemplate: "x" });
+  const dir = name === "3.0" ? PKG_DIR : derived31Dir();
+  const toks = new Map<FamilyName, ChatTokenizer>();
+  const tok = (family: FamilyName): ChatTokenizer => {
+    let t = toks.get(family);
+    if (t === undefined) {
+      t = loadTokenizerSync(dir, { format: family });
+      toks.set(family, t);
+    }
+    return t;
+  };
+  const t = tok("llama31");
   const ids = {} as Record<Llama3Key, number>;
-  for (const [k, s] of Object.entries(LLAMA3_TOKENS) as [Llama3Key, string][])
-    ids[k] = t.reserved.get(s) ?? -1;
+  for (const k of Object.keys(LLAMA3_TOKENS) as Llama3Key[]) ids[k] = t.tokenIds[k] ?? -1;
   const v: Vocab = {
     textModel: t.textModel,
     scanner: t.scanner,
-    reserved: t.reserved,
-    names: new Map([...t.reserved].map(([s, id]) => [id, s] as const)),
+    reserved: t.registry.strings,
+    names: t.registry.nameById,
     ids,
+    tok,
   };
   vocabs.set(name, v);
   return v;
 }
 
+/** Our encoding through the loaded tokenizer's encodeChat (the public path). */
 export function encode(
   family: FamilyName,
   v: Vocab,
   request: unknown,
   policy: SpecialTextPolicy = "neutralize",
 ): ChatEncoding {
-  const b = new ChatBuilder(v.textModel, v.scanner, policy);
-  FAMILIES[family].render(request, b, v.ids);
-  return b.finish();
+  return v.tok(family).encodeChat(request as ChatRequest, { specialText: policy });
 }
 
+/** The same rendering as text (renderChat). */
 export function renderText(family: FamilyName, v: Vocab, request: unknown): string {
-  const r = new TextRenderer(v.names, v.scanner, "neutralize");
-  FAMILIES[family].render(request, r, v.ids);
-  return r.finish();
+  return v.tok(family).renderChat(request as ChatRequest);
 }
 
-/** IDs back to text, reserved IDs by name, each run between them one decode call. */
+/** IDs back to text with reserved IDs by name, each run between them one decode call. */
 export function decodeShow(v: Vocab, ids: readonly number[]): string {
-  let out = "";
-  let run: number[] = [];
-  for (const id of ids) {
-    const name = v.names.get(id);
-    if (name === undefined) run.push(id);
-    else {
-      if (run.length > 0) out += v.textModel.decode(run);
-      run = [];
-      out += name;
-    }
-  }
-  if (run.length > 0) out += v.textModel.decode(run);
-  return out;
+  return v.tok("llama31").decode(ids, { specialTokens: "show" });
 }
 
 export interface BenignVector {

@@ -48,4 +48,4 @@ export const definition31: FamilyDefinition<Llama3Key> = {
 };
 
 /** Both Llama 3.x definitions (families/index.ts lists them on one line). */
-export const definitions: readonly FamilyDefinition<Llama3Key>[] = [definition31, definition];
+export const definitions: readonly FamilyDefinition<Llama3Key>[] = [definition, definition31];
