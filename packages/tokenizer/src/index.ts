@@ -16,7 +16,14 @@ export { detectFamily, familyByName } from "./families/detect.ts";
 export { grammar as GPTOSS_GRAMMAR } from "./families/gpt-oss/grammar.ts";
 // Decoder grammars as data (families/grammar.ts; the stream decoder compiles them). The
 // built-in families' grammars are exported for the legacy compileDecoderSpec(model, format).
-export type * from "./families/grammar.ts";
+export type {
+  BlockGrammar,
+  BodySyntax,
+  Grammar,
+  HeaderSyntax,
+  MarkerMove,
+  NewlineRules,
+} from "./families/grammar.ts";
 export { FAMILIES, FAMILY_NAMES, FAMILY_NAMES as FORMAT_NAMES } from "./families/index.ts";
 export { grammar as INTERNLM2_GRAMMAR } from "./families/internlm2/grammar.ts";
 export { grammar as QWEN3_GRAMMAR } from "./families/qwen3/grammar.ts";
