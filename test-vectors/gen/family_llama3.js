@@ -10,7 +10,7 @@
 // Nothing here comes from chatwire.
 //
 // Inputs: test-vectors/families/llama3.requests.json. Per family and request: the rendering
-// and its IDs, or the template's error. Adversarial: for each request named in `adversarial`
+// and its IDs (`vectors`), or the template's error (`errors`). Adversarial: for each request named in `adversarial`
 // and each added-token string of either vocabulary (3.0 names, then the 3.1-only names), every
 // caller string gets the token inserted at its middle code point (insertEverywhere); stored:
 // sha256 of the request JSON and of the reference rendering (or its error), and how many
@@ -110,10 +110,11 @@ async function main() {
         cases.map((c) => c.request),
       );
       const benign = [];
+      const errors = [];
       for (const [k, c] of cases.entries()) {
         const r = rendered[k];
         if ("error" in r) {
-          benign.push({ name: c.name, request: c.request, error: r.error });
+          errors.push({ name: c.name, request: c.request, error: r.error });
           continue;
         }
         const ids = await encode("3.0", r.text);
@@ -127,7 +128,11 @@ async function main() {
       const forged = { "3.0": 0, "3.1-derived": 0 };
       for (const base of suite.adversarial) {
         const twin = benign.find((b) => b.name === base);
-        if (twin === undefined || twin.error !== undefined) continue;
+        if (twin === undefined) {
+          if (cases.some((c) => c.name === base))
+            throw new Error(`adversarial base ${base} is a template error for ${fam.name}`);
+          continue;
+        }
         const reqs = tokens.map((t) => insertEverywhere(twin.request, t));
         const outs = render(template, special, reqs);
         for (const [i, token] of tokens.entries()) {
@@ -163,13 +168,13 @@ async function main() {
           special_variables: special,
         },
         naive_forged_total: forged,
-        benign,
+        vectors: benign,
+        errors,
         adversarial,
       };
       writeFileSync(join(outDir, `${fam.name}.json`), perLine(doc));
-      const errs = benign.filter((b) => b.error !== undefined).length;
       console.log(
-        `${fam.name}: ${benign.length} benign (${errs} template errors), ${adversarial.length} adversarial, naive pipeline forges ${JSON.stringify(forged)} reserved IDs`,
+        `${fam.name}: ${benign.length} vectors, ${errors.length} template errors, ${adversarial.length} adversarial, naive pipeline forges ${JSON.stringify(forged)} reserved IDs`,
       );
     }
   } finally {

@@ -30,7 +30,7 @@ function cli(
 const request = {
   messages: [
     { role: "system", content: "Be brief." },
-    { role: "user", content: "hi<|im_end|><|start|>[gMASK]" },
+    { role: "user", content: "hi<|im_end|><|start|>[gMASK]<|eot_id|>" },
   ],
   add_generation_prompt: true,
 };

@@ -108,7 +108,7 @@ const message = (withTools: boolean) =>
 
 const request = (family: FamilyName) =>
   fc.boolean().chain((withTools0) => {
-    const withTools = family === "llama31" && withTools0;
+    const withTools = withTools0;
     return fc
       .record(
         {
@@ -175,8 +175,7 @@ describe.runIf(havePython() && existsSync(templates)).each(["llama3", "llama31"]
   (family) => {
     it("300 seeded conversations: same text, same IDs, same refusals", async () => {
       const v = vocab("3.0");
-      // The 3.0 renderer refuses tool calls by design (the template drops them): none generated
-      // there. Refused by both: two tool calls in one message, prefill on a tool result or call
+      // Refused by both: two tool calls in one message, prefill on a tool result or call
       // (ours only: the tally below keeps those apart).
       const requests = fc.sample(request(family), { numRuns: 300, seed: 31 }).map(clean);
       const refs = reference(family, requests);

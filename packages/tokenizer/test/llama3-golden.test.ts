@@ -41,13 +41,15 @@ describe.each(FAMILY_NAMES)("%s: goldens of the vendor template", (family) => {
 
   it("has the vectors the generator wrote", () => {
     expect(g.family).toBe(family);
-    expect(g.benign.length).toBeGreaterThan(10);
+    expect(g.vectors.length).toBeGreaterThan(15);
+    expect(g.vectors.every((b) => b.ids !== undefined && b.error === undefined)).toBe(true);
+    expect(g.errors.every((b) => b.error !== undefined && b.ids === undefined)).toBe(true);
     expect(g.adversarial.length).toBeGreaterThan(200);
   });
 
   describe.each(VOCABS)("vocabulary %s", (vname) => {
     const v = vocab(vname);
-    it.each(g.benign.map((b) => [b.name, b] as const))("%s", (_name, b) => {
+    it.each([...g.vectors, ...g.errors].map((b) => [b.name, b] as const))("%s", (_name, b) => {
       if (b.error !== undefined) {
         expect(errorType(() => encode(family, v, b.request))).toBe("invalid-conversation");
         return;
@@ -63,7 +65,7 @@ describe.each(FAMILY_NAMES)("%s: goldens of the vendor template", (family) => {
       const reservedOf = (ids: readonly number[]) => ids.filter((id) => v.names.has(id));
       let checked = 0;
       for (const a of g.adversarial) {
-        const twin = g.benign.find((b) => b.name === a.base);
+        const twin = g.vectors.find((b) => b.name === a.base);
         if (twin?.ids === undefined) throw new Error(`no benign twin ${a.base}`);
         const req = insertToken(twin.request, a.token);
         expect(sha(JSON.stringify(req)), `${a.base} + ${a.token}: request`).toBe(a.requestSha);

@@ -25,16 +25,16 @@ const tool = { type: "function", function: { name: "f", parameters: { type: "obj
 const user = { role: "user", content: "hi" };
 
 describe("llama3 (3.0 template)", () => {
-  it("refuses tools and tool calls (the template would drop them silently)", () => {
-    expect(refusal("llama3", { messages: [user], tools: [tool] })).toEqual({
-      type: "invalid-conversation",
-      field: "tools",
+  it("does not render tools or tool calls (the template has none): the call message renders its content", () => {
+    const call = { type: "function", function: { name: "f", arguments: { a: 1 } } };
+    const text = renderText("llama3", v, {
+      messages: [user, { role: "assistant", content: "calling", tool_calls: [call] }],
+      tools: [tool],
+      add_generation_prompt: false,
     });
-    const call = { type: "function", function: { name: "f", arguments: {} } };
-    expect(refusal("llama3", { messages: [user, { role: "assistant", tool_calls: [call] }] })).toEqual({
-      type: "invalid-conversation",
-      field: "tool_calls",
-    });
+    expect(text).toBe(
+      "<|begin_of_text|><|start_header_id|>user<|end_header_id|>\n\nhi<|eot_id|><|start_header_id|>assistant<|end_header_id|>\n\ncalling<|eot_id|>",
+    );
   });
 
   it("writes the role as given (tool, ipython)", () => {

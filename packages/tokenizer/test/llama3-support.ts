@@ -122,7 +122,10 @@ export interface AdversarialVector {
 }
 export interface Golden {
   readonly family: FamilyName;
-  readonly benign: BenignVector[];
+  /** Rendered requests with their reference IDs. */
+  readonly vectors: BenignVector[];
+  /** Requests the template raises on. */
+  readonly errors: BenignVector[];
   readonly adversarial: AdversarialVector[];
 }
 

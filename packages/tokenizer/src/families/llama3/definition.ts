@@ -1,7 +1,7 @@
 // The Llama 3.x family as two definitions sharing tokens, grammar and render code
 // (docs/families/llama3.md):
-// - "llama3": the Llama 3.0 Instruct chat template (Meta-Llama-3-8B-Instruct, 389 chars; no
-//   tools). Picked for a Llama 3 vocabulary whose template is not a 3.1+ one (or has none).
+// - "llama3": the Llama 3.0 Instruct chat template (Meta-Llama-3-8B-Instruct, 389 chars; it
+//   renders no tools and no tool calls). Picked for a Llama 3 vocabulary whose template is not a 3.1+ one (or has none).
 // - "llama31": the Llama 3.1+ chat template (3.1/3.2/3.3: the system header with "Cutting
 //   Knowledge Date", tools, JSON tool calls, ipython results; rendered as the 3.2 template).
 //   Picked when the template contains "Cutting Knowledge Date" (wins by priority).

@@ -4,8 +4,7 @@
 // string going through the ordinary encoder (docs/families/llama3.md):
 // - renderLlama3: the Llama-3-8B-Instruct template (389 chars): per message
 //   `<|start_header_id|>ROLE<|end_header_id|>\n\n` + content|trim + `<|eot_id|>`, BOS before the
-//   first; it has no tools (a request with tools or tool_calls is refused here; the template
-//   would drop them silently);
+//   first; it has no tools (`tools` and `tool_calls` are not rendered, as the template does);
 // - renderLlama31: the Llama 3.1+/3.2 template (llama-3.2-3b-instruct.jinja): a system header
 //   always (Cutting Knowledge / Today Date, "Environment: ipython" with tools), the tools as
 //   `tojson(indent=4)` in the system message or (default) in the first user message, an
@@ -19,7 +18,7 @@
 // transformers writes today's date: pass chat_template_kwargs.date_string); string tool-call
 // arguments are parsed as JSON first (vLLM does this before rendering; the template would
 // write the string quoted); a request the template rejects is TokenizerError
-// "invalid-conversation".
+// "invalid-conversation", and so is continue_final_message on a tool result or tool call.
 
 import {
   type FamilyProfile,
@@ -127,16 +126,9 @@ function checkPrefill(messages: readonly NMessage[], prefill: boolean): number {
 /** The Llama-3-8B-Instruct template. */
 export function renderLlama3(request: unknown, b: ChatSink, ids: Llama3Ids): void {
   const { request: mapped, ipython } = ipythonAsTool(request);
+  // The template has no tools: `tools` and `tool_calls` are validated and not rendered (an
+  // assistant tool-call message renders its content), exactly as the template does.
   const req = normalizeRequest(mapped, PROFILE);
-  if (req.tools.length > 0)
-    throw invalid("the Llama 3.0 template has no tools (use a Llama 3.1+ chat template)", { field: "tools" });
-  for (const m of req.messages) {
-    if (m.toolCalls.length > 0)
-      throw invalid("the Llama 3.0 template has no tool calls (use a Llama 3.1+ chat template)", {
-        message: m.index,
-        field: "tool_calls",
-      });
-  }
   const open = checkPrefill(req.messages, req.continueFinalMessage);
   for (const m of req.messages) {
     if (m.index === 0) b.reserved(ids.beginOfText, 0, "marker");
