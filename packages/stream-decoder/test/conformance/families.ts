@@ -21,6 +21,7 @@ import {
   type TextModel,
 } from "@chatwire/tokenizer";
 import { haveFixtures } from "../../../../test-support/fixtures.ts";
+import { vocab as llamaVocab } from "../../../tokenizer/test/llama3-support.ts";
 import { compileDecoderSpec, compileDecoderSpecFor, type DecoderSpec } from "../../src/index.ts";
 import { PAIR_GRAMMAR, PAIR_KEYS, ROLE_KEYS, roleGrammar, syntheticFamily } from "../grammar-support.ts";
 import { repoRoot, tinyModel, tokenizer } from "../models.ts";
@@ -85,6 +86,25 @@ function loaded(
   };
 }
 
+/** Llama 3.x (one entry per definition x vocabulary; the 3.1 vocabulary is DERIVED at test time). */
+function llama(family: "llama3" | "llama31", vname: "3.0" | "3.1-derived"): FamilyCase {
+  const tok = () => llamaVocab(vname).tok(family);
+  const make = (eos: "default" | "none") =>
+    cached(() => compileDecoderSpecFor(tok(), eos === "none" ? { eosIds: [] } : {}));
+  const specs = { default: make("default"), none: make("none") };
+  return {
+    name: `${family} on the ${vname} vocabulary`,
+    available: true,
+    spec: (eos) => specs[eos](),
+    markerIds: () => [...tok().registry.ids],
+    vocabSize: () => tok().textModel.vocabSize,
+    goldenIds: () => golden([`families/${family}.json`]),
+    // No `tokenizer`: the round-trip battery's turns (content next to calls, two calls, calls
+    // decoded without the request's tools) are not what Llama renders; Llama's encode -> decode
+    // round trips are in ../llama3-decoder.test.ts.
+  };
+}
+
 function tiny(model: "tiny-ilm" | "tiny-glm", format: "internlm2" | "chatglm3", ids: object): FamilyCase {
   const make = (eos: "default" | "none") =>
     cached(() => compileDecoderSpec(tinyModel(model), format, eos === "none" ? { eosIds: [] } : {}));
@@ -120,6 +140,9 @@ export const FAMILY_CASES: readonly FamilyCase[] = [
   loaded("chatglm3", CHATGLM3_GRAMMAR, CHATGLM3_IDS, haveFixtures()),
   tiny("tiny-ilm", "internlm2", INTERNLM2_IDS),
   tiny("tiny-glm", "chatglm3", CHATGLM3_IDS),
+  llama("llama3", "3.0"),
+  llama("llama31", "3.0"),
+  llama("llama31", "3.1-derived"),
   synthetic("synthetic pair header (Llama 3 shape)", PAIR_GRAMMAR, PAIR_KEYS, "eot"),
   synthetic(
     "synthetic role markers + container (DeepSeek shape)",
