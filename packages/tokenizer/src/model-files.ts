@@ -125,8 +125,8 @@ export function loadTextModel(
   switch (source.kind) {
     case "byte-level-bpe":
       // The chat encoder never adds special tokens (add_special_tokens=False): a post-processor
-      // such as Llama 3's TemplateProcessing (<|begin_of_text|>) never runs, so it is not loaded
-      // (as the template loader does, template/from-files.ts).
+      // (e.g. a TemplateProcessing that prepends a BOS) never runs, so it is not loaded (as the
+      // template loader does, template/from-files.ts).
       return loadByteLevelModel(withoutPostProcessor(source.json), {
         file,
         blocked,
