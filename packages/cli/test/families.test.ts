@@ -27,6 +27,13 @@ function cli(
   return { out, code: r.status, stderr: r.stderr };
 }
 
+/** Field `key` of output line `i` (the line must exist). */
+function at<T>(r: { out: Record<string, unknown>[] }, i: number, key: string): T {
+  const line = r.out[i];
+  if (line === undefined) throw new Error(`no output line ${i}`);
+  return line[key] as T;
+}
+
 const request = {
   messages: [
     { role: "system", content: "Be brief." },
@@ -50,7 +57,7 @@ describe("--format", () => {
     const b = cli("encode-chat", [], [request]);
     expect(a.code).toBe(0);
     expect(a.out).toEqual(b.out);
-    expect((a.out[0]?.ids as number[]).length).toBeGreaterThan(5);
+    expect(at<number[]>(a, 0, "ids").length).toBeGreaterThan(5);
   });
 });
 
@@ -66,12 +73,12 @@ describe("every family with a fixture directory here: encode-chat, then decode",
   it.each(cases)("%s", (name, dir) => {
     const enc = cli("encode-chat", ["--tokenizer", dir, "--format", name], [request]);
     expect(enc.code, enc.stderr).toBe(0);
-    const ids = enc.out[0]?.ids as number[];
+    const ids = at<number[]>(enc, 0, "ids");
     expect(ids.length).toBeGreaterThan(5);
-    expect((enc.out[0]?.audit as unknown[]).length).toBeGreaterThan(0);
+    expect(at<unknown[]>(enc, 0, "audit").length).toBeGreaterThan(0);
     const dec = cli("decode", ["--tokenizer", dir], [{ ids: [] }]);
     expect(dec.code, dec.stderr).toBe(0);
-    expect((dec.out[0]?.events as { type: string }[]).at(-1)?.type).toBe("stop");
+    expect(at<{ type: string }[]>(dec, 0, "events").at(-1)?.type).toBe("stop");
   });
 });
 
@@ -106,6 +113,6 @@ describe('decode: "tools" next to "ids"', () => {
         field: "tools[0].function.name",
       },
     });
-    expect((r.out[1]?.error as { field: string }).field).toBe("tools");
+    expect(at<{ field: string }>(r, 1, "error").field).toBe("tools");
   });
 });

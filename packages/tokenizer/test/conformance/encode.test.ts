@@ -282,6 +282,16 @@ describe("encode conformance battery", () => {
 });
 
 for (const f of FAMILIES) {
-  const fx = familyFixtures(f.name);
+  let fx: FamilyFixtures | undefined;
+  let why = "";
+  try {
+    fx = familyFixtures(f.name);
+  } catch (e) {
+    why = e instanceof Error ? e.message : String(e);
+  }
   if (fx !== undefined) suite(f.name, fx);
+  else if (why !== "")
+    it(`${f.name}: its fixtures file has the shape of test-support/family-fixtures.ts`, () => {
+      expect.fail(why);
+    });
 }
