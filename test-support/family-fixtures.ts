@@ -17,8 +17,16 @@
 //     }],
 //     "goldens": [{ "file": "<path from the repo root>", "list": "<key of the vector array>",
 //                   "tokenizer"?: "<label; default the first tokenizer>" }],
-//     "decodeEqualsRender"?: "exact" (default) | "ignoring-spaces"   // see below
+//     "decodeEqualsRender"?: "exact" (default) | "ignoring-spaces",  // see below
+//     "roundTrip"?: { "toolCalls"?: boolean, "contentWithCalls"?: boolean, "maxCalls"?: number }
 //   }
+// "roundTrip": which assistant turns the family's template can carry, for the decode battery's
+// encode -> decode round trips (default: content, tool calls, both, up to 2 calls). A template
+// that drops the text of a message with tool calls (DeepSeek V3, Llama 3.x) says
+// "contentWithCalls": false; one that refuses more than one call (Llama 3.x) "maxCalls": 1; one
+// that renders no tool calls from the request shape (the Llama 3.0 template has no tool support;
+// DeepSeek V3's renders calls only when content is None, which the request's null content never
+// is after normalization, as in vLLM) "toolCalls": false: those round trips are content only.
 // "ignoring-spaces": the renderer makes separate encoder calls (ChatSink.cut), each with
 // SentencePiece's dummy-prefix "▁", which decode shows as a space the rendering does not have;
 // decode(ids, show) and renderChat are then compared with every " " removed (a weaker check).
@@ -50,9 +58,16 @@ export interface FixtureGolden {
   readonly tokenizer?: string;
 }
 
+export interface RoundTripTurns {
+  readonly toolCalls?: boolean;
+  readonly contentWithCalls?: boolean;
+  readonly maxCalls?: number;
+}
+
 export interface FamilyFixtures {
   readonly family: string;
   readonly decodeEqualsRender?: "exact" | "ignoring-spaces";
+  readonly roundTrip?: RoundTripTurns;
   readonly tokenizers: readonly FixtureTokenizer[];
   readonly goldens: readonly FixtureGolden[];
 }
@@ -85,6 +100,17 @@ export function parseFamilyFixtures(text: string, file: string): FamilyFixtures 
     const kinds = ["builtin", "package", "shared"].filter((k) => typeof s[k] === "string");
     if (kinds.length !== 1) bad(`tokenizers[${i}].source must have exactly one of builtin, package, shared`);
   });
+  if (raw.roundTrip !== undefined) {
+    const r = raw.roundTrip;
+    if (!isObject(r)) bad('"roundTrip" must be an object');
+    const { toolCalls, contentWithCalls, maxCalls } = r as Record<string, unknown>;
+    if (toolCalls !== undefined && typeof toolCalls !== "boolean")
+      bad('"roundTrip.toolCalls" must be a boolean');
+    if (contentWithCalls !== undefined && typeof contentWithCalls !== "boolean")
+      bad('"roundTrip.contentWithCalls" must be a boolean');
+    if (maxCalls !== undefined && !(Number.isInteger(maxCalls) && (maxCalls as number) >= 1))
+      bad('"roundTrip.maxCalls" must be an integer >= 1');
+  }
   (raw.goldens as unknown[]).forEach((g, i) => {
     if (!isObject(g) || typeof g.file !== "string" || typeof g.list !== "string")
       bad(`goldens[${i}] needs "file" and "list"`);

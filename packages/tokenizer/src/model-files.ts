@@ -141,6 +141,10 @@ export function unreachableIds(source: ModelSource, ids: Iterable<number>): Set<
   return out;
 }
 
+function withoutPostProcessor(json: object): object {
+  return "post_processor" in json ? { ...(json as Record<string, unknown>), post_processor: null } : json;
+}
+
 /** Loads the text model of `source` with `blocked` closed in its ordinary encoder. */
 export function loadTextModel(
   source: Exclude<ModelSource, { kind: "missing" }>,
@@ -151,10 +155,14 @@ export function loadTextModel(
   const withTables = tables === undefined ? {} : { tables };
   switch (source.kind) {
     case "byte-level-bpe": {
-      // Several Splits before ByteLevel (DeepSeek V3/R1): the earlier ones applied outside the
-      // byte-level model, as the template loader does (template/multi-split.ts).
-      const plan = planMultiSplit(source.json as Record<string, unknown>);
-      const inner = loadByteLevelModel(plan?.json ?? source.json, {
+      // The chat encoder never adds special tokens (add_special_tokens=False): a post-processor
+      // (e.g. a TemplateProcessing that prepends a BOS) never runs, so it is not loaded (as the
+      // template loader does, template/from-files.ts). Several Splits before ByteLevel: the
+      // earlier ones applied outside the byte-level model, as the template loader does
+      // (template/multi-split.ts).
+      const json = withoutPostProcessor(source.json);
+      const plan = planMultiSplit(json as Record<string, unknown>);
+      const inner = loadByteLevelModel(plan?.json ?? json, {
         file,
         blocked,
         ...(source.scanned === undefined ? {} : { scanned: source.scanned }),

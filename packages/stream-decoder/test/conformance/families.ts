@@ -23,9 +23,11 @@ import {
   familyFixtures,
   goldenVectors,
   missingOf,
+  type RoundTripTurns,
   sourceDir,
 } from "../../../../test-support/family-fixtures.ts";
 import { fixturesDir } from "../../../../test-support/fixtures.ts";
+import { vocab as llamaVocab } from "../../../tokenizer/test/llama3-support.ts";
 import { compileDecoderSpec, compileDecoderSpecFor, type DecoderSpec } from "../../src/index.ts";
 import { PAIR_GRAMMAR, PAIR_KEYS, ROLE_KEYS, roleGrammar, syntheticFamily } from "../grammar-support.ts";
 import { repoRoot, tinyModel } from "../models.ts";
@@ -43,6 +45,8 @@ export interface FamilyCase {
   goldenIds(): ReadonlyArray<{ readonly name: string; readonly ids: readonly number[] }>;
   /** The loaded tokenizer, for encode -> decode round trips (absent: a grammar without an encoder here). */
   readonly tokenizer?: () => ChatTokenizer;
+  /** The assistant turns the family's template carries (its fixtures file's "roundTrip"). */
+  readonly roundTrip?: RoundTripTurns;
 }
 
 function golden(files: readonly string[]): Array<{ name: string; ids: number[] }> {
@@ -130,10 +134,30 @@ function fromFixtures(): FamilyCase[] {
               .map((v) => ({ name: `${g.file}: ${v.name}`, ids: v.ids })),
           ),
         tokenizer: tok,
+        ...(fx.roundTrip === undefined ? {} : { roundTrip: fx.roundTrip }),
       });
     }
   }
   return out;
+}
+
+/** Llama 3.x (one entry per definition x vocabulary; the 3.1 vocabulary is DERIVED at test time). */
+function llama(family: "llama3" | "llama31", vname: "3.0" | "3.1-derived"): FamilyCase {
+  const tok = () => llamaVocab(vname).tok(family);
+  const make = (eos: "default" | "none") =>
+    cached(() => compileDecoderSpecFor(tok(), eos === "none" ? { eosIds: [] } : {}));
+  const specs = { default: make("default"), none: make("none") };
+  return {
+    name: `${family} on the ${vname} vocabulary`,
+    available: true,
+    spec: (eos) => specs[eos](),
+    markerIds: () => [...tok().registry.ids],
+    vocabSize: () => tok().textModel.vocabSize,
+    goldenIds: () => golden([`families/${family}.json`]),
+    // No `tokenizer`: the round-trip battery's turns (content next to calls, two calls, calls
+    // decoded without the request's tools) are not what Llama renders; Llama's encode -> decode
+    // round trips are in ../llama3-decoder.test.ts.
+  };
 }
 
 function tiny(model: "tiny-ilm" | "tiny-glm", format: "internlm2" | "chatglm3", ids: object): FamilyCase {
@@ -169,6 +193,8 @@ export const FAMILY_CASES: readonly FamilyCase[] = [
   ...fromFixtures(),
   tiny("tiny-ilm", "internlm2", INTERNLM2_IDS),
   tiny("tiny-glm", "chatglm3", CHATGLM3_IDS),
+  // The 3.0 vocabulary of both Llama definitions comes from their fixtures files (fromFixtures).
+  llama("llama31", "3.1-derived"),
   synthetic("synthetic pair header (Llama 3 shape)", PAIR_GRAMMAR, PAIR_KEYS, "eot"),
   synthetic(
     "synthetic role markers + container (DeepSeek shape)",

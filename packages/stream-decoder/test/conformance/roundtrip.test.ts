@@ -8,6 +8,7 @@
 import type { ChatMessage } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import type { RoundTripTurns } from "../../../../test-support/family-fixtures.ts";
 import type { DecoderEvent, DecoderOptions, JsonValue } from "../../src/index.ts";
 import { SLOW_PATH_ONLY } from "../../src/internal.ts";
 import { decode, generationIds } from "../roundtrip-support.ts";
@@ -30,11 +31,18 @@ const args = fc.dictionary(fc.constantFrom("city", "n", "flag", "unit"), value, 
   maxKeys: 3,
 }) as fc.Arbitrary<Args>;
 const call = fc.record({ name: fc.constantFrom("get_weather", "search"), arguments: args });
-const turns: fc.Arbitrary<Turn> = fc.oneof(
-  fc.record({ content, calls: fc.constant([]) }),
-  fc.record({ content: fc.constant(""), calls: fc.array(call, { minLength: 1, maxLength: 2 }) }),
-  fc.record({ content, calls: fc.array(call, { minLength: 1, maxLength: 1 }) }),
-);
+/** The turns a family's template carries (fixtures "roundTrip"; default all of them, 2 calls). */
+function turnsFor(r: RoundTripTurns = {}): fc.Arbitrary<Turn> {
+  const maxCalls = r.maxCalls ?? 2;
+  const shapes: fc.Arbitrary<Turn>[] = [fc.record({ content, calls: fc.constant([]) })];
+  if (r.toolCalls === false) return shapes[0] as fc.Arbitrary<Turn>;
+  shapes.push(
+    fc.record({ content: fc.constant(""), calls: fc.array(call, { minLength: 1, maxLength: maxCalls }) }),
+  );
+  if (r.contentWithCalls !== false)
+    shapes.push(fc.record({ content, calls: fc.array(call, { minLength: 1, maxLength: 1 }) }));
+  return fc.oneof(...shapes);
+}
 
 /** The request's tools (a family may read calls from text only when it has them). */
 const TOOLS = ["get_weather", "search"].map((name) => ({
@@ -79,7 +87,7 @@ for (const c of FAMILY_CASES) {
     it("text and tool calls survive encode -> decode (single, chunked, streamed, fast = slow)", () => {
       let n = 0;
       fc.assert(
-        fc.property(turns, fc.integer({ min: 1, max: 1_000_000 }), (t, seed) => {
+        fc.property(turnsFor(c.roundTrip), fc.integer({ min: 1, max: 1_000_000 }), (t, seed) => {
           const r = request(t);
           const ids = generationIds(tokenizer(), r.context as ChatMessage[], r.turn as ChatMessage[]);
           const spec = c.spec("default");

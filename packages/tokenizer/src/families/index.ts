@@ -6,6 +6,7 @@ import { deepseekR1, deepseekV3 } from "./deepseek/definition.ts";
 import type { FamilyDefinition } from "./definition.ts";
 import { definition as gptOss } from "./gpt-oss/definition.ts";
 import { definition as internlm2 } from "./internlm2/definition.ts";
+import { definitions as llama3 } from "./llama3/definition.ts";
 import { definition as qwen3 } from "./qwen3/definition.ts";
 
 // biome-ignore format: one family per line, so adding one is a one-line change
@@ -16,6 +17,7 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   gptOss,
   deepseekV3,
   deepseekR1,
+  ...llama3,
 ];
 
 /** The family names (the --format values besides "auto" and "template"). */
