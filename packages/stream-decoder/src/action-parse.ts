@@ -58,7 +58,8 @@ function quote40(s: string): string {
   return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 }
 
-function parseJsonCall(raw: string, argsKeys: readonly string[]): ActionResult {
+/** A JSON call `{"name": N, K: {...}}`, K the first of `argsKeys` present (none: {}). */
+export function parseJsonCall(raw: string, argsKeys: readonly string[]): ActionResult {
   let v: unknown;
   const text = raw.trim();
   try {
@@ -113,6 +114,29 @@ export function stripFence(raw: string): string {
   return close >= body ? t.slice(body, close) : t;
 }
 
+/** Code: the text with one surrounding Markdown fence stripped, as a call named `kind`. */
+export function codeCall(raw: string, kind: string): ActionResult {
+  return { call: { name: kind, arguments: { code: stripFence(raw) } } };
+}
+
+/** A (fenced) Python `tool_call(k=v, ...)` with literal arguments, as a call named `name`. */
+export function parsePythonToolCall(raw: string, name: string): ActionResult {
+  const body = stripFence(raw);
+  try {
+    const c = parsePythonCall(body);
+    if (c.name !== "tool_call") return { error: `expected tool_call(...), got ${quote40(c.name)}(...)` };
+    return { call: { name, arguments: c.arguments } };
+  } catch (e) {
+    // Only PythonLiteralError is expected here (the parser is depth-bounded: no RangeError).
+    if (e instanceof PythonLiteralError && e.type === "too-deep")
+      return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels (${e.message})` };
+    return { error: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** The error of an action whose kind marker was missing. */
+export const NO_KIND_ERROR = "the action has no kind marker";
+
 export function parseAction(parser: ActionParser, raw: string, kind: string): ActionResult {
   switch (parser) {
     case ActionParser.InternLM2Plugin:
@@ -121,20 +145,9 @@ export function parseAction(parser: ActionParser, raw: string, kind: string): Ac
       return parseJsonCall(raw, ["arguments", "parameters"]);
     case ActionParser.Interpreter:
       return { call: { name: "interpreter", arguments: { code: stripFence(raw) } } };
-    case ActionParser.GlmToolCall: {
-      const body = stripFence(raw);
-      try {
-        const c = parsePythonCall(body);
-        if (c.name !== "tool_call") return { error: `expected tool_call(...), got ${quote40(c.name)}(...)` };
-        return { call: { name: kind, arguments: c.arguments } };
-      } catch (e) {
-        // Only PythonLiteralError is expected here (the parser is depth-bounded: no RangeError).
-        if (e instanceof PythonLiteralError && e.type === "too-deep")
-          return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels (${e.message})` };
-        return { error: e instanceof Error ? e.message : String(e) };
-      }
-    }
+    case ActionParser.GlmToolCall:
+      return parsePythonToolCall(raw, kind);
     default:
-      return { error: "the action has no kind marker" };
+      return { error: NO_KIND_ERROR };
   }
 }

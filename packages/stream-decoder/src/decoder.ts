@@ -1,26 +1,42 @@
 // The per-stream decoder: token IDs in, events out through a handler object.
 //
-// States (one `switch` in spanText; the per-token fast path does not even reach it):
+// Behaviour comes ONLY from the compiled grammar of the spec (./spec.ts: small-integer fields
+// made from the family's Grammar data); no family is named here. States (one `switch` in
+// spanText; the per-token fast path does not even reach it):
 //
-//   CONTENT     assistant text            ‹im_start›assistant\nHel|lo
-//   REASONING   Qwen3 think text          ‹think›\nLet me |think
-//   ACTION      action text (raw kept)    ‹action_start›‹plugin›\n{"name": |...
-//   HEADER      ChatML header to "\n"     ‹im_start›environment na|me=‹plugin›\n
-//   META        ChatGLM3 metadata line    ‹<|assistant|>›get_wea|ther\n```python
-//   ACTION_KIND InternLM2 after           ‹action_start›|‹plugin›
-//               <|action_start|>, waiting for <|plugin|> / <|interpreter|>
+//   CONTENT     message text                       ‹message-start›assistant\nHel|lo
+//   REASONING   a "reasoning" block's body          ‹block-open›\nLet me |think
+//   ACTION      an "action" block's body (raw kept) ‹block-open›‹action-kind›\n{"name": |...
+//   HEADER      "line" header up to "\n"            ‹message-start›environment na|me=‹action-kind›\n
+//   META        "role-metadata-line" metadata       ‹role›get_wea|ther\n```python
+//   ACTION_KIND after the open marker of a block whose kind comes from an action-kind marker
 //   BETWEEN     after a message end (only when EOS is overridden), waiting for a start marker
+//   PAIR        "pair" header: role text up to the header-end marker
+//   CONTAINER   inside a "container" block, between its child blocks
 //
 // Structure comes ONLY from reserved IDs (classes resolved in ./spec.ts); decoded text is
-// never matched against marker strings (pitfall B14). Text between two reserved IDs is a
-// span: the deltas of a span concatenate to the reference one-shot decode of its IDs.
-import { type ActionCall, ActionParser, parseAction } from "./action-parse.ts";
+// never matched against marker strings (pitfall B14). The one exception is the grammar's
+// plainTextToolCall (a call written as plain JSON text, docs/decoder.md), read only when the
+// caller passed the request's tools. Text between two reserved IDs is a span: the deltas of a
+// span concatenate to the reference one-shot decode of its IDs.
+import { type ActionCall, type ActionResult, NO_KIND_ERROR } from "./action-parse.ts";
 import type { DecoderErrorCode, DecoderHandler, StopInfo, StopReason } from "./events.ts";
 import { type CoreHandler, coreHandler } from "./handler.ts";
 import { HarmonyDecoder } from "./harmony-decoder.ts";
-import { Cls, type DecoderSpec } from "./spec.ts";
+import { SLOW_PATH_ONLY } from "./internal.ts";
+import {
+  Cls,
+  type CompiledBlock,
+  type CompiledGrammar,
+  type DecoderSpec,
+  Emits,
+  Header,
+  Nl,
+} from "./spec.ts";
 import { checkStopStrings, compileStopStrings, StopMatcher, StopStrings } from "./stop-matcher.ts";
-import { ToolCallStreamHandler } from "./tool-call-stream.ts";
+import type { BodyParser, ToolSchemas } from "./syntax/body.ts";
+import type { ToolCallSink } from "./tool-call-scanner.ts";
+import { toolCallSink } from "./tool-call-stream.ts";
 import { Utf8Pending } from "./utf8-pending.ts";
 
 export interface DecoderOptions {
@@ -42,10 +58,18 @@ export interface DecoderOptions {
    */
   readonly maxBufferedChars?: number;
   /**
-   * Report tool calls for OpenAI-style streaming: onToolCallName / onToolCallArguments
-   * (./tool-call-stream.ts). Default false: then nothing of it is on the per-token path.
+   * Report tool calls for OpenAI-style streaming: onToolCallName / onToolCallArguments (the
+   * body syntax of the block streams them, ./syntax/). Default false: then no sink exists and
+   * body parsers only parse at the block's close.
    */
   readonly streamToolCalls?: boolean;
+  /**
+   * The request's tools (OpenAI tool objects `{type: "function", function: {name, parameters}}`
+   * or bare `{name, parameters}`). They enable the grammar's plainTextToolCall (a call written
+   * as plain JSON text) and reach body parsers as JSON schemas by name (typing of values the
+   * model writes as text). Without them, such text is content.
+   */
+  readonly tools?: readonly unknown[];
 }
 
 export interface Decoder {
@@ -70,17 +94,19 @@ const S_HEADER = 3;
 const S_META = 4;
 const S_ACTION_KIND = 5;
 const S_BETWEEN = 6;
+const S_PAIR = 7;
+const S_CONTAINER = 8;
 
-/** How trailing "\n" of a text state is held back (the templates' own strip rules). */
+/** How trailing "\n" of a text state is held back (the grammar's newline rules). */
 const NL_NONE = 0;
-/** Qwen3 content: the ONE "\n" the template writes before <tool_call>. */
+/** Hold ONE trailing "\n" (a block's beforeOpen "one": the template's "\n" before it). */
 const NL_ONE = 1;
-/** Qwen3 reasoning: the template rstrips "\n" before </think>. */
+/** Hold every trailing "\n" (beforeClose "all": the template strips them). */
 const NL_ALL = 2;
-/** InternLM2 right after <|action_end|>: the optional "\n" before <|im_end|>. */
+/** Right after a block with afterClose "one-before-end": one "\n" before the message end. */
 const NL_AFTER_ACTION = 3;
 
-/** How many held "\n" a span end drops (the ones the template wrote), see closeSpan. */
+/** How many held "\n" a span end drops (the ones the template wrote), see closeSpan. Same numbers as Nl. */
 const DROP_NONE = 0;
 const DROP_ONE = 1;
 const DROP_ALL = 2;
@@ -100,33 +126,56 @@ function quote40(s: string): string {
   return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 }
 
+/** JSON whitespace (what may precede a plain-text call's "{"). */
+function isJsonWs(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
 /** Bits of StreamDecoder.slow: why the per-token fast path cannot be taken right now. */
 const SLOW_NOT_BEGUN = 1;
 const SLOW_STATE = 2;
 const SLOW_UTF8 = 4;
 const SLOW_AT_START = 8;
 const SLOW_HELD_NL = 16;
-const SLOW_LSTRIP = 32;
+/** Leading text is being dropped (lstrip / a dropAfter prefix) or read (plain-text call). */
+const SLOW_LEAD = 32;
 const SLOW_AFTER_ACTION = 64;
 const SLOW_STOPPED = 128;
 const SLOW_CALLER_STOPS = 256;
+/** Internal test mode (./internal.ts SLOW_PATH_ONLY): never the fast path. */
+const SLOW_FORCED = 512;
 
 const NO_CALLER_STOPS: ReadonlySet<number> = new Set();
+
+/** The request's tools as JSON schemas (parameters) by function name. */
+function toolSchemas(tools: readonly unknown[]): ToolSchemas {
+  const out = new Map<string, unknown>();
+  for (const t of tools) {
+    if (typeof t !== "object" || t === null) continue;
+    const o = t as { readonly function?: unknown; readonly name?: unknown; readonly parameters?: unknown };
+    const f = (typeof o.function === "object" && o.function !== null ? o.function : o) as {
+      readonly name?: unknown;
+      readonly parameters?: unknown;
+    };
+    if (typeof f.name === "string" && !out.has(f.name)) out.set(f.name, f.parameters);
+  }
+  return out;
+}
 
 export function createDecoder(
   spec: DecoderSpec,
   handler: DecoderHandler,
   options: DecoderOptions = {},
 ): Decoder {
-  if (spec.format === "gpt-oss") return new HarmonyDecoder(spec, handler, options);
+  if (spec.grammar.header === Header.Harmony) return new HarmonyDecoder(spec, handler, options);
   return new StreamDecoder(spec, handler, options);
 }
 
 /**
  * One stream. A class with prototype methods and every field set in the constructor (one
- * hidden class, small-integer fields). Measured (bench --quick, Qwen3): the closure version
- * made ~31 closures per stream, 10.9 KB and 23.6 µs per createDecoder() (38 µs with 2 stop
- * strings) and read every captured `let` through a context slot per token; this one is
+ * hidden class, small-integer fields). Measured (bench --quick, headline fixture): the closure
+ * version made ~31 closures per stream, 10.9 KB and 23.6 µs per createDecoder() (38 µs with 2
+ * stop strings) and read every captured `let` through a context slot per token; this one is
  * ~575 B and ~150 ns (~180 ns with 2 stop strings).
  */
 class StreamDecoder implements Decoder {
@@ -134,6 +183,7 @@ class StreamDecoder implements Decoder {
   /** The caller's handler, or one wrapper class when it lacks callbacks (./handler.ts). */
   private readonly h: CoreHandler;
   private readonly spec: DecoderSpec;
+  private readonly g: CompiledGrammar;
   private readonly classes: Uint8Array;
   private readonly textOf: readonly string[];
   private readonly spanStarts: boolean;
@@ -142,8 +192,6 @@ class StreamDecoder implements Decoder {
   // always print); Control ends it only under "first-piece".
   private readonly firstPiece: boolean;
   private readonly firstVisible: boolean;
-  private readonly isGlm: boolean;
-  private readonly isQwen: boolean;
   private readonly maxBuffered: number;
   private readonly maxTokens: number;
   private readonly includeStop: boolean;
@@ -151,6 +199,15 @@ class StreamDecoder implements Decoder {
   private readonly callerStops: ReadonlySet<number>;
   /** Null without stop strings. */
   private readonly matcher: StopMatcher | null;
+  /** Where body parsers stream tool calls; null unless streamToolCalls. */
+  private readonly sink: ToolCallSink | null;
+  private readonly tools: ToolSchemas | undefined;
+  /** The grammar's plainTextToolCall is read (tools were given). */
+  private readonly plainCalls: boolean;
+  /** SLOW_FORCED or 0. */
+  private readonly forced: number;
+  /** One parser per body syntax of the grammar, made at its first use. */
+  private readonly parsers: (BodyParser | undefined)[] = [];
 
   // ---- per-stream state (all reset by reset()) ----
   private readonly utf: Utf8Pending;
@@ -164,30 +221,40 @@ class StreamDecoder implements Decoder {
   private atStart = false;
   private heldNl = 0;
   private lstrip = false;
+  /** A prefix still to drop from the next text (dropAfter, afterOpen/afterClose "one"), at dropPos; -1: none. */
+  private dropStr = "";
+  private dropPos = -1;
+  /** The next content may be a plain-text tool call; its leading whitespace so far. */
+  private plainPending = false;
+  private plainWs = "";
   private nlMode = NL_NONE;
   private role = "assistant";
-  /** HEADER / META line text. */
+  /** Open block (index into g.blocks), -1: none; the open container block, -1: none. */
+  private block = -1;
+  private container = -1;
+  /** HEADER / META / PAIR text. */
   private line = "";
   private headerName = "";
   private actionKind = "";
-  private actionParser: ActionParser = ActionParser.Unknown;
+  /** Body index of the open action (g.bodies), -1: no kind marker came. */
+  private actionBody = -1;
+  private parser: BodyParser | null = null;
   /**
    * Action text so far. Kept as `raw += t` on purpose: an array of chunks joined once at the
-   * action end was measured SLOWER (Qwen3 tools 8k: 48 vs 34 ns/token; push ~7 ns + join
-   * ~14 ns per chunk in V8 vs ~8 ns per cons string plus one flatten at JSON.parse).
+   * action end was measured SLOWER (tools 8k: 48 vs 34 ns/token; push ~7 ns + join ~14 ns per
+   * chunk in V8 vs ~8 ns per cons string plus one flatten at JSON.parse).
    */
   private raw = "";
   private rawOverflow = false;
 
   constructor(spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions) {
     this.spec = spec;
+    this.g = spec.grammar;
     this.classes = spec.classes;
     this.textOf = spec.text;
     this.spanStarts = spec.startEnds !== "never";
     this.firstPiece = spec.startEnds === "first-piece";
     this.firstVisible = spec.startEnds === "first-visible";
-    this.isGlm = spec.format === "chatglm3";
-    this.isQwen = spec.format === "qwen3";
 
     const stopStrings = options.stopStrings ?? [];
     let stops: StopStrings | null = null;
@@ -206,15 +273,16 @@ class StreamDecoder implements Decoder {
       throw new TypeError("maxTokens must be a positive integer");
     }
     this.maxBuffered = maxBuffered;
-    // streamToolCalls: the caller's handler behind one that adds the tool-call events; off,
-    // the handler is the caller's own and no code of the option runs per token (measured, an
-    // A/B loop on bench's Qwen3 tools/mixed 8k: off = the code before the option, within
-    // noise). On: tools 8k ~29 -> ~65 ns/token (nearly every token is argument text), mixed
-    // 8k ~17 -> ~23. A process that uses BOTH settings makes the this.h call sites see two
-    // handler shapes: its "off" decoders then cost ~1-3 ns/token more.
-    const core = coreHandler(handler);
-    this.h =
-      options.streamToolCalls === true ? new ToolCallStreamHandler(core, spec.format, maxBuffered) : core;
+    // The handler is the caller's own (or one wrapper when it lacks callbacks): the option
+    // streamToolCalls adds no layer in between, it only gives the body parsers a sink.
+    this.h = coreHandler(handler);
+    this.sink = options.streamToolCalls === true ? toolCallSink(this.h) : null;
+    const tools = options.tools;
+    if (tools !== undefined && !Array.isArray(tools)) throw new TypeError("tools must be an array");
+    this.tools = tools === undefined || tools.length === 0 ? undefined : toolSchemas(tools);
+    this.plainCalls = this.tools !== undefined && this.g.plainBlock >= 0;
+    this.forced =
+      (options as { readonly [SLOW_PATH_ONLY]?: boolean })[SLOW_PATH_ONLY] === true ? SLOW_FORCED : 0;
     this.maxTokens = maxTokens;
     this.includeStop = options.includeStopString === true;
     let callerStops: Set<number> | null = null;
@@ -229,6 +297,7 @@ class StreamDecoder implements Decoder {
     this.callerStops = callerStops ?? NO_CALLER_STOPS;
     this.matcher = stops === null ? null : new StopMatcher(stops);
     this.utf = new Utf8Pending(spec.invalidUtf8);
+    this.slow = SLOW_NOT_BEGUN | this.forced;
   }
 
   get stopped(): boolean {
@@ -242,10 +311,11 @@ class StreamDecoder implements Decoder {
       (this.utf.len > 0 ? SLOW_UTF8 : 0) |
       (this.atStart ? SLOW_AT_START : 0) |
       (this.heldNl > 0 ? SLOW_HELD_NL : 0) |
-      (this.lstrip ? SLOW_LSTRIP : 0) |
+      (this.lstrip || this.dropPos >= 0 || this.plainPending ? SLOW_LEAD : 0) |
       (this.nlMode === NL_AFTER_ACTION ? SLOW_AFTER_ACTION : 0) |
       (this.isStopped || this.ended ? SLOW_STOPPED : 0) |
-      (this.callerStops.size > 0 ? SLOW_CALLER_STOPS : 0)
+      (this.callerStops.size > 0 ? SLOW_CALLER_STOPS : 0) |
+      this.forced
     );
   }
 
@@ -255,27 +325,43 @@ class StreamDecoder implements Decoder {
 
   private begin(): void {
     this.begun = true;
-    if (this.isGlm) {
-      // The prompt ended with <|assistant|>: the metadata line comes first.
-      this.openSegment("assistant");
+    const g = this.g;
+    if (g.header === Header.RoleMetadataLine) {
+      // The prompt ended with the role marker: the metadata line comes first.
+      this.openSegment(g.initialRole);
       return;
     }
-    this.h.onMessageStart("assistant", "");
-    if (this.spec.startInReasoning) this.enterReasoning();
-    else this.enterContent();
+    // The prompt ended with the header: content (or the start block) comes first.
+    this.h.onMessageStart(g.initialRole, "");
+    if (this.spec.startInReasoning) this.openBlock(g.startBlock);
+    else this.enterMessage(g.initialRole);
     this.atStart = this.spanStarts;
   }
 
   private enterContent(): void {
     this.state = S_CONTENT;
-    this.nlMode = this.isQwen ? NL_ONE : NL_NONE;
+    this.nlMode = this.g.contentNl;
   }
 
-  private enterReasoning(): void {
-    this.state = S_REASONING;
-    // Qwen3's template strips "\n" around reasoning; a probed template ("template") is exact.
-    this.nlMode = this.isQwen ? NL_ALL : NL_NONE;
-    this.lstrip = this.isQwen;
+  /** The content of a new message with role `r` (a plain-text call may start it). */
+  private enterMessage(r: string): void {
+    this.enterContent();
+    this.role = r;
+    if (this.plainCalls && r === "assistant") {
+      this.plainPending = true;
+      this.plainWs = "";
+    }
+  }
+
+  /** Leading text the template writes after a marker: Nl.All = every "\n", Nl.One = one. */
+  private dropLeading(rule: number): void {
+    if (rule === Nl.All) this.lstrip = true;
+    else if (rule === Nl.One) this.dropPrefix("\n");
+  }
+
+  private dropPrefix(s: string): void {
+    this.dropStr = s;
+    this.dropPos = s === "" ? -1 : 0;
   }
 
   private openSegment(r: string): void {
@@ -283,6 +369,40 @@ class StreamDecoder implements Decoder {
     this.role = r;
     this.line = "";
     this.atStart = this.spanStarts;
+  }
+
+  /** Enters block `b` (its open marker, if any, is already handled). */
+  private openBlock(b: number): void {
+    const blk = this.g.blocks[b] as CompiledBlock;
+    this.block = b;
+    switch (blk.emits) {
+      case Emits.Reasoning:
+        this.state = S_REASONING;
+        this.nlMode = blk.beforeClose === Nl.None ? NL_NONE : blk.beforeClose === Nl.One ? NL_ONE : NL_ALL;
+        this.dropLeading(blk.afterOpen);
+        return;
+      case Emits.Action:
+        if (blk.kindFromMarker) {
+          this.state = S_ACTION_KIND;
+          return;
+        }
+        this.startAction(blk.kind, blk.body);
+        return;
+      default:
+        this.state = S_CONTAINER;
+        this.container = b;
+        this.nlMode = NL_NONE;
+    }
+  }
+
+  /** Leaves the open (non-container) block: back to its container or to content. */
+  private leaveBlock(): void {
+    const blk = this.g.blocks[this.block];
+    this.block = -1;
+    if (blk !== undefined && blk.parent >= 0) {
+      this.state = S_CONTAINER;
+      this.nlMode = NL_NONE;
+    } else this.enterContent();
   }
 
   // ---- output: stop strings, then the handler ----
@@ -303,6 +423,8 @@ class StreamDecoder implements Decoder {
 
   private actionText(t: string): void {
     this.h.onActionText(t);
+    const p = this.parser;
+    if (p !== null) p.feed(t);
     if (this.rawOverflow) return;
     if (this.raw.length + t.length > this.maxBuffered) {
       this.rawOverflow = true;
@@ -315,7 +437,7 @@ class StreamDecoder implements Decoder {
     this.raw += t;
   }
 
-  /** Text of an open span after format shaping; stop strings are found here. */
+  /** Text of an open span after the grammar's newline rules; stop strings are found here. */
   private emitText(t: string): void {
     const m = this.matcher;
     if (m === null) {
@@ -365,7 +487,7 @@ class StreamDecoder implements Decoder {
     this.deliver(held);
   }
 
-  /** Newline rules of the templates, applied before stop strings. */
+  /** Leading-text rules (lstrip, a prefix to drop, a plain-text call), then the newline rules, then stop strings. */
   private shaped(chunk: string): void {
     let t = chunk;
     if (this.lstrip) {
@@ -374,6 +496,38 @@ class StreamDecoder implements Decoder {
       if (i === t.length) return;
       this.lstrip = false;
       if (i > 0) t = t.slice(i);
+    }
+    if (this.dropPos >= 0) {
+      const d = this.dropStr;
+      let p = this.dropPos;
+      let i = 0;
+      while (i < t.length && p < d.length && t.charCodeAt(i) === d.charCodeAt(p)) {
+        i++;
+        p++;
+      }
+      // All of the prefix matched, or the text differs from it: dropping is over.
+      this.dropPos = p === d.length || i < t.length ? -1 : p;
+      if (i === t.length) return;
+      if (i > 0) t = t.slice(i);
+    }
+    if (this.plainPending) {
+      let i = 0;
+      while (i < t.length && isJsonWs(t.charCodeAt(i))) i++;
+      if (i === t.length) {
+        this.plainWs += t;
+        if (this.plainWs.length > this.maxBuffered) this.plainOff();
+        return;
+      }
+      this.plainPending = false;
+      const ws = this.plainWs;
+      this.plainWs = "";
+      if (t.charCodeAt(i) === 123) {
+        // "{": the message is a tool call written as text (plainTextToolCall, tools given).
+        this.block = this.g.plainBlock;
+        const blk = this.g.blocks[this.block] as CompiledBlock;
+        this.startAction(blk.kind, blk.body);
+      }
+      if (ws !== "") t = ws + t;
     }
     const nlMode = this.nlMode;
     if (nlMode === NL_NONE) {
@@ -407,6 +561,14 @@ class StreamDecoder implements Decoder {
     this.emitText(hold === 0 ? t : t.slice(0, t.length - hold));
   }
 
+  /** The plain-text call is not read any more: held whitespace is content. */
+  private plainOff(): void {
+    this.plainPending = false;
+    const ws = this.plainWs;
+    this.plainWs = "";
+    if (ws !== "") this.emitText(ws);
+  }
+
   /** Decoded text of the current span, routed by state. */
   private spanText(t: string): void {
     switch (this.state) {
@@ -421,18 +583,29 @@ class StreamDecoder implements Decoder {
       case S_META:
         this.metaText(t);
         return;
-      case S_ACTION_KIND:
-        this.error(
-          "missing-action-kind",
-          "<|action_start|> was not followed by <|plugin|> or <|interpreter|>",
-        );
-        this.startAction("unknown", ActionParser.Unknown);
+      case S_PAIR:
+        this.line += t;
+        if (this.line.length > this.maxBuffered) this.headerOverflow();
+        return;
+      case S_ACTION_KIND: {
+        const blk = this.g.blocks[this.block] as CompiledBlock;
+        this.error("missing-action-kind", blk.missingKind);
+        this.startAction("unknown", -1);
         this.shaped(t);
         return;
+      }
       case S_BETWEEN:
         // The templates write "\n" after a message end: whitespace here is not content.
         if (/^\s*$/.test(t)) return;
         this.error("text-outside-message", `text outside a message: ${quote40(t)}`);
+        return;
+      case S_CONTAINER:
+        // The templates write "\n" between the blocks of a container.
+        if (/^\s*$/.test(t)) return;
+        this.error(
+          "text-outside-block",
+          `text between the blocks of ${JSON.stringify(this.g.blocks[this.container]?.name ?? "")}: ${quote40(t)}`,
+        );
         return;
     }
   }
@@ -449,7 +622,7 @@ class StreamDecoder implements Decoder {
     const rest = t.slice(i + 1);
     this.line = "";
     this.openHeader(header);
-    // Header and content are one enc() call in ChatML: same span, no new start.
+    // Header and content are one text run of the template: same span, no new start.
     if (rest !== "") this.shaped(rest);
   }
 
@@ -466,7 +639,7 @@ class StreamDecoder implements Decoder {
     this.error("buffer-overflow", `message header longer than maxBufferedChars (${this.maxBuffered})`);
   }
 
-  /** "ROLE[ name=NAME]" (NAME may also come as <|plugin|>/<|interpreter|> tokens). */
+  /** "ROLE[ name=NAME]" (NAME may also come as action-kind marker tokens). */
   private openHeader(header: string): void {
     const sp = header.indexOf(" ");
     const r = sp === -1 ? header : header.slice(0, sp);
@@ -478,7 +651,15 @@ class StreamDecoder implements Decoder {
     }
     this.headerName = "";
     this.h.onMessageStart(r, name);
-    this.enterContent();
+    this.enterMessage(r);
+  }
+
+  /** A "pair" header ended (header-end marker, or a stop): ROLE is the text between the markers. */
+  private openPair(): void {
+    const r = this.line;
+    this.line = "";
+    this.h.onMessageStart(r, "");
+    this.enterMessage(r);
   }
 
   /** Metadata text: only the new chunk is searched for "\n" (O(chunk), not O(line)). */
@@ -498,13 +679,13 @@ class StreamDecoder implements Decoder {
     const rest = t.slice(i + 1);
     this.line = "";
     const role = this.role;
+    const g = this.g;
     this.h.onMessageStart(role, metadata);
-    if (role === "assistant" && metadata !== "") {
-      this.startAction(
-        metadata,
-        metadata === "interpreter" ? ActionParser.Interpreter : ActionParser.GlmToolCall,
-      );
-    } else this.enterContent();
+    if (metadata !== "" && g.metaActionBlock >= 0 && role === g.metaActionRole) {
+      // A metadata-named action: its kind is the metadata (a tool name, or a listed one).
+      this.block = g.metaBlockByMetadata.get(metadata) ?? g.metaActionBlock;
+      this.startAction(metadata, (g.blocks[this.block] as CompiledBlock).body);
+    } else this.enterMessage(role);
     // The content is its own enc() call: a new span with its own start rule.
     this.atStart = this.spanStarts && rest === "";
     if (rest !== "") this.shaped(rest);
@@ -519,28 +700,50 @@ class StreamDecoder implements Decoder {
     if (held !== "") this.shaped(held);
   }
 
-  private startAction(kind: string, parser: ActionParser): void {
+  /** An action of `kind` starts; `body` indexes g.bodies (-1: no kind marker came). */
+  private startAction(kind: string, body: number): void {
     this.h.onActionStart(kind);
     this.state = S_ACTION;
     this.nlMode = NL_NONE;
     this.actionKind = kind;
-    this.actionParser = parser;
+    this.actionBody = body;
     this.raw = "";
     this.rawOverflow = false;
+    let p: BodyParser | null = null;
+    if (body >= 0) {
+      p = this.parsers[body] ?? null;
+      if (p === null) {
+        const create = this.g.bodies[body]?.create ?? null;
+        if (create !== null) {
+          p = create({
+            maxBufferedChars: this.maxBuffered,
+            argumentsKey: this.g.bodies[body]?.argumentsKey ?? "arguments",
+          });
+          this.parsers[body] = p;
+        }
+      }
+      if (p !== null) p.reset(this.sink, this.tools, kind);
+    }
+    this.parser = p;
   }
 
   private endAction(): void {
     const kind = this.actionKind;
     const text = this.raw;
     this.raw = "";
+    const p = this.parser;
+    this.parser = null;
     if (this.rawOverflow)
       this.h.onActionEnd({ kind, raw: text, error: "action text exceeded maxBufferedChars" });
     else {
-      const r = parseAction(this.actionParser, text, kind);
+      let r: ActionResult;
+      if (p !== null) r = p.end(text);
+      else if (this.actionBody < 0) r = { error: NO_KIND_ERROR };
+      else r = { error: `no parser for body syntax ${this.g.bodies[this.actionBody]?.syntax ?? "?"}` };
       if ("call" in r) this.h.onActionEnd({ kind, raw: text, call: r.call as ActionCall });
       else this.h.onActionEnd({ kind, raw: text, error: r.error });
     }
-    this.enterContent();
+    this.leaveBlock();
   }
 
   // ---- pieces ----
@@ -585,6 +788,10 @@ class StreamDecoder implements Decoder {
       if (f !== "") this.spanText(f);
       if (this.isStopped) return;
     }
+    if (this.plainPending) {
+      this.plainOff();
+      if (this.isStopped) return;
+    }
     if (this.heldNl > 0) {
       const n = drop === DROP_ALL ? 0 : drop === DROP_ONE ? this.heldNl - 1 : this.heldNl;
       this.heldNl = 0;
@@ -594,6 +801,7 @@ class StreamDecoder implements Decoder {
     this.flushStopHold();
     this.atStart = this.spanStarts;
     this.lstrip = false;
+    this.dropPos = -1;
   }
 
   private misplaced(id: number): void {
@@ -603,59 +811,114 @@ class StreamDecoder implements Decoder {
     this.error("unexpected-reserved-token", `reserved token ${name} (${id}) is not valid here`, id);
   }
 
-  /** ChatGLM3 segment end (a role marker, or a stop). */
-  private closeGlmSegment(): void {
+  /** A held header (a stop, or a role marker, came first): it opens its message as it is. */
+  private flushHeader(): void {
+    if (this.state === S_HEADER) {
+      const l = this.line;
+      this.line = "";
+      this.openHeader(l);
+    } else if (this.state === S_PAIR) this.openPair();
+  }
+
+  /** A segment ends at a role marker: what is open closes. */
+  private closeSegment(): void {
     if (this.state === S_META) this.metaAsContent();
     if (this.isStopped) return;
+    this.flushHeader();
     this.closeSpan(DROP_NONE);
     if (this.isStopped) return;
     if (this.state === S_ACTION) this.endAction();
+    this.block = -1;
+    this.container = -1;
   }
 
   private marker(cls: number, id: number): void {
     const state = this.state;
+    const g = this.g;
     switch (cls) {
       case Cls.MsgEnd:
-        // <|im_end|>
-        if (state === S_ACTION_KIND) this.state = S_CONTENT;
+        if (state === S_ACTION_KIND || state === S_CONTAINER) this.state = S_CONTENT;
         if (this.state > S_ACTION) {
           this.misplaced(id);
           return;
         }
-        // InternLM2 after <|action_end|>: the template writes at most ONE "\n" before
-        // <|im_end|>; more are text (they used to be dropped).
+        // After a block with afterClose "one-before-end": the template writes at most ONE
+        // "\n" before the message end; more are text.
         this.closeSpan(this.nlMode === NL_AFTER_ACTION ? DROP_ONE : DROP_NONE);
         if (this.isStopped) return;
         if (this.state === S_ACTION) this.endAction();
         this.h.onMessageEnd();
         this.state = S_BETWEEN;
+        this.block = -1;
+        this.container = -1;
         return;
       case Cls.MsgStart:
-        // <|im_start|>ROLE...
         if (state !== S_BETWEEN) {
           this.misplaced(id);
           return;
         }
         this.closeSpan(DROP_NONE);
-        this.state = S_HEADER;
+        this.state = g.header === Header.Pair ? S_PAIR : S_HEADER;
         this.line = "";
         this.headerName = "";
         return;
-      case Cls.ActionStart:
-        if (state !== S_CONTENT) {
+      case Cls.HeaderEnd:
+        if (state !== S_PAIR) {
+          this.misplaced(id);
+          return;
+        }
+        this.closeSpan(DROP_NONE);
+        this.openPair();
+        this.dropPrefix(g.dropAfter);
+        return;
+      case Cls.BlockOpen: {
+        const b = this.spec.markerArg.get(id) as number;
+        const blk = g.blocks[b] as CompiledBlock;
+        if (blk.parent >= 0 ? state !== S_CONTAINER || this.container !== blk.parent : state !== S_CONTENT) {
+          this.misplaced(id);
+          return;
+        }
+        this.closeSpan(blk.beforeOpen);
+        if (this.isStopped) return;
+        this.openBlock(b);
+        return;
+      }
+      case Cls.BlockClose: {
+        const b = this.spec.markerArg.get(id) as number;
+        const blk = g.blocks[b] as CompiledBlock;
+        if ((state === S_REASONING || state === S_ACTION) && this.block === b) {
+          this.closeSpan(blk.beforeClose === Nl.OneBeforeEnd ? DROP_NONE : blk.beforeClose);
+          if (this.isStopped) return;
+          if (state === S_ACTION) this.endAction();
+          else this.leaveBlock();
+        } else if (state === S_CONTAINER && this.container === b) {
+          this.closeSpan(DROP_NONE);
+          if (this.isStopped) return;
+          this.container = -1;
+          this.enterContent();
+        } else {
+          this.misplaced(id);
+          return;
+        }
+        if (blk.afterClose === Nl.OneBeforeEnd) this.nlMode = NL_AFTER_ACTION;
+        else this.dropLeading(blk.afterClose);
+        return;
+      }
+      case Cls.Separator:
+        if (state !== S_ACTION || this.block !== this.spec.markerArg.get(id)) {
           this.misplaced(id);
           return;
         }
         this.closeSpan(DROP_NONE);
         if (this.isStopped) return;
-        this.state = S_ACTION_KIND;
+        this.parser?.separator();
         return;
-      case Cls.KindPlugin:
-      case Cls.KindInterpreter: {
-        const name = cls === Cls.KindPlugin ? "plugin" : "interpreter";
+      case Cls.ActionKind: {
+        const k = g.kinds[this.spec.markerArg.get(id) as number];
+        if (k === undefined) return;
         if (state === S_HEADER) {
           this.closeSpan(DROP_NONE);
-          this.headerName += name;
+          this.headerName += k.kind;
           // Name tokens count against the cap like header text (a run of them was unbounded).
           if (this.line.length + this.headerName.length > this.maxBuffered) this.headerOverflow();
           return;
@@ -665,70 +928,28 @@ class StreamDecoder implements Decoder {
           return;
         }
         this.closeSpan(DROP_NONE);
-        this.startAction(
-          name,
-          cls === Cls.KindPlugin ? ActionParser.InternLM2Plugin : ActionParser.Interpreter,
-        );
+        this.startAction(k.kind, k.body);
         return;
       }
-      case Cls.ActionEnd:
-        if (state !== S_ACTION) {
-          this.misplaced(id);
-          return;
-        }
-        this.closeSpan(DROP_NONE);
-        if (this.isStopped) return;
-        this.endAction();
-        this.nlMode = NL_AFTER_ACTION;
-        return;
-      case Cls.ToolCall:
-        if (state !== S_CONTENT) {
-          this.misplaced(id);
-          return;
-        }
-        this.closeSpan(DROP_ONE);
-        if (this.isStopped) return;
-        this.startAction("tool_call", ActionParser.QwenToolCall);
-        return;
-      case Cls.ToolCallEnd:
-        if (state !== S_ACTION) {
-          this.misplaced(id);
-          return;
-        }
-        this.closeSpan(DROP_NONE);
-        if (this.isStopped) return;
-        this.endAction();
-        return;
-      case Cls.Think:
-        if (state !== S_CONTENT) {
-          this.misplaced(id);
-          return;
-        }
-        this.closeSpan(DROP_NONE);
-        if (this.isStopped) return;
-        this.enterReasoning();
-        return;
-      case Cls.ThinkEnd:
-        if (state !== S_REASONING) {
-          this.misplaced(id);
-          return;
-        }
-        this.closeSpan(DROP_ALL);
-        if (this.isStopped) return;
-        this.enterContent();
-        this.lstrip = this.isQwen;
-        return;
       case Cls.Role:
-        // ChatGLM3 <|assistant|> / <|user|> / <|observation|>: the segment ends here.
+        // A role marker: the segment ends here.
         if (state === S_BETWEEN) this.closeSpan(DROP_NONE);
         else {
-          this.closeGlmSegment();
+          this.closeSegment();
           if (this.isStopped) return;
           this.h.onMessageEnd();
         }
-        // An EOS role marker (<|user|>, <|observation|>) stops here: no new segment opens.
+        // An EOS role marker stops here: no new segment opens.
         if (this.spec.eos[id] === 1) this.state = S_BETWEEN;
-        else this.openSegment(this.spec.roleOf.get(id) ?? "assistant");
+        else {
+          const r = this.spec.roleOf.get(id) ?? "assistant";
+          if (g.header === Header.RoleMetadataLine) this.openSegment(r);
+          else {
+            this.h.onMessageStart(r, "");
+            this.enterMessage(r);
+            this.atStart = this.spanStarts;
+          }
+        }
         return;
       case Cls.EndOfText:
         if (this.spec.eos[id] !== 1) this.misplaced(id);
@@ -743,11 +964,7 @@ class StreamDecoder implements Decoder {
     if (reason !== "stop_string") {
       if (this.state === S_META) this.metaAsContent();
       if (this.isStopped) return;
-      if (this.state === S_HEADER) {
-        const l = this.line;
-        this.line = "";
-        this.openHeader(l);
-      }
+      this.flushHeader();
       this.closeSpan(DROP_NONE);
       if (this.isStopped) return;
     }
@@ -762,8 +979,8 @@ class StreamDecoder implements Decoder {
   private slowPush(id: number, cls: number): void {
     if (!this.begun) this.begin();
     if (this.callerStops.has(id)) {
-      // A caller stop ID: its structural effect first (a marker such as <|action_end|>
-      // still closes the action), its text is not emitted.
+      // A caller stop ID: its structural effect first (a marker still closes its block),
+      // its text is not emitted.
       if (cls >= Cls.MsgStart) this.marker(cls, id);
       this.finish("stop_token", id);
       return;
@@ -797,11 +1014,12 @@ class StreamDecoder implements Decoder {
     // (those take the checked path below). The typeof test keeps a numeric string ("5", which
     // a typed array would index like 5) off the fast path: it throws there like everywhere.
     const cls = typeof id === "number" ? this.classes[id] : undefined;
-    // Fast path (measured, bench --quick, Qwen3 plain 8k, reused decoder: ~7.7 ns/token vs a
-    // ~2.8 ns floor of "read string, call callback"; it was ~17.8 ns with closures): plain
-    // text in an open span with nothing held (no partial UTF-8, no span start, no held
-    // newline), no caller stop IDs, not stopped: the precomputed string goes straight to the
-    // handler, or to the stop-string filter when its text may start a stop string.
+    // Fast path (measured, bench --quick, plain 8k, reused decoder: ~7.7 ns/token vs a ~2.8 ns
+    // floor of "read string, call callback"; it was ~17.8 ns with closures): plain text in an
+    // open span with nothing held (no partial UTF-8, no span start, no held newline, no
+    // leading-text rule), no caller stop IDs, not stopped: the precomputed string goes
+    // straight to the handler, or to the stop-string filter when its text may start a stop
+    // string.
     if (slow === 0 && (cls === Cls.Text || (cls === Cls.TextNl && this.nlMode === NL_NONE))) {
       const t = this.textOf[id] as string;
       const m = this.matcher;
@@ -816,10 +1034,10 @@ class StreamDecoder implements Decoder {
       if (++this.count === this.maxTokens) this.finish("max_tokens");
       return;
     }
-    // Newline-ending text (Qwen3 content / reasoning hold trailing "\n") and the token right
-    // after it: the template's newline rule without the checked slow path (about 1 token in
-    // 20 in Qwen3 mixed 8k, where it used to cost two slow pushes: mixed 8k went from 26.7
-    // to ~13 ns/token with the other changes).
+    // Newline-ending text (held trailing "\n" of the newline rules) and the token right after
+    // it: the rule without the checked slow path (about 1 token in 20 in the mixed 8k
+    // fixture, where it used to cost two slow pushes: mixed 8k went from 26.7 to ~13 ns/token
+    // with the other changes).
     if ((slow === 0 || slow === SLOW_HELD_NL) && (cls === Cls.Text || cls === Cls.TextNl)) {
       const t = this.textOf[id] as string;
       if (t !== "") this.shaped(t);
@@ -867,12 +1085,19 @@ class StreamDecoder implements Decoder {
     this.atStart = false;
     this.heldNl = 0;
     this.lstrip = false;
+    this.dropStr = "";
+    this.dropPos = -1;
+    this.plainPending = false;
+    this.plainWs = "";
     this.nlMode = NL_NONE;
     this.role = "assistant";
+    this.block = -1;
+    this.container = -1;
     this.line = "";
     this.headerName = "";
     this.actionKind = "";
-    this.actionParser = ActionParser.Unknown;
+    this.actionBody = -1;
+    this.parser = null;
     this.raw = "";
     this.rawOverflow = false;
     this.slow = this.computeSlow();

@@ -11,6 +11,8 @@ export type DecoderErrorCode =
   | "unexpected-reserved-token"
   | "missing-action-kind"
   | "text-outside-message"
+  /** Non-whitespace text inside a container block, between its child blocks. */
+  | "text-outside-block"
   | "buffer-overflow"
   /** gpt-oss: a harmony header that does not parse (what did parse is still used). */
   | "invalid-header"

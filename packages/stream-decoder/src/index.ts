@@ -16,6 +16,7 @@ export {
   type StopInfo,
   type StopReason,
 } from "./events.ts";
+export { compileDecoderSpec } from "./legacy-spec.ts";
 export { MAX_NESTING_DEPTH, MAX_STOP_STRING_LENGTH, MAX_STOP_STRINGS } from "./limits.ts";
 export {
   type JsonValue,
@@ -25,10 +26,13 @@ export {
   parsePythonLiteral,
 } from "./python-literal.ts";
 export {
-  compileDecoderSpec,
+  compileDecoderSpecFor,
   type DecoderFormat,
+  type DecoderSource,
   type DecoderSpec,
   type DecoderSpecOptions,
 } from "./spec.ts";
 export { compileStopStrings, StopStrings } from "./stop-matcher.ts";
+export type { BodyParser, BodyParserFactory, BodyParserOptions, ToolSchemas } from "./syntax/body.ts";
 export { compileTemplateDecoderSpec } from "./template-spec.ts";
+export type { ToolCallSink } from "./tool-call-scanner.ts";

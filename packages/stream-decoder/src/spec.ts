@@ -1,34 +1,29 @@
 // The compiled, immutable decoder spec: every table the hot path reads, resolved once per
-// (text model, format) and shared by all streams. The per-token work is then one array
-// read (the ID's class) and one switch on a small integer.
+// (text model, grammar) and shared by all streams. The per-token work is then one array read
+// (the ID's class) and one switch on a small integer.
+//
+// Compiled from data only: the verified reserved registry of the loaded tokenizer (every
+// reserved ID that the grammar gives no move is "misplaced") and the family's Grammar
+// (@chatwire/tokenizer families/grammar.ts). No family is named here; the grammar's moves,
+// header syntax, blocks and newline rules become the small-integer fields below.
 import {
-  CHATGLM3_EOS,
-  CHATGLM3_IDS,
-  CHATGLM3_RESERVED,
+  type BlockGrammar,
+  type BodySyntax,
   type DecodeTable,
   type FormatName,
-  GPTOSS_EOS,
-  GPTOSS_FIRST_ADDED,
-  GPTOSS_IDS,
-  GPTOSS_LAST_ADDED,
-  GPTOSS_RESERVED,
-  INTERNLM2_EOS,
-  INTERNLM2_IDS,
-  INTERNLM2_RESERVED,
-  QWEN3_EOS,
-  QWEN3_FIRST_ADDED,
-  QWEN3_IDS,
-  QWEN3_LAST_ADDED,
-  QWEN3_RESERVED,
+  type Grammar,
+  type MarkerMove,
   type TextModel,
   TokenKind,
 } from "@chatwire/tokenizer";
+import type { BodyParserFactory } from "./syntax/body.ts";
+import { BODY_SYNTAXES } from "./syntax/index.ts";
 
-/** ID classes. Text classes first; markers are format-neutral roles. */
+/** ID classes. Text classes first (the harmony decoder relies on the order); then the moves. */
 export const Cls = {
   /** Text piece not ending in "\n". */
   Text: 0,
-  /** Text piece ending in "\n" (only matters where the format strips newlines). */
+  /** Text piece ending in "\n" (only matters where the grammar holds newlines). */
   TextNl: 1,
   /** Raw bytes (byte fallback / partial UTF-8 tokens). */
   Bytes: 2,
@@ -36,30 +31,102 @@ export const Cls = {
   Control: 3,
   /** Not an ID of this model. */
   OutOfRange: 4,
-  /** An EOS ID that is not one of the format's markers (e.g. a caller-chosen text ID). */
+  /** An EOS ID that is not one of the grammar's markers (e.g. a caller-chosen text ID). */
   EosPlain: 5,
   MsgStart: 6,
   MsgEnd: 7,
-  ActionStart: 8,
-  KindPlugin: 9,
-  KindInterpreter: 10,
-  ActionEnd: 11,
-  ToolCall: 12,
-  ToolCallEnd: 13,
-  Think: 14,
-  ThinkEnd: 15,
-  /** ChatGLM3 <|assistant|> / <|user|> / <|observation|>: a new segment with that role. */
-  Role: 16,
-  /** End of text (</s>, <|endoftext|>): a stop if it is EOS, else misplaced. */
-  EndOfText: 17,
-  /** Any other reserved ID (BOS, [MASK], sop, <tool_response>, ...): never valid in a generation. */
-  Misplaced: 18,
+  /** Ends a "pair" header (the role text between message start and this marker). */
+  HeaderEnd: 8,
+  /** Opens / closes the block compiled at DecoderSpec.markerArg. */
+  BlockOpen: 9,
+  BlockClose: 10,
+  /** A separator handed to the open block's body parser. */
+  Separator: 11,
+  /** Names the kind (and body syntax) of the action just opened. */
+  ActionKind: 12,
+  /** A new segment with the role at DecoderSpec.roleOf. */
+  Role: 13,
+  /** End of text: a stop if it is EOS, else misplaced. */
+  EndOfText: 14,
+  /** Any other reserved ID (BOS, [MASK], <tool_response>, ...): never valid in a generation. */
+  Misplaced: 15,
 } as const;
 
+/** Header syntaxes (Grammar.header). */
+export const Header = { None: 0, Line: 1, RoleMetadataLine: 2, Pair: 3, Harmony: 4 } as const;
+
+/** What a block's body is. */
+export const Emits = { Reasoning: 0, Action: 1, Container: 2 } as const;
+
+/** Newline rules (Grammar NewlineRules), compiled. */
+export const Nl = {
+  None: 0,
+  One: 1,
+  All: 2,
+  /** afterClose only: one "\n" dropped when the message ends right after it. */
+  OneBeforeEnd: 3,
+} as const;
+
+/** A body syntax with its options; `create` null when no parser is registered for it. */
+export interface CompiledBody {
+  readonly syntax: BodySyntax;
+  readonly argumentsKey: "arguments" | "parameters";
+  readonly create: BodyParserFactory | null;
+}
+
+export interface CompiledBlock {
+  readonly name: string;
+  /** Emits.* */
+  readonly emits: number;
+  /** Action kind reported in action_start ("" with kindFromMarker: the marker names it). */
+  readonly kind: string;
+  /** Index into DecoderSpec.grammar.bodies, -1 without a body syntax. */
+  readonly body: number;
+  /** Nl.* per rule. */
+  readonly beforeOpen: number;
+  readonly afterOpen: number;
+  readonly beforeClose: number;
+  readonly afterClose: number;
+  /** Index of the container block it must be opened in, -1 at the top level. */
+  readonly parent: number;
+  readonly kindFromMarker: boolean;
+  /** The "missing-action-kind" error message (kindFromMarker). */
+  readonly missingKind: string;
+}
+
+export interface CompiledActionKind {
+  readonly kind: string;
+  /** Index into bodies. */
+  readonly body: number;
+}
+
+/** The grammar as small integers and tables (slow path only; the fast path reads classes). */
+export interface CompiledGrammar {
+  /** Header.* */
+  readonly header: number;
+  /** Header.Pair: the text the template writes after the header-end marker. */
+  readonly dropAfter: string;
+  readonly initialRole: string;
+  readonly blocks: readonly CompiledBlock[];
+  readonly kinds: readonly CompiledActionKind[];
+  readonly bodies: readonly CompiledBody[];
+  /** Nl.* of content: the largest beforeOpen of the top-level blocks (held trailing "\n"). */
+  readonly contentNl: number;
+  /** Block index decoding may start in (options.startInReasoning), -1: none. */
+  readonly startBlock: number;
+  /** Block index of the plain-text tool call (DecoderOptions.tools), -1: none. */
+  readonly plainBlock: number;
+  /** Header.RoleMetadataLine: a non-empty metadata line of this role opens an action. */
+  readonly metaActionRole: string;
+  /** Its block index (-1: metadata never opens an action), and per metadata overrides. */
+  readonly metaActionBlock: number;
+  readonly metaBlockByMetadata: ReadonlyMap<string, number>;
+}
+
 export interface DecoderSpecOptions {
-  /** Replaces the format's EOS IDs (default: reserved.ts). E.g. [] to decode several messages. */
+  /** Replaces the EOS IDs (default: the registry's). E.g. [] to decode several messages. */
   readonly eosIds?: readonly number[];
-  /** Qwen3: the prompt already opened <think> (thinking-only models), so decoding starts in reasoning. */
+  /** The prompt already opened the grammar's startBlock (thinking-only models): decoding starts inside it. */
   readonly startInReasoning?: boolean;
 }
 
@@ -67,7 +134,8 @@ export interface DecoderSpecOptions {
 export type DecoderFormat = FormatName | "template";
 
 export interface DecoderSpec {
-  readonly format: DecoderFormat;
+  /** The family name (diagnostics only: no behaviour reads it). */
+  readonly format: string;
   /** Class per ID, for IDs in [0, classes.length). */
   readonly classes: Uint8Array;
   /** 1 where the ID is an EOS ID. */
@@ -80,113 +148,203 @@ export interface DecoderSpec {
   readonly startEnds: DecodeTable["startEnds"];
   /** SentencePiece flushes held bytes at ANY non-byte piece; byte-level only at text. */
   readonly controlFlushes: boolean;
-  /** Role name per ChatGLM3 role marker. */
+  /** Role name per role marker. */
   readonly roleOf: ReadonlyMap<number, string>;
+  /** Block index (BlockOpen / BlockClose / Separator) or kind index (ActionKind) per marker ID. */
+  readonly markerArg: ReadonlyMap<number, number>;
   /** Display name per reserved ID (error messages). */
   readonly reservedName: ReadonlyMap<number, string>;
   readonly startInReasoning: boolean;
+  readonly grammar: CompiledGrammar;
 }
 
-/** The decoder class of each reserved ID that has a role in the format's grammar; [id, class]. */
-function markerClasses(format: FormatName): Array<readonly [number, number]> {
-  const C = Cls;
-  switch (format) {
-    case "internlm2": {
-      const I = INTERNLM2_IDS;
-      return [
-        [I.bos, C.Misplaced],
-        [I.eos, C.EndOfText],
-        [I.imStart, C.MsgStart],
-        [I.imEnd, C.MsgEnd],
-        [I.actionStart, C.ActionStart],
-        [I.actionEnd, C.ActionEnd],
-        [I.plugin, C.KindPlugin],
-        [I.interpreter, C.KindInterpreter],
-      ];
-    }
-    case "chatglm3": {
-      const G = CHATGLM3_IDS;
-      return [
-        [G.eos, C.EndOfText],
-        [G.mask, C.Misplaced],
-        [G.gmask, C.Misplaced],
-        [G.smask, C.Misplaced],
-        [G.sop, C.Misplaced],
-        [G.eop, C.Misplaced],
-        [G.system, C.Misplaced],
-        [G.user, C.Role],
-        [G.assistant, C.Role],
-        [G.observation, C.Role],
-      ];
-    }
-    case "qwen3": {
-      const Q = QWEN3_IDS;
-      const out: Array<readonly [number, number]> = [];
-      for (let id = QWEN3_FIRST_ADDED; id <= QWEN3_LAST_ADDED; id++) out.push([id, C.Misplaced]);
-      out.push(
-        [Q.endOfText, C.EndOfText],
-        [Q.imStart, C.MsgStart],
-        [Q.imEnd, C.MsgEnd],
-        [Q.toolCall, C.ToolCall],
-        [Q.toolCallEnd, C.ToolCallEnd],
-        [Q.think, C.Think],
-        [Q.thinkEnd, C.ThinkEnd],
-      );
-      return out;
-    }
-    case "gpt-oss": {
-      // The harmony grammar (./harmony-decoder.ts) reads the marker IDs themselves.
-      const out: Array<readonly [number, number]> = [];
-      for (let id = GPTOSS_FIRST_ADDED; id <= GPTOSS_LAST_ADDED; id++) out.push([id, C.Misplaced]);
-      out.push(
-        [GPTOSS_IDS.endOfText, C.EndOfText],
-        [GPTOSS_IDS.start, C.MsgStart],
-        [GPTOSS_IDS.end, C.MsgEnd],
-      );
-      return out;
-    }
-  }
+/** What compileDecoderSpecFor reads of a loaded ChatTokenizer (structural). */
+export interface DecoderSource {
+  readonly textModel: TextModel;
+  readonly family: { readonly grammar: Grammar; readonly name?: string };
+  /** Verified token IDs by the family's token keys. */
+  readonly tokenIds: Readonly<Record<string, number>>;
+  /** The verified reserved registry: every ID in `ids` is reserved. */
+  readonly registry: {
+    readonly ids: ReadonlySet<number>;
+    readonly nameById: ReadonlyMap<number, string>;
+    readonly eosIds: readonly number[];
+  };
+  readonly format?: string;
 }
 
-/** Token names come from the reserved tables of @chatwire/tokenizer (one source of truth). */
-const RESERVED_TABLE: Readonly<Record<FormatName, ReadonlyArray<readonly [string, number]>>> = {
-  internlm2: INTERNLM2_RESERVED,
-  chatglm3: [["</s>", CHATGLM3_IDS.eos], ...CHATGLM3_RESERVED],
-  qwen3: QWEN3_RESERVED,
-  "gpt-oss": GPTOSS_RESERVED,
-};
-
-const DEFAULT_EOS: Readonly<Record<FormatName, readonly number[]>> = {
-  internlm2: INTERNLM2_EOS,
-  chatglm3: CHATGLM3_EOS,
-  qwen3: QWEN3_EOS,
-  "gpt-oss": GPTOSS_EOS,
-};
-
-export function compileDecoderSpec(
-  model: TextModel,
-  format: FormatName,
-  options: DecoderSpecOptions = {},
-): DecoderSpec {
-  const reservedName = new Map<number, string>();
-  for (const [name, id] of RESERVED_TABLE[format]) reservedName.set(id, name);
-  return buildDecoderSpec(model, format, markerClasses(format), reservedName, {
-    eosIds: options.eosIds ?? DEFAULT_EOS[format],
-    startInReasoning: options.startInReasoning === true && format === "qwen3",
+/** The decoder spec of a loaded tokenizer: its verified registry and its family's grammar. */
+export function compileDecoderSpecFor(tok: DecoderSource, options: DecoderSpecOptions = {}): DecoderSpec {
+  const name = tok.family.name ?? tok.format ?? "custom";
+  return compileGrammarSpec(tok.textModel, name, tok.family.grammar, tok.tokenIds, {
+    reservedIds: tok.registry.ids,
+    reservedName: tok.registry.nameById,
+    eosIds: options.eosIds ?? tok.registry.eosIds,
+    startInReasoning: options.startInReasoning === true,
   });
 }
 
-/** The shared table builder: text classes from the decode table, then the format's markers. */
-export function buildDecoderSpec(
+export interface GrammarSpecInputs {
+  readonly reservedIds: Iterable<number>;
+  readonly reservedName: ReadonlyMap<number, string>;
+  readonly eosIds: readonly number[];
+  readonly startInReasoning: boolean;
+}
+
+function nl(rule: "none" | "one" | "all" | "one-before-end" | undefined): number {
+  return rule === "one"
+    ? Nl.One
+    : rule === "all"
+      ? Nl.All
+      : rule === "one-before-end"
+        ? Nl.OneBeforeEnd
+        : Nl.None;
+}
+
+function headerOf(h: Grammar["header"]): number {
+  switch (h.syntax) {
+    case "none":
+      return Header.None;
+    case "line":
+      return Header.Line;
+    case "role-metadata-line":
+      return Header.RoleMetadataLine;
+    case "pair":
+      return Header.Pair;
+    case "harmony":
+      return Header.Harmony;
+  }
+}
+
+const MOVE_CLASS: Readonly<Record<MarkerMove["move"], number>> = {
+  "message-start": Cls.MsgStart,
+  "header-end": Cls.HeaderEnd,
+  "message-end": Cls.MsgEnd,
+  role: Cls.Role,
+  "block-open": Cls.BlockOpen,
+  "block-close": Cls.BlockClose,
+  separator: Cls.Separator,
+  "action-kind": Cls.ActionKind,
+  "end-of-text": Cls.EndOfText,
+  misplaced: Cls.Misplaced,
+};
+
+/** Compiles a grammar whose token keys resolve through `tokenIds` (keys without an ID are skipped). */
+export function compileGrammarSpec(
   model: TextModel,
-  format: DecoderFormat,
-  markers: ReadonlyArray<readonly [number, number]>,
-  reservedName: ReadonlyMap<number, string>,
-  options: { readonly eosIds: readonly number[]; readonly startInReasoning: boolean },
+  format: string,
+  grammar: Grammar,
+  tokenIds: Readonly<Record<string, number>>,
+  inputs: GrammarSpecInputs,
 ): DecoderSpec {
   const table = model.decodeTable;
-  const eosIds = [...options.eosIds];
+  const bad = (message: string): never => {
+    throw new TypeError(`grammar of ${format}: ${message}`);
+  };
+  // ---- blocks and bodies ----
+  const bodies: CompiledBody[] = [];
+  const bodyIndex = (syntax: BodySyntax | undefined, key: "arguments" | "parameters" | undefined): number => {
+    if (syntax === undefined) return -1;
+    const argumentsKey = key ?? "arguments";
+    let i = bodies.findIndex((b) => b.syntax === syntax && b.argumentsKey === argumentsKey);
+    if (i === -1) {
+      i = bodies.length;
+      bodies.push({ syntax, argumentsKey, create: BODY_SYNTAXES[syntax] ?? null });
+    }
+    return i;
+  };
+  const defs: BlockGrammar[] = [...(grammar.blocks ?? [])];
+  if (grammar.plainTextToolCall !== undefined && !defs.some((b) => b.name === " plain"))
+    defs.push({ name: " plain", emits: "action", kind: "tool_call", body: grammar.plainTextToolCall });
+  const blockAt = new Map<string, number>();
+  defs.forEach((b, i) => {
+    if (blockAt.has(b.name)) bad(`block ${JSON.stringify(b.name)} is defined twice`);
+    blockAt.set(b.name, i);
+  });
+  const parentOf = new Map<string, number>();
+  defs.forEach((b, i) => {
+    for (const c of b.children ?? []) {
+      if (!blockAt.has(c)) bad(`block ${JSON.stringify(b.name)} names an unknown child ${JSON.stringify(c)}`);
+      parentOf.set(c, i);
+    }
+  });
+  // ---- markers ----
+  const markers: Array<readonly [id: number, cls: number, arg: number, move: MarkerMove]> = [];
+  const kinds: CompiledActionKind[] = [];
+  const roleOf = new Map<number, string>();
+  const reservedName = new Map(inputs.reservedName);
+  for (const [key, move] of Object.entries(grammar.markers) as Array<[string, MarkerMove | undefined]>) {
+    const id = tokenIds[key];
+    if (move === undefined || id === undefined) continue;
+    if (!Number.isInteger(id) || id < 0) bad(`token ${key} has no valid id (${id})`);
+    if (!reservedName.has(id)) reservedName.set(id, model.idToPiece(id) ?? key);
+    let arg = -1;
+    if (move.move === "block-open" || move.move === "block-close" || move.move === "separator") {
+      const b = blockAt.get(move.block);
+      if (b === undefined) bad(`marker ${key} names an unknown block ${JSON.stringify(move.block)}`);
+      arg = b as number;
+    } else if (move.move === "action-kind") {
+      arg = kinds.length;
+      kinds.push({ kind: move.kind, body: bodyIndex(move.body ?? "raw", move.argumentsKey) });
+    } else if (move.move === "role") roleOf.set(id, move.role);
+    markers.push([id, MOVE_CLASS[move.move], arg, move]);
+  }
+  const kindNames = markers
+    .filter((m) => m[1] === Cls.ActionKind)
+    .map((m) => reservedName.get(m[0]) as string);
+  const blocks: CompiledBlock[] = defs.map((b, i) => {
+    const openIds = markers.filter((m) => m[1] === Cls.BlockOpen && m[2] === i).map((m) => m[0]);
+    const openName = openIds.length > 0 ? (reservedName.get(openIds[0] as number) as string) : b.name;
+    return {
+      name: b.name,
+      emits:
+        b.emits === "reasoning" ? Emits.Reasoning : b.emits === "action" ? Emits.Action : Emits.Container,
+      kind: b.kindFromMarker === true ? "" : (b.kind ?? b.name),
+      body: bodyIndex(b.body, b.argumentsKey),
+      beforeOpen: nl(b.newlines?.beforeOpen),
+      afterOpen: nl(b.newlines?.afterOpen),
+      beforeClose: nl(b.newlines?.beforeClose),
+      afterClose: nl(b.newlines?.afterClose),
+      parent: parentOf.get(b.name) ?? -1,
+      kindFromMarker: b.kindFromMarker === true,
+      missingKind: `${openName} was not followed by ${kindNames.join(" or ") || "a kind marker"}`,
+    };
+  });
+  let contentNl: number = Nl.None;
+  for (const b of blocks) if (b.parent === -1 && b.beforeOpen > contentNl) contentNl = b.beforeOpen;
+  const header = grammar.header;
+  const metaBlockByMetadata = new Map<string, number>();
+  let metaActionBlock = -1;
+  let metaActionRole = "assistant";
+  if (header.syntax === "role-metadata-line") {
+    metaActionRole = header.actionRole ?? "assistant";
+    if (header.actionBlock !== undefined) {
+      metaActionBlock = blockAt.get(header.actionBlock) ?? bad(`unknown block ${header.actionBlock}`);
+    }
+    for (const [m, name] of Object.entries(header.blockByMetadata ?? {}))
+      metaBlockByMetadata.set(m, blockAt.get(name) ?? bad(`unknown block ${name}`));
+  }
+  const startBlock = grammar.startBlock === undefined ? -1 : (blockAt.get(grammar.startBlock) ?? -1);
+  const compiled: CompiledGrammar = Object.freeze({
+    header: headerOf(header),
+    dropAfter: header.syntax === "pair" ? header.dropAfter : "",
+    initialRole: grammar.initialRole ?? "assistant",
+    blocks: Object.freeze(blocks),
+    kinds: Object.freeze(kinds),
+    bodies: Object.freeze(bodies),
+    contentNl,
+    startBlock,
+    plainBlock: grammar.plainTextToolCall === undefined ? -1 : (blockAt.get(" plain") as number),
+    metaActionRole,
+    metaActionBlock,
+    metaBlockByMetadata,
+  });
+
+  // ---- the class table ----
+  const eosIds = [...inputs.eosIds];
+  const reserved = [...inputs.reservedIds];
   let end = table.size;
+  for (const id of reserved) end = Math.max(end, id + 1);
   for (const [id] of markers) end = Math.max(end, id + 1);
   for (const id of eosIds) {
     if (!Number.isInteger(id) || id < 0) throw new TypeError(`EOS id ${id} is not a non-negative integer`);
@@ -203,10 +361,12 @@ export function buildDecoderSpec(
       else classes[id] = t.endsWith("\n") || t0.endsWith("\n") ? Cls.TextNl : Cls.Text;
     } else classes[id] = Cls.Control;
   }
-  const roleOf = new Map<number, string>();
-  for (const [id, cls] of markers) {
+  // Every verified reserved ID is structural: misplaced unless the grammar gives it a move.
+  for (const id of reserved) classes[id] = Cls.Misplaced;
+  const markerArg = new Map<number, number>();
+  for (const [id, cls, arg] of markers) {
     classes[id] = cls;
-    if (cls === Cls.Role) roleOf.set(id, (reservedName.get(id) as string).slice(2, -2));
+    if (arg >= 0) markerArg.set(id, arg);
   }
   const eos = new Uint8Array(end);
   for (const id of eosIds) {
@@ -226,7 +386,9 @@ export function buildDecoderSpec(
     startEnds: table.startEnds,
     controlFlushes: model.family === "sentencepiece",
     roleOf,
+    markerArg,
     reservedName,
-    startInReasoning: options.startInReasoning,
+    startInReasoning: inputs.startInReasoning && startBlock >= 0,
+    grammar: compiled,
   });
 }

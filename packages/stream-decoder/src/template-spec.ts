@@ -1,37 +1,53 @@
 // The decoder spec of a template-only model: the grammar a probe of its chat template found
-// (@chatwire/tokenizer probeTemplate, docs/templates.md "Decoding") as the same class table the
-// native families use, so the per-token path is the same code. Format "template" means exact
-// text: no newline of the text is dropped or held (the native Qwen3 spec strips the template's
-// own newlines around <think> and <tool_call>; a probed template's strip rules are unknown).
+// (@chatwire/tokenizer probeTemplate, docs/templates.md "Decoding"), written as a Grammar and
+// compiled by the same compiler as the native families, so the per-token path is the same
+// code. Format "template" means exact text: the grammar has no newline rules (a probed
+// template's strip rules are unknown), so no newline of the text is dropped or held.
 //
-//   the template's end of turn (<|eot_id|>, <｜end▁of▁sentence｜>)  MsgEnd
-//   <think> / </think> (both reserved, spelled by the template)  Think / ThinkEnd
-//   <tool_call> / </tool_call>                                   ToolCall / ToolCallEnd (JSON)
-//   another EOS ID (config, generation_config.json)              EndOfText (a stop)
-//   every other reserved ID                                      Misplaced (an error event)
-import type { TemplateProbe, TextModel } from "@chatwire/tokenizer";
-import { buildDecoderSpec, Cls, type DecoderSpec, type DecoderSpecOptions } from "./spec.ts";
+//   the template's end of turn (<|eot_id|>, <｜end▁of▁sentence｜>)  message-end
+//   <think> / </think> (both reserved, spelled by the template)  a reasoning block
+//   <tool_call> / </tool_call>                                   a tool_call action (json-call)
+//   another EOS ID (config, generation_config.json)              end-of-text (a stop)
+//   every other reserved ID                                      misplaced (an error event)
+import type { BlockGrammar, Grammar, MarkerMove, TemplateProbe, TextModel } from "@chatwire/tokenizer";
+import { compileGrammarSpec, type DecoderSpec, type DecoderSpecOptions } from "./spec.ts";
 
 export function compileTemplateDecoderSpec(
   model: TextModel,
   probe: TemplateProbe,
   options: DecoderSpecOptions = {},
 ): DecoderSpec {
-  const classOf = new Map<number, number>();
-  for (const id of probe.names.keys()) classOf.set(id, Cls.Misplaced);
-  for (const id of probe.eosIds) if (classOf.has(id)) classOf.set(id, Cls.EndOfText);
-  if (probe.endOfTurn !== null) classOf.set(probe.endOfTurn, Cls.MsgEnd);
+  // Later keys win for the same ID: EOS first, then the probed structure.
+  const markers: Record<string, MarkerMove> = {};
+  const ids: Record<string, number> = {};
+  const blocks: BlockGrammar[] = [];
+  const mark = (key: string, id: number, move: MarkerMove): void => {
+    markers[key] = move;
+    ids[key] = id;
+  };
+  for (const id of probe.eosIds) if (probe.names.has(id)) mark(`eos ${id}`, id, { move: "end-of-text" });
+  if (probe.endOfTurn !== null) mark("endOfTurn", probe.endOfTurn, { move: "message-end" });
   if (probe.think !== null) {
-    classOf.set(probe.think.start, Cls.Think);
-    classOf.set(probe.think.end, Cls.ThinkEnd);
+    blocks.push({ name: "think", emits: "reasoning" });
+    mark("think", probe.think.start, { move: "block-open", block: "think" });
+    mark("thinkEnd", probe.think.end, { move: "block-close", block: "think" });
   }
   if (probe.toolCall !== null) {
-    classOf.set(probe.toolCall.start, Cls.ToolCall);
-    classOf.set(probe.toolCall.end, Cls.ToolCallEnd);
+    blocks.push({ name: "tool_call", emits: "action", body: "json-call" });
+    mark("toolCall", probe.toolCall.start, { move: "block-open", block: "tool_call" });
+    mark("toolCallEnd", probe.toolCall.end, { move: "block-close", block: "tool_call" });
   }
+  const grammar: Grammar = {
+    markers,
+    header: { syntax: "none" },
+    blocks,
+    ...(probe.think !== null ? { startBlock: "think" } : {}),
+  };
   const startInReasoning =
     probe.think !== null && (options.startInReasoning ?? probe.startInReasoning) === true;
-  return buildDecoderSpec(model, "template", [...classOf], probe.names, {
+  return compileGrammarSpec(model, "template", grammar, ids, {
+    reservedIds: probe.names.keys(),
+    reservedName: probe.names,
     eosIds: options.eosIds ?? probe.eosIds,
     startInReasoning,
   });

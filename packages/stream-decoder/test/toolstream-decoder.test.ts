@@ -228,7 +228,11 @@ describe("streamToolCalls: Qwen3 (real tokenizer)", () => {
     const h = eventCollector();
     expect(Reflect.get(createDecoder(specOf("qwen3"), h), "h")).toBe(h);
     expect(Reflect.get(createDecoder(specOf("qwen3"), h, { streamToolCalls: false }), "h")).toBe(h);
-    expect(Reflect.get(createDecoder(specOf("qwen3"), h, ON), "h")).not.toBe(h);
+    expect(Reflect.get(createDecoder(specOf("qwen3"), h), "sink")).toBe(null);
+    // On: still no wrapper between decoder and handler; the body parsers get the handler as sink.
+    const on = createDecoder(specOf("qwen3"), h, ON);
+    expect(Reflect.get(on, "h")).toBe(h);
+    expect(Reflect.get(on, "sink")).toBe(h);
   });
 
   it("a handler without the optional methods works with the option on", () => {

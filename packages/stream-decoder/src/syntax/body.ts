@@ -8,16 +8,33 @@
 import type { ActionResult } from "../action-parse.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 
-/** JSON schemas of the request's tools by function name (typing of text-written values, Qwen3-Coder). */
+/** JSON schemas of the request's tools by function name (typing of values the model writes as text: xml-call). */
 export type ToolSchemas = ReadonlyMap<string, unknown>;
 
 export interface BodyParser {
-  /** A new body; `sink` is null when tool calls are not streamed (then only end() matters). */
-  reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined): void;
+  /**
+   * A new body; `sink` is null when tool calls are not streamed (then only end() matters).
+   * `kind`: the action kind the block reported in action_start (a metadata-named tool's name).
+   */
+  reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, kind?: string): void;
   /** The next chunk of the body's decoded text. */
   feed(text: string): void;
   /** A separator marker of the block (DeepSeek <｜tool▁sep｜>). */
   separator(): void;
-  /** The body is complete: the parsed call, or why not. */
-  end(): ActionResult;
+  /**
+   * The body is complete: the parsed call, or why not. `raw` is the body text the decoder kept
+   * (the fed chunks concatenated); a parser may use it instead of keeping its own copy. Not
+   * called when the body exceeded maxBufferedChars (then the action_end is an error).
+   */
+  end(raw: string): ActionResult;
 }
+
+/** What the decoder gives a body syntax's factory (syntax/index.ts), once per decoder. */
+export interface BodyParserOptions {
+  /** The decoder's maxBufferedChars: the cap on any text a parser keeps. */
+  readonly maxBufferedChars: number;
+  /** json-call: the key read first for the arguments (both "arguments" and "parameters" are accepted). */
+  readonly argumentsKey: "arguments" | "parameters";
+}
+
+export type BodyParserFactory = (options: BodyParserOptions) => BodyParser;

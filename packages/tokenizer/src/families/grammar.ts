@@ -20,8 +20,17 @@ export type MarkerMove =
   | { readonly move: "block-close"; readonly block: string }
   /** A separator inside a block's body (DeepSeek <｜tool▁sep｜>): handed to the body syntax. */
   | { readonly move: "separator"; readonly block: string }
-  /** InternLM2 <|plugin|> / <|interpreter|>: names the kind of the action just opened. */
-  | { readonly move: "action-kind"; readonly kind: string }
+  /**
+   * InternLM2 <|plugin|> / <|interpreter|>: names the kind of the action just opened (a block
+   * with `kindFromMarker`), and its body syntax (`body`, default "raw"; `argumentsKey` as in
+   * BlockGrammar). Inside a "line" header the kind is appended to the header's name.
+   */
+  | {
+      readonly move: "action-kind";
+      readonly kind: string;
+      readonly body?: BodySyntax;
+      readonly argumentsKey?: "arguments" | "parameters";
+    }
   /** End of text (</s>, <|endoftext|>, <|end_of_text|>): a stop when it is EOS, else misplaced. */
   | { readonly move: "end-of-text" }
   /** Never valid in a generation (BOS, [MASK], <tool_response>, ...): an error event. */
@@ -33,8 +42,17 @@ export type HeaderSyntax =
   | { readonly syntax: "none" }
   /** ChatML: `ROLE[ name=NAME]\n` ends at the first "\n" (Qwen3, InternLM2). */
   | { readonly syntax: "line" }
-  /** After a role marker: a metadata line up to "\n" (ChatGLM3 `<|assistant|>get_weather\n`). */
-  | { readonly syntax: "role-metadata-line" }
+  /**
+   * After a role marker: a metadata line up to "\n" (ChatGLM3 `<|assistant|>get_weather\n`). A
+   * non-empty metadata line of an `actionRole` segment opens the action block `actionBlock`
+   * (kind = the metadata), or the block `blockByMetadata[metadata]` when listed.
+   */
+  | {
+      readonly syntax: "role-metadata-line";
+      readonly actionRole?: string;
+      readonly actionBlock?: string;
+      readonly blockByMetadata?: Readonly<Record<string, string>>;
+    }
   /** Role text between message-start and header-end, then `dropAfter` (Llama: "\n\n"). */
   | { readonly syntax: "pair"; readonly dropAfter: string }
   /** harmony: `ROLE[ to=R]<|channel|>C[ TYPE]<|message|>` (its own decoder). */
@@ -48,8 +66,12 @@ export interface NewlineRules {
   readonly afterOpen?: "none" | "one" | "all";
   /** Trailing "\n" inside the body before the close marker ("all": Qwen3 rstrips reasoning). */
   readonly beforeClose?: "none" | "one" | "all";
-  /** Leading "\n" of the text after the close marker ("all": Qwen3's "\n\n" after </think>). */
-  readonly afterClose?: "none" | "one" | "all";
+  /**
+   * Leading "\n" of the text after the close marker ("all": Qwen3's "\n\n" after </think>;
+   * "one-before-end": one "\n" the template writes between the close marker and the message
+   * end, dropped only when the message ends right after it, InternLM2 after <|action_end|>).
+   */
+  readonly afterClose?: "none" | "one" | "all" | "one-before-end";
 }
 
 /** How a tool-call / action body is parsed into {name, arguments}. */
@@ -75,6 +97,10 @@ export interface BlockGrammar {
   readonly newlines?: NewlineRules;
   /** Blocks allowed inside (a container's children). */
   readonly children?: readonly string[];
+  /** The kind and body syntax come from an "action-kind" marker right after the open marker. */
+  readonly kindFromMarker?: boolean;
+  /** json-call: the key read first for the arguments (default "arguments"; both are accepted). */
+  readonly argumentsKey?: "arguments" | "parameters";
 }
 
 export interface Grammar<K extends string = string> {

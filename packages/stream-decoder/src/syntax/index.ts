@@ -1,0 +1,14 @@
+// The ONE table of body syntaxes (BodySyntax of @chatwire/tokenizer's grammar) -> parser. A
+// grammar naming a syntax that is not listed here still decodes: its actions end with an
+// error ("no parser for body syntax ...") and carry the raw text.
+import type { BodySyntax } from "@chatwire/tokenizer";
+import type { BodyParserFactory } from "./body.ts";
+import { JsonCallParser } from "./json-call.ts";
+import { PythonCallParser } from "./python-call.ts";
+import { RawParser } from "./raw.ts";
+
+export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactory>>> = {
+  "json-call": (o) => new JsonCallParser(o),
+  "python-call": () => new PythonCallParser(),
+  raw: () => new RawParser(),
+};

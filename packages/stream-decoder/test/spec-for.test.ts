@@ -1,0 +1,65 @@
+// compileDecoderSpecFor: the decoder spec from the LOADED tokenizer's verified registry and its
+// family's grammar. The InternVL2 config (internvl2-2b-ft) adds <img> = 92544 and friends after
+// the InternLM2 vocabulary: the registry knows them, so the decoder reports a reserved token,
+// not an unknown one (the static tables of the legacy compileDecoderSpec did not know them).
+import { readFileSync } from "node:fs";
+import { fromFiles, INTERNLM2_GRAMMAR, INTERNLM2_IDS, QWEN3_GRAMMAR, QWEN3_IDS } from "@chatwire/tokenizer";
+import { describe, expect, it } from "vitest";
+import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
+import { compileDecoderSpec, compileDecoderSpecFor } from "../src/index.ts";
+import { run, tokenizer } from "./models.ts";
+
+function internvl2() {
+  return fromFiles({
+    "tokenizer.model": readFileSync(fixturePath("internlm2/tokenizer.model")),
+    "tokenizer_config.json": readFileSync(
+      fixturePath("internlm2/internvl2-2b-ft/tokenizer_config.json"),
+      "utf8",
+    ),
+  });
+}
+
+describe.skipIf(!haveFixtures())(
+  "compileDecoderSpecFor: InternVL2's <img> (registry, not static tables)",
+  () => {
+    it("92544 <img> is a reserved token of the registry and is reported as one", () => {
+      const tok = internvl2();
+      expect(tok.registry.nameById.get(92544)).toBe("<img>");
+      const spec = compileDecoderSpecFor({
+        textModel: tok.textModel,
+        registry: tok.registry,
+        family: { grammar: INTERNLM2_GRAMMAR, name: "internlm2" },
+        tokenIds: INTERNLM2_IDS,
+      });
+      const events = run(spec, [92544]);
+      const errors = events.filter((e) => e.type === "error");
+      expect(errors).toEqual([
+        {
+          type: "error",
+          code: "unexpected-reserved-token",
+          token: 92544,
+          message: "reserved token <img> (92544) is not valid here",
+        },
+      ]);
+      // The legacy spec over the static tables: outside the vocabulary.
+      const legacy = run(compileDecoderSpec(tok.textModel, "internlm2"), [92544]);
+      expect(legacy.find((e) => e.type === "error")).toMatchObject({ code: "unknown-token", token: 92544 });
+    });
+  },
+);
+
+describe("compileDecoderSpecFor equals the legacy spec for the built-in tables", () => {
+  it("qwen3: the same classes, EOS and names", () => {
+    const tok = tokenizer("qwen3");
+    const a = compileDecoderSpecFor({
+      textModel: tok.textModel,
+      registry: tok.registry,
+      family: { grammar: QWEN3_GRAMMAR },
+      tokenIds: QWEN3_IDS,
+    });
+    const b = compileDecoderSpec(tok.textModel, "qwen3");
+    expect(a.classes).toEqual(b.classes);
+    expect(a.eos).toEqual(b.eos);
+    expect([...a.reservedName]).toEqual([...b.reservedName]);
+  });
+});

@@ -1,0 +1,24 @@
+// ChatGLM3's decoder grammar (data; the decoder compiles it with the verified registry).
+//   ‹<|assistant|>›METADATA\nCONTENT   METADATA "" = text; a tool name = a Python tool_call(...)
+//   (fenced) whose kind is the name; "interpreter" = code. <|user|>/<|observation|> end the turn.
+import type { CHATGLM3_IDS } from "../../formats/reserved.ts";
+import type { Grammar } from "../grammar.ts";
+
+export const grammar: Grammar<keyof typeof CHATGLM3_IDS> = {
+  markers: {
+    eos: { move: "end-of-text" },
+    user: { move: "role", role: "user" },
+    assistant: { move: "role", role: "assistant" },
+    observation: { move: "role", role: "observation" },
+  },
+  header: {
+    syntax: "role-metadata-line",
+    actionRole: "assistant",
+    actionBlock: "tool",
+    blockByMetadata: { interpreter: "interpreter" },
+  },
+  blocks: [
+    { name: "tool", emits: "action", body: "python-call" },
+    { name: "interpreter", emits: "action", kind: "interpreter", body: "raw" },
+  ],
+};

@@ -1,0 +1,15 @@
+// gpt-oss's decoder grammar: the harmony header syntax selects its own decoder
+// (stream-decoder harmony-decoder.ts), which reads these markers.
+//   ‹start›ROLE[ to=R]‹channel›C[ TYPE]‹message›CONTENT‹end›   ‹return›/‹call› stop
+import type { GPTOSS_IDS } from "../../formats/gpt-oss-ids.ts";
+import type { Grammar } from "../grammar.ts";
+
+export const grammar: Grammar<keyof typeof GPTOSS_IDS> = {
+  markers: {
+    endOfText: { move: "end-of-text" },
+    start: { move: "message-start" },
+    message: { move: "header-end" },
+    end: { move: "message-end" },
+  },
+  header: { syntax: "harmony" },
+};

@@ -1,0 +1,26 @@
+// InternLM2's decoder grammar (data; the decoder compiles it with the verified registry).
+//   ‹im_start›ROLE[ name=NAME]\nCONTENT[‹action_start›‹plugin|interpreter›\nBODY‹action_end›\n]‹im_end›
+// The "\n" after <|action_end|> is the template's only when <|im_end|> follows (one-before-end).
+import type { INTERNLM2_IDS } from "../../formats/reserved.ts";
+import type { Grammar } from "../grammar.ts";
+
+export const grammar: Grammar<keyof typeof INTERNLM2_IDS> = {
+  markers: {
+    eos: { move: "end-of-text" },
+    imStart: { move: "message-start" },
+    imEnd: { move: "message-end" },
+    actionStart: { move: "block-open", block: "action" },
+    actionEnd: { move: "block-close", block: "action" },
+    plugin: { move: "action-kind", kind: "plugin", body: "json-call", argumentsKey: "parameters" },
+    interpreter: { move: "action-kind", kind: "interpreter", body: "raw" },
+  },
+  header: { syntax: "line" },
+  blocks: [
+    {
+      name: "action",
+      emits: "action",
+      kindFromMarker: true,
+      newlines: { afterClose: "one-before-end" },
+    },
+  ],
+};

@@ -1,0 +1,28 @@
+// Qwen3's decoder grammar (data; the decoder compiles it with the verified registry).
+//   ‹im_start›ROLE\n[‹think›\nREASONING\n‹/think›\n\n]CONTENT[\n‹tool_call›\nJSON\n‹/tool_call›]‹im_end›
+// Newline rules of the template: reasoning is stripped of "\n" on both sides and "\n\n"
+// follows </think>; ONE "\n" precedes <tool_call>.
+import type { QWEN3_IDS } from "../../formats/reserved.ts";
+import type { Grammar } from "../grammar.ts";
+
+export const grammar: Grammar<keyof typeof QWEN3_IDS> = {
+  markers: {
+    endOfText: { move: "end-of-text" },
+    imStart: { move: "message-start" },
+    imEnd: { move: "message-end" },
+    toolCall: { move: "block-open", block: "tool_call" },
+    toolCallEnd: { move: "block-close", block: "tool_call" },
+    think: { move: "block-open", block: "think" },
+    thinkEnd: { move: "block-close", block: "think" },
+  },
+  header: { syntax: "line" },
+  blocks: [
+    {
+      name: "think",
+      emits: "reasoning",
+      newlines: { afterOpen: "all", beforeClose: "all", afterClose: "all" },
+    },
+    { name: "tool_call", emits: "action", body: "json-call", newlines: { beforeOpen: "one" } },
+  ],
+  startBlock: "think",
+};
