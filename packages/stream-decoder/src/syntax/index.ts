@@ -6,9 +6,11 @@ import type { BodyParserFactory } from "./body.ts";
 import { JsonCallParser } from "./json-call.ts";
 import { PythonCallParser } from "./python-call.ts";
 import { RawParser } from "./raw.ts";
+import { XmlCallParser } from "./xml-call.ts";
 
 export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactory>>> = {
   "json-call": (o) => new JsonCallParser(o),
   "python-call": () => new PythonCallParser(),
   raw: () => new RawParser(),
+  "xml-call": (o) => new XmlCallParser(o.maxBufferedChars),
 };

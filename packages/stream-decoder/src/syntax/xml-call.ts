@@ -156,7 +156,8 @@ export class XmlCallParser implements BodyParser {
     }
   }
 
-  end(): ActionResult {
+  /** `raw` (the decoder's copy of the body) is not needed: the parser kept what it reads. */
+  end(_raw?: string): ActionResult {
     if (this.state === S_AFTER) return { call: { name: this.name, arguments: this.args } };
     if (this.state === S_FAILED) return { error: this.error };
     const where =
