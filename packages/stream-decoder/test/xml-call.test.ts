@@ -277,6 +277,16 @@ describe("xml-call: values typed by the tool schema (vLLM's rules)", () => {
     });
   });
 
+  it("integers keep their exact digits in the JSON text; past the double range they stay strings", () => {
+    const big = "123456789012345678901234567890";
+    const r = typed([["days", big]]);
+    expect(r.deltas.join("")).toBe(`{"days": ${big}}`);
+    expect(typeValue("9".repeat(400), "days", { days: { type: "integer" } })).toEqual({
+      json: JSON.stringify("9".repeat(400)),
+      value: "9".repeat(400),
+    });
+  });
+
   it("parameters without properties type by the parameters object itself (as vLLM)", () => {
     const tools: ToolSchemas = new Map([["f", { a: { type: "integer" } }]]);
     expect(check(body("f", [["a", "12"]]), tools).result).toEqual({
@@ -418,7 +428,30 @@ describe("xml-call: properties", () => {
       for (let i = 0; i < t.length; i += 7) p.feed(t.slice(i, i + 7));
       p.end();
     };
-    expect(timeRatio(go(hostile), go(benign))).toBeLessThan(20);
+    const ratio = timeRatio(go(hostile), go(benign));
+    expect(ratio).toBeLessThan(20); // measured 0.7
+  });
+
+  it("linear: typing a long number-like value costs about what a string value does", () => {
+    const n = 300_000;
+    const props = {
+      i: { type: "integer" },
+      f: { type: "number" },
+      o: { type: "object" },
+      s: { type: "string" },
+    };
+    const digits = `${"1".repeat(n)}x`;
+    const hostile = () => {
+      typeValue(digits, "i", props);
+      typeValue(digits, "f", props);
+      typeValue(`[${"1,".repeat(n / 2)}x]`, "o", props);
+    };
+    const plain = "y".repeat(n + 1);
+    const benign = () => {
+      for (let k = 0; k < 3; k++) typeValue(plain, "s", props);
+    };
+    const ratio = timeRatio(hostile, benign);
+    expect(ratio).toBeLessThan(100); // measured 11 (three parses vs one scan)
   });
 });
 

@@ -8,7 +8,9 @@
 //   tool or parameter unknown  -> string
 //   type = str(schema.type).strip().lower() ("string" when the property has no "type"):
 //     string str text varchar char enum              -> string
-//     int* uint* long* short* unsigned*              -> Python int(value), else string
+//     int* uint* long* short* unsigned*              -> Python int(value), else string (also
+//                                                       past the double range: JSON.parse gives
+//                                                       Infinity there)
 //     num* float*                                    -> Python float(value): integral -> integer,
 //                                                       else float; nan -> string; ±inf -> the
 //                                                       call is an error (vLLM: OverflowError)
@@ -145,7 +147,11 @@ export function typeValue(raw: string, name: string, props: Properties | undefin
   if (STRING_TYPES.has(type)) return asString(raw);
   if (INT_PREFIXES.some((p) => type.startsWith(p))) {
     const digits = pyIntText(raw);
-    return digits === undefined ? asString(raw) : { json: digits, value: Number(digits) };
+    if (digits === undefined) return asString(raw);
+    // The exact digits are the JSON text; past the double range (about 1e308) JSON.parse of
+    // them is Infinity, which no JSON consumer can hold: such an integer stays a string.
+    const n = Number(digits);
+    return Number.isFinite(n) ? { json: digits, value: n } : asString(raw);
   }
   if (type.startsWith("num") || type.startsWith("float")) {
     const f = pyFloat(raw);
