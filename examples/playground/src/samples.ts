@@ -91,5 +91,7 @@ export function sampleFor(format: FormatName): Sample {
           ],
         },
       };
+    default:
+      throw new Error(`no playground sample for ${format}`);
   }
 }

@@ -17,6 +17,7 @@ import {
   INTERNLM2_GRAMMAR,
   INTERNLM2_IDS,
   INTERNLM2_RESERVED,
+  type LegacyFormatName,
   QWEN3_EOS,
   QWEN3_GRAMMAR,
   QWEN3_IDS,
@@ -33,7 +34,7 @@ interface Builtin {
 }
 
 /** The static tables of the built-in families (the legacy compileDecoderSpec only). */
-const BUILTIN: Readonly<Record<FormatName, Builtin>> = {
+const BUILTIN: Readonly<Record<LegacyFormatName, Builtin>> = {
   internlm2: {
     grammar: INTERNLM2_GRAMMAR,
     ids: INTERNLM2_IDS,
@@ -56,7 +57,9 @@ export function compileDecoderSpec(
   format: FormatName,
   options: DecoderSpecOptions = {},
 ): DecoderSpec {
-  const b = BUILTIN[format];
+  // Families are strings now (core-tok); these static tables only know the first four.
+  if (!Object.hasOwn(BUILTIN, format)) throw new TypeError(`no static decoder tables for ${format}`);
+  const b = BUILTIN[format as LegacyFormatName];
   const reservedName = new Map<number, string>();
   for (const [name, id] of b.reserved) reservedName.set(id, name);
   return compileGrammarSpec(model, format, b.grammar, b.ids, {

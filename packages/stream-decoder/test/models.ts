@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ChatTokenizer, FormatName, TextModel } from "@chatwire/tokenizer";
+import type { ChatTokenizer, LegacyFormatName, TextModel } from "@chatwire/tokenizer";
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 // Internal (not a public API of @chatwire/tokenizer): a bare text model from a tiny .model file.
@@ -80,6 +80,6 @@ export function textOf(
   return s;
 }
 
-export function formatSpec(format: Exclude<FormatName, "gpt-oss">): DecoderSpec {
+export function formatSpec(format: Exclude<LegacyFormatName, "gpt-oss">): DecoderSpec {
   return compileDecoderSpec(tokenizer(format).textModel, format);
 }

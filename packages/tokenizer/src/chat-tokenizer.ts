@@ -1,14 +1,11 @@
-// A loaded tokenizer bound to one chat format: the text model (every literal path to a
-// reserved ID closed), the verified reserved registry, and the two safe encoders.
+// A loaded tokenizer bound to one model family: the text model (every literal path to a
+// reserved ID closed), the verified reserved registry and token IDs, and the two safe encoders.
+// The family's renderer (its definition's `render`) is the only family code that runs here.
 import { type DecodeOptions, decodeIds } from "./chat-decode.ts";
 import type { TokenizerConfig } from "./config.ts";
-import { quote, TokenizerError } from "./errors.ts";
+import { TokenizerError } from "./errors.ts";
+import type { FamilyDefinition, TokenIds } from "./families/definition.ts";
 import { ChatBuilder, type ChatEncoding } from "./formats/builder.ts";
-import { chatglm3 } from "./formats/chatglm3.ts";
-import type { ChatFormat } from "./formats/format.ts";
-import { gptOss } from "./formats/gpt-oss.ts";
-import { internlm2 } from "./formats/internlm2.ts";
-import { qwen3 } from "./formats/qwen3.ts";
 import type { ChatRequest } from "./formats/request.ts";
 import type { FormatName, ReservedRegistry } from "./formats/reserved.ts";
 import { TextRenderer } from "./formats/sink.ts";
@@ -23,7 +20,12 @@ export interface TextEncoding {
 }
 
 export interface ChatTokenizer {
+  /** The family name (family.name). */
   readonly format: FormatName;
+  /** The family definition the tokenizer was loaded with (families/). */
+  readonly family: FamilyDefinition;
+  /** Verified token ID per token key of the family (resolved from the files at load). */
+  readonly tokenIds: TokenIds<string>;
   readonly textModel: TextModel;
   readonly registry: ReservedRegistry;
   readonly config: TokenizerConfig;
@@ -47,28 +49,21 @@ export interface ChatTokenizer {
   countTokens(text: string, options?: SpecialTextOptions): number;
 }
 
-const FORMATS: ReadonlyMap<string, ChatFormat> = new Map([
-  ["internlm2", internlm2],
-  ["chatglm3", chatglm3],
-  ["qwen3", qwen3],
-  ["gpt-oss", gptOss],
-]);
-
 export function createChatTokenizer(parts: {
-  readonly format: FormatName;
+  readonly family: FamilyDefinition;
+  readonly tokenIds: TokenIds<string>;
   readonly textModel: TextModel;
   readonly registry: ReservedRegistry;
   readonly config: TokenizerConfig;
   readonly defaultSpecialText?: SpecialTextOptions["specialText"];
 }): ChatTokenizer {
-  const { format, textModel, registry, config } = parts;
+  const { family, tokenIds, textModel, registry, config } = parts;
   const scanner = createSpecialScanner(registry.strings);
-  const fmt = FORMATS.get(format);
-  if (fmt === undefined)
-    throw new TokenizerError("unknown-format", `unknown format ${quote(String(format))}`);
   const defaultPolicy = checkPolicy(parts.defaultSpecialText);
   return Object.freeze({
-    format,
+    format: family.name,
+    family,
+    tokenIds,
     textModel,
     registry,
     config,
@@ -99,13 +94,13 @@ export function createChatTokenizer(parts: {
     encodeChat(request: ChatRequest, options: SpecialTextOptions = {}): ChatEncoding {
       const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);
       const b = new ChatBuilder(textModel, scanner, policy);
-      fmt.render(request, b);
+      family.render(request, b, tokenIds);
       return b.finish();
     },
     renderChat(request: ChatRequest, options: SpecialTextOptions = {}): string {
       const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);
       const r = new TextRenderer(registry.nameById, scanner, policy);
-      fmt.render(request, r);
+      family.render(request, r, tokenIds);
       return r.finish();
     },
   });

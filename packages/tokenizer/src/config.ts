@@ -107,3 +107,35 @@ export function parseTokenizerConfig(text: string, file: string): TokenizerConfi
     raw,
   };
 }
+
+/**
+ * `eos_token_id` of a generation_config.json or config.json (a number, a list of numbers, or
+ * absent/null: []). Malformed: "bad-tokenizer-file" naming the file and field.
+ */
+export function parseEosTokenIds(text: string, file: string): number[] {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    throw new TokenizerError("bad-tokenizer-file", `${file} is not valid JSON: ${why}`, { file });
+  }
+  if (!isRecord(raw))
+    throw new TokenizerError("bad-tokenizer-file", `${file} must hold a JSON object`, { file });
+  const v = raw.eos_token_id;
+  const list: unknown[] = v === undefined || v === null ? [] : Array.isArray(v) ? v : [v];
+  const ids: number[] = [];
+  for (const x of list) {
+    if (typeof x !== "number" || !Number.isSafeInteger(x) || x < 0)
+      throw new TokenizerError(
+        "bad-tokenizer-file",
+        `${file}: "eos_token_id" must be an ID or a list of IDs`,
+        {
+          file,
+          field: "eos_token_id",
+        },
+      );
+    ids.push(x);
+  }
+  return ids;
+}

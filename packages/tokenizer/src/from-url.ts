@@ -1,18 +1,12 @@
 // Loading over HTTP(S) with `fetch` (browsers, workers, edge runtimes, Node 18+): the files are
-// fetched beside a base URL (the model's directory), then built by fromFiles' steps. Only
-// the files the format needs are fetched: tokenizer_config.json first (it decides the format),
-// then tokenizer.json or tokenizer.model; with options.format both at once.
+// fetched beside a base URL (the model's directory), then built by fromFiles' steps. Only the
+// files the text model needs are fetched: tokenizer_config.json and tokenizer.json (at once),
+// then tokenizer.model only when there is no tokenizer.json (404). generation_config.json and
+// config.json are not fetched (fromFiles takes them when the caller has them).
 import type { ChatTokenizer } from "./chat-tokenizer.ts";
 import { TokenizerError } from "./errors.ts";
-import {
-  buildTokenizer,
-  CONFIG_FILE,
-  checkFormatOption,
-  configOf,
-  detectFormat,
-  type LoadOptions,
-  modelFileOf,
-} from "./load.ts";
+import { buildTokenizer, CONFIG_FILE, checkFormatOption, type LoadOptions } from "./load.ts";
+import { JSON_MODEL_FILE, SPM_MODEL_FILE } from "./model-files.ts";
 
 export interface FromUrlOptions extends LoadOptions {
   /** The fetch to use (default: the global fetch). */
@@ -91,11 +85,7 @@ export async function fromUrl(baseUrl: string | URL, options: FromUrlOptions = {
     const bytes = await get(doFetch, label(name), options.init);
     if (bytes !== undefined) files[name] = bytes;
   };
-  if (options.format !== undefined) {
-    await Promise.all([add(CONFIG_FILE), add(modelFileOf(options.format))]);
-  } else {
-    await add(CONFIG_FILE);
-    await add(modelFileOf(detectFormat(configOf(files, label))));
-  }
+  await Promise.all([add(CONFIG_FILE), add(JSON_MODEL_FILE)]);
+  if (files[JSON_MODEL_FILE] === undefined && files[CONFIG_FILE] !== undefined) await add(SPM_MODEL_FILE);
   return buildTokenizer(files, options, label);
 }

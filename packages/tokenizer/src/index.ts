@@ -6,17 +6,18 @@ export type { ChatTokenizer, TextEncoding } from "./chat-tokenizer.ts";
 export { type AddedTokenDecl, parseTokenizerConfig, type TokenizerConfig } from "./config.ts";
 export { TokenizerError, type TokenizerErrorFields, type TokenizerErrorType } from "./errors.ts";
 export { grammar as CHATGLM3_GRAMMAR } from "./families/chatglm3/grammar.ts";
+export type {
+  Detection,
+  FamilyDefinition,
+  ReservedPolicy,
+  TokenIds,
+} from "./families/definition.ts";
+export { detectFamily, familyByName } from "./families/detect.ts";
 export { grammar as GPTOSS_GRAMMAR } from "./families/gpt-oss/grammar.ts";
+export type * from "./families/grammar.ts";
+export { FAMILIES, FAMILY_NAMES, FAMILY_NAMES as FORMAT_NAMES } from "./families/index.ts";
 // Decoder grammars as data (families/grammar.ts; the stream decoder compiles them). The
 // built-in families' grammars are exported for the legacy compileDecoderSpec(model, format).
-export type {
-  BlockGrammar,
-  BodySyntax,
-  Grammar,
-  HeaderSyntax,
-  MarkerMove,
-  NewlineRules,
-} from "./families/grammar.ts";
 export { grammar as INTERNLM2_GRAMMAR } from "./families/internlm2/grammar.ts";
 export { grammar as QWEN3_GRAMMAR } from "./families/qwen3/grammar.ts";
 export type { CallerRef, ChatAuditEntry, ChatEncoding, ChatSpan } from "./formats/builder.ts";
@@ -53,13 +54,13 @@ export {
   CHATGLM3_RESERVED,
   CHATGLM3_SP_VOCAB_SIZE,
   CHATGLM3_VOCAB_END,
-  FORMAT_NAMES,
   type FormatName,
   INTERNLM2_EOS,
   INTERNLM2_IDS,
   INTERNLM2_RAW_PIECES,
   INTERNLM2_RESERVED,
   INTERNLM2_VOCAB_SIZE,
+  type LegacyFormatName,
   QWEN3_EOS,
   QWEN3_FIRST_ADDED,
   QWEN3_IDS,
@@ -67,8 +68,15 @@ export {
   QWEN3_RESERVED,
   type ReservedRegistry,
 } from "./formats/reserved.ts";
+export type { ChatSink } from "./formats/sink.ts";
 export { type FromUrlOptions, fromUrl } from "./from-url.ts";
-export { detectFormat, fromFiles, type LoadOptions, type TokenizerFiles } from "./load.ts";
+export {
+  detectFormat,
+  fromFiles,
+  type LoadOptions,
+  type TemplateFormatOptions,
+  type TokenizerFiles,
+} from "./load.ts";
 export {
   SPECIAL_TEXT_POLICIES,
   type SpecialTextOptions,

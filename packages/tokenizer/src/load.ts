@@ -1,66 +1,46 @@
-// Runtime-neutral loading: a tokenizer bound to a chat format, built from in-memory files
+// Runtime-neutral loading: a tokenizer bound to a model family, built from in-memory files
 // (`fromFiles`). No file system, no node:* import: ./from-url.ts fetches the files, and the
-// ./node entry (node/directory.ts) reads them from a directory; both end here.
+// ./node entry (node/directory.ts) reads them from a directory; both end here. No family is
+// named here: everything family-specific is the definition's data (families/).
 //
-// Steps: parse tokenizer_config.json -> format (given, or detected) -> plan the reserved
-// registry -> load the text model with the reserved IDs blocked -> verify the files against
-// the format (formats/registry.ts) -> ChatTokenizer.
-import { loadByteLevelModel, scanTokenizerJson } from "./bytelevel/index.ts";
+// Steps: parse tokenizer_config.json -> read the model file the files present call for
+// (./model-files.ts) -> family (given, or detected from the files: families/detect.ts) -> plan
+// the reserved registry -> load the text model with the reserved IDs blocked -> verify the files
+// against the definition (formats/registry.ts) -> ChatTokenizer.
 import { type ChatTokenizer, createChatTokenizer } from "./chat-tokenizer.ts";
-import { type AddedTokenDecl, parseTokenizerConfig, type TokenizerConfig } from "./config.ts";
+import { parseEosTokenIds, parseTokenizerConfig, type TokenizerConfig } from "./config.ts";
 import { TokenizerError } from "./errors.ts";
+import type { FamilyDefinition } from "./families/definition.ts";
+import { detectFamily, familyByName } from "./families/detect.ts";
 import { planRegistry, verifyRegistry } from "./formats/registry.ts";
-import { FORMAT_NAMES, type FormatName } from "./formats/reserved.ts";
-import { loadSentencePieceModel } from "./sentencepiece/index.ts";
+import type { FormatName } from "./formats/reserved.ts";
+import { loadTextModel, readModelSource, unreachableIds } from "./model-files.ts";
 import type { SpecialTextPolicy } from "./special-text/policy.ts";
-import type { TextModel } from "./text-model.ts";
+import { buildTemplateTokenizer, TEMPLATE_FILE, type TemplateLoadOptions } from "./template/from-files.ts";
+import type { TemplateTokenizer } from "./template/tokenizer.ts";
 
 export interface LoadOptions {
-  /** The chat format; detected from tokenizer_config.json when absent. */
+  /**
+   * The family name (families/index.ts; "auto" or absent: detected from the files). The
+   * loaders that take files or a directory also accept "template" (docs/templates.md).
+   */
   readonly format?: FormatName;
   /** Default policy of encodeText/encodeChat (each call may override it). Default "neutralize". */
   readonly specialText?: SpecialTextPolicy;
 }
 
 /**
- * Tokenizer files by name: "tokenizer_config.json" (always), "tokenizer.json" (byte-level BPE,
- * Qwen3) or "tokenizer.model" (SentencePiece, InternLM2 / ChatGLM3). JSON files may be text or
- * UTF-8 bytes; tokenizer.model must be bytes. Other names are ignored.
+ * Tokenizer files by name: "tokenizer_config.json" (always), "tokenizer.json" (byte-level BPE)
+ * and/or "tokenizer.model" (SentencePiece): which one is read follows ./model-files.ts. Optional:
+ * "generation_config.json" and "config.json" (their eos_token_id are stop IDs too) and
+ * "chat_template.jinja" (detection may read the template). JSON files may be text or UTF-8
+ * bytes; tokenizer.model must be bytes. Other names are ignored.
  */
 export type TokenizerFiles = { readonly [name: string]: string | Uint8Array };
 
 export const CONFIG_FILE = "tokenizer_config.json";
-
-/** The file holding a format's text model. */
-export function modelFileOf(format: FormatName): "tokenizer.json" | "tokenizer.model" {
-  return format === "qwen3" || format === "gpt-oss" ? "tokenizer.json" : "tokenizer.model";
-}
-
-/** Detect the format from tokenizer_config.json; TokenizerError("unknown-format") listing the formats. */
-export function detectFormat(config: TokenizerConfig): FormatName {
-  const cls = config.tokenizerClass ?? "";
-  const added = (id: number): string | undefined => config.addedTokens.find((t) => t.id === id)?.content;
-  if (cls.startsWith("InternLM2Tokenizer") || added(92543) === "<|im_start|>") return "internlm2";
-  if (cls.startsWith("ChatGLMTokenizer")) return "chatglm3";
-  if (added(200006) === "<|start|>" && added(200008) === "<|message|>") return "gpt-oss";
-  if (added(151644) === "<|im_start|>" && (cls === "" || cls.startsWith("Qwen2Tokenizer"))) return "qwen3";
-  throw new TokenizerError(
-    "unknown-format",
-    `${config.file}: cannot tell the chat format (tokenizer_class ${JSON.stringify(config.tokenizerClass ?? null)}); pass a format: ${FORMAT_NAMES.join(", ")}`,
-    { file: config.file, formats: [...FORMAT_NAMES] },
-  );
-}
-
-/** Validates options.format (a runtime check: callers may pass any string). */
-export function checkFormatOption(format: FormatName | undefined): void {
-  if (format !== undefined && !FORMAT_NAMES.includes(format)) {
-    throw new TokenizerError(
-      "unknown-format",
-      `unknown format ${JSON.stringify(format)}; expected one of ${FORMAT_NAMES.join(", ")}`,
-      { formats: [...FORMAT_NAMES] },
-    );
-  }
-}
+/** Optional files whose eos_token_id are added to the family's EOS IDs, in this order. */
+export const EOS_FILES: readonly string[] = ["generation_config.json", "config.json"];
 
 const utf8 = new TextDecoder();
 
@@ -70,8 +50,12 @@ function textOf(content: string | Uint8Array, file: string): string {
   throw new TokenizerError("invalid-argument", `${file} must be a string or a Uint8Array`, { file });
 }
 
+function optional(files: TokenizerFiles, name: string): string | Uint8Array | undefined {
+  return Object.hasOwn(files, name) ? files[name] : undefined;
+}
+
 function need(files: TokenizerFiles, name: string, label: (name: string) => string): string | Uint8Array {
-  const content = Object.hasOwn(files, name) ? files[name] : undefined;
+  const content = optional(files, name);
   if (content === undefined) {
     const file = label(name);
     throw new TokenizerError("file-not-found", `${file} does not exist`, { file });
@@ -83,6 +67,58 @@ function need(files: TokenizerFiles, name: string, label: (name: string) => stri
 export function configOf(files: TokenizerFiles, label: (name: string) => string = (n) => n): TokenizerConfig {
   const file = label(CONFIG_FILE);
   return parseTokenizerConfig(textOf(need(files, CONFIG_FILE, label), file), file);
+}
+
+/** Every chat template source of the files (for Detection.templateIncludes). */
+function templatesOf(
+  files: TokenizerFiles,
+  config: TokenizerConfig,
+  label: (name: string) => string,
+): string[] {
+  const out: string[] = [];
+  const jinja = optional(files, TEMPLATE_FILE);
+  if (jinja !== undefined) out.push(textOf(jinja, label(TEMPLATE_FILE)));
+  const raw = config.raw.chat_template;
+  if (typeof raw === "string") out.push(raw);
+  else if (Array.isArray(raw))
+    for (const e of raw) {
+      const t = typeof e === "object" && e !== null ? (e as { template?: unknown }).template : undefined;
+      if (typeof t === "string") out.push(t);
+    }
+  return out;
+}
+
+/** eos_token_id of generation_config.json / config.json, when given. */
+function extraEosOf(files: TokenizerFiles, label: (name: string) => string): number[] {
+  const ids: number[] = [];
+  for (const name of EOS_FILES) {
+    const content = optional(files, name);
+    if (content === undefined) continue;
+    const file = label(name);
+    for (const id of parseEosTokenIds(textOf(content, file), file)) if (!ids.includes(id)) ids.push(id);
+  }
+  return ids;
+}
+
+/** The family `format` names; "auto"/undefined: the one detected from the files. */
+function familyOf(
+  format: FormatName | undefined,
+  files: TokenizerFiles,
+  config: TokenizerConfig,
+  modelAdded: Parameters<typeof planRegistry>[2],
+  label: (name: string) => string,
+): FamilyDefinition {
+  if (format !== undefined && format !== "auto") return familyByName(format);
+  return detectFamily({
+    config,
+    addedTokens: [...config.addedTokens, ...(modelAdded ?? [])],
+    templates: templatesOf(files, config, label),
+  });
+}
+
+/** Validates options.format (a runtime check: callers may pass any string). */
+export function checkFormatOption(format: FormatName | undefined): void {
+  if (format !== undefined && format !== "auto") familyByName(format);
 }
 
 /**
@@ -99,45 +135,31 @@ export function buildTokenizer(
     throw new TokenizerError("invalid-argument", "files must be an object keyed by file name");
   const config = configOf(files, label);
   checkFormatOption(options.format);
-  const format = options.format ?? detectFormat(config);
-  let textModel: TextModel;
-  let plan: ReturnType<typeof planRegistry>;
-  const modelName = modelFileOf(format);
-  const modelFile = label(modelName);
-  const content = need(files, modelName, label);
-  if (modelName === "tokenizer.json") {
-    let json: unknown;
-    const text = textOf(content, modelFile);
-    // Fast path (bytelevel/json-scan.ts): vocab and merges read from the text, the rest through
-    // JSON.parse; measured ~130-190 ms less on Qwen3. Undefined = parse the whole file as before.
-    const scanned = scanTokenizerJson(text);
-    try {
-      json = scanned?.rest ?? JSON.parse(text);
-    } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
-      throw new TokenizerError("bad-tokenizer-file", `${modelFile} is not valid JSON: ${why}`, {
-        file: modelFile,
-      });
-    }
-    plan = planRegistry(format, config, addedTokensOf(json, modelFile));
-    if (typeof json !== "object" || json === null)
-      throw new TokenizerError("bad-tokenizer-file", `${modelFile} must hold an object`, { file: modelFile });
-    textModel = loadByteLevelModel(json, {
+  const source = readModelSource(files, label);
+  const modelAdded =
+    source.kind === "byte-level-bpe" || source.kind === "sentencepiece-json" ? source.added : [];
+  const family = familyOf(options.format, files, config, modelAdded, label);
+  const modelFile = label(source.name);
+  if (source.kind === "missing") {
+    const spm = label("tokenizer.model");
+    throw new TokenizerError("file-not-found", `${modelFile} does not exist (nor does ${spm})`, {
       file: modelFile,
-      blocked: plan.blocked,
-      ...(scanned === undefined ? {} : { scanned }),
     });
-  } else {
-    if (!(content instanceof Uint8Array))
-      throw new TokenizerError("invalid-argument", `${modelFile} must be a Uint8Array (a binary file)`, {
-        file: modelFile,
-      });
-    plan = planRegistry(format, config);
-    textModel = loadSentencePieceModel(content, { file: modelFile, blocked: plan.blocked });
   }
-  const registry = verifyRegistry(plan, textModel, modelFile);
+  const plan = planRegistry(family, config, modelAdded);
+  const unreachable = unreachableIds(source, plan.blocked);
+  const blocked = new Set([...plan.blocked].filter((id) => !unreachable.has(id)));
+  const textModel = loadTextModel(source, blocked, modelFile);
+  const { registry, tokenIds } = verifyRegistry(
+    plan,
+    textModel,
+    modelFile,
+    extraEosOf(files, label),
+    unreachable,
+  );
   return createChatTokenizer({
-    format,
+    family,
+    tokenIds,
     textModel,
     registry,
     config,
@@ -145,36 +167,25 @@ export function buildTokenizer(
   });
 }
 
+/** LoadOptions of the "template" format (docs/templates.md). */
+export type TemplateFormatOptions = TemplateLoadOptions & { readonly format: "template" };
+
 /**
  * A tokenizer from in-memory files (any runtime: browsers, workers, edge, Node). Same
  * verification and typed errors as the directory loader; errors name the file by its key.
+ * `format: "template"` builds the template-format tokenizer (template/from-files.ts).
  */
-export function fromFiles(files: TokenizerFiles, options: LoadOptions = {}): ChatTokenizer {
+export function fromFiles(files: TokenizerFiles, options: TemplateFormatOptions): TemplateTokenizer;
+export function fromFiles(files: TokenizerFiles, options?: LoadOptions): ChatTokenizer;
+export function fromFiles(
+  files: TokenizerFiles,
+  options: LoadOptions | TemplateFormatOptions = {},
+): ChatTokenizer | TemplateTokenizer {
+  if (options.format === "template") return buildTemplateTokenizer(files, options, (name) => name);
   return buildTokenizer(files, options, (name) => name);
 }
 
-/** The added_tokens of a tokenizer.json (all literal-matched by the reference, so all reserved). */
-function addedTokensOf(json: unknown, file: string): AddedTokenDecl[] {
-  if (typeof json !== "object" || json === null || !("added_tokens" in json)) return [];
-  const list = (json as { added_tokens: unknown }).added_tokens;
-  if (!Array.isArray(list))
-    throw new TokenizerError("bad-tokenizer-file", `${file}: "added_tokens" must be an array`, {
-      file,
-      field: "added_tokens",
-    });
-  return list.map((t: unknown, i) => {
-    if (typeof t !== "object" || t === null)
-      throw new TokenizerError("bad-tokenizer-file", `${file}: added_tokens[${i}] must be an object`, {
-        file,
-      });
-    const { id, content, special } = t as { id?: unknown; content?: unknown; special?: unknown };
-    if (typeof id !== "number" || typeof content !== "string") {
-      throw new TokenizerError(
-        "bad-tokenizer-file",
-        `${file}: added_tokens[${i}] needs a numeric id and a string content`,
-        { file },
-      );
-    }
-    return { id, content, special: special === true };
-  });
+/** The family name detected from tokenizer_config.json alone (see families/detect.ts). */
+export function detectFormat(config: TokenizerConfig): FormatName {
+  return detectFamily({ config, addedTokens: config.addedTokens, templates: [] }).name;
 }

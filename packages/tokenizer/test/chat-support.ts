@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import fc from "fast-check";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import { idDiff as sharedIdDiff } from "../../../test-support/id-diff.ts";
-import type { ChatSpan, ChatTokenizer, FormatName } from "../src/index.ts";
+import type { ChatSpan, ChatTokenizer, FormatName, LegacyFormatName } from "../src/index.ts";
 import { loadTokenizerSync } from "../src/node.ts";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -24,7 +24,7 @@ export function tokenizerFor(format: FormatName): ChatTokenizer {
 }
 
 /** Formats whose tokenizer files are available here (qwen3 always, the others with fixtures). */
-export const availableFormats: Exclude<FormatName, "gpt-oss">[] = haveFixtures()
+export const availableFormats: Exclude<LegacyFormatName, "gpt-oss">[] = haveFixtures()
   ? ["qwen3", "internlm2", "chatglm3"]
   : ["qwen3"];
 

@@ -98,6 +98,12 @@ function scenario(format: ChatTokenizer["format"]): {
         user: { messages: [{ role: "user", content: question }] },
         assistant: { role: "assistant", content: "It is sunny." },
       };
+    default:
+      return {
+        attack: { messages: [{ role: "user", content: INJECTION }] },
+        user: { messages: [{ role: "user", content: question }] },
+        assistant: { role: "assistant", content: "It is sunny." },
+      };
   }
 }
 

@@ -17,13 +17,15 @@ export type TokenIds<K extends string> = Readonly<Record<K, number>>;
  * tokenizer as Qwen3, its own template) wins over a general one.
  */
 export interface Detection {
-  /** tokenizer_config.json `tokenizer_class` starts with one of these. */
+  /** tokenizer_config.json `tokenizer_class` starts with one of these ("" = no tokenizer_class). */
   readonly tokenizerClass?: readonly string[];
   /** These added tokens (config added_tokens_decoder or tokenizer.json added_tokens) are present. */
   readonly addedTokens?: ReadonlyArray<{ readonly id?: number; readonly content: string }>;
   /** The chat template (any source) contains every one of these strings. */
   readonly templateIncludes?: readonly string[];
   readonly priority?: number;
+  /** The family also matches when every condition of one of these holds (added by core-tok). */
+  readonly alternatives?: readonly Detection[];
 }
 
 /** Which IDs are structural (reserved: never produced from caller text). */
@@ -38,6 +40,11 @@ export interface ReservedPolicy {
   readonly appended?: { readonly firstId: number; readonly textVocabSize: number };
   /** The text model must have exactly this many pieces (InternLM2 92544). */
   readonly vocabSize?: number;
+  /**
+   * Token keys the grammar names that are NOT reserved IDs (added by core-tok): the text model's
+   * own control / unknown pieces, kept out of the registry (ChatGLM3 <unk>, </s>).
+   */
+  readonly notReserved?: readonly string[];
 }
 
 export interface FamilyDefinition<K extends string = string> {

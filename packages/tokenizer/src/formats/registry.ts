@@ -1,34 +1,32 @@
-// Builds the immutable ReservedRegistry of one loaded tokenizer and VERIFIES that the files
-// agree with the format, loudly: a tokenizer whose reserved IDs mean something else would make
-// every encoding wrong in silence, so any disagreement is a "tokenizer-config-mismatch" error.
+// Builds the immutable ReservedRegistry of one loaded tokenizer from its family definition
+// (families/definition.ts) and VERIFIES that the files agree with it, loudly: a tokenizer whose
+// reserved IDs mean something else would make every encoding wrong in silence, so any
+// disagreement is a "tokenizer-config-mismatch" error. No family is named here.
 //
 // Two steps, because the text model must be loaded with its blocked IDs:
-//   planRegistry(format, config, modelAdded) -> from the format tables, tokenizer_config.json and
-//                                      the added tokens of a tokenizer.json
-//   verifyRegistry(plan, model)   -> checks the model file and adds its literal pieces
+//   planRegistry(family, config, modelAdded) -> token IDs resolved from the definition's fixedIds
+//                                      and the files' added tokens; the reserved set; the audit strings
+//   verifyRegistry(plan, model, ...)   -> checks the model file against the plan, adds its literal
+//                                      pieces, resolves the non-reserved keys from the model's pieces
+//
+// How a token key gets its ID (docs/formats.md "Families as data"): fixedIds[key] when given,
+// else the added token of the files with that content (tokenizer_config.json
+// added_tokens_decoder first, then tokenizer.json added_tokens); a key listed in
+// reserved.notReserved may instead name a piece of the text model. A missing (non-optional)
+// key fails the load.
 import type { AddedTokenDecl, TokenizerConfig } from "../config.ts";
 import { TokenizerError } from "../errors.ts";
+import type { FamilyDefinition, TokenIds } from "../families/definition.ts";
 import type { TextModel } from "../text-model.ts";
-import { GPTOSS_EOS, GPTOSS_RESERVED } from "./gpt-oss-ids.ts";
-import {
-  CHATGLM3_EOS,
-  CHATGLM3_MARKER_STRINGS,
-  CHATGLM3_RESERVED,
-  CHATGLM3_SP_VOCAB_SIZE,
-  CHATGLM3_VOCAB_END,
-  type FormatName,
-  INTERNLM2_EOS,
-  INTERNLM2_RAW_PIECES,
-  INTERNLM2_RESERVED,
-  INTERNLM2_VOCAB_SIZE,
-  QWEN3_EOS,
-  QWEN3_RESERVED,
-  type ReservedRegistry,
-} from "./reserved.ts";
+import type { ReservedRegistry } from "./reserved.ts";
 
 export interface RegistryPlan {
-  readonly format: FormatName;
+  readonly family: FamilyDefinition;
   readonly config: TokenizerConfig;
+  /** Token key -> ID, for the keys resolved from the definition and the added tokens. */
+  readonly ids: ReadonlyMap<string, number>;
+  /** Keys to resolve from the text model's pieces (reserved.notReserved keys only). */
+  readonly fromModel: readonly string[];
   /** Reserved ID -> canonical name. */
   readonly names: ReadonlyMap<number, string>;
   /** Strings the audit looks for -> ID. */
@@ -37,159 +35,149 @@ export interface RegistryPlan {
   readonly blocked: ReadonlySet<number>;
 }
 
+export interface VerifiedRegistry {
+  readonly registry: ReservedRegistry;
+  /** Verified ID per token key of the family (optional keys absent from the files left out). */
+  readonly tokenIds: TokenIds<string>;
+}
+
 function mismatch(file: string, message: string, extra: Record<string, unknown> = {}): TokenizerError {
   return new TokenizerError("tokenizer-config-mismatch", `${file}: ${message}`, { file, ...extra });
 }
 
-function table(format: FormatName): ReadonlyArray<readonly [string, number]> {
-  switch (format) {
-    case "internlm2":
-      return INTERNLM2_RESERVED;
-    case "chatglm3":
-      return CHATGLM3_RESERVED;
-    case "qwen3":
-      return QWEN3_RESERVED;
-    case "gpt-oss":
-      return GPTOSS_RESERVED;
-  }
-}
+const q = (s: string | undefined | null): string => JSON.stringify(s ?? null);
 
-/** Check tokenizer_config.json against the format's table and collect the reserved set. */
+/** Resolve the token keys, check the config against the definition, collect the reserved set. */
 export function planRegistry(
-  format: FormatName,
+  family: FamilyDefinition,
   config: TokenizerConfig,
   modelAdded: readonly AddedTokenDecl[] = [],
 ): RegistryPlan {
-  const names = new Map<number, string>();
-  const strings = new Map<string, number>();
-  for (const [s, id] of table(format)) names.set(id, s);
-  const declared = new Map(config.addedTokens.map((t) => [t.id, t.content] as const));
   const file = config.file;
-
-  if (format === "internlm2") {
-    // The role tokens MUST be declared: the .model only has [UNUSED_TOKEN_141..146] there.
-    for (const [s, id] of INTERNLM2_RESERVED) {
-      const got = declared.get(id);
-      if (id > 2 && got !== s) {
-        throw mismatch(
-          file,
-          `added_tokens_decoder[${id}] must be ${JSON.stringify(s)} for internlm2, found ${JSON.stringify(got ?? null)}`,
-          { id },
-        );
-      }
-      if (id <= 2 && got !== undefined && got !== s) {
-        throw mismatch(
-          file,
-          `added_tokens_decoder[${id}] must be ${JSON.stringify(s)}, found ${JSON.stringify(got)}`,
-          { id },
-        );
-      }
-    }
-  } else {
-    for (const [id, got] of declared) {
-      const want = names.get(id);
-      if (want !== undefined && want !== got) {
-        throw mismatch(
-          file,
-          `added_tokens_decoder[${id}] is ${JSON.stringify(got)}, but ${format} reserves ${id} for ${JSON.stringify(want)}`,
-          { id },
-        );
-      }
-    }
-    if (format === "qwen3") {
-      for (const [s, id] of QWEN3_RESERVED) {
-        if (config.addedTokens.length > 0 && declared.get(id) !== s) {
-          throw mismatch(file, `added_tokens_decoder[${id}] must be ${JSON.stringify(s)} for qwen3`, { id });
-        }
-      }
-    }
+  const policy = family.reserved;
+  const declared = new Map(config.addedTokens.map((t) => [t.id, t.content] as const));
+  const inModel = new Map(modelAdded.map((t) => [t.id, t.content] as const));
+  // Both files declare added tokens: they must agree on every ID they both name.
+  for (const [id, got] of declared) {
+    const other = inModel.get(id);
+    if (other !== undefined && other !== got)
+      throw mismatch(
+        file,
+        `added_tokens_decoder[${id}] is ${q(got)}, but tokenizer.json has ${q(other)} there`,
+        {
+          id,
+        },
+      );
   }
-  // Every other declared added token is literal-matched by the reference tokenizer, so it is
-  // reserved too (e.g. InternVL2's <img> at 92544+). The unk token is audited, never blocked.
+  const byContent = new Map<string, number>();
+  for (const t of [...config.addedTokens, ...modelAdded])
+    if (!byContent.has(t.content)) byContent.set(t.content, t.id);
+
+  const notReserved = new Set<string>(policy.notReserved ?? []);
+  const optional = new Set<string>(family.optionalTokens ?? []);
+  const fixed: Readonly<Record<string, number | undefined>> = family.fixedIds ?? {};
+  const ids = new Map<string, number>();
+  const fromModel: string[] = [];
+  const names = new Map<number, string>();
+  for (const [key, s] of Object.entries(family.tokens)) {
+    const id = fixed[key] ?? byContent.get(s);
+    if (id === undefined) {
+      if (notReserved.has(key)) fromModel.push(key);
+      else if (!optional.has(key))
+        throw mismatch(
+          file,
+          `${family.name} needs the added token ${q(s)} (${key}); the files do not declare it`,
+        );
+      continue;
+    }
+    for (const [where, got] of [
+      ["added_tokens_decoder", declared.get(id)],
+      ["tokenizer.json added_tokens", inModel.get(id)],
+    ] as const) {
+      if (got !== undefined && got !== s)
+        throw mismatch(file, `${where}[${id}] is ${q(got)}, but ${family.name} reserves ${id} for ${q(s)}`, {
+          id,
+        });
+    }
+    ids.set(key, id);
+    if (!notReserved.has(key)) names.set(id, s);
+  }
+  // Every other added token is literal-matched by the reference tokenizer, so it is reserved
+  // too (e.g. InternVL2's <img> at 92544+). The unk token is audited, never blocked.
+  const unk = config.raw.unk_token;
+  const unkText = typeof unk === "string" ? unk : "<unk>";
+  const strings = new Map<string, number>();
   for (const t of [...config.addedTokens, ...modelAdded]) {
-    if (!names.has(t.id) && t.content !== "<unk>") names.set(t.id, t.content);
+    if (policy.allAddedTokens !== false && !names.has(t.id) && t.content !== "<unk>" && t.content !== unkText)
+      names.set(t.id, t.content);
     if (t.content.length > 0) strings.set(t.content, t.id);
   }
   for (const [id, s] of names) strings.set(s, id);
-  if (format === "chatglm3") {
-    // "sop" / "eop" are ordinary words: audited only as the bracketed marker strings.
-    strings.delete("sop");
-    strings.delete("eop");
-    for (const s of CHATGLM3_MARKER_STRINGS) if (!strings.has(s)) throw new Error(`internal: ${s}`);
-  }
-  if (format === "internlm2") for (const [s, id] of INTERNLM2_RAW_PIECES) strings.set(s, id);
+  for (const s of policy.notAudited ?? []) strings.delete(s);
+  for (const [id, piece] of policy.expectPieces ?? []) strings.set(piece, id);
 
-  const vocab =
-    format === "internlm2"
-      ? INTERNLM2_VOCAB_SIZE
-      : format === "chatglm3"
-        ? CHATGLM3_SP_VOCAB_SIZE
-        : Number.POSITIVE_INFINITY;
+  const limit = policy.vocabSize ?? policy.appended?.textVocabSize ?? Number.POSITIVE_INFINITY;
   const blocked = new Set<number>();
-  for (const id of names.keys()) if (id < vocab) blocked.add(id);
-  return { format, config, names, strings, blocked };
+  for (const id of names.keys()) if (id < limit) blocked.add(id);
+  return { family, config, ids, fromModel, names, strings, blocked };
 }
 
-/** Check the loaded text model against the plan; return the final registry. */
-export function verifyRegistry(plan: RegistryPlan, model: TextModel, modelFile: string): ReservedRegistry {
-  const { format, names } = plan;
+/**
+ * Check the loaded text model against the plan; return the final registry and token IDs.
+ * `extraEos`: generation_config.json / config.json eos_token_id, added after the family's.
+ * `unreachable`: reserved IDs left unblocked because the text model can never produce them.
+ */
+export function verifyRegistry(
+  plan: RegistryPlan,
+  model: TextModel,
+  modelFile: string,
+  extraEos: readonly number[] = [],
+  unreachable: ReadonlySet<number> = new Set(),
+): VerifiedRegistry {
+  const { family } = plan;
+  const policy = family.reserved;
+  const names = new Map(plan.names);
   const strings = new Map(plan.strings);
+  const ids = new Map(plan.ids);
   const fail = (message: string, extra: Record<string, unknown> = {}): never => {
     throw mismatch(modelFile, message, extra);
   };
-  let vocabEnd = model.vocabSize;
-  let eosIds: readonly number[];
-  switch (format) {
-    case "internlm2": {
-      if (model.vocabSize !== INTERNLM2_VOCAB_SIZE)
-        fail(`internlm2 expects ${INTERNLM2_VOCAB_SIZE} pieces, the model has ${model.vocabSize}`);
-      for (const [raw, id] of INTERNLM2_RAW_PIECES) {
-        if (model.idToPiece(id) !== raw || model.literalPieces.get(raw) !== id) {
-          fail(
-            `piece ${id} must be the USER_DEFINED piece ${raw}, found ${JSON.stringify(model.idToPiece(id) ?? null)}`,
-            { id },
-          );
-        }
-      }
-      if (model.idToPiece(1) !== "<s>" || model.idToPiece(2) !== "</s>")
-        fail("pieces 1 and 2 must be <s> and </s>");
-      eosIds = INTERNLM2_EOS;
-      break;
+  if (policy.vocabSize !== undefined && model.vocabSize !== policy.vocabSize)
+    fail(`${family.name} expects ${policy.vocabSize} pieces, the model has ${model.vocabSize}`);
+  const appended = policy.appended;
+  if (appended !== undefined && model.vocabSize !== appended.textVocabSize)
+    fail(`${family.name} expects exactly ${appended.textVocabSize} pieces, the model has ${model.vocabSize}`);
+  const expected = new Map<number, string>();
+  for (const [id, piece] of policy.expectPieces ?? []) {
+    expected.set(id, piece);
+    if (model.idToPiece(id) !== piece || model.literalPieces.get(piece) !== id)
+      fail(`piece ${id} must be the USER_DEFINED piece ${piece}, found ${q(model.idToPiece(id))}`, { id });
+  }
+  const fixed: Readonly<Record<string, number | undefined>> = family.fixedIds ?? {};
+  for (const [key, id] of plan.ids) {
+    const s = family.tokens[key] ?? "";
+    if (id < model.vocabSize) {
+      const ok = model.literalPieces.get(s) === id || model.idToPiece(id) === s || expected.has(id);
+      if (!ok) fail(`token ${q(s)} must be piece ${id}, found ${q(model.idToPiece(id))}`, { id });
+    } else if (fixed[key] === undefined) {
+      if (model.literalPieces.get(s) !== id) fail(`the model has no token ${q(s)} at ${id}`, { id });
+    } else {
+      if (appended === undefined || id < appended.firstId)
+        fail(`${family.name} places ${q(s)} at ${id}, beyond the model's ${model.vocabSize} pieces`, { id });
+      const piece = model.pieceToId(s);
+      if (piece !== undefined)
+        fail(`the model has a piece ${q(s)} (id ${piece}); ${family.name} reserves that string`, {
+          id: piece,
+        });
     }
-    case "chatglm3": {
-      if (model.vocabSize !== CHATGLM3_SP_VOCAB_SIZE)
-        fail(`chatglm3 expects exactly ${CHATGLM3_SP_VOCAB_SIZE} pieces, the model has ${model.vocabSize}`);
-      for (const [s] of CHATGLM3_RESERVED) {
-        const id = model.pieceToId(s);
-        if (id !== undefined)
-          fail(`the model has a piece ${JSON.stringify(s)} (id ${id}); chatglm3 reserves that string`, {
-            id,
-          });
-      }
-      vocabEnd = CHATGLM3_VOCAB_END;
-      eosIds = CHATGLM3_EOS;
-      break;
-    }
-    case "qwen3": {
-      for (const [s, id] of QWEN3_RESERVED) {
-        if (model.literalPieces.get(s) !== id) {
-          fail(
-            `tokenizer.json must have the added token ${JSON.stringify(s)} at ${id}, found ${model.literalPieces.get(s) ?? "none"}`,
-            { id },
-          );
-        }
-      }
-      eosIds = QWEN3_EOS;
-      break;
-    }
-    case "gpt-oss": {
-      for (const [s, id] of GPTOSS_RESERVED) {
-        if (model.literalPieces.get(s) !== id)
-          fail(`tokenizer.json must have the added token ${JSON.stringify(s)} at ${id}`, { id });
-      }
-      eosIds = GPTOSS_EOS;
-      break;
-    }
+  }
+  for (const key of plan.fromModel) {
+    const s = family.tokens[key] ?? "";
+    const id = model.literalPieces.get(s) ?? model.pieceToId(s);
+    if (id === undefined) {
+      if ((family.optionalTokens ?? []).includes(key)) continue;
+      fail(`${family.name} needs the token ${q(s)} (${key}); the model has no such piece`);
+    } else ids.set(key, id);
   }
   // Every literal-matching piece of the model that names a reserved ID is audited too
   // (InternLM2 "[UNUSED_TOKEN_145]"); a literal piece for a reserved string must BE that ID.
@@ -197,23 +185,31 @@ export function verifyRegistry(plan: RegistryPlan, model: TextModel, modelFile: 
     if (names.has(id)) strings.set(s, id);
     const want = plan.strings.get(s);
     if (want !== undefined && want !== id)
-      fail(`the model matches ${JSON.stringify(s)} as ${id}, but it is reserved as ${want}`, { id });
+      fail(`the model matches ${q(s)} as ${id}, but it is reserved as ${want}`, { id });
   }
   // The text model must block exactly the reserved IDs inside its vocabulary.
+  let vocabEnd = model.vocabSize;
   for (const id of names.keys()) {
-    if (id < model.vocabSize && !model.blocked.has(id))
+    if (id < model.vocabSize && !model.blocked.has(id) && !unreachable.has(id))
       fail(`internal: reserved id ${id} is not blocked by the text model`, { id });
     if (id >= vocabEnd) vocabEnd = id + 1;
   }
+  const eosIds: number[] = [];
+  for (const key of family.eos) {
+    const id = ids.get(key);
+    if (id !== undefined && !eosIds.includes(id)) eosIds.push(id);
+  }
+  for (const id of extraEos) if (!eosIds.includes(id)) eosIds.push(id);
   const idByName = new Map<string, number>();
   for (const [id, s] of names) idByName.set(s, id);
-  return Object.freeze({
-    format,
+  const registry: ReservedRegistry = Object.freeze({
+    format: family.name,
     ids: new Set(names.keys()) as ReadonlySet<number>,
     idByName,
-    nameById: new Map(names),
+    nameById: names,
     strings,
     eosIds,
     vocabEnd,
   });
+  return { registry, tokenIds: Object.freeze(Object.fromEntries(ids)) };
 }

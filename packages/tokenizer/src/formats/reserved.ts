@@ -1,10 +1,17 @@
-// The reserved-ID tables of each format (../../../../docs/formats.md). These are the ONLY
-// way a marker enters an encoding: format code places these IDs; caller text never can.
-// The loader verifies each table against the tokenizer files it was given (see
-// ./registry.ts) and refuses files that disagree.
+// The registry type, and the STATIC reserved-ID tables of the first four families, kept for
+// code that still imports them (the loader no longer reads them: each family's definition,
+// families/<name>/definition.ts, resolves its IDs from the files; ./registry.ts verifies them).
 
-export type FormatName = "internlm2" | "chatglm3" | "qwen3" | "gpt-oss";
-export const FORMAT_NAMES: readonly FormatName[] = ["internlm2", "chatglm3", "qwen3", "gpt-oss"];
+/**
+ * A family name (families/index.ts lists the known ones; the loader refuses any other with
+ * TokenizerError "unknown-format"). A string: families are data, not a closed union.
+ */
+export type FormatName = string;
+/**
+ * The four families that had static ID tables before families became data (issue 8); kept
+ * for the code that still reads those tables (the static *_IDS / *_RESERVED below).
+ */
+export type LegacyFormatName = "internlm2" | "chatglm3" | "qwen3" | "gpt-oss";
 
 /** InternLM2: SentencePiece pieces [UNUSED_TOKEN_141..146], renamed by tokenizer_config.json. */
 export const INTERNLM2_IDS = {

@@ -1,7 +1,10 @@
 // Loading from a directory (Node only): "qwen3" (the embedded default, opt-in data package
 // @chatwire/tokenizer-qwen3) or a Hugging Face model directory holding tokenizer_config.json
-// plus tokenizer.json (byte-level BPE) or tokenizer.model (SentencePiece). The files are
-// read, then built by the runtime-neutral steps of ../load.ts; errors name the file's path.
+// plus tokenizer.json (byte-level BPE) and/or tokenizer.model (SentencePiece; which one is used
+// follows ../model-files.ts, from the files present), and when present generation_config.json,
+// config.json (EOS IDs) and chat_template.jinja (detection). The files are read, then built by
+// the runtime-neutral steps of ../load.ts; errors name the file's path. format "template" goes
+// to the template loader (../template/directory.ts).
 import { readFileSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -11,12 +14,24 @@ import {
   buildTokenizer,
   CONFIG_FILE,
   checkFormatOption,
-  configOf,
-  detectFormat,
+  EOS_FILES,
   type LoadOptions,
-  modelFileOf,
+  type TemplateFormatOptions,
 } from "../load.ts";
+import { JSON_MODEL_FILE, SPM_MODEL_FILE } from "../model-files.ts";
+import { loadTemplateTokenizerSync } from "../template/directory.ts";
+import { TEMPLATE_FILE } from "../template/from-files.ts";
+import type { TemplateTokenizer } from "../template/tokenizer.ts";
 import { qwen3Dir } from "./qwen3.ts";
+
+/** The files a directory load reads when present (../load.ts TokenizerFiles). */
+const FILE_NAMES: readonly string[] = [
+  CONFIG_FILE,
+  JSON_MODEL_FILE,
+  SPM_MODEL_FILE,
+  TEMPLATE_FILE,
+  ...EOS_FILES,
+];
 
 /** Built-in tokenizer names. */
 export const BUILTIN_TOKENIZERS: readonly string[] = ["qwen3"];
@@ -83,9 +98,8 @@ function loadSync(dir: string, options: LoadOptions): ChatTokenizer {
     const bytes = readSync(label(name));
     if (bytes !== undefined) files[name] = bytes;
   };
-  add(CONFIG_FILE);
   checkFormatOption(options.format);
-  add(modelFileOf(options.format ?? detectFormat(configOf(files, label))));
+  for (const name of FILE_NAMES) add(name);
   return buildTokenizer(files, options, label);
 }
 
@@ -97,34 +111,64 @@ async function load(dir: string, options: LoadOptions): Promise<ChatTokenizer> {
     if (bytes !== undefined) files[name] = bytes;
   };
   checkFormatOption(options.format);
-  if (options.format !== undefined) await Promise.all([add(CONFIG_FILE), add(modelFileOf(options.format))]);
-  else {
-    await add(CONFIG_FILE);
-    await add(modelFileOf(detectFormat(configOf(files, label))));
-  }
+  await Promise.all(FILE_NAMES.map(add));
   return buildTokenizer(files, options, label);
 }
 
-/** A tokenizer from a Hugging Face model directory (only the files its format needs are read). */
-export function fromDirectory(dir: string, options: LoadOptions = {}): Promise<ChatTokenizer> {
+/** A tokenizer from a Hugging Face model directory (the files of FILE_NAMES that exist are read). */
+export function fromDirectory(dir: string, options: TemplateFormatOptions): Promise<TemplateTokenizer>;
+export function fromDirectory(dir: string, options?: LoadOptions): Promise<ChatTokenizer>;
+export function fromDirectory(
+  dir: string,
+  options: LoadOptions | TemplateFormatOptions = {},
+): Promise<ChatTokenizer | TemplateTokenizer> {
   try {
-    return load(checkDir(dir), options);
+    const d = checkDir(dir);
+    if (options.format === "template") return Promise.resolve(loadTemplateTokenizerSync(d, options));
+    return load(d, options);
   } catch (e) {
     return Promise.reject(e);
   }
 }
 
 /** fromDirectory, reading with readFileSync. */
-export function fromDirectorySync(dir: string, options: LoadOptions = {}): ChatTokenizer {
-  return loadSync(checkDir(dir), options);
+export function fromDirectorySync(dir: string, options: TemplateFormatOptions): TemplateTokenizer;
+export function fromDirectorySync(dir: string, options?: LoadOptions): ChatTokenizer;
+export function fromDirectorySync(
+  dir: string,
+  options: LoadOptions | TemplateFormatOptions = {},
+): ChatTokenizer | TemplateTokenizer {
+  const d = checkDir(dir);
+  if (options.format === "template") return loadTemplateTokenizerSync(d, options);
+  return loadSync(d, options);
 }
 
-/** "qwen3" (needs @chatwire/tokenizer-qwen3 installed) or a directory; see fromDirectory. */
-export async function loadTokenizer(nameOrDir: string, options: LoadOptions = {}): Promise<ChatTokenizer> {
-  return load(resolveDir(nameOrDir), options);
+/**
+ * "qwen3" (needs @chatwire/tokenizer-qwen3 installed) or a directory; see fromDirectory.
+ * `format: "template"` loads the template-format tokenizer (docs/templates.md).
+ */
+export async function loadTokenizer(
+  nameOrDir: string,
+  options: TemplateFormatOptions,
+): Promise<TemplateTokenizer>;
+export async function loadTokenizer(nameOrDir: string, options?: LoadOptions): Promise<ChatTokenizer>;
+export async function loadTokenizer(
+  nameOrDir: string,
+  options: LoadOptions | TemplateFormatOptions = {},
+): Promise<ChatTokenizer | TemplateTokenizer> {
+  const d = resolveDir(nameOrDir);
+  if (options.format === "template") return loadTemplateTokenizerSync(d, options);
+  return load(d, options);
 }
 
 /** Synchronous loadTokenizer (reads the files with readFileSync). */
-export function loadTokenizerSync(nameOrDir: string, options: LoadOptions = {}): ChatTokenizer {
-  return loadSync(resolveDir(nameOrDir), options);
+export function loadTokenizerSync(nameOrDir: string, options: TemplateFormatOptions): TemplateTokenizer;
+export function loadTokenizerSync(nameOrDir: string, options?: LoadOptions): ChatTokenizer;
+export function loadTokenizerSync(
+  nameOrDir: string,
+  options: LoadOptions | TemplateFormatOptions = {},
+): ChatTokenizer | TemplateTokenizer {
+  const d = resolveDir(nameOrDir);
+  if (options.format === "template") return loadTemplateTokenizerSync(d, options);
+  return loadSync(d, options);
 }

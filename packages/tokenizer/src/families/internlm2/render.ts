@@ -18,28 +18,29 @@
 //   `environment` header there).
 // The native `action.text` is written verbatim (exact replay of what the model generated).
 
-import type { ChatFormat } from "./format.ts";
 import {
   type FamilyProfile,
   type NMessage,
   type NToolCall,
   normalizeRequest,
   prefillKeep,
-} from "./normalize.ts";
-import { pyJsonDumps, pyJsonString } from "./py-json.ts";
-import { PyJsonError, parsePyJson, pyValueJson } from "./py-value.ts";
-import { INTERNLM2_IDS } from "./reserved.ts";
-import { checkOneLine, invalid } from "./schema.ts";
-import type { ChatSink } from "./sink.ts";
+} from "../../formats/normalize.ts";
+import { pyJsonDumps, pyJsonString } from "../../formats/py-json.ts";
+import { PyJsonError, parsePyJson, pyValueJson } from "../../formats/py-value.ts";
+import { checkOneLine, invalid } from "../../formats/schema.ts";
+import type { ChatSink } from "../../formats/sink.ts";
+import type { TokenIds } from "../definition.ts";
+import type { InternLM2Key } from "./definition.ts";
 
 const PROFILE: FamilyProfile = {
   family: "internlm2",
   nativeRoles: ["environment"],
   nativeFields: ["action"],
 };
-const NAME_TOKENS: ReadonlyMap<string, number> = new Map([
-  ["plugin", INTERNLM2_IDS.plugin],
-  ["interpreter", INTERNLM2_IDS.interpreter],
+/** A header NAME that is the reserved token itself. */
+const NAME_TOKENS: ReadonlyMap<string, InternLM2Key> = new Map([
+  ["plugin", "plugin"],
+  ["interpreter", "interpreter"],
 ]);
 
 /** ARGS of a tool call as lmdeploy writes it: json.dumps of the (parsed) arguments. */
@@ -102,66 +103,60 @@ function plan(request: unknown): { list: Rendered[]; agp: boolean; last: number 
   };
 }
 
-export const internlm2: ChatFormat = {
-  name: "internlm2",
-  render(request, b: ChatSink) {
-    const { list, agp, last } = plan(request);
-    b.reserved(INTERNLM2_IDS.bos, null, "marker");
-    for (const r of list) {
-      const i = r.owner;
-      b.reserved(INTERNLM2_IDS.imStart, i, "marker");
-      b.text(r.role, i, "role");
-      if (r.name !== undefined) {
-        b.text(" name=", i, "template");
-        const nameId = NAME_TOKENS.get(r.name);
-        if (nameId !== undefined) b.reserved(nameId, i, "name");
-        else b.caller(r.name, i, "name");
+/** Validates `request` and renders it into `b` with the verified IDs of the loaded files. */
+export function renderInternLM2(request: unknown, b: ChatSink, ids: TokenIds<InternLM2Key>): void {
+  const { list, agp, last } = plan(request);
+  b.reserved(ids.bos, null, "marker");
+  for (const r of list) {
+    const i = r.owner;
+    b.reserved(ids.imStart, i, "marker");
+    b.text(r.role, i, "role");
+    if (r.name !== undefined) {
+      b.text(" name=", i, "template");
+      const nameKey = NAME_TOKENS.get(r.name);
+      if (nameKey !== undefined) b.reserved(ids[nameKey], i, "name");
+      else b.caller(r.name, i, "name");
+    }
+    b.text("\n", i, "template");
+    const m = r.message;
+    if (m === undefined) {
+      b.caller(r.toolsJson ?? "", null, "tools");
+    } else {
+      if (i === last) {
+        const keep = prefillKeep(m.content, m.content);
+        if (keep !== undefined) {
+          b.caller(keep, i, "content");
+          return;
+        }
       }
-      b.text("\n", i, "template");
-      const m = r.message;
-      if (m === undefined) {
-        b.caller(r.toolsJson ?? "", null, "tools");
-      } else {
-        if (i === last) {
-          const keep = prefillKeep(m.content, m.content);
-          if (keep !== undefined) {
-            b.caller(keep, i, "content");
-            return;
-          }
-        }
-        b.caller(m.content, i, "content");
-        if (m.action !== undefined) {
-          b.reserved(INTERNLM2_IDS.actionStart, i, "action");
-          b.reserved(
-            m.action.kind === "plugin" ? INTERNLM2_IDS.plugin : INTERNLM2_IDS.interpreter,
-            i,
-            "action",
-          );
-          b.caller(m.action.text, i, "action", { field: "action.text" });
-          b.reserved(INTERNLM2_IDS.actionEnd, i, "action");
-        }
-        m.toolCalls.forEach((tc, j) => {
-          const args = argumentsJson(tc, m.index, j);
-          b.reserved(INTERNLM2_IDS.actionStart, i, "action");
-          b.reserved(INTERNLM2_IDS.plugin, i, "action");
-          b.text('\n{"name": "', i, "template");
-          // the name JSON-escaped (json.dumps); the quotes are template text
-          b.caller(pyJsonString(tc.name).slice(1, -1), i, "tool_calls", {
-            field: `tool_calls[${j}].function.name`,
-          });
-          b.text('", "parameters": ', i, "template");
-          b.caller(args, i, "tool_calls", { field: `tool_calls[${j}].function.arguments` });
-          b.text("}", i, "template");
-          b.reserved(INTERNLM2_IDS.actionEnd, i, "action");
+      b.caller(m.content, i, "content");
+      if (m.action !== undefined) {
+        b.reserved(ids.actionStart, i, "action");
+        b.reserved(m.action.kind === "plugin" ? ids.plugin : ids.interpreter, i, "action");
+        b.caller(m.action.text, i, "action", { field: "action.text" });
+        b.reserved(ids.actionEnd, i, "action");
+      }
+      m.toolCalls.forEach((tc, j) => {
+        const args = argumentsJson(tc, m.index, j);
+        b.reserved(ids.actionStart, i, "action");
+        b.reserved(ids.plugin, i, "action");
+        b.text('\n{"name": "', i, "template");
+        // the name JSON-escaped (json.dumps); the quotes are template text
+        b.caller(pyJsonString(tc.name).slice(1, -1), i, "tool_calls", {
+          field: `tool_calls[${j}].function.name`,
         });
-      }
-      b.reserved(INTERNLM2_IDS.imEnd, i, "marker");
-      b.text("\n", i, "template");
+        b.text('", "parameters": ', i, "template");
+        b.caller(args, i, "tool_calls", { field: `tool_calls[${j}].function.arguments` });
+        b.text("}", i, "template");
+        b.reserved(ids.actionEnd, i, "action");
+      });
     }
-    if (agp) {
-      b.reserved(INTERNLM2_IDS.imStart, null, "marker");
-      b.text("assistant", null, "role");
-      b.text("\n", null, "template");
-    }
-  },
-};
+    b.reserved(ids.imEnd, i, "marker");
+    b.text("\n", i, "template");
+  }
+  if (agp) {
+    b.reserved(ids.imStart, null, "marker");
+    b.text("assistant", null, "role");
+    b.text("\n", null, "template");
+  }
+}

@@ -21,24 +21,29 @@
 // The native metadata/content form keeps replaying the model's raw text working (the vendor's
 // openai_api_demo process_chatglm_messages does that).
 
-import type { ChatFormat } from "./format.ts";
-import { type FamilyProfile, type NToolCall, normalizeRequest, prefillKeep } from "./normalize.ts";
-import { pyJsonDumps } from "./py-json.ts";
-import { PyJsonError, type PyValue, parsePyJson, pyFromJs, pyValueLiteral } from "./py-value.ts";
-import { CHATGLM3_IDS } from "./reserved.ts";
-import { checkOneLine, invalid } from "./schema.ts";
-import type { ChatSink } from "./sink.ts";
+import {
+  type FamilyProfile,
+  type NToolCall,
+  normalizeRequest,
+  prefillKeep,
+} from "../../formats/normalize.ts";
+import { pyJsonDumps } from "../../formats/py-json.ts";
+import { PyJsonError, type PyValue, parsePyJson, pyFromJs, pyValueLiteral } from "../../formats/py-value.ts";
+import { checkOneLine, invalid } from "../../formats/schema.ts";
+import type { ChatSink } from "../../formats/sink.ts";
+import type { TokenIds } from "../definition.ts";
+import type { ChatGLM3Key } from "./definition.ts";
 
 const PROFILE: FamilyProfile = {
   family: "chatglm3",
   nativeRoles: ["observation"],
   nativeFields: ["metadata", "tools"],
 };
-const ROLE_IDS: ReadonlyMap<string, number> = new Map([
-  ["system", CHATGLM3_IDS.system],
-  ["user", CHATGLM3_IDS.user],
-  ["assistant", CHATGLM3_IDS.assistant],
-  ["observation", CHATGLM3_IDS.observation],
+const ROLE_KEYS: ReadonlyMap<string, ChatGLM3Key> = new Map([
+  ["system", "system"],
+  ["user", "user"],
+  ["assistant", "assistant"],
+  ["observation", "observation"],
 ]);
 /** The vendor's system prompt for tools (composite_demo TOOL_PROMPT / openai_api_demo). */
 const TOOL_PROMPT =
@@ -170,30 +175,30 @@ function plan(request: unknown): { segments: Segment[]; agp: boolean } {
   return { segments, agp: req.addGenerationPrompt };
 }
 
-export const chatglm3: ChatFormat = {
-  name: "chatglm3",
-  render(request, b: ChatSink) {
-    const { segments, agp } = plan(request);
-    b.reserved(CHATGLM3_IDS.gmask, null, "marker");
-    b.reserved(CHATGLM3_IDS.sop, null, "marker");
-    for (const s of segments) {
-      const i = s.owner;
-      b.reserved(ROLE_IDS.get(s.role) as number, i, "marker");
-      b.caller(s.metadata, i, "metadata", { field: s.metadataRef });
-      b.text("\n", i, "metadata");
-      b.cut();
-      if (s.contentField !== "content") {
-        // a rendered tool call: the Python literals hold caller strings
-        b.caller(s.content, i, "tool_calls", { field: s.contentField });
-      } else if (s.contentIsCaller) b.caller(s.content, i, "content");
-      else b.text(s.content, i, "template");
-      if (s.tools !== undefined && !s.openEnd) {
-        b.text("\n", i, "template");
-        b.caller(pyJsonDumps(s.tools, 4), i, "tools");
-      }
-      b.cut();
-      if (s.openEnd) return;
+/** Validates `request` and renders it into `b` with the verified IDs of the loaded files. */
+export function renderChatGLM3(request: unknown, b: ChatSink, ids: TokenIds<ChatGLM3Key>): void {
+  const { segments, agp } = plan(request);
+  b.reserved(ids.gmask, null, "marker");
+  b.reserved(ids.sop, null, "marker");
+  for (const s of segments) {
+    const i = s.owner;
+    const role = ROLE_KEYS.get(s.role);
+    if (role === undefined) throw new Error(`internal: no role marker for ${s.role}`);
+    b.reserved(ids[role], i, "marker");
+    b.caller(s.metadata, i, "metadata", { field: s.metadataRef });
+    b.text("\n", i, "metadata");
+    b.cut();
+    if (s.contentField !== "content") {
+      // a rendered tool call: the Python literals hold caller strings
+      b.caller(s.content, i, "tool_calls", { field: s.contentField });
+    } else if (s.contentIsCaller) b.caller(s.content, i, "content");
+    else b.text(s.content, i, "template");
+    if (s.tools !== undefined && !s.openEnd) {
+      b.text("\n", i, "template");
+      b.caller(pyJsonDumps(s.tools, 4), i, "tools");
     }
-    if (agp) b.reserved(CHATGLM3_IDS.assistant, null, "marker");
-  },
-};
+    b.cut();
+    if (s.openEnd) return;
+  }
+  if (agp) b.reserved(ids.assistant, null, "marker");
+}

@@ -1,0 +1,73 @@
+// Picks the family of a set of tokenizer files from the definitions' Detection data alone
+// (families/index.ts): the families are tried by Detection.priority (higher first, list order
+// among equals); the first whose conditions all hold (or those of one of its alternatives) wins.
+// Linear in the files' added tokens and template length; no family is named here.
+import type { AddedTokenDecl, TokenizerConfig } from "../config.ts";
+import { TokenizerError } from "../errors.ts";
+import type { Detection, FamilyDefinition } from "./definition.ts";
+import { FAMILIES } from "./index.ts";
+
+export interface DetectionInput {
+  readonly config: TokenizerConfig;
+  /** Added tokens of the config and of tokenizer.json (when read). */
+  readonly addedTokens: readonly AddedTokenDecl[];
+  /** Every chat template source of the files (config chat_template entries, chat_template.jinja). */
+  readonly templates: readonly string[];
+}
+
+function holds(d: Detection, input: DetectionInput, byId: ReadonlyMap<number, string>): boolean {
+  const cls = input.config.tokenizerClass;
+  if (
+    d.tokenizerClass !== undefined &&
+    !d.tokenizerClass.some((c) => (c === "" ? cls === undefined || cls === "" : cls?.startsWith(c) === true))
+  )
+    return false;
+  for (const t of d.addedTokens ?? []) {
+    const ok =
+      t.id === undefined
+        ? input.addedTokens.some((a) => a.content === t.content)
+        : byId.get(t.id) === t.content;
+    if (!ok) return false;
+  }
+  const needs = d.templateIncludes ?? [];
+  if (needs.length > 0 && !input.templates.some((src) => needs.every((s) => src.includes(s)))) return false;
+  return true;
+}
+
+function matches(d: Detection, input: DetectionInput, byId: ReadonlyMap<number, string>): boolean {
+  return holds(d, input, byId) || (d.alternatives ?? []).some((a) => holds(a, input, byId));
+}
+
+/** The detected family; TokenizerError("unknown-format") listing the known ones. */
+export function detectFamily(
+  input: DetectionInput,
+  families: readonly FamilyDefinition[] = FAMILIES,
+): FamilyDefinition {
+  const byId = new Map<number, string>();
+  for (const t of input.addedTokens) if (!byId.has(t.id)) byId.set(t.id, t.content);
+  const ordered = families
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => (b.f.detect.priority ?? 0) - (a.f.detect.priority ?? 0) || a.i - b.i);
+  for (const { f } of ordered) if (matches(f.detect, input, byId)) return f;
+  const names = families.map((f) => f.name);
+  throw new TokenizerError(
+    "unknown-format",
+    `${input.config.file}: cannot tell the chat format (tokenizer_class ${JSON.stringify(input.config.tokenizerClass ?? null)}); pass a format: ${names.join(", ")}`,
+    { file: input.config.file, formats: names },
+  );
+}
+
+/** The family called `name`; TokenizerError("unknown-format") listing the known ones. */
+export function familyByName(
+  name: string,
+  families: readonly FamilyDefinition[] = FAMILIES,
+): FamilyDefinition {
+  const f = typeof name === "string" ? families.find((d) => d.name === name) : undefined;
+  if (f !== undefined) return f;
+  const names = families.map((d) => d.name);
+  throw new TokenizerError(
+    "unknown-format",
+    `unknown format ${JSON.stringify(String(name))}; expected one of ${names.join(", ")}`,
+    { formats: names },
+  );
+}

@@ -1,0 +1,13 @@
+// Every model family chatwire knows: one import line and one list entry per family
+// (docs/formats.md "Adding a family"). The list order is the detection order among families of
+// equal Detection.priority, and the order names are listed in errors and --help.
+import { definition as chatglm3 } from "./chatglm3/definition.ts";
+import type { FamilyDefinition } from "./definition.ts";
+import { definition as gptOss } from "./gpt-oss/definition.ts";
+import { definition as internlm2 } from "./internlm2/definition.ts";
+import { definition as qwen3 } from "./qwen3/definition.ts";
+
+export const FAMILIES: readonly FamilyDefinition[] = [internlm2, chatglm3, qwen3, gptOss];
+
+/** The family names (the --format values besides "auto" and "template"). */
+export const FAMILY_NAMES: readonly string[] = FAMILIES.map((f) => f.name);

@@ -1,0 +1,34 @@
+// Qwen3 (ChatML with <think>, <tool_call>, <tool_response>): the family as data
+// (../definition.ts). Every added token of tokenizer.json is reserved, special or not; the
+// renderer is ./render.ts, the decoder grammar ./grammar.ts.
+import type { FamilyDefinition } from "../definition.ts";
+import { grammar } from "./grammar.ts";
+import { renderQwen3 } from "./render.ts";
+
+const TOKENS = {
+  endOfText: "<|endoftext|>",
+  imStart: "<|im_start|>",
+  imEnd: "<|im_end|>",
+  toolCall: "<tool_call>",
+  toolCallEnd: "</tool_call>",
+  toolResponse: "<tool_response>",
+  toolResponseEnd: "</tool_response>",
+  think: "<think>",
+  thinkEnd: "</think>",
+} as const;
+
+export type Qwen3Key = keyof typeof TOKENS;
+
+export const definition: FamilyDefinition<Qwen3Key> = {
+  name: "qwen3",
+  title: "Qwen3",
+  tokens: TOKENS,
+  detect: {
+    tokenizerClass: ["Qwen2Tokenizer", ""],
+    addedTokens: [{ id: 151644, content: "<|im_start|>" }],
+  },
+  reserved: { allAddedTokens: true },
+  eos: ["imEnd", "endOfText"],
+  render: renderQwen3,
+  grammar,
+};
