@@ -1,5 +1,6 @@
 // vitest globalSetup: under CI=true missing fixtures fail the run; locally the
 // fixture-backed suites are skipped and this prints ONE line saying so.
+import { missingFamilyFixtures } from "./family-fixtures.ts";
 import { fixturesDir, missingFixtures } from "./fixtures.ts";
 import { harmonySuiteDir, haveHarmonySuite } from "./harmony-suite.ts";
 
@@ -12,6 +13,11 @@ export default function setup(): void {
     why.push(
       `real tokenizer fixtures not found in ${fixturesDir()} (missing ${missing.join(", ")}); set CHATWIRE_FIXTURES`,
     );
+  }
+  const family = missingFamilyFixtures();
+  if (family.length > 0) {
+    skipped.push("parts of the family conformance battery");
+    why.push(`family fixtures not found (${family.join("; ")}); set CHATWIRE_FIXTURES`);
   }
   if (!haveHarmonySuite()) {
     skipped.push("the harmony peer suite");

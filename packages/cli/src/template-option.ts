@@ -5,11 +5,11 @@ import { readFileSync } from "node:fs";
 import {
   type ChatRequest,
   type ChatTokenizer,
-  FORMAT_NAMES,
+  FAMILY_NAMES,
   type TemplateTokenizer,
   TokenizerError,
 } from "@chatwire/tokenizer";
-import { loadTemplateTokenizerSync, loadTokenizer, qwen3Dir } from "@chatwire/tokenizer/node";
+import { loadTokenizer, loadTokenizerSync } from "@chatwire/tokenizer/node";
 import { getFlag, getString, type OptionSpecs, type ParsedOptions, UsageError } from "./args.ts";
 import { quoteInput } from "./quote.ts";
 import { DEFAULT_TOKENIZER, loadTokenizerOption, TOKENIZER_OPTIONS } from "./tokenizer-option.ts";
@@ -18,7 +18,7 @@ import { DEFAULT_TOKENIZER, loadTokenizerOption, TOKENIZER_OPTIONS } from "./tok
 export const CHAT_FORMAT_OPTION: OptionSpecs = {
   format: {
     kind: "string",
-    choices: [...FORMAT_NAMES, "template", "auto"],
+    choices: [...FAMILY_NAMES, "template", "auto"],
     description: `${TOKENIZER_OPTIONS.format?.description ?? ""}; "template" renders the model's own chat template (docs/templates.md); "auto" is the detected family, else the template when the directory has one`,
   },
 };
@@ -85,7 +85,8 @@ export function loadTemplateOption(
     }
   }
   try {
-    return loadTemplateTokenizerSync(name === "qwen3" ? qwen3Dir() : name, {
+    return loadTokenizerSync(name, {
+      format: "template",
       specialText,
       ...(chatTemplate === undefined ? {} : { chatTemplate }),
     });

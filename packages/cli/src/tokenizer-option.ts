@@ -2,17 +2,17 @@
 // that cannot be loaded is a UsageError: main prints one line on stderr and exits 2.
 import {
   type ChatTokenizer,
-  FORMAT_NAMES,
-  type FormatName,
+  FAMILY_NAMES,
   SPECIAL_TEXT_POLICIES,
   type SpecialTextPolicy,
   TokenizerError,
 } from "@chatwire/tokenizer";
-import { loadTokenizer } from "@chatwire/tokenizer/node";
+import { BUILTIN_TOKENIZERS, loadTokenizer } from "@chatwire/tokenizer/node";
 import { getString, type OptionSpecs, type ParsedOptions, UsageError } from "./args.ts";
 import { quoteInput } from "./quote.ts";
 
-export const DEFAULT_TOKENIZER = "qwen3";
+/** The embedded tokenizer (the first built-in name). */
+export const DEFAULT_TOKENIZER: string = BUILTIN_TOKENIZERS[0] ?? "";
 
 export const TOKENIZER_OPTIONS: OptionSpecs = {
   tokenizer: {
@@ -23,9 +23,9 @@ export const TOKENIZER_OPTIONS: OptionSpecs = {
   },
   format: {
     kind: "string",
-    choices: FORMAT_NAMES,
+    choices: ["auto", ...FAMILY_NAMES],
     description:
-      "the chat format; detected from tokenizer_config.json when omitted; one the files do not fit is a format-mismatch usage error",
+      "the model family; auto (the default, also when omitted) detects it from the files; a family the files do not fit is a format-mismatch usage error",
   },
 };
 
@@ -49,7 +49,8 @@ export function specialTextOption(opts: ParsedOptions): SpecialTextPolicy {
  */
 export async function loadTokenizerOption(opts: ParsedOptions): Promise<ChatTokenizer> {
   const name = getString(opts, "tokenizer") ?? DEFAULT_TOKENIZER;
-  const format = getString(opts, "format") as FormatName | undefined;
+  const given = getString(opts, "format");
+  const format = given === "auto" ? undefined : given;
   let tokenizer: ChatTokenizer;
   try {
     tokenizer = await loadTokenizer(name, format === undefined ? {} : { format });

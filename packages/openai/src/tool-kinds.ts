@@ -1,18 +1,34 @@
-// Which decoder actions are OpenAI function calls, per format. Decided once per action start.
-//   qwen3      <tool_call> (kind "tool_call")
-//   internlm2  <|action_start|><|plugin|> (kind "plugin"); <|interpreter|> is code, not a call
-//   chatglm3   metadata line = the tool name; "interpreter" is code, not a call
-import type { FormatName } from "@chatwire/tokenizer";
+// Which decoder actions are OpenAI function calls, read from the family's decoder grammar
+// (families/<name>/grammar.ts), so a new family needs no code here. Decided once per action start.
+//   - an action kind named by an "action-kind" marker, or an action block's own kind, is a call
+//     when its body syntax parses a call (anything but "raw": code such as an interpreter);
+//   - a family whose header names the tool in a metadata line (role-metadata-line with an
+//     action block) reports the tool name as the kind: any other non-empty kind is a call.
+// Unknown family names (and "template") have no calls.
+import { FAMILIES, type FormatName, type Grammar } from "@chatwire/tokenizer";
+
+function kinds(g: Grammar): { calls: Set<string>; code: Set<string> } {
+  const calls = new Set<string>();
+  const code = new Set<string>();
+  for (const m of Object.values(g.markers))
+    if (m?.move === "action-kind") ((m.body ?? "raw") === "raw" ? code : calls).add(m.kind);
+  for (const b of g.blocks ?? []) {
+    if (b.emits !== "action" || b.kindFromMarker === true) continue;
+    ((b.body ?? "raw") === "raw" ? code : calls).add(b.kind ?? b.name);
+  }
+  return { calls, code };
+}
+
+/** One classifier per known family (built once; unknown names are not cached). */
+const CLASSIFIERS: ReadonlyMap<string, (kind: string) => boolean> = new Map(
+  FAMILIES.map((f) => {
+    const g = f.grammar;
+    const { calls, code } = kinds(g);
+    const byMetadata = g.header.syntax === "role-metadata-line" && g.header.actionBlock !== undefined;
+    return [f.name, (kind: string) => calls.has(kind) || (byMetadata && kind !== "" && !code.has(kind))];
+  }),
+);
 
 export function isToolCallKind(format: FormatName, kind: string): boolean {
-  switch (format) {
-    case "qwen3":
-      return kind === "tool_call";
-    case "internlm2":
-      return kind === "plugin";
-    case "chatglm3":
-      return kind !== "interpreter" && kind !== "";
-    default:
-      return false;
-  }
+  return CLASSIFIERS.get(format)?.(kind) ?? false;
 }

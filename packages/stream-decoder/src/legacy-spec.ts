@@ -17,7 +17,6 @@ import {
   INTERNLM2_GRAMMAR,
   INTERNLM2_IDS,
   INTERNLM2_RESERVED,
-  type LegacyFormatName,
   QWEN3_EOS,
   QWEN3_GRAMMAR,
   QWEN3_IDS,
@@ -34,7 +33,7 @@ interface Builtin {
 }
 
 /** The static tables of the built-in families (the legacy compileDecoderSpec only). */
-const BUILTIN: Readonly<Record<LegacyFormatName, Builtin>> = {
+const BUILTIN: Readonly<Record<FormatName, Builtin>> = {
   internlm2: {
     grammar: INTERNLM2_GRAMMAR,
     ids: INTERNLM2_IDS,
@@ -57,9 +56,10 @@ export function compileDecoderSpec(
   format: FormatName,
   options: DecoderSpecOptions = {},
 ): DecoderSpec {
-  // Families are strings now (core-tok); these static tables only know the first four.
-  if (!Object.hasOwn(BUILTIN, format)) throw new TypeError(`no static decoder tables for ${format}`);
-  const b = BUILTIN[format as LegacyFormatName];
+  const b = Object.hasOwn(BUILTIN, format) ? BUILTIN[format] : undefined;
+  // FormatName is a string since families became data (core-tok): only the built-in four here.
+  if (b === undefined)
+    throw new TypeError(`no static decoder tables for ${format}; use compileDecoderSpecFor`);
   const reservedName = new Map<number, string>();
   for (const [name, id] of b.reserved) reservedName.set(id, name);
   return compileGrammarSpec(model, format, b.grammar, b.ids, {

@@ -69,7 +69,7 @@ async function get(
 
 /**
  * Fetches tokenizer_config.json and the model file beside `baseUrl` (a directory, e.g.
- * "https://huggingface.co/Qwen/Qwen3-0.6B/resolve/main/") and builds the tokenizer. HTTP and
+ * "https://huggingface.co/ORG/MODEL/resolve/main/") and builds the tokenizer. HTTP and
  * network failures are TokenizerError("fetch-failed") naming the URL; a missing file (404) is
  * "file-not-found"; the rest as fromFiles.
  */

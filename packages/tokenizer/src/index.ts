@@ -14,10 +14,17 @@ export type {
 } from "./families/definition.ts";
 export { detectFamily, familyByName } from "./families/detect.ts";
 export { grammar as GPTOSS_GRAMMAR } from "./families/gpt-oss/grammar.ts";
-export type * from "./families/grammar.ts";
-export { FAMILIES, FAMILY_NAMES, FAMILY_NAMES as FORMAT_NAMES } from "./families/index.ts";
 // Decoder grammars as data (families/grammar.ts; the stream decoder compiles them). The
 // built-in families' grammars are exported for the legacy compileDecoderSpec(model, format).
+export type {
+  BlockGrammar,
+  BodySyntax,
+  Grammar,
+  HeaderSyntax,
+  MarkerMove,
+  NewlineRules,
+} from "./families/grammar.ts";
+export { FAMILIES, FAMILY_NAMES, FAMILY_NAMES as FORMAT_NAMES } from "./families/index.ts";
 export { grammar as INTERNLM2_GRAMMAR } from "./families/internlm2/grammar.ts";
 export { grammar as QWEN3_GRAMMAR } from "./families/qwen3/grammar.ts";
 export type { CallerRef, ChatAuditEntry, ChatEncoding, ChatSpan } from "./formats/builder.ts";

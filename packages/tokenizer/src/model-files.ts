@@ -57,7 +57,7 @@ export function readModelSource(files: ModelFiles, label: (name: string) => stri
     const file = label(JSON_MODEL_FILE);
     const text = textOf(jsonContent, file);
     // Fast path (bytelevel/json-scan.ts): vocab and merges read from the text, the rest through
-    // JSON.parse; measured ~130-190 ms less on Qwen3. Undefined = parse the whole file.
+    // JSON.parse; measured ~130-190 ms less on the embedded tokenizer. Undefined = parse the whole file.
     const scanned = scanTokenizerJson(text);
     let json: unknown;
     try {

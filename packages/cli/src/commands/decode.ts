@@ -2,7 +2,7 @@
 // the prompt, fed one ID at a time to a fresh decoder; the spec is compiled once per process.
 
 import {
-  compileDecoderSpec,
+  compileDecoderSpecFor,
   compileTemplateDecoderSpec,
   createDecoder,
   type DecoderEvent,
@@ -18,6 +18,7 @@ import type { Command } from "../command.ts";
 import { LineError } from "../command.ts";
 import { CHAT_FORMAT_OPTION, CHAT_TEMPLATE_OPTION, loadChatTokenizerOption } from "../template-option.ts";
 import { TOKENIZER_OPTIONS } from "../tokenizer-option.ts";
+import { toolsOfLine } from "./decode-tools.ts";
 import { inputObject } from "./input.ts";
 
 export const command: Command = {
@@ -76,15 +77,13 @@ export const command: Command = {
       streamToolCalls: getFlag(opts, "stream-tool-calls"),
       ...(maxTokens === undefined ? {} : { maxTokens }),
     };
-    // One decoder reused across lines (reset per line): the events array is swapped in.
+    // One decoder reused across lines (reset per line): the events array is swapped in. A line
+    // with "tools" gets its own decoder with the tools option (the request's tools).
     let events: DecoderEvent[] = [];
-    const decoder = createDecoder(
-      spec,
-      eventHandler((e) => events.push(e)),
-      options,
-    );
+    const handler = eventHandler((e) => events.push(e));
+    const shared = createDecoder(spec, handler, options);
     return (input) => {
-      const { ids } = inputObject(input, ["ids"]);
+      const { ids, tools: toolsField } = inputObject(input, ["ids", "tools"]);
       if (!Array.isArray(ids))
         throw new LineError("invalid-input", '"ids" must be an array of token IDs', { field: "ids" });
       for (let i = 0; i < ids.length; i++) {
@@ -92,7 +91,9 @@ export const command: Command = {
           throw new LineError("invalid-input", `"ids"[${i}] is not an integer`, { field: "ids", index: i });
         }
       }
+      const tools = toolsOfLine(toolsField);
       events = [];
+      const decoder = tools === undefined ? shared : createDecoder(spec, handler, { ...options, tools });
       decoder.reset();
       for (const id of ids as number[]) {
         decoder.push(id);
@@ -112,7 +113,7 @@ async function decoderSpecOption(
   if (loaded.kind === "native")
     return {
       tokenizer: loaded.tokenizer,
-      spec: compileDecoderSpec(loaded.tokenizer.textModel, loaded.tokenizer.format),
+      spec: compileDecoderSpecFor(loaded.tokenizer),
     };
   try {
     return {

@@ -1,5 +1,5 @@
 // serve: the OpenAI-compatible server (@chatwire/server) on 127.0.0.1 (docs/serve.md).
-//   chatwire serve --port N --tokenizer DIR|qwen3 --engine llama-cpp --model FILE.gguf
+//   chatwire serve --port N --tokenizer DIR|NAME --engine llama-cpp --model FILE.gguf
 //   chatwire serve --engine replay | --engine vllm --upstream URL | --engine sglang --upstream URL
 // Prints exactly one line `listening on http://127.0.0.1:N` on stdout when ready; request logs go
 // to stderr, one JSON line each. SIGTERM / SIGINT drain: new requests get 503, running ones

@@ -46,12 +46,18 @@ export function builtinReplayScript(tok: ChatTokenizer): number[] {
 
 /** A plain answer, no reasoning and no tool call: "Hello! How can I help you today?" + EOS. */
 export function plainReplayScript(tok: ChatTokenizer): number[] {
+  // Other families (data only, families/): their first EOS ID.
   const eos =
     tok.format === "qwen3"
       ? QWEN3_IDS.imEnd
       : tok.format === "internlm2"
         ? INTERNLM2_IDS.imEnd
-        : CHATGLM3_IDS.user;
+        : tok.format === "chatglm3"
+          ? CHATGLM3_IDS.user
+          : tok.registry.eosIds[0];
   const lead = tok.format === "chatglm3" ? "\n " : "";
-  return [...tok.encodeText(`${lead}Hello! How can I help you today?`).ids, eos];
+  return [
+    ...tok.encodeText(`${lead}Hello! How can I help you today?`).ids,
+    ...(eos === undefined ? [] : [eos]),
+  ];
 }

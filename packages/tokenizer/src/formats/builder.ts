@@ -1,7 +1,7 @@
 // Assembles one chat encoding from an ordered list of segments: reserved IDs (placed by format
 // code) and text (template text or caller text). Consecutive text segments form one RUN, and
 // every run is ONE call of the text model's encoder (what the reference tokenizer does after
-// splitting on its added tokens); `cut()` ends a run without a reserved ID (ChatGLM3's
+// splitting on its added tokens); `cut()` ends a run without a reserved ID (a family's
 // separate enc calls).
 //
 // Caller text is scanned for reserved strings first (audit; the "reject" policy throws before
@@ -63,7 +63,7 @@ interface Segment {
 /**
  * Per-ID UTF-8 length of what a token contributes to a run, computed once per text model. One
  * byte per ID keeps the table small enough to stay in cache next to the encoder's own tables
- * (Qwen3: 150 KB instead of 600 KB); lengths from LONG up live in `long`.
+ * (on the 151k-entry embedded vocabulary: 150 KB instead of 600 KB); lengths from LONG up live in `long`.
  */
 interface TokenLengths {
   readonly short: Uint8Array;
@@ -85,7 +85,7 @@ const UTF8_ENCODER = new TextEncoder();
  * UTF-8 length of a string (a lone surrogate counts 3 bytes, as U+FFFD), without `node:buffer`:
  * the WHATWG `encodeInto` (native in every runtime) into a fixed 64 KiB scratch, continued from
  * where it stopped (it never splits a character, and any character fits the scratch, so every
- * round makes progress; `slice` is O(1) in V8). On the chat path (Qwen3, 12 messages, ASCII and
+ * round makes progress; `slice` is O(1) in V8). On the chat path (the embedded tokenizer, 12 messages, ASCII and
  * CJK+accents, paired runs in one process) it measured 1.02x the time of `Buffer.byteLength`.
  */
 function utf8Length(s: string): number {
@@ -222,7 +222,7 @@ export class ChatBuilder {
   }
 
   /**
-   * Template text that may contain reserved strings (e.g. Qwen3's tools prompt): each reserved
+   * Template text that may contain reserved strings (e.g. a tools prompt naming <tool_call>): each reserved
    * string becomes its reserved ID, the rest is text.
    */
   template(text: string, message: number | null, field: string): void {
@@ -341,7 +341,7 @@ export class ChatBuilder {
     if (norm === "none" || !MAY_CHANGE.test((segs[to - 1] as Segment).text)) return true;
     // Text from U+0300 on (CJK, emoji, accents) in the last segment: exact when NFC leaves the
     // whole run unchanged (covers a combining mark at the boundary too). Measured on the bench's
-    // Qwen3 pool: one native NFC check is cheaper than measuring the run and summing its tokens.
+    // chat pool: one native NFC check is cheaper than measuring the run and summing its tokens.
     return text.normalize("NFC") === text;
   }
 

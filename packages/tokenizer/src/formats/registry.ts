@@ -180,7 +180,7 @@ export function verifyRegistry(
     } else ids.set(key, id);
   }
   // Every literal-matching piece of the model that names a reserved ID is audited too
-  // (InternLM2 "[UNUSED_TOKEN_145]"); a literal piece for a reserved string must BE that ID.
+  // (a SentencePiece USER_DEFINED piece renamed by the config); a literal piece for a reserved string must BE that ID.
   for (const [s, id] of model.literalPieces) {
     if (names.has(id)) strings.set(s, id);
     const want = plan.strings.get(s);
@@ -200,13 +200,15 @@ export function verifyRegistry(
     if (id !== undefined && !eosIds.includes(id)) eosIds.push(id);
   }
   for (const id of extraEos) if (!eosIds.includes(id)) eosIds.push(id);
+  // In ID order (deterministic, independent of the definition's key order).
+  const byId = new Map([...names].sort((a, b) => a[0] - b[0]));
   const idByName = new Map<string, number>();
-  for (const [id, s] of names) idByName.set(s, id);
+  for (const [id, s] of byId) idByName.set(s, id);
   const registry: ReservedRegistry = Object.freeze({
     format: family.name,
-    ids: new Set(names.keys()) as ReadonlySet<number>,
+    ids: new Set(byId.keys()) as ReadonlySet<number>,
     idByName,
-    nameById: names,
+    nameById: byId,
     strings,
     eosIds,
     vocabEnd,

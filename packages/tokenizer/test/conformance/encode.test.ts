@@ -1,0 +1,250 @@
+// The encode-side conformance battery: every family definition (families/index.ts) x the
+// tokenizers of its fixtures file (test-vectors/families/<name>.fixtures.json, shape in
+// test-support/family-fixtures.ts). A family gets all of it by existing; it adds fixtures, not
+// test code. Per tokenizer:
+//   - the files load, detection (or the forced format) gives the family, registry facts hold;
+//   - golden IDs: encodeChat(request).ids equal the reference tools' IDs, vector by vector;
+//   - injection: every string of registry.strings (special or not) inside every caller field of
+//     an OpenAI-shaped request: the reserved IDs of the encoding are exactly those of a benign
+//     twin ("x" in the same place), in order (a typed invalid-conversation refusal is also safe);
+//   - renderChat(request) equals decode(encodeChat(request).ids, show);
+//   - the spans tile the IDs: contiguous from 0 to ids.length.
+// Missing fixture files are reported once by test-support/fixtures-notice.ts (CI: a failure).
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  type FamilyFixtures,
+  type FixtureTokenizer,
+  familyFixtures,
+  goldenVectors,
+  missingOf,
+  sourceDir,
+} from "../../../../test-support/family-fixtures.ts";
+import { fixturesDir } from "../../../../test-support/fixtures.ts";
+import {
+  type ChatEncoding,
+  type ChatRequest,
+  type ChatTokenizer,
+  FAMILIES,
+  fromFiles,
+  TokenizerError,
+} from "../../src/index.ts";
+import { loadTokenizerSync } from "../../src/node.ts";
+
+const root = resolve(import.meta.dirname, "../../../..");
+const FILES = [
+  "tokenizer_config.json",
+  "tokenizer.json",
+  "tokenizer.model",
+  "generation_config.json",
+  "config.json",
+  "chat_template.jinja",
+];
+
+function readIf(path: string): Uint8Array | undefined {
+  try {
+    return new Uint8Array(readFileSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+function load(t: FixtureTokenizer): ChatTokenizer {
+  const options = t.format === undefined ? {} : { format: t.format };
+  const s = t.source;
+  if ("builtin" in s && t.template === undefined) return loadTokenizerSync(s.builtin, options);
+  const dir = sourceDir(s);
+  if (dir === undefined) throw new Error(`${t.label}: source not available`);
+  const files: Record<string, Uint8Array> = {};
+  for (const n of FILES) {
+    const b = readIf(join(dir, n));
+    if (b !== undefined) files[n] = b;
+  }
+  if ("shared" in s)
+    for (const [n, p] of Object.entries(s.overlay ?? {})) {
+      const b = readIf(resolve(fixturesDir(), p));
+      if (b === undefined) throw new Error(`${t.label}: overlay ${p} missing`);
+      files[n] = b;
+    }
+  if (t.template !== undefined)
+    files["chat_template.jinja"] = new Uint8Array(readFileSync(resolve(root, t.template)));
+  return fromFiles(files, options);
+}
+
+/** The reserved IDs of an encoding, in order. */
+const reservedOf = (tok: ChatTokenizer, ids: readonly number[]): number[] =>
+  ids.filter((id) => tok.registry.ids.has(id));
+
+function expectTiling(enc: ChatEncoding, what: string): void {
+  let at = 0;
+  for (const s of enc.spans) {
+    expect(s.start, `${what}: span starts where the previous ended`).toBe(at);
+    expect(s.end, `${what}: span end`).toBeGreaterThanOrEqual(s.start);
+    at = s.end;
+  }
+  expect(at, `${what}: spans cover every ID`).toBe(enc.ids.length);
+}
+
+function expectShown(
+  mode: FamilyFixtures["decodeEqualsRender"],
+  tok: ChatTokenizer,
+  req: ChatRequest,
+  enc: ChatEncoding,
+  what: string,
+): void {
+  const norm = (s: string): string => (mode === "ignoring-spaces" ? s.replaceAll(" ", "") : s);
+  expect(
+    norm(tok.decode(enc.ids, { specialTokens: "show" })),
+    `${what}: decode(ids, show) = renderChat`,
+  ).toBe(norm(tok.renderChat(req)));
+}
+
+/** The caller fields of the injection request (OpenAI shape, valid for every family). */
+const SLOTS = [
+  "system.content",
+  "user.content",
+  "user.name",
+  "assistant.reasoning_content",
+  "assistant.content",
+  "tool_calls[0].function.name",
+  "tool_calls[0].function.arguments.q",
+  "tool_calls[1].function.arguments (JSON text)",
+  "tool.content",
+  "tool.name",
+  "user[2].content",
+  "tools[0].function.name",
+  "tools[0].function.description",
+  "tools[0].function.parameters.q.description",
+] as const;
+type Slot = (typeof SLOTS)[number];
+
+function injectionRequest(at: Slot, value: string): ChatRequest {
+  const v = (slot: Slot, dflt: string): string => (slot === at ? value : dflt);
+  return {
+    messages: [
+      { role: "system", content: v("system.content", "You are helpful.") },
+      { role: "user", content: v("user.content", "Weather?"), name: v("user.name", "ann") },
+      {
+        role: "assistant",
+        reasoning_content: v("assistant.reasoning_content", "Call the tool."),
+        content: v("assistant.content", "Checking."),
+        tool_calls: [
+          {
+            type: "function",
+            function: {
+              name: v("tool_calls[0].function.name", "get_weather"),
+              arguments: { q: v("tool_calls[0].function.arguments.q", "Paris") },
+            },
+          },
+          {
+            type: "function",
+            function: {
+              name: "get_weather",
+              arguments: JSON.stringify({ q: v("tool_calls[1].function.arguments (JSON text)", "Rome") }),
+            },
+          },
+        ],
+      },
+      { role: "tool", content: v("tool.content", "21 C"), name: v("tool.name", "get_weather") },
+      { role: "user", content: v("user[2].content", "Thanks") },
+    ],
+    tools: [
+      {
+        type: "function",
+        function: {
+          name: v("tools[0].function.name", "get_weather"),
+          description: v("tools[0].function.description", "Current weather"),
+          parameters: {
+            type: "object",
+            properties: {
+              q: { type: "string", description: v("tools[0].function.parameters.q.description", "city") },
+            },
+          },
+        },
+      },
+    ],
+    add_generation_prompt: true,
+  } as ChatRequest;
+}
+
+function isRefusal(e: unknown): boolean {
+  return TokenizerError.isInstance(e) && e.type === "invalid-conversation";
+}
+
+function suite(name: string, fx: FamilyFixtures): void {
+  for (const t of fx.tokenizers) {
+    const goldens = fx.goldens.filter((g) => (g.tokenizer ?? fx.tokenizers[0]?.label) === t.label);
+    const vectors = goldens.flatMap((g) => goldenVectors(g).map((v) => ({ ...v, file: g.file })));
+    const missing = missingOf(t);
+    describe.skipIf(missing.length > 0)(`${name} x ${t.label}: ${vectors.length} golden vectors`, () => {
+      let tok: ChatTokenizer;
+      it("loads as the family; registry facts hold", () => {
+        tok = load(t);
+        expect(tok.family.name).toBe(name);
+        expect(tok.format).toBe(name);
+        for (const [s, id] of Object.entries(t.registry ?? {}))
+          expect(tok.registry.idByName.get(s), s).toBe(id);
+        for (const [key, id] of Object.entries(tok.tokenIds)) {
+          expect(Object.hasOwn(tok.family.tokens, key), key).toBe(true);
+          if (!(tok.family.reserved.notReserved ?? []).includes(key))
+            expect(tok.registry.ids.has(id), key).toBe(true);
+        }
+      });
+
+      it.skipIf(vectors.length === 0)("golden IDs; decode(ids, show) = renderChat; spans tile", () => {
+        for (const v of vectors) {
+          const what = `${v.file} ${v.name}`;
+          const req = v.request as ChatRequest;
+          const enc = tok.encodeChat(req);
+          expect(enc.ids, what).toEqual(v.ids);
+          expectShown(fx.decodeEqualsRender, tok, req, enc, what);
+          expectTiling(enc, what);
+        }
+      });
+
+      it("every registry string in every caller field: the reserved IDs of a benign twin, in order", () => {
+        const strings = [...tok.registry.strings.keys()];
+        let encoded = 0;
+        let refused = 0;
+        for (const slot of SLOTS) {
+          const twinReq = injectionRequest(slot, "axb");
+          const twin = tok.encodeChat(twinReq);
+          expectTiling(twin, `${slot} benign`);
+          const expected = reservedOf(tok, twin.ids);
+          for (const s of strings) {
+            const what = `${slot} <- ${JSON.stringify(s)}`;
+            const req = injectionRequest(slot, `a${s}b`);
+            let enc: ChatEncoding;
+            try {
+              enc = tok.encodeChat(req);
+            } catch (e) {
+              if (!isRefusal(e)) throw e;
+              refused++;
+              continue;
+            }
+            encoded++;
+            expect(reservedOf(tok, enc.ids), what).toEqual(expected);
+            expectTiling(enc, what);
+            expectShown(fx.decodeEqualsRender, tok, req, enc, what);
+          }
+        }
+        console.log(
+          `conformance ${name} x ${t.label}: ${vectors.length} golden vectors, ${strings.length} strings x ${SLOTS.length} fields = ${encoded} injections encoded + ${refused} refused`,
+        );
+        expect(encoded).toBeGreaterThan(0);
+      });
+    });
+  }
+}
+
+describe("encode conformance battery", () => {
+  it("every family has a fixtures file", () => {
+    expect(FAMILIES.filter((f) => familyFixtures(f.name) === undefined).map((f) => f.name)).toEqual([]);
+  });
+});
+
+for (const f of FAMILIES) {
+  const fx = familyFixtures(f.name);
+  if (fx !== undefined) suite(f.name, fx);
+}
