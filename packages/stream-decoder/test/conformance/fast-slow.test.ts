@@ -36,8 +36,7 @@ function newlineIds(spec: DecoderSpec, size: number): number[] {
   for (let id = 0; id < size && out.length < 24; id++) {
     const t = spec.text[id];
     const b = spec.bytes[id];
-    if ((t !== undefined && t.endsWith("\n")) || (b !== undefined && b.length === 1 && b[0] === 10))
-      out.push(id);
+    if (t?.endsWith("\n") || (b !== undefined && b.length === 1 && b[0] === 10)) out.push(id);
   }
   return out;
 }

@@ -1,10 +1,10 @@
 // ChatGLM3's decoder grammar (data; the decoder compiles it with the verified registry).
 //   ‹<|assistant|>›METADATA\nCONTENT   METADATA "" = text; a tool name = a Python tool_call(...)
 //   (fenced) whose kind is the name; "interpreter" = code. <|user|>/<|observation|> end the turn.
-import type { CHATGLM3_IDS } from "../../formats/reserved.ts";
 import type { Grammar } from "../grammar.ts";
+import type { ChatGLM3Key } from "./definition.ts";
 
-export const grammar: Grammar<keyof typeof CHATGLM3_IDS> = {
+export const grammar: Grammar<ChatGLM3Key> = {
   markers: {
     eos: { move: "end-of-text" },
     user: { move: "role", role: "user" },

@@ -1,10 +1,10 @@
 // gpt-oss's decoder grammar: the harmony header syntax selects its own decoder
 // (stream-decoder harmony-decoder.ts), which reads these markers.
 //   ‹start›ROLE[ to=R]‹channel›C[ TYPE]‹message›CONTENT‹end›   ‹return›/‹call› stop
-import type { GPTOSS_IDS } from "../../formats/gpt-oss-ids.ts";
 import type { Grammar } from "../grammar.ts";
+import type { GptOssKey } from "./definition.ts";
 
-export const grammar: Grammar<keyof typeof GPTOSS_IDS> = {
+export const grammar: Grammar<GptOssKey> = {
   markers: {
     endOfText: { move: "end-of-text" },
     start: { move: "message-start" },

@@ -1,10 +1,10 @@
 // InternLM2's decoder grammar (data; the decoder compiles it with the verified registry).
 //   ‹im_start›ROLE[ name=NAME]\nCONTENT[‹action_start›‹plugin|interpreter›\nBODY‹action_end›\n]‹im_end›
 // The "\n" after <|action_end|> is the template's only when <|im_end|> follows (one-before-end).
-import type { INTERNLM2_IDS } from "../../formats/reserved.ts";
 import type { Grammar } from "../grammar.ts";
+import type { InternLM2Key } from "./definition.ts";
 
-export const grammar: Grammar<keyof typeof INTERNLM2_IDS> = {
+export const grammar: Grammar<InternLM2Key> = {
   markers: {
     eos: { move: "end-of-text" },
     imStart: { move: "message-start" },

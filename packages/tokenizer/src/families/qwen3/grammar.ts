@@ -2,10 +2,10 @@
 //   ‹im_start›ROLE\n[‹think›\nREASONING\n‹/think›\n\n]CONTENT[\n‹tool_call›\nJSON\n‹/tool_call›]‹im_end›
 // Newline rules of the template: reasoning is stripped of "\n" on both sides and "\n\n"
 // follows </think>; ONE "\n" precedes <tool_call>.
-import type { QWEN3_IDS } from "../../formats/reserved.ts";
 import type { Grammar } from "../grammar.ts";
+import type { Qwen3Key } from "./definition.ts";
 
-export const grammar: Grammar<keyof typeof QWEN3_IDS> = {
+export const grammar: Grammar<Qwen3Key> = {
   markers: {
     endOfText: { move: "end-of-text" },
     imStart: { move: "message-start" },
