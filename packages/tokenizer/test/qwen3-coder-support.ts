@@ -4,23 +4,29 @@
 // never copied into the repository), loaded with format detection (fromFiles).
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { type ChatTokenizer, fromFiles } from "../src/index.ts";
 
 export const repoRoot = resolve(import.meta.dirname, "../../..");
 const fixtures = JSON.parse(
   readFileSync(join(repoRoot, "test-vectors/families/qwen3-coder.fixtures.json"), "utf8"),
-) as { readonly tokenizer: { readonly package: string }; readonly template: string };
+) as {
+  readonly tokenizers: ReadonlyArray<{
+    readonly source: { readonly package: string };
+    readonly template: string;
+  }>;
+};
+const entry = fixtures.tokenizers[0] as (typeof fixtures.tokenizers)[number];
 
 export const CODER_TEMPLATE: string = readFileSync(
-  join(process.env.CHATWIRE_TEMPLATES ?? join(repoRoot, "../shared/templates"), fixtures.template),
+  join(process.env.CHATWIRE_TEMPLATES ?? join(repoRoot, "../shared/templates"), basename(entry.template)),
   "utf8",
 );
 
 /** tokenizer.json + tokenizer_config.json (chat_template replaced) as fromFiles takes them. */
 export function coderFiles(): { "tokenizer.json": string; "tokenizer_config.json": string } {
   const req = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
-  const dir = join(req.resolve(`${fixtures.tokenizer.package}/models/tokenizer.json`), "..");
+  const dir = join(req.resolve(`${entry.source.package}/models/tokenizer.json`), "..");
   const config = JSON.parse(readFileSync(join(dir, "tokenizer_config.json"), "utf8")) as Record<
     string,
     unknown
