@@ -2,7 +2,8 @@
 // read as "xml-call" (`<function=NAME>\n<parameter=K>\nV\n</parameter>\n</function>`,
 // stream-decoder syntax/xml-call.ts), its newlines as the template writes them:
 // `CONTENT\n\n<tool_call>\n<function=...>\n...</function>\n</tool_call>` (the content is
-// stripped by the template: every "\n" before the marker is layout).
+// stripped by the template: every "\n" before the marker is layout; the "\n"s inside the body
+// stay in the action's raw text and xml-call reads past them).
 import type { Grammar } from "../grammar.ts";
 import type { Qwen3CoderKey } from "./definition.ts";
 
@@ -21,14 +22,14 @@ export const grammar: Grammar<Qwen3CoderKey> = {
     {
       name: "think",
       emits: "reasoning",
-      newlines: { afterOpen: "one", beforeClose: "all", afterClose: "all" },
+      newlines: { afterOpen: "all", beforeClose: "all", afterClose: "all" },
     },
     {
       name: "tool_call",
       emits: "action",
       kind: "tool_call",
       body: "xml-call",
-      newlines: { beforeOpen: "all", afterOpen: "one", beforeClose: "one" },
+      newlines: { beforeOpen: "all" },
     },
   ],
 };
