@@ -1,6 +1,6 @@
 // JSON text of a decoded value in Python's json.dumps(value, ensure_ascii=False) spelling (", " and
 // ": " separators, non-ASCII kept, only '"', '\\' and U+0000..U+001F escaped), which is how vLLM
-// writes the arguments of a Qwen3-Coder call. Numbers are written from their double value: an
+// writes the arguments of an xml-call tool call. Numbers are written from their double value: an
 // integral one as its exact integer digits (what Python's int(float) prints), any other in
 // Python's repr(float) (0.1, 1e-05, 1.5e+300). So JSON.parse of the text gives back the value.
 // The value is depth-bounded by its producers (MAX_NESTING_DEPTH): the recursion is bounded.

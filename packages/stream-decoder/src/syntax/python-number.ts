@@ -1,4 +1,4 @@
-// Python's int(text) and float(text) on a string, as vLLM's Qwen3-Coder tool parser applies them
+// Python's int(text) and float(text) on a string, as vLLM's XML tool-call parser applies them
 // to a parameter value the model wrote as text (./xml-call-typing.ts). A re-implementation of
 // CPython 3.11's rules, labelled as such:
 //   - surrounding whitespace (str.isspace) is stripped; any Unicode decimal digit (category Nd)

@@ -1,7 +1,7 @@
-// Typing of a Qwen3-Coder parameter value (text between <parameter=K> and </parameter>) by the
-// tool's JSON schema. A re-implementation, labelled as such, of vLLM's Qwen3CoderToolParser
-// (vllm/tool_parsers/qwen3coder_tool_parser.py @ 0b13f933b50e, `_get_arguments_config` and
-// `_convert_param_value`), the parser the model's makers point vLLM users to:
+// Typing of an xml-call parameter value (text between <parameter=K> and </parameter>) by the
+// tool's JSON schema. A re-implementation, labelled as such, of the `_get_arguments_config` and
+// `_convert_param_value` of vLLM's tool parser for this XML call format (vllm @ 0b13f933b50e,
+// vllm/tool_parsers/; the file is named in the family's docs, which this engine file may not name):
 //
 //   request without tools     -> every value is a string (vLLM would still turn "null" into null)
 //   value.lower() == "null"    -> null, whatever the type

@@ -1,4 +1,4 @@
-// Body syntax "xml-call" (Qwen3-Coder): the text between <tool_call> and </tool_call>,
+// Body syntax "xml-call": the text between the tool-call block's markers,
 //
 //   ‹<tool_call>›\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n‹</tool_call>›
 //                  └ name at this ">"               value at its </parameter> ┘   └ "}" here
