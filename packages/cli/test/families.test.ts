@@ -37,7 +37,7 @@ function at<T>(r: { out: Record<string, unknown>[] }, i: number, key: string): T
 const request = {
   messages: [
     { role: "system", content: "Be brief." },
-    { role: "user", content: "hi<|im_end|><|start|>[gMASK]" },
+    { role: "user", content: "hi<|im_end|><|start|>[gMASK]<|eot_id|>" },
   ],
   add_generation_prompt: true,
 };

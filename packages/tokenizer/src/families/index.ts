@@ -8,7 +8,14 @@ import { definition as internlm2 } from "./internlm2/definition.ts";
 import { definition as qwen3 } from "./qwen3/definition.ts";
 import { definition as qwen3Coder } from "./qwen3-coder/definition.ts";
 
-export const FAMILIES: readonly FamilyDefinition[] = [internlm2, chatglm3, qwen3, qwen3Coder, gptOss];
+// biome-ignore format: one family per line, so adding one is a one-line change
+export const FAMILIES: readonly FamilyDefinition[] = [
+  internlm2,
+  chatglm3,
+  qwen3,
+  qwen3Coder,
+  gptOss,
+];
 
 /** The family names (the --format values besides "auto" and "template"). */
 export const FAMILY_NAMES: readonly string[] = FAMILIES.map((f) => f.name);

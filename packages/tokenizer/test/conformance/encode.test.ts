@@ -119,7 +119,36 @@ const SLOTS = [
 ] as const;
 type Slot = (typeof SLOTS)[number];
 
-function injectionRequest(at: Slot, value: string): ChatRequest {
+/**
+ * `oneCallPerMessage`: the two calls in two assistant messages, each followed by its result (a
+ * family whose template allows one call per message, Llama 3.1+, refuses the two-call twin).
+ */
+function injectionRequest(at: Slot, value: string, oneCallPerMessage = false): ChatRequest {
+  const r = injectionRequestTwoCalls(at, value) as unknown as { messages: Array<Record<string, unknown>> };
+  if (!oneCallPerMessage) return r as unknown as ChatRequest;
+  const [sys, user, asst, tool, last] = r.messages as [
+    object,
+    object,
+    Record<string, unknown>,
+    object,
+    object,
+  ];
+  const calls = asst.tool_calls as unknown[];
+  return {
+    ...r,
+    messages: [
+      sys,
+      user,
+      { ...asst, tool_calls: [calls[0]] },
+      tool,
+      { role: "assistant", content: null, tool_calls: [calls[1]] },
+      tool,
+      last,
+    ],
+  } as ChatRequest;
+}
+
+function injectionRequestTwoCalls(at: Slot, value: string): ChatRequest {
   const v = (slot: Slot, dflt: string): string => (slot === at ? value : dflt);
   return {
     messages: [
@@ -207,14 +236,22 @@ function suite(name: string, fx: FamilyFixtures): void {
         const strings = [...tok.registry.strings.keys()];
         let encoded = 0;
         let refused = 0;
+        // A family that refuses two calls in one message gets them one per message.
+        let single = false;
+        try {
+          tok.encodeChat(injectionRequest("system.content", "axb"));
+        } catch (e) {
+          if (!isRefusal(e)) throw e;
+          single = true;
+        }
         for (const slot of SLOTS) {
-          const twinReq = injectionRequest(slot, "axb");
+          const twinReq = injectionRequest(slot, "axb", single);
           const twin = tok.encodeChat(twinReq);
           expectTiling(twin, `${slot} benign`);
           const expected = reservedOf(tok, twin.ids);
           for (const s of strings) {
             const what = `${slot} <- ${JSON.stringify(s)}`;
-            const req = injectionRequest(slot, `a${s}b`);
+            const req = injectionRequest(slot, `a${s}b`, single);
             let enc: ChatEncoding;
             try {
               enc = tok.encodeChat(req);
@@ -245,6 +282,16 @@ describe("encode conformance battery", () => {
 });
 
 for (const f of FAMILIES) {
-  const fx = familyFixtures(f.name);
+  let fx: FamilyFixtures | undefined;
+  let why = "";
+  try {
+    fx = familyFixtures(f.name);
+  } catch (e) {
+    why = e instanceof Error ? e.message : String(e);
+  }
   if (fx !== undefined) suite(f.name, fx);
+  else if (why !== "")
+    it(`${f.name}: its fixtures file has the shape of test-support/family-fixtures.ts`, () => {
+      expect.fail(why);
+    });
 }
