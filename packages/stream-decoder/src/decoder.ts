@@ -206,8 +206,8 @@ class StreamDecoder implements Decoder {
   private readonly plainCalls: boolean;
   /** SLOW_FORCED or 0. */
   private readonly forced: number;
-  /** One parser per body syntax of the grammar, made at its first use. */
-  private readonly parsers: (BodyParser | undefined)[] = [];
+  /** One parser per body syntax of the grammar, made at its first use (null until an action). */
+  private parsers: (BodyParser | undefined)[] | null = null;
 
   // ---- per-stream state (all reset by reset()) ----
   private readonly utf: Utf8Pending;
@@ -711,6 +711,7 @@ class StreamDecoder implements Decoder {
     this.rawOverflow = false;
     let p: BodyParser | null = null;
     if (body >= 0) {
+      if (this.parsers === null) this.parsers = [];
       p = this.parsers[body] ?? null;
       if (p === null) {
         const create = this.g.bodies[body]?.create ?? null;

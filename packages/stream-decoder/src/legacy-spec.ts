@@ -4,19 +4,21 @@
 // add, such as InternVL2's <img>). Same compiler (./spec.ts) as every other spec.
 import {
   CHATGLM3_EOS,
+  CHATGLM3_GRAMMAR,
   CHATGLM3_IDS,
   CHATGLM3_RESERVED,
-  FAMILIES,
   type FormatName,
   GPTOSS_EOS,
+  GPTOSS_GRAMMAR,
   GPTOSS_IDS,
   GPTOSS_RESERVED,
   type Grammar,
   INTERNLM2_EOS,
+  INTERNLM2_GRAMMAR,
   INTERNLM2_IDS,
   INTERNLM2_RESERVED,
-  type LegacyFormatName,
   QWEN3_EOS,
+  QWEN3_GRAMMAR,
   QWEN3_IDS,
   QWEN3_RESERVED,
   type TextModel,
@@ -31,27 +33,21 @@ interface Builtin {
 }
 
 /** The static tables of the built-in families (the legacy compileDecoderSpec only). */
-function grammarOf(name: LegacyFormatName): Grammar {
-  const f = FAMILIES.find((d) => d.name === name);
-  if (f === undefined) throw new Error(`internal: no family definition ${name}`);
-  return f.grammar;
-}
-
-const BUILTIN: Readonly<Record<LegacyFormatName, Builtin>> = {
+const BUILTIN: Readonly<Record<FormatName, Builtin>> = {
   internlm2: {
-    grammar: grammarOf("internlm2"),
+    grammar: INTERNLM2_GRAMMAR,
     ids: INTERNLM2_IDS,
     reserved: INTERNLM2_RESERVED,
     eos: INTERNLM2_EOS,
   },
   chatglm3: {
-    grammar: grammarOf("chatglm3"),
+    grammar: CHATGLM3_GRAMMAR,
     ids: CHATGLM3_IDS,
     reserved: [["</s>", CHATGLM3_IDS.eos], ...CHATGLM3_RESERVED],
     eos: CHATGLM3_EOS,
   },
-  qwen3: { grammar: grammarOf("qwen3"), ids: QWEN3_IDS, reserved: QWEN3_RESERVED, eos: QWEN3_EOS },
-  "gpt-oss": { grammar: grammarOf("gpt-oss"), ids: GPTOSS_IDS, reserved: GPTOSS_RESERVED, eos: GPTOSS_EOS },
+  qwen3: { grammar: QWEN3_GRAMMAR, ids: QWEN3_IDS, reserved: QWEN3_RESERVED, eos: QWEN3_EOS },
+  "gpt-oss": { grammar: GPTOSS_GRAMMAR, ids: GPTOSS_IDS, reserved: GPTOSS_RESERVED, eos: GPTOSS_EOS },
 };
 
 /** Legacy: prefer compileDecoderSpecFor(tok), which compiles the loaded files' verified registry. */
@@ -60,9 +56,10 @@ export function compileDecoderSpec(
   format: FormatName,
   options: DecoderSpecOptions = {},
 ): DecoderSpec {
-  // Families are strings now; these static tables only know the first four.
-  if (!Object.hasOwn(BUILTIN, format)) throw new TypeError(`no static decoder tables for ${format}`);
-  const b = BUILTIN[format as LegacyFormatName];
+  const b = Object.hasOwn(BUILTIN, format) ? BUILTIN[format] : undefined;
+  // FormatName is a string since families became data (core-tok): only the built-in four here.
+  if (b === undefined)
+    throw new TypeError(`no static decoder tables for ${format}; use compileDecoderSpecFor`);
   const reservedName = new Map<number, string>();
   for (const [name, id] of b.reserved) reservedName.set(id, name);
   return compileGrammarSpec(model, format, b.grammar, b.ids, {

@@ -5,6 +5,7 @@ export type { DecodeOptions, SpecialTokensMode } from "./chat-decode.ts";
 export type { ChatTokenizer, TextEncoding } from "./chat-tokenizer.ts";
 export { type AddedTokenDecl, parseTokenizerConfig, type TokenizerConfig } from "./config.ts";
 export { TokenizerError, type TokenizerErrorFields, type TokenizerErrorType } from "./errors.ts";
+export { grammar as CHATGLM3_GRAMMAR } from "./families/chatglm3/grammar.ts";
 export type {
   Detection,
   FamilyDefinition,
@@ -12,8 +13,20 @@ export type {
   TokenIds,
 } from "./families/definition.ts";
 export { detectFamily, familyByName } from "./families/detect.ts";
-export type * from "./families/grammar.ts";
+export { grammar as GPTOSS_GRAMMAR } from "./families/gpt-oss/grammar.ts";
+// Decoder grammars as data (families/grammar.ts; the stream decoder compiles them). The
+// built-in families' grammars are exported for the legacy compileDecoderSpec(model, format).
+export type {
+  BlockGrammar,
+  BodySyntax,
+  Grammar,
+  HeaderSyntax,
+  MarkerMove,
+  NewlineRules,
+} from "./families/grammar.ts";
 export { FAMILIES, FAMILY_NAMES, FAMILY_NAMES as FORMAT_NAMES } from "./families/index.ts";
+export { grammar as INTERNLM2_GRAMMAR } from "./families/internlm2/grammar.ts";
+export { grammar as QWEN3_GRAMMAR } from "./families/qwen3/grammar.ts";
 export type { CallerRef, ChatAuditEntry, ChatEncoding, ChatSpan } from "./formats/builder.ts";
 export {
   GPTOSS_EOS,

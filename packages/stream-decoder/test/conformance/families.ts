@@ -1,25 +1,34 @@
-// The decode-side conformance battery's list of family grammars × the files available here.
-// Every entry is a grammar compiled by compileDecoderSpecFor over a real (or tiny committed)
-// text model; the battery runs the same checks on each, so a family gets them by being listed.
-//
-// Until test-vectors/families/<name>.fixtures.json (core-tok's shape) lands, the entries use
-// the existing fixtures loading of the decoder tests (./models.ts): Qwen3 always, the tiny
-// committed SentencePiece models always, the real InternLM2/ChatGLM3 files when present. The
-// synthetic pair / role grammars (../grammar-support.ts) stand for the shapes of Llama 3 and
-// DeepSeek until their definitions are merged.
+// The decode-side conformance battery's list: every family definition (FAMILIES) x every
+// tokenizer of its fixtures file (test-vectors/families/<name>.fixtures.json, shape in
+// test-support/family-fixtures.ts) whose files are available here, each compiled with
+// compileDecoderSpecFor(tok) (its grammar, its verified registry); the golden ID sequences are
+// the fixtures' goldens. A new family gets every check of the battery by being listed there.
+// Also: the tiny committed SentencePiece models under the built-in grammars, and the synthetic
+// pair / role grammars (../grammar-support.ts). Harmony-syntax families have their own decoder
+// (and its own differential test): they are listed but not run here.
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { join, resolve } from "node:path";
 import {
   CHATGLM3_IDS,
   type ChatTokenizer,
+  FAMILIES,
+  fromFiles,
   type Grammar,
   INTERNLM2_IDS,
   type TextModel,
 } from "@chatwire/tokenizer";
-import { haveFixtures } from "../../../../test-support/fixtures.ts";
+import { loadTokenizerSync } from "@chatwire/tokenizer/node";
+import {
+  type FixtureTokenizer,
+  familyFixtures,
+  goldenVectors,
+  missingOf,
+  sourceDir,
+} from "../../../../test-support/family-fixtures.ts";
+import { fixturesDir } from "../../../../test-support/fixtures.ts";
 import { compileDecoderSpec, compileDecoderSpecFor, type DecoderSpec } from "../../src/index.ts";
 import { PAIR_GRAMMAR, PAIR_KEYS, ROLE_KEYS, roleGrammar, syntheticFamily } from "../grammar-support.ts";
-import { repoRoot, tinyModel, tokenizer } from "../models.ts";
+import { repoRoot, tinyModel } from "../models.ts";
 
 export interface FamilyCase {
   readonly name: string;
@@ -55,20 +64,76 @@ function cached<T>(make: () => T): () => T {
   };
 }
 
-/** A loaded tokenizer: compileDecoderSpecFor(tok) (its family's grammar, its verified registry). */
-function loaded(name: "qwen3" | "internlm2" | "chatglm3", available: boolean): FamilyCase {
-  const make = (eos: "default" | "none") =>
-    cached(() => compileDecoderSpecFor(tokenizer(name), eos === "none" ? { eosIds: [] } : {}));
-  const specs = { default: make("default"), none: make("none") };
-  return {
-    name,
-    available,
-    spec: (eos) => specs[eos](),
-    markerIds: () => [...tokenizer(name).registry.ids],
-    vocabSize: () => tokenizer(name).textModel.vocabSize,
-    goldenIds: () => golden([`${name}.chat.json`, `${name}.decode.json`]),
-    tokenizer: () => tokenizer(name),
-  };
+const FILES = [
+  "tokenizer_config.json",
+  "tokenizer.json",
+  "tokenizer.model",
+  "generation_config.json",
+  "config.json",
+  "chat_template.jinja",
+];
+
+function readIf(path: string): Uint8Array | undefined {
+  try {
+    return new Uint8Array(readFileSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fixtures tokenizer entry, loaded as the encode-side battery loads it. */
+function load(t: FixtureTokenizer): ChatTokenizer {
+  const options = t.format === undefined ? {} : { format: t.format };
+  const s = t.source;
+  if ("builtin" in s && t.template === undefined) return loadTokenizerSync(s.builtin, options);
+  const dir = sourceDir(s);
+  if (dir === undefined) throw new Error(`${t.label}: source not available`);
+  const files: Record<string, Uint8Array> = {};
+  for (const n of FILES) {
+    const b = readIf(join(dir, n));
+    if (b !== undefined) files[n] = b;
+  }
+  if ("shared" in s)
+    for (const [n, p] of Object.entries(s.overlay ?? {})) {
+      const b = readIf(resolve(fixturesDir(), p));
+      if (b === undefined) throw new Error(`${t.label}: overlay ${p} missing`);
+      files[n] = b;
+    }
+  if (t.template !== undefined)
+    files["chat_template.jinja"] = new Uint8Array(readFileSync(resolve(repoRoot, t.template)));
+  return fromFiles(files, options);
+}
+
+/** Every family x available fixtures tokenizer. */
+function fromFixtures(): FamilyCase[] {
+  const out: FamilyCase[] = [];
+  for (const def of FAMILIES) {
+    const fx = familyFixtures(def.name);
+    if (fx === undefined) continue;
+    for (const t of fx.tokenizers) {
+      const tok = cached(() => load(t));
+      const specs = {
+        default: cached(() => compileDecoderSpecFor(tok())),
+        none: cached(() => compileDecoderSpecFor(tok(), { eosIds: [] })),
+      };
+      const goldens = fx.goldens.filter((g) => (g.tokenizer ?? fx.tokenizers[0]?.label) === t.label);
+      out.push({
+        name: `${def.name}/${t.label}`,
+        available: missingOf(t).length === 0 && def.grammar.header.syntax !== "harmony",
+        spec: (eos) => specs[eos](),
+        markerIds: () => [...tok().registry.ids],
+        vocabSize: () => tok().textModel.vocabSize,
+        goldenIds: () =>
+          goldens.flatMap((g) =>
+            goldenVectors(g)
+              .filter((v) => Array.isArray(v.ids))
+              .map((v) => ({ name: `${g.file}: ${v.name}`, ids: v.ids })),
+          ),
+        tokenizer: tok,
+      });
+    }
+  }
+  return out;
 }
 
 function tiny(model: "tiny-ilm" | "tiny-glm", format: "internlm2" | "chatglm3", ids: object): FamilyCase {
@@ -101,9 +166,7 @@ function synthetic(name: string, grammar: Grammar, keys: readonly string[], eosK
 }
 
 export const FAMILY_CASES: readonly FamilyCase[] = [
-  loaded("qwen3", true),
-  loaded("internlm2", haveFixtures()),
-  loaded("chatglm3", haveFixtures()),
+  ...fromFixtures(),
   tiny("tiny-ilm", "internlm2", INTERNLM2_IDS),
   tiny("tiny-glm", "chatglm3", CHATGLM3_IDS),
   synthetic("synthetic pair header (Llama 3 shape)", PAIR_GRAMMAR, PAIR_KEYS, "eot"),

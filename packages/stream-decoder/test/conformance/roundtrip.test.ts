@@ -36,6 +36,12 @@ const turns: fc.Arbitrary<Turn> = fc.oneof(
   fc.record({ content, calls: fc.array(call, { minLength: 1, maxLength: 1 }) }),
 );
 
+/** The request's tools (a family may read calls from text only when it has them). */
+const TOOLS = ["get_weather", "search"].map((name) => ({
+  type: "function",
+  function: { name, description: "d", parameters: { type: "object", properties: {} } },
+}));
+
 function request(t: Turn): { context: unknown[]; turn: unknown[] } {
   const assistant: Record<string, unknown> = { role: "assistant", content: t.content };
   if (t.calls.length > 0)
@@ -77,15 +83,15 @@ for (const c of FAMILY_CASES) {
           const r = request(t);
           const ids = generationIds(tokenizer(), r.context as ChatMessage[], r.turn as ChatMessage[]);
           const spec = c.spec("default");
-          const single = decode(spec, ids);
+          const single = decode(spec, ids, { tools: TOOLS });
           expect(single[0]).toMatchObject({ type: "message_start", role: "assistant" });
           expect(single.filter((e) => e.type === "stop")).toHaveLength(1);
           expect(single[single.length - 1]).toMatchObject({ type: "stop", reason: "eos" });
           expect(single.filter((e) => e.type === "error")).toEqual([]);
           expect(text(single)).toBe(t.content);
           expect(calls(single)).toEqual(t.calls.map((x) => ({ name: x.name, arguments: x.arguments })));
-          expect(decode(spec, ids, {}, seed)).toEqual(single);
-          const on: DecoderOptions = { streamToolCalls: true };
+          expect(decode(spec, ids, { tools: TOOLS }, seed)).toEqual(single);
+          const on: DecoderOptions = { streamToolCalls: true, tools: TOOLS };
           const s = decode(spec, ids, on, seed);
           expect(s.filter((e) => !e.type.startsWith("tool_call_"))).toEqual(single);
           expect(streamed(s)).toEqual(t.calls.map((x) => ({ name: x.name, arguments: x.arguments })));
