@@ -7,10 +7,12 @@ import { createFencedJsonCallParser } from "./fenced-json-call.ts";
 import { JsonCallParser } from "./json-call.ts";
 import { PythonCallParser } from "./python-call.ts";
 import { RawParser } from "./raw.ts";
+import { XmlCallParser } from "./xml-call.ts";
 
 export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactory>>> = {
   "json-call": (o) => new JsonCallParser(o),
   "python-call": () => new PythonCallParser(),
   raw: () => new RawParser(),
   "fenced-json-call": createFencedJsonCallParser,
+  "xml-call": (o) => new XmlCallParser(o.maxBufferedChars),
 };

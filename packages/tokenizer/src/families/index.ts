@@ -8,12 +8,14 @@ import { definition as gptOss } from "./gpt-oss/definition.ts";
 import { definition as internlm2 } from "./internlm2/definition.ts";
 import { definitions as llama3 } from "./llama3/definition.ts";
 import { definition as qwen3 } from "./qwen3/definition.ts";
+import { definition as qwen3Coder } from "./qwen3-coder/definition.ts";
 
 // biome-ignore format: one family per line, so adding one is a one-line change
 export const FAMILIES: readonly FamilyDefinition[] = [
   internlm2,
   chatglm3,
   qwen3,
+  qwen3Coder,
   gptOss,
   deepseekV3,
   deepseekR1,

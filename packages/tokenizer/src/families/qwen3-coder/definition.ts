@@ -1,0 +1,39 @@
+// Qwen3-Coder (Qwen3-Coder-30B-A3B-Instruct and its siblings): the Qwen3 tokenizer with its own
+// chat template, whose tool calls are XML-ish text inside <tool_call> (the family as data,
+// ../definition.ts; docs/families/qwen3-coder.md). Detected by that template, before Qwen3
+// (same tokenizer files). Every added token of tokenizer.json is reserved, special or not;
+// the renderer is ./render.ts, the decoder grammar ./grammar.ts.
+import type { FamilyDefinition } from "../definition.ts";
+import { grammar } from "./grammar.ts";
+import { renderQwen3Coder } from "./render.ts";
+
+const TOKENS = {
+  endOfText: "<|endoftext|>",
+  imStart: "<|im_start|>",
+  imEnd: "<|im_end|>",
+  toolCall: "<tool_call>",
+  toolCallEnd: "</tool_call>",
+  toolResponse: "<tool_response>",
+  toolResponseEnd: "</tool_response>",
+  think: "<think>",
+  thinkEnd: "</think>",
+} as const;
+
+export type Qwen3CoderKey = keyof typeof TOKENS;
+
+export const definition: FamilyDefinition<Qwen3CoderKey> = {
+  name: "qwen3-coder",
+  title: "Qwen3-Coder",
+  tokens: TOKENS,
+  detect: {
+    tokenizerClass: ["Qwen2Tokenizer", ""],
+    addedTokens: [{ id: 151644, content: "<|im_start|>" }],
+    // Its tools prompt (no other Qwen template writes these).
+    templateIncludes: ["<function=example_function_name>", "<parameter=example_parameter_1>"],
+    priority: 10,
+  },
+  reserved: { allAddedTokens: true },
+  eos: ["imEnd", "endOfText"],
+  render: renderQwen3Coder,
+  grammar,
+};
