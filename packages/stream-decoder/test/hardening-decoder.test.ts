@@ -150,6 +150,9 @@ describe("over-deep tool-call arguments are an action_end error (streamToolCalls
 
 describe("held newlines and held lines: O(token) per step", () => {
   const N = 20_000;
+  // Same-size hostile vs benign: linear is ~1x, a rescan of the held run per token would be
+  // ~N/2 = 10,000x. 5x flaked at 8.7x and 14.6x under load average 16 (fastest of 3 runs).
+  const BOUND = 40;
   const s = synthetic(["a", "\n", "bc"], false);
   const A = 259;
   const NL = 260;
@@ -159,7 +162,7 @@ describe("held newlines and held lines: O(token) per step", () => {
     const r = timeRatio(
       () => run(spec, hostile, {}, true),
       () => run(spec, benign, {}, true),
-      3,
+      5,
     );
     console.log(`${label}: hostile / benign, ${hostile.length} tokens: ${r.toFixed(2)}x`);
     return r;
@@ -180,7 +183,7 @@ describe("held newlines and held lines: O(token) per step", () => {
         .map((e) => (e as { text: string }).text)
         .join(""),
     ).toBe(`Hello${"\n".repeat(N)}Hello`);
-    expect(ratio(spec, hostile, benign, "qwen3 reasoning newline run")).toBeLessThan(5);
+    expect(ratio(spec, hostile, benign, "qwen3 reasoning newline run")).toBeLessThan(BOUND);
   });
 
   it("InternLM2 after <|action_end|>: a run of newline tokens", () => {
@@ -188,21 +191,21 @@ describe("held newlines and held lines: O(token) per step", () => {
     const head = [I.actionStart, I.interpreter, A, I.actionEnd];
     const hostile = [...head, ...Array(N).fill(NL), A];
     const benign = [...head, ...Array(N).fill(A), A];
-    expect(ratio(spec, hostile, benign, "internlm2 newlines after action_end")).toBeLessThan(5);
+    expect(ratio(spec, hostile, benign, "internlm2 newlines after action_end")).toBeLessThan(BOUND);
   });
 
   it("ChatGLM3: a metadata line that does not end", () => {
     const spec = compileDecoderSpec(s.model, "chatglm3");
     const hostile = Array(N).fill(A);
     const benign = [NL, ...Array(N - 1).fill(A)];
-    expect(ratio(spec, hostile, benign, "chatglm3 metadata line")).toBeLessThan(5);
+    expect(ratio(spec, hostile, benign, "chatglm3 metadata line")).toBeLessThan(BOUND);
   });
 
   it("InternLM2 multi-message: a header that does not end", () => {
     const spec = compileDecoderSpec(s.model, "internlm2", { eosIds: [] });
     const hostile = [I.imEnd, I.imStart, ...Array(N).fill(A)];
     const benign = [I.imEnd, I.imStart, NL, ...Array(N - 1).fill(A)];
-    expect(ratio(spec, hostile, benign, "internlm2 header line")).toBeLessThan(5);
+    expect(ratio(spec, hostile, benign, "internlm2 header line")).toBeLessThan(BOUND);
   });
 });
 
