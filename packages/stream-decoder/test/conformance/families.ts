@@ -7,26 +7,22 @@
 // pair / role grammars (../grammar-support.ts). Harmony-syntax families have their own decoder
 // (and its own differential test): they are listed but not run here.
 import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import {
   CHATGLM3_IDS,
   type ChatTokenizer,
   FAMILIES,
-  fromFiles,
   type Grammar,
   INTERNLM2_IDS,
   type TextModel,
 } from "@chatwire/tokenizer";
-import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import {
-  type FixtureTokenizer,
   familyFixtures,
   goldenVectors,
   missingOf,
   type RoundTripTurns,
-  sourceDir,
 } from "../../../../test-support/family-fixtures.ts";
-import { fixturesDir } from "../../../../test-support/fixtures.ts";
+import { loadFixtureTokenizer } from "../../../../test-support/family-tokenizer.ts";
 import { vocab as llamaVocab } from "../../../tokenizer/test/llama3-support.ts";
 import { compileDecoderSpec, compileDecoderSpecFor, type DecoderSpec } from "../../src/index.ts";
 import { PAIR_GRAMMAR, PAIR_KEYS, ROLE_KEYS, roleGrammar, syntheticFamily } from "../grammar-support.ts";
@@ -68,46 +64,6 @@ function cached<T>(make: () => T): () => T {
   };
 }
 
-const FILES = [
-  "tokenizer_config.json",
-  "tokenizer.json",
-  "tokenizer.model",
-  "generation_config.json",
-  "config.json",
-  "chat_template.jinja",
-];
-
-function readIf(path: string): Uint8Array | undefined {
-  try {
-    return new Uint8Array(readFileSync(path));
-  } catch {
-    return undefined;
-  }
-}
-
-/** A fixtures tokenizer entry, loaded as the encode-side battery loads it. */
-function load(t: FixtureTokenizer): ChatTokenizer {
-  const options = t.format === undefined ? {} : { format: t.format };
-  const s = t.source;
-  if ("builtin" in s && t.template === undefined) return loadTokenizerSync(s.builtin, options);
-  const dir = sourceDir(s);
-  if (dir === undefined) throw new Error(`${t.label}: source not available`);
-  const files: Record<string, Uint8Array> = {};
-  for (const n of FILES) {
-    const b = readIf(join(dir, n));
-    if (b !== undefined) files[n] = b;
-  }
-  if ("shared" in s)
-    for (const [n, p] of Object.entries(s.overlay ?? {})) {
-      const b = readIf(resolve(fixturesDir(), p));
-      if (b === undefined) throw new Error(`${t.label}: overlay ${p} missing`);
-      files[n] = b;
-    }
-  if (t.template !== undefined)
-    files["chat_template.jinja"] = new Uint8Array(readFileSync(resolve(repoRoot, t.template)));
-  return fromFiles(files, options);
-}
-
 /** Every family x available fixtures tokenizer. */
 function fromFixtures(): FamilyCase[] {
   const out: FamilyCase[] = [];
@@ -115,7 +71,7 @@ function fromFixtures(): FamilyCase[] {
     const fx = familyFixtures(def.name);
     if (fx === undefined) continue;
     for (const t of fx.tokenizers) {
-      const tok = cached(() => load(t));
+      const tok = cached(() => loadFixtureTokenizer(t));
       const specs = {
         default: cached(() => compileDecoderSpecFor(tok())),
         none: cached(() => compileDecoderSpecFor(tok(), { eosIds: [] })),

@@ -1,76 +1,21 @@
-// The encode-side conformance battery: every family definition (families/index.ts) x the
-// tokenizers of its fixtures file (test-vectors/families/<name>.fixtures.json, shape in
-// test-support/family-fixtures.ts). A family gets all of it by existing; it adds fixtures, not
-// test code. Per tokenizer:
-//   - the files load, detection (or the forced format) gives the family, registry facts hold;
-//   - golden IDs: encodeChat(request).ids equal the reference tools' IDs, vector by vector;
-//   - injection: every string of registry.strings (special or not) inside every caller field of
-//     an OpenAI-shaped request: the reserved IDs of the encoding are exactly those of a benign
-//     twin ("x" in the same place), in order (a typed invalid-conversation refusal is also safe);
-//   - renderChat(request) equals decode(encodeChat(request).ids, show);
-//   - the spans tile the IDs: contiguous from 0 to ids.length.
-// Missing fixture files are reported once by test-support/fixtures-notice.ts (CI: a failure).
-import { readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   type FamilyFixtures,
-  type FixtureTokenizer,
   familyFixtures,
   goldenVectors,
   missingOf,
-  sourceDir,
 } from "../../../../test-support/family-fixtures.ts";
-import { fixturesDir } from "../../../../test-support/fixtures.ts";
+import { loadFixtureTokenizer } from "../../../../test-support/family-tokenizer.ts";
 import {
   type ChatEncoding,
   type ChatRequest,
   type ChatTokenizer,
   FAMILIES,
-  fromFiles,
   TokenizerError,
 } from "../../src/index.ts";
-import { loadTokenizerSync } from "../../src/node.ts";
 
-const root = resolve(import.meta.dirname, "../../../..");
-const FILES = [
-  "tokenizer_config.json",
-  "tokenizer.json",
-  "tokenizer.model",
-  "generation_config.json",
-  "config.json",
-  "chat_template.jinja",
-];
-
-function readIf(path: string): Uint8Array | undefined {
-  try {
-    return new Uint8Array(readFileSync(path));
-  } catch {
-    return undefined;
-  }
-}
-
-function load(t: FixtureTokenizer): ChatTokenizer {
-  const options = t.format === undefined ? {} : { format: t.format };
-  const s = t.source;
-  if ("builtin" in s && t.template === undefined) return loadTokenizerSync(s.builtin, options);
-  const dir = sourceDir(s);
-  if (dir === undefined) throw new Error(`${t.label}: source not available`);
-  const files: Record<string, Uint8Array> = {};
-  for (const n of FILES) {
-    const b = readIf(join(dir, n));
-    if (b !== undefined) files[n] = b;
-  }
-  if ("shared" in s)
-    for (const [n, p] of Object.entries(s.overlay ?? {})) {
-      const b = readIf(resolve(fixturesDir(), p));
-      if (b === undefined) throw new Error(`${t.label}: overlay ${p} missing`);
-      files[n] = b;
-    }
-  if (t.template !== undefined)
-    files["chat_template.jinja"] = new Uint8Array(readFileSync(resolve(root, t.template)));
-  return fromFiles(files, options);
-}
+const _root = resolve(import.meta.dirname, "../../../..");
 
 /** The reserved IDs of an encoding, in order. */
 const reservedOf = (tok: ChatTokenizer, ids: readonly number[]): number[] =>
@@ -209,7 +154,7 @@ function suite(name: string, fx: FamilyFixtures): void {
     describe.skipIf(missing.length > 0)(`${name} x ${t.label}: ${vectors.length} golden vectors`, () => {
       let tok: ChatTokenizer;
       it("loads as the family; registry facts hold", () => {
-        tok = load(t);
+        tok = loadFixtureTokenizer(t);
         expect(tok.family.name).toBe(name);
         expect(tok.format).toBe(name);
         for (const [s, id] of Object.entries(t.registry ?? {}))

@@ -1,0 +1,48 @@
+// Loads a tokenizer entry of a family's fixtures file (./family-fixtures.ts) the way both
+// conformance batteries do: a built-in by name, else the source directory's files (plus the
+// shared overlay files and the fixtures' template as chat_template.jinja) through fromFiles.
+import { readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { type ChatTokenizer, fromFiles } from "../packages/tokenizer/src/index.ts";
+import { loadTokenizerSync } from "../packages/tokenizer/src/node.ts";
+import { type FixtureTokenizer, repoRoot, sourceDir } from "./family-fixtures.ts";
+import { fixturesDir } from "./fixtures.ts";
+
+const FILES = [
+  "tokenizer_config.json",
+  "tokenizer.json",
+  "tokenizer.model",
+  "generation_config.json",
+  "config.json",
+  "chat_template.jinja",
+];
+
+function readIf(path: string): Uint8Array | undefined {
+  try {
+    return new Uint8Array(readFileSync(path));
+  } catch {
+    return undefined;
+  }
+}
+
+export function loadFixtureTokenizer(t: FixtureTokenizer): ChatTokenizer {
+  const options = t.format === undefined ? {} : { format: t.format };
+  const s = t.source;
+  if ("builtin" in s && t.template === undefined) return loadTokenizerSync(s.builtin, options);
+  const dir = sourceDir(s);
+  if (dir === undefined) throw new Error(`${t.label}: source not available`);
+  const files: Record<string, Uint8Array> = {};
+  for (const n of FILES) {
+    const b = readIf(join(dir, n));
+    if (b !== undefined) files[n] = b;
+  }
+  if ("shared" in s)
+    for (const [n, p] of Object.entries(s.overlay ?? {})) {
+      const b = readIf(resolve(fixturesDir(), p));
+      if (b === undefined) throw new Error(`${t.label}: overlay ${p} missing`);
+      files[n] = b;
+    }
+  if (t.template !== undefined)
+    files["chat_template.jinja"] = new Uint8Array(readFileSync(resolve(repoRoot, t.template)));
+  return fromFiles(files, options);
+}
