@@ -10,7 +10,6 @@
 // fixture, and per-stream memory: 10,000 live decoders, each mid-stream.
 import { readFileSync } from "node:fs";
 import {
-  compileDecoderSpec,
   compileDecoderSpecFor,
   createDecoder,
   type DecoderHandler,
@@ -73,16 +72,18 @@ function decoderOptions(fx: Fixture): { tools?: readonly unknown[] } {
 }
 
 const out: Record<string, unknown> = {};
-type Spec = ReturnType<typeof compileDecoderSpec>;
+type Spec = ReturnType<typeof compileDecoderSpecFor>;
 const specs: Record<string, Spec> = {};
 
 for (const [model, cfg] of Object.entries(req.models)) {
   const t0 = performance.now();
-  // Families as data (Llama 3.x, DeepSeek V3): loadTokenizerSync(dir) + compileDecoderSpecFor.
+  // Families as data (Llama 3.x, DeepSeek V3): loadTokenizerSync(dir). Every spec comes from
+  // compileDecoderSpecFor(tok) (for Qwen3/InternLM2/ChatGLM3 deep-equal to the deprecated
+  // compileDecoderSpec(textModel, format): checked with util.isDeepStrictEqual).
   const fam = isFamily(model) ? await loadFamily(model) : undefined;
   const tok = fam ?? (await loadOurs(model as "qwen3" | "internlm2" | "chatglm3"));
   const t1 = performance.now();
-  const spec = fam !== undefined ? compileDecoderSpecFor(fam) : compileDecoderSpec(tok.textModel, tok.format);
+  const spec = compileDecoderSpecFor(tok);
   const t2 = performance.now();
   specs[model] = spec;
   const pieces = JSON.parse(readFileSync(cfg.pieces, "utf8")) as string[];

@@ -12,12 +12,7 @@
 //   ours_append    realistic consumer: the handler appends text to per-channel strings
 //                  (content, reasoning, action arguments; fresh per sequence)
 import { readFileSync } from "node:fs";
-import {
-  compileDecoderSpec,
-  compileDecoderSpecFor,
-  createDecoder,
-  type DecoderHandler,
-} from "@chatwire/stream-decoder";
+import { compileDecoderSpecFor, createDecoder, type DecoderHandler } from "@chatwire/stream-decoder";
 import { type FamilyModel, isFamily, loadFamily } from "../family-fixtures.ts";
 import { type Fixture, loadFixture } from "../fixtures.ts";
 import { alternate, type Candidate, reply, request, SINK } from "../measure.ts";
@@ -36,11 +31,13 @@ interface Req {
   stopStrings: string[];
 }
 const req = request<Req>();
-// Families as data (Llama 3.x, DeepSeek V3): loadTokenizerSync(dir) + compileDecoderSpecFor.
+// Families as data (Llama 3.x, DeepSeek V3): loadTokenizerSync(dir). Every spec comes from
+// compileDecoderSpecFor(tok) (for Qwen3/InternLM2/ChatGLM3 deep-equal to the deprecated
+// compileDecoderSpec(textModel, format): checked with util.isDeepStrictEqual).
 const model = req.model;
 const fam = isFamily(model) ? await loadFamily(model) : undefined;
 const tok = fam ?? (await loadOurs(model as "qwen3" | "internlm2" | "chatglm3"));
-const spec = fam !== undefined ? compileDecoderSpecFor(fam) : compileDecoderSpec(tok.textModel, tok.format);
+const spec = compileDecoderSpecFor(tok);
 /** The request's tools a fixture needs (Llama 3.x plain-JSON calls); none for the others. */
 const toolsOf = (fx: Fixture): readonly unknown[] | undefined =>
   (fx as Fixture & { tools?: readonly unknown[] }).tools;
