@@ -43,6 +43,8 @@ interface Input {
   results: Record<string, WorkerResult | Record<string, WorkerResult>>;
   plan: Record<string, { kind: Kind; n: number }[]>;
   models: readonly ModelName[];
+  /** The decoder table's models: `models` plus the families as data (llama31, deepseek-v3). */
+  decoderModels?: readonly string[];
   notes: string[];
   settings: Settings;
   elapsed: number;
@@ -63,7 +65,7 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
   const decRows: string[][] = [];
   let aheadEverywhere = true;
   let worstVsAlt: Num = null;
-  for (const m of inp.models) {
+  for (const m of inp.decoderModels ?? inp.models) {
     for (const { kind, n } of inp.plan[m] ?? []) {
       const key = `${kind}-${n}`;
       const f = ours(m, key, "floor");
@@ -450,6 +452,38 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     chat_encode_within_5pct: { value: chatMax, target: "<= 1.05", met: chatMax !== null && chatMax <= 1.05 },
   };
 
+  // Families as data (Llama 3.x, DeepSeek V3): their decoder rows (in-process, alternating) and
+  // the solo floor / ours pairs on their tools 8k generation, as for Qwen3's headline.
+  const families: Obj = {};
+  const familyRows: string[][] = [];
+  for (const m of (inp.decoderModels ?? []).filter((x) => !(inp.models as readonly string[]).includes(x))) {
+    const rows: Obj = {};
+    for (const { kind, n } of inp.plan[m] ?? []) {
+      const key = `${kind}-${n}`;
+      const f = ours(m, key, "floor");
+      const o = ours(m, key, "ours");
+      rows[key] = {
+        ns_per_token: o,
+        floor_ns_per_token: f,
+        ratio_vs_floor: ratio(o, f),
+        with_stop_strings_ns_per_token: ours(m, key, "ours_stop"),
+      };
+    }
+    const sf = num(R.decode_solo_families, m, "a_ns_per_token");
+    const so = num(R.decode_solo_families, m, "b_ns_per_token");
+    const sr = num(R.decode_solo_families, m, "ratio");
+    families[m] = {
+      rows,
+      solo_tools_8k: { ns_per_token: so, floor_ns_per_token: sf, ratio_vs_floor: sr },
+      checks: get(R.decode_ours, m, "checks") ?? null,
+    };
+    familyRows.push([m, "tools 8k", fmtNs(sf), fmtNs(so), fmtX(sr)]);
+  }
+  const familyTable = table(
+    ["model", "generation", "floor, solo", "ours, solo", "ours/floor (median of pairs)"],
+    familyRows,
+  );
+
   const summary: Obj = {
     bench: "chatwire",
     quick: inp.settings.quick,
@@ -488,6 +522,7 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
       create_decoder_ns: num(R.decode_ours, "create", "ns"),
       create_decoder_with_stop_strings_ns: num(R.decode_ours, "create", "ns_with_stop_strings"),
       reused_decoder_ns_per_token: ours("qwen3", "mixed-8192", "ours_reset"),
+      families,
     },
     encode: encodeSummary,
     cold_start: coldStart,
@@ -576,6 +611,10 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     "the floor and ours each alone in its own process (same layout and loop), in alternating pairs.",
     "",
     soloTable,
+    "",
+    "The families as data (Llama 3.x `llama31`, DeepSeek V3), solo pairs the same way:",
+    "",
+    familyTable,
     "",
     `## Naive re-decode of the whole output per token (sampled window of positions)`,
     naiveTable,

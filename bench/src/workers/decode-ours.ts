@@ -10,12 +10,13 @@
 // fixture, and per-stream memory: 10,000 live decoders, each mid-stream.
 import { readFileSync } from "node:fs";
 import {
-  compileDecoderSpec,
+  compileDecoderSpecFor,
   createDecoder,
   type DecoderHandler,
   type StopInfo,
 } from "@chatwire/stream-decoder";
-import { loadFixture } from "../fixtures.ts";
+import { isFamily, loadFamily } from "../family-fixtures.ts";
+import { type Fixture, loadFixture } from "../fixtures.ts";
 import { allocation, alternate, type Candidate, heapUsedAfterGc, reply, request, SINK } from "../measure.ts";
 import { loadOurs } from "../ours.ts";
 
@@ -64,27 +65,70 @@ const floorCb = (s: string): void => {
   SINK.v += s.length;
 };
 
+/** The decoder options a fixture needs: the request's tools (Llama 3.x plain-JSON calls). */
+function decoderOptions(fx: Fixture): { tools?: readonly unknown[] } {
+  const tools = (fx as Fixture & { tools?: readonly unknown[] }).tools;
+  return tools === undefined ? {} : { tools };
+}
+
 const out: Record<string, unknown> = {};
-type Spec = ReturnType<typeof compileDecoderSpec>;
+type Spec = ReturnType<typeof compileDecoderSpecFor>;
 const specs: Record<string, Spec> = {};
 
 for (const [model, cfg] of Object.entries(req.models)) {
   const t0 = performance.now();
-  const tok = await loadOurs(model as "qwen3" | "internlm2" | "chatglm3");
+  // Families as data (Llama 3.x, DeepSeek V3): loadTokenizerSync(dir). Every spec comes from
+  // compileDecoderSpecFor(tok) (for Qwen3/InternLM2/ChatGLM3 deep-equal to the deprecated
+  // compileDecoderSpec(textModel, format): checked with util.isDeepStrictEqual).
+  const fam = isFamily(model) ? await loadFamily(model) : undefined;
+  const tok = fam ?? (await loadOurs(model as "qwen3" | "internlm2" | "chatglm3"));
   const t1 = performance.now();
-  const spec = compileDecoderSpec(tok.textModel, tok.format);
+  const spec = compileDecoderSpecFor(tok);
   const t2 = performance.now();
   specs[model] = spec;
   const pieces = JSON.parse(readFileSync(cfg.pieces, "utf8")) as string[];
   // IDs the piece file lacks (ChatGLM3 reserved 64789+) read "" so the floor loop has no branch.
   while (pieces.length < spec.classes.length) pieces.push("");
   const m: Record<string, unknown> = { load_ms: t1 - t0, compile_spec_ms: t2 - t1, rows: {} };
+  // Family fixtures are checked before any timing: no error event, the stop reason, and the
+  // tool calls found (Llama 3.x plain-JSON calls only with the `tools` option).
+  if (fam !== undefined) {
+    const checks: Record<string, unknown> = {};
+    for (const file of cfg.fixtures) {
+      const fx = loadFixture(file);
+      let errors = 0;
+      let actions = 0;
+      let reason = "none";
+      const d = createDecoder(
+        spec,
+        {
+          onError() {
+            errors++;
+          },
+          onActionStart() {
+            actions++;
+          },
+          onStop(stop) {
+            reason = stop.reason;
+          },
+        },
+        decoderOptions(fx),
+      );
+      d.pushMany(fx.ids);
+      d.end();
+      if (errors > 0) throw new Error(`${file}: ${errors} error events`);
+      if (fx.kind === "tools" && actions === 0) throw new Error(`${file}: no tool call detected`);
+      checks[`${fx.kind}-${fx.n}`] = { errors, actions, stop_reason: reason, tokens: fx.ids.length };
+    }
+    m.checks = checks;
+  }
   // Pre-warm on every fixture of this model (so the first measured row is not the one that
   // pays for JIT tier-up / deopts on token classes that only later fixtures contain).
   for (let pass = 0; pass < 3; pass++) {
     for (const file of cfg.fixtures) {
       const ids = loadFixture(file).ids;
-      for (const opts of [{}, { stopStrings: req.stopStrings }]) {
+      const base = decoderOptions(loadFixture(file));
+      for (const opts of [base, { ...base, stopStrings: req.stopStrings }]) {
         const d = createDecoder(spec, handler, opts);
         for (let i = 0; i < ids.length; i++) d.push(ids[i] as number);
         d.end();
@@ -96,6 +140,7 @@ for (const [model, cfg] of Object.entries(req.models)) {
     const fx = loadFixture(file);
     const ids = fx.ids;
     const n = ids.length;
+    const base = decoderOptions(fx);
     const reasons = new Set<string>();
     const floor: Candidate = {
       name: "floor",
@@ -108,7 +153,7 @@ for (const [model, cfg] of Object.entries(req.models)) {
     const ours: Candidate = {
       name: "ours",
       run() {
-        const d = createDecoder(spec, handler);
+        const d = createDecoder(spec, handler, base);
         for (let i = 0; i < n; i++) d.push(ids[i] as number);
         d.end();
         reasons.add(lastStop?.reason ?? "none");
@@ -118,7 +163,7 @@ for (const [model, cfg] of Object.entries(req.models)) {
     const oursStop: Candidate = {
       name: "ours_stop",
       run() {
-        const d = createDecoder(spec, handler, { stopStrings: req.stopStrings });
+        const d = createDecoder(spec, handler, { ...base, stopStrings: req.stopStrings });
         for (let i = 0; i < n; i++) d.push(ids[i] as number);
         d.end();
         reasons.add(lastStop?.reason ?? "none");
@@ -127,7 +172,7 @@ for (const [model, cfg] of Object.entries(req.models)) {
     };
     // Informative only (not a contract field): one decoder reused via reset(), to separate
     // the per-token cost from the per-stream creation cost.
-    const reused = createDecoder(spec, handler);
+    const reused = createDecoder(spec, handler, base);
     const oursReset: Candidate = {
       name: "ours_reset",
       run() {

@@ -12,15 +12,16 @@
 //   ours_append    realistic consumer: the handler appends text to per-channel strings
 //                  (content, reasoning, action arguments; fresh per sequence)
 import { readFileSync } from "node:fs";
-import { compileDecoderSpec, createDecoder, type DecoderHandler } from "@chatwire/stream-decoder";
-import { loadFixture } from "../fixtures.ts";
+import { compileDecoderSpecFor, createDecoder, type DecoderHandler } from "@chatwire/stream-decoder";
+import { type FamilyModel, isFamily, loadFamily } from "../family-fixtures.ts";
+import { type Fixture, loadFixture } from "../fixtures.ts";
 import { alternate, type Candidate, reply, request, SINK } from "../measure.ts";
 import { loadOurs } from "../ours.ts";
 
 type Name = "floor" | "ours" | "floor_append" | "ours_append";
 interface Req {
   candidate: Name;
-  model: "qwen3" | "internlm2" | "chatglm3";
+  model: "qwen3" | "internlm2" | "chatglm3" | FamilyModel;
   file: string;
   pieces: string;
   warmup: number;
@@ -30,11 +31,21 @@ interface Req {
   stopStrings: string[];
 }
 const req = request<Req>();
-const tok = await loadOurs(req.model);
-const spec = compileDecoderSpec(tok.textModel, tok.format);
+// Families as data (Llama 3.x, DeepSeek V3): loadTokenizerSync(dir). Every spec comes from
+// compileDecoderSpecFor(tok) (for Qwen3/InternLM2/ChatGLM3 deep-equal to the deprecated
+// compileDecoderSpec(textModel, format): checked with util.isDeepStrictEqual).
+const model = req.model;
+const fam = isFamily(model) ? await loadFamily(model) : undefined;
+const tok = fam ?? (await loadOurs(model as "qwen3" | "internlm2" | "chatglm3"));
+const spec = compileDecoderSpecFor(tok);
+/** The request's tools a fixture needs (Llama 3.x plain-JSON calls); none for the others. */
+const toolsOf = (fx: Fixture): readonly unknown[] | undefined =>
+  (fx as Fixture & { tools?: readonly unknown[] }).tools;
 const pieces = JSON.parse(readFileSync(req.pieces, "utf8")) as string[];
 while (pieces.length < spec.classes.length) pieces.push("");
-const headline = loadFixture(req.file).ids;
+const headlineFx = loadFixture(req.file);
+const headline = headlineFx.ids;
+const headlineTools = toolsOf(headlineFx);
 
 const sinkHandler: DecoderHandler = {
   onMessageStart(role, metadata) {
@@ -93,15 +104,19 @@ const appendCb = (s: string): void => {
   acc.content += s;
 };
 
-const runs: Record<Name, (ids: readonly number[], stop?: string[]) => number> = {
+const opts = (stop: string[] | undefined, tools: readonly unknown[] | undefined) => ({
+  ...(tools === undefined ? {} : { tools }),
+  ...(stop === undefined ? {} : { stopStrings: stop }),
+});
+const runs: Record<Name, (ids: readonly number[], stop?: string[], tools?: readonly unknown[]) => number> = {
   floor(ids) {
     const cb = floorCb;
     const n = ids.length;
     for (let i = 0; i < n; i++) cb(pieces[ids[i] as number] as string);
     return n;
   },
-  ours(ids, stop) {
-    const d = createDecoder(spec, sinkHandler, stop ? { stopStrings: stop } : {});
+  ours(ids, stop, tools) {
+    const d = createDecoder(spec, sinkHandler, opts(stop, tools));
     const n = ids.length;
     for (let i = 0; i < n; i++) d.push(ids[i] as number);
     d.end();
@@ -114,8 +129,8 @@ const runs: Record<Name, (ids: readonly number[], stop?: string[]) => number> = 
     drain();
     return n;
   },
-  ours_append(ids, stop) {
-    const d = createDecoder(spec, appendHandler, stop ? { stopStrings: stop } : {});
+  ours_append(ids, stop, tools) {
+    const d = createDecoder(spec, appendHandler, opts(stop, tools));
     const n = ids.length;
     for (let i = 0; i < n; i++) d.push(ids[i] as number);
     d.end();
@@ -130,11 +145,12 @@ const run = runs[req.candidate];
 // same either way. A server's decoder has seen varied output too.
 for (let pass = 0; pass < 3; pass++) {
   for (const file of req.prewarm) {
-    const ids = loadFixture(file).ids;
-    run(ids);
-    if (req.candidate === "ours" || req.candidate === "ours_append") run(ids, req.stopStrings);
+    const fx = loadFixture(file);
+    run(fx.ids, undefined, toolsOf(fx));
+    if (req.candidate === "ours" || req.candidate === "ours_append")
+      run(fx.ids, req.stopStrings, toolsOf(fx));
   }
 }
-const cand: Candidate = { name: req.candidate, run: () => run(headline) };
+const cand: Candidate = { name: req.candidate, run: () => run(headline, undefined, headlineTools) };
 const t = await alternate([cand], { warmup: req.warmup, rounds: req.rounds });
 reply({ candidate: req.candidate, model: req.model, file: req.file, ...t[req.candidate] });
