@@ -4,7 +4,7 @@
 //   node --import tsx src/profile.ts summarize out/prof/<file>.cpuprofile
 // what: decode | decode-stop | encode-raw | encode-chat
 import { readFileSync } from "node:fs";
-import { compileDecoderSpec, createDecoder, type DecoderHandler } from "@chatwire/stream-decoder";
+import { compileDecoderSpecFor, createDecoder, type DecoderHandler } from "@chatwire/stream-decoder";
 import { encodeCorpus } from "./corpus.ts";
 import { fixtureFile, type ModelName } from "./fixtures.ts";
 import { SINK } from "./measure.ts";
@@ -36,7 +36,7 @@ if (what === "summarize") {
   summarize(modelArg as string);
 } else if (what === "decode" || what === "decode-stop") {
   const tok = await loadOurs(model);
-  const spec = compileDecoderSpec(tok.textModel, tok.format);
+  const spec = compileDecoderSpecFor(tok);
   const ids = (JSON.parse(readFileSync(fixtureFile(model, "mixed", 8192), "utf8")) as { ids: number[] }).ids;
   // The same no-op consumer as the benchmark (no event objects).
   const add = (t: string): void => {

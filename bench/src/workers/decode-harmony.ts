@@ -21,7 +21,7 @@
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { compileDecoderSpec, createDecoder, type DecoderHandler } from "@chatwire/stream-decoder";
+import { compileDecoderSpecFor, createDecoder, type DecoderHandler } from "@chatwire/stream-decoder";
 import { GPTOSS_IDS as G } from "@chatwire/tokenizer";
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import tokenizers from "tokenizers";
@@ -110,7 +110,7 @@ const total = genA.length + genB.length;
 if (total !== N) throw new Error(`fixture is ${total} IDs, not ${N}`);
 
 const tok = loadTokenizerSync(modelDir);
-const spec = compileDecoderSpec(tok.textModel, "gpt-oss");
+const spec = compileDecoderSpecFor(tok);
 const reserved = new Uint8Array(spec.classes.length);
 for (const id of tok.registry.ids) reserved[id] = 1;
 // Floor pieces: HF's decode of each ID alone (what a per-ID table holds).

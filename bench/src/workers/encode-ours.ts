@@ -7,10 +7,10 @@
 // each on its own tokenizer instance with an identical text history (equally warm caches), in
 // alternating order; every ratio is a median of per-round PAIRED ratios on identical text.
 // Cold start (the first thing this fresh process does): load + the first encodeChat + the
-// first decoded token (compileDecoderSpec, createDecoder, push until the first text callback).
+// first decoded token (compileDecoderSpecFor, createDecoder, push until the first text callback).
 // With `cold`: encodeText rates on the cold corpus (random words; cache misses), afterwards.
 import { readFileSync } from "node:fs";
-import { compileDecoderSpec, createDecoder } from "@chatwire/stream-decoder";
+import { compileDecoderSpecFor, createDecoder } from "@chatwire/stream-decoder";
 import { Tiktoken } from "tiktoken";
 import { FIRST_ENCODE_TEXT, heapUsedAfterGc, median, reply, request, SINK } from "../measure.ts";
 import { chatRequest, loadOurs } from "../ours.ts";
@@ -53,7 +53,7 @@ const firstChat = tok.encodeChat(chatRequest([FIRST_ENCODE_TEXT]));
 const firstChatMs = performance.now() - t1;
 const t2 = performance.now();
 let firstText = "";
-const spec = compileDecoderSpec(tok.textModel, tok.format);
+const spec = compileDecoderSpecFor(tok);
 const dec = createDecoder(spec, {
   onText(text) {
     firstText ||= text;

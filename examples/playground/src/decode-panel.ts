@@ -1,6 +1,11 @@
 // The decode panel: streams IDs through one stream decoder, one ID per tick, and shows each
 // event as it arrives (runs of text-like events share a row) plus the transcript so far.
-import { compileDecoderSpec, createDecoder, type DecoderEvent, eventHandler } from "@chatwire/stream-decoder";
+import {
+  compileDecoderSpecFor,
+  createDecoder,
+  type DecoderEvent,
+  eventHandler,
+} from "@chatwire/stream-decoder";
 import type { ChatTokenizer } from "@chatwire/tokenizer";
 import { el } from "./dom.ts";
 
@@ -83,7 +88,7 @@ export function streamDecode(
     list.append(li);
     lastRow = { type: e.type, count: 1, li, text };
   };
-  const decoder = createDecoder(compileDecoderSpec(tok.textModel, tok.format), eventHandler(onEvent), {
+  const decoder = createDecoder(compileDecoderSpecFor(tok), eventHandler(onEvent), {
     streamToolCalls: true,
   });
   let i = 0;

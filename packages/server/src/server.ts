@@ -10,7 +10,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ToolCallStreaming } from "@chatwire/openai";
-import { compileDecoderSpec } from "@chatwire/stream-decoder";
+import { compileDecoderSpecFor } from "@chatwire/stream-decoder";
 import type { ChatTokenizer } from "@chatwire/tokenizer";
 import { makeAuthCheck } from "./auth.ts";
 import { DEFAULT_LIMITS, type RequestLog, type ServeLimits, type ServerContext } from "./context.ts";
@@ -59,7 +59,7 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
   const limiter = new Limiter(limits.maxConcurrent, limits.maxQueue);
   const ctx: ServerContext = {
     tokenizer: o.tokenizer,
-    spec: compileDecoderSpec(o.tokenizer.textModel, o.tokenizer.format),
+    spec: compileDecoderSpecFor(o.tokenizer),
     engine: o.engine,
     modelId: o.modelId,
     limits,

@@ -139,6 +139,11 @@ export async function chatCompletions(
     });
     const decoder = createDecoder(ctx.spec, writer, {
       streamToolCalls: true,
+      // The request's tools: a family whose calls are plain model text (Llama 3.x) detects them
+      // only with these, and one that writes values as text (Qwen3-Coder) types them by schema.
+      ...(Array.isArray(mapped.chat.tools) && mapped.chat.tools.length > 0
+        ? { tools: mapped.chat.tools }
+        : {}),
       // The prefill IDs are pushed first (they are prompt, not completion, tokens).
       maxTokens: maxTokens + prefill.ids.length,
       ...(mapped.sampling.stop.length > 0 ? { stopStrings: mapped.sampling.stop } : {}),
