@@ -22,11 +22,12 @@
 //   }
 // "roundTrip": which assistant turns the family's template can carry, for the decode battery's
 // encode -> decode round trips (default: content, tool calls, both, up to 2 calls). A template
-// that drops the text of a message with tool calls (DeepSeek V3, Llama 3.x) says
-// "contentWithCalls": false; one that refuses more than one call (Llama 3.x) "maxCalls": 1; one
-// that renders no tool calls from the request shape (the Llama 3.0 template has no tool support;
-// DeepSeek V3's renders calls only when content is None, which the request's null content never
-// is after normalization, as in vLLM) "toolCalls": false: those round trips are content only.
+// that drops part of a message with both text and tool calls (Llama 3.x drops the text, DeepSeek
+// V3 the calls) says "contentWithCalls": false; one that refuses more than one call (Llama 3.x) "maxCalls": 1; one
+// whose encoded turn cannot be cut out as a generation "toolCalls": false (the Llama 3.0 template
+// has no tool support; DeepSeek V3's template writes no end marker after a calls-only message
+// unless tool outputs follow, so there is no stop to cut at): those round trips are content
+// only, and the family's own decoder tests decode its calls from the generation goldens.
 // "ignoring-spaces": the renderer makes separate encoder calls (ChatSink.cut), each with
 // SentencePiece's dummy-prefix "▁", which decode shows as a space the rendering does not have;
 // decode(ids, show) and renderChat are then compared with every " " removed (a weaker check).
