@@ -4,55 +4,15 @@
 // integral one as its exact integer digits (what Python's int(float) prints), any other in
 // Python's repr(float) (0.1, 1e-05, 1.5e+300). So JSON.parse of the text gives back the value.
 // The value is depth-bounded by its producers (MAX_NESTING_DEPTH): the recursion is bounded.
+import { pyFloatRepr, pyJsonString } from "@chatwire/tokenizer";
 import type { JsonValue } from "../python-literal.ts";
 
-const ESCAPES: ReadonlyMap<number, string> = new Map([
-  [8, "\\b"],
-  [9, "\\t"],
-  [10, "\\n"],
-  [12, "\\f"],
-  [13, "\\r"],
-  [34, '\\"'],
-  [92, "\\\\"],
-]);
-
 /** A JSON string literal (json.dumps with ensure_ascii=False). */
-export function jsonString(s: string): string {
-  // Pieces joined once: an escape-dense string stays linear.
-  let parts: string[] | undefined;
-  let from = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c >= 0x20 && c !== 34 && c !== 92) continue;
-    parts ??= ['"'];
-    parts.push(s.slice(from, i), ESCAPES.get(c) ?? `\\u${c.toString(16).padStart(4, "0")}`);
-    from = i + 1;
-  }
-  if (parts === undefined) return `"${s}"`;
-  parts.push(s.slice(from), '"');
-  return parts.join("");
-}
-
-/** Python repr() of a finite, non-integral double. */
-function floatRepr(x: number): string {
-  const sign = x < 0 ? "-" : "";
-  // toExponential(): the shortest digits that round-trip, as Python's repr.
-  const m = /^(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(Math.abs(x).toExponential());
-  if (m === null) return String(x);
-  const digits = (m[1] ?? "") + (m[2] ?? "");
-  const exp = Number(m[3]);
-  if (exp < -4 || exp >= 16) {
-    const mant = digits.length > 1 ? `${digits[0]}.${digits.slice(1)}` : digits;
-    return `${sign}${mant}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`;
-  }
-  const point = exp + 1;
-  if (point <= 0) return `${sign}0.${"0".repeat(-point)}${digits}`;
-  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
-}
+export const jsonString: (s: string) => string = pyJsonString;
 
 /** A finite double as JSON number text (see the file comment). */
 export function jsonNumber(x: number): string {
-  return Number.isInteger(x) ? BigInt(x).toString() : floatRepr(x);
+  return Number.isInteger(x) ? BigInt(x).toString() : pyFloatRepr(x);
 }
 
 export function jsonText(v: JsonValue): string {

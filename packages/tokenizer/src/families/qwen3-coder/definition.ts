@@ -4,20 +4,11 @@
 // (same tokenizer files). Every added token of tokenizer.json is reserved, special or not;
 // the renderer is ./render.ts, the decoder grammar ./grammar.ts.
 import type { FamilyDefinition } from "../definition.ts";
+import { QWEN3_TOKENS, definition as qwen3 } from "../qwen3/definition.ts";
 import { grammar } from "./grammar.ts";
 import { renderQwen3Coder } from "./render.ts";
 
-const TOKENS = {
-  endOfText: "<|endoftext|>",
-  imStart: "<|im_start|>",
-  imEnd: "<|im_end|>",
-  toolCall: "<tool_call>",
-  toolCallEnd: "</tool_call>",
-  toolResponse: "<tool_response>",
-  toolResponseEnd: "</tool_response>",
-  think: "<think>",
-  thinkEnd: "</think>",
-} as const;
+const TOKENS = QWEN3_TOKENS;
 
 export type Qwen3CoderKey = keyof typeof TOKENS;
 
@@ -26,8 +17,7 @@ export const definition: FamilyDefinition<Qwen3CoderKey> = {
   title: "Qwen3-Coder",
   tokens: TOKENS,
   detect: {
-    tokenizerClass: ["Qwen2Tokenizer", ""],
-    addedTokens: [{ id: 151644, content: "<|im_start|>" }],
+    ...qwen3.detect,
     // Its tools prompt (no other Qwen template writes these).
     templateIncludes: ["<function=example_function_name>", "<parameter=example_parameter_1>"],
     priority: 10,

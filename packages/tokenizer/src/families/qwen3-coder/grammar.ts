@@ -4,26 +4,17 @@
 // `CONTENT\n\n<tool_call>\n<function=...>\n...</function>\n</tool_call>` (the content is
 // stripped by the template: every "\n" before the marker is layout; the "\n"s inside the body
 // stay in the action's raw text and xml-call reads past them).
-import type { Grammar } from "../grammar.ts";
+import type { BlockGrammar, Grammar } from "../grammar.ts";
+import { grammar as qwen3 } from "../qwen3/grammar.ts";
 import type { Qwen3CoderKey } from "./definition.ts";
 
+const think = qwen3.blocks?.find((b) => b.name === "think") as BlockGrammar;
+
 export const grammar: Grammar<Qwen3CoderKey> = {
-  markers: {
-    imStart: { move: "message-start" },
-    imEnd: { move: "message-end" },
-    endOfText: { move: "end-of-text" },
-    think: { move: "block-open", block: "think" },
-    thinkEnd: { move: "block-close", block: "think" },
-    toolCall: { move: "block-open", block: "tool_call" },
-    toolCallEnd: { move: "block-close", block: "tool_call" },
-  },
-  header: { syntax: "line" },
+  markers: qwen3.markers,
+  header: qwen3.header,
   blocks: [
-    {
-      name: "think",
-      emits: "reasoning",
-      newlines: { afterOpen: "all", beforeClose: "all", afterClose: "all" },
-    },
+    think,
     {
       name: "tool_call",
       emits: "action",

@@ -5,7 +5,8 @@ import type { FamilyDefinition } from "../definition.ts";
 import { grammar } from "./grammar.ts";
 import { renderQwen3 } from "./render.ts";
 
-const TOKENS = {
+/** The Qwen3 tokenizer's structural tokens (also Qwen3-Coder's: the same files). */
+export const QWEN3_TOKENS = {
   endOfText: "<|endoftext|>",
   imStart: "<|im_start|>",
   imEnd: "<|im_end|>",
@@ -17,12 +18,12 @@ const TOKENS = {
   thinkEnd: "</think>",
 } as const;
 
-export type Qwen3Key = keyof typeof TOKENS;
+export type Qwen3Key = keyof typeof QWEN3_TOKENS;
 
 export const definition: FamilyDefinition<Qwen3Key> = {
   name: "qwen3",
   title: "Qwen3",
-  tokens: TOKENS,
+  tokens: QWEN3_TOKENS,
   detect: {
     tokenizerClass: ["Qwen2Tokenizer", ""],
     addedTokens: [{ id: 151644, content: "<|im_start|>" }],
