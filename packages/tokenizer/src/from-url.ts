@@ -1,12 +1,15 @@
 // Loading over HTTP(S) with `fetch` (browsers, workers, edge runtimes, Node 18+): the files are
-// fetched beside a base URL (the model's directory), then built by fromFiles' steps. Only the
-// files the text model needs are fetched: tokenizer_config.json and tokenizer.json (at once),
-// then tokenizer.model only when there is no tokenizer.json (404). generation_config.json and
-// config.json are not fetched (fromFiles takes them when the caller has them).
+// fetched beside a base URL (the model's directory), then built by fromFiles' steps. Fetched at
+// once: tokenizer_config.json, tokenizer.json and the optional files fromFiles reads
+// (generation_config.json and config.json for EOS IDs, chat_template.jinja for detection: newer
+// Hugging Face repositories keep the template only there); tokenizer.model only when there is no
+// tokenizer.json. A 404/410 means the file is absent: fatal for the required ones, nothing for
+// the optional ones (for which a 403 means absent too); any other HTTP error is fetch-failed.
 import type { ChatTokenizer } from "./chat-tokenizer.ts";
 import { TokenizerError } from "./errors.ts";
-import { buildTokenizer, CONFIG_FILE, checkFormatOption, type LoadOptions } from "./load.ts";
+import { buildTokenizer, CONFIG_FILE, checkFormatOption, EOS_FILES, type LoadOptions } from "./load.ts";
 import { JSON_MODEL_FILE, SPM_MODEL_FILE } from "./model-files.ts";
+import { TEMPLATE_FILE } from "./template/from-files.ts";
 
 export interface FromUrlOptions extends LoadOptions {
   /** The fetch to use (default: the global fetch). */
@@ -40,6 +43,7 @@ async function get(
   doFetch: typeof fetch,
   url: string,
   init: RequestInit | undefined,
+  optional: boolean,
 ): Promise<Uint8Array | undefined> {
   let res: Response;
   try {
@@ -49,6 +53,8 @@ async function get(
     throw new TokenizerError("fetch-failed", `${url} cannot be fetched: ${why}`, { file: url });
   }
   if (res.status === 404 || res.status === 410) return undefined;
+  // Object stores (S3 without list permission) answer 403 for a missing object.
+  if (optional && res.status === 403) return undefined;
   if (!res.ok) {
     throw new TokenizerError(
       "fetch-failed",
@@ -67,8 +73,11 @@ async function get(
   }
 }
 
+/** Files fetched beside the required ones; absent (404/410/403) is fine. */
+const OPTIONAL_FILES: readonly string[] = [...EOS_FILES, TEMPLATE_FILE];
+
 /**
- * Fetches tokenizer_config.json and the model file beside `baseUrl` (a directory, e.g.
+ * Fetches tokenizer_config.json, the model file and the optional files beside `baseUrl` (a directory, e.g.
  * "https://huggingface.co/ORG/MODEL/resolve/main/") and builds the tokenizer. HTTP and
  * network failures are TokenizerError("fetch-failed") naming the URL; a missing file (404) is
  * "file-not-found"; the rest as fromFiles.
@@ -82,10 +91,10 @@ export async function fromUrl(baseUrl: string | URL, options: FromUrlOptions = {
   const label = (name: string): string => new URL(name, dir).href;
   const files: Record<string, Uint8Array> = {};
   const add = async (name: string): Promise<void> => {
-    const bytes = await get(doFetch, label(name), options.init);
+    const bytes = await get(doFetch, label(name), options.init, OPTIONAL_FILES.includes(name));
     if (bytes !== undefined) files[name] = bytes;
   };
-  await Promise.all([add(CONFIG_FILE), add(JSON_MODEL_FILE)]);
+  await Promise.all([CONFIG_FILE, JSON_MODEL_FILE, ...OPTIONAL_FILES].map(add));
   if (files[JSON_MODEL_FILE] === undefined && files[CONFIG_FILE] !== undefined) await add(SPM_MODEL_FILE);
   return buildTokenizer(files, options, label);
 }

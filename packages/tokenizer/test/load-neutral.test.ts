@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { type ChatRequest, fromFiles, fromUrl, TokenizerError } from "../src/index.ts";
+import { type ChatRequest, familyByName, fromFiles, fromUrl, TokenizerError } from "../src/index.ts";
 import { fromDirectory, fromDirectorySync, loadTokenizerSync, qwen3Dir } from "../src/node.ts";
 
 const QWEN = ["tokenizer.json", "tokenizer_config.json"] as const;
@@ -111,11 +111,45 @@ describe("fromUrl", () => {
   const base = "https://models.example/qwen3/";
   const bodies = Object.fromEntries(QWEN.map((n) => [base + n, qwenBytes[n]!]));
 
-  it("fetches tokenizer_config.json, then only the model file of the detected format", async () => {
+  it("fetches the config, tokenizer.json and the optional files at once; tokenizer.model only without tokenizer.json", async () => {
     const asked: string[] = [];
     const tok = await fromUrl("https://models.example/qwen3", { fetch: fakeFetch(bodies, asked) });
-    expect(asked).toEqual([`${base}tokenizer_config.json`, `${base}tokenizer.json`]);
+    expect(asked).toEqual([
+      `${base}tokenizer_config.json`,
+      `${base}tokenizer.json`,
+      `${base}generation_config.json`,
+      `${base}config.json`,
+      `${base}chat_template.jinja`,
+    ]);
     expect(tok.encodeChat(sample)).toEqual(reference.encodeChat(sample));
+    expect(tok.registry.eosIds).toEqual(reference.registry.eosIds);
+  });
+
+  it("generation_config.json / config.json add EOS IDs and chat_template.jinja takes part in detection", async () => {
+    const enc = new TextEncoder();
+    const coder = familyByName("qwen3-coder").detect.templateIncludes ?? [];
+    expect(coder.length).toBeGreaterThan(0);
+    const withOptional = {
+      ...bodies,
+      [`${base}generation_config.json`]: enc.encode(JSON.stringify({ eos_token_id: [151645, 151662] })),
+      [`${base}config.json`]: enc.encode(JSON.stringify({ eos_token_id: 151644 })),
+      [`${base}chat_template.jinja`]: enc.encode(coder.join("\n")),
+    };
+    const tok = await fromUrl(base, { fetch: fakeFetch(withOptional, []) });
+    expect(tok.registry.eosIds).toEqual([151645, 151643, 151662, 151644]);
+    expect(tok.family.name).toBe("qwen3-coder");
+    // An optional file answering an HTTP error is still an error, not silently skipped.
+    const e = await rejectionOf(
+      fromUrl(base, { fetch: fakeFetch({ ...bodies, [`${base}config.json`]: 500 }, []) }),
+    );
+    expect([e.type, e.fields.file]).toEqual(["fetch-failed", `${base}config.json`]);
+    // ...but a 403 on an optional file is an absent file (object stores answer 403 for missing keys).
+    const s3 = await fromUrl(base, { fetch: fakeFetch({ ...bodies, [`${base}config.json`]: 403 }, []) });
+    expect(s3.registry.eosIds).toEqual(reference.registry.eosIds);
+    const e403 = await rejectionOf(
+      fromUrl(base, { fetch: fakeFetch({ ...bodies, [`${base}tokenizer.json`]: 403 }, []) }),
+    );
+    expect([e403.type, e403.fields.status]).toEqual(["fetch-failed", 403]);
   });
 
   it("HTTP and network failures are fetch-failed; a 404 is file-not-found naming the URL", async () => {
