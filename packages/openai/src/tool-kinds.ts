@@ -3,9 +3,10 @@
 //   - an action kind named by an "action-kind" marker, or an action block's own kind, is a call
 //     when its body syntax parses a call (anything but "raw": code such as an interpreter);
 //   - a family whose header names the tool in a metadata line (role-metadata-line with an
-//     action block) reports the tool name as the kind: any other non-empty kind is a call.
+//     action block) reports the tool name as the kind: any other non-empty kind is a call;
+//   - a plainTextToolCall (Llama 3.x custom tools, read from text when tools are given) is a call.
 // Unknown family names (and "template") have no calls.
-import { FAMILIES, type FormatName, type Grammar } from "@chatwire/tokenizer";
+import { FAMILIES, type FormatName, type Grammar, PLAIN_TEXT_CALL_KIND } from "@chatwire/tokenizer";
 
 function kinds(g: Grammar): { calls: Set<string>; code: Set<string> } {
   const calls = new Set<string>();
@@ -16,6 +17,7 @@ function kinds(g: Grammar): { calls: Set<string>; code: Set<string> } {
     if (b.emits !== "action" || b.kindFromMarker === true) continue;
     ((b.body ?? "raw") === "raw" ? code : calls).add(b.kind ?? b.name);
   }
+  if (g.plainTextToolCall !== undefined) calls.add(PLAIN_TEXT_CALL_KIND);
   return { calls, code };
 }
 

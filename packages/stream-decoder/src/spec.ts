@@ -13,6 +13,7 @@ import {
   type FormatName,
   type Grammar,
   type MarkerMove,
+  PLAIN_TEXT_CALL_KIND,
   type TextModel,
   TokenKind,
 } from "@chatwire/tokenizer";
@@ -255,7 +256,12 @@ export function compileGrammarSpec(
   };
   const defs: BlockGrammar[] = [...(grammar.blocks ?? [])];
   if (grammar.plainTextToolCall !== undefined && !defs.some((b) => b.name === " plain"))
-    defs.push({ name: " plain", emits: "action", kind: "tool_call", body: grammar.plainTextToolCall });
+    defs.push({
+      name: " plain",
+      emits: "action",
+      kind: PLAIN_TEXT_CALL_KIND,
+      body: grammar.plainTextToolCall,
+    });
   const blockAt = new Map<string, number>();
   defs.forEach((b, i) => {
     if (blockAt.has(b.name)) bad(`block ${JSON.stringify(b.name)} is defined twice`);

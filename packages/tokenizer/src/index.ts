@@ -24,6 +24,7 @@ export type {
   MarkerMove,
   NewlineRules,
 } from "./families/grammar.ts";
+export { PLAIN_TEXT_CALL_KIND } from "./families/grammar.ts";
 export { FAMILIES, FAMILY_NAMES, FAMILY_NAMES as FORMAT_NAMES } from "./families/index.ts";
 export { grammar as INTERNLM2_GRAMMAR } from "./families/internlm2/grammar.ts";
 export { grammar as QWEN3_GRAMMAR } from "./families/qwen3/grammar.ts";

@@ -4,7 +4,10 @@
 //   qwen3      <think>reasoning</think> content, two parallel <tool_call>s, <|im_end|>
 //   internlm2  content, one <|action_start|><|plugin|> call, <|action_end|>, <|im_end|>
 //   chatglm3   metadata line "get_weather", ```python tool_call(...)```, <|observation|>
+//   others     derived from the family's own renderer (replay-derive.ts): the assistant turn of a
+//              rendered conversation after its generation prompt, cut at its first stop ID
 import { CHATGLM3_IDS, type ChatTokenizer, INTERNLM2_IDS, QWEN3_IDS } from "@chatwire/tokenizer";
+import { derivedReplayScript } from "./replay-derive.ts";
 
 export function builtinReplayScript(tok: ChatTokenizer): number[] {
   const t = (s: string) => tok.encodeText(s).ids;
@@ -40,7 +43,7 @@ export function builtinReplayScript(tok: ChatTokenizer): number[] {
         CHATGLM3_IDS.observation,
       ];
     default:
-      return [];
+      return derivedReplayScript(tok);
   }
 }
 

@@ -103,6 +103,9 @@ export interface BlockGrammar {
   readonly argumentsKey?: "arguments" | "parameters";
 }
 
+/** The action kind of a plainTextToolCall (the decoder's events; the OpenAI layer's call check). */
+export const PLAIN_TEXT_CALL_KIND = "tool_call";
+
 export interface Grammar<K extends string = string> {
   /** Token key -> move. Reserved IDs not listed here are "misplaced". */
   readonly markers: Readonly<Partial<Record<K, MarkerMove>>>;
@@ -113,7 +116,7 @@ export interface Grammar<K extends string = string> {
   /**
    * A tool call written as plain model text, not marked by any token (Llama 3 custom tools):
    * detected only when the decoder was given the request's tools. Structure read from text:
-   * documented as such.
+   * documented as such. Its actions are of kind PLAIN_TEXT_CALL_KIND.
    */
   readonly plainTextToolCall?: "json-call";
   /** Decoding may start inside this block (Qwen3 thinking-only prompts opened <think>). */
