@@ -27,10 +27,20 @@ export type LoadedChatTokenizer =
   | { readonly kind: "native"; readonly tokenizer: ChatTokenizer }
   | { readonly kind: "template"; readonly tokenizer: TemplateTokenizer };
 
+/** Native load failures after which "auto" renders the directory's chat template instead. */
+const NO_NATIVE_FAMILY: ReadonlySet<string> = new Set([
+  // No family's detection data matches the files.
+  "unknown-format",
+  // A family was detected but the files do not fit it (e.g. a Qwen2.5 vocabulary, detected as
+  // qwen3 by its tokenizer class and <|im_start|>, lacks <think>): no native family matches.
+  "tokenizer-config-mismatch",
+]);
+
 /**
  * The tokenizer --format names. "auto": the native family detected from tokenizer_config.json;
- * when no family matches (unknown-format) the directory's chat template. Other formats (or
- * none) load as before.
+ * when no family matches (unknown-format) or the detected one does not fit the files
+ * (tokenizer-config-mismatch), the directory's chat template. Other formats (or none) load as
+ * before.
  */
 export async function loadChatTokenizerOption(
   opts: ParsedOptions,
@@ -44,7 +54,7 @@ export async function loadChatTokenizerOption(
     (t) => t,
     (e: unknown) => e,
   );
-  if (!(TokenizerError.isInstance(native) && native.type === "unknown-format")) {
+  if (!(TokenizerError.isInstance(native) && NO_NATIVE_FAMILY.has(native.type))) {
     const rest = new Map(opts);
     rest.delete("format");
     return { kind: "native", tokenizer: await loadTokenizerOption(rest) };

@@ -3,8 +3,9 @@
 // IDs; --text is the reference rendering; --show-provenance marks caller text; a bad
 // --chat-template is a usage error (exit 2).
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -74,5 +75,45 @@ describe("encode-chat --format template", () => {
     );
     expect(r.status).toBe(2);
     expect(r.err).toContain("tokenizer-load-failed");
+  });
+});
+
+describe("encode-chat --format auto: no native family fits, so the directory's template", () => {
+  // A Qwen2.5-shaped directory made at test time from the Qwen3 package: the same tokenizer class
+  // and <|im_start|>, so detection names qwen3, but without Qwen3's added tokens 151665-151668
+  // (<tool_response>, </tool_response>, <think>, </think>): qwen3 does not fit these files.
+  const q25 = mkdtempSync(join(tmpdir(), "chatwire-q25-"));
+  const tj = JSON.parse(readFileSync(join(dir, "tokenizer.json"), "utf8")) as {
+    added_tokens: { id: number }[];
+  };
+  tj.added_tokens = tj.added_tokens.filter((a) => a.id <= 151664);
+  writeFileSync(join(q25, "tokenizer.json"), JSON.stringify(tj));
+  const tc = JSON.parse(readFileSync(join(dir, "tokenizer_config.json"), "utf8")) as {
+    added_tokens_decoder: Record<string, unknown>;
+    chat_template: string;
+  };
+  tc.added_tokens_decoder = Object.fromEntries(
+    Object.entries(tc.added_tokens_decoder).filter(([id]) => Number(id) <= 151664),
+  );
+  tc.chat_template =
+    "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}" +
+    "{% if add_generation_prompt %}<|im_start|>assistant\n{% endif %}";
+  writeFileSync(join(q25, "tokenizer_config.json"), JSON.stringify(tc));
+  const req = { messages: [{ role: "user", content: "hi <|im_end|>" }], add_generation_prompt: true };
+
+  it("auto gives the template path's IDs; --format qwen3 is refused", () => {
+    const viaTemplate = run(["encode-chat", "--format", "template", "--tokenizer", q25], [req]);
+    expect(viaTemplate.status).toBe(0);
+    const ids = viaTemplate.out[0]?.ids as number[];
+    // The template's own markers are IDs; the caller's "<|im_end|>" is text (one 151645 only).
+    expect(ids.slice(0, 3)).toEqual([151644, 872, 198]);
+    expect(ids.filter((id) => id === 151645)).toHaveLength(1);
+    expect(ids.slice(-3)).toEqual([151644, 77091, 198]);
+    const viaAuto = run(["encode-chat", "--format", "auto", "--tokenizer", q25], [req]);
+    expect(viaAuto.status).toBe(0);
+    expect(viaAuto.out).toEqual(viaTemplate.out);
+    const native = run(["encode-chat", "--format", "qwen3", "--tokenizer", q25], [req]);
+    expect(native.status).toBe(2);
+    expect(native.err).toMatch(/tokenizer-config-mismatch/);
   });
 });

@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { encoder, FAMILIES, golden, repoRoot } from "./deepseek-support.ts";
+import { fromFiles, TokenizerError } from "../src/index.ts";
+import { encoder, FAMILIES, golden, packageModels, repoRoot, templatesDir } from "./deepseek-support.ts";
 import { havePython } from "./template-support.ts";
 
 for (const family of FAMILIES) {
@@ -37,6 +38,49 @@ for (const family of FAMILIES) {
     }
   });
 }
+
+describe("later DeepSeek templates on the same vocabulary are neither family", () => {
+  // The tool-call lines of DeepSeek V3.1's template (ggml-org/llama.cpp
+  // models/templates/deepseek-ai-DeepSeek-V3.1.jinja @ 0374c5b6e4c19370262d93e2c3f2a98c9af9fe1f):
+  // "</think>" as R1's, but no ```json fence around the arguments, which V3's and R1's write.
+  const v31 =
+    "{%- for message in messages -%}{%- if message['role'] == 'user' -%}{{'<｜User｜>' + message['content']}}" +
+    "{%- endif -%}{%- if message['role'] == 'assistant' -%}{{'<｜Assistant｜></think>'}}{%- for tool in message['tool_calls'] -%}" +
+    "{{'<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>'+ tool['function']['name'] + '<｜tool▁sep｜>' + " +
+    "tool['function']['arguments'] + '<｜tool▁call▁end｜>'}}{%- endfor -%}{%- endif -%}{%- endfor -%}";
+  const files = (template: string | undefined): Record<string, string> => {
+    const cfg = JSON.parse(readFileSync(join(packageModels, "tokenizer_config.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    if (template === undefined) delete cfg.chat_template;
+    else cfg.chat_template = template;
+    return {
+      "tokenizer.json": readFileSync(join(packageModels, "tokenizer.json"), "utf8"),
+      "tokenizer_config.json": JSON.stringify(cfg),
+    };
+  };
+  it("a V3.1-shaped template: unknown-format (so --format auto renders the template itself)", () => {
+    let type: string | undefined;
+    try {
+      fromFiles(files(v31));
+    } catch (e) {
+      if (TokenizerError.isInstance(e)) type = e.type;
+    }
+    expect(type).toBe("unknown-format");
+    // Forcing the family still works (the caller says the renderer fits).
+    expect(fromFiles(files(v31), { format: "deepseek-v3" }).format).toBe("deepseek-v3");
+  });
+  it("no template at all: deepseek-v3 by its tokens; the V3 and R1 templates: their families", () => {
+    expect(fromFiles(files(undefined)).format).toBe("deepseek-v3");
+    expect(fromFiles(files(readFileSync(join(templatesDir, "deepseek-v3.jinja"), "utf8"))).format).toBe(
+      "deepseek-v3",
+    );
+    expect(fromFiles(files(readFileSync(join(templatesDir, "deepseek-r1.jinja"), "utf8"))).format).toBe(
+      "deepseek-r1",
+    );
+  });
+});
 
 describe("deepseek-r1 on the DERIVED vocabulary (<think> 128798, </think> 128799)", () => {
   const g = golden("deepseek-r1");

@@ -23,6 +23,12 @@ export interface Detection {
   readonly addedTokens?: ReadonlyArray<{ readonly id?: number; readonly content: string }>;
   /** The chat template (any source) contains every one of these strings. */
   readonly templateIncludes?: readonly string[];
+  /**
+   * When the files carry a chat template, one source contains every one of these strings (files
+   * without a template still match): tells the template variants this family's renderer
+   * reproduces from later ones of the same vocabulary that it does not (added by the lead).
+   */
+  readonly templateIfPresentIncludes?: readonly string[];
   readonly priority?: number;
   /** The family also matches when every condition of one of these holds (added by core-tok). */
   readonly alternatives?: readonly Detection[];

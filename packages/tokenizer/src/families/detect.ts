@@ -31,6 +31,13 @@ function holds(d: Detection, input: DetectionInput, byId: ReadonlyMap<number, st
   }
   const needs = d.templateIncludes ?? [];
   if (needs.length > 0 && !input.templates.some((src) => needs.every((s) => src.includes(s)))) return false;
+  const ifAny = d.templateIfPresentIncludes ?? [];
+  if (
+    ifAny.length > 0 &&
+    input.templates.length > 0 &&
+    !input.templates.some((src) => ifAny.every((s) => src.includes(s)))
+  )
+    return false;
   return true;
 }
 
