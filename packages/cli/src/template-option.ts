@@ -31,8 +31,8 @@ export type LoadedChatTokenizer =
 const NO_NATIVE_FAMILY: ReadonlySet<string> = new Set([
   // No family's detection data matches the files.
   "unknown-format",
-  // A family was detected but the files do not fit it (e.g. a Qwen2.5 vocabulary, detected as
-  // qwen3 by its tokenizer class and <|im_start|>, lacks <think>): no native family matches.
+  // A family was detected but the files do not fit it (e.g. an older vocabulary of the same
+  // tokenizer class and markers that lacks one of the family's tokens): no native family matches.
   "tokenizer-config-mismatch",
 ]);
 

@@ -59,6 +59,20 @@ describe("definitions drive the loader", () => {
     ]);
   });
 
+  it("a Qwen template without enable_thinking (QwQ, Qwen3-*-2507) is not the qwen3 renderer's format", () => {
+    const cfg = JSON.parse(qwen["tokenizer_config.json"]) as Record<string, unknown>;
+    expect(String(cfg.chat_template)).toContain("enable_thinking");
+    // QwQ's / Qwen3-2507-Thinking's generation prompt opens <think> (excerpt, not the whole template).
+    cfg.chat_template =
+      "{%- for message in messages %}{{- '<|im_start|>' + message.role + '\\n' + message.content + '<|im_end|>' + '\\n' }}" +
+      "{%- endfor %}{%- if add_generation_prompt %}{{- '<|im_start|>assistant\\n<think>\\n' }}{%- endif %}";
+    const variant = { ...qwen, "tokenizer_config.json": JSON.stringify(cfg) };
+    expect(errorOf(() => fromFiles(variant)).type).toBe("unknown-format");
+    expect(fromFiles(variant, { format: "qwen3" }).format).toBe("qwen3");
+    delete cfg.chat_template;
+    expect(fromFiles({ ...qwen, "tokenizer_config.json": JSON.stringify(cfg) }).format).toBe("qwen3");
+  });
+
   it("unknown format names every known family; auto detects", () => {
     const e = errorOf(() => fromFiles(qwen, { format: "no-such-family" }));
     expect(e.type).toBe("unknown-format");
@@ -99,14 +113,19 @@ describe("detection is data: priority, then list order; the template may decide"
   const coderLike: FamilyDefinition = {
     ...qwen3,
     name: "test-coder",
-    detect: { ...qwen3.detect, templateIncludes: ["<function="], priority: 1 },
+    detect: {
+      tokenizerClass: qwen3.detect.tokenizerClass ?? [],
+      addedTokens: qwen3.detect.addedTokens ?? [],
+      templateIncludes: ["<function="],
+      priority: 1,
+    },
   };
   const input = (templates: string[]) => ({ config, addedTokens: config.addedTokens, templates });
 
   it("the higher priority wins only when its template condition holds", () => {
     const families = [qwen3, coderLike];
     expect(detectFamily(input(["<tool_call>\n<function=x>"]), families).name).toBe("test-coder");
-    expect(detectFamily(input(["<tool_call>{json}"]), families).name).toBe("qwen3");
+    expect(detectFamily(input(["<tool_call>{json} enable_thinking"]), families).name).toBe("qwen3");
     expect(detectFamily(input([]), families).name).toBe("qwen3");
   });
 

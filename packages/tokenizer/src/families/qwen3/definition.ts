@@ -27,6 +27,9 @@ export const definition: FamilyDefinition<Qwen3Key> = {
   detect: {
     tokenizerClass: ["Qwen2Tokenizer", ""],
     addedTokens: [{ id: 151644, content: "<|im_start|>" }],
+    // The renderer is the hybrid-thinking template's (Qwen3-0.6B … 235B): a template without
+    // enable_thinking (QwQ, Qwen3-*-2507, Qwen2.5) is another format, rendered as a template.
+    templateIfPresentIncludes: ["enable_thinking"],
   },
   reserved: { allAddedTokens: true },
   eos: ["imEnd", "endOfText"],
