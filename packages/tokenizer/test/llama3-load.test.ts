@@ -43,6 +43,26 @@ describe("Llama 3.x loading", () => {
     expect(tok.tokenIds.eom).toBeUndefined();
   });
 
+  it("the vocabulary with a template that writes no Llama 3 headers is neither llama3 nor llama31", () => {
+    const dir = mkdtempSync(join(tmpdir(), "chatwire-llama3-chatml-"));
+    copyFileSync(join(PKG_DIR, "tokenizer.json"), join(dir, "tokenizer.json"));
+    const cfg = JSON.parse(readFileSync(join(PKG_DIR, "tokenizer_config.json"), "utf8")) as Record<
+      string,
+      unknown
+    >;
+    cfg.chat_template =
+      "{% for m in messages %}{{ '<|im_start|>' + m.role + '\\n' + m.content + '<|im_end|>\\n' }}{% endfor %}";
+    writeFileSync(join(dir, "tokenizer_config.json"), JSON.stringify(cfg));
+    let type: string | undefined;
+    try {
+      loadTokenizerSync(dir);
+    } catch (e) {
+      if (TokenizerError.isInstance(e)) type = e.type;
+    }
+    expect(type).toBe("unknown-format");
+    expect(loadTokenizerSync(dir, { format: "llama3" }).format).toBe("llama3");
+  });
+
   it("the derived 3.1 files are llama31 with <|eom_id|>, <|python_tag|>, <|finetune_right_pad_id|>; EOS adds 128008", () => {
     const tok = loadTokenizerSync(derived31Dir());
     expect(tok.format).toBe("llama31");

@@ -24,7 +24,13 @@ export const definition: FamilyDefinition<Llama3Key> = {
   title: "Llama 3.0 Instruct (Meta-Llama-3-8B-Instruct template)",
   tokens: LLAMA3_TOKENS,
   optionalTokens: LLAMA31_ONLY,
-  detect: { addedTokens: ADDED, priority: 0 },
+  // A template, when there is one, writes Llama 3's headers: fine-tunes of the vocabulary with
+  // another template (ChatML, DeepSeek's <｜User｜>) are other formats, rendered as templates.
+  detect: {
+    addedTokens: ADDED,
+    templateIfPresentIncludes: ["<|start_header_id|>", "<|end_header_id|>", "<|eot_id|>"],
+    priority: 0,
+  },
   reserved: { allAddedTokens: true },
   eos: ["eot", "endOfText"],
   render: renderLlama3,
