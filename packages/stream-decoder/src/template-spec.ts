@@ -14,15 +14,9 @@
 // ./template-decoder.ts through templateTurnsOf): the ID sequences that open an assistant turn
 // (the generation prompt) and a user turn, for decoding past the end of turn when the EOS IDs
 // are overridden; and DeepSeek's fenced tool-call markers, decoded into tool-call events.
-import type {
-  BlockGrammar,
-  FencedToolCallMarkers,
-  Grammar,
-  MarkerMove,
-  TemplateProbe,
-  TextModel,
-} from "@chatwire/tokenizer";
+import type { BlockGrammar, Grammar, MarkerMove, TemplateProbe, TextModel } from "@chatwire/tokenizer";
 import { compileGrammarSpec, type DecoderSpec, type DecoderSpecOptions } from "./spec.ts";
+import { type ByteRunTable, byteRunTable } from "./template-decoding/byte-run.ts";
 
 /** The turn grammar of a template spec (immutable, resolved once at compile time). */
 export interface TemplateTurns {
@@ -30,8 +24,8 @@ export interface TemplateTurns {
   readonly assistantPrompt: readonly number[];
   /** IDs that open a user turn after an end of turn; [] when unknown. */
   readonly userPrompt: readonly number[];
-  /** DeepSeek's tool-call block markers, or null. */
-  readonly fencedToolCalls: FencedToolCallMarkers | null;
+  /** HF ByteFallback byte runs to resolve as a whole (./template-decoding/byte-run.ts), or null. */
+  readonly byteRun: ByteRunTable | null;
   /** The same class table for a user turn (never starts in reasoning). */
   readonly userSpec: DecoderSpec;
 }
@@ -68,6 +62,21 @@ export function compileTemplateDecoderSpec(
     mark("toolCall", probe.toolCall.start, { move: "block-open", block: "tool_call" });
     mark("toolCallEnd", probe.toolCall.end, { move: "block-close", block: "tool_call" });
   }
+  const f = probe.fencedToolCalls;
+  if (f !== null) {
+    // DeepSeek's block, as the native deepseek grammar has it (a container of action blocks
+    // whose "fenced-json-call" body takes <｜tool▁sep｜> as its separator), without its
+    // newline rule (exact text; whitespace between calls is dropped by the container anyway).
+    blocks.push(
+      { name: "tool_calls", emits: "container", children: ["fenced_call"] },
+      { name: "fenced_call", emits: "action", kind: "tool_call", body: "fenced-json-call" },
+    );
+    mark("toolCallsBegin", f.callsBegin, { move: "block-open", block: "tool_calls" });
+    mark("toolCallsEnd", f.callsEnd, { move: "block-close", block: "tool_calls" });
+    mark("toolCallBegin", f.callBegin, { move: "block-open", block: "fenced_call" });
+    mark("toolCallEnd2", f.callEnd, { move: "block-close", block: "fenced_call" });
+    mark("toolSep", f.sep, { move: "separator", block: "fenced_call" });
+  }
   const grammar: Grammar = {
     markers,
     header: { syntax: "none" },
@@ -76,8 +85,6 @@ export function compileTemplateDecoderSpec(
   };
   const startInReasoning =
     probe.think !== null && (options.startInReasoning ?? probe.startInReasoning) === true;
-  // DeepSeek's tool-call markers stay misplaced in the table: ./template-decoder.ts reads them
-  // before the per-token path sees them.
   const eosIds = options.eosIds ?? probe.eosIds;
   const compile = (inReasoning: boolean): DecoderSpec =>
     compileGrammarSpec(model, "template", grammar, ids, {
@@ -93,7 +100,7 @@ export function compileTemplateDecoderSpec(
     Object.freeze({
       assistantPrompt: Object.freeze([...probe.generationPrompt]),
       userPrompt: Object.freeze([...probe.userPrompt]),
-      fencedToolCalls: probe.fencedToolCalls,
+      byteRun: byteRunTable(model.decodeTable, model.family),
       userSpec,
     }),
   );
