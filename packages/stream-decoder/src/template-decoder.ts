@@ -197,8 +197,10 @@ export class TemplateDecoder implements Decoder {
       return;
     }
     // A user turn that the template closes with no end of turn (DeepSeek's
-    // <｜User｜>…<｜Assistant｜>): an opening ends it.
-    if (this.proxy.role !== null && this.opensTurn(id)) {
+    // <｜User｜>…<｜Assistant｜>): an opening ends it. An opening that is one reserved ID
+    // (DeepSeek's <｜User｜> / <｜Assistant｜>: the V3 template writes <｜User｜> right after a
+    // calls-only assistant turn) ends any turn, as the native role markers do.
+    if ((this.proxy.role !== null && this.opensTurn(id)) || this.singleOpening(id)) {
       this.closeInner();
       this.out.onMessageEnd();
       this.state = T_BETWEEN;
@@ -212,6 +214,11 @@ export class TemplateDecoder implements Decoder {
       this.state = T_BETWEEN;
       this.held = [];
     }
+  }
+
+  private singleOpening(id: number): boolean {
+    for (const [ids] of this.openings) if (ids.length === 1 && ids[0] === id) return true;
+    return false;
   }
 
   private opensTurn(id: number): boolean {

@@ -6,14 +6,20 @@
 //
 //   the template's end of turn (<|eot_id|>, <｜end▁of▁sentence｜>)  message-end
 //   <think> / </think> (both reserved, spelled by the template)  a reasoning block
-//   <tool_call> / </tool_call>                                   a tool_call action (json-call)
+//   <tool_call> / </tool_call>                                   a tool_call action (json-call,
+//                                                                or xml-call: Qwen3-Coder)
+//   DeepSeek's <｜tool▁calls▁begin｜> … <｜tool▁calls▁end｜>          a container of tool_call actions
+//     <｜tool▁call▁begin｜> … <｜tool▁sep｜> … <｜tool▁call▁end｜>       (fenced-json-call, sep = separator)
+//   a call written as plain JSON text (Llama 3.1+), with tools    plainTextToolCall json-call
 //   another EOS ID (config, generation_config.json)              end-of-text (a stop)
 //   every other reserved ID                                      misplaced (an error event)
 //
-// Beside the class table, the spec carries the turn grammar (TemplateTurns, read by
+// The bodies are the native families' registered syntaxes (syntax/index.ts), so calls stream
+// (streamToolCalls) and stop strings apply inside them exactly as in a native family. Beside
+// the class table, the spec carries the turn grammar (TemplateTurns, read by
 // ./template-decoder.ts through templateTurnsOf): the ID sequences that open an assistant turn
 // (the generation prompt) and a user turn, for decoding past the end of turn when the EOS IDs
-// are overridden; and DeepSeek's fenced tool-call markers, decoded into tool-call events.
+// are overridden; and, for HF ByteFallback models, the table of the byte-run filter.
 import type { BlockGrammar, Grammar, MarkerMove, TemplateProbe, TextModel } from "@chatwire/tokenizer";
 import { compileGrammarSpec, type DecoderSpec, type DecoderSpecOptions } from "./spec.ts";
 import { type ByteRunTable, byteRunTable } from "./template-decoding/byte-run.ts";
@@ -58,7 +64,7 @@ export function compileTemplateDecoderSpec(
     mark("thinkEnd", probe.think.end, { move: "block-close", block: "think" });
   }
   if (probe.toolCall !== null) {
-    blocks.push({ name: "tool_call", emits: "action", body: "json-call" });
+    blocks.push({ name: "tool_call", emits: "action", body: probe.toolCallBody });
     mark("toolCall", probe.toolCall.start, { move: "block-open", block: "tool_call" });
     mark("toolCallEnd", probe.toolCall.end, { move: "block-close", block: "tool_call" });
   }
@@ -82,6 +88,7 @@ export function compileTemplateDecoderSpec(
     header: { syntax: "none" },
     blocks,
     ...(probe.think !== null ? { startBlock: "think" } : {}),
+    ...(probe.plainTextToolCall ? { plainTextToolCall: "json-call" as const } : {}),
   };
   const startInReasoning =
     probe.think !== null && (options.startInReasoning ?? probe.startInReasoning) === true;
