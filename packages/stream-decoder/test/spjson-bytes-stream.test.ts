@@ -14,6 +14,7 @@ import { loadTemplateTokenizerSync } from "@chatwire/tokenizer/node";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { createDecoder, type DecoderEvent, type DecoderOptions, eventCollector } from "../src/index.ts";
+import { ByteRun, byteRunTable } from "../src/template-decoding/byte-run.ts";
 import { compileTemplateDecoderSpec } from "../src/template-spec.ts";
 import { repoRoot } from "./models.ts";
 
@@ -162,5 +163,75 @@ describe("bounded memory: the case no stream can match", () => {
     expect(streamed(bad, [1], options).join("")).toBe("你好\uFFFDok");
     // With the default limit (1,000,000 IDs) the same run is held and both futures match HF.
     expect(streamed(bad).join("")).toBe(`${"\uFFFD".repeat(7)}ok`);
+  });
+});
+
+describe("the byte-run filter: linear, bounded, never throws", () => {
+  const table = byteRunTable(tok.textModel.decodeTable, tok.textModel.family);
+  test("the filter is on for this model only (HF ByteFallback) and its stand-in is a byte rejected on its own", () => {
+    expect(table).not.toBeNull();
+    const b = table?.bytes[table.invalidId];
+    expect(b?.length).toBe(1);
+    expect((b?.[0] as number) >= 0xf8).toBe(true);
+  });
+  test("operation count: every ID goes on exactly once, at most `cap` are held (hostile: one endless valid run)", () => {
+    if (table === null) throw new Error("no table");
+    const cap = 1000;
+    const run = new ByteRun(table, cap);
+    const n = 60_000;
+    const valid = [...new TextEncoder().encode("你")].map(byteId);
+    const mixed = [0xe4, 0x41, 0xff, 0xbd].map(byteId);
+    for (const pattern of [valid, mixed, [word[0] as number]]) {
+      let out = 0;
+      let maxHeld = 0;
+      let pushed = 0;
+      const sink = (): boolean => {
+        out++;
+        return true;
+      };
+      for (let i = 0; i < n; i++) {
+        run.push(pattern[i % pattern.length] as number, sink);
+        pushed++;
+        maxHeld = Math.max(maxHeld, pushed - out);
+      }
+      run.end(sink);
+      expect(out).toBe(n);
+      expect(maxHeld).toBeLessThanOrEqual(cap + 3);
+    }
+  });
+  test("random IDs (reserved, bytes, text, out of range) with stops and max_tokens: never throws, one stop, text = HF on the pushed prefix", async () => {
+    const reserved = [...tok.reserved.values()].slice(0, 50);
+    let compared = 0;
+    const id = fc.oneof(
+      fc.integer({ min: 0, max: 0xff }).map(byteId),
+      fc.constantFrom(...TEXT_IDS),
+      fc.constantFrom(...reserved),
+      fc.integer({ min: -3, max: tok.textModel.vocabSize + 5 }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(id, { maxLength: 30 }), fc.integer({ min: 1, max: 40 }), async (ids, max) => {
+        const c = eventCollector();
+        const d = createDecoder(spec, c, { maxTokens: max, stopStrings: ["好"] });
+        for (const x of ids) d.push(x);
+        d.end();
+        expect(c.events.filter((e) => e.type === "stop")).toHaveLength(1);
+        expect(c.events.at(-1)?.type).toBe("stop");
+        // Without reserved or unknown IDs and without a stop string met: the text is HF's.
+        const pushed = ids.slice(0, max);
+        const plain = pushed.every(
+          (x) => x >= 0 && x < tok.textModel.vocabSize && !tok.textModel.blocked.has(x),
+        );
+        if (
+          plain &&
+          c.events.at(-1)?.type === "stop" &&
+          (c.events.at(-1) as { reason: string }).reason !== "stop_string"
+        ) {
+          compared++;
+          expect(texts(c.events).join("")).toBe(await rust.decode(pushed, false));
+        }
+      }),
+      { numRuns: 300, seed: 11 },
+    );
+    expect(compared).toBeGreaterThan(20);
   });
 });
