@@ -448,10 +448,14 @@ export async function main(settings: Settings): Promise<void> {
     });
     results.peer_check = check;
     for (const lib of Object.keys(peerOk)) {
-      const c = check[lib.replace("-", "_")] as { identical?: boolean } | undefined;
+      const c = check[lib.replace("-", "_")] as { identical?: boolean; error?: string | null } | undefined;
       peerOk[lib] = c?.identical === true;
       if (!peerOk[lib])
-        notes.push(`${lib} (Qwen3 ranks): refused, its IDs differ from the reference (raw.peer_check)`);
+        notes.push(
+          typeof c?.error === "string"
+            ? `${lib} (Qwen3 ranks): no rows, ${c.error}`
+            : `${lib} (Qwen3 ranks): refused, its IDs differ from the reference (raw.peer_check)`,
+        );
     }
   }
   const jobs: { m: ModelName; lib: string; run: () => WorkerResult }[] = [];

@@ -161,16 +161,25 @@ export function longWord(kind: "cjk" | "ascii", chars: number): string {
 export type PeerLib = "tiktoken" | "js-tiktoken" | "gpt-tokenizer";
 export const PEER_LIBS: readonly PeerLib[] = ["tiktoken", "js-tiktoken", "gpt-tokenizer"];
 
-/** The peers' modules, imported before any clock starts (the workers' imports are not timed). */
+/** Imports a module, or undefined when it is not installed (the peer rows are optional). */
+async function optional<T>(load: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return await load();
+  } catch {
+    return undefined;
+  }
+}
+
+/** The peers' modules, imported before any clock starts (the workers' imports are not timed); a missing one is undefined. */
 export async function peerModules(): Promise<{
-  tiktoken: typeof import("tiktoken");
-  jsTiktoken: typeof import("js-tiktoken/lite");
-  gptTokenizer: typeof import("gpt-tokenizer/BytePairEncodingCore");
+  tiktoken: typeof import("tiktoken") | undefined;
+  jsTiktoken: typeof import("js-tiktoken/lite") | undefined;
+  gptTokenizer: typeof import("gpt-tokenizer/BytePairEncodingCore") | undefined;
 }> {
   return {
-    tiktoken: await import("tiktoken"),
-    jsTiktoken: await import("js-tiktoken/lite"),
-    gptTokenizer: await import("gpt-tokenizer/BytePairEncodingCore"),
+    tiktoken: await optional(() => import("tiktoken")),
+    jsTiktoken: await optional(() => import("js-tiktoken/lite")),
+    gptTokenizer: await optional(() => import("gpt-tokenizer/BytePairEncodingCore")),
   };
 }
 
@@ -187,8 +196,12 @@ export interface Peer {
  */
 export function loadPeer(lib: PeerLib, mods: Awaited<ReturnType<typeof peerModules>>): Peer {
   const pattern = qwen3TiktokenRanks().pattern;
+  const missing = (): never => {
+    throw new Error(`${lib} is not installed (bench devDependency)`);
+  };
   if (lib === "tiktoken") {
-    const enc = new mods.tiktoken.Tiktoken(readFileSync(qwen3TiktokenRanks().file, "utf8"), {}, pattern);
+    const tk = mods.tiktoken ?? missing();
+    const enc = new tk.Tiktoken(readFileSync(qwen3TiktokenRanks().file, "utf8"), {}, pattern);
     const td = new TextDecoder();
     return {
       encode: (t) => enc.encode_ordinary(t),
@@ -196,14 +209,16 @@ export function loadPeer(lib: PeerLib, mods: Awaited<ReturnType<typeof peerModul
     };
   }
   if (lib === "js-tiktoken") {
-    const enc = new mods.jsTiktoken.Tiktoken({
+    const js = mods.jsTiktoken ?? missing();
+    const enc = new js.Tiktoken({
       pat_str: jsSplitRegex(pattern).source,
       special_tokens: { [QWEN3_EOT[0]]: QWEN3_EOT[1] },
       bpe_ranks: readFileSync(qwen3JsTiktokenFile(), "utf8"),
     });
     return { encode: (t) => enc.encode(t), decodeOne: (id) => enc.decode([id]) };
   }
-  const core = new mods.gptTokenizer.BytePairEncodingCore({
+  const gpt = mods.gptTokenizer ?? missing();
+  const core = new gpt.BytePairEncodingCore({
     bytePairRankDecoder: JSON.parse(readFileSync(qwen3GptTokenizerFile(), "utf8")) as (string | number[])[],
     specialTokensEncoder: new Map([QWEN3_EOT]),
     tokenSplitRegex: jsSplitRegex(pattern),
