@@ -72,6 +72,77 @@ function worker(script: string, req: unknown): WorkerResult {
   return JSON.parse(last) as WorkerResult;
 }
 
+/**
+ * A worker under a CPU-time limit (`ulimit -t`: the kernel ends it with SIGXCPU past the limit;
+ * plus a generous wall-clock timeout). A process ended that way answers `{ killed: true }`.
+ */
+function cappedWorker(script: string, req: unknown, cpuLimitS: number): WorkerResult {
+  const t0 = performance.now();
+  const p = spawnSync(
+    "/bin/sh",
+    [
+      "-c",
+      `ulimit -t ${Math.ceil(cpuLimitS)} && exec "$0" "$@"`,
+      process.execPath,
+      "--expose-gc",
+      "--import",
+      "tsx",
+      resolve(benchDir, "src/workers", script),
+      JSON.stringify(req),
+    ],
+    {
+      cwd: benchDir,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      timeout: cpuLimitS * 20_000,
+      env: { ...process.env, CHATWIRE_CACHE_DIR: tableCacheDir },
+    },
+  );
+  log(`${script} ${JSON.stringify(req).slice(0, 80)}... ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const last = p.stdout.trim().split("\n").at(-1) ?? "";
+  if (p.status !== 0 || !last.startsWith("{"))
+    return p.signal !== null ? { killed: true, signal: p.signal } : { error: `${script} exited ${p.status}` };
+  return JSON.parse(last) as WorkerResult;
+}
+
+/**
+ * The long-word rows: one pre-token of 4k/16k/64k characters (a CJK run, an ASCII word), each
+ * library and size in its own process, ascending; a library's larger sizes are skipped once a
+ * size took more than `capS` of CPU time (or was ended at the limit: cap + 3 s for the load).
+ */
+function longWordRows(libs: readonly string[], capS: number): Record<string, unknown> {
+  const sizes = [4096, 16384, 65536];
+  const out: Record<string, unknown> = { sizes, cap_s: capS, unit: "CPU ms of the one encode call" };
+  for (const kind of ["cjk", "ascii"] as const) {
+    const rows: Record<string, (number | string | null)[]> = {};
+    for (const lib of libs) {
+      const row: (number | string | null)[] = [];
+      let over = false;
+      for (const chars of sizes) {
+        if (over) {
+          row.push(`skipped: > ${capS} s`);
+          continue;
+        }
+        const r = cappedWorker("encode-longword.ts", { lib, kind, chars }, capS + 3);
+        if (r.killed === true) {
+          row.push(`skipped: > ${capS} s`);
+          over = true;
+        } else if (r.error !== undefined) {
+          row.push(null);
+          over = true;
+        } else {
+          const ms = r.cpu_ms as number;
+          row.push(ms);
+          if (ms > capS * 1000) over = true;
+        }
+      }
+      rows[lib.replace("-", "_")] = row;
+    }
+    out[kind] = rows;
+  }
+  return out;
+}
+
 function python(req: unknown): WorkerResult {
   const p = spawnSync("/usr/bin/python3", [resolve(benchDir, "src/spm.py")], {
     input: JSON.stringify(req),
@@ -364,13 +435,41 @@ export async function main(settings: Settings): Promise<void> {
   // cannot land on one library only.
   const reps = q ? 2 : 3;
   const er = { corpus: corpusFile, cold: coldFile, warmup: warmupE, rounds: roundsE };
+  // The rank-based peers (tiktoken WASM, js-tiktoken, gpt-tokenizer with Qwen3's ranks) are
+  // timed only when their IDs equal the reference's on the corpus (encode-peercheck.ts; quick:
+  // the parts they time, full: every part) and on the long words at 1k characters.
+  const peerOk: Record<string, boolean> = { tiktoken: false, "js-tiktoken": false, "gpt-tokenizer": false };
+  if (models.includes("qwen3")) {
+    const check = worker("encode-peercheck.ts", {
+      corpus: corpusFile,
+      cold: coldFile,
+      ...(q ? { parts: warmupE + roundsE } : {}),
+      longWordChars: 1024,
+    });
+    results.peer_check = check;
+    for (const lib of Object.keys(peerOk)) {
+      const c = check[lib.replace("-", "_")] as { identical?: boolean; error?: string | null } | undefined;
+      peerOk[lib] = c?.identical === true;
+      if (!peerOk[lib])
+        notes.push(
+          typeof c?.error === "string"
+            ? `${lib} (Qwen3 ranks): no rows, ${c.error}`
+            : `${lib} (Qwen3 ranks): refused, its IDs differ from the reference (raw.peer_check)`,
+        );
+    }
+  }
   const jobs: { m: ModelName; lib: string; run: () => WorkerResult }[] = [];
   for (const m of models) {
     if (avail.tokenizer)
       jobs.push({
         m,
         lib: "ours",
-        run: () => worker("encode-ours.ts", { model: m, ...er, pairTiktoken: m === "qwen3" }),
+        run: () =>
+          worker("encode-ours.ts", {
+            model: m,
+            ...er,
+            pairTiktoken: m === "qwen3" && peerOk.tiktoken === true,
+          }),
       });
     if (m === "qwen3") {
       jobs.push({
@@ -383,11 +482,19 @@ export async function main(settings: Settings): Promise<void> {
         lib: "hf_rust",
         run: () => worker("encode-baseline.ts", { lib: "hf-rust", model: m, ...er }),
       });
-      jobs.push({
-        m,
-        lib: "tiktoken_wasm",
-        run: () => worker("encode-baseline.ts", { lib: "tiktoken", model: m, ...er }),
-      });
+      if (peerOk.tiktoken === true)
+        jobs.push({
+          m,
+          lib: "tiktoken_wasm",
+          run: () => worker("encode-baseline.ts", { lib: "tiktoken", model: m, ...er }),
+        });
+      for (const lib of ["js-tiktoken", "gpt-tokenizer"] as const)
+        if (peerOk[lib] === true)
+          jobs.push({
+            m,
+            lib: lib.replace("-", "_"),
+            run: () => worker("encode-baseline.ts", { lib, model: m, ...er }),
+          });
     } else {
       jobs.push({
         m,
@@ -447,6 +554,15 @@ export async function main(settings: Settings): Promise<void> {
     enc[m] = byLib;
   }
   results.encode = enc;
+
+  // 5. Long single words (quadratic merges): ours and every verified rank-based peer.
+  if (models.includes("qwen3")) {
+    const libs = [
+      ...(avail.tokenizer ? ["ours"] : []),
+      ...Object.keys(peerOk).filter((l) => peerOk[l] === true),
+    ];
+    results.long_word = longWordRows(libs, q ? 5 : 10) as WorkerResult;
+  }
 
   const elapsed = (performance.now() - started) / 1000;
   const report = buildReport({

@@ -219,7 +219,16 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
       fmtX(ratio(E(m, "ours", "cold_chars_per_s"), coldPeer), 2),
       fmtX(E(m, "ours", "cold_over_tiktoken_ratio"), 2),
     ]);
-    for (const lib of ["ours", "hf_js", "hf_rust", "tiktoken_wasm", "spm_wasm", "spm_cpp"]) {
+    for (const lib of [
+      "ours",
+      "hf_js",
+      "hf_rust",
+      "tiktoken_wasm",
+      "js_tiktoken",
+      "gpt_tokenizer",
+      "spm_wasm",
+      "spm_cpp",
+    ]) {
       const r = get(R.encode, m, lib);
       if (!r) continue;
       if (lib === "ours") {
@@ -300,6 +309,81 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     loadRows,
   );
 
+  // The rank-based peers (Qwen3 ranks): own-process rates, the check against the reference,
+  // and the long-word rows.
+  const PEERS = [
+    ["tiktoken_wasm", "tiktoken", "tiktoken (WASM)"],
+    ["js_tiktoken", "js_tiktoken", "js-tiktoken (pure JS)"],
+    ["gpt_tokenizer", "gpt_tokenizer", "gpt-tokenizer BytePairEncodingCore"],
+  ] as const;
+  const checkChars = num(R.peer_check, "chars");
+  const peerRows: string[][] = PEERS.map(([lib, check, label]) => {
+    const identical = get(R.peer_check, check, "identical");
+    const rate = E("qwen3", lib, "chars_per_s");
+    const cold = E("qwen3", lib, "cold_chars_per_s");
+    return [
+      label,
+      identical === true
+        ? `identical (${((checkChars ?? 0) / 1e6).toFixed(2)} M chars)`
+        : identical === false
+          ? "DIFFER: refused"
+          : "—",
+      fmtRate(rate),
+      fmtX(ratio(E("qwen3", "ours", "chars_per_s"), rate), 2),
+      fmtRate(cold),
+      fmtX(ratio(E("qwen3", "ours", "cold_chars_per_s"), cold), 2),
+      E("qwen3", lib, "cold_start_ms")?.toFixed(0) ?? "—",
+    ];
+  });
+  const peerTable = table(
+    [
+      "peer (Qwen3 ranks)",
+      "IDs vs HF Rust on the corpus",
+      "mixed (own process)",
+      "ours encodeText / peer",
+      "cold text (own process)",
+      "ours / peer, cold",
+      "cold start ms",
+    ],
+    peerRows,
+  );
+  const LW_LIBS = [
+    ["ours", "ours encodeText"],
+    ["tiktoken", "tiktoken (WASM)"],
+    ["js_tiktoken", "js-tiktoken"],
+    ["gpt_tokenizer", "gpt-tokenizer"],
+  ] as const;
+  const lwSizes = (get(R.long_word, "sizes") as number[] | undefined) ?? [];
+  const lwCell = (v: unknown): string =>
+    typeof v === "number"
+      ? v >= 1000
+        ? `${(v / 1000).toFixed(2)} s`
+        : `${v.toFixed(1)} ms`
+      : typeof v === "string"
+        ? v
+        : "—";
+  const lwRows: string[][] = [];
+  for (const kind of ["cjk", "ascii"] as const)
+    for (const [lib, label] of LW_LIBS) {
+      const row = get(R.long_word, kind, lib) as unknown[] | undefined;
+      if (row === undefined) continue;
+      lwRows.push([
+        kind === "cjk" ? "one CJK run" : "one ASCII word",
+        label,
+        ...lwSizes.map((_, i) => lwCell(row[i])),
+      ]);
+    }
+  const lwTable = table(["input", "library", ...lwSizes.map((n) => `${n / 1024}k chars`)], lwRows);
+  const longWordSummary: Obj = { sizes: lwSizes, cap_s: num(R.long_word, "cap_s") };
+  for (const kind of ["cjk", "ascii"] as const) {
+    const k: Obj = {};
+    for (const [lib] of LW_LIBS) {
+      const row = get(R.long_word, kind, lib) as unknown[] | undefined;
+      if (row !== undefined) k[`${lib}_ms`] = row.map((v) => (typeof v === "number" ? v : null));
+    }
+    longWordSummary[kind] = k;
+  }
+
   // Summary (the contract). The headline decoder numbers come from the solo processes
   // (decode-solo.ts: floor and ours measured the same way), the in-process ones are kept too.
   const solo = (k: string, f: string) => num(R.decode_solo, k, f);
@@ -330,6 +414,19 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
             hf_rust_batch_chars_per_s: E(m, "hf_rust", "batch_chars_per_s"),
             tiktoken_wasm_chars_per_s: E(m, "tiktoken_wasm", "chars_per_s"),
             cold_tiktoken_wasm_chars_per_s: E(m, "tiktoken_wasm", "cold_chars_per_s"),
+            js_tiktoken_chars_per_s: E(m, "js_tiktoken", "chars_per_s"),
+            cold_js_tiktoken_chars_per_s: E(m, "js_tiktoken", "cold_chars_per_s"),
+            gpt_tokenizer_chars_per_s: E(m, "gpt_tokenizer", "chars_per_s"),
+            cold_gpt_tokenizer_chars_per_s: E(m, "gpt_tokenizer", "cold_chars_per_s"),
+            peer_check: {
+              chars: checkChars,
+              tiktoken_wasm_identical:
+                (get(R.peer_check, "tiktoken", "identical") as boolean | undefined) ?? null,
+              js_tiktoken_identical:
+                (get(R.peer_check, "js_tiktoken", "identical") as boolean | undefined) ?? null,
+              gpt_tokenizer_identical:
+                (get(R.peer_check, "gpt_tokenizer", "identical") as boolean | undefined) ?? null,
+            },
             ours_over_tiktoken_wasm_paired: E(m, "ours", "over_tiktoken_ratio"),
             cold_ours_over_tiktoken_wasm_paired: E(m, "ours", "cold_over_tiktoken_ratio"),
           }
@@ -364,9 +461,9 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
   for (const m of inp.models) {
     const o = E(m, "ours", "cold_start_ms");
     if (m === "qwen3") {
-      const peers = (["hf_js", "hf_rust", "tiktoken_wasm"] as const)
+      const peers = (["hf_js", "hf_rust", "tiktoken_wasm", "js_tiktoken", "gpt_tokenizer"] as const)
         .map((lib) => ({ lib, ms: E(m, lib, "cold_start_ms") }))
-        .filter((p): p is { lib: "hf_js" | "hf_rust" | "tiktoken_wasm"; ms: number } => p.ms !== null)
+        .filter((p): p is { lib: (typeof p)["lib"]; ms: number } => p.ms !== null)
         .sort((a, b) => a.ms - b.ms);
       coldStart[m] = {
         ours_ms: o,
@@ -526,6 +623,7 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     },
     encode: encodeSummary,
     cold_start: coldStart,
+    long_word: longWordSummary,
     load: {
       qwen3_ours_ms: E("qwen3", "ours", "load_ms"),
       qwen3_hf_js_ms: E("qwen3", "hf_js", "load_ms"),
@@ -633,6 +731,12 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     "",
     `## Encode throughput on cold text (random words: cache misses)`,
     coldTable,
+    "",
+    `## Rank-based peers with Qwen3's ranks (IDs checked against HF Rust before timing)`,
+    peerTable,
+    "",
+    `## One long pre-token (quadratic merges): CPU time of one encode call`,
+    lwTable,
     "",
     `## Tokenizer load (cold, own process)`,
     loadTable,

@@ -5,21 +5,24 @@
 //                  encodeBatch of all docs (uses the Rust thread pool: both cores) separately
 //   lib "spm-wasm" sentencepiece-js         sp.encodeIds(doc)
 //   lib "tiktoken" tiktoken (WASM)          enc.encode_ordinary(doc), Qwen3's ranks (peers.ts)
+//   lib "js-tiktoken"   js-tiktoken (pure JS, lite entry)         enc.encode(doc), Qwen3's ranks
+//   lib "gpt-tokenizer" gpt-tokenizer's BytePairEncodingCore     core.encodeNative(doc), Qwen3's ranks
+//                  (the three rank-based peers' IDs are checked against HF Rust on the corpus by
+//                  encode-peercheck.ts before the driver times them)
 // Cold start = load + first encode + first decoded token (decode of one ID to text), timed
 // right at the start of this fresh process. With `cold`, also the rate on the cold corpus
 // (random words: cache misses), rounds after the mixed ones.
 // Same corpus file for everyone (bench/out/corpus-*.json); chars = JS string length (UTF-16
 // code units) summed over docs; median of rounds after warmup; sink against DCE.
 import { readFileSync } from "node:fs";
-import { Tiktoken } from "tiktoken";
 import tokenizers from "tokenizers";
 import { qwen3TokenizerJson, spmModelPath } from "../fixtures.ts";
 import { FIRST_ENCODE_TEXT, heapUsedAfterGc, median, reply, request, SINK } from "../measure.ts";
-import { qwen3TiktokenRanks } from "../peers.ts";
+import { loadPeer, type PeerLib, peerModules, preparePeerFiles } from "../peers.ts";
 import { loadHfJs, loadSpmWasm } from "../refs.ts";
 
 interface Req {
-  lib: "hf-js" | "hf-rust" | "spm-wasm" | "tiktoken";
+  lib: "hf-js" | "hf-rust" | "spm-wasm" | PeerLib;
   model: "qwen3" | "internlm2" | "chatglm3";
   corpus: string;
   warmup: number;
@@ -31,14 +34,17 @@ const parts = JSON.parse(readFileSync(req.corpus, "utf8")) as string[][];
 const partChars = parts.map((docs) => docs.reduce((a, d) => a + d.length, 0));
 if (parts.length < req.warmup + req.rounds) throw new Error("corpus has fewer parts than rounds");
 
-// Built before the clock starts (a one-time conversion, not part of tiktoken's load).
-const ranks = req.lib === "tiktoken" ? qwen3TiktokenRanks() : undefined;
+// Built before the clock starts (a one-time conversion, not part of a peer's load), and the
+// peers' modules imported (as every library's import is, before the clock).
+const rankBased = req.lib === "tiktoken" || req.lib === "js-tiktoken" || req.lib === "gpt-tokenizer";
+if (rankBased) preparePeerFiles();
+const mods = rankBased ? await peerModules() : undefined;
 const heap0 = heapUsedAfterGc();
 const rss0 = process.memoryUsage().rss;
 const t0 = performance.now();
 let encodeOne: (doc: string) => number | Promise<number>;
 let batch: ((docs: string[]) => Promise<number>) | undefined;
-let firstIds: (doc: string) => number[] | Promise<number[]>;
+let firstIds: (doc: string) => ArrayLike<number> | Promise<ArrayLike<number>>;
 let decodeOne: (id: number) => string | Promise<string>;
 if (req.lib === "hf-js") {
   const hf = loadHfJs(qwen3TokenizerJson());
@@ -52,13 +58,11 @@ if (req.lib === "hf-js") {
   decodeOne = (id) => tok.decode([id], false);
   batch = async (docs: string[]) =>
     (await tok.encodeBatch(docs, { addSpecialTokens: false })).reduce((a, e) => a + e.getLength(), 0);
-} else if (req.lib === "tiktoken") {
-  const r = ranks as NonNullable<typeof ranks>;
-  const enc = new Tiktoken(readFileSync(r.file, "utf8"), {}, r.pattern);
-  const td = new TextDecoder();
-  encodeOne = (d) => enc.encode_ordinary(d).length;
-  firstIds = (d) => [...enc.encode_ordinary(d)];
-  decodeOne = (id) => td.decode(enc.decode(Uint32Array.of(id)));
+} else if (req.lib === "tiktoken" || req.lib === "js-tiktoken" || req.lib === "gpt-tokenizer") {
+  const peer = loadPeer(req.lib, mods as NonNullable<typeof mods>);
+  encodeOne = (d) => peer.encode(d).length;
+  firstIds = (d) => peer.encode(d);
+  decodeOne = (id) => peer.decodeOne(id);
 } else {
   const sp = await loadSpmWasm(spmModelPath(req.model as "internlm2" | "chatglm3"));
   encodeOne = (d) => sp.encodeIds(d).length;

@@ -56,6 +56,13 @@ const PIECES = [
   "ᄀ",
   "ᅡ",
   "x\u0301",
+  // Starts the NFC-boundary shortcut takes (formats/nfc-boundary.ts) and ones it must not.
+  "가",
+  "\u11a8",
+  "か",
+  "\u3099",
+  "。",
+  "Ａ",
 ];
 const content = fc.array(fc.constantFrom(...PIECES), { maxLength: 8 }).map((p) => p.join(""));
 

@@ -8,13 +8,14 @@
 // anything is encoded). Each token of a run is attributed to the segment holding its first
 // byte, which gives the spans a trainer builds loss masks from. Cost over the bare encoder is
 // kept small: spans grow in place per run, only the tokens before the run's last segment are
-// attributed one by one (integer offsets, a per-ID length table), and the IDs are appended to
-// one array (linear in the number of segments).
+// attributed one by one (integer offsets, a per-ID length table), and the IDs are written once
+// into one array of the final length (linear in the number of IDs and segments).
 
 import { type SpecialTextPolicy, specialTokenError } from "../special-text/policy.ts";
 import type { SpecialScanner } from "../special-text/scanner.ts";
 import type { TextModel } from "../text-model.ts";
 import { TokenKind } from "../text-model.ts";
+import { startsAtNfcBoundary } from "./nfc-boundary.ts";
 
 export interface ChatSpan {
   /** Message index, or null for text that belongs to no message (prefix, generation prompt, top-level tools). */
@@ -89,6 +90,7 @@ const UTF8_ENCODER = new TextEncoder();
  * CJK+accents, paired runs in one process) it measured 1.02x the time of `Buffer.byteLength`.
  */
 function utf8Length(s: string): number {
+  if (s.length <= SHORT_UTF8) return utf8LengthShort(s);
   let total = 0;
   let rest = s;
   for (;;) {
@@ -97,6 +99,30 @@ function utf8Length(s: string): number {
     if (r.read >= rest.length) return total;
     rest = rest.slice(r.read);
   }
+}
+
+/**
+ * Strings up to this many UTF-16 units (role headers, separators: most prefix segments) are
+ * measured in JS: encodeInto's call into the runtime costs more than the loop for them.
+ */
+const SHORT_UTF8 = 64;
+
+/** utf8Length for short strings: the same rule (a pair 4 bytes, a lone surrogate 3, as U+FFFD). */
+function utf8LengthShort(s: string): number {
+  let total = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) total += 1;
+    else if (c < 0x800) total += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        total += 4;
+        i++;
+      } else total += 3;
+    } else total += 3;
+  }
+  return total;
 }
 
 function tokenByteLengths(model: TextModel): TokenLengths {
@@ -183,6 +209,19 @@ function sumLengths(tokens: readonly number[], lens: TokenLengths): number {
   return sum;
 }
 
+/** The IDs of `pieces` (reserved IDs and runs' ID arrays) end to end, `count` of them in all. */
+function concatPieces(pieces: readonly (number | number[])[], count: number): number[] {
+  if (pieces.length === 1 && typeof pieces[0] !== "number") return pieces[0] as number[];
+  const ids = new Array<number>(count);
+  let o = 0;
+  for (let p = 0; p < pieces.length; p++) {
+    const piece = pieces[p] as number | number[];
+    if (typeof piece === "number") ids[o++] = piece;
+    else for (let t = 0; t < piece.length; t++) ids[o++] = piece[t] as number;
+  }
+  return ids;
+}
+
 export class ChatBuilder {
   private readonly segments: Segment[] = [];
   private readonly audit: ChatAuditEntry[] = [];
@@ -239,29 +278,36 @@ export class ChatBuilder {
   }
 
   finish(): ChatEncoding {
-    // IDs are appended to one array as they come: amortized O(1) per ID, so linear in the
-    // segment count (issue 14: joining per-run chunks in batches re-copied everything joined so
-    // far once per batch, ~50 s for 800k small messages).
-    const ids: number[] = [];
+    // The IDs are written once into an array of the exact final length: each run's IDs are
+    // kept (a reserved ID as a number, a run as its array) and copied at the end, linear in the
+    // number of IDs and segments (issue 14: joining per-run chunks in batches re-copied everything
+    // joined so far once per batch). Growing one array by push() per ID measured ~6% of
+    // encodeChat on the bench's chat pool (embedded tokenizer), the single fill ~1.5%.
+    const pieces: (number | number[])[] = [];
     const spans: MutableSpan[] = [];
     const segs = this.segments;
+    let count = 0;
     let i = 0;
     while (i < segs.length) {
       const s = segs[i] as Segment;
       if (s.kind === RESERVED) {
-        addSpan(spans, s.message, s.field, ids.length, ids.length + 1);
-        ids.push(s.id);
+        addSpan(spans, s.message, s.field, count, count + 1);
+        pieces.push(s.id);
+        count++;
         i++;
       } else if (s.kind === CUT) i++;
       else {
         let j = i + 1;
         while (j < segs.length && (segs[j] as Segment).kind === TEXT) j++;
-        const tokens = this.encodeRun(i, j, ids.length, spans);
-        for (let t = 0; t < tokens.length; t++) ids.push(tokens[t] as number);
+        const tokens = this.encodeRun(i, j, count, spans);
+        if (tokens.length > 0) {
+          pieces.push(tokens);
+          count += tokens.length;
+        }
         i = j;
       }
     }
-    return { ids, spans, audit: this.audit };
+    return { ids: concatPieces(pieces, count), spans, audit: this.audit };
   }
 
   /**
@@ -329,7 +375,8 @@ export class ChatBuilder {
    * True when the IDs of the run's prefix segments (all but the last) are known to hold exactly
    * their UTF-8 (after the model's leading offset), which is all the walk reads: it stops at the
    * first token inside the last segment. So: the model does not normalize, or it applies NFC,
-   * every prefix segment is below U+0300 and the last segment starts below U+0300 (or is empty).
+   * every prefix segment is below U+0300 and the last segment starts below U+0300 or with another
+   * NFC boundary character (or is empty).
    * Why that suffices for NFC: a character below U+0300 has combining class 0 and is never the
    * second of a composition pair (those are U+0300 and up: combining marks, Hangul vowels and
    * trailing consonants, a few Indic vowel signs), so nothing in the last segment can compose
@@ -345,9 +392,12 @@ export class ChatBuilder {
     for (let k = from; k < to - 1; k++) if (MAY_CHANGE.test((segs[k] as Segment).text)) return false;
     if (norm === "none") return true;
     const last = (segs[to - 1] as Segment).text;
-    if (last.length === 0 || last.charCodeAt(0) < 0x300) return true;
-    // The last segment starts at U+0300 or above (a combining mark may compose with the prefix):
-    // exact when NFC leaves the whole run unchanged.
+    // The same holds when the last segment starts with any NFC boundary character (CJK, kana,
+    // Hangul, emoji: nfc-boundary.ts); the whole-run NFC pass this replaced for such starts was
+    // ~1% of encodeChat on the bench's chat pool (a quarter of its messages are CJK).
+    if (last.length === 0 || startsAtNfcBoundary(last)) return true;
+    // The last segment starts with something else at U+0300 or above (a combining mark may
+    // compose with the prefix): exact when NFC leaves the whole run unchanged.
     return text.normalize("NFC") === text;
   }
 
