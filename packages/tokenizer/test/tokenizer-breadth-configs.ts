@@ -117,6 +117,12 @@ export const BYTE_LEVEL_CONFIGS: readonly BreadthConfig[] = [
     pre_tokenizer: seq(split(LLAMA3_REGEX), byteLevel(false, true)),
   },
   {
+    name: "llama3-use-regex",
+    models: "Llama 3 derivatives saved with ByteLevel use_regex: true after the Split (both regexes apply)",
+    base: "qwen3",
+    pre_tokenizer: seq(split(LLAMA3_REGEX), byteLevel(true)),
+  },
+  {
     name: "qwen2",
     models: "Qwen2/2.5/3, StableLM2, Grok-2, Hunyuan (NFC)",
     base: "llama3",
@@ -366,6 +372,13 @@ export const SP_CONFIGS: readonly SpBreadthConfig[] = [
     },
     pre_tokenizer: null,
     decoder: spDecoder(true),
+  },
+  {
+    name: "gemma2",
+    models: "Gemma 1/2, CodeGemma, RecurrentGemma (Replace normalizer, no pre-tokenizer)",
+    normalizer: { type: "Replace", pattern: { String: " " }, content: "▁" },
+    pre_tokenizer: null,
+    decoder: spDecoder(false),
   },
   {
     name: "llama-metaspace-first",

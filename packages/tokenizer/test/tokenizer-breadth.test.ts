@@ -15,6 +15,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileSteps, pieces } from "../src/bytelevel/pipeline.ts";
 import { parsePreTokenizerSteps, type SplitStep } from "../src/bytelevel/pipeline-spec.ts";
+import { translateOnigPattern } from "../src/bytelevel/regex-translate.ts";
 import { TokenizerError } from "../src/errors.ts";
 import { loadTextModel, readModelSource } from "../src/model-files.ts";
 import { templateFromFiles } from "../src/template/index.ts";
@@ -154,6 +155,36 @@ const FRAGMENTS = [
   "ALLCAPS",
 ];
 
+/**
+ * The kind of strings llama.cpp's tokenizer tests feed every vocabulary (its test-tokenizer-0
+ * inputs, recalled, not copied from its files): whitespace runs, digit runs, contractions,
+ * emoji sequences, mixed scripts.
+ */
+const LLAMA_CPP_STYLE = [
+  "\t\n",
+  "\n\n\n",
+  " Hello World!",
+  "Hello, world!",
+  " this is 🦙.cpp",
+  "w048 7tuijk dsdfhu",
+  "нещо на Български",
+  "កាន់តែពិសេសអាចខលចេញ",
+  "🚀 (normal) 😶‍🌫️ (multiple emojis concatenated) ✅ (only emoji that has its own token)",
+  "    Hello\n    Hello",
+  " (",
+  "\n =",
+  "' era",
+  "Hello, y'all! How are you 😁 ?我想在apple工作1314151天～",
+  "3333333",
+  "33333333",
+  "333333333",
+  "Cửa Việt",
+  " discards",
+  "3.3 3..3 3...3",
+  "I've been 'told he's there, 'RE you sure? 'M not sure I'll make it, 'D you like some tea? We'Ve a'lL",
+  "\n \n\n \n\n\n \t \t\t \t\n  \n   \n    \n     \n",
+];
+
 function corpus(seed: number): string[] {
   const piece = fc.oneof(
     { weight: 6, arbitrary: fc.constantFrom(...FRAGMENTS) },
@@ -187,7 +218,7 @@ function corpus(seed: number): string[] {
     "12 345 6789 ",
     "a1b2c3".repeat(100),
   ];
-  return [...hostile, ...random];
+  return [...hostile, ...LLAMA_CPP_STYLE, ...random];
 }
 
 function variantJson(c: BreadthConfig): string {
@@ -466,9 +497,53 @@ describe("split steps are linear on hostile input", () => {
         worst = Math.max(worst, hostileTime / Math.max(benignTime, 1));
       }
       // A quadratic step would be ~10^4 x here (64k^2 vs 64k); linear stays within a few x.
+      if (process.env.CHATWIRE_BREADTH_REPORT === "1")
+        console.info(`${name}: worst hostile/benign ${worst.toFixed(2)}`);
       expect(worst).toBeLessThan(25);
     });
   }
+  it("every translated Split regex of the configurations scans 64k hostile chars within a bound of benign", () => {
+    // The BPE core's scan: a sticky match at each position (bytelevel-model.ts encode).
+    const scan = (re: RegExp, s: string): void => {
+      let pos = 0;
+      while (pos < s.length) {
+        re.lastIndex = pos;
+        pos = re.test(s) && re.lastIndex > pos ? re.lastIndex : pos + 1;
+      }
+    };
+    const regexes = new Set<string>();
+    const collect = (p: unknown): void => {
+      const o = p as { type?: string; pretokenizers?: unknown[]; pattern?: { Regex?: string } };
+      if (o.type === "Sequence") for (const x of o.pretokenizers ?? []) collect(x);
+      if (o.type === "Split" && typeof o.pattern?.Regex === "string") regexes.add(o.pattern.Regex);
+    };
+    for (const c of BYTE_LEVEL_CONFIGS) if (c.refused === undefined) collect(c.pre_tokenizer);
+    regexes.delete("\\s+$"); // matched by the linear scan above, not by a RegExp
+    let worst = 0;
+    let worstPattern = "";
+    for (const onig of regexes) {
+      const re = new RegExp(translateOnigPattern(onig), "yv");
+      scan(re, benign);
+      for (const h of hostile) {
+        let hostileTime = 0;
+        let benignTime = 0;
+        for (let r = 0; r < 2; r++) {
+          hostileTime += cpu(() => scan(re, h));
+          benignTime += cpu(() => scan(re, benign));
+        }
+        const ratio = hostileTime / Math.max(benignTime, 1);
+        if (ratio > worst) {
+          worst = ratio;
+          worstPattern = onig;
+        }
+      }
+    }
+    if (process.env.CHATWIRE_BREADTH_REPORT === "1")
+      console.info(
+        `${regexes.size} regexes: worst hostile/benign ${worst.toFixed(2)} (${worstPattern.slice(0, 40)})`,
+      );
+    expect(worst).toBeLessThan(25);
+  });
   it("the trailing-space matcher equals the regex on short strings (\\s+$, Oniguruma line end)", () => {
     const fail = (m: string): never => {
       throw new Error(m);
