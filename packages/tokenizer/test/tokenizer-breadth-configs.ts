@@ -281,6 +281,8 @@ export const BYTE_LEVEL_CONFIGS: readonly BreadthConfig[] = [
       { type: "Split", pattern: { Regex: "[.,;]" }, behavior: "MergedWithPrevious", invert: false },
       { type: "Split", pattern: { Regex: "\\p{N}" }, behavior: "Contiguous", invert: false },
       { type: "Split", pattern: { String: "\t" }, behavior: "Removed", invert: false },
+      { type: "Split", pattern: { String: "-<" }, behavior: "Isolated", invert: false },
+      { type: "Split", pattern: { String: "(x)|" }, behavior: "MergedWithPrevious", invert: false },
       { type: "Split", pattern: { Regex: "\\p{L}+" }, behavior: "Isolated", invert: true },
       byteLevel(false),
     ),

@@ -1,6 +1,6 @@
 // The normalizer and pre-tokenizer of a byte-level tokenizer.json beyond what the BPE core reads
 // itself (NFC + one Isolated Split or GPT-2's ByteLevel regex). Real files use (docs/formats.md,
-// "Byte-level tokenizer.json components"):
+// "tokenizer.json components: what the loader reads"):
 //   normalizer    NFC, NFD, NFKC, NFKD, Lowercase, Strip, Replace(String), Prepend, Sequence, null
 //   pre_tokenizer Sequence of Split(Regex | String; any behavior; invert), Digits, Punctuation,
 //                 Whitespace, WhitespaceSplit, ended by ByteLevel (use_regex, add_prefix_space)
@@ -185,8 +185,9 @@ function behaviorOf(v: Json | undefined, fail: Fail, what: string): Behavior {
   return v as Behavior;
 }
 
+/** A literal for a v-mode RegExp outside a class (only syntax characters may be escaped there). */
 function escapeString(s: string): string {
-  return s.replace(/[\\^$.|?*+()[\]{}/\-&!#%,:;<=>@`~]/g, "\\$&");
+  return s.replace(/[\\^$.|?*+()[\]{}/]/g, "\\$&");
 }
 
 /** DeepSeek LLM's trailing-whitespace split (see SplitStep.trailingSpace). */
