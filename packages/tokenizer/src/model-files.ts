@@ -19,7 +19,6 @@ import { TokenizerError } from "./errors.ts";
 import { loadSentencePieceModel } from "./sentencepiece/index.ts";
 import { isSentencePieceJson, loadSpJsonModel } from "./spjson/index.ts";
 import type { ModelTables } from "./tables/model-tables.ts";
-import { planMultiSplit, withOuterSplits } from "./template/multi-split.ts";
 import type { TextModel } from "./text-model.ts";
 
 export const JSON_MODEL_FILE = "tokenizer.json";
@@ -157,19 +156,15 @@ export function loadTextModel(
     case "byte-level-bpe": {
       // The chat encoder never adds special tokens (add_special_tokens=False): a post-processor
       // (e.g. a TemplateProcessing that prepends a BOS) never runs, so it is not loaded (as the
-      // template loader does, template/from-files.ts). Several Splits before ByteLevel: the
-      // earlier ones applied outside the byte-level model, as the template loader does
-      // (template/multi-split.ts).
-      const json = withoutPostProcessor(source.json);
-      const plan = planMultiSplit(json as Record<string, unknown>);
-      const inner = loadByteLevelModel(plan?.json ?? json, {
+      // template loader does, template/from-files.ts). Normalizers and pre-tokenizer steps
+      // beyond the BPE core's are read by the loader itself (bytelevel/pipeline-spec.ts).
+      return loadByteLevelModel(withoutPostProcessor(source.json), {
         file,
         blocked,
         ...(source.scanned === undefined ? {} : { scanned: source.scanned }),
         ...(source.stored === undefined ? {} : { stored: source.stored }),
         ...withTables,
       });
-      return plan === undefined ? inner : withOuterSplits(inner, plan.outer);
     }
     case "sentencepiece-json":
       return loadSpJsonModel(source.text, { file, blocked });

@@ -479,7 +479,17 @@ describe("unsupported components are a loud bad-tokenizer-file naming the compon
       "Split(Regex)",
       { pre_tokenizer: { type: "Split", pattern: { Regex: "\\s" }, behavior: "Isolated" } },
     ],
-    ["decoder", "Metaspace", { decoder: { type: "Metaspace", replacement: "▁" } }],
+    // (A Metaspace decoder first in the chain is supported: tokenizer-breadth.test.ts.)
+    [
+      "decoder",
+      "Metaspace after ByteFallback",
+      {
+        decoder: {
+          type: "Sequence",
+          decoders: [{ type: "ByteFallback" }, { type: "Metaspace", replacement: "▁" }],
+        },
+      },
+    ],
     ["decoder", "null", { decoder: null }],
     [
       "decoder",

@@ -11,6 +11,8 @@ import { BYTE_TO_CHAR, CHAR_TO_BYTE } from "./byte-alphabet.ts";
 import { buildByteLevelDecodeTable } from "./decode-table.ts";
 import { type ScannedTokenizerJson, scanTokenizerJson } from "./json-scan.ts";
 import { byteLevelTableContents, decodeTableFromTables, type StoredByteLevel } from "./model-tables.ts";
+import { PipelineByteLevelModel } from "./pipeline-model.ts";
+import { planBytePipeline } from "./pipeline-spec.ts";
 import { compileSplitFallback, type MatchAt } from "./split-fallback.ts";
 import { byteLevelTokenBytes } from "./token-bytes.ts";
 import { type AddedTokenSpec, parseByteLevelTokenizerJson } from "./tokenizer-json.ts";
@@ -57,16 +59,42 @@ const KEEP_SYMS = 1 << 18;
 
 export function loadByteLevelModel(json: string | object, options: ByteLevelModelOptions): ByteLevelModel {
   // A text goes through the fast reader too (json-scan.ts; it falls back to JSON.parse by itself).
-  let model: ByteLevelBpeModel | undefined;
-  if (typeof json === "string" && options.scanned === undefined && options.stored === undefined) {
-    const scanned = scanTokenizerJson(json);
-    if (scanned !== undefined) model = new ByteLevelBpeModel(scanned.rest, { ...options, scanned });
+  let parsed: object | undefined = typeof json === "string" ? undefined : json;
+  let scanned = options.scanned;
+  if (typeof json === "string" && scanned === undefined && options.stored === undefined) {
+    scanned = scanTokenizerJson(json);
+    parsed = scanned?.rest;
   }
-  model ??= new ByteLevelBpeModel(json, options);
-  const m = model;
+  if (parsed === undefined) parsed = parseJsonText(json as string, options.file);
+  // Components beyond the BPE core's (normalizers, split steps, add_prefix_space): pipeline-spec.ts.
+  const { core, pipeline } = planBytePipeline(parsed, (message, field) => {
+    throw new TokenizerError(
+      "bad-tokenizer-file",
+      `${options.file}: ${message}`,
+      field === undefined ? { file: options.file } : { file: options.file, field },
+    );
+  });
+  const m = new ByteLevelBpeModel(core, scanned === undefined ? options : { ...options, scanned });
+  const model = pipeline === undefined ? m : new PipelineByteLevelModel(m, pipeline);
   const source = typeof json === "string" ? undefined : json;
-  registerTableExporter(m, (id) => m.exportTables(id, source));
-  return m;
+  registerTableExporter(model, (id) => m.exportTables(id, source));
+  return model;
+}
+
+function parseJsonText(text: string, file: string): object {
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch (e) {
+    throw new TokenizerError(
+      "bad-tokenizer-file",
+      `${file}: not valid JSON (truncated or corrupt): ${(e as Error).message}`,
+      { file },
+    );
+  }
+  if (typeof root !== "object" || root === null || Array.isArray(root))
+    throw new TokenizerError("bad-tokenizer-file", `${file}: top level is not a JSON object`, { file });
+  return root;
 }
 
 class ByteLevelBpeModel implements ByteLevelModel {

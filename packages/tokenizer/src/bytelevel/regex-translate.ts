@@ -36,25 +36,26 @@ export class RegexTranslateError extends Error {}
 export function translateOnigPattern(pattern: string): string {
   let out = "";
   let i = 0;
-  let inClass = false;
+  /** Depth of character classes: Oniguruma (Ruby syntax) nests them as a union, as v-mode JS does. */
+  let depth = 0;
   while (i < pattern.length) {
     const c = pattern[i] as string;
     if (c === "\\") {
-      const [text, next] = translateEscape(pattern, i, inClass);
+      const [text, next] = translateEscape(pattern, i, depth > 0);
       out += text;
       i = next;
       continue;
     }
-    if (inClass) {
-      if (c === "[") throw new RegexTranslateError(`nested character class at ${i}`);
-      if (c === "]") inClass = false;
+    if (depth > 0 && c !== "[") {
+      if (c === "]") depth--;
+      if (c === "&" && pattern[i + 1] === "&") throw new RegexTranslateError(`class intersection at ${i}`);
       // v-mode classes reserve more punctuation; escaping keeps the literal meaning ("-" stays a range).
       out += c !== "]" && /[&!#%,:;<=>@`~()[\]{}/|^$.*+?]/.test(c) ? `\\${c}` : c;
       i++;
       continue;
     }
     if (c === "[") {
-      inClass = true;
+      depth++;
       out += c;
       i++;
       if (pattern[i] === "^") {
@@ -79,7 +80,13 @@ export function translateOnigPattern(pattern: string): string {
       }
       throw new RegexTranslateError(`unsupported group "${pattern.slice(i, i + 4)}" at ${i}`);
     }
-    if (c === "^" || c === "$") throw new RegexTranslateError(`unsupported anchor "${c}" at ${i}`);
+    // Oniguruma's Ruby syntax: "$" is the end of a LINE (before any "\n", or at the end).
+    if (c === "$") {
+      out += "(?=\\n|(?![\\s\\S]))";
+      i++;
+      continue;
+    }
+    if (c === "^") throw new RegexTranslateError(`unsupported anchor "${c}" at ${i}`);
     if (c === ".") {
       out += "[^\\n]";
       i++;
@@ -88,7 +95,7 @@ export function translateOnigPattern(pattern: string): string {
     out += c;
     i++;
   }
-  if (inClass) throw new RegexTranslateError("unterminated character class");
+  if (depth > 0) throw new RegexTranslateError("unterminated character class");
   return out;
 }
 

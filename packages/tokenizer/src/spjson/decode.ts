@@ -68,6 +68,10 @@ export function decodeTokens(steps: readonly DecoderStep[], tokens: readonly str
   let list: readonly string[] = tokens;
   for (const s of steps) {
     if (s.kind === "replace") list = list.map((t) => t.split(s.from).join(s.to));
+    else if (s.kind === "metaspace")
+      // HF Metaspace::decode_chain: every replacement character becomes " ", except in the FIRST
+      // token, where each one is dropped (prepend_scheme other than "never").
+      list = list.map((t, i) => t.split(s.replacement).join(i === 0 && s.stripFirst ? "" : " "));
     else if (s.kind === "byte-fallback") list = byteFallback(list);
     else if (s.kind === "fuse") list = [list.join("")];
     else list = list.map((t) => strip(t, s.content, s.start, s.stop));
@@ -95,15 +99,21 @@ export function buildSpDecodeTable(model: SpDecodeSource, steps: readonly Decode
   const fuse = steps.findIndex((s) => s.kind === "fuse");
   const perToken = fuse < 0 ? steps : steps.slice(0, fuse);
   const startStrip = steps.find((s) => s.kind === "strip");
+  const meta = steps.find((s) => s.kind === "metaspace");
   let atStart: string[] = text;
   if (startStrip !== undefined && startStrip.kind === "strip" && startStrip.start > 0) atStart = [];
+  if (meta !== undefined && meta.kind === "metaspace" && meta.stripFirst) atStart = [];
   for (let id = 0; id < size; id++) {
     const piece = model.blocked.has(id) ? undefined : model.idToPiece(id);
     let t = piece;
     let byte = -1;
+    let first: string | undefined;
     for (const s of perToken) {
       if (t === undefined) break;
-      if (s.kind === "replace") t = t.split(s.from).join(s.to);
+      if (s.kind === "metaspace") {
+        first = t.split(s.replacement).join(s.stripFirst ? "" : " ");
+        t = t.split(s.replacement).join(" ");
+      } else if (s.kind === "replace") t = t.split(s.from).join(s.to);
       else if (s.kind === "byte-fallback") {
         byte = byteOfToken(t);
         if (byte >= 0) break;
@@ -120,7 +130,8 @@ export function buildSpDecodeTable(model: SpDecodeSource, steps: readonly Decode
       kind[id] = TokenKind.Text;
       text[id] = t;
     }
-    if (atStart !== text) {
+    if (atStart !== text && first !== undefined) atStart.push(byte < 0 ? first : "");
+    else if (atStart !== text) {
       const s = startStrip as { content: string };
       atStart.push(byte < 0 && t.startsWith(s.content) ? t.slice(s.content.length) : byte < 0 ? t : "");
     }

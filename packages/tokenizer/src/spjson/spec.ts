@@ -23,6 +23,7 @@ export type PreTokenizerStep =
 
 export type DecoderStep =
   | { readonly kind: "replace"; readonly from: string; readonly to: string }
+  | { readonly kind: "metaspace"; readonly replacement: string; readonly stripFirst: boolean }
   | { readonly kind: "byte-fallback" }
   | { readonly kind: "fuse" }
   | { readonly kind: "strip"; readonly content: string; readonly start: number; readonly stop: number };
@@ -233,6 +234,13 @@ function parseDecoder(d: Json, fail: Fail): DecoderStep[] {
   const o = d as JsonObject;
   if (type === "Sequence" && Array.isArray(o.decoders)) {
     const steps = o.decoders.flatMap((x) => parseDecoder(x, fail));
+    // The stream decoder's table models a Metaspace decoder only first, followed by no Replace or Strip.
+    const meta = steps.findIndex((s) => s.kind === "metaspace");
+    if (meta > 0 || (meta === 0 && steps.some((s) => s.kind === "replace" || s.kind === "strip")))
+      fail(
+        "unsupported decoder Metaspace (supported: first in the Sequence, with no Replace or Strip)",
+        "decoder",
+      );
     // The stream decoder's table models a Strip only on the fused text's start (Llama 2's).
     const fuse = steps.findIndex((s) => s.kind === "fuse");
     steps.forEach((s, i) => {
@@ -255,6 +263,15 @@ function parseDecoder(d: Json, fail: Fail): DecoderStep[] {
       { kind: "replace", from: stringPattern(o.pattern, fail, "decoder", type), to: o.content as string },
     ];
   }
+  if (type === "Metaspace") {
+    const replacement = o.replacement;
+    if (typeof replacement !== "string" || [...replacement].length !== 1)
+      fail("decoder Metaspace needs a one-character replacement", "decoder");
+    const scheme = o.prepend_scheme ?? (o.add_prefix_space === false ? "never" : "always");
+    if (scheme !== "always" && scheme !== "first" && scheme !== "never")
+      fail(`unsupported decoder Metaspace prepend_scheme ${JSON.stringify(scheme)}`, "decoder");
+    return [{ kind: "metaspace", replacement: replacement as string, stripFirst: scheme !== "never" }];
+  }
   if (type === "ByteFallback") return [{ kind: "byte-fallback" }];
   if (type === "Fuse") return [{ kind: "fuse" }];
   if (type === "Strip") {
@@ -264,7 +281,7 @@ function parseDecoder(d: Json, fail: Fail): DecoderStep[] {
     return [{ kind: "strip", content: content as string, start: start as number, stop: stop as number }];
   }
   return fail(
-    `unsupported decoder "${type}" (supported: Replace(String), ByteFallback, Fuse, Strip)`,
+    `unsupported decoder "${type}" (supported: Replace(String), Metaspace, ByteFallback, Fuse, Strip)`,
     "decoder",
   );
 }

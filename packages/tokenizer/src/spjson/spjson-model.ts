@@ -137,6 +137,14 @@ class SpJsonBpeModel implements SpJsonModel {
     }
     this.vocabSize = maxId + 1;
     this.literalPieces = literal;
+    // HF applies these where it matches a token in text (beside the token a rendered template
+    // places as an ID): the encoders here would not strip or refuse the text next to it.
+    for (const t of spec.addedTokens)
+      if (t.lstrip || t.rstrip || t.singleWord)
+        fail(
+          `unsupported added token ${JSON.stringify(t.content)} with ${t.lstrip ? "lstrip" : t.rstrip ? "rstrip" : "single_word"}: true`,
+          "added_tokens",
+        );
     const pieces = options.textPieces ?? new Map<string, number>();
     const byContent = new Map(spec.addedTokens.map((t) => [t.content, t]));
     for (const [content, id] of pieces) {
