@@ -237,8 +237,13 @@ class StreamDecoder implements Decoder {
   private readonly g: CompiledGrammar;
   private readonly classes: Uint8Array;
   private readonly textOf: readonly string[];
-  /** Per ID: its text if its class is Text and the text is not empty, else undefined (plainTextOf). */
+  /**
+   * The fast path's table: the spec's plain-text table (plainTextOf), or with stop strings the
+   * set's clearText() (only IDs whose text cannot start a stop string); filled by textNlPush.
+   */
   private readonly plainText: (string | undefined)[];
+  /** plainTextOf(spec): the flat copies (the same array as plainText without stop strings). */
+  private readonly specPlain: (string | undefined)[];
   private readonly spanStarts: boolean;
   // When the start state of a span ends (DecodeTable.startEnds, matching the reference):
   // Text ends it unless it printed nothing under "first-visible"; Bytes always end it (they
@@ -273,10 +278,12 @@ class StreamDecoder implements Decoder {
   /** Nonzero when the per-token fast path must not be taken (SLOW_* bits, see computeSlow). */
   private slow = SLOW_NOT_BEGUN;
   /**
-   * What the fast path does with a plain-text ID, derived from `slow`, the state and the
+   * What the fast path does with an ID of its table, derived from `slow`, the state and the
    * stop matcher by setSlow() (the only writer of both): FAST_OFF (slow != 0), FAST_CONTENT /
-   * FAST_REASONING (straight to onText / onReasoning: no stop strings), FAST_FILTERED (the
-   * action state, or stop strings). State changes only happen where setSlow() runs after them.
+   * FAST_REASONING (straight to onText / onReasoning: no stop strings, or nothing held by the
+   * matcher, the table then having only IDs that cannot start one), FAST_FILTERED (the action
+   * state, or the matcher holds a prefix). State and matcher changes only happen where
+   * setSlow() runs after them (the slow paths, and the FAST_FILTERED branch of push()).
    */
   private fast = FAST_OFF;
   private atStart = false;
@@ -313,7 +320,7 @@ class StreamDecoder implements Decoder {
     this.g = spec.grammar;
     this.classes = spec.classes;
     this.textOf = spec.text;
-    this.plainText = plainTextOf(spec);
+    this.specPlain = plainTextOf(spec);
     this.spanStarts = spec.startEnds !== "never";
     this.firstPiece = spec.startEnds === "first-piece";
     this.firstVisible = spec.startEnds === "first-visible";
@@ -359,6 +366,7 @@ class StreamDecoder implements Decoder {
     }
     this.callerStops = callerStops ?? NO_CALLER_STOPS;
     this.matcher = stops === null ? null : new StopMatcher(stops);
+    this.plainText = stops === null ? this.specPlain : stops.clearText();
     this.utf = new Utf8Pending(spec.invalidUtf8);
     this.setSlow(SLOW_NOT_BEGUN | this.forced);
   }
@@ -368,7 +376,7 @@ class StreamDecoder implements Decoder {
     this.fast =
       bits !== 0
         ? FAST_OFF
-        : this.matcher !== null
+        : this.matcher !== null && this.matcher.state !== 0
           ? FAST_FILTERED
           : this.state === S_CONTENT
             ? FAST_CONTENT
@@ -1120,6 +1128,8 @@ class StreamDecoder implements Decoder {
           else if (state === S_REASONING) this.h.onReasoning(t);
           else this.actionText(t);
         } else this.emitText(t);
+        // The stop matcher's state decides the mode too.
+        if (m !== null) this.setSlow(this.slow);
         if (--this.left === 0) this.finish("max_tokens");
         return;
       }
@@ -1163,16 +1173,21 @@ class StreamDecoder implements Decoder {
     const cls = typeof id === "number" ? this.classes[id] : undefined;
     let t: string;
     if (cls === Cls.Text) {
-      const p = this.plainText[id];
-      if (p !== undefined) t = p;
-      else {
-        // First sight of this ID here: fill its fast-path entry (empty text never is).
+      let p = this.specPlain[id];
+      if (p === undefined) {
+        // First sight of this ID: its flat copy (empty text never gets an entry).
         t = this.textOf[id] as string;
         if (t !== "") {
-          t = flatText(t);
-          this.plainText[id] = t;
+          p = flatText(t);
+          this.specPlain[id] = p;
         }
       }
+      if (p !== undefined) {
+        t = p;
+        // With stop strings: the set's table gets it only if it cannot start one.
+        const m = this.matcher;
+        if (m !== null && !m.automaton.mayStart(id)) this.plainText[id] = p;
+      } else t = "";
     } else if (cls === Cls.TextNl) t = this.textOf[id] as string;
     else {
       this.checkedPush(id);

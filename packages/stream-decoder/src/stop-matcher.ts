@@ -75,8 +75,9 @@ export class StopStrings {
    * transition table (Map.get per character before).
    */
   readonly idFlags: Uint8Array;
-  /** Bytes this set holds (typed arrays and pattern text; the per-spec cache counts these). */
+  /** Bytes this set holds (typed arrays, pattern text and clearText; the per-spec cache counts these). */
   readonly byteLength: number;
+  private clear: (string | undefined)[] | null = null;
 
   constructor(spec: DecoderSpec, patterns: readonly string[]) {
     checkStopStrings(patterns);
@@ -196,7 +197,24 @@ export class StopStrings {
     this.depth = depth;
     this.nodePattern = nodePattern;
     this.idFlags = new Uint8Array(spec.text.length);
-    this.byteLength = 2 * 8192 + n * 26 + 2 * textUnits + this.idFlags.byteLength;
+    // clearText(): one 8-byte slot per ID once a decoder used this set.
+    this.byteLength = 2 * 8192 + n * 26 + 2 * textUnits + this.idFlags.byteLength + 8 * spec.classes.length;
+  }
+
+  /**
+   * The decoder's fast-path table for this set (made at the first decoder that uses it, then
+   * shared): per ID what the decoder's plain-text table has, but only for IDs whose text
+   * cannot start a stop string (mayStart false); undefined for every other ID. The decoder
+   * fills it, lazily, like its plain-text table. With it, a token that cannot start a stop
+   * string costs one table read, as without stop strings (no idFlags read).
+   */
+  clearText(): (string | undefined)[] {
+    let c = this.clear;
+    if (c === null) {
+      c = new Array<string | undefined>(this.spec.classes.length).fill(undefined);
+      this.clear = c;
+    }
+    return c;
   }
 
   /** The child of node s on unit c, or -1. */
