@@ -173,6 +173,24 @@ function plainTextOf(spec: DecoderSpec): (string | undefined)[] {
   return out;
 }
 
+const NL_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
+
+/**
+ * The newline rules' strings, per spec, filled lazily like plainTextOf (flat copies): for a
+ * class Text ID, "\n" + its text (the token right after ONE held "\n"); for a class TextNl ID
+ * whose text is not only newlines, its text minus its last "\n" (what NL_ONE emits, and NL_ALL
+ * when it ends in a single "\n"). The two classes never share an ID. Made at the first
+ * newline rule a decoder of the spec applies.
+ */
+function nlTextOf(spec: DecoderSpec): (string | undefined)[] {
+  let out = NL_TEXT.get(spec);
+  if (out === undefined) {
+    out = new Array<string | undefined>(spec.classes.length).fill(undefined);
+    NL_TEXT.set(spec, out);
+  }
+  return out;
+}
+
 const CODES: number[] = [];
 
 /**
@@ -244,6 +262,8 @@ class StreamDecoder implements Decoder {
   private readonly plainText: (string | undefined)[];
   /** plainTextOf(spec): the flat copies (the same array as plainText without stop strings). */
   private readonly specPlain: (string | undefined)[];
+  /** nlTextOf(spec), once a newline rule needed it. */
+  private nlText: (string | undefined)[] | null = null;
   private readonly spanStarts: boolean;
   // When the start state of a span ends (DecodeTable.startEnds, matching the reference):
   // Text ends it unless it printed nothing under "first-visible"; Bytes always end it (they
@@ -1136,7 +1156,7 @@ class StreamDecoder implements Decoder {
       // Plain text right after a held newline run (about 1 token in 25 in the mixed 8k
       // fixture): the run goes out in front of it.
       if (this.slow === SLOW_HELD_NL) {
-        this.afterHeldNewlines(t);
+        this.afterHeldNewlines(id, t);
         return;
       }
     }
@@ -1150,12 +1170,49 @@ class StreamDecoder implements Decoder {
    * (no leading-text rule, not NL_AFTER_ACTION): under NL_ONE / NL_ALL the held run, then t,
    * go out as one chunk and nothing is held after it; under NL_NONE shaped() emits t alone.
    */
-  private afterHeldNewlines(t: string): void {
+  private makeNlText(): (string | undefined)[] {
+    const n = nlTextOf(this.spec);
+    this.nlText = n;
+    return n;
+  }
+
+  /**
+   * shaped(t) for the text `t` (non-empty) of a class TextNl ID under NL_ONE / NL_ALL with no
+   * leading-text rule (textNlPush): when t ends in newlines after other text and exactly one
+   * of them is held (NL_ONE, or NL_ALL with a single trailing "\n"), t minus its last "\n"
+   * comes from the spec's nlTextOf table instead of a slice; every other case is shaped().
+   */
+  private newlinePiece(id: number, t: string): void {
+    const nl = trailingNewlines(t);
+    if (nl === 0 || nl === t.length || (nl > 1 && this.nlMode === NL_ALL)) {
+      this.shaped(t);
+      return;
+    }
+    const nlt = this.nlText ?? this.makeNlText();
+    let cut = nlt[id];
+    if (cut === undefined) {
+      cut = flatText(t.slice(0, t.length - 1));
+      nlt[id] = cut;
+    }
+    const held = this.heldNl;
+    this.heldNl = 1;
+    this.emitText(held > 0 ? newlines(held) + cut : cut);
+  }
+
+  private afterHeldNewlines(id: number, t: string): void {
     if (this.nlMode === NL_NONE) this.emitText(t);
     else {
       const k = this.heldNl;
       this.heldNl = 0;
-      this.emitText(k === 1 ? "\n" + t : newlines(k) + t);
+      if (k === 1) {
+        const nlt = this.nlText ?? this.makeNlText();
+        let s = nlt[id];
+        if (s === undefined) {
+          s = flatText("\n" + t);
+          nlt[id] = s;
+        }
+        this.emitText(s);
+      } else this.emitText(newlines(k) + t);
     }
     this.setSlow((this.slow & ~SLOW_HELD_NL) | (this.heldNl > 0 ? SLOW_HELD_NL : 0));
     if (--this.left === 0) this.finish("max_tokens");
@@ -1188,12 +1245,17 @@ class StreamDecoder implements Decoder {
         const m = this.matcher;
         if (m !== null && !m.automaton.mayStart(id)) this.plainText[id] = p;
       } else t = "";
-    } else if (cls === Cls.TextNl) t = this.textOf[id] as string;
-    else {
+      if (t !== "") this.shaped(t);
+    } else if (cls === Cls.TextNl) {
+      t = this.textOf[id] as string;
+      if (t !== "") {
+        if (this.nlMode === NL_ONE || this.nlMode === NL_ALL) this.newlinePiece(id, t);
+        else this.shaped(t);
+      }
+    } else {
       this.checkedPush(id);
       return;
     }
-    if (t !== "") this.shaped(t);
     this.setSlow((this.slow & ~SLOW_HELD_NL) | (this.heldNl > 0 ? SLOW_HELD_NL : 0));
     if (--this.left === 0) this.finish("max_tokens");
   }
