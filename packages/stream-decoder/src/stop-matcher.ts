@@ -78,6 +78,8 @@ export class StopStrings {
   /** Bytes this set holds (typed arrays, pattern text and clearText; the per-spec cache counts these). */
   readonly byteLength: number;
   private clear: (string | undefined)[] | null = null;
+  /** heldText per node, made at its first use (one slice per node, not one per token). */
+  private readonly held: (string | undefined)[];
 
   constructor(spec: DecoderSpec, patterns: readonly string[]) {
     checkStopStrings(patterns);
@@ -198,7 +200,9 @@ export class StopStrings {
     this.nodePattern = nodePattern;
     this.idFlags = new Uint8Array(spec.text.length);
     // clearText(): one 8-byte slot per ID once a decoder used this set.
-    this.byteLength = 2 * 8192 + n * 26 + 2 * textUnits + this.idFlags.byteLength + 8 * spec.classes.length;
+    this.held = new Array<string | undefined>(n).fill(undefined);
+    // n * 26 typed-array bytes and an 8-byte held slot per node; clearText(): 8 bytes per ID.
+    this.byteLength = 2 * 8192 + n * 34 + 2 * textUnits + this.idFlags.byteLength + 8 * spec.classes.length;
   }
 
   /**
@@ -251,7 +255,13 @@ export class StopStrings {
 
   /** The text held while in node s. */
   heldText(s: number): string {
-    return s === 0 ? "" : (this.patterns[this.nodePattern[s] as number] as string).slice(0, this.depth[s]);
+    if (s === 0) return "";
+    let h = this.held[s];
+    if (h === undefined) {
+      h = (this.patterns[this.nodePattern[s] as number] as string).slice(0, this.depth[s]);
+      this.held[s] = h;
+    }
+    return h;
   }
 
   /** Index of the first code unit at or after `from` that could start a stop string, or -1. */
