@@ -7,6 +7,7 @@
 //                  adds its length to a sink (the minimal loop)
 //   ours           createDecoder(spec, handler) fresh per sequence, push(id) per ID, end();
 //                  the handler's callbacks add text lengths to the sink (no-op consumer)
+//   ours_stop      ours with the request's stop strings (none occurs in the fixtures)
 //   floor_append   realistic consumer, floor side: the callback appends the piece to a string
 //                  (fresh per sequence)
 //   ours_append    realistic consumer: the handler appends text to per-channel strings
@@ -18,7 +19,7 @@ import { type Fixture, loadFixture } from "../fixtures.ts";
 import { alternate, type Candidate, reply, request, SINK } from "../measure.ts";
 import { loadOurs } from "../ours.ts";
 
-type Name = "floor" | "ours" | "floor_append" | "ours_append";
+type Name = "floor" | "ours" | "ours_stop" | "floor_append" | "ours_append";
 interface Req {
   candidate: Name;
   model: "qwen3" | "internlm2" | "chatglm3" | FamilyModel;
@@ -122,6 +123,13 @@ const runs: Record<Name, (ids: readonly number[], stop?: string[], tools?: reado
     d.end();
     return n;
   },
+  ours_stop(ids, _stop, tools) {
+    const d = createDecoder(spec, sinkHandler, opts(req.stopStrings, tools));
+    const n = ids.length;
+    for (let i = 0; i < n; i++) d.push(ids[i] as number);
+    d.end();
+    return n;
+  },
   floor_append(ids) {
     const cb = appendCb;
     const n = ids.length;
@@ -147,7 +155,7 @@ for (let pass = 0; pass < 3; pass++) {
   for (const file of req.prewarm) {
     const fx = loadFixture(file);
     run(fx.ids, undefined, toolsOf(fx));
-    if (req.candidate === "ours" || req.candidate === "ours_append")
+    if (req.candidate === "ours" || req.candidate === "ours_stop" || req.candidate === "ours_append")
       run(fx.ids, req.stopStrings, toolsOf(fx));
   }
 }

@@ -147,7 +147,67 @@ const SLOW_CALLER_STOPS = 256;
 /** Internal test mode (./internal.ts SLOW_PATH_ONLY): never the fast path. */
 const SLOW_FORCED = 512;
 
+/** StreamDecoder.fast (see there). */
+const FAST_OFF = 0;
+const FAST_CONTENT = 1;
+const FAST_REASONING = 2;
+const FAST_FILTERED = 3;
+
 const NO_CALLER_STOPS: ReadonlySet<number> = new Set();
+
+const PLAIN_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
+
+/**
+ * The fast path's one table, per spec (shared by its decoders, made at the first one): per ID
+ * the text the checked path emits for a class Text ID mid-span with nothing held, or
+ * undefined. It starts all undefined and is filled lazily, the first time an ID reaches
+ * textNlPush (an eager fill of 151k IDs cost ~100 ms at the first decoder), with a flat copy
+ * of spec.text[id] (flatText). Only class Text IDs with non-empty text are ever filled.
+ */
+function plainTextOf(spec: DecoderSpec): (string | undefined)[] {
+  let out = PLAIN_TEXT.get(spec);
+  if (out === undefined) {
+    out = new Array<string | undefined>(spec.classes.length).fill(undefined);
+    PLAIN_TEXT.set(spec, out);
+  }
+  return out;
+}
+
+const NL_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
+
+/**
+ * The newline rules' strings, per spec, filled lazily like plainTextOf (flat copies): for a
+ * class Text ID, "\n" + its text (the token right after ONE held "\n"); for a class TextNl ID
+ * whose text is not only newlines, its text minus its last "\n" (what NL_ONE emits, and NL_ALL
+ * when it ends in a single "\n"). The two classes never share an ID. Made at the first
+ * newline rule a decoder of the spec applies.
+ */
+function nlTextOf(spec: DecoderSpec): (string | undefined)[] {
+  let out = NL_TEXT.get(spec);
+  if (out === undefined) {
+    out = new Array<string | undefined>(spec.classes.length).fill(undefined);
+    NL_TEXT.set(spec, out);
+  }
+  return out;
+}
+
+const CODES: number[] = [];
+
+/**
+ * A fresh flat sequential copy of `s` (one-byte when it fits, else two-byte; V8's
+ * String.fromCharCode), equal to it. The table's own strings come in ~6 representations
+ * (internalized, sequential, sliced, one- and two-byte): a consumer's `text.length` (or any
+ * property load on the text) then sees more than 4 string maps and goes megamorphic
+ * (measured: Builtins_LoadIC_Megamorphic ~5% of the solo worker's samples, ~1.5 ns/token).
+ * Copies are allocated in first-use order, so the frequent pieces also sit close together.
+ */
+function flatText(s: string): string {
+  const n = s.length;
+  if (n === 1) return String.fromCharCode(s.charCodeAt(0));
+  CODES.length = n;
+  for (let i = 0; i < n; i++) CODES[i] = s.charCodeAt(i);
+  return String.fromCharCode.apply(null, CODES);
+}
 
 /** The request's tools as JSON schemas (parameters) by function name. */
 function toolSchemas(tools: readonly unknown[]): ToolSchemas {
@@ -195,6 +255,15 @@ class StreamDecoder implements Decoder {
   private readonly g: CompiledGrammar;
   private readonly classes: Uint8Array;
   private readonly textOf: readonly string[];
+  /**
+   * The fast path's table: the spec's plain-text table (plainTextOf), or with stop strings the
+   * set's clearText() (only IDs whose text cannot start a stop string); filled by textNlPush.
+   */
+  private readonly plainText: (string | undefined)[];
+  /** plainTextOf(spec): the flat copies (the same array as plainText without stop strings). */
+  private readonly specPlain: (string | undefined)[];
+  /** nlTextOf(spec), once a newline rule needed it. */
+  private nlText: (string | undefined)[] | null = null;
   private readonly spanStarts: boolean;
   // When the start state of a span ends (DecodeTable.startEnds, matching the reference):
   // Text ends it unless it printed nothing under "first-visible"; Bytes always end it (they
@@ -224,9 +293,19 @@ class StreamDecoder implements Decoder {
   private begun = false;
   private isStopped = false;
   private ended = false;
-  private count = 0;
+  /** Pushes left before "max_tokens" (maxTokens, counting down; negative: no limit). */
+  private left = -1;
   /** Nonzero when the per-token fast path must not be taken (SLOW_* bits, see computeSlow). */
   private slow = SLOW_NOT_BEGUN;
+  /**
+   * What the fast path does with an ID of its table, derived from `slow`, the state and the
+   * stop matcher by setSlow() (the only writer of both): FAST_OFF (slow != 0), FAST_CONTENT /
+   * FAST_REASONING (straight to onText / onReasoning: no stop strings, or nothing held by the
+   * matcher, the table then having only IDs that cannot start one), FAST_FILTERED (the action
+   * state, or the matcher holds a prefix). State and matcher changes only happen where
+   * setSlow() runs after them (the slow paths, and the FAST_FILTERED branch of push()).
+   */
+  private fast = FAST_OFF;
   private atStart = false;
   private heldNl = 0;
   private lstrip = false;
@@ -261,6 +340,7 @@ class StreamDecoder implements Decoder {
     this.g = spec.grammar;
     this.classes = spec.classes;
     this.textOf = spec.text;
+    this.specPlain = plainTextOf(spec);
     this.spanStarts = spec.startEnds !== "never";
     this.firstPiece = spec.startEnds === "first-piece";
     this.firstVisible = spec.startEnds === "first-visible";
@@ -293,6 +373,7 @@ class StreamDecoder implements Decoder {
     this.forced =
       (options as { readonly [SLOW_PATH_ONLY]?: boolean })[SLOW_PATH_ONLY] === true ? SLOW_FORCED : 0;
     this.maxTokens = maxTokens;
+    this.left = maxTokens;
     this.includeStop = options.includeStopString === true;
     let callerStops: Set<number> | null = null;
     for (const id of options.stopTokenIds ?? []) {
@@ -305,8 +386,23 @@ class StreamDecoder implements Decoder {
     }
     this.callerStops = callerStops ?? NO_CALLER_STOPS;
     this.matcher = stops === null ? null : new StopMatcher(stops);
+    this.plainText = stops === null ? this.specPlain : stops.clearText();
     this.utf = new Utf8Pending(spec.invalidUtf8);
-    this.slow = SLOW_NOT_BEGUN | this.forced;
+    this.setSlow(SLOW_NOT_BEGUN | this.forced);
+  }
+
+  private setSlow(bits: number): void {
+    this.slow = bits;
+    this.fast =
+      bits !== 0
+        ? FAST_OFF
+        : this.matcher !== null && this.matcher.state !== 0
+          ? FAST_FILTERED
+          : this.state === S_CONTENT
+            ? FAST_CONTENT
+            : this.state === S_REASONING
+              ? FAST_REASONING
+              : FAST_FILTERED;
   }
 
   get stopped(): boolean {
@@ -979,7 +1075,7 @@ class StreamDecoder implements Decoder {
       if (this.isStopped) return;
     }
     this.isStopped = true;
-    this.slow |= SLOW_STOPPED;
+    this.setSlow(this.slow | SLOW_STOPPED);
     if (this.state === S_ACTION) this.endAction();
     const info: StopInfo =
       token !== undefined ? { reason, token } : text !== undefined ? { reason, text } : { reason };
@@ -1019,43 +1115,150 @@ class StreamDecoder implements Decoder {
   }
 
   push(id: number): void {
+    // One load decides the common case: the ID's complete text if it is plain text (class
+    // Text, non-empty; filled at its first sight, see plainTextOf), else undefined (every
+    // other class, and IDs outside the table: negative, non-integer and too large ones read
+    // undefined and take the checked path). The typeof test keeps a numeric string ("5",
+    // which an array would index like 5) off the fast path: it throws there like everywhere.
+    const t = typeof id === "number" ? this.plainText[id] : undefined;
+    // Fast path (docs/decoder.md "Fast path"; bench solo pairs on the headline mixed 8k
+    // fixture: 14.3 -> ~8.6 ns/token, 4.0x -> 2.8x the floor, with these tables): plain
+    // text in an open span with nothing held (no partial UTF-8, no span start, no held
+    // newline, no leading-text rule), no caller stop IDs, not stopped (`fast` != FAST_OFF):
+    // the precomputed string goes straight to the handler, or through the stop-string filter
+    // when its text may start a stop string.
+    if (t !== undefined) {
+      const f = this.fast;
+      if (f === FAST_CONTENT) {
+        this.h.onText(t);
+        if (--this.left === 0) this.finish("max_tokens");
+        return;
+      }
+      if (f === FAST_REASONING) {
+        this.h.onReasoning(t);
+        if (--this.left === 0) this.finish("max_tokens");
+        return;
+      }
+      if (f === FAST_FILTERED) {
+        const m = this.matcher;
+        // With stop strings: a byte per ID says whether its text can start one (computed
+        // once per ID and stop set), so most tokens skip the per-character scan.
+        if (m === null || (m.state === 0 && !m.automaton.mayStart(id))) {
+          const state = this.state;
+          if (state === S_CONTENT) this.h.onText(t);
+          else if (state === S_REASONING) this.h.onReasoning(t);
+          else this.actionText(t);
+        } else this.emitText(t);
+        // The stop matcher's state decides the mode too.
+        if (m !== null) this.setSlow(this.slow);
+        if (--this.left === 0) this.finish("max_tokens");
+        return;
+      }
+      // Plain text right after a held newline run (about 1 token in 25 in the mixed 8k
+      // fixture): the run goes out in front of it.
+      if (this.slow === SLOW_HELD_NL) {
+        this.afterHeldNewlines(id, t);
+        return;
+      }
+    }
     const slow = this.slow;
-    // A typed-array read: undefined for IDs outside the table, negative and non-integer ones
-    // (those take the checked path below). The typeof test keeps a numeric string ("5", which
-    // a typed array would index like 5) off the fast path: it throws there like everywhere.
+    if (slow === 0 || slow === SLOW_HELD_NL) this.textNlPush(id);
+    else this.checkedPush(id);
+  }
+
+  /**
+   * shaped(t) for plain text `t` (non-empty, no trailing "\n") when only SLOW_HELD_NL is set
+   * (no leading-text rule, not NL_AFTER_ACTION): under NL_ONE / NL_ALL the held run, then t,
+   * go out as one chunk and nothing is held after it; under NL_NONE shaped() emits t alone.
+   */
+  private makeNlText(): (string | undefined)[] {
+    const n = nlTextOf(this.spec);
+    this.nlText = n;
+    return n;
+  }
+
+  /**
+   * shaped(t) for the text `t` (non-empty) of a class TextNl ID under NL_ONE / NL_ALL with no
+   * leading-text rule (textNlPush): when t ends in newlines after other text and exactly one
+   * of them is held (NL_ONE, or NL_ALL with a single trailing "\n"), t minus its last "\n"
+   * comes from the spec's nlTextOf table instead of a slice; every other case is shaped().
+   */
+  private newlinePiece(id: number, t: string): void {
+    const nl = trailingNewlines(t);
+    if (nl === 0 || nl === t.length || (nl > 1 && this.nlMode === NL_ALL)) {
+      this.shaped(t);
+      return;
+    }
+    const nlt = this.nlText ?? this.makeNlText();
+    let cut = nlt[id];
+    if (cut === undefined) {
+      cut = flatText(t.slice(0, t.length - 1));
+      nlt[id] = cut;
+    }
+    const held = this.heldNl;
+    this.heldNl = 1;
+    this.emitText(held > 0 ? newlines(held) + cut : cut);
+  }
+
+  private afterHeldNewlines(id: number, t: string): void {
+    if (this.nlMode === NL_NONE) this.emitText(t);
+    else {
+      const k = this.heldNl;
+      this.heldNl = 0;
+      if (k === 1) {
+        const nlt = this.nlText ?? this.makeNlText();
+        let s = nlt[id];
+        if (s === undefined) {
+          s = flatText("\n" + t);
+          nlt[id] = s;
+        }
+        this.emitText(s);
+      } else this.emitText(newlines(k) + t);
+    }
+    this.setSlow((this.slow & ~SLOW_HELD_NL) | (this.heldNl > 0 ? SLOW_HELD_NL : 0));
+    if (--this.left === 0) this.finish("max_tokens");
+  }
+
+  /**
+   * Text under the newline rules without the checked path: newline-ending text (its trailing
+   * "\n" held) and the token right after a held run (about 1 token in 20 in the mixed 8k
+   * fixture, where it used to cost two checked pushes). Only reached with `slow` 0 or
+   * SLOW_HELD_NL, so shaped() applies just the newline rules and stop strings here; what it can
+   * change of the fast-path condition is the held run (and a stop, or a handler calling end()
+   * or reset(), which set their own bits in this.slow): those are the bits updated after it.
+   */
+  private textNlPush(id: number): void {
     const cls = typeof id === "number" ? this.classes[id] : undefined;
-    // Fast path (measured, bench --quick, plain 8k, reused decoder: ~7.7 ns/token vs a ~2.8 ns
-    // floor of "read string, call callback"; it was ~17.8 ns with closures): plain text in an
-    // open span with nothing held (no partial UTF-8, no span start, no held newline, no
-    // leading-text rule), no caller stop IDs, not stopped: the precomputed string goes
-    // straight to the handler, or to the stop-string filter when its text may start a stop
-    // string.
-    if (slow === 0 && (cls === Cls.Text || (cls === Cls.TextNl && this.nlMode === NL_NONE))) {
-      const t = this.textOf[id] as string;
-      const m = this.matcher;
-      // With stop strings: a byte per ID says whether its text can start one (computed once
-      // per ID and stop set), so most tokens skip the per-character scan.
-      if (m === null || (m.state === 0 && !m.automaton.mayStart(id))) {
-        const state = this.state;
-        if (state === S_CONTENT) this.h.onText(t);
-        else if (state === S_REASONING) this.h.onReasoning(t);
-        else this.actionText(t);
-      } else this.emitText(t);
-      if (++this.count === this.maxTokens) this.finish("max_tokens");
-      return;
-    }
-    // Newline-ending text (held trailing "\n" of the newline rules) and the token right after
-    // it: the rule without the checked slow path (about 1 token in 20 in the mixed 8k
-    // fixture, where it used to cost two slow pushes: mixed 8k went from 26.7 to ~13 ns/token
-    // with the other changes).
-    if ((slow === 0 || slow === SLOW_HELD_NL) && (cls === Cls.Text || cls === Cls.TextNl)) {
-      const t = this.textOf[id] as string;
+    let t: string;
+    if (cls === Cls.Text) {
+      let p = this.specPlain[id];
+      if (p === undefined) {
+        // First sight of this ID: its flat copy (empty text never gets an entry).
+        t = this.textOf[id] as string;
+        if (t !== "") {
+          p = flatText(t);
+          this.specPlain[id] = p;
+        }
+      }
+      if (p !== undefined) {
+        t = p;
+        // With stop strings: the set's table gets it only if it cannot start one.
+        const m = this.matcher;
+        if (m !== null && !m.automaton.mayStart(id)) this.plainText[id] = p;
+      } else t = "";
       if (t !== "") this.shaped(t);
-      this.slow = this.computeSlow();
-      if (++this.count === this.maxTokens) this.finish("max_tokens");
+    } else if (cls === Cls.TextNl) {
+      t = this.textOf[id] as string;
+      if (t !== "") {
+        if (this.nlMode === NL_ONE || this.nlMode === NL_ALL) this.newlinePiece(id, t);
+        else this.shaped(t);
+      }
+    } else {
+      this.checkedPush(id);
       return;
     }
-    this.checkedPush(id);
+    this.setSlow((this.slow & ~SLOW_HELD_NL) | (this.heldNl > 0 ? SLOW_HELD_NL : 0));
+    if (--this.left === 0) this.finish("max_tokens");
   }
 
   private checkedPush(id: number): void {
@@ -1065,11 +1268,11 @@ class StreamDecoder implements Decoder {
       throw new TypeError(`token id must be an integer, got ${String(id)}`);
     }
     if (this.isStopped) return;
-    this.count++;
+    this.left--;
     const cls = id >= 0 && id < this.classes.length ? (this.classes[id] as number) : Cls.OutOfRange;
     this.slowPush(id, cls);
-    this.slow = this.computeSlow();
-    if (this.count === this.maxTokens && !this.isStopped) this.finish("max_tokens");
+    this.setSlow(this.computeSlow());
+    if (this.left === 0 && !this.isStopped) this.finish("max_tokens");
   }
 
   pushMany(ids: ArrayLike<number>): void {
@@ -1081,7 +1284,7 @@ class StreamDecoder implements Decoder {
     if (!this.begun) this.begin();
     if (!this.isStopped) this.finish("end_of_input");
     this.ended = true;
-    this.slow |= SLOW_STOPPED;
+    this.setSlow(this.slow | SLOW_STOPPED);
   }
 
   reset(): void {
@@ -1091,7 +1294,7 @@ class StreamDecoder implements Decoder {
     this.begun = false;
     this.isStopped = false;
     this.ended = false;
-    this.count = 0;
+    this.left = this.maxTokens;
     this.atStart = false;
     this.heldNl = 0;
     this.lstrip = false;
@@ -1110,6 +1313,6 @@ class StreamDecoder implements Decoder {
     this.parser = null;
     this.raw = "";
     this.rawOverflow = false;
-    this.slow = this.computeSlow();
+    this.setSlow(this.computeSlow());
   }
 }

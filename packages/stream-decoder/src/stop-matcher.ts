@@ -75,8 +75,11 @@ export class StopStrings {
    * transition table (Map.get per character before).
    */
   readonly idFlags: Uint8Array;
-  /** Bytes this set holds (typed arrays and pattern text; the per-spec cache counts these). */
+  /** Bytes this set holds (typed arrays, pattern text and clearText; the per-spec cache counts these). */
   readonly byteLength: number;
+  private clear: (string | undefined)[] | null = null;
+  /** heldText per node, made at its first use (one slice per node, not one per token). */
+  private readonly held: (string | undefined)[];
 
   constructor(spec: DecoderSpec, patterns: readonly string[]) {
     checkStopStrings(patterns);
@@ -196,7 +199,26 @@ export class StopStrings {
     this.depth = depth;
     this.nodePattern = nodePattern;
     this.idFlags = new Uint8Array(spec.text.length);
-    this.byteLength = 2 * 8192 + n * 26 + 2 * textUnits + this.idFlags.byteLength;
+    // clearText(): one 8-byte slot per ID once a decoder used this set.
+    this.held = new Array<string | undefined>(n).fill(undefined);
+    // n * 26 typed-array bytes and an 8-byte held slot per node; clearText(): 8 bytes per ID.
+    this.byteLength = 2 * 8192 + n * 34 + 2 * textUnits + this.idFlags.byteLength + 8 * spec.classes.length;
+  }
+
+  /**
+   * The decoder's fast-path table for this set (made at the first decoder that uses it, then
+   * shared): per ID what the decoder's plain-text table has, but only for IDs whose text
+   * cannot start a stop string (mayStart false); undefined for every other ID. The decoder
+   * fills it, lazily, like its plain-text table. With it, a token that cannot start a stop
+   * string costs one table read, as without stop strings (no idFlags read).
+   */
+  clearText(): (string | undefined)[] {
+    let c = this.clear;
+    if (c === null) {
+      c = new Array<string | undefined>(this.spec.classes.length).fill(undefined);
+      this.clear = c;
+    }
+    return c;
   }
 
   /** The child of node s on unit c, or -1. */
@@ -233,7 +255,13 @@ export class StopStrings {
 
   /** The text held while in node s. */
   heldText(s: number): string {
-    return s === 0 ? "" : (this.patterns[this.nodePattern[s] as number] as string).slice(0, this.depth[s]);
+    if (s === 0) return "";
+    let h = this.held[s];
+    if (h === undefined) {
+      h = (this.patterns[this.nodePattern[s] as number] as string).slice(0, this.depth[s]);
+      this.held[s] = h;
+    }
+    return h;
   }
 
   /** Index of the first code unit at or after `from` that could start a stop string, or -1. */
