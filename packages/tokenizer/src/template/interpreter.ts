@@ -594,17 +594,9 @@ export class Interpreter {
     const obj = this.expr(n.object, scope);
     if (n.property.type === "SliceExpression") {
       const s = n.property as SliceNode;
-      const num = (x: Node | undefined): number | null => {
-        if (x === undefined) return null;
-        const v = this.expr(x, scope);
-        if (v === null) return null;
-        if (typeof v !== "number" || !Number.isInteger(v))
-          throw new TemplateRuntimeError("slice indices must be integers");
-        return v;
-      };
-      const a = num(s.start);
-      const b = num(s.stop);
-      const st = num(s.step);
+      const a = this.sliceIndex(s.start, scope);
+      const b = this.sliceIndex(s.stop, scope);
+      const st = this.sliceIndex(s.step, scope);
       if (obj instanceof PStr) return this.made(pySlice(obj, a, b, st));
       if (obj instanceof PList)
         return new PList(
@@ -616,6 +608,15 @@ export class Interpreter {
     }
     if (n.computed) return this.item(obj, this.expr(n.property, scope));
     return getAttr(obj, (n.property as IdentNode).value);
+  }
+
+  private sliceIndex(x: Node | undefined, scope: Scope): number | null {
+    if (x === undefined) return null;
+    const v = this.expr(x, scope);
+    if (v === null) return null;
+    if (typeof v !== "number" || !Number.isInteger(v))
+      throw new TemplateRuntimeError("slice indices must be integers");
+    return v;
   }
 
   /** obj[key]: jinja2 tries the item first, then the attribute. */
@@ -793,25 +794,30 @@ export class Interpreter {
       );
     // Python: a float operand makes a float; `/` always does; int ** negative int is a float.
     const float = l instanceof PyFloat || r instanceof PyFloat || op === "/" || (op === "**" && b < 0);
-    const wrap = (x: number): Value => (float ? new PyFloat(x) : x);
+    const x = Interpreter.numeric(op, a, b);
+    return float ? new PyFloat(x) : x;
+  }
+
+  /** The number `a op b` (no closure per operation: arithmetic runs once per loop iteration). */
+  private static numeric(op: string, a: number, b: number): number {
     switch (op) {
       case "+":
-        return wrap(a + b);
+        return a + b;
       case "-":
-        return wrap(a - b);
+        return a - b;
       case "*":
-        return wrap(a * b);
+        return a * b;
       case "/":
         if (b === 0) throw new TemplateRuntimeError("division by zero");
-        return wrap(a / b);
+        return a / b;
       case "//":
         if (b === 0) throw new TemplateRuntimeError("integer division or modulo by zero");
-        return wrap(Math.floor(a / b));
+        return Math.floor(a / b);
       case "%":
         if (b === 0) throw new TemplateRuntimeError("integer division or modulo by zero");
-        return wrap(a - b * Math.floor(a / b));
+        return a - b * Math.floor(a / b);
       case "**":
-        return wrap(a ** b);
+        return a ** b;
       default:
         throw new TemplateRuntimeError(`unsupported operator ${op}`);
     }

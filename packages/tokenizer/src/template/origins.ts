@@ -46,8 +46,9 @@ export class Origins {
     let top = this.tops[origin];
     if (top === undefined) {
       const { field } = this.get(origin);
-      const cut = field.search(/[[.]/);
-      top = cut < 0 ? field : field.slice(0, cut);
+      let cut = 0;
+      while (cut < field.length && field[cut] !== "[" && field[cut] !== ".") cut++;
+      top = field.slice(0, cut);
       if (top === "") top = "content";
       this.tops[origin] = top;
     }
