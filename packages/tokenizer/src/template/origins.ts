@@ -47,7 +47,10 @@ export class Origins {
     if (top === undefined) {
       const { field } = this.get(origin);
       let cut = 0;
-      while (cut < field.length && field[cut] !== "[" && field[cut] !== ".") cut++;
+      for (; cut < field.length; cut++) {
+        const c = field.charCodeAt(cut);
+        if (c === 0x5b || c === 0x2e) break; // "[" or "."
+      }
       top = field.slice(0, cut);
       if (top === "") top = "content";
       this.tops[origin] = top;

@@ -33,20 +33,16 @@ export function compileTemplate(source: string): ProgramNode {
   }
 }
 
-function globals(now: () => Date, it: Interpreter): Map<string, Value> {
+/**
+ * The globals that hold no per-render state (their state, a joiner's or cycler's, is made when
+ * the template calls them): built once, copied into each render's map.
+ */
+const STATIC_GLOBALS: ReadonlyMap<string, Value> = (() => {
   const g = new Map<string, Value>();
   g.set(
     "raise_exception",
     new Callable("raise_exception", ({ args }) => {
       throw new TemplateRaise(str(args[0] ?? null).text);
-    }),
-  );
-  g.set(
-    "strftime_now",
-    new Callable("strftime_now", ({ args }) => {
-      const f = args[0];
-      if (!(f instanceof PStr)) throw new TemplateRuntimeError("strftime_now needs a format string");
-      return PStr.of(strftime(now(), f.text));
     }),
   );
   g.set(
@@ -57,23 +53,6 @@ function globals(now: () => Date, it: Interpreter): Map<string, Value> {
       if (init instanceof PDict) for (const [k, [, v]] of init.map) attrs.set(k, v);
       for (const [k, v] of kwargs) attrs.set(k, v);
       return new PObject("namespace", attrs);
-    }),
-  );
-  g.set(
-    "range",
-    new Callable("range", ({ args }) => {
-      const nums = args.map((x) => {
-        if (typeof x !== "number" || !Number.isInteger(x))
-          throw new TemplateRuntimeError("range() needs integers");
-        return x;
-      });
-      const [start, stop, step] =
-        nums.length === 1 ? [0, nums[0] as number, 1] : [nums[0] ?? 0, nums[1] ?? 0, nums[2] ?? 1];
-      if (step === 0) throw new TemplateRuntimeError("range() arg 3 must not be zero");
-      const n = Math.max(0, Math.ceil((stop - start) / step));
-      if (n > it.limits.maxSteps) throw new TemplateLimitError("maxSteps", `range of ${n} items`);
-      it.charge(n);
-      return new PList(Array.from({ length: n }, (_, i) => start + i * step));
     }),
   );
   g.set(
@@ -126,6 +105,37 @@ function globals(now: () => Date, it: Interpreter): Map<string, Value> {
       const d = new PDict();
       for (const [k, v] of kwargs) d.set(PStr.of(k), v);
       return d;
+    }),
+  );
+  return g;
+})();
+
+/** The globals of one render: the static ones plus strftime_now (its clock) and range (charged to `it`). */
+function globals(now: () => Date, it: Interpreter): Map<string, Value> {
+  const g = new Map<string, Value>(STATIC_GLOBALS);
+  g.set(
+    "strftime_now",
+    new Callable("strftime_now", ({ args }) => {
+      const f = args[0];
+      if (!(f instanceof PStr)) throw new TemplateRuntimeError("strftime_now needs a format string");
+      return PStr.of(strftime(now(), f.text));
+    }),
+  );
+  g.set(
+    "range",
+    new Callable("range", ({ args }) => {
+      const nums = args.map((x) => {
+        if (typeof x !== "number" || !Number.isInteger(x))
+          throw new TemplateRuntimeError("range() needs integers");
+        return x;
+      });
+      const [start, stop, step] =
+        nums.length === 1 ? [0, nums[0] as number, 1] : [nums[0] ?? 0, nums[1] ?? 0, nums[2] ?? 1];
+      if (step === 0) throw new TemplateRuntimeError("range() arg 3 must not be zero");
+      const n = Math.max(0, Math.ceil((stop - start) / step));
+      if (n > it.limits.maxSteps) throw new TemplateLimitError("maxSteps", `range of ${n} items`);
+      it.charge(n);
+      return new PList(Array.from({ length: n }, (_, i) => start + i * step));
     }),
   );
   return g;
