@@ -185,7 +185,7 @@ function compileStmt(node: Node): Stmt {
       const body = compileBlock(n.body);
       const uses = bodyReads(n.body);
       return (it, scope) => {
-        scope.vars.set(name, it.callable(name, params, body, uses, scope));
+        scope.set(name, it.callable(name, params, body, uses, scope));
         return 0;
       };
     }
@@ -257,7 +257,7 @@ function compileFor(n: ForNode): Stmt {
     // The loop object reads its attributes from the current index (./loop.ts): nothing is
     // written per iteration.
     const attrs = new LoopAttrs(items);
-    inner.vars.set("loop", new PObject("loop", attrs));
+    inner.set("loop", new PObject("loop", attrs));
     const len = items.length;
     for (let i = 0; i < len; i++) {
       it.step();
@@ -277,7 +277,7 @@ function compileBind(target: Node): Bind {
   if (target.type === "Identifier") {
     const name = (target as IdentNode).value;
     return (_it, v, scope) => {
-      scope.vars.set(name, v);
+      scope.set(name, v);
     };
   }
   if (target.type === "TupleLiteral") {

@@ -181,7 +181,7 @@ export class Interpreter {
           // stays a keyword (kwargs, or the "takes no keyword argument" TypeError).
           if (i >= args.length) known.add(p.name);
           const given = i < args.length ? args[i] : kwargs.get(p.name);
-          s.vars.set(
+          s.set(
             p.name,
             given !== undefined ? given : p.dflt !== undefined ? p.dflt(this, s) : new PyUndefined(p.name),
           );
@@ -190,16 +190,16 @@ export class Interpreter {
         for (const [k, v] of kwargs) {
           if (known.has(k)) continue;
           if (k === "caller" && uses.caller) {
-            s.vars.set("caller", v);
+            s.set("caller", v);
             continue;
           }
           if (!uses.kwargs)
             throw new TemplateRuntimeError(`macro '${name}' takes no keyword argument '${k}'`);
           extra.set(PStr.of(k), v);
         }
-        if (uses.varargs) s.vars.set("varargs", new PList(args.slice(params.length), true));
-        if (uses.kwargs) s.vars.set("kwargs", extra);
-        if (uses.caller && !s.vars.has("caller")) s.vars.set("caller", new PyUndefined("caller"));
+        if (uses.varargs) s.set("varargs", new PList(args.slice(params.length), true));
+        if (uses.kwargs) s.set("kwargs", extra);
+        if (uses.caller && !s.has("caller")) s.set("caller", new PyUndefined("caller"));
         const out = new PStrBuilder();
         runBlock(body, this, s, out, false);
         return out.finish();

@@ -15,15 +15,21 @@ export class Origins {
   private readonly messages: (number | null)[] = [null];
   private readonly paths: string[] = ["template"];
   private readonly keys: boolean[] = [false];
-  /** get(origin), built on first use: most origins (dict keys above all) are never read. */
-  private readonly refs: (CallerField | undefined)[] = [];
+  /**
+   * get(origin), built on first use: most origins (dict keys above all) are never read. Kept
+   * packed (a slot pushed per origin): writing index k past the end made the array holey, and
+   * for large gaps dictionary-mode (a hash lookup per read).
+   */
+  private readonly refs: (CallerField | undefined)[] = [undefined];
   /** top(origin), computed on first use (a tools JSON emits one run per string, often per origin twice). */
-  private readonly tops: (string | undefined)[] = [];
+  private readonly tops: (string | undefined)[] = [undefined];
 
   add(message: number | null, field: string, key = false): number {
     this.messages.push(message);
     this.paths.push(field);
     this.keys.push(key);
+    this.refs.push(undefined);
+    this.tops.push(undefined);
     return this.paths.length - 1;
   }
 

@@ -35,7 +35,7 @@ export function compileTemplate(source: string): ProgramNode {
 
 /**
  * The globals that hold no per-render state (their state, a joiner's or cycler's, is made when
- * the template calls them): built once, copied into each render's map.
+ * the template calls them): built once, the bottom layer of every render's scope.
  */
 const STATIC_GLOBALS: ReadonlyMap<string, Value> = (() => {
   const g = new Map<string, Value>();
@@ -110,9 +110,9 @@ const STATIC_GLOBALS: ReadonlyMap<string, Value> = (() => {
   return g;
 })();
 
-/** The globals of one render: the static ones plus strftime_now (its clock) and range (charged to `it`). */
+/** The globals bound to one render: strftime_now (its clock) and range (charged to `it`). */
 function globals(now: () => Date, it: Interpreter): Map<string, Value> {
-  const g = new Map<string, Value>(STATIC_GLOBALS);
+  const g = new Map<string, Value>();
   g.set(
     "strftime_now",
     new Callable("strftime_now", ({ args }) => {
@@ -155,6 +155,7 @@ export function renderProgram(
     const output = it.render(
       program,
       Interpreter.scope(
+        STATIC_GLOBALS,
         builtins,
         ...(vars instanceof Map ? [vars] : (vars as readonly ReadonlyMap<string, Value>[])),
       ),
