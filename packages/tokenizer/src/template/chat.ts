@@ -41,12 +41,6 @@ function contentValue(content: unknown, i: number, origins: Origins): PStr {
   return concat(parts);
 }
 
-/** d[k] = caller value x of message i (as Origins.value builds a dict entry: key origin, then value). */
-function setField(d: PDict, k: string, x: unknown, i: number, origins: Origins): void {
-  if (x === undefined) return;
-  d.set(PStr.of(k, origins.add(i, k, true)), origins.value(x, i, k, 1));
-}
-
 /**
  * Every message as a dict: its fields in the caller's order (DROPPED ones left out, developer ->
  * system, `reasoning` as reasoning_content: in place when the message has that key, else after
@@ -71,9 +65,9 @@ function messagesValue(messages: readonly unknown[], origins: Origins): PList {
         x = reasoning;
         reasoningPlaced = true;
       }
-      setField(d, k, x, i, origins);
+      origins.entry(d, k, x, i, "", 0);
     }
-    if (hasReasoning && !reasoningPlaced) setField(d, "reasoning_content", reasoning, i, origins);
+    if (hasReasoning && !reasoningPlaced) origins.entry(d, "reasoning_content", reasoning, i, "", 0);
     d.set(PStr.of("content"), contentValue(own(raw, "content"), i, origins));
     items[i] = d;
   }
