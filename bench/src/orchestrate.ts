@@ -448,6 +448,9 @@ export async function main(settings: Settings): Promise<void> {
   }
   results.encode = enc;
 
+  // 5. The template path vs the native qwen3 encoder (docs/templates.md "Cost"), its own process.
+  if (avail.tokenizer) results.template = worker("../template-bench.ts", { quick: q });
+
   const elapsed = (performance.now() - started) / 1000;
   const report = buildReport({
     results,
