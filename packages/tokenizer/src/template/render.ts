@@ -141,6 +141,8 @@ function globals(now: () => Date, it: Interpreter): Map<string, Value> {
   return g;
 }
 
+const currentTime = (): Date => new Date();
+
 /** Renders `program` with `vars` (already converted with `origins`; a list: later maps win). */
 export function renderProgram(
   program: ProgramNode,
@@ -148,9 +150,9 @@ export function renderProgram(
   origins: Origins,
   options: RenderOptions = {},
 ): RenderResult {
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const limits = options.limits === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, ...options.limits };
   const it = new Interpreter(origins, limits);
-  const builtins = globals(options.now ?? (() => new Date()), it);
+  const builtins = globals(options.now ?? currentTime, it);
   try {
     const output = it.render(
       program,

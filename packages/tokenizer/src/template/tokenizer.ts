@@ -147,14 +147,16 @@ export function createTemplateTokenizer(parts: {
   };
   const vars = specialTokenVars(config);
   const defaultPolicy = checkPolicy(options.specialText);
+  // The render options, built once (not two object spreads per request).
+  const renderOptions = {
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  };
   const render = (request: ChatRequest): TemplateRender => {
     const tools = (request as { tools?: unknown }).tools;
     const hasTools = Array.isArray(tools) && tools.length > 0;
     const src = hasTools && templates.toolUse !== undefined ? templates.toolUse : templates.default;
-    return renderChatTemplate(program(src), request, vars, {
-      ...(options.limits === undefined ? {} : { limits: options.limits }),
-      ...(options.now === undefined ? {} : { now: options.now }),
-    });
+    return renderChatTemplate(program(src), request, vars, renderOptions);
   };
   const templateRuns = createTemplateRunCache(scanner);
   // What emitRuns does (./chat.ts), without a wrapper sink of closures per request: template
