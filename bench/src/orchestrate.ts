@@ -564,6 +564,9 @@ export async function main(settings: Settings): Promise<void> {
     results.long_word = longWordRows(libs, q ? 5 : 10) as WorkerResult;
   }
 
+  // 6. The template path vs the native qwen3 encoder (docs/templates.md "Cost"), its own process.
+  if (avail.tokenizer) results.template = worker("../template-bench.ts", { quick: q });
+
   const elapsed = (performance.now() - started) / 1000;
   const report = buildReport({
     results,

@@ -581,6 +581,16 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     familyRows,
   );
 
+  // The template path row (bench/src/template-bench.ts): CPU-time ratios (best rounds; per-round pairs).
+  const tr = R.template as WorkerResult | undefined;
+  const templateLines =
+    tr === undefined || tr.error !== undefined
+      ? [`(not run${tr?.error === undefined ? "" : `: ${tr.error}`})`]
+      : [
+          `per request: ${tr.templateUsPerRequest} vs ${tr.nativeUsPerRequest} µs CPU, ${tr.per_request_ratio}x (per-round pairs: median ${tr.per_request_ratio_median}x, ${(tr.per_request_ratio_range as number[]).join("-")}x; same IDs ${tr.sameIds}/${tr.requests}; target <= 2x)`,
+          `100 messages: render + encode ${(tr.conversation100 as Obj).renderEncodeMs} vs ${(tr.conversation100 as Obj).nativeMs} ms CPU, ${tr.render_encode_100_ratio}x (per-round pairs: median ${tr.render_encode_100_ratio_median}x, ${(tr.render_encode_100_ratio_range as number[]).join("-")}x; target <= 2x)`,
+        ];
+
   const summary: Obj = {
     bench: "chatwire",
     quick: inp.settings.quick,
@@ -639,6 +649,9 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
       chatglm3_ours_first_encode_ms: E("chatglm3", "ours", "first_encode_ms"),
       chatglm3_cpp_first_encode_ms: E("chatglm3", "spm_cpp", "first_encode_ms"),
     },
+    // The template path vs the native qwen3 encoder: per_request_ratio, render_encode_100_ratio
+    // (+ _range over rounds) and the µs/ms rows, as bench/src/template-bench.ts measured them.
+    template: tr === undefined || tr.error !== undefined ? null : tr,
     targets,
     notes: inp.notes,
   };
@@ -740,6 +753,9 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     "",
     `## Tokenizer load (cold, own process)`,
     loadTable,
+    "",
+    `## Template path vs native qwen3 encoder (CPU time, paired per round)`,
+    ...templateLines,
     "",
     `## Targets`,
     ...targetLines,

@@ -1,5 +1,6 @@
 // Template path vs native qwen3 encoder, measured as CPU time of this process (user + system),
-// the paths interleaved round by round, best round kept: on a shared, loaded machine wall-clock
+// the paths interleaved round by round, best round kept (ratio = best / best; ratioRounds = the
+// range of the per-round paired ratios): on a shared, loaded machine wall-clock
 // rows (bench/template.js) swing by 2x between runs, CPU time of interleaved rounds much less.
 // Same inputs as the bench row: test-vectors/template-requests.json and a 100-message
 // conversation; the IDs of both paths are compared first. Not a test (no timing in the suite).
@@ -62,9 +63,21 @@ const rows: Record<string, () => void> = {
 };
 const best: Record<string, number> = {};
 const rounds = Number(process.env.ROUNDS ?? 15);
-for (let round = 0; round < rounds; round++)
-  for (const [k, f] of Object.entries(rows)) best[k] = Math.min(best[k] ?? Infinity, cpu(f, 40));
+/** Per round: template / native of that round (paired), per request and for 100 messages. */
+const pairs: { perRequest: number[]; m100: number[] } = { perRequest: [], m100: [] };
+// Untimed warm-up rounds: the first rounds time half-optimized code (the ranges would show the JIT).
+for (let w = 0; w < 3; w++) for (const f of Object.values(rows)) cpu(f, 40);
+for (let round = 0; round < rounds; round++) {
+  const t: Record<string, number> = {};
+  for (const [k, f] of Object.entries(rows)) {
+    t[k] = cpu(f, 40);
+    best[k] = Math.min(best[k] ?? Infinity, t[k] as number);
+  }
+  pairs.perRequest.push((t.templateRequests as number) / (t.nativeRequests as number));
+  pairs.m100.push((t.template100 as number) / (t.native100 as number));
+}
 const b = (k: string): number => best[k] as number;
+const range = (xs: number[]): string => `${Math.min(...xs).toFixed(2)}-${Math.max(...xs).toFixed(2)}`;
 const perReq = (k: string): number => b(k) / requests.length;
 process.stdout.write(
   `${JSON.stringify({
@@ -73,9 +86,11 @@ process.stdout.write(
     templateUsPerRequest: +perReq("templateRequests").toFixed(1),
     nativeUsPerRequest: +perReq("nativeRequests").toFixed(1),
     ratio: +(b("templateRequests") / b("nativeRequests")).toFixed(2),
+    ratioRounds: range(pairs.perRequest),
     render100Ms: +(b("render100") / 1000).toFixed(3),
     renderEncode100Ms: +(b("template100") / 1000).toFixed(3),
     native100Ms: +(b("native100") / 1000).toFixed(3),
     ratio100: +(b("template100") / b("native100")).toFixed(2),
+    ratio100Rounds: range(pairs.m100),
   })}\n`,
 );

@@ -16,7 +16,7 @@ import { Origins } from "./origins.ts";
 import { concat, PStr, TEMPLATE } from "./pstr.ts";
 import { isPySpace } from "./py-str.ts";
 import { type RenderOptions, type RenderResult, renderProgram } from "./render.ts";
-import { PList, type Value } from "./values.ts";
+import { PDict, PList, type Value } from "./values.ts";
 
 export interface TemplateRender extends RenderResult {
   readonly origins: Origins;
@@ -41,21 +41,37 @@ function contentValue(content: unknown, i: number, origins: Origins): PStr {
   return concat(parts);
 }
 
+/**
+ * Every message as a dict: its fields in the caller's order (DROPPED ones left out, developer ->
+ * system, `reasoning` as reasoning_content: in place when the message has that key, else after
+ * the others), `content` last. Built in one pass, with no intermediate object per message (a
+ * copy and a `delete` made every message a dictionary-mode object: ~4% of a short request).
+ */
 function messagesValue(messages: readonly unknown[], origins: Origins): PList {
-  return new PList(
-    messages.map((raw, i) => {
-      const m: Record<string, unknown> = {};
-      for (const k of Object.keys(raw as object)) if (!DROPPED.has(k)) m[k] = own(raw as object, k);
-      if (m.role === "developer") m.role = "system";
-      const reasoning = own(raw as object, "reasoning");
-      if (reasoning !== null && reasoning !== undefined) m.reasoning_content = reasoning;
-      delete m.content;
-      const d = origins.value(m, i, "");
-      if (d instanceof PList || d === null || typeof d !== "object" || !("map" in d)) return d;
-      d.set(PStr.of("content"), contentValue(own(raw as object, "content"), i, origins));
-      return d;
-    }),
-  );
+  const items = new Array<Value>(messages.length);
+  for (let i = 0; i < messages.length; i++) {
+    const raw = messages[i] as object;
+    const reasoning = own(raw, "reasoning");
+    const hasReasoning = reasoning !== null && reasoning !== undefined;
+    const d = new PDict();
+    let reasoningPlaced = false;
+    for (const k of Object.keys(raw)) {
+      // A "__proto__" key never reached the dict before (assigning it to a plain object set the
+      // prototype instead): still left out.
+      if (k === "content" || k === "__proto__" || DROPPED.has(k)) continue;
+      let x = own(raw, k);
+      if (k === "role" && x === "developer") x = "system";
+      if (k === "reasoning_content" && hasReasoning) {
+        x = reasoning;
+        reasoningPlaced = true;
+      }
+      origins.entry(d, k, x, i, "", 0);
+    }
+    if (hasReasoning && !reasoningPlaced) origins.entry(d, "reasoning_content", reasoning, i, "", 0);
+    d.set(PStr.of("content"), contentValue(own(raw, "content"), i, origins));
+    items[i] = d;
+  }
+  return new PList(items);
 }
 
 /** transformers' continue_final_message cut (apply_chat_template), on the provenance string. */

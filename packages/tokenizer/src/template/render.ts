@@ -33,20 +33,16 @@ export function compileTemplate(source: string): ProgramNode {
   }
 }
 
-function globals(now: () => Date, it: Interpreter): Map<string, Value> {
+/**
+ * The globals that hold no per-render state (their state, a joiner's or cycler's, is made when
+ * the template calls them): built once, the bottom layer of every render's scope.
+ */
+const STATIC_GLOBALS: ReadonlyMap<string, Value> = (() => {
   const g = new Map<string, Value>();
   g.set(
     "raise_exception",
     new Callable("raise_exception", ({ args }) => {
       throw new TemplateRaise(str(args[0] ?? null).text);
-    }),
-  );
-  g.set(
-    "strftime_now",
-    new Callable("strftime_now", ({ args }) => {
-      const f = args[0];
-      if (!(f instanceof PStr)) throw new TemplateRuntimeError("strftime_now needs a format string");
-      return PStr.of(strftime(now(), f.text));
     }),
   );
   g.set(
@@ -57,23 +53,6 @@ function globals(now: () => Date, it: Interpreter): Map<string, Value> {
       if (init instanceof PDict) for (const [k, [, v]] of init.map) attrs.set(k, v);
       for (const [k, v] of kwargs) attrs.set(k, v);
       return new PObject("namespace", attrs);
-    }),
-  );
-  g.set(
-    "range",
-    new Callable("range", ({ args }) => {
-      const nums = args.map((x) => {
-        if (typeof x !== "number" || !Number.isInteger(x))
-          throw new TemplateRuntimeError("range() needs integers");
-        return x;
-      });
-      const [start, stop, step] =
-        nums.length === 1 ? [0, nums[0] as number, 1] : [nums[0] ?? 0, nums[1] ?? 0, nums[2] ?? 1];
-      if (step === 0) throw new TemplateRuntimeError("range() arg 3 must not be zero");
-      const n = Math.max(0, Math.ceil((stop - start) / step));
-      if (n > it.limits.maxSteps) throw new TemplateLimitError("maxSteps", `range of ${n} items`);
-      it.charge(n);
-      return new PList(Array.from({ length: n }, (_, i) => start + i * step));
     }),
   );
   g.set(
@@ -129,7 +108,40 @@ function globals(now: () => Date, it: Interpreter): Map<string, Value> {
     }),
   );
   return g;
+})();
+
+/** The globals bound to one render: strftime_now (its clock) and range (charged to `it`). */
+function globals(now: () => Date, it: Interpreter): Map<string, Value> {
+  const g = new Map<string, Value>();
+  g.set(
+    "strftime_now",
+    new Callable("strftime_now", ({ args }) => {
+      const f = args[0];
+      if (!(f instanceof PStr)) throw new TemplateRuntimeError("strftime_now needs a format string");
+      return PStr.of(strftime(now(), f.text));
+    }),
+  );
+  g.set(
+    "range",
+    new Callable("range", ({ args }) => {
+      const nums = args.map((x) => {
+        if (typeof x !== "number" || !Number.isInteger(x))
+          throw new TemplateRuntimeError("range() needs integers");
+        return x;
+      });
+      const [start, stop, step] =
+        nums.length === 1 ? [0, nums[0] as number, 1] : [nums[0] ?? 0, nums[1] ?? 0, nums[2] ?? 1];
+      if (step === 0) throw new TemplateRuntimeError("range() arg 3 must not be zero");
+      const n = Math.max(0, Math.ceil((stop - start) / step));
+      if (n > it.limits.maxSteps) throw new TemplateLimitError("maxSteps", `range of ${n} items`);
+      it.charge(n);
+      return new PList(Array.from({ length: n }, (_, i) => start + i * step));
+    }),
+  );
+  return g;
 }
+
+const currentTime = (): Date => new Date();
 
 /** Renders `program` with `vars` (already converted with `origins`; a list: later maps win). */
 export function renderProgram(
@@ -138,13 +150,14 @@ export function renderProgram(
   origins: Origins,
   options: RenderOptions = {},
 ): RenderResult {
-  const limits = { ...DEFAULT_LIMITS, ...options.limits };
+  const limits = options.limits === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, ...options.limits };
   const it = new Interpreter(origins, limits);
-  const builtins = globals(options.now ?? (() => new Date()), it);
+  const builtins = globals(options.now ?? currentTime, it);
   try {
     const output = it.render(
       program,
       Interpreter.scope(
+        STATIC_GLOBALS,
         builtins,
         ...(vars instanceof Map ? [vars] : (vars as readonly ReadonlyMap<string, Value>[])),
       ),

@@ -21,6 +21,15 @@ export interface TemplateRunCache {
 
 export function createTemplateRunCache(scanner: SpecialScanner): TemplateRunCache {
   const cache = new Map<string, Split>();
+  // The first characters of the reserved strings ("<", "[" in every real registry): a run
+  // holding none of them holds no reserved string, and indexOf on a short run is cheaper than
+  // hashing it (tojson's punctuation between caller strings is one template run per gap).
+  const firsts = [...new Set([...scanner.strings.keys()].map((s) => s.charAt(0)).filter((c) => c !== ""))];
+  const mayHold = (text: string): boolean => {
+    for (const c of firsts) if (text.includes(c)) return true;
+    return false;
+  };
+  const fastPath = firsts.length <= 4;
   const split = (text: string): Split => {
     const out: (string | number)[] = [];
     let from = 0;
@@ -36,6 +45,10 @@ export function createTemplateRunCache(scanner: SpecialScanner): TemplateRunCach
     emit(text, message, field, sink) {
       if (text.length > MAX_RUN) {
         sink.template(text, message, field);
+        return;
+      }
+      if (fastPath && !mayHold(text)) {
+        sink.text(text, message, field);
         return;
       }
       let parts = cache.get(text);

@@ -11,7 +11,7 @@ import { checkPolicy, type SpecialTextOptions } from "../special-text/policy.ts"
 import { createSpecialScanner, type SpecialScanner } from "../special-text/scanner.ts";
 import type { TextModel } from "../text-model.ts";
 import type { ProgramNode } from "./ast.ts";
-import { emitRuns, renderChatTemplate, type TemplateRender } from "./chat.ts";
+import { renderChatTemplate, type TemplateRender } from "./chat.ts";
 import type { StructureAuditEntry } from "./interpreter.ts";
 import type { TemplateLimits } from "./limits.ts";
 import { PStr, TEMPLATE } from "./pstr.ts";
@@ -147,35 +147,36 @@ export function createTemplateTokenizer(parts: {
   };
   const vars = specialTokenVars(config);
   const defaultPolicy = checkPolicy(options.specialText);
+  // The render options, built once (not two object spreads per request).
+  const renderOptions = {
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.now === undefined ? {} : { now: options.now }),
+  };
   const render = (request: ChatRequest): TemplateRender => {
     const tools = (request as { tools?: unknown }).tools;
     const hasTools = Array.isArray(tools) && tools.length > 0;
     const src = hasTools && templates.toolUse !== undefined ? templates.toolUse : templates.default;
-    return renderChatTemplate(program(src), request, vars, {
-      ...(options.limits === undefined ? {} : { limits: options.limits }),
-      ...(options.now === undefined ? {} : { now: options.now }),
-    });
+    return renderChatTemplate(program(src), request, vars, renderOptions);
   };
   const templateRuns = createTemplateRunCache(scanner);
+  // What emitRuns does (./chat.ts), without a wrapper sink of closures per request: template
+  // runs through the run cache (reserved strings -> IDs), caller runs to sink.caller; with text
+  // pieces, both split on them first.
   const toSink = (r: TemplateRender, sink: ChatSink): void => {
-    const template = (x: string, m: number | null, f: string): void => templateRuns.emit(x, m, f, sink);
-    const wrapped: ChatSink =
-      pieceScanner === undefined
-        ? {
-            reserved: (id, m, f) => sink.reserved(id, m, f),
-            cut: () => sink.cut(),
-            text: (t, m, f) => sink.text(t, m, f),
-            template,
-            caller: (t, m, f, ref) => sink.caller(t, m, f, ref),
-          }
-        : {
-            reserved: (id, m, f) => sink.reserved(id, m, f),
-            cut: () => sink.cut(),
-            text: (t, m, f) => sink.text(t, m, f),
-            template: (t, m, f) => splitPieces(t, pieceScanner, sink, m, (x) => template(x, m, f)),
-            caller: (t, m, f, ref) => splitPieces(t, pieceScanner, sink, m, (x) => sink.caller(x, m, f, ref)),
-          };
-    emitRuns(r, wrapped);
+    const { runs, origins } = r.output;
+    for (let i = 0; i < runs.length; i++) {
+      const text = runs[i] as string;
+      const origin = origins[i] as number;
+      if (origin === TEMPLATE) {
+        if (pieceScanner === undefined) templateRuns.emit(text, null, "template", sink);
+        else splitPieces(text, pieceScanner, sink, null, (x) => templateRuns.emit(x, null, "template", sink));
+        continue;
+      }
+      const f = r.origins.get(origin);
+      const top = r.origins.top(origin);
+      if (pieceScanner === undefined) sink.caller(text, f.message, top, f);
+      else splitPieces(text, pieceScanner, sink, f.message, (x) => sink.caller(x, f.message, top, f));
+    }
   };
   return Object.freeze({
     format: "template" as const,
