@@ -5,8 +5,9 @@
 // (lengths, value ranges, the blocked IDs), and any mismatch means "build from the file".
 //
 // Measured (cold process, InternLM2 92k pieces): reading the .model ~50 ms, building the
-// encoder ~70 ms (pair table) and the decode table ~40 ms; from a table file all three are views
-// and one substring per piece string.
+// encoder ~70 ms (pair table) and the decode table ~40 ms; from a table file all three are views.
+// The piece strings stay a UTF-8 arena (piece-arena.ts: decoded per ID when asked for); only
+// the decode texts, which the stream decoder's spec reads for every ID, become strings on load.
 
 import { metaFor, sameBlocked } from "../tables/model-tables.ts";
 import type { JsonValue, TableArray, TableContents, TableFile } from "../tables/table-file.ts";
@@ -15,6 +16,7 @@ import type { DecodeData } from "./decode.ts";
 import { buildDecodeTable } from "./decode-table.ts";
 import { type EncoderTables, encoderTableArrays, encoderTablesFrom } from "./encoder-tables.ts";
 import type { NormalizerSpec, SentencePieceProto, TrainerSpec } from "./model-proto.ts";
+import { PieceArena, pieceArenaOf } from "./piece-arena.ts";
 import { PieceIndex } from "./piece-index.ts";
 
 export const FAMILY = "sentencepiece";
@@ -61,7 +63,10 @@ export function sentencePieceTableContents(
   data: DecodeData,
   table: DecodeTable,
 ): TableContents {
+  const arena = pieceArenaOf(proto.pieces);
   const arrays: { [name: string]: TableArray } = {
+    "pieces.utf8": arena.bytes,
+    "pieces.offsets": arena.offsets,
     scores: proto.scores,
     types: proto.types,
     indexSlots: proto.index.slots,
@@ -80,12 +85,11 @@ export function sentencePieceTableContents(
       denormalizer: proto.denormalizer === undefined ? null : { ...proto.denormalizer },
     },
     arrays,
-    // A decode text equal to its piece (no "▁": most CJK pieces) and a start text equal to the
-    // text are stored as holes and read back as the same string object: fewer strings to make
-    // on load (they were ~40% of a cached load, most of it allocation and GC).
+    // A start text equal to the text is stored as a hole and read back as the same string
+    // object: fewer strings to make on load (string creation and its GC were ~40% of a cached
+    // load before the pieces became an arena).
     strings: {
-      pieces: proto.pieces,
-      "dec.text": data.text.map((t, id) => (t === proto.pieces[id] ? undefined : t)),
+      "dec.text": data.text,
       "dec.textAtStart": data.textAtStart.map((t, id) => (t === data.text[id] ? undefined : t)),
     },
   };
@@ -99,23 +103,40 @@ export function protoFromTables(file: TableFile): SentencePieceProto | undefined
   const denormalizer = den === null ? undefined : shaped(den, NORMALIZER_SHAPE);
   if (trainer === undefined || normalizer === undefined || (den !== null && denormalizer === undefined))
     return undefined;
-  const pieces = file.strings("pieces");
+  const utf8 = file.array("pieces.utf8", "u8");
+  const offsets = file.array("pieces.offsets", "u32");
   const scores = file.array("scores", "f32");
   const types = file.array("types", "u8");
   const slots = file.array("indexSlots", "i32");
   const duplicates = file.array("indexDuplicates", "i32");
-  if (pieces === undefined || scores === undefined || types === undefined) return undefined;
+  if (utf8 === undefined || offsets === undefined || scores === undefined || types === undefined)
+    return undefined;
   if (slots === undefined || duplicates === undefined) return undefined;
-  const n = pieces.length;
-  if (n === 0 || scores.length !== n || types.length !== n) return undefined;
+  const n = types.length;
+  if (n === 0 || scores.length !== n) return undefined;
   for (let i = 0; i < n; i++) {
     const t = types[i]!;
-    if (pieces[i] === undefined || t < 1 || t > 6) return undefined;
+    if (t < 1 || t > 6) return undefined;
   }
-  const list = pieces as string[];
-  const index = PieceIndex.fromStored(list, { slots, duplicates: [...duplicates] });
+  const arena = PieceArena.of({ bytes: utf8, offsets }, n);
+  if (arena === undefined) return undefined;
+  const pieceAt = (id: number): string | undefined => arena.at(id);
+  const index = PieceIndex.fromStoredLazy(n, { slots, duplicates: [...duplicates] }, pieceAt);
   if (index === undefined) return undefined;
-  return { pieces: list, scores, types, trainer, normalizer, denormalizer, index };
+  let all: string[] | undefined;
+  return {
+    get pieces(): readonly string[] {
+      all ??= arena.all();
+      return all;
+    },
+    pieceAt,
+    scores,
+    types,
+    trainer,
+    normalizer,
+    denormalizer,
+    index,
+  };
 }
 
 /**
@@ -128,7 +149,7 @@ export function derivedFromTables(
   blocked: ReadonlySet<number>,
 ): { encoder: EncoderTables; data: DecodeData; table: DecodeTable } | undefined {
   if (!sameBlocked(file.meta.blocked, blocked)) return undefined;
-  const n = proto.pieces.length;
+  const n = proto.types.length;
   const encoder = encoderTablesFrom(file, n, true);
   if (encoder === undefined) return undefined;
   const types = file.array("dec.types", "u8");
@@ -144,11 +165,13 @@ export function derivedFromTables(
     return undefined;
   if (text.length !== n || textAtStart.length !== n) return undefined;
   for (let i = 0; i < n; i++) {
-    text[i] ??= proto.pieces[i]!;
+    if (text[i] === undefined) return undefined;
     textAtStart[i] ??= text[i];
     const t = types[i]!;
     if (t < 1 || t > 6 || byteOf[i]! < -1 || byteOf[i]! > 255 || (t === 6) !== byteOf[i]! >= 0)
       return undefined;
+    // CONTROL and BYTE ids print nothing (the decode table shares these arrays).
+    if ((t === 3 || t === 6) && (text[i] !== "" || textAtStart[i] !== "")) return undefined;
   }
   const { addDummyPrefix, removeExtraWhitespaces } = proto.normalizer;
   const data: DecodeData = {

@@ -7,7 +7,7 @@ import type { TextModel } from "../text-model.ts";
 import { type JsonValue, readTableFile, type TableFile } from "./table-file.ts";
 
 /** Bump when any family's table layout or meaning changes: older files are then rebuilt. */
-export const TABLES_VERSION = 2;
+export const TABLES_VERSION = 3;
 
 export interface ModelTables {
   /**
