@@ -143,36 +143,36 @@ export class PieceIndex {
    * not re-derived (that is the build's cost): the table file's integrity covers it.
    */
   static fromStored(pieces: readonly (string | undefined)[], stored: StoredIndex): PieceIndex | undefined {
-    if (!PieceIndex.fits(pieces.length, stored, pieces)) return undefined;
+    if (!PieceIndex.fits(pieces, stored)) return undefined;
     return new PieceIndex(pieces, undefined, stored);
   }
 
   /**
-   * As fromStored for `count` pieces that all exist, whose strings `at(id)` gives on demand (a
-   * lookup compares only the few candidates its hash picks): no piece string need exist before
-   * one is looked up. Only get() and find() are for such an index (findConcat* are not).
+   * As fromStored for `count` pieces whose strings `at(id)` gives on demand (undefined out of
+   * range): a lookup compares only the few candidates its hash picks, so no piece string need
+   * exist before one is looked up. The slots are not scanned (2^17-2^19 entries, a cold loop of
+   * several ms): a slot naming an id out of range is skipped by the lookup (at gives undefined);
+   * one empty slot (so every probe ends) is checked natively. Only get() and find() are for
+   * such an index (findConcat* are not).
    */
   static fromStoredLazy(
     count: number,
     stored: StoredIndex,
     at: (id: number) => string | undefined,
   ): PieceIndex | undefined {
-    if (!PieceIndex.fits(count, stored, undefined)) return undefined;
+    let size = 16;
+    while (size < count * 2) size *= 2;
+    const { slots, duplicates } = stored;
+    if (slots.length !== size || !slots.includes(0) || duplicates.length % 2 !== 0) return undefined;
+    for (const id of duplicates) if (!Number.isInteger(id) || id < 0 || id >= count) return undefined;
     const index = new PieceIndex([], undefined, stored, count);
     index.at = at;
     return index;
   }
 
-  /**
-   * Stored slots of the size `count` pieces get, every id in them and in duplicates below count
-   * and, when `pieces` is given, a defined piece there. (No callback per slot: this runs on a
-   * cold load, 2^18-2^19 slots.)
-   */
-  private static fits(
-    count: number,
-    stored: StoredIndex,
-    pieces: readonly (string | undefined)[] | undefined,
-  ): boolean {
+  /** Stored slots of the size these pieces get, every id in them and in duplicates a defined piece. */
+  private static fits(pieces: readonly (string | undefined)[], stored: StoredIndex): boolean {
+    const count = pieces.length;
     let size = 16;
     while (size < count * 2) size *= 2;
     const { slots, duplicates } = stored;
@@ -185,18 +185,11 @@ export class PieceIndex {
       const e = slots[s]!;
       if (e === 0) continue;
       const id = (e & idMask) - 1;
-      if (id < 0 || id >= count || (pieces !== undefined && pieces[id] === undefined)) return false;
+      if (id < 0 || pieces[id] === undefined) return false;
       used++;
     }
     if (used === size) return false;
-    for (const id of duplicates)
-      if (
-        !Number.isInteger(id) ||
-        id < 0 ||
-        id >= count ||
-        (pieces !== undefined && pieces[id] === undefined)
-      )
-        return false;
+    for (const id of duplicates) if (!Number.isInteger(id) || pieces[id] === undefined) return false;
     return duplicates.length % 2 === 0;
   }
 
@@ -218,8 +211,8 @@ export class PieceIndex {
       if ((e & ~idMask) !== tag) continue;
       const id = (e & idMask) - 1;
       if (accept !== undefined && accept[id] !== 1) continue;
-      const p = this.at === undefined ? pieces[id]! : this.at(id)!;
-      if (sameRange(p, s, start, end)) return id;
+      const p = this.at === undefined ? pieces[id] : this.at(id);
+      if (p !== undefined && sameRange(p, s, start, end)) return id;
     }
   }
 

@@ -168,8 +168,9 @@ function unpackStrings(
   if (a === undefined || w === undefined) return undefined;
   const n = flags.length;
   if (a.length === n) {
-    // Every entry ASCII (no flag 1 or 2 can be among n flags when the counts say so).
-    for (let i = 0; i < n; i++) if (flags[i] !== 0) return undefined;
+    // Every entry ASCII (the counts say so). A hole or other-group flag would contradict them:
+    // checked natively, not by a cold loop over every flag.
+    if (flags.includes(1) || flags.includes(HOLE)) return undefined;
     return a;
   }
   const out = new Array<string | undefined>(n);
