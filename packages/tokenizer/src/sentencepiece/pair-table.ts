@@ -177,3 +177,52 @@ function fill(lefts: Int32Array, rights: Int32Array, merged: Int32Array, count: 
   }
   return { mask, left, right, merged: out };
 }
+
+/**
+ * The pairs of a table as one flat list [left, right, merged, ...] in slot order: what a table
+ * file stores (a third of the table's size: no empty slots). Keys are distinct (a merged piece
+ * is the concatenation of its halves, and the .model reader rejects two mergeable pieces with
+ * one string), so the order of insertion does not change any lookup.
+ */
+export function pairList(t: PairTable): Int32Array {
+  let count = 0;
+  for (let s = 0; s < t.left.length; s++) if (t.left[s] !== -1) count++;
+  const out = new Int32Array(3 * count);
+  let at = 0;
+  for (let s = 0; s < t.left.length; s++) {
+    if (t.left[s] === -1) continue;
+    out[at++] = t.left[s]!;
+    out[at++] = t.right[s]!;
+    out[at++] = t.merged[s]!;
+  }
+  return out;
+}
+
+/**
+ * The table of a stored pair list for a model of n pieces, or undefined when an entry is out of
+ * range (a key is a piece id or n + a code point, a merged id a piece id). Checked while
+ * inserting: one cold loop over the pairs instead of one over every slot of a stored table.
+ */
+export function pairTableFromList(list: Int32Array, n: number): PairTable | undefined {
+  if (list.length % 3 !== 0) return undefined;
+  const count = list.length / 3;
+  const keyLimit = n + 0x110000;
+  let size = 16;
+  while (size < count * 2) size *= 2;
+  const mask = size - 1;
+  const left = new Int32Array(size).fill(-1);
+  const right = new Int32Array(size);
+  const out = new Int32Array(size);
+  for (let e = 0; e < list.length; e += 3) {
+    const l = list[e]!;
+    const r = list[e + 1]!;
+    const m = list[e + 2]!;
+    if (l < 0 || l >= keyLimit || r < 0 || r >= keyLimit || m < 0 || m >= n) return undefined;
+    let slot = pairHash(l, r) & mask;
+    while (left[slot] !== -1) slot = (slot + 1) & mask;
+    left[slot] = l;
+    right[slot] = r;
+    out[slot] = m;
+  }
+  return { mask, left, right, merged: out };
+}
