@@ -11,11 +11,11 @@
 
 import { metaFor, sameBlocked } from "../tables/model-tables.ts";
 import type { JsonValue, TableArray, TableContents, TableFile } from "../tables/table-file.ts";
-import type { DecodeTable } from "../text-model.ts";
+import { type DecodeTable, TokenKind } from "../text-model.ts";
 import type { DecodeData } from "./decode.ts";
 import { buildDecodeTable } from "./decode-table.ts";
 import { type EncoderTables, encoderTableArrays, encoderTablesFrom } from "./encoder-tables.ts";
-import type { NormalizerSpec, SentencePieceProto, TrainerSpec } from "./model-proto.ts";
+import { type NormalizerSpec, PieceType, type SentencePieceProto, type TrainerSpec } from "./model-proto.ts";
 import { PieceArena, pieceArenaOf } from "./piece-arena.ts";
 import { PieceIndex } from "./piece-index.ts";
 
@@ -165,6 +165,9 @@ export function derivedFromTables(
     return undefined;
   if (text.length !== n) return undefined;
   const textAtStart = new Array<string>(n);
+  // The decode table's kind per id, computed in this pass (buildDecodeTable then visits only
+  // the BYTE ids): the same rule as its own pass.
+  const kind = new Uint8Array(n);
   let marks = 0;
   for (let i = 0; i < n; i++) {
     const s = text[i];
@@ -178,7 +181,14 @@ export function derivedFromTables(
     if (t < 1 || t > 6 || byteOf[i]! < -1 || byteOf[i]! > 255 || (t === 6) !== byteOf[i]! >= 0)
       return undefined;
     // CONTROL and BYTE ids print nothing (the decode table shares these arrays).
-    if ((t === 3 || t === 6) && (s !== "" || textAtStart[i] !== "")) return undefined;
+    if ((t === PieceType.Control || t === PieceType.Byte) && (s !== "" || textAtStart[i] !== ""))
+      return undefined;
+    kind[i] =
+      t === PieceType.Byte
+        ? TokenKind.Bytes
+        : t === PieceType.Control || (t === PieceType.Unknown && s === "")
+          ? TokenKind.Control
+          : TokenKind.Text;
   }
   if (marks !== atMark.length) return undefined;
   const { addDummyPrefix, removeExtraWhitespaces } = proto.normalizer;
@@ -191,5 +201,5 @@ export function derivedFromTables(
     stripAtStart: addDummyPrefix || removeExtraWhitespaces,
     keepStartAfterStrip: removeExtraWhitespaces,
   };
-  return { encoder, data, table: buildDecodeTable(data, byteLength) };
+  return { encoder, data, table: buildDecodeTable(data, { byteLength, kind }) };
 }
