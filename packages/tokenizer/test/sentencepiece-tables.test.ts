@@ -143,3 +143,39 @@ describe("table file version", () => {
     expect(used).toBe(true);
   });
 });
+
+describe("table file string lists", () => {
+  /** A one-list file and the offset of its ASCII group's bytes (the `s#ascii` section). */
+  function fileWith(list: (string | undefined)[]): { bytes: Uint8Array; at: number } {
+    const bytes = writeTableFile({ meta: {}, arrays: {}, strings: { s: list } });
+    const headerLength = new DataView(bytes.buffer, bytes.byteOffset).getUint32(8, true);
+    const header = JSON.parse(new TextDecoder().decode(bytes.subarray(12, 12 + headerLength))) as {
+      sections: [string, string, number, number][];
+    };
+    const section = header.sections.find((x) => x[0] === "s#ascii") as [string, string, number, number];
+    return { bytes, at: ((12 + headerLength + 7) & ~7) + section[2] };
+  }
+
+  it("a byte >= 0x80 in the ASCII group (valid UTF-8 or not) makes the list unreadable, never other strings", () => {
+    for (const [b0, b1] of [
+      [0x80, 0x61],
+      [0xc3, 0xa9],
+      [0xff, 0x61],
+    ] as const) {
+      const { bytes, at } = fileWith(["ab", "é", undefined, "cd"]);
+      expect(readTableFile(bytes)?.strings("s")).toEqual(["ab", "é", undefined, "cd"]);
+      bytes[at] = b0;
+      bytes[at + 1] = b1;
+      expect(readTableFile(bytes)?.strings("s"), `${b0} ${b1}`).toBeUndefined();
+    }
+  });
+
+  it("an all-ASCII list reads back as one split, and a hole flag in it is refused", () => {
+    const { bytes } = fileWith(["x", "", "yz"]);
+    expect(readTableFile(bytes)?.strings("s")).toEqual(["x", "", "yz"]);
+    const file = readTableFile(bytes);
+    const flags = file?.array("s#flags", "u8") as Uint8Array;
+    flags[1] = 2;
+    expect(file?.strings("s")).toBeUndefined();
+  });
+});
