@@ -6,9 +6,9 @@
 // Load time (measured on InternLM2, 92k pieces): Maps of piece strings plus a p.slice() +
 // Map.get for both halves of every split took ~130 ms of a ~285 ms load. Now classes are
 // Uint8Arrays filled by small single-purpose loops (cheap while still cold), and strings are
-// found through proto.index (see pair-table.ts). From a table file nothing is derived but the
-// pair table's hash slots, re-filled from the stored pair list (pairTableFromList: a third of the
-// bytes to read and hash, and one checked insert per pair instead of a check per slot).
+// found through proto.index (see pair-table.ts). From a table file nothing is derived; the pair
+// table is stored as its filled slots and put back in place (pairTableFromList: a third of the
+// bytes to read and hash, and one checked entry per pair instead of a check per slot).
 
 import type { TableArray, TableFile } from "../tables/table-file.ts";
 import { PieceType, type SentencePieceProto } from "./model-proto.ts";
@@ -225,7 +225,7 @@ export function encoderTablesFrom(file: TableFile, n: number, segment: boolean):
     if (trie[k]! < 0 || trie[k]! >= trieId.length || trie[k + 2]! <= 0 || trie[k + 2]! >= trieId.length)
       return undefined;
   }
-  // Rebuilt from the stored list (checked per entry; every probe ends: at most half full).
+  // Put back from the stored slot list (checked per entry; every probe ends: at most half full).
   const table = pairTableFromList(pairs, n);
   if (table === undefined) return undefined;
   return {
