@@ -114,7 +114,7 @@ export class BpeEncoder {
   constructor(proto: SentencePieceProto, options: BpeEncoderOptions = {}, tables?: EncoderTables) {
     const t = tables ?? buildEncoderTables(proto, options);
     this.tables = t;
-    const n = proto.pieces.length;
+    const n = proto.types.length;
     this.pieceCount = n;
     this.scores = proto.scores;
     this.unkId = proto.types.indexOf(PieceType.Unknown);

@@ -6,11 +6,13 @@
 // Load time (measured on InternLM2, 92k pieces): Maps of piece strings plus a p.slice() +
 // Map.get for both halves of every split took ~130 ms of a ~285 ms load. Now classes are
 // Uint8Arrays filled by small single-purpose loops (cheap while still cold), and strings are
-// found through proto.index (see pair-table.ts); from a table file, nothing is derived.
+// found through proto.index (see pair-table.ts). From a table file nothing is derived; the pair
+// table is stored as its filled slots and put back in place (pairTableFromList: a third of the
+// bytes to read and hash, and one checked entry per pair instead of a check per slot).
 
 import type { TableArray, TableFile } from "../tables/table-file.ts";
 import { PieceType, type SentencePieceProto } from "./model-proto.ts";
-import { buildPairTable } from "./pair-table.ts";
+import { buildPairTable, pairList, pairTableFromList } from "./pair-table.ts";
 
 const SPACE_MARK = "\u2581";
 
@@ -158,9 +160,12 @@ export function encoderTableArrays(t: EncoderTables): { [name: string]: TableArr
     "enc.literalFirst": t.literalFirst,
     "enc.trie": t.trie,
     "enc.trieId": t.trieId,
-    "enc.pairLeft": t.pairLeft,
-    "enc.pairRight": t.pairRight,
-    "enc.pairMerged": t.pairMerged,
+    "enc.pairs": pairList({
+      mask: t.pairLeft.length - 1,
+      left: t.pairLeft,
+      right: t.pairRight,
+      merged: t.pairMerged,
+    }),
   };
   if (t.markAfter !== undefined) out["enc.markAfter"] = t.markAfter;
   return out;
@@ -182,9 +187,7 @@ export function encoderTablesFrom(file: TableFile, n: number, segment: boolean):
   const trie = file.array("enc.trie", "i32");
   const trieId = file.array("enc.trieId", "i32");
   const markAfter = file.array("enc.markAfter", "u8");
-  const pairLeft = file.array("enc.pairLeft", "i32");
-  const pairRight = file.array("enc.pairRight", "i32");
-  const pairMerged = file.array("enc.pairMerged", "i32");
+  const pairs = file.array("enc.pairs", "i32");
   if (
     unused === undefined ||
     outId === undefined ||
@@ -195,17 +198,12 @@ export function encoderTablesFrom(file: TableFile, n: number, segment: boolean):
     literalFirst === undefined ||
     trie === undefined ||
     trieId === undefined ||
-    pairLeft === undefined ||
-    pairRight === undefined ||
-    pairMerged === undefined
+    pairs === undefined
   )
     return undefined;
   if (unused.length !== n || outId.length !== n || bmpKey.length !== 0x10000 || byteId.length !== 256)
     return undefined;
   if (literalFirst.length !== 0x10000 || (markAfter !== undefined && markAfter.length !== 0x10000))
-    return undefined;
-  const size = pairLeft.length;
-  if (size < 16 || (size & (size - 1)) !== 0 || pairRight.length !== size || pairMerged.length !== size)
     return undefined;
   if (astral.length % 2 !== 0 || reservedChar.length % 2 !== 0 || trie.length % 3 !== 0) return undefined;
   const hasUnused = unused.includes(1);
@@ -227,12 +225,9 @@ export function encoderTablesFrom(file: TableFile, n: number, segment: boolean):
     if (trie[k]! < 0 || trie[k]! >= trieId.length || trie[k + 2]! <= 0 || trie[k + 2]! >= trieId.length)
       return undefined;
   }
-  let empty = 0;
-  for (let s = 0; s < size; s++) {
-    if (pairLeft[s] === -1) empty++;
-    else if (pairLeft[s]! < 0 || pairMerged[s]! < 0 || pairMerged[s]! >= n) return undefined;
-  }
-  if (empty === 0) return undefined; // a probe would never end
+  // Put back from the stored slot list (checked per entry; every probe ends: at most half full).
+  const table = pairTableFromList(pairs, n);
+  if (table === undefined) return undefined;
   return {
     unused,
     outId,
@@ -244,9 +239,9 @@ export function encoderTablesFrom(file: TableFile, n: number, segment: boolean):
     trie,
     trieId,
     markAfter: segment ? markAfter : undefined,
-    pairLeft,
-    pairRight,
-    pairMerged,
+    pairLeft: table.left,
+    pairRight: table.right,
+    pairMerged: table.merged,
   };
 }
 

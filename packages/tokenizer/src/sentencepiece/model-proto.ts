@@ -55,7 +55,13 @@ export interface NormalizerSpec {
 }
 
 export interface SentencePieceProto {
+  /**
+   * Every piece string. From a table file this is built on first access (model-tables.ts):
+   * load-time and per-ID code uses pieceAt instead, and the piece count is types.length.
+   */
   readonly pieces: readonly string[];
+  /** pieces[id] without building the whole list; undefined out of range. */
+  pieceAt(id: number): string | undefined;
   /** float32 scores, as stored. */
   readonly scores: Float32Array;
   /** PieceType per piece. */
@@ -559,6 +565,7 @@ function parse(bytes: Uint8Array, file: string): SentencePieceProto {
   const pieces = table.strings(bytes);
   return {
     pieces,
+    pieceAt: (id: number): string | undefined => pieces[id],
     scores: table.scores.slice(0, table.count),
     types: table.types.slice(0, table.count),
     trainer: trainer ?? readTrainer(new Reader(bytes, view, 0, 0, file, "trainer_spec")),

@@ -5,16 +5,18 @@
 // (lengths, value ranges, the blocked IDs), and any mismatch means "build from the file".
 //
 // Measured (cold process, InternLM2 92k pieces): reading the .model ~50 ms, building the
-// encoder ~70 ms (pair table) and the decode table ~40 ms; from a table file all three are views
-// and one substring per piece string.
+// encoder ~70 ms (pair table) and the decode table ~40 ms; from a table file all three are views.
+// The piece strings stay a UTF-8 arena (piece-arena.ts: decoded per ID when asked for); only
+// the decode texts, which the stream decoder's spec reads for every ID, become strings on load.
 
 import { metaFor, sameBlocked } from "../tables/model-tables.ts";
 import type { JsonValue, TableArray, TableContents, TableFile } from "../tables/table-file.ts";
-import type { DecodeTable } from "../text-model.ts";
+import { type DecodeTable, TokenKind } from "../text-model.ts";
 import type { DecodeData } from "./decode.ts";
 import { buildDecodeTable } from "./decode-table.ts";
 import { type EncoderTables, encoderTableArrays, encoderTablesFrom } from "./encoder-tables.ts";
-import type { NormalizerSpec, SentencePieceProto, TrainerSpec } from "./model-proto.ts";
+import { type NormalizerSpec, PieceType, type SentencePieceProto, type TrainerSpec } from "./model-proto.ts";
+import { PieceArena, pieceArenaOf } from "./piece-arena.ts";
 import { PieceIndex } from "./piece-index.ts";
 
 export const FAMILY = "sentencepiece";
@@ -61,7 +63,10 @@ export function sentencePieceTableContents(
   data: DecodeData,
   table: DecodeTable,
 ): TableContents {
+  const arena = pieceArenaOf(proto.pieces);
   const arrays: { [name: string]: TableArray } = {
+    "pieces.utf8": arena.bytes,
+    "pieces.offsets": arena.offsets,
     scores: proto.scores,
     types: proto.types,
     indexSlots: proto.index.slots,
@@ -80,13 +85,12 @@ export function sentencePieceTableContents(
       denormalizer: proto.denormalizer === undefined ? null : { ...proto.denormalizer },
     },
     arrays,
-    // A decode text equal to its piece (no "▁": most CJK pieces) and a start text equal to the
-    // text are stored as holes and read back as the same string object: fewer strings to make
-    // on load (they were ~40% of a cached load, most of it allocation and GC).
+    // Start texts only for the ids that start with "▁" (the others' start text IS the text, the
+    // same string object on load): a dense, nearly all-ASCII list of those ids in id order, so
+    // reading it back is one decode and one split, no pass over every id.
     strings: {
-      pieces: proto.pieces,
-      "dec.text": data.text.map((t, id) => (t === proto.pieces[id] ? undefined : t)),
-      "dec.textAtStart": data.textAtStart.map((t, id) => (t === data.text[id] ? undefined : t)),
+      "dec.text": data.text,
+      "dec.textAtMark": data.textAtStart.filter((_, id) => data.startsWithMark[id] === 1),
     },
   };
 }
@@ -99,23 +103,40 @@ export function protoFromTables(file: TableFile): SentencePieceProto | undefined
   const denormalizer = den === null ? undefined : shaped(den, NORMALIZER_SHAPE);
   if (trainer === undefined || normalizer === undefined || (den !== null && denormalizer === undefined))
     return undefined;
-  const pieces = file.strings("pieces");
+  const utf8 = file.array("pieces.utf8", "u8");
+  const offsets = file.array("pieces.offsets", "u32");
   const scores = file.array("scores", "f32");
   const types = file.array("types", "u8");
   const slots = file.array("indexSlots", "i32");
   const duplicates = file.array("indexDuplicates", "i32");
-  if (pieces === undefined || scores === undefined || types === undefined) return undefined;
+  if (utf8 === undefined || offsets === undefined || scores === undefined || types === undefined)
+    return undefined;
   if (slots === undefined || duplicates === undefined) return undefined;
-  const n = pieces.length;
-  if (n === 0 || scores.length !== n || types.length !== n) return undefined;
+  const n = types.length;
+  if (n === 0 || scores.length !== n) return undefined;
   for (let i = 0; i < n; i++) {
     const t = types[i]!;
-    if (pieces[i] === undefined || t < 1 || t > 6) return undefined;
+    if (t < 1 || t > 6) return undefined;
   }
-  const list = pieces as string[];
-  const index = PieceIndex.fromStored(list, { slots, duplicates: [...duplicates] });
+  const arena = PieceArena.of({ bytes: utf8, offsets }, n);
+  if (arena === undefined) return undefined;
+  const pieceAt = (id: number): string | undefined => arena.at(id);
+  const index = PieceIndex.fromStoredLazy(n, { slots, duplicates: [...duplicates] }, pieceAt);
   if (index === undefined) return undefined;
-  return { pieces: list, scores, types, trainer, normalizer, denormalizer, index };
+  let all: string[] | undefined;
+  return {
+    get pieces(): readonly string[] {
+      all ??= arena.all();
+      return all;
+    },
+    pieceAt,
+    scores,
+    types,
+    trainer,
+    normalizer,
+    denormalizer,
+    index,
+  };
 }
 
 /**
@@ -128,7 +149,7 @@ export function derivedFromTables(
   blocked: ReadonlySet<number>,
 ): { encoder: EncoderTables; data: DecodeData; table: DecodeTable } | undefined {
   if (!sameBlocked(file.meta.blocked, blocked)) return undefined;
-  const n = proto.pieces.length;
+  const n = proto.types.length;
   const encoder = encoderTablesFrom(file, n, true);
   if (encoder === undefined) return undefined;
   const types = file.array("dec.types", "u8");
@@ -136,20 +157,40 @@ export function derivedFromTables(
   const byteOf = file.array("dec.byteOf", "i16");
   const byteLength = file.array("dec.byteLength", "u32");
   const text = file.strings("dec.text");
-  const textAtStart = file.strings("dec.textAtStart");
+  const atMark = file.strings("dec.textAtMark");
   if (types === undefined || startsWithMark === undefined || byteOf === undefined || byteLength === undefined)
     return undefined;
-  if (text === undefined || textAtStart === undefined) return undefined;
+  if (text === undefined || atMark === undefined) return undefined;
   if (types.length !== n || startsWithMark.length !== n || byteOf.length !== n || byteLength.length !== n)
     return undefined;
-  if (text.length !== n || textAtStart.length !== n) return undefined;
+  if (text.length !== n) return undefined;
+  const textAtStart = new Array<string>(n);
+  // The decode table's kind per id, computed in this pass (buildDecodeTable then visits only
+  // the BYTE ids): the same rule as its own pass.
+  const kind = new Uint8Array(n);
+  let marks = 0;
   for (let i = 0; i < n; i++) {
-    text[i] ??= proto.pieces[i]!;
-    textAtStart[i] ??= text[i];
+    const s = text[i];
+    if (s === undefined) return undefined;
+    if (startsWithMark[i] === 1) {
+      const m = atMark[marks++];
+      if (m === undefined) return undefined;
+      textAtStart[i] = m;
+    } else textAtStart[i] = s;
     const t = types[i]!;
     if (t < 1 || t > 6 || byteOf[i]! < -1 || byteOf[i]! > 255 || (t === 6) !== byteOf[i]! >= 0)
       return undefined;
+    // CONTROL and BYTE ids print nothing (the decode table shares these arrays).
+    if ((t === PieceType.Control || t === PieceType.Byte) && (s !== "" || textAtStart[i] !== ""))
+      return undefined;
+    kind[i] =
+      t === PieceType.Byte
+        ? TokenKind.Bytes
+        : t === PieceType.Control || (t === PieceType.Unknown && s === "")
+          ? TokenKind.Control
+          : TokenKind.Text;
   }
+  if (marks !== atMark.length) return undefined;
   const { addDummyPrefix, removeExtraWhitespaces } = proto.normalizer;
   const data: DecodeData = {
     types,
@@ -160,5 +201,5 @@ export function derivedFromTables(
     stripAtStart: addDummyPrefix || removeExtraWhitespaces,
     keepStartAfterStrip: removeExtraWhitespaces,
   };
-  return { encoder, data, table: buildDecodeTable(data, byteLength) };
+  return { encoder, data, table: buildDecodeTable(data, { byteLength, kind }) };
 }

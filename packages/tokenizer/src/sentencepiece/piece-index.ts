@@ -86,6 +86,8 @@ export class PieceIndex {
    * a1, b1, ...]). Empty for every real model; callers use it for duplicate checks.
    */
   readonly duplicates: readonly number[];
+  /** Set by fromStored: the piece strings on demand (`pieces` is then empty). */
+  private at: ((id: number) => string | undefined) | undefined;
 
   /**
    * Indexes pieces[id] for every id where the piece is defined. `hashes[id]`, when given, is
@@ -95,12 +97,13 @@ export class PieceIndex {
     private readonly pieces: readonly (string | undefined)[],
     hashes?: Int32Array,
     stored?: StoredIndex,
+    count = pieces.length,
   ) {
     let size = 16;
-    while (size < pieces.length * 2) size *= 2;
+    while (size < count * 2) size *= 2;
     const mask = size - 1;
     let idBits = 1;
-    while (2 ** idBits <= pieces.length) idBits++;
+    while (2 ** idBits <= count) idBits++;
     const idMask = 2 ** idBits - 1;
     if (stored !== undefined) {
       // Slots of an earlier load of the same pieces (checked by PieceIndex.fromStored).
@@ -140,25 +143,54 @@ export class PieceIndex {
    * not re-derived (that is the build's cost): the table file's integrity covers it.
    */
   static fromStored(pieces: readonly (string | undefined)[], stored: StoredIndex): PieceIndex | undefined {
+    if (!PieceIndex.fits(pieces, stored)) return undefined;
+    return new PieceIndex(pieces, undefined, stored);
+  }
+
+  /**
+   * As fromStored for `count` pieces whose strings `at(id)` gives on demand (undefined out of
+   * range): a lookup compares only the few candidates its hash picks, so no piece string need
+   * exist before one is looked up. The slots are not scanned (2^17-2^19 entries, a cold loop of
+   * several ms): a slot naming an id out of range is skipped by the lookup (at gives undefined);
+   * one empty slot (so every probe ends) is checked natively. Only get() and find() are for
+   * such an index (findConcat* are not).
+   */
+  static fromStoredLazy(
+    count: number,
+    stored: StoredIndex,
+    at: (id: number) => string | undefined,
+  ): PieceIndex | undefined {
     let size = 16;
-    while (size < pieces.length * 2) size *= 2;
+    while (size < count * 2) size *= 2;
     const { slots, duplicates } = stored;
-    if (slots.length !== size) return undefined;
+    if (slots.length !== size || !slots.includes(0) || duplicates.length % 2 !== 0) return undefined;
+    for (const id of duplicates) if (!Number.isInteger(id) || id < 0 || id >= count) return undefined;
+    const index = new PieceIndex([], undefined, stored, count);
+    index.at = at;
+    return index;
+  }
+
+  /** Stored slots of the size these pieces get, every id in them and in duplicates a defined piece. */
+  private static fits(pieces: readonly (string | undefined)[], stored: StoredIndex): boolean {
+    const count = pieces.length;
+    let size = 16;
+    while (size < count * 2) size *= 2;
+    const { slots, duplicates } = stored;
+    if (slots.length !== size) return false;
     let idBits = 1;
-    while (2 ** idBits <= pieces.length) idBits++;
+    while (2 ** idBits <= count) idBits++;
     const idMask = 2 ** idBits - 1;
     let used = 0;
     for (let s = 0; s < size; s++) {
       const e = slots[s]!;
       if (e === 0) continue;
       const id = (e & idMask) - 1;
-      if (id < 0 || pieces[id] === undefined) return undefined;
+      if (id < 0 || pieces[id] === undefined) return false;
       used++;
     }
-    if (used === size) return undefined;
-    for (const id of duplicates) if (!Number.isInteger(id) || pieces[id] === undefined) return undefined;
-    if (duplicates.length % 2 !== 0) return undefined;
-    return new PieceIndex(pieces, undefined, stored);
+    if (used === size) return false;
+    for (const id of duplicates) if (!Number.isInteger(id) || pieces[id] === undefined) return false;
+    return duplicates.length % 2 === 0;
   }
 
   /** The first id whose piece is s, or -1. */
@@ -178,7 +210,9 @@ export class PieceIndex {
       if (e === 0) return -1;
       if ((e & ~idMask) !== tag) continue;
       const id = (e & idMask) - 1;
-      if ((accept === undefined || accept[id] === 1) && sameRange(pieces[id]!, s, start, end)) return id;
+      if (accept !== undefined && accept[id] !== 1) continue;
+      const p = this.at === undefined ? pieces[id] : this.at(id);
+      if (p !== undefined && sameRange(p, s, start, end)) return id;
     }
   }
 

@@ -1,0 +1,79 @@
+// The piece strings of a table file (model-tables.ts) as one UTF-8 byte arena plus offsets,
+// turned into strings only when asked for: a cold load from a table file creates no piece
+// string at all (the decode table's texts are stored separately; encoding uses the stored
+// tables). Measured (InternLM2, 92k pieces, cold process): creating every piece string on
+// load was ~25 ms plus GC, about a quarter of a cached load; pieceToId, idToPiece and
+// tokenByteLength each decode one piece (cached).
+
+const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
+
+export interface PieceArenaArrays {
+  /** Every piece's UTF-8 bytes, end to end. */
+  readonly bytes: Uint8Array;
+  /** Piece id's bytes are bytes[offsets[id], offsets[id + 1]); n + 1 entries. */
+  readonly offsets: Uint32Array;
+}
+
+/** The arena of `pieces` (all well-formed strings, as the .model reader makes them). */
+export function pieceArenaOf(pieces: readonly string[]): PieceArenaArrays {
+  const enc = new TextEncoder();
+  const offsets = new Uint32Array(pieces.length + 1);
+  let bytes = new Uint8Array(Math.max(64, pieces.length * 8));
+  let at = 0;
+  for (let i = 0; i < pieces.length; i++) {
+    const p = pieces[i]!;
+    if (bytes.length - at < p.length * 3) {
+      const grown = new Uint8Array(Math.max(bytes.length * 2, at + p.length * 3));
+      grown.set(bytes.subarray(0, at));
+      bytes = grown;
+    }
+    at += enc.encodeInto(p, bytes.subarray(at)).written;
+    offsets[i + 1] = at;
+  }
+  return { bytes: bytes.slice(0, at), offsets };
+}
+
+export class PieceArena {
+  private readonly cache: (string | undefined)[];
+
+  private constructor(
+    private readonly bytes: Uint8Array,
+    private readonly offsets: Uint32Array,
+  ) {
+    this.cache = new Array(offsets.length - 1);
+  }
+
+  /**
+   * The arena of `count` pieces, or undefined when the offsets' length or ends do not fit. The
+   * offsets in between are not scanned (a cold loop over every piece): subarray clamps, so a
+   * damaged offset can only give a wrong string (the stored file's digest guards against that),
+   * never a throw or a read outside the arena.
+   */
+  static of(arrays: PieceArenaArrays, count: number): PieceArena | undefined {
+    const { bytes, offsets } = arrays;
+    if (offsets.length !== count + 1 || offsets[0] !== 0 || offsets[count] !== bytes.length) return undefined;
+    return new PieceArena(bytes, offsets);
+  }
+
+  get count(): number {
+    return this.cache.length;
+  }
+
+  /** Piece id's string (decoded once), or undefined out of range. */
+  at(id: number): string | undefined {
+    if (!Number.isInteger(id) || id < 0 || id >= this.cache.length) return undefined;
+    let s = this.cache[id];
+    if (s === undefined) {
+      s = utf8.decode(this.bytes.subarray(this.offsets[id]!, this.offsets[id + 1]!));
+      this.cache[id] = s;
+    }
+    return s;
+  }
+
+  /** Every piece string (the slow paths that need them all: rebuilding the encoder, exporting). */
+  all(): string[] {
+    const out = new Array<string>(this.cache.length);
+    for (let i = 0; i < out.length; i++) out[i] = this.at(i)!;
+    return out;
+  }
+}
