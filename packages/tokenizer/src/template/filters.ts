@@ -2,7 +2,7 @@
 // provenance (trim = Python str.strip, so U+FEFF stays and U+0085/U+001C-U+001F go; `string` of a
 // list is Python's str(); tojson is transformers' json.dumps). Unknown names are typed errors.
 import type { Interpreter } from "./interpreter.ts";
-import { forceEscape, htmlEscapeValue } from "./markup.ts";
+import { forceEscape, htmlEscapeValue, markSafe } from "./markup.ts";
 import { concat, PStr, PStrBuilder } from "./pstr.ts";
 import { pyCapitalize, pyLower, pyReplace, pyStrip, pyTitle, pyUpper } from "./py-str.ts";
 import { toJson } from "./tojson.ts";
@@ -93,7 +93,7 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
     case "string":
       return it.made(str(v));
     case "safe":
-      return v;
+      return it.made(markSafe(v));
     case "e":
     case "escape":
       return it.made(htmlEscapeValue(v));
