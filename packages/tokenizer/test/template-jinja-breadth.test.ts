@@ -39,12 +39,42 @@ const CASES: Case[] = [
     template: "  {% for x in xs %}\r\n {{ x }}\r\n  {% endfor %}\r\nend\r\n\r\n",
     ctx: { xs: [1, 2] },
   },
+  {
+    // Reka-Edge: `tool | tojson(ensure_ascii=True)`.
+    name: "tojson(ensure_ascii=True): \\uXXXX for every unit outside U+0020-U+007E",
+    template:
+      "{{ d|tojson(ensure_ascii=True) }}|{{ d|tojson(ensure_ascii=False) }}|{{ d|tojson(indent=1, ensure_ascii=true) }}",
+    ctx: { d: { kéy: '天气 🌧 \u007f\u0080 é\n"', n: [1, "ß"] } },
+  },
+  {
+    // llama.cpp's deepseek-r1 template: `tools | map(attribute='function') | tojson(indent=2)`.
+    name: "map / select / unique / items / reverse give one-shot iterators: always true, no len(), no JSON",
+    template:
+      "{{ (xs|select('gt', 9)) is true }}{{ 1 if xs|select('gt', 9) else 0 }}{{ 1 if xs|reject('lt', 99) else 0 }}" +
+      "{{ 1 if {}|items else 0 }}{{ 1 if []|map('upper') else 0 }}{{ xs|select('odd')|list|length }}" +
+      "{{ xs|map('string')|join(',') }}{{ (xs|unique) is sequence }}{{ (xs|reverse) is sequence }}{{ xs|reverse|first }}" +
+      "{{ 'ab'|reverse }}{{ ('ab'|reverse) is string }}",
+    ctx: { xs: [1, 2, 3, 2] },
+  },
+];
+
+const ERRORS: Case[] = [
+  { name: "tojson of map(...)", template: "{{ xs|map(attribute='a')|tojson }}", ctx: { xs: [{ a: 1 }] } },
+  { name: "tojson of selectattr(...)", template: "{{ xs|selectattr('a')|tojson }}", ctx: { xs: [{ a: 1 }] } },
+  { name: "length of select(...)", template: "{{ xs|select|length }}", ctx: { xs: [1] } },
+  { name: "tojson of reverse", template: "{{ xs|reverse|tojson }}", ctx: { xs: [1] } },
+  { name: "tojson of items", template: "{{ d|items|tojson }}", ctx: { d: { a: 1 } } },
 ];
 
 describe.runIf(havePython())("template semantics found by templates-extra = Python jinja2", () => {
   test.each(CASES.map((c) => [c.name, c] as const))("%s", (_, c) => {
     const [ref] = pythonRender(c.template, [c.ctx]);
     expect(ourResult(c.template, c.ctx)).toEqual(ref);
+  });
+  test.each(ERRORS.map((c) => [c.name, c] as const))("error: %s", (_, c) => {
+    const [ref] = pythonRender(c.template, [c.ctx]);
+    expect(ref && "error" in ref && /TypeError/.test(ref.error)).toBe(true);
+    expect(ourResult(c.template, c.ctx)).toEqual({ error: "template-error" });
   });
 });
 

@@ -27,6 +27,13 @@ export class PList {
   constructor(
     readonly items: Value[],
     readonly tuple = false,
+    /**
+     * Python's type name when the value is a one-shot iterator in jinja2 (`map`, `select`,
+     * `selectattr`, `unique`, `items` give a "generator", `reverse` of a list a
+     * "list_reverseiterator"): always true, no len(), not JSON-serializable, printed as a
+     * memory address (refused here). Iterating it twice is not modelled (it stays a list).
+     */
+    readonly lazy: string | null = null,
   ) {}
 }
 
@@ -87,7 +94,7 @@ export function truthy(v: Value): boolean {
   if (typeof v === "number") return v !== 0;
   if (v instanceof PyFloat) return v.v !== 0;
   if (v instanceof PStr) return v.length > 0;
-  if (v instanceof PList) return v.items.length > 0;
+  if (v instanceof PList) return v.lazy !== null || v.items.length > 0;
   if (v instanceof PDict) return v.map.size > 0;
   return true;
 }
@@ -99,7 +106,7 @@ export function typeName(v: Value): string {
   if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
   if (v instanceof PyFloat) return "float";
   if (v instanceof PStr) return "str";
-  if (v instanceof PList) return v.tuple ? "tuple" : "list";
+  if (v instanceof PList) return v.lazy ?? (v.tuple ? "tuple" : "list");
   if (v instanceof PDict) return "dict";
   if (v instanceof Callable) return "function";
   return v.kind === "namespace" ? "Namespace" : "LoopContext";
@@ -150,6 +157,8 @@ export function reprStr(s: PStr, out: PStrBuilder): void {
 export function repr(v: Value, out: PStrBuilder, depth = 0): void {
   if (depth > 64) throw new TemplateRuntimeError("value nested too deeply to print");
   if (v instanceof PStr) reprStr(v, out);
+  else if (v instanceof PList && v.lazy !== null)
+    throw new TemplateRuntimeError(`printing a ${v.lazy} (jinja2 prints its memory address)`);
   else if (v instanceof PList) {
     out.add(v.tuple ? "(" : "[");
     v.items.forEach((x, i) => {
@@ -210,6 +219,7 @@ export function equals(a: Value, b: Value, depth = 0): boolean {
   const x = numOf(a);
   if (x !== undefined) return numOf(b) === x;
   if (a instanceof PList) {
+    if (a.lazy !== null || (b instanceof PList && b.lazy !== null)) return a === b;
     if (!(b instanceof PList) || a.tuple !== b.tuple || a.items.length !== b.items.length) return false;
     return a.items.every((x, i) => equals(x, b.items[i] as Value, depth + 1));
   }
