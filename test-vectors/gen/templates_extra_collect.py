@@ -4,12 +4,13 @@ SOURCES.md says why the files are not committed), and checks every SHA-256 again
 
 Usage: python3 test-vectors/gen/templates_extra_collect.py OWNER/NAME=GIT_DIR ...
   e.g. google/minja=/path/minja.git openvinotoolkit/openvino.genai=/path/ov.git
-       huggingface/huggingface.js=/path/hfjs.git   [--out DIR]
+       huggingface/huggingface.js=/path/hfjs.git ggml-org/llama.cpp=/path/llama.cpp.git   [--out DIR]
+  (any git directory holding the manifest's commit will do: llama.cpp's was a snapshot fork's)
 Sources per repository (the manifest's `source`):
 - openvinotoolkit/openvino.genai tests/python_tests/data/tokenizer_configs.py: the dict literal returned
   by get_tokenizer_configs(), read with ast.literal_eval (no code runs); `key` = model id, plus
   " chat_template.NAME" for a named-list template.
-- google/minja: the file at the commit.
+- google/minja, ggml-org/llama.cpp: the file at the commit.
 - huggingface/huggingface.js packages/jinja/test/e2e.test.js: the TEST_CUSTOM_TEMPLATES object's
   chat_template strings are JavaScript template literals; node evaluates the file's constant
   declarations (EXAMPLE_* through TEST_CUSTOM_TEMPLATES, data only) to read them.
