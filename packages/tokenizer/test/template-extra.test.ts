@@ -84,6 +84,13 @@ function callerStrings(v: unknown, keys: boolean, out: string[] = []): string[] 
 const capitalize = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
 const title = (s: string): string => s.replace(/[A-Za-z]+/g, capitalize);
 
+/** markupsafe's escape (a template's `|safe + x`, `|e`). */
+const htmlEscape = (s: string): string =>
+  s.replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&#34;", "'": "&#39;" })[c] ?? c,
+  );
+
 /** The inside of json.dumps(s, ensure_ascii=True). */
 const asciiJson = (s: string): string =>
   JSON.stringify(s)
@@ -102,6 +109,9 @@ function provenanceProblems(out: PStr, request: ChatRequest, source: string): st
     title(s),
     JSON.stringify(s).slice(1, -1),
     asciiJson(s),
+    htmlEscape(s),
+    // the server layer's developer -> system
+    ...(s === "developer" ? ["system", "System", "SYSTEM"] : []),
   ]);
   const caller = new Uint8Array(out.length);
   let at = 0;

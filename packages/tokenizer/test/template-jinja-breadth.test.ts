@@ -56,6 +56,15 @@ const CASES: Case[] = [
       "{{ 'ab'|reverse }}{{ ('ab'|reverse) is string }}",
     ctx: { xs: [1, 2, 3, 2] },
   },
+  {
+    // Hermes 2 Pro tool_use: `json_spec.type is iterable` with json_spec = false (additionalProperties).
+    name: "undefined is iterable and a sequence; the loop object is iterable",
+    template:
+      "{{ x is iterable }}{{ x is sequence }}{{ x is mapping }}{{ none is iterable }}{{ 1 is iterable }}" +
+      "{% for i in [1] %}{{ loop is iterable }}{% endfor %}{{ namespace(a=1) is iterable }}{{ x|length }}" +
+      "{{ false.type is iterable }}{{ (false.type is iterable) and 'Union[]' }}",
+    ctx: {},
+  },
 ];
 
 const ERRORS: Case[] = [

@@ -340,10 +340,23 @@ export function applyTest(name: string, v: Value, args: readonly Value[], it: In
       return v === false;
     case "mapping":
       return v instanceof PDict;
+    // jinja2's Undefined has __len__ and __iter__ (so `undefined is iterable` / `is sequence` hold:
+    // Hermes 2 Pro's json_to_python_type(false) prints "Union[]"); the loop object iterates.
     case "sequence":
-      return (v instanceof PList && v.lazy === null) || v instanceof PStr || v instanceof PDict;
+      return (
+        (v instanceof PList && v.lazy === null) ||
+        v instanceof PStr ||
+        v instanceof PDict ||
+        v instanceof PyUndefined
+      );
     case "iterable":
-      return v instanceof PList || v instanceof PStr || v instanceof PDict;
+      return (
+        v instanceof PList ||
+        v instanceof PStr ||
+        v instanceof PDict ||
+        v instanceof PyUndefined ||
+        (v instanceof PObject && v.kind === "loop")
+      );
     case "callable":
       return v instanceof Callable;
     case "odd":
