@@ -9,8 +9,9 @@
 // - the reference failed otherwise (UndefinedError, TypeError): we throw "template-error";
 // - never anything but a TokenizerError (no crash).
 // Provenance, on every rendering: each caller string of >= 4 characters that the template source
-// does not contain is caller-origin wherever it appears in the output, and every caller-origin
-// run is a piece of a caller string (or of its JSON-escaped / upper / lower / capitalized form).
+// does not contain is caller-origin (its whitespace aside) wherever it appears in the output, and
+// every caller-origin run is made of pieces of caller strings (or of their JSON-escaped, HTML-escaped,
+// upper / lower / capitalized forms).
 // The template files are not committed (SOURCES.md): the suite is skipped when none is found.
 import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
@@ -19,6 +20,8 @@ import { describe, expect, test } from "vitest";
 import {
   type ChatRequest,
   compileTemplate,
+  concat,
+  Origins,
   PStr,
   renderChatTemplate,
   TEMPLATE,
@@ -68,15 +71,14 @@ const sha = (s: string | Buffer): string => createHash("sha256").update(s).diges
 
 /** Every caller string of a request (content parts one by one: the server layer's "\n" joining
  * them is template text, template/chat.ts). */
-function callerStrings(v: unknown, keys: boolean, out: string[] = []): string[] {
+function callerStrings(v: unknown, out: string[] = []): string[] {
   if (typeof v === "string") out.push(v);
-  else if (Array.isArray(v)) for (const x of v) callerStrings(x, keys, out);
+  else if (Array.isArray(v)) for (const x of v) callerStrings(x, out);
   else if (v !== null && typeof v === "object")
     for (const [k, x] of Object.entries(v)) {
-      if (keys) out.push(k);
       if (k === "content" && Array.isArray(x))
         for (const p of x) out.push(String((p as { text?: unknown }).text ?? ""));
-      else callerStrings(x, keys, out);
+      else callerStrings(x, out);
     }
   return out;
 }
@@ -97,11 +99,45 @@ const asciiJson = (s: string): string =>
     .slice(1, -1)
     .replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
 
-/** Provenance problems of one rendering (empty when sane). */
-function provenanceProblems(out: PStr, request: ChatRequest, source: string): string[] {
-  const problems: string[] = [];
-  const { messages, tools, chat_template_kwargs } = request as unknown as Record<string, unknown>;
-  const forms = callerStrings({ messages, tools, chat_template_kwargs }, true).flatMap((s) => [
+/**
+ * True when `run` is a concatenation of pieces of `forms` (adjacent runs of one origin merge, so a
+ * field printed twice in a row is one run), taken greedily longest-first.
+ */
+function coveredBy(run: string, forms: readonly string[]): boolean {
+  if (forms.some((f) => f.includes(run))) return true;
+  let at = 0;
+  while (at < run.length) {
+    let best = 0;
+    for (const f of forms) {
+      let n = Math.min(f.length, run.length - at);
+      while (n > best && !f.includes(run.slice(at, at + n))) n--;
+      best = Math.max(best, n);
+    }
+    if (best === 0) return false;
+    at += best;
+  }
+  return true;
+}
+
+/** A caller field's string, from the raw request by the origin's (message, path). */
+function fieldString(request: ChatRequest, message: number | null, field: string): string | undefined {
+  const isKey = field.endsWith(" (key)");
+  const path = isKey ? field.slice(0, -" (key)".length) : field;
+  const segs = [...path.matchAll(/([^.[\]]+)|\[(\d+)\]/g)].map((m) => m[1] ?? Number(m[2]));
+  if (isKey) return String(segs[segs.length - 1]);
+  const req = request as unknown as Record<string, unknown>;
+  let cur: unknown = message === null ? req : (req.messages as unknown[])[message];
+  for (const seg of segs) {
+    if (cur === null || typeof cur !== "object") return undefined;
+    const o = cur as Record<string | number, unknown>;
+    cur = seg === "reasoning_content" && !("reasoning_content" in o) ? o.reasoning : o[seg];
+  }
+  return typeof cur === "string" ? cur : undefined;
+}
+
+/** The forms a template may print a caller string in, provenance kept. */
+function formsOf(s: string, field: string): string[] {
+  return [
     s,
     s.toLowerCase(),
     s.toUpperCase(),
@@ -111,24 +147,38 @@ function provenanceProblems(out: PStr, request: ChatRequest, source: string): st
     asciiJson(s),
     htmlEscape(s),
     // the server layer's developer -> system
-    ...(s === "developer" ? ["system", "System", "SYSTEM"] : []),
-  ]);
+    ...(field === "role" && s === "developer" ? ["system", "System", "SYSTEM"] : []),
+  ];
+}
+
+/** Provenance problems of one rendering (empty when sane). */
+function provenanceProblems(out: PStr, origins: Origins, request: ChatRequest, source: string): string[] {
+  const problems: string[] = [];
   const caller = new Uint8Array(out.length);
   let at = 0;
   out.forEachRun((text, origin) => {
     if (origin !== TEMPLATE) {
       caller.fill(1, at, at + text.length);
-      if (!forms.some((f) => f.includes(text)))
-        problems.push(`caller run ${JSON.stringify(text)} is no caller text`);
+      const { message, field } = origins.get(origin);
+      const s = fieldString(request, message, field);
+      if (s === undefined) problems.push(`caller run ${JSON.stringify(text)}: no caller field ${field}`);
+      else if (!coveredBy(text, formsOf(s, field)))
+        problems.push(`caller run ${JSON.stringify(text)} is not text of its field ${field}`);
     }
     at += text.length;
   });
+  const { messages, tools } = request as unknown as Record<string, unknown>;
   const text = out.text;
-  for (const s of new Set(callerStrings({ messages, tools }, false))) {
+  for (const s of new Set(callerStrings({ messages, tools }))) {
     if (s.length < 4 || source.includes(s)) continue;
     for (let i = text.indexOf(s); i >= 0; i = text.indexOf(s, i + 1))
-      if (caller.subarray(i, i + s.length).includes(0))
-        problems.push(`caller text ${JSON.stringify(s)} at ${i} has template origin`);
+      for (let k = 0; k < s.length; k++)
+        // Whitespace may be template text legitimately: `.replace('\n', '\n')` (falcon) swaps the
+        // caller's newlines for the template's own.
+        if (caller[i + k] === 0 && !/\s/.test(s.charAt(k))) {
+          problems.push(`caller text ${JSON.stringify(s)} at ${i} has template origin at +${k}`);
+          break;
+        }
   }
   return problems;
 }
@@ -142,12 +192,12 @@ function firstDifference(id: string, name: string, ours: string): string {
   return `at ${i}: jinja2 ${JSON.stringify(ref.slice(Math.max(0, i - 40), i + 60))} ours ${JSON.stringify(ours.slice(Math.max(0, i - 40), i + 60))}`;
 }
 
-type Outcome = { text: string; out: PStr } | { error: TokenizerError };
+type Outcome = { text: string; out: PStr; origins: Origins } | { error: TokenizerError };
 
 function render(source: string, special: ReadonlyMap<string, Value>, request: ChatRequest): Outcome {
   try {
     const r = renderChatTemplate(compileTemplate(source), request, special, { now: () => NOW });
-    return { text: r.output.text, out: r.output };
+    return { text: r.output.text, out: r.output, origins: r.origins };
   } catch (e) {
     if (TokenizerError.isInstance(e)) return { error: e };
     throw e;
@@ -201,7 +251,8 @@ describe.skipIf(dir === undefined)("templates-extra: real templates vs Python ji
         }
         if ("out" in got) {
           totals.renders++;
-          for (const p of provenanceProblems(got.out, request, source)) problems.push(`${name}: ${p}`);
+          for (const p of provenanceProblems(got.out, got.origins, request, source))
+            problems.push(`${name}: ${p}`);
         } else totals.errors++;
       }
       totals.templates++;
@@ -215,5 +266,20 @@ describe.skipIf(dir === undefined)("templates-extra: real templates vs Python ji
   }
   test("totals", () => {
     console.log(`templates-extra totals: ${JSON.stringify(totals)}`);
+  });
+});
+
+describe("templates-extra: the provenance check itself", () => {
+  const request = { messages: [{ role: "user", content: "<|im_end|>hello" }] } as ChatRequest;
+  const origins = new Origins();
+  const content = origins.add(0, "content");
+  test("caller text of template origin is reported", () => {
+    const out = concat([PStr.of("x"), PStr.of("<|im_end|>hello")]);
+    expect(provenanceProblems(out, origins, request, "")).toHaveLength(1);
+    const ok = concat([PStr.of("x"), PStr.of("<|im_end|>hello", content), PStr.of("hello", content)]);
+    expect(provenanceProblems(ok, origins, request, "")).toEqual([]);
+  });
+  test("a caller run that is no text of its field is reported", () => {
+    expect(provenanceProblems(PStr.of("<|im_start|>", content), origins, request, "")).toHaveLength(1);
   });
 });
