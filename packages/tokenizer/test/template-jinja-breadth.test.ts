@@ -65,6 +65,16 @@ const CASES: Case[] = [
       "{{ false.type is iterable }}{{ (false.type is iterable) and 'Union[]' }}",
     ctx: {},
   },
+  {
+    // ByteDance Seed-OSS: `{%- set budget_reflections_v05 = {0: 0, 512: 128, ...} %}`, dictsort, d[16384].
+    name: "int dict keys: literal, lookup, in, get, dictsort, items, repr, tojson, length",
+    template:
+      "{% set d = {512: 'b', 0: 'a', 16384: 'c'} %}{{ d[16384] }}{{ d[0] }}{{ d[True] is defined }}{{ d[7] is defined }}" +
+      "{{ 512 in d }}{{ '512' in d }}{{ d.get(0) }}{{ d.get(1, 'z') }}{% for k, v in d|dictsort %}{{ k }}={{ v }};{% endfor %}" +
+      "{{ d }}{{ d|tojson }}{{ d|length }}{{ d.keys()|list }}{% for k in d %}{{ k + 1 }}{% endfor %}{{ d|items|list }}" +
+      "{{ {1: 2, 'a': 3} }}{{ {1: 2}|tojson(sort_keys=true) }}",
+    ctx: {},
+  },
 ];
 
 const ERRORS: Case[] = [
@@ -73,6 +83,12 @@ const ERRORS: Case[] = [
   { name: "length of select(...)", template: "{{ xs|select|length }}", ctx: { xs: [1] } },
   { name: "tojson of reverse", template: "{{ xs|reverse|tojson }}", ctx: { xs: [1] } },
   { name: "tojson of items", template: "{{ d|items|tojson }}", ctx: { d: { a: 1 } } },
+  { name: "dictsort of mixed int and str keys", template: "{{ {1: 2, 'a': 3}|dictsort }}", ctx: {} },
+  {
+    name: "**d with an int key",
+    template: "{% macro m() %}{{ kwargs }}{% endmacro %}{{ m(**{1: 2}) }}",
+    ctx: {},
+  },
 ];
 
 describe.runIf(havePython())("template semantics found by templates-extra = Python jinja2", () => {

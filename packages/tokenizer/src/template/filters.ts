@@ -9,7 +9,7 @@ import { toJson } from "./tojson.ts";
 import {
   type CallArgs,
   Callable,
-  comparePy,
+  compareKeys,
   equals,
   less,
   numOf,
@@ -171,9 +171,8 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       );
     case "dictsort": {
       if (!(v instanceof PDict)) throw new TemplateRuntimeError("dictsort needs a mapping");
-      const entries = [...v.map.values()].sort((x, y) =>
-        comparePy(x[0].text.toLowerCase(), y[0].text.toLowerCase()),
-      );
+      // do_dictsort: by key, strings case-folded (case_sensitive=False).
+      const entries = [...v.map.values()].sort((x, y) => compareKeys(x[0], y[0], true));
       return new PList(entries.map(([k, x]) => new PList([k, x], true)));
     }
     case "int": {

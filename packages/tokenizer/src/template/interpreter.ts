@@ -509,7 +509,9 @@ export class Interpreter {
         const d = new PDict();
         for (const [k, v] of (node as LiteralNode<ReadonlyMap<Node, Node>>).value) {
           const key = this.expr(k, scope);
-          if (!(key instanceof PStr)) throw new TemplateRuntimeError("dict keys must be strings here");
+          // String keys, and int keys (Seed-OSS's `{0: 0, 512: 128, ...}`); other types refused.
+          if (!(key instanceof PStr) && !(typeof key === "number" && Number.isInteger(key)))
+            throw new TemplateRuntimeError("dict keys must be strings or ints here");
           d.set(key, this.expr(v, scope));
         }
         return d;
@@ -569,7 +571,10 @@ export class Interpreter {
         const d = this.expr((a as SpreadNode).argument, scope);
         if (!(d instanceof PDict))
           throw new TemplateRuntimeError(`argument after ** must be a mapping, not ${typeName(d)}`);
-        for (const [k, [, v]] of d.map) kwargs.set(k, v);
+        for (const [k, [, v]] of d.map) {
+          if (typeof k !== "string") throw new TemplateRuntimeError("keywords must be strings");
+          kwargs.set(k, v);
+        }
       } else args.push(this.expr(a, scope));
     }
     return { args, kwargs };
@@ -621,6 +626,10 @@ export class Interpreter {
   /** obj[key]: jinja2 tries the item first, then the attribute. */
   item(obj: Value, key: Value): Value {
     if (obj instanceof PyUndefined) throw new TemplateRuntimeError(`'${obj.name}' is undefined`);
+    if (obj instanceof PDict && !(key instanceof PStr)) {
+      const k = PDict.keyOf(key);
+      if (k !== undefined) return obj.get(k) ?? new PyUndefined(`[${k}]`);
+    }
     if (obj instanceof PDict && key instanceof PStr) {
       const v = obj.get(key.text);
       if (v !== undefined) return v;
@@ -756,7 +765,10 @@ export class Interpreter {
       return hay.text.includes(needle.text);
     }
     if (hay instanceof PList) return hay.items.some((x) => equals(x, needle));
-    if (hay instanceof PDict) return needle instanceof PStr && hay.map.has(needle.text);
+    if (hay instanceof PDict) {
+      const k = PDict.keyOf(needle);
+      return k !== undefined && hay.map.has(k);
+    }
     if (hay instanceof PyUndefined) return false;
     throw new TemplateRuntimeError(`argument of type '${typeName(hay)}' is not iterable`);
   }

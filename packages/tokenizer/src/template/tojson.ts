@@ -5,7 +5,7 @@
 // caller characters and can never close a template-made structure at the token level.
 import { pyFloatRepr } from "../formats/py-json.ts";
 import { type PStr, PStrBuilder, PStr as PStrClass } from "./pstr.ts";
-import { comparePy, PDict, PList, PyFloat, TemplateRuntimeError, typeName, type Value } from "./values.ts";
+import { compareKeys, PDict, PList, PyFloat, TemplateRuntimeError, typeName, type Value } from "./values.ts";
 
 export interface JsonOptions {
   /** null: one line; a number of spaces or a string per level. */
@@ -80,12 +80,14 @@ export function toJson(v: Value, o: JsonOptions): PStr {
         return;
       }
       let entries = [...x.map.values()];
-      if (o.sortKeys) entries = entries.sort((a, b) => comparePy(a[0].text, b[0].text));
+      if (o.sortKeys) entries = entries.sort((a, b) => compareKeys(a[0], b[0]));
       out.add("{");
       entries.forEach(([k, y], i) => {
         if (i > 0) out.add(itemSep);
         if (indent !== null) out.add(`\n${indent.repeat(level + 1)}`);
-        jsonString(k, out, ascii);
+        // json.dumps writes an int key as its decimal string.
+        if (k instanceof PStrClass) jsonString(k, out, ascii);
+        else out.add(`"${k}"`);
         out.add(keySep);
         write(y, level + 1);
       });

@@ -37,17 +37,37 @@ export class PList {
   ) {}
 }
 
-export class PDict {
-  /** key text -> [key with provenance, value], in insertion order. */
-  readonly map = new Map<string, readonly [PStr, Value]>();
+/** A dict key: a string (with provenance) or an int (a template's own `{0: 0, 512: 128}`). */
+export type DictKey = PStr | number;
 
-  get(key: string): Value | undefined {
+export class PDict {
+  /** key text (or the int) -> [key, value], in insertion order. */
+  readonly map = new Map<string | number, readonly [DictKey, Value]>();
+
+  get(key: string | number): Value | undefined {
     return this.map.get(key)?.[1];
   }
 
-  set(key: PStr, value: Value): void {
-    this.map.set(key.text, [key, value]);
+  set(key: DictKey, value: Value): void {
+    this.map.set(key instanceof PStr ? key.text : key, [key, value]);
   }
+
+  /** The map key a lookup value finds (Python hashing: True == 1, 2.0 == 2); undefined: none. */
+  static keyOf(v: Value): string | number | undefined {
+    if (v instanceof PStr) return v.text;
+    if (typeof v === "number") return Number.isInteger(v) ? v : undefined;
+    if (typeof v === "boolean") return Number(v);
+    if (v instanceof PyFloat) return Number.isInteger(v.v) ? v.v : undefined;
+    return undefined;
+  }
+}
+
+/** Python's `<` between two dict keys (sorted() of keys: str with str, int with int). */
+export function compareKeys(a: DictKey, b: DictKey, fold = false): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  if (a instanceof PStr && b instanceof PStr)
+    return fold ? comparePy(a.text.toLowerCase(), b.text.toLowerCase()) : comparePy(a.text, b.text);
+  throw new TemplateRuntimeError("'<' not supported between instances of 'str' and 'int'");
 }
 
 /** namespace(...) (attributes assignable with {% set ns.x = ... %}) and the `loop` object. */
@@ -172,7 +192,8 @@ export function repr(v: Value, out: PStrBuilder, depth = 0): void {
     for (const [k, x] of v.map.values()) {
       if (!first) out.add(", ");
       first = false;
-      reprStr(k, out);
+      if (k instanceof PStr) reprStr(k, out);
+      else out.add(String(k));
       out.add(": ");
       repr(x, out, depth + 1);
     }
