@@ -2,7 +2,8 @@
 
 For every template of test-vectors/templates-extra/manifest.json (real chat templates; SOURCES.md
 there says where each comes from and why the files are not committed), every request of
-test-vectors/templates-extra/requests.json is rendered by gen/template_render.py: Python jinja2 in
+test-vectors/templates-extra/requests.json and requests-random.json (gen/templates_extra_random.py)
+is rendered by gen/template_render.py: Python jinja2 in
 transformers' environment (ImmutableSandboxedEnvironment(trim_blocks, lstrip_blocks, loopcontrols),
 transformers' tojson, raise_exception, strftime_now on a fixed clock), the template's config tokens
 (bos_token, eos_token, ...) as variables, the server-layer request mapping of gen/request_common.py.
@@ -48,7 +49,8 @@ def utf16_len(s):
 
 def main():
     manifest = json.load(open(os.path.join(VECTORS, "templates-extra", "manifest.json"), encoding="utf-8"))
-    requests = json.load(open(os.path.join(VECTORS, "templates-extra", "requests.json"), encoding="utf-8"))["requests"]
+    requests = [r for name in ("requests.json", "requests-random.json")
+                for r in json.load(open(os.path.join(VECTORS, "templates-extra", name), encoding="utf-8"))["requests"]]
     src = templates_dir()
     full_dir = os.path.join(VECTORS, "templates-extra", "local", "goldens")
     os.makedirs(full_dir, exist_ok=True)
@@ -84,7 +86,7 @@ def main():
                         "(gen/template_render.py)",
             "request_mapping": "re-implemented server layer (gen/request_common.py), labelled",
             "templates": "test-vectors/templates-extra/manifest.json",
-            "requests": "test-vectors/templates-extra/requests.json",
+            "requests": "test-vectors/templates-extra/requests.json + requests-random.json",
         },
         "now": NOW,
         "goldens": out,
