@@ -1,7 +1,7 @@
 // The syntax tree of @huggingface/jinja's parser (its dist exports `tokenize` and `parse`, not the
 // node classes' types), described structurally: only the fields the interpreter reads.
 import { parse, tokenize } from "@huggingface/jinja";
-import { rewriteTokens } from "./syntax-rewrite.ts";
+import { normalizeNewlines, rewriteTokens } from "./syntax-rewrite.ts";
 
 export interface Node {
   readonly type: string;
@@ -100,6 +100,8 @@ export interface TernaryNode extends Node {
 
 /** Parses with transformers' environment options (trim_blocks, lstrip_blocks). */
 export function parseTemplate(source: string): ProgramNode {
-  const tokens = rewriteTokens(tokenize(source, { trim_blocks: true, lstrip_blocks: true }));
+  const tokens = rewriteTokens(
+    tokenize(normalizeNewlines(source), { trim_blocks: true, lstrip_blocks: true }),
+  );
   return parse(tokens as Parameters<typeof parse>[0]) as unknown as ProgramNode;
 }

@@ -407,7 +407,9 @@ export function compileExpr(node: Node): Expr {
         const d = new PDict();
         for (const [k, v] of pairs) {
           const key = k(it, scope);
-          if (!(key instanceof PStr)) throw new TemplateRuntimeError("dict keys must be strings here");
+          // String keys, and int keys (Seed-OSS's `{0: 0, 512: 128, ...}`); other types refused.
+          if (!(key instanceof PStr) && !(typeof key === "number" && Number.isInteger(key)))
+            throw new TemplateRuntimeError("dict keys must be strings or ints here");
           d.set(key, v(it, scope));
         }
         return d;
@@ -504,7 +506,10 @@ function compileArgs(nodes: readonly Node[]): Args {
         const d = p.e(it, scope);
         if (!(d instanceof PDict))
           throw new TemplateRuntimeError(`argument after ** must be a mapping, not ${typeName(d)}`);
-        for (const [k, [, v]] of d.map) kwargs.set(k, v);
+        for (const [k, [, v]] of d.map) {
+          if (typeof k !== "string") throw new TemplateRuntimeError("keywords must be strings");
+          kwargs.set(k, v);
+        }
       } else args.push(p.e(it, scope));
     }
     return { args, kwargs };

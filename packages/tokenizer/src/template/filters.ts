@@ -2,14 +2,14 @@
 // provenance (trim = Python str.strip, so U+FEFF stays and U+0085/U+001C-U+001F go; `string` of a
 // list is Python's str(); tojson is transformers' json.dumps). Unknown names are typed errors.
 import type { Interpreter } from "./interpreter.ts";
-import { forceEscape, htmlEscapeValue } from "./markup.ts";
+import { forceEscape, htmlEscapeValue, markSafe } from "./markup.ts";
 import { concat, PStr, PStrBuilder } from "./pstr.ts";
 import { pyCapitalize, pyLower, pyReplace, pyStrip, pyTitle, pyUpper } from "./py-str.ts";
 import { toJson } from "./tojson.ts";
 import {
   type CallArgs,
   Callable,
-  comparePy,
+  compareKeys,
   equals,
   less,
   numOf,
@@ -26,6 +26,16 @@ import {
   type Value,
 } from "./values.ts";
 
+/** What jinja2's map/select/unique/items filters return (values.ts PList.lazy). */
+const GENERATOR = "generator";
+
+/** Python's type of reversed(v) (null: do_reverse falls back to a reversed list). */
+function reversedType(v: Value): string | null {
+  if (v instanceof PDict) return "dict_reversekeyiterator";
+  if (!(v instanceof PList) || v.lazy !== null) return null;
+  return v.tuple ? "reversed" : "list_reverseiterator";
+}
+
 function arg(a: CallArgs, i: number, name: string): Value | undefined {
   return i < a.args.length ? a.args[i] : a.kwargs.get(name);
 }
@@ -40,7 +50,7 @@ function attrPath(v: Value, path: string, it: Interpreter): Value {
 
 function lengthOf(v: Value): number {
   if (v instanceof PStr) return v.codePoints;
-  if (v instanceof PList) return v.items.length;
+  if (v instanceof PList && v.lazy === null) return v.items.length;
   if (v instanceof PDict) return v.map.size;
   if (v instanceof PyUndefined) return 0;
   throw new TemplateRuntimeError(`object of type '${typeName(v)}' has no len()`);
@@ -65,7 +75,7 @@ function selectBy(it: Interpreter, v: Value, a: CallArgs, withAttr: boolean, kee
         : applyTest(testName instanceof PStr ? testName.text : String(testName), target, rest.slice(1), it);
     if (ok === keep) out.push(x);
   }
-  return new PList(out);
+  return new PList(out, false, GENERATOR);
 }
 
 export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter): Value {
@@ -87,13 +97,14 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
           indent: typeof indent === "number" ? indent : indent instanceof PStr ? indent.text : null,
           separators,
           sortKeys: truthy(a.kwargs.get("sort_keys") ?? false),
+          ensureAscii: truthy(a.kwargs.get("ensure_ascii") ?? false),
         }),
       );
     }
     case "string":
       return it.made(str(v));
     case "safe":
-      return v;
+      return it.made(markSafe(v));
     case "e":
     case "escape":
       return it.made(htmlEscapeValue(v));
@@ -148,16 +159,20 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       return new PList([...it.iterate(v)]);
     case "reverse":
       if (v instanceof PStr) return it.made(concat(it.iterate(v).reverse() as PStr[]));
-      return new PList([...it.iterate(v)].reverse());
+      // do_reverse: reversed(value) — a list_reverseiterator for a list (a str is sliced).
+      return new PList([...it.iterate(v)].reverse(), false, reversedType(v));
     case "items":
-      if (v instanceof PyUndefined) return new PList([]);
+      if (v instanceof PyUndefined) return new PList([], false, GENERATOR);
       if (!(v instanceof PDict)) throw new TemplateRuntimeError("items filter needs a mapping");
-      return new PList([...v.map.values()].map(([k, x]) => new PList([k, x], true)));
+      return new PList(
+        [...v.map.values()].map(([k, x]) => new PList([k, x], true)),
+        false,
+        GENERATOR,
+      );
     case "dictsort": {
       if (!(v instanceof PDict)) throw new TemplateRuntimeError("dictsort needs a mapping");
-      const entries = [...v.map.values()].sort((x, y) =>
-        comparePy(x[0].text.toLowerCase(), y[0].text.toLowerCase()),
-      );
+      // do_dictsort: by key, strings case-folded (case_sensitive=False).
+      const entries = [...v.map.values()].sort((x, y) => compareKeys(x[0], y[0], true));
       return new PList(entries.map(([k, x]) => new PList([k, x], true)));
     }
     case "int": {
@@ -181,7 +196,7 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
     case "unique": {
       const out: Value[] = [];
       for (const x of it.iterate(v)) if (!out.some((y) => equals(x, y))) out.push(x);
-      return new PList(out);
+      return new PList(out, false, GENERATOR);
     }
     case "sort": {
       const attr = a.kwargs.get("attribute");
@@ -194,13 +209,22 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
     }
     case "map": {
       // jinja2's do_map: `if seq:` first, so none maps to nothing.
-      if (!truthy(v)) return new PList([]);
+      if (!truthy(v)) return new PList([], false, GENERATOR);
       const attr = a.kwargs.get("attribute");
-      if (attr instanceof PStr) return new PList(it.iterate(v).map((x) => attrPath(x, attr.text, it)));
+      if (attr instanceof PStr)
+        return new PList(
+          it.iterate(v).map((x) => attrPath(x, attr.text, it)),
+          false,
+          GENERATOR,
+        );
       const f = a.args[0];
       if (!(f instanceof PStr)) throw new TemplateRuntimeError("map needs a filter name or attribute=");
       const rest = { args: a.args.slice(1), kwargs: a.kwargs };
-      return new PList(it.iterate(v).map((x) => applyFilter(f.text, x, rest, it)));
+      return new PList(
+        it.iterate(v).map((x) => applyFilter(f.text, x, rest, it)),
+        false,
+        GENERATOR,
+      );
     }
     case "select":
       return selectBy(it, v, a, false, true);
@@ -315,10 +339,23 @@ export function applyTest(name: string, v: Value, args: readonly Value[], it: In
       return v === false;
     case "mapping":
       return v instanceof PDict;
+    // jinja2's Undefined has __len__ and __iter__ (so `undefined is iterable` / `is sequence` hold:
+    // Hermes 2 Pro's json_to_python_type(false) prints "Union[]"); the loop object iterates.
     case "sequence":
-      return v instanceof PList || v instanceof PStr || v instanceof PDict;
+      return (
+        (v instanceof PList && v.lazy === null) ||
+        v instanceof PStr ||
+        v instanceof PDict ||
+        v instanceof PyUndefined
+      );
     case "iterable":
-      return v instanceof PList || v instanceof PStr || v instanceof PDict;
+      return (
+        v instanceof PList ||
+        v instanceof PStr ||
+        v instanceof PDict ||
+        v instanceof PyUndefined ||
+        (v instanceof PObject && v.kind === "loop")
+      );
     case "callable":
       return v instanceof Callable;
     case "odd":

@@ -222,6 +222,10 @@ export class Interpreter {
   /** obj[key]: jinja2 tries the item first, then the attribute. */
   item(obj: Value, key: Value): Value {
     if (obj instanceof PyUndefined) throw new TemplateRuntimeError(`'${obj.name}' is undefined`);
+    if (obj instanceof PDict && !(key instanceof PStr)) {
+      const k = PDict.keyOf(key);
+      if (k !== undefined) return obj.get(k) ?? new PyUndefined(`[${k}]`);
+    }
     if (obj instanceof PDict && key instanceof PStr) {
       const v = obj.get(key.text);
       if (v !== undefined) return v;
@@ -246,7 +250,10 @@ export class Interpreter {
       return hay.text.includes(needle.text);
     }
     if (hay instanceof PList) return hay.items.some((x) => equals(x, needle));
-    if (hay instanceof PDict) return needle instanceof PStr && hay.map.has(needle.text);
+    if (hay instanceof PDict) {
+      const k = PDict.keyOf(needle);
+      return k !== undefined && hay.map.has(k);
+    }
     if (hay instanceof PyUndefined) return false;
     throw new TemplateRuntimeError(`argument of type '${typeName(hay)}' is not iterable`);
   }

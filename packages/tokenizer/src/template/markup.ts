@@ -1,4 +1,4 @@
-// jinja2's `escape` / `e` / `forceescape` filters without autoescape (transformers' environment):
+// jinja2's `escape` / `e` / `forceescape` / `safe` filters without autoescape (transformers' environment):
 // the result is a markupsafe Markup, printed as the HTML-escaped text (& < > " ' ->
 // &amp; &lt; &gt; &#34; &#39;). Escaped entities keep the origin of the character they replace.
 // Markup behaviour modelled here: `escape` of a Markup returns it unchanged (no double escape),
@@ -36,6 +36,13 @@ function mark(s: PStr): PStr {
 export function htmlEscapeValue(v: Value): PStr {
   if (isMarkup(v)) return v;
   return mark(str(v).mapRuns(htmlEscape));
+}
+
+/** `safe` (markupsafe Markup(v)): a Markup unchanged, anything else str() and marked, escaping
+ * nothing. A fresh string: the operand (maybe a caller string used elsewhere) stays plain. */
+export function markSafe(v: Value): PStr {
+  if (isMarkup(v)) return v;
+  return mark(str(v).mapRuns((s) => s));
 }
 
 /** `forceescape`: escaped even when already Markup. */

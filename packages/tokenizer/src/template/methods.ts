@@ -117,7 +117,8 @@ export function callMethod(obj: Value, name: string, a: CallArgs, it: Interprete
     switch (name) {
       case "get": {
         const k = arg(a, 0, "key");
-        const v = k instanceof PStr ? obj.get(k.text) : undefined;
+        const key = k === undefined ? undefined : PDict.keyOf(k);
+        const v = key === undefined ? undefined : obj.get(key);
         if (v !== undefined) return v;
         const d = arg(a, 1, "default");
         return d === undefined ? null : d;

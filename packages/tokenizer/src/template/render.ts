@@ -50,7 +50,8 @@ const STATIC_GLOBALS: ReadonlyMap<string, Value> = (() => {
     new Callable("namespace", ({ args, kwargs }) => {
       const attrs = new Map<string, Value>();
       const init = args[0];
-      if (init instanceof PDict) for (const [k, [, v]] of init.map) attrs.set(k, v);
+      if (init instanceof PDict)
+        for (const [k, [, v]] of init.map) if (typeof k === "string") attrs.set(k, v);
       for (const [k, v] of kwargs) attrs.set(k, v);
       return new PObject("namespace", attrs);
     }),

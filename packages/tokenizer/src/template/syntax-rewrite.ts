@@ -11,8 +11,18 @@
 //   the interpreter drops the end markers from the tuple.
 // - transformers' `{% generation %}` ... `{% endgeneration %}` (its AssistantTracker extension,
 //   which renders the body unchanged): both tags are removed.
+// - the source's newlines as jinja2's lexer reads them (normalizeNewlines).
 // Linear in the number of tokens (brackets are matched with one stack pass).
 import type { Tok } from "./ast.ts";
+
+/**
+ * jinja2's lexer first rewrites every newline of the source (`\r\n`, `\r`, `\n`) as `\n`
+ * (newline_sequence), string literals included, before trim_blocks / lstrip_blocks and the
+ * trailing-newline cut; @huggingface/jinja keeps `\r`. Applied to the source before tokenizing.
+ */
+export function normalizeNewlines(source: string): string {
+  return source.includes("\r") ? source.replace(/\r\n?/g, "\n") : source;
+}
 
 /** Filter-name prefix of a rewritten test (the test name follows). */
 export const TEST_FILTER = "is ";

@@ -1,17 +1,19 @@
-// transformers' `tojson` filter: json.dumps(x, ensure_ascii=False, indent=indent,
-// separators=separators, sort_keys=sort_keys), with provenance: the quotes, brackets,
+// transformers' `tojson` filter: json.dumps(x, ensure_ascii=ensure_ascii (default False),
+// indent=indent, separators=separators, sort_keys=sort_keys), with provenance: the quotes, brackets,
 // separators and indentation are template text; every character of a caller string (key or
 // value), escaped or not, keeps the caller's origin — so a caller's `"` written as `\"` is two
 // caller characters and can never close a template-made structure at the token level.
 import { pyFloatRepr } from "../formats/py-json.ts";
 import { type PStr, PStrBuilder, PStr as PStrClass } from "./pstr.ts";
-import { comparePy, PDict, PList, PyFloat, TemplateRuntimeError, typeName, type Value } from "./values.ts";
+import { compareKeys, PDict, PList, PyFloat, TemplateRuntimeError, typeName, type Value } from "./values.ts";
 
 export interface JsonOptions {
   /** null: one line; a number of spaces or a string per level. */
   readonly indent: number | string | null;
   readonly separators: readonly [string, string] | null;
   readonly sortKeys: boolean;
+  /** json.dumps(ensure_ascii=True): every unit outside U+0020-U+007E as \\uXXXX (default false). */
+  readonly ensureAscii?: boolean;
 }
 
 const ESC: ReadonlyMap<number, string> = new Map([
@@ -24,13 +26,13 @@ const ESC: ReadonlyMap<number, string> = new Map([
   [92, "\\\\"],
 ]);
 
-function jsonString(s: PStr, out: PStrBuilder): void {
+function jsonString(s: PStr, out: PStrBuilder, ascii: boolean): void {
   out.add('"');
   s.forEachRun((run, origin) => {
     let from = 0;
     for (let i = 0; i < run.length; i++) {
       const c = run.charCodeAt(i);
-      if (c >= 0x20 && c !== 34 && c !== 92) continue;
+      if (c >= 0x20 && c !== 34 && c !== 92 && (!ascii || c < 0x7f)) continue;
       out.add(run.slice(from, i), origin);
       out.add(ESC.get(c) ?? `\\u${c.toString(16).padStart(4, "0")}`, origin);
       from = i + 1;
@@ -47,6 +49,7 @@ function num(x: number): string {
 export function toJson(v: Value, o: JsonOptions): PStr {
   const out = new PStrBuilder();
   const indent = o.indent === null ? null : typeof o.indent === "number" ? " ".repeat(o.indent) : o.indent;
+  const ascii = o.ensureAscii === true;
   const [itemSep, keySep] = o.separators ?? (indent === null ? [", ", ": "] : [",", ": "]);
   const write = (x: Value, level: number): void => {
     if (level > 64) throw new TemplateRuntimeError("tojson: value nested too deeply");
@@ -55,7 +58,9 @@ export function toJson(v: Value, o: JsonOptions): PStr {
     else if (x === false) out.add("false");
     else if (typeof x === "number") out.add(num(x));
     else if (x instanceof PyFloat) out.add(pyFloatRepr(x.v));
-    else if (x instanceof PStrClass) jsonString(x, out);
+    else if (x instanceof PStrClass) jsonString(x, out, ascii);
+    else if (x instanceof PList && x.lazy !== null)
+      throw new TemplateRuntimeError(`Object of type ${x.lazy} is not JSON serializable`);
     else if (x instanceof PList) {
       if (x.items.length === 0) {
         out.add("[]");
@@ -75,12 +80,14 @@ export function toJson(v: Value, o: JsonOptions): PStr {
         return;
       }
       let entries = [...x.map.values()];
-      if (o.sortKeys) entries = entries.sort((a, b) => comparePy(a[0].text, b[0].text));
+      if (o.sortKeys) entries = entries.sort((a, b) => compareKeys(a[0], b[0]));
       out.add("{");
       entries.forEach(([k, y], i) => {
         if (i > 0) out.add(itemSep);
         if (indent !== null) out.add(`\n${indent.repeat(level + 1)}`);
-        jsonString(k, out);
+        // json.dumps writes an int key as its decimal string.
+        if (k instanceof PStrClass) jsonString(k, out, ascii);
+        else out.add(`"${k}"`);
         out.add(keySep);
         write(y, level + 1);
       });

@@ -27,20 +27,47 @@ export class PList {
   constructor(
     readonly items: Value[],
     readonly tuple = false,
+    /**
+     * Python's type name when the value is a one-shot iterator in jinja2 (`map`, `select`,
+     * `selectattr`, `unique`, `items` give a "generator", `reverse` of a list a
+     * "list_reverseiterator"): always true, no len(), not JSON-serializable, printed as a
+     * memory address (refused here). Iterating it twice is not modelled (it stays a list).
+     */
+    readonly lazy: string | null = null,
   ) {}
 }
 
-export class PDict {
-  /** key text -> [key with provenance, value], in insertion order. */
-  readonly map = new Map<string, readonly [PStr, Value]>();
+/** A dict key: a string (with provenance) or an int (a template's own `{0: 0, 512: 128}`). */
+export type DictKey = PStr | number;
 
-  get(key: string): Value | undefined {
+export class PDict {
+  /** key text (or the int) -> [key, value], in insertion order. */
+  readonly map = new Map<string | number, readonly [DictKey, Value]>();
+
+  get(key: string | number): Value | undefined {
     return this.map.get(key)?.[1];
   }
 
-  set(key: PStr, value: Value): void {
-    this.map.set(key.text, [key, value]);
+  set(key: DictKey, value: Value): void {
+    this.map.set(key instanceof PStr ? key.text : key, [key, value]);
   }
+
+  /** The map key a lookup value finds (Python hashing: True == 1, 2.0 == 2); undefined: none. */
+  static keyOf(v: Value): string | number | undefined {
+    if (v instanceof PStr) return v.text;
+    if (typeof v === "number") return Number.isInteger(v) ? v : undefined;
+    if (typeof v === "boolean") return Number(v);
+    if (v instanceof PyFloat) return Number.isInteger(v.v) ? v.v : undefined;
+    return undefined;
+  }
+}
+
+/** Python's `<` between two dict keys (sorted() of keys: str with str, int with int). */
+export function compareKeys(a: DictKey, b: DictKey, fold = false): number {
+  if (typeof a === "number" && typeof b === "number") return a - b;
+  if (a instanceof PStr && b instanceof PStr)
+    return fold ? comparePy(a.text.toLowerCase(), b.text.toLowerCase()) : comparePy(a.text, b.text);
+  throw new TemplateRuntimeError("'<' not supported between instances of 'str' and 'int'");
 }
 
 /** namespace(...) (attributes assignable with {% set ns.x = ... %}) and the `loop` object. */
@@ -87,7 +114,7 @@ export function truthy(v: Value): boolean {
   if (typeof v === "number") return v !== 0;
   if (v instanceof PyFloat) return v.v !== 0;
   if (v instanceof PStr) return v.length > 0;
-  if (v instanceof PList) return v.items.length > 0;
+  if (v instanceof PList) return v.lazy !== null || v.items.length > 0;
   if (v instanceof PDict) return v.map.size > 0;
   return true;
 }
@@ -99,7 +126,7 @@ export function typeName(v: Value): string {
   if (typeof v === "number") return Number.isInteger(v) ? "int" : "float";
   if (v instanceof PyFloat) return "float";
   if (v instanceof PStr) return "str";
-  if (v instanceof PList) return v.tuple ? "tuple" : "list";
+  if (v instanceof PList) return v.lazy ?? (v.tuple ? "tuple" : "list");
   if (v instanceof PDict) return "dict";
   if (v instanceof Callable) return "function";
   return v.kind === "namespace" ? "Namespace" : "LoopContext";
@@ -150,6 +177,8 @@ export function reprStr(s: PStr, out: PStrBuilder): void {
 export function repr(v: Value, out: PStrBuilder, depth = 0): void {
   if (depth > 64) throw new TemplateRuntimeError("value nested too deeply to print");
   if (v instanceof PStr) reprStr(v, out);
+  else if (v instanceof PList && v.lazy !== null)
+    throw new TemplateRuntimeError(`printing a ${v.lazy} (jinja2 prints its memory address)`);
   else if (v instanceof PList) {
     out.add(v.tuple ? "(" : "[");
     v.items.forEach((x, i) => {
@@ -163,7 +192,8 @@ export function repr(v: Value, out: PStrBuilder, depth = 0): void {
     for (const [k, x] of v.map.values()) {
       if (!first) out.add(", ");
       first = false;
-      reprStr(k, out);
+      if (k instanceof PStr) reprStr(k, out);
+      else out.add(String(k));
       out.add(": ");
       repr(x, out, depth + 1);
     }
@@ -210,6 +240,7 @@ export function equals(a: Value, b: Value, depth = 0): boolean {
   const x = numOf(a);
   if (x !== undefined) return numOf(b) === x;
   if (a instanceof PList) {
+    if (a.lazy !== null || (b instanceof PList && b.lazy !== null)) return a === b;
     if (!(b instanceof PList) || a.tuple !== b.tuple || a.items.length !== b.items.length) return false;
     return a.items.every((x, i) => equals(x, b.items[i] as Value, depth + 1));
   }
