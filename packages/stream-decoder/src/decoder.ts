@@ -28,6 +28,7 @@ import {
   Cls,
   type CompiledBlock,
   type CompiledGrammar,
+  classOf,
   type DecoderSpec,
   Emits,
   Header,
@@ -1228,7 +1229,9 @@ class StreamDecoder implements Decoder {
    * or reset(), which set their own bits in this.slow): those are the bits updated after it.
    */
   private textNlPush(id: number): void {
-    const cls = typeof id === "number" ? this.classes[id] : undefined;
+    let cls = typeof id === "number" ? this.classes[id] : undefined;
+    // First sight of a text-model ID: classified now (spec.ts classOf), once per spec.
+    if (cls === Cls.Unseen) cls = classOf(this.spec, id);
     let t: string;
     if (cls === Cls.Text) {
       let p = this.specPlain[id];
@@ -1269,7 +1272,7 @@ class StreamDecoder implements Decoder {
     }
     if (this.isStopped) return;
     this.left--;
-    const cls = id >= 0 && id < this.classes.length ? (this.classes[id] as number) : Cls.OutOfRange;
+    const cls = id >= 0 && id < this.classes.length ? classOf(this.spec, id) : Cls.OutOfRange;
     this.slowPush(id, cls);
     this.setSlow(this.computeSlow());
     if (this.left === 0 && !this.isStopped) this.finish("max_tokens");

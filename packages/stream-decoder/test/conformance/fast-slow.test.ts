@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createDecoder, type DecoderEvent, type DecoderOptions, eventCollector } from "../../src/index.ts";
 import { SLOW_PATH_ONLY } from "../../src/internal.ts";
-import type { DecoderSpec } from "../../src/spec.ts";
+import { Cls, classOf, type DecoderSpec } from "../../src/spec.ts";
 import { FAMILY_CASES, type FamilyCase } from "./families.ts";
 
 const TOOLS = [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }];
@@ -115,7 +115,7 @@ for (const c of FAMILY_CASES) {
       const text: number[] = [];
       for (let id = 0; id < size && text.length < 8; id++) {
         const t = spec.text[id];
-        if (spec.classes[id] === 0 && t !== undefined && /^[a-z]+$/i.test(t)) text.push(id);
+        if (classOf(spec, id) === Cls.Text && t !== undefined && /^[a-z]+$/i.test(t)) text.push(id);
       }
       expect(text.length).toBeGreaterThan(2);
       // A "\n" first: it ends a metadata line where the grammar starts with one.
