@@ -223,7 +223,7 @@ describe("lstrip / rstrip: a Phi-3-like SentencePiece-converted file (reconstruc
     added_tokens: [...(gemma.added_tokens as Added[]).filter((t) => !/\s/u.test(t.content)), ...phi],
   };
   const text = JSON.stringify(file);
-  // Phi-3-mini-4k-instruct's template, as published (reconstructed from memory of its shape).
+  // A RECONSTRUCTION of Phi-3-mini-4k-instruct's template (its shape: role token + "\n", content, "<|end|>\n").
   const template =
     "{% for message in messages %}{% if message['role'] == 'system' %}{{'<|system|>\n' + message['content'] + '<|end|>\n'}}" +
     "{% elif message['role'] == 'user' %}{{'<|user|>\n' + message['content'] + '<|end|>\n'}}" +
