@@ -16,6 +16,7 @@ import { describe, expect, it } from "vitest";
 import { TokenizerError } from "../src/errors.ts";
 import type { ChatRequest } from "../src/formats/request.ts";
 import { templateFromFiles } from "../src/template/index.ts";
+import { probeTemplate } from "../src/template/probe.ts";
 import { isRustWhitespace } from "../src/template/strip-sink.ts";
 import type { TemplateTokenizer } from "../src/template/tokenizer.ts";
 
@@ -247,6 +248,21 @@ describe("lstrip / rstrip: a Phi-3-like SentencePiece-converted file (reconstruc
       expect(e.ids, `ids ${i}`).toEqual(ids[i]);
       expect(tiles(e)).toBe(true);
     }
+  });
+
+  it("the decoder's probe reads the stripped layout: generation prompt <|assistant|> alone, end of turn <|end|>", () => {
+    // Without the template's `{% else %}{{ eos_token }}`: the probe needs the generation prompt
+    // to extend the rendering without it (a probe limitation, stripping or not).
+    const tok = templateFromFiles(
+      { "tokenizer.json": text, "tokenizer_config.json": config },
+      { chatTemplate: template.replace("{% else %}{{ eos_token }}", "") },
+    );
+    const p = probeTemplate(tok);
+    const id = (s: string): number => tok.reserved.get(s) as number;
+    // The "\n" after <|assistant|> is part of its (rstrip) match: never encoded, never expected.
+    expect(p.generationPrompt).toEqual([id("<|assistant|>")]);
+    expect(p.endOfTurn).toBe(id("<|end|>"));
+    expect(p.userPrompt).toEqual([id("<|user|>")]);
   });
 
   it("refused: rstrip beside Gemma's whitespace text pieces; single_word on either loader", () => {
