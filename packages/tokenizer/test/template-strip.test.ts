@@ -310,3 +310,28 @@ describe("whitespace is Rust's (regex \\s = Unicode White_Space), not JS \\s", (
     expect(isRustWhitespace(0x85)).toBe(true);
   });
 });
+
+describe("tokenizer.model directories: strip flags in added_tokens_decoder are refused, not ignored", () => {
+  it("InternLM2's config with rstrip on <|im_end|>", () => {
+    const dir = join(repoRoot, "..", "shared/tokenizers/internlm2");
+    const cfg = JSON.parse(readFileSync(join(dir, "tokenizer_config.json"), "utf8")) as {
+      added_tokens_decoder: Record<string, Added>;
+    };
+    const files = (c: object) => ({
+      "tokenizer.model": new Uint8Array(readFileSync(join(dir, "tokenizer.model"))),
+      "tokenizer_config.json": JSON.stringify(c),
+    });
+    expect(() => templateFromFiles(files(cfg))).not.toThrow();
+    const flagged = structuredClone(cfg);
+    for (const t of Object.values(flagged.added_tokens_decoder))
+      if (t.content === "<|im_end|>") t.rstrip = true;
+    try {
+      templateFromFiles(files(flagged));
+      throw new Error("no error");
+    } catch (e) {
+      if (!TokenizerError.isInstance(e)) throw e;
+      expect(e.type).toBe("bad-tokenizer-file");
+      expect(e.message).toMatch(/<\|im_end\|>.*rstrip: true/);
+    }
+  });
+});

@@ -219,6 +219,18 @@ function sentencePieceTemplate(
   files: TokenizerFiles,
   label: (name: string) => string,
 ): TemplateTokenizer {
+  // transformers' slow tokenizer applies these itself (Python whitespace, its own splitting);
+  // the SentencePiece model here places the tokens as IDs and would not: refused, not ignored.
+  const decl = config.raw.added_tokens_decoder;
+  if (isObject(decl))
+    for (const t of Object.values(decl))
+      for (const flag of ["lstrip", "rstrip", "single_word"])
+        if (isObject(t) && t[flag] === true)
+          throw new TokenizerError(
+            "bad-tokenizer-file",
+            `${config.file}: unsupported added token ${JSON.stringify(t.content)} with ${flag}: true beside tokenizer.model`,
+            { file: config.file, field: "added_tokens_decoder" },
+          );
   const unk = config.raw.unk_token;
   const unkText = typeof unk === "string" ? unk : (unk as { content?: unknown } | undefined)?.content;
   const added = [...config.addedTokens].sort((a, b) => a.id - b.id);
