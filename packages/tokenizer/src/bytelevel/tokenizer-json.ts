@@ -285,7 +285,9 @@ function parseAddedTokens(a: Json, fail: Fail): AddedTokenSpec[] {
       return fail(`added_tokens[${i}] needs an integer id and a string content`, "added_tokens");
     }
     // HF applies these where it matches the token in text (a rendered template around it): the
-    // encoders here place added tokens as IDs and would not strip or refuse the text beside them.
+    // native encoders place added tokens as IDs and would not strip or refuse the text beside
+    // them. The template path applies lstrip / rstrip itself (../template/strip-sink.ts) and
+    // takes them off before this loader; single_word is refused there too.
     for (const flag of ["lstrip", "rstrip", "single_word"])
       if (t[flag] === true)
         fail(`unsupported added token ${JSON.stringify(t.content)} with ${flag}: true`, "added_tokens");

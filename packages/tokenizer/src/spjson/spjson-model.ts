@@ -35,6 +35,11 @@ export interface SpJsonModelOptions {
    * format's text pieces (Gemma 3's whitespace runs and HTML tags). Default: none.
    */
   readonly textPieces?: ReadonlyMap<string, number>;
+  /**
+   * The template path applies lstrip / rstrip where it places a blocked added token
+   * (../template/strip-sink.ts): such tokens are accepted. Default: refused.
+   */
+  readonly stripApplied?: boolean;
 }
 
 export interface SpJsonModel extends TextModel {
@@ -92,7 +97,19 @@ export function loadSpJsonForTemplate(
   const kept = new Set(pieces.values());
   const blocked = new Set<number>();
   for (const id of added) if (!kept.has(id)) blocked.add(id);
-  return new SpJsonBpeModel(spec, { file, blocked, textPieces: pieces });
+  // The whitespace an lstrip / rstrip token takes is cut from the text before this model sees
+  // it; HF still matches a text piece inside that whitespace (its match bounds the strip). This
+  // model matches text pieces itself, so a text piece holding whitespace beside strip tokens is
+  // refused rather than encoded differently.
+  const strips = spec.addedTokens.find((t) => (t.lstrip || t.rstrip) && !pieces.has(t.content));
+  const spaced = [...pieces.keys()].find((c) => /\p{White_Space}/u.test(c));
+  if (strips !== undefined && spaced !== undefined)
+    throw new TokenizerError(
+      "bad-tokenizer-file",
+      `${file}: unsupported added token ${JSON.stringify(strips.content)} with ${strips.lstrip ? "lstrip" : "rstrip"}: true beside text piece ${JSON.stringify(spaced)} holding whitespace`,
+      { file, field: "added_tokens" },
+    );
+  return new SpJsonBpeModel(spec, { file, blocked, textPieces: pieces, stripApplied: true });
 }
 
 class SpJsonBpeModel implements SpJsonModel {
@@ -138,11 +155,13 @@ class SpJsonBpeModel implements SpJsonModel {
     this.vocabSize = maxId + 1;
     this.literalPieces = literal;
     // HF applies these where it matches a token in text (beside the token a rendered template
-    // places as an ID): the encoders here would not strip or refuse the text next to it.
+    // places as an ID). lstrip / rstrip: applied by the template path (stripApplied), refused
+    // elsewhere; single_word (match only between non-word characters): refused everywhere.
+    const stripApplied = options.stripApplied === true;
     for (const t of spec.addedTokens)
-      if (t.lstrip || t.rstrip || t.singleWord)
+      if (t.singleWord || (!stripApplied && (t.lstrip || t.rstrip)))
         fail(
-          `unsupported added token ${JSON.stringify(t.content)} with ${t.lstrip ? "lstrip" : t.rstrip ? "rstrip" : "single_word"}: true`,
+          `unsupported added token ${JSON.stringify(t.content)} with ${!stripApplied && t.lstrip ? "lstrip" : !stripApplied && t.rstrip ? "rstrip" : "single_word"}: true`,
           "added_tokens",
         );
     const pieces = options.textPieces ?? new Map<string, number>();

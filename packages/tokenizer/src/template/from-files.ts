@@ -174,9 +174,15 @@ export function buildTemplateTokenizer(
   const list = (json as { added_tokens?: unknown }).added_tokens;
   if (Array.isArray(list))
     for (const t of list) {
-      const { id, content, special } = t as { id?: unknown; content?: unknown; special?: unknown };
+      const { id, content, special, lstrip, rstrip } = t as Record<string, unknown>;
       if (typeof id === "number" && typeof content === "string")
-        added.set(id, { id, content, special: special === true });
+        added.set(id, {
+          id,
+          content,
+          special: special === true,
+          lstrip: lstrip === true,
+          rstrip: rstrip === true,
+        });
     }
   for (const t of config.addedTokens) if (!added.has(t.id)) added.set(t.id, t);
   // The SentencePiece-converted flavour (Gemma 3, Llama 2): ../spjson/, text pieces matched in
@@ -213,6 +219,18 @@ function sentencePieceTemplate(
   files: TokenizerFiles,
   label: (name: string) => string,
 ): TemplateTokenizer {
+  // transformers' slow tokenizer applies these itself (Python whitespace, its own splitting);
+  // the SentencePiece model here places the tokens as IDs and would not: refused, not ignored.
+  const decl = config.raw.added_tokens_decoder;
+  if (isObject(decl))
+    for (const t of Object.values(decl))
+      for (const flag of ["lstrip", "rstrip", "single_word"])
+        if (isObject(t) && t[flag] === true)
+          throw new TokenizerError(
+            "bad-tokenizer-file",
+            `${config.file}: unsupported added token ${JSON.stringify(t.content)} with ${flag}: true beside tokenizer.model`,
+            { file: config.file, field: "added_tokens_decoder" },
+          );
   const unk = config.raw.unk_token;
   const unkText = typeof unk === "string" ? unk : (unk as { content?: unknown } | undefined)?.content;
   const added = [...config.addedTokens].sort((a, b) => a.id - b.id);
@@ -230,6 +248,10 @@ function sentencePieceTemplate(
   });
 }
 
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
 /** The byte-level text model of a template tokenizer (every added token blocked). */
 function byteLevelTemplateModel(
   parsed: object,
@@ -241,6 +263,15 @@ function byteLevelTemplateModel(
   // apply_chat_template encodes with add_special_tokens=False: the post-processor (Llama 3's
   // TemplateProcessing that adds <|begin_of_text|>) never runs, so it is not loaded either.
   if ("post_processor" in json) json = { ...(json as Record<string, unknown>), post_processor: null };
+  // lstrip / rstrip are applied where the template path places the token (./strip-sink.ts); the
+  // byte-level loader (shared with the native families, which never apply them) refuses them,
+  // so they are taken off here. single_word stays and is refused by name.
+  const list = (json as { added_tokens?: unknown }).added_tokens;
+  if (Array.isArray(list) && list.some((t) => isObject(t) && (t.lstrip === true || t.rstrip === true)))
+    json = {
+      ...(json as Record<string, unknown>),
+      added_tokens: list.map((t) => (isObject(t) ? { ...t, lstrip: false, rstrip: false } : t)),
+    };
   const plan = planMultiSplit(json as Record<string, unknown>);
   const inner = loadByteLevelModel(plan?.json ?? json, {
     file: modelFile,

@@ -17,6 +17,9 @@ export interface AddedToken {
   readonly id: number;
   readonly content: string;
   readonly special: boolean;
+  /** HF's lstrip / rstrip (tokenizer.json added_tokens): the whitespace before / after a match is part of it. */
+  readonly lstrip?: boolean;
+  readonly rstrip?: boolean;
 }
 
 const HTML_ELEMENTS = new Set(

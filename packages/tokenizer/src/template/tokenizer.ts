@@ -17,6 +17,7 @@ import type { TemplateLimits } from "./limits.ts";
 import { PStr, TEMPLATE } from "./pstr.ts";
 import { compileTemplate } from "./render.ts";
 import { type AddedToken, splitAddedTokens } from "./reserved-set.ts";
+import { type StripSets, StripSink } from "./strip-sink.ts";
 import { createTemplateRunCache } from "./template-runs.ts";
 import { PList, type Value } from "./values.ts";
 
@@ -115,6 +116,27 @@ function splitPieces(
   if (from < text.length) rest(text.slice(from));
 }
 
+/**
+ * The IDs placed with HF's lstrip / rstrip (./strip-sink.ts): reserved tokens, and text pieces
+ * matched in the sink stream (`pieces`); undefined when there are none (no filter at all).
+ */
+function stripSets(
+  tokens: readonly AddedToken[],
+  reserved: ReadonlyMap<string, number>,
+  pieces: ReadonlyMap<string, number>,
+): StripSets | undefined {
+  const lstrip = new Set<number>();
+  const rstrip = new Set<number>();
+  for (const t of tokens) {
+    if (t.lstrip !== true && t.rstrip !== true) continue;
+    const id = reserved.get(t.content) ?? pieces.get(t.content);
+    if (id !== t.id) continue;
+    if (t.lstrip === true) lstrip.add(id);
+    if (t.rstrip === true) rstrip.add(id);
+  }
+  return lstrip.size + rstrip.size === 0 ? undefined : { lstrip, rstrip };
+}
+
 export function createTemplateTokenizer(parts: {
   readonly textModel: TextModel;
   readonly config: TokenizerConfig;
@@ -136,6 +158,7 @@ export function createTemplateTokenizer(parts: {
       : undefined;
   const nameById = new Map<number, string>();
   for (const t of parts.addedTokens) nameById.set(t.id, t.content);
+  const strip = stripSets(parts.addedTokens, reserved, pieceScanner === undefined ? new Map() : textPieces);
   const programs = new Map<string, ProgramNode>();
   const program = (src: string): ProgramNode => {
     let p = programs.get(src);
@@ -192,7 +215,12 @@ export function createTemplateTokenizer(parts: {
       const policy = o.specialText === undefined ? defaultPolicy : checkPolicy(o.specialText);
       const r = render(request);
       const b = new ChatBuilder(textModel, scanner, policy);
-      toSink(r, b);
+      if (strip === undefined) toSink(r, b);
+      else {
+        const s = new StripSink(b, scanner, strip);
+        toSink(r, s);
+        s.finish();
+      }
       const e = b.finish();
       return { ids: e.ids, spans: e.spans, audit: e.audit, structure: r.structure };
     },
