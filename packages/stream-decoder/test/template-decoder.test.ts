@@ -112,6 +112,40 @@ describe("probeTemplate: the markers of real templates", () => {
   });
 });
 
+describe("probeTemplate: a template that ends a prompt-less rendering with the EOS token", () => {
+  // The shape of Phi-3 / Phi-3.5's template (`{% else %}{{ eos_token }}{% endif %}` after the
+  // messages), written with Qwen3's ChatML markers so the local vocabulary has them.
+  const phiShaped =
+    "{% for m in messages %}{{ '<|im_start|>' + m['role'] + '\\n' + m['content'] + '<|im_end|>\\n' }}{% endfor %}" +
+    "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% else %}{{ eos_token }}{% endif %}";
+  const t = loadTemplateTokenizerSync(pkgDir(QWEN), { chatTemplate: phiShaped });
+  test("the generation prompt is found before that EOS; a reply round-trips", () => {
+    const p = probeTemplate(t);
+    const id = (s: string) => t.reserved.get(s) as number;
+    expect(p.assistantStart).toEqual([id("<|im_start|>")]);
+    expect(p.endOfTurn).toBe(id("<|im_end|>"));
+    const ids = generated(t, [{ role: "user", content: "Hi" }], {
+      role: "assistant",
+      content: "Hello, 世界!",
+    });
+    const events = decode(t, ids);
+    expect(events[0]).toEqual({ type: "message_start", role: "assistant", metadata: "" });
+    expect(
+      events
+        .filter((e) => e.type === "text")
+        .map((e) => (e as { text: string }).text)
+        .join(""),
+    ).toBe("Hello, 世界!");
+  });
+  test("a prompt that does not extend the rendering (other than by a trailing EOS) is still refused", () => {
+    const broken = loadTemplateTokenizerSync(pkgDir(QWEN), {
+      chatTemplate:
+        "{% for m in messages %}{{ m['content'] }}{% endfor %}{% if add_generation_prompt %}<|im_start|>{% else %}<|im_end|>x{% endif %}",
+    });
+    expect(() => probeTemplate(broken)).toThrow(/not an extension/);
+  });
+});
+
 describe("probeTemplate: the tool-call grammar of real templates", () => {
   const cases: Array<readonly [string, string, "json-call" | "xml-call", boolean]> = [
     ["qwen3", QWEN, "json-call", false],

@@ -3,7 +3,8 @@
 // "Decoding"). The decoder (@chatwire/stream-decoder compileTemplateDecoderSpec) turns the
 // result into its class table; nothing here reads generated text.
 //
-//   generation prompt  ids([user N1], add_generation_prompt) minus ids([user N1])
+//   generation prompt  ids([user N1], add_generation_prompt) minus ids([user N1]) (minus a
+//                      trailing EOS the template writes without the prompt, as Phi-3's does)
 //   end of turn        the first reserved token the template writes after an assistant's content
 //   turn starts        reserved tokens between one message's content and the next one's
 //   EOS                config eos_token, generation_config.json eos_token_id, the end of turn
@@ -194,11 +195,18 @@ export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
   // add_generation_prompt is explicit: the request mapping defaults it to true, as servers do.
   const render = (messages: ChatRequest["messages"], gp: boolean): ChatRequest =>
     ({ messages, add_generation_prompt: gp }) as ChatRequest;
+  const eos = new Set<number>();
+  const eosName = tok.config.eosToken;
+  const eosId = eosName === undefined ? undefined : tok.reserved.get(eosName);
+  if (eosId !== undefined) eos.add(eosId);
+  for (const id of tok.generationEosIds) eos.add(id);
   const a = tok.encodeChat(render([user], false)).ids;
   const b = tok.encodeChat(render([user], true)).ids;
   let k = 0;
   while (k < a.length && a[k] === b[k]) k++;
-  if (k !== a.length)
+  // Phi-3's template ends a rendering without the generation prompt with the EOS token
+  // (`{% else %}{{ eos_token }}`): the prompt then extends the rendering before that EOS.
+  if (k !== a.length && !a.slice(k).every((id) => eos.has(id)))
     throw new TokenizerError(
       "template-error",
       "probe: the generation prompt is not an extension of the conversation's rendering",
@@ -211,11 +219,6 @@ export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
   const threeTurns = render([user, assistant, { role: "user", content: N3 }], false);
   const between = reservedIn(tok, templateBetween(tok, threeTurns, 1, 2));
   const userStart = endOfTurn !== null && between[0] === endOfTurn ? between.slice(1) : between;
-  const eos = new Set<number>();
-  const eosName = tok.config.eosToken;
-  const eosId = eosName === undefined ? undefined : tok.reserved.get(eosName);
-  if (eosId !== undefined) eos.add(eosId);
-  for (const id of tok.generationEosIds) eos.add(id);
   if (endOfTurn !== null) eos.add(endOfTurn);
   const think = pair(tok, "<think>", "</think>");
   let startInReasoning = false;
