@@ -7,8 +7,10 @@
 //   checked for type and kept only where a family uses them.
 // Cost: one pass over the request; JSON values are walked once, depth-bounded (MAX_JSON_DEPTH).
 import { quote } from "../errors.ts";
+import type { CallerRef } from "./builder.ts";
 import { MAX_JSON_DEPTH } from "./request.ts";
 import { type At, checkKeys, checkRole, invalid, isObject, items, type JsonObject, own } from "./schema.ts";
+import type { ChatSink } from "./sink.ts";
 
 export type Role = "system" | "user" | "assistant" | "tool" | "environment" | "observation";
 
@@ -386,4 +388,27 @@ export function prefillKeep(content: string, rendered: string): string | undefin
   let z = rendered.length;
   while (z > 0 && PY_SPACE.has(rendered.charCodeAt(z - 1))) z--;
   return rendered.slice(0, z);
+}
+
+/**
+ * Writes `rendered` (the template's form of message `m`'s content) as caller text. When `m` is
+ * the final message left open by continue_final_message (index `open`; -1 = none), writes only
+ * what transformers keeps (prefillKeep) and answers true: nothing of the conversation follows.
+ */
+export function writeContent(
+  b: ChatSink,
+  m: NMessage,
+  rendered: string,
+  open: number,
+  ref?: CallerRef,
+): boolean {
+  if (m.index === open) {
+    const keep = prefillKeep(m.content, rendered);
+    if (keep !== undefined) {
+      b.caller(keep, m.index, "content", ref);
+      return true;
+    }
+  }
+  b.caller(rendered, m.index, "content", ref);
+  return false;
 }

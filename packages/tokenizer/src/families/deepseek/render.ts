@@ -27,7 +27,12 @@
 // Object tool-call arguments are written as json.dumps(arguments, ensure_ascii=False) (what
 // transformers' `tojson` writes; the templates need a string); string arguments as sent.
 
-import { type FamilyProfile, type NMessage, normalizeRequest, prefillKeep } from "../../formats/normalize.ts";
+import {
+  type FamilyProfile,
+  type NMessage,
+  normalizeRequest,
+  writeContent,
+} from "../../formats/normalize.ts";
 import { pyJsonDumps } from "../../formats/py-json.ts";
 import { invalid } from "../../formats/schema.ts";
 import type { ChatSink } from "../../formats/sink.ts";
@@ -52,18 +57,8 @@ export function renderDeepSeek(
   if (open >= 0) checkPrefill(messages[open] as NMessage);
 
   /** Caller content; true when it is the final message left open (continue_final_message): stop. */
-  const content = (m: NMessage, text: string, offset: number): boolean => {
-    const ref = { field: "content", offset };
-    if (m.index === open) {
-      const keep = prefillKeep(m.content, text);
-      if (keep !== undefined) {
-        b.caller(keep, m.index, "content", ref);
-        return true;
-      }
-    }
-    b.caller(text, m.index, "content", ref);
-    return false;
-  };
+  const content = (m: NMessage, text: string, offset: number): boolean =>
+    writeContent(b, m, text, open, { field: "content", offset });
 
   b.reserved(ids.bos, null, "marker");
   let firstSystem = true;

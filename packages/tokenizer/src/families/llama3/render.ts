@@ -25,7 +25,7 @@ import {
   type NMessage,
   type NToolCall,
   normalizeRequest,
-  prefillKeep,
+  writeContent,
 } from "../../formats/normalize.ts";
 import { pyJsonDumps } from "../../formats/py-json.ts";
 import { PyJsonError, parsePyJson, pyValueJson } from "../../formats/py-value.ts";
@@ -62,16 +62,7 @@ function header(b: ChatSink, ids: Llama3Ids, role: string, owner: number | null)
  */
 function trimmedContent(b: ChatSink, m: NMessage, open: number): boolean {
   const s = pyStrip(m.content);
-  const ref = { field: "content", offset: s.dropped };
-  if (m.index === open) {
-    const keep = prefillKeep(m.content, s.text);
-    if (keep !== undefined) {
-      b.caller(keep, m.index, "content", ref);
-      return true;
-    }
-  }
-  b.caller(s.text, m.index, "content", ref);
-  return false;
+  return writeContent(b, m, s.text, open, { field: "content", offset: s.dropped });
 }
 
 /**

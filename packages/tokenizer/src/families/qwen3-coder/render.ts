@@ -22,7 +22,12 @@
 // Tool-call arguments given as a JSON string (what OpenAI clients send) are parsed with Python's
 // json.loads semantics first, as vLLM's server does before the template (the template itself
 // fails on a string: `|items` needs a mapping); they must be a JSON object.
-import { type FamilyProfile, type NMessage, normalizeRequest, prefillKeep } from "../../formats/normalize.ts";
+import {
+  type FamilyProfile,
+  type NMessage,
+  normalizeRequest,
+  writeContent,
+} from "../../formats/normalize.ts";
 import { PyJsonError, type PyValue, parsePyJson, pyFromJs, pyValueJson } from "../../formats/py-value.ts";
 import { fieldName, invalid } from "../../formats/schema.ts";
 import type { ChatSink } from "../../formats/sink.ts";
@@ -146,17 +151,8 @@ export function renderQwen3Coder(request: unknown, b: ChatSink, ids: TokenIds<Qw
   const callArgs = messages.map((m) => m.toolCalls.map((tc, j) => callArguments(tc.arguments, m.index, j)));
   const open = req.continueFinalMessage ? messages.length - 1 : -1;
   /** Caller content; true when it is the final message left open (continue_final_message): stop. */
-  const content = (m: NMessage, rendered: string, ref?: { field: string; offset: number }): boolean => {
-    if (m.index === open) {
-      const keep = prefillKeep(m.content, rendered);
-      if (keep !== undefined) {
-        b.caller(keep, m.index, "content", ref);
-        return true;
-      }
-    }
-    b.caller(rendered, m.index, "content", ref);
-    return false;
-  };
+  const content = (m: NMessage, rendered: string, ref?: { field: string; offset: number }): boolean =>
+    writeContent(b, m, rendered, open, ref);
 
   const first = messages[0] as NMessage;
   const systemFirst = first.role === "system";

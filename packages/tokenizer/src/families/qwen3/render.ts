@@ -10,7 +10,12 @@
 //   content stays content (its "</think>" is ordinary text, reported by the audit);
 // - last_query_index skips user messages wrapped in <tool_response>...</tool_response>; here
 //   every user message is a query (tool results are role "tool").
-import { type FamilyProfile, type NMessage, normalizeRequest, prefillKeep } from "../../formats/normalize.ts";
+import {
+  type FamilyProfile,
+  type NMessage,
+  normalizeRequest,
+  writeContent,
+} from "../../formats/normalize.ts";
 import { pyJsonDumps } from "../../formats/py-json.ts";
 import type { ChatSink } from "../../formats/sink.ts";
 import type { TokenIds } from "../definition.ts";
@@ -39,17 +44,8 @@ export function renderQwen3(request: unknown, b: ChatSink, ids: TokenIds<Qwen3Ke
   const tools = req.tools.map((t) => pyJsonDumps(t.raw));
   const open = req.continueFinalMessage ? messages.length - 1 : -1;
   /** Caller content; true when it is the final message left open (continue_final_message): stop. */
-  const content = (m: NMessage, rendered: string, ref?: { field: string; offset: number }): boolean => {
-    if (m.index === open) {
-      const keep = prefillKeep(m.content, rendered);
-      if (keep !== undefined) {
-        b.caller(keep, m.index, "content", ref);
-        return true;
-      }
-    }
-    b.caller(rendered, m.index, "content", ref);
-    return false;
-  };
+  const content = (m: NMessage, rendered: string, ref?: { field: string; offset: number }): boolean =>
+    writeContent(b, m, rendered, open, ref);
   const first = messages[0];
   const systemFirst = first?.role === "system";
   const owner0 = systemFirst ? 0 : null;
