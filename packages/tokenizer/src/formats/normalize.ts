@@ -321,13 +321,27 @@ function optionalBool(r: JsonObject, key: string, at: At): boolean | undefined {
   return v;
 }
 
+/** The roles and message fields a profile accepts, built once per profile (profiles are module constants). */
+const ALLOWED = new WeakMap<FamilyProfile, { roles: ReadonlySet<string>; keys: ReadonlySet<string> }>();
+
+function allowedOf(p: FamilyProfile): { roles: ReadonlySet<string>; keys: ReadonlySet<string> } {
+  let a = ALLOWED.get(p);
+  if (a === undefined) {
+    a = {
+      roles: new Set([...COMMON_ROLES, ...p.nativeRoles]),
+      keys: new Set([...COMMON_FIELDS, ...p.nativeFields]),
+    };
+    ALLOWED.set(p, a);
+  }
+  return a;
+}
+
 export function normalizeRequest(request: unknown, p: FamilyProfile): NRequest {
   if (!isObject(request)) throw invalid("the request must be an object");
   checkKeys(request, TOP_KEYS, {});
   const msgs = own(request, "messages");
   if (!Array.isArray(msgs)) throw invalid("must be an array of messages", { field: "messages" });
-  const roles = new Set([...COMMON_ROLES, ...p.nativeRoles]);
-  const keys = new Set([...COMMON_FIELDS, ...p.nativeFields]);
+  const { roles, keys } = allowedOf(p);
   const messages = items(msgs).map((m, i) => message(m, i, p, roles, keys));
 
   const t = own(request, "tools");

@@ -9,7 +9,7 @@
 // in the builder: the encoder sees the maximal text between reserved IDs, as HF does.
 
 import { TokenizerError } from "../errors.ts";
-import { normalizeRequest } from "../formats/normalize.ts";
+import { type FamilyProfile, normalizeRequest } from "../formats/normalize.ts";
 import type { ChatSink } from "../formats/sink.ts";
 import type { ProgramNode } from "./ast.ts";
 import { Origins } from "./origins.ts";
@@ -22,6 +22,7 @@ export interface TemplateRender extends RenderResult {
   readonly origins: Origins;
 }
 
+const TEMPLATE_PROFILE: FamilyProfile = { family: "template", nativeRoles: [], nativeFields: [] };
 const DROPPED = new Set(["refusal", "audio", "function_call", "reasoning"]);
 
 function own(o: object, k: string): unknown {
@@ -104,7 +105,7 @@ export function renderChatTemplate(
   specialTokens: ReadonlyMap<string, Value>,
   options: RenderOptions = {},
 ): TemplateRender {
-  const n = normalizeRequest(request, { family: "template", nativeRoles: [], nativeFields: [] });
+  const n = normalizeRequest(request, TEMPLATE_PROFILE);
   const req = request as Record<string, unknown>;
   const origins = new Origins();
   const vars = new Map<string, Value>();

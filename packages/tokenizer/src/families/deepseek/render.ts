@@ -43,14 +43,18 @@ export type DeepSeekVariant = "deepseek-v3" | "deepseek-r1";
 
 const THINK_END = "</think>";
 
+const PROFILES: Readonly<Record<DeepSeekVariant, FamilyProfile>> = {
+  "deepseek-v3": { family: "deepseek-v3", nativeRoles: [], nativeFields: [] },
+  "deepseek-r1": { family: "deepseek-r1", nativeRoles: [], nativeFields: [] },
+};
+
 export function renderDeepSeek(
   variant: DeepSeekVariant,
   request: unknown,
   b: ChatSink,
   ids: TokenIds<DeepSeekKey>,
 ): void {
-  const profile: FamilyProfile = { family: variant, nativeRoles: [], nativeFields: [] };
-  const req = normalizeRequest(request, profile);
+  const req = normalizeRequest(request, PROFILES[variant]);
   const messages = req.messages;
   const r1 = variant === "deepseek-r1";
   const open = req.continueFinalMessage ? messages.length - 1 : -1;
