@@ -4,7 +4,7 @@
 // render / render + encode of a 100-message conversation. The IDs of both paths are compared
 // first (a row over different outputs would mean nothing).
 //
-// Method (what packages/tokenizer/test/template-cost.ts measures): CPU time of this process
+// Method: CPU time of this process
 // (process.cpuUsage, user + system), the paths interleaved within every round, so a burst of
 // load from other processes on the shared machine lands on both; each round gives PAIRED
 // ratios (template / native in that round). Reported: the ratio of the best rounds (as the
@@ -66,7 +66,7 @@ export interface TemplateRow {
     /** = render_encode_100_ratio. */
     ratio: number;
   };
-  /** Best round template / best round native, per request (what template-cost.ts prints). */
+  /** Best round template / best round native, per request. */
   per_request_ratio: number;
   /** The per-round paired ratios (template / native in the same round): median, [min, max]. */
   per_request_ratio_median: number;
