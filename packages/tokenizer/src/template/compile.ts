@@ -36,11 +36,11 @@ import type {
   TestNode,
   UnaryNode,
 } from "./ast.ts";
-import { applyFilter, applyTest } from "./filters.ts";
+import { applyFilter, applyTest, plainFilter, simpleTest } from "./filters.ts";
 import type { Interpreter } from "./interpreter.ts";
 import { LoopAttrs } from "./loop.ts";
 import { isMarkup } from "./markup.ts";
-import { callMethod, getAttr } from "./methods.ts";
+import { attrReader, callMethod, getAttr } from "./methods.ts";
 import { concat, PStr, PStrBuilder } from "./pstr.ts";
 import { pySlice, slicePositions } from "./py-str.ts";
 import { Scope } from "./scope.ts";
@@ -220,6 +220,10 @@ function compileStmt(node: Node): Stmt {
       };
     }
     default: {
+      if (node.type === "BinaryExpression") {
+        const op = (node as BinaryNode).operator.value;
+        if (op === "+" || op === "~") return compileChainOutput(node as BinaryNode);
+      }
       const e = compileExpr(node);
       return (it, scope, out, top) => {
         it.emit(out, str(e(it, scope)), top);
@@ -446,6 +450,11 @@ export function compileExpr(node: Node): Expr {
       const operand = compileExpr(n.operand);
       const name = n.test.value;
       const negate = n.negate;
+      const simple = simpleTest(name);
+      if (simple !== undefined)
+        return negate
+          ? (it, scope) => !simple(operand(it, scope))
+          : (it, scope) => simple(operand(it, scope));
       return (it, scope) => {
         const r = applyTest(name, operand(it, scope), [], it);
         return negate ? !r : r;
@@ -530,6 +539,10 @@ function compileFilter(f: Node): Filter {
     name = (c.callee as IdentNode).value;
     args = compileArgs(c.args);
   }
+  if (args === undefined) {
+    const plain = plainFilter(name);
+    if (plain !== undefined) return (it, v) => plain(v, it);
+  }
   const argsOf = args ?? (() => NO_ARGS);
   if (name.startsWith(NOT_TEST_FILTER)) {
     const test = name.slice(NOT_TEST_FILTER.length);
@@ -581,8 +594,8 @@ function compileMember(n: MemberNode): Expr {
       return it.item(obj, key(it, scope));
     };
   }
-  const name = (n.property as IdentNode).value;
-  return (it, scope) => getAttr(object(it, scope), name);
+  const read = attrReader((n.property as IdentNode).value);
+  return (it, scope) => read(object(it, scope));
 }
 
 function callValue(f: Value, args: Args, it: Interpreter, scope: Scope): Value {
@@ -649,43 +662,76 @@ function foldedChain(n: BinaryNode): Expr[] {
   return out;
 }
 
+/** `a ~ b ~ ...`: every operand through str(), in order (joined once by the caller). */
+function tildeParts(ops: readonly Expr[]): (it: Interpreter, scope: Scope) => PStr[] {
+  return (it, scope) => {
+    const parts = new Array<PStr>(ops.length);
+    for (let k = 0; k < ops.length; k++) parts[k] = str((ops[k] as Expr)(it, scope));
+    return parts;
+  };
+}
+
+/**
+ * A `+` chain, evaluated left to right as Python does; consecutive string operands are collected
+ * and joined once, any other operand falls back to the pairwise `+`. Returns the value, or the
+ * strings still to join when the chain ended in a run of two or more strings (the expression
+ * joins them with it.made(concat(...)); an output statement writes them as they are).
+ */
+function plusChain(ops: readonly Expr[]): (it: Interpreter, scope: Scope) => Value | PStr[] {
+  const first = ops[0] as Expr;
+  return (it, scope) => {
+    let acc: Value = first(it, scope);
+    let strs: PStr[] | undefined;
+    for (let k = 1; k < ops.length; k++) {
+      const v = (ops[k] as Expr)(it, scope);
+      if (
+        v instanceof PStr &&
+        !isMarkup(v) &&
+        (strs !== undefined || (acc instanceof PStr && !isMarkup(acc)))
+      ) {
+        if (strs === undefined) strs = [acc as PStr];
+        strs.push(v);
+        continue;
+      }
+      if (strs !== undefined) {
+        acc = it.made(concat(strs));
+        strs = undefined;
+      }
+      acc = it.arith("+", acc, v);
+    }
+    return strs === undefined ? acc : strs;
+  };
+}
+
+/** `{{ a + b + ... }}` / `{{ a ~ b ~ ... }}`: the chain's strings written into the output without joining them first. */
+function compileChainOutput(n: BinaryNode): Stmt {
+  if (n.operator.value === "~") {
+    const parts = tildeParts(foldedChain(n));
+    return (it, scope, out, top) => {
+      it.emitParts(out, parts(it, scope), top);
+      return 0;
+    };
+  }
+  const plus = plusChain(foldedChain(n));
+  return (it, scope, out, top) => {
+    const r = plus(it, scope);
+    if (r instanceof PStr || !Array.isArray(r)) it.emit(out, str(r), top);
+    else it.emitParts(out, r, top);
+    return 0;
+  };
+}
+
 function compileBinary(n: BinaryNode): Expr {
   const op = n.operator.value;
   if (op === "~") {
-    // `a ~ b ~ ...`: every operand through str(), one concat.
-    const ops = foldedChain(n);
-    return (it, scope) => {
-      const parts = new Array<PStr>(ops.length);
-      for (let k = 0; k < ops.length; k++) parts[k] = str((ops[k] as Expr)(it, scope));
-      return it.made(concat(parts));
-    };
+    const parts = tildeParts(foldedChain(n));
+    return (it, scope) => it.made(concat(parts(it, scope)));
   }
   if (op === "+") {
-    // Evaluated left to right as Python does; consecutive string operands are collected and
-    // joined once, any other operand falls back to the pairwise `+`.
-    const ops = foldedChain(n);
-    const first = ops[0] as Expr;
+    const plus = plusChain(foldedChain(n));
     return (it, scope) => {
-      let acc: Value = first(it, scope);
-      let strs: PStr[] | undefined;
-      for (let k = 1; k < ops.length; k++) {
-        const v = (ops[k] as Expr)(it, scope);
-        if (
-          v instanceof PStr &&
-          !isMarkup(v) &&
-          (strs !== undefined || (acc instanceof PStr && !isMarkup(acc)))
-        ) {
-          if (strs === undefined) strs = [acc as PStr];
-          strs.push(v);
-          continue;
-        }
-        if (strs !== undefined) {
-          acc = it.made(concat(strs));
-          strs = undefined;
-        }
-        acc = it.arith("+", acc, v);
-      }
-      return strs === undefined ? acc : it.made(concat(strs));
+      const r = plus(it, scope);
+      return r instanceof PStr || !Array.isArray(r) ? r : it.made(concat(r));
     };
   }
   const left = compileExpr(n.left);
@@ -740,6 +786,20 @@ function compileBinary(n: BinaryNode): Expr {
       return (it, scope) => {
         const l = left(it, scope);
         return !it.contains(right(it, scope), l);
+      };
+    // int - int, int * int (loop index arithmetic): what Interpreter.arith computes for two
+    // ints, without its operator dispatch; any other operand goes through it.
+    case "-":
+      return (it, scope) => {
+        const l = left(it, scope);
+        const r = right(it, scope);
+        return typeof l === "number" && typeof r === "number" ? l - r : it.arith(op, l, r);
+      };
+    case "*":
+      return (it, scope) => {
+        const l = left(it, scope);
+        const r = right(it, scope);
+        return typeof l === "number" && typeof r === "number" ? l * r : it.arith(op, l, r);
       };
     default:
       return (it, scope) => {
