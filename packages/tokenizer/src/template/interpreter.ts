@@ -16,7 +16,7 @@ import type { TemplateLimits } from "./limits.ts";
 import { isMarkup, markupPlus } from "./markup.ts";
 import { getAttr } from "./methods.ts";
 import type { Origins } from "./origins.ts";
-import { concat, PStr, PStrBuilder } from "./pstr.ts";
+import { concat, PStr, PStrBuilder, TEMPLATE } from "./pstr.ts";
 import { pyIndex } from "./py-str.ts";
 import { Scope, type VarLayer } from "./scope.ts";
 import {
@@ -68,6 +68,11 @@ export class Interpreter {
   private depth = 0;
   private outChars = 0;
   readonly structure: StructureAuditEntry[] = [];
+  /**
+   * The render's top scope: where a name no statement of the template binds is read (the
+   * compiled code skips the loop and macro frames for such names, ./compile.ts).
+   */
+  globals: Scope = new Scope(undefined);
   /** The audit's keys, made once it holds more than AUDIT_SCAN entries (recorded). */
   private seen: Set<string> | undefined;
 
@@ -114,8 +119,9 @@ export class Interpreter {
     // Every search reads the whole string: charged, so a loop of searches over a long string
     // is bounded by maxWorkChars like the strings a template builds.
     this.charge(hay.length);
-    if (!hay.hasCaller) return;
-    const { message, field } = this.origins.get(hay.firstCaller);
+    const first = hay.firstCaller;
+    if (first === TEMPLATE) return;
+    const { message, field } = this.origins.get(first);
     const n = needle instanceof PStr ? needle.text : needle === null ? "" : str(needle).text;
     const cut = n.length > 40 ? `${n.slice(0, 40)}…` : n;
     if (this.recorded(message, field, op, cut)) return;
@@ -148,6 +154,7 @@ export class Interpreter {
 
   /** Renders the program (compiled once per parsed tree, ./compile.ts) in `globals`. */
   render(program: ProgramNode, globals: Scope): PStr {
+    this.globals = globals;
     const out = new PStrBuilder();
     runBlock(compileProgram(program), this, globals, out, true);
     return out.finish();
