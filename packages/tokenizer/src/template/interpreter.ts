@@ -18,7 +18,7 @@ import { getAttr } from "./methods.ts";
 import type { Origins } from "./origins.ts";
 import { concat, PStr, PStrBuilder, TEMPLATE } from "./pstr.ts";
 import { pyIndex } from "./py-str.ts";
-import { Scope, type VarLayer } from "./scope.ts";
+import { Scope } from "./scope.ts";
 import {
   Callable,
   equals,
@@ -158,17 +158,6 @@ export class Interpreter {
     const out = new PStrBuilder();
     runBlock(compileProgram(program), this, globals, out, true);
     return out.finish();
-  }
-
-  /**
-   * The render's top scope over layers of read-only variables (later layers win), without
-   * copying them: a template's top-level {% set %} writes into a fresh map of its own.
-   */
-  static scope(...layers: VarLayer[]): Scope {
-    let s: Scope | undefined;
-    // Scope only reads a layer (lookup); writes go to the fresh top scope below.
-    for (const l of layers) s = new Scope(s, l);
-    return new Scope(s);
   }
 
   /** Appends a statement's output: top-level output is counted against maxOutputChars, nested output charged as work. */

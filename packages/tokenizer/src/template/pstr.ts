@@ -12,8 +12,12 @@
 
 export const TEMPLATE = 0;
 
-/** The origins of every one-run template string (never written: a PStr's arrays are read-only). */
-const TEMPLATE_ONLY: readonly number[] = Object.freeze([TEMPLATE]);
+/**
+ * The origins of every one-run template string (never written: a PStr's arrays are read-only).
+ * Not frozen: a frozen array has its own elements kind, and every read of a PStr's origins
+ * would then see two kinds.
+ */
+const TEMPLATE_ONLY: readonly number[] = [TEMPLATE];
 
 export class PStr {
   private joined: string | undefined;

@@ -9,7 +9,7 @@ import { Interpreter, type StructureAuditEntry, TemplateLimitError, TemplateRais
 import { DEFAULT_LIMITS, type TemplateLimits } from "./limits.ts";
 import type { Origins } from "./origins.ts";
 import { PStr } from "./pstr.ts";
-import type { VarLayer } from "./scope.ts";
+import { Scope, type VarLayer } from "./scope.ts";
 import { strftime } from "./strftime.ts";
 import { Callable, PDict, PList, PObject, str, TemplateRuntimeError, type Value } from "./values.ts";
 
@@ -177,13 +177,12 @@ export function renderProgram(
   const it = new Interpreter(origins, limits);
   const builtins = new RenderGlobals(options.now ?? currentTime, it);
   try {
-    const output = it.render(
-      program,
-      Interpreter.scope(
-        builtins,
-        ...(vars instanceof Map ? [vars] : (vars as readonly ReadonlyMap<string, Value>[])),
-      ),
-    );
+    // The top scope over the read-only layers (later layers win), without copying them: a
+    // template's top-level {% set %} writes into the fresh scope on top.
+    let layers = new Scope(undefined, builtins);
+    if (vars instanceof Map) layers = new Scope(layers, vars);
+    else for (const l of vars as readonly ReadonlyMap<string, Value>[]) layers = new Scope(layers, l);
+    const output = it.render(program, new Scope(layers));
     return { output, structure: it.structure };
   } catch (e) {
     if (e instanceof TemplateRaise)
