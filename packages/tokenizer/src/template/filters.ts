@@ -315,30 +315,58 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
   }
 }
 
-export function applyTest(name: string, v: Value, args: readonly Value[], it: Interpreter): boolean {
+/**
+ * The tests that read only the value (no argument, no interpreter): the compiled code
+ * (./compile.ts) resolves `x is defined`, `x is not none`, `x is string` to one of these once
+ * instead of looking the name up per evaluation.
+ */
+const SIMPLE_TESTS: ReadonlyMap<string, (v: Value) => boolean> = new Map<string, (v: Value) => boolean>([
+  ["defined", (v) => !(v instanceof PyUndefined)],
+  ["undefined", (v) => v instanceof PyUndefined],
+  ["none", (v) => v === null],
+  ["string", (v) => v instanceof PStr],
+  ["number", (v) => typeof v === "number" || v instanceof PyFloat],
+  ["integer", (v) => typeof v === "number"],
+  ["float", (v) => v instanceof PyFloat],
+  ["boolean", (v) => typeof v === "boolean"],
+  ["true", (v) => v === true],
+  ["false", (v) => v === false],
+  ["mapping", (v) => v instanceof PDict],
+]);
+
+/** The test `name` when it reads only the value (see SIMPLE_TESTS), else undefined. */
+export function simpleTest(name: string): ((v: Value) => boolean) | undefined {
+  return SIMPLE_TESTS.get(name);
+}
+
+/**
+ * The filter `name` applied without arguments, for the filters chat templates apply that way in
+ * loops (`messages | length`, `tool | tojson`, `x | trim`, `x | string`): resolved once at compile
+ * time (./compile.ts), the same code as applyFilter's cases. undefined: any other filter.
+ */
+export function plainFilter(name: string): ((v: Value, it: Interpreter) => Value) | undefined {
   switch (name) {
-    case "defined":
-      return !(v instanceof PyUndefined);
-    case "undefined":
-      return v instanceof PyUndefined;
-    case "none":
-      return v === null;
+    case "length":
+    case "count":
+      return lengthOf;
+    case "tojson":
+      return (v, it) => it.made(toJson(v, PLAIN_JSON));
+    case "trim":
+      return (v) => pyStrip(str(v), null, true, true);
     case "string":
-      return v instanceof PStr;
-    case "number":
-      return typeof v === "number" || v instanceof PyFloat;
-    case "integer":
-      return typeof v === "number";
-    case "float":
-      return v instanceof PyFloat;
-    case "boolean":
-      return typeof v === "boolean";
-    case "true":
-      return v === true;
-    case "false":
-      return v === false;
-    case "mapping":
-      return v instanceof PDict;
+      return (v, it) => it.made(str(v));
+    default:
+      return undefined;
+  }
+}
+
+/** tojson's options with no arguments (transformers' defaults). */
+const PLAIN_JSON = { indent: null, separators: null, sortKeys: false, ensureAscii: false } as const;
+
+export function applyTest(name: string, v: Value, args: readonly Value[], it: Interpreter): boolean {
+  const simple = SIMPLE_TESTS.get(name);
+  if (simple !== undefined) return simple(v);
+  switch (name) {
     // jinja2's Undefined has __len__ and __iter__ (so `undefined is iterable` / `is sequence` hold:
     // Hermes 2 Pro's json_to_python_type(false) prints "Union[]"); the loop object iterates.
     case "sequence":

@@ -16,7 +16,7 @@ import type { TemplateLimits } from "./limits.ts";
 import { isMarkup, markupPlus } from "./markup.ts";
 import { getAttr } from "./methods.ts";
 import type { Origins } from "./origins.ts";
-import { concat, PStr, PStrBuilder } from "./pstr.ts";
+import { concat, PStr, PStrBuilder, TEMPLATE } from "./pstr.ts";
 import { pyIndex } from "./py-str.ts";
 import { Scope } from "./scope.ts";
 import {
@@ -44,6 +44,12 @@ export interface StructureAuditEntry {
   readonly needle: string;
 }
 
+const AUDIT_SCAN = 16;
+
+function auditKey(message: number | null, field: string, op: string, needle: string): string {
+  return `${message}\u0000${field}\u0000${op}\u0000${needle}`;
+}
+
 /** raise_exception(message) in the template. */
 export class TemplateRaise extends Error {}
 /** A bound of ./limits.ts was exceeded. */
@@ -62,7 +68,13 @@ export class Interpreter {
   private depth = 0;
   private outChars = 0;
   readonly structure: StructureAuditEntry[] = [];
-  private readonly seen = new Set<string>();
+  /**
+   * The render's top scope: where a name no statement of the template binds is read (the
+   * compiled code skips the loop and macro frames for such names, ./compile.ts).
+   */
+  globals: Scope = new Scope(undefined);
+  /** The audit's keys, made once it holds more than AUDIT_SCAN entries (recorded). */
+  private seen: Set<string> | undefined;
 
   constructor(
     readonly origins: Origins,
@@ -107,34 +119,45 @@ export class Interpreter {
     // Every search reads the whole string: charged, so a loop of searches over a long string
     // is bounded by maxWorkChars like the strings a template builds.
     this.charge(hay.length);
-    if (!hay.hasCaller) return;
-    const { message, field } = this.origins.get(hay.firstCaller);
+    const first = hay.firstCaller;
+    if (first === TEMPLATE) return;
+    const { message, field } = this.origins.get(first);
     const n = needle instanceof PStr ? needle.text : needle === null ? "" : str(needle).text;
     const cut = n.length > 40 ? `${n.slice(0, 40)}…` : n;
-    const key = `${message}\u0000${field}\u0000${op}\u0000${cut}`;
-    if (this.seen.has(key)) return;
-    this.seen.add(key);
+    if (this.recorded(message, field, op, cut)) return;
     this.structure.push({ type: "structure-from-caller-text", message, field, op, needle: cut });
+  }
+
+  /**
+   * Whether (message, field, op, needle) is already in the audit; records it in the key set when
+   * there is one. A render records a few entries: up to AUDIT_SCAN of them are compared in place
+   * (building a key string per read was ~3% of a short request); from then on a Set of keys
+   * keeps the check constant time, so a template that audits many fields stays linear.
+   */
+  private recorded(message: number | null, field: string, op: string, needle: string): boolean {
+    const all = this.structure;
+    if (this.seen === undefined) {
+      for (let i = 0; i < all.length; i++) {
+        const e = all[i] as StructureAuditEntry;
+        if (e.message === message && e.field === field && e.op === op && e.needle === needle) return true;
+      }
+      if (all.length < AUDIT_SCAN) return false;
+      this.seen = new Set(all.map((e) => auditKey(e.message, e.field, e.op, e.needle)));
+    }
+    const key = auditKey(message, field, op, needle);
+    if (this.seen.has(key)) return true;
+    this.seen.add(key);
+    return false;
   }
 
   // ---- running compiled code ---------------------------------------------------------------
 
   /** Renders the program (compiled once per parsed tree, ./compile.ts) in `globals`. */
   render(program: ProgramNode, globals: Scope): PStr {
+    this.globals = globals;
     const out = new PStrBuilder();
     runBlock(compileProgram(program), this, globals, out, true);
     return out.finish();
-  }
-
-  /**
-   * The render's top scope over layers of read-only variables (later layers win), without
-   * copying them: a template's top-level {% set %} writes into a fresh map of its own.
-   */
-  static scope(...layers: ReadonlyMap<string, Value>[]): Scope {
-    let s: Scope | undefined;
-    // Scope only reads a layer's map (lookup); writes go to the fresh top map below.
-    for (const l of layers) s = new Scope(s, l as Map<string, Value>);
-    return new Scope(s);
   }
 
   /** Appends a statement's output: top-level output is counted against maxOutputChars, nested output charged as work. */
@@ -149,6 +172,33 @@ export class Interpreter {
         );
     } else this.charge(s.length);
     out.push(s);
+  }
+
+  /**
+   * emit(out, made(concat(parts)), top) without the joined string: a `+` / `~` chain of strings
+   * written by an output statement goes straight into `out`, charged and bounded as the joined
+   * string would be (made's work charge and length bound, then emit's), and the builder merges
+   * adjacent runs of one origin as concat does.
+   */
+  emitParts(out: PStrBuilder, parts: readonly PStr[], top: boolean): void {
+    let n = 0;
+    for (let i = 0; i < parts.length; i++) n += (parts[i] as PStr).length;
+    this.charge(n);
+    if (n > this.limits.maxOutputChars)
+      throw new TemplateLimitError(
+        "maxOutputChars",
+        `a string longer than ${this.limits.maxOutputChars} characters`,
+      );
+    if (n === 0) return;
+    if (top) {
+      this.outChars += n;
+      if (this.outChars > this.limits.maxOutputChars)
+        throw new TemplateLimitError(
+          "maxOutputChars",
+          `output longer than ${this.limits.maxOutputChars} characters`,
+        );
+    } else this.charge(n);
+    for (let i = 0; i < parts.length; i++) out.push(parts[i] as PStr);
   }
 
   /**

@@ -9,6 +9,8 @@ import { PStr } from "./pstr.ts";
 import { str, type Value } from "./values.ts";
 
 const MARKUP = new WeakSet<PStr>();
+/** False until the first Markup is made: `+` asks isMarkup of every operand, and most processes never make one. */
+let anyMarkup = false;
 
 const ENTITY: Readonly<Record<string, string>> = {
   "&": "&amp;",
@@ -23,12 +25,15 @@ function htmlEscape(s: string): string {
 }
 
 export function isMarkup(v: Value): v is PStr {
-  return v instanceof PStr && MARKUP.has(v);
+  return anyMarkup && v instanceof PStr && MARKUP.has(v);
 }
 
 function mark(s: PStr): PStr {
   // The empty string is one shared value: never marked (escaping it is a no-op anyway).
-  if (s.length > 0) MARKUP.add(s);
+  if (s.length > 0) {
+    anyMarkup = true;
+    MARKUP.add(s);
+  }
   return s;
 }
 

@@ -87,6 +87,25 @@ export function getAttr(obj: Value, name: string): Value {
   return new PyUndefined(name);
 }
 
+/**
+ * getAttr(obj, name) for one attribute name, with the name's lookups in the method tables done
+ * once (the compiled `x.name` of ./compile.ts: message.role, message.content, ns.flag, ...).
+ */
+export function attrReader(name: string): (obj: Value) => Value {
+  const dictMethod = DICT_METHODS.has(name);
+  const strMethod = STR_METHODS.has(name);
+  return (obj) => {
+    if (obj instanceof PDict) {
+      if (dictMethod) return bound(obj, name);
+      return orUndefined(obj.get(name), name);
+    }
+    if (obj instanceof PObject) return orUndefined(obj.attrs.get(name), name);
+    if (obj instanceof PyUndefined) throw new TemplateRuntimeError(`'${obj.name}' is undefined`);
+    if (obj instanceof PStr && strMethod) return bound(obj, name);
+    return new PyUndefined(name);
+  };
+}
+
 function bound(_obj: Value, name: string): Callable {
   return new Callable(name, () => {
     throw new TemplateRuntimeError(`calling a stored method ${name} is not supported`);

@@ -10,52 +10,31 @@ export interface CallerField {
   readonly field: string;
 }
 
-export class Origins {
-  /** Per origin: message index, field path, and whether it names a dict key (" (key)" appended when read). */
-  private readonly messages: (number | null)[] = [null];
-  private readonly paths: string[] = ["template"];
-  private readonly keys: boolean[] = [false];
-  /**
-   * get(origin), built on first use: most origins (dict keys above all) are never read. Kept
-   * packed (a slot pushed per origin): writing index k past the end made the array holey, and
-   * for large gaps dictionary-mode (a hash lookup per read).
-   */
-  private readonly refs: (CallerField | undefined)[] = [undefined];
-  /** top(origin), computed on first use (a tools JSON emits one run per string, often per origin twice). */
-  private readonly tops: (string | undefined)[] = [undefined];
+const TEMPLATE_FIELD: CallerField = { message: null, field: "template" };
 
-  /** A new origin; `top` = what top() will answer, when the caller knows it (else computed on first use). */
+export class Origins {
+  /**
+   * Per origin: its caller field (message index, field path, " (key)" appended for a dict key)
+   * and the path's top-level field, both known when the origin is made. One record and one
+   * string per origin (five parallel arrays, two of them filled lazily, cost more per origin:
+   * a request makes one per caller string and dict key).
+   */
+  private readonly refs: CallerField[] = [TEMPLATE_FIELD];
+  private readonly tops: string[] = ["template"];
+
+  /** A new origin; `top` = what top() will answer (when not given: topOf of the field as get() names it). */
   add(message: number | null, field: string, key = false, top?: string): number {
-    this.messages.push(message);
-    this.paths.push(field);
-    this.keys.push(key);
-    this.refs.push(undefined);
-    this.tops.push(top);
-    return this.paths.length - 1;
+    const name = key ? `${field} (key)` : field;
+    return this.addField(message, name, top ?? topOf(name));
   }
 
   get(origin: number): CallerField {
-    let r = this.refs[origin];
-    if (r === undefined) {
-      const path = this.paths[origin];
-      if (path === undefined) return { message: null, field: "template" };
-      r = {
-        message: this.messages[origin] ?? null,
-        field: this.keys[origin] === true ? `${path} (key)` : path,
-      };
-      this.refs[origin] = r;
-    }
-    return r;
+    return this.refs[origin] ?? TEMPLATE_FIELD;
   }
 
   /** The top-level field of an origin's path ("tool_calls[0].function.name" -> "tool_calls"; "" -> "content"). */
   top(origin: number): string {
-    let top = this.tops[origin];
-    if (top === undefined) {
-      top = topOf(this.get(origin).field);
-      this.tops[origin] = top;
-    }
-    return top;
+    return this.tops[origin] ?? "template";
   }
 
   /**
@@ -71,12 +50,17 @@ export class Origins {
     if (typeof v === "number") return Number.isInteger(v) ? v : new PyFloat(v);
     if (typeof v === "string")
       return PStr.of(v, v.length === 0 ? TEMPLATE : this.add(message, field, false, top));
-    if (Array.isArray(v))
+    if (Array.isArray(v)) {
       // topOf(`${field}[${i}]`) = topOf(field), "content" for "" as for "[i]".
-      return new PList(v.map((x, i) => this.value(x, message, `${field}[${i}]`, depth + 1, top)));
+      const items = new Array<Value>(v.length);
+      for (let i = 0; i < v.length; i++)
+        items[i] = this.value(v[i], message, `${field}[${i}]`, depth + 1, top);
+      return new PList(items);
+    }
     const d = new PDict();
-    for (const [k, x] of Object.entries(v as Record<string, unknown>))
-      this.entry(d, k, x, message, field, depth, top);
+    const o = v as Record<string, unknown>;
+    // Object.keys + a read per key: what Object.entries gives, without a pair array per key.
+    for (const k of Object.keys(o)) this.entry(d, k, o[k], message, field, depth, top);
     return d;
   }
 
@@ -91,32 +75,67 @@ export class Origins {
     top: string = topOf(field),
   ): void {
     if (x === undefined) return;
-    const path = field === "" ? k : `${field}.${k}`;
-    // topOf(path) and topOf(`${path} (key)`): below a non-empty field both are the field's top
-    // (the path holds a "."); at the root they are read off the key.
-    const valueTop = field === "" ? topOf(k) : top;
-    const keyTop = field !== "" ? top : hasSeparator(k) ? topOf(k) : `${k} (key)`;
+    if (field === "") {
+      d.set(this.rootKey(message, k), this.rootValue(message, k, x, depth));
+      return;
+    }
+    // Below a non-empty field the key's and the value's top are the field's (the path holds a ".").
+    const path = `${field}.${k}`;
     d.set(
-      PStr.of(k, this.add(message, path, true, keyTop)),
-      this.value(x, message, path, depth + 1, valueTop),
+      PStr.of(k, this.addField(message, `${path} (key)`, top)),
+      this.fieldValue(x, message, path, depth, top),
     );
   }
-}
 
-function hasSeparator(field: string): boolean {
-  for (let i = 0; i < field.length; i++) {
-    const c = field.charCodeAt(i);
-    if (c === 0x5b || c === 0x2e) return true; // "[" or "."
+  /** The key `k` of a message's own field (its origin: field "k (key)"). */
+  rootKey(message: number | null, k: string): PStr {
+    const keyField = `${k} (key)`;
+    // topOf(keyField): read off the key; a key holding no "[" / "." is its own top, " (key)" included.
+    const cut = separatorAt(k);
+    const keyTop = cut === k.length ? keyField : cut === 0 ? "content" : k.slice(0, cut);
+    return PStr.of(k, this.addField(message, keyField, keyTop));
   }
-  return false;
+
+  /** The value `x` (not undefined) of a message's own field `k`. */
+  rootValue(message: number | null, k: string, x: unknown, depth = 0): Value {
+    const cut = separatorAt(k);
+    return this.fieldValue(
+      x,
+      message,
+      k,
+      depth,
+      cut === 0 ? "content" : cut === k.length ? k : k.slice(0, cut),
+    );
+  }
+
+  /** value(x, message, path, depth + 1, top), a string value (most fields) made directly. */
+  private fieldValue(x: unknown, message: number | null, path: string, depth: number, top: string): Value {
+    // value() would refuse a string only nested too deeply.
+    if (typeof x === "string" && depth < 128)
+      return x.length === 0 ? PStr.EMPTY : PStr.of(x, this.addField(message, path, top));
+    return this.value(x, message, path, depth + 1, top);
+  }
+
+  /** add() with the field exactly as get() names it. */
+  private addField(message: number | null, field: string, top: string): number {
+    this.refs.push({ message, field });
+    this.tops.push(top);
+    return this.tops.length - 1;
+  }
 }
 
-/** The path's first segment (up to "[" or "."); "" -> "content". */
-function topOf(field: string): string {
+/** The index of the first "[" or "." in `field`, or its length. */
+function separatorAt(field: string): number {
   let cut = 0;
   for (; cut < field.length; cut++) {
     const c = field.charCodeAt(cut);
     if (c === 0x5b || c === 0x2e) break;
   }
+  return cut;
+}
+
+/** The path's first segment (up to "[" or "."); "" -> "content". */
+function topOf(field: string): string {
+  const cut = separatorAt(field);
   return cut === 0 ? "content" : field.slice(0, cut);
 }

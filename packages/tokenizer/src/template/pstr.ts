@@ -12,6 +12,13 @@
 
 export const TEMPLATE = 0;
 
+/**
+ * The origins of every one-run template string (never written: a PStr's arrays are read-only).
+ * Not frozen: a frozen array has its own elements kind, and every read of a PStr's origins
+ * would then see two kinds.
+ */
+const TEMPLATE_ONLY: readonly number[] = [TEMPLATE];
+
 export class PStr {
   private joined: string | undefined;
 
@@ -29,7 +36,8 @@ export class PStr {
   static readonly EMPTY = new PStr([], [], 0);
 
   static of(text: string, origin: number = TEMPLATE): PStr {
-    return text.length === 0 ? PStr.EMPTY : new PStr([text], [origin], text.length);
+    if (text.length === 0) return PStr.EMPTY;
+    return new PStr([text], origin === TEMPLATE ? TEMPLATE_ONLY : [origin], text.length);
   }
 
   /** The whole text (joined once, on first read). */

@@ -9,6 +9,7 @@ import { Interpreter, type StructureAuditEntry, TemplateLimitError, TemplateRais
 import { DEFAULT_LIMITS, type TemplateLimits } from "./limits.ts";
 import type { Origins } from "./origins.ts";
 import { PStr } from "./pstr.ts";
+import { Scope, type VarLayer } from "./scope.ts";
 import { strftime } from "./strftime.ts";
 import { Callable, PDict, PList, PObject, str, TemplateRuntimeError, type Value } from "./values.ts";
 
@@ -111,35 +112,56 @@ const STATIC_GLOBALS: ReadonlyMap<string, Value> = (() => {
   return g;
 })();
 
-/** The globals bound to one render: strftime_now (its clock) and range (charged to `it`). */
-function globals(now: () => Date, it: Interpreter): Map<string, Value> {
-  const g = new Map<string, Value>();
-  g.set(
-    "strftime_now",
-    new Callable("strftime_now", ({ args }) => {
-      const f = args[0];
-      if (!(f instanceof PStr)) throw new TemplateRuntimeError("strftime_now needs a format string");
-      return PStr.of(strftime(now(), f.text));
-    }),
-  );
-  g.set(
-    "range",
-    new Callable("range", ({ args }) => {
-      const nums = args.map((x) => {
-        if (typeof x !== "number" || !Number.isInteger(x))
-          throw new TemplateRuntimeError("range() needs integers");
-        return x;
-      });
-      const [start, stop, step] =
-        nums.length === 1 ? [0, nums[0] as number, 1] : [nums[0] ?? 0, nums[1] ?? 0, nums[2] ?? 1];
-      if (step === 0) throw new TemplateRuntimeError("range() arg 3 must not be zero");
-      const n = Math.max(0, Math.ceil((stop - start) / step));
-      if (n > it.limits.maxSteps) throw new TemplateLimitError("maxSteps", `range of ${n} items`);
-      it.charge(n);
-      return new PList(Array.from({ length: n }, (_, i) => start + i * step));
-    }),
-  );
-  return g;
+/**
+ * The render's globals layer: the static ones, and strftime_now (its clock) and range (charged
+ * to `it`), which are bound to one render and so made only when the template reads them (most
+ * renders read neither: building both per render was a Map and four closures per request).
+ */
+class RenderGlobals implements VarLayer {
+  private strftimeNow: Callable | undefined;
+  private range: Callable | undefined;
+
+  constructor(
+    private readonly now: () => Date,
+    private readonly it: Interpreter,
+  ) {}
+
+  get(name: string): Value | undefined {
+    if (name === "strftime_now") {
+      this.strftimeNow ??= strftimeNow(this.now);
+      return this.strftimeNow;
+    }
+    if (name === "range") {
+      this.range ??= range(this.it);
+      return this.range;
+    }
+    return STATIC_GLOBALS.get(name);
+  }
+}
+
+function strftimeNow(now: () => Date): Callable {
+  return new Callable("strftime_now", ({ args }) => {
+    const f = args[0];
+    if (!(f instanceof PStr)) throw new TemplateRuntimeError("strftime_now needs a format string");
+    return PStr.of(strftime(now(), f.text));
+  });
+}
+
+function range(it: Interpreter): Callable {
+  return new Callable("range", ({ args }) => {
+    const nums = args.map((x) => {
+      if (typeof x !== "number" || !Number.isInteger(x))
+        throw new TemplateRuntimeError("range() needs integers");
+      return x;
+    });
+    const [start, stop, step] =
+      nums.length === 1 ? [0, nums[0] as number, 1] : [nums[0] ?? 0, nums[1] ?? 0, nums[2] ?? 1];
+    if (step === 0) throw new TemplateRuntimeError("range() arg 3 must not be zero");
+    const n = Math.max(0, Math.ceil((stop - start) / step));
+    if (n > it.limits.maxSteps) throw new TemplateLimitError("maxSteps", `range of ${n} items`);
+    it.charge(n);
+    return new PList(Array.from({ length: n }, (_, i) => start + i * step));
+  });
 }
 
 const currentTime = (): Date => new Date();
@@ -153,16 +175,14 @@ export function renderProgram(
 ): RenderResult {
   const limits = options.limits === undefined ? DEFAULT_LIMITS : { ...DEFAULT_LIMITS, ...options.limits };
   const it = new Interpreter(origins, limits);
-  const builtins = globals(options.now ?? currentTime, it);
+  const builtins = new RenderGlobals(options.now ?? currentTime, it);
   try {
-    const output = it.render(
-      program,
-      Interpreter.scope(
-        STATIC_GLOBALS,
-        builtins,
-        ...(vars instanceof Map ? [vars] : (vars as readonly ReadonlyMap<string, Value>[])),
-      ),
-    );
+    // The top scope over the read-only layers (later layers win), without copying them: a
+    // template's top-level {% set %} writes into the fresh scope on top.
+    let layers = new Scope(undefined, builtins);
+    if (vars instanceof Map) layers = new Scope(layers, vars);
+    else for (const l of vars as readonly ReadonlyMap<string, Value>[]) layers = new Scope(layers, l);
+    const output = it.render(program, new Scope(layers));
     return { output, structure: it.structure };
   } catch (e) {
     if (e instanceof TemplateRaise)

@@ -5,7 +5,16 @@
 // caller characters and can never close a template-made structure at the token level.
 import { pyFloatRepr } from "../formats/py-json.ts";
 import { type PStr, PStrBuilder, PStr as PStrClass } from "./pstr.ts";
-import { compareKeys, PDict, PList, PyFloat, TemplateRuntimeError, typeName, type Value } from "./values.ts";
+import {
+  compareKeys,
+  type DictKey,
+  PDict,
+  PList,
+  PyFloat,
+  TemplateRuntimeError,
+  typeName,
+  type Value,
+} from "./values.ts";
 
 export interface JsonOptions {
   /** null: one line; a number of spaces or a string per level. */
@@ -28,7 +37,9 @@ const ESC: ReadonlyMap<number, string> = new Map([
 
 function jsonString(s: PStr, out: PStrBuilder, ascii: boolean): void {
   out.add('"');
-  s.forEachRun((run, origin) => {
+  for (let r = 0; r < s.runs.length; r++) {
+    const run = s.runs[r] as string;
+    const origin = s.origins[r] as number;
     let from = 0;
     for (let i = 0; i < run.length; i++) {
       const c = run.charCodeAt(i);
@@ -37,8 +48,8 @@ function jsonString(s: PStr, out: PStrBuilder, ascii: boolean): void {
       out.add(ESC.get(c) ?? `\\u${c.toString(16).padStart(4, "0")}`, origin);
       from = i + 1;
     }
-    out.add(run.slice(from), origin);
-  });
+    out.add(from === 0 ? run : run.slice(from), origin);
+  }
   out.add('"');
 }
 
@@ -67,11 +78,11 @@ export function toJson(v: Value, o: JsonOptions): PStr {
         return;
       }
       out.add("[");
-      x.items.forEach((y, i) => {
+      for (let i = 0; i < x.items.length; i++) {
         if (i > 0) out.add(itemSep);
         if (indent !== null) out.add(`\n${indent.repeat(level + 1)}`);
-        write(y, level + 1);
-      });
+        write(x.items[i] as Value, level + 1);
+      }
       if (indent !== null) out.add(`\n${indent.repeat(level)}`);
       out.add("]");
     } else if (x instanceof PDict) {
@@ -79,18 +90,20 @@ export function toJson(v: Value, o: JsonOptions): PStr {
         out.add("{}");
         return;
       }
-      let entries = [...x.map.values()];
-      if (o.sortKeys) entries = entries.sort((a, b) => compareKeys(a[0], b[0]));
+      const entries: Iterable<readonly [DictKey, Value]> = o.sortKeys
+        ? [...x.map.values()].sort((a, b) => compareKeys(a[0], b[0]))
+        : x.map.values();
       out.add("{");
-      entries.forEach(([k, y], i) => {
-        if (i > 0) out.add(itemSep);
+      let i = 0;
+      for (const [k, y] of entries) {
+        if (i++ > 0) out.add(itemSep);
         if (indent !== null) out.add(`\n${indent.repeat(level + 1)}`);
         // json.dumps writes an int key as its decimal string.
         if (k instanceof PStrClass) jsonString(k, out, ascii);
         else out.add(`"${k}"`);
         out.add(keySep);
         write(y, level + 1);
-      });
+      }
       if (indent !== null) out.add(`\n${indent.repeat(level)}`);
       out.add("}");
     } else throw new TemplateRuntimeError(`Object of type ${typeName(x)} is not JSON serializable`);

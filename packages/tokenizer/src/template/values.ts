@@ -40,12 +40,41 @@ export class PList {
 /** A dict key: a string (with provenance) or an int (a template's own `{0: 0, 512: 128}`). */
 export type DictKey = PStr | number;
 
+/** A dict's entries in insertion order: key text (or the int) -> [key, value]. */
+export type DictEntries = Map<string | number, readonly [DictKey, Value]>;
+
+/**
+ * Where a lazy dict's entries come from (a caller message, ./chat.ts): single values on demand,
+ * all entries (in order, keys with their provenance) when the dict is first read as a whole.
+ * get(k) and entries().get(k) agree, and a value get() gave is the one entries() holds.
+ */
+export interface DictSource {
+  get(key: string | number): Value | undefined;
+  entries(): DictEntries;
+}
+
 export class PDict {
+  private entriesMap: DictEntries | undefined;
+  private source: DictSource | undefined;
+
+  /** `source`: a lazy dict (read through it until the whole map is needed). */
+  constructor(source?: DictSource) {
+    if (source === undefined) this.entriesMap = new Map();
+    else this.source = source;
+  }
+
   /** key text (or the int) -> [key, value], in insertion order. */
-  readonly map = new Map<string | number, readonly [DictKey, Value]>();
+  get map(): DictEntries {
+    if (this.entriesMap === undefined) {
+      this.entriesMap = (this.source as DictSource).entries();
+      this.source = undefined;
+    }
+    return this.entriesMap;
+  }
 
   get(key: string | number): Value | undefined {
-    return this.map.get(key)?.[1];
+    if (this.entriesMap === undefined) return (this.source as DictSource).get(key);
+    return this.entriesMap.get(key)?.[1];
   }
 
   set(key: DictKey, value: Value): void {
@@ -70,11 +99,17 @@ export function compareKeys(a: DictKey, b: DictKey, fold = false): number {
   throw new TemplateRuntimeError("'<' not supported between instances of 'str' and 'int'");
 }
 
+/** An object's attributes: a Map (namespace, cycler) or the loop object's view (./loop.ts). */
+export interface AttrMap extends Iterable<[string, Value]> {
+  get(name: string): Value | undefined;
+  set(name: string, v: Value): unknown;
+}
+
 /** namespace(...) (attributes assignable with {% set ns.x = ... %}) and the `loop` object. */
 export class PObject {
   constructor(
     readonly kind: "namespace" | "loop" | "cycler",
-    readonly attrs: Map<string, Value>,
+    readonly attrs: AttrMap,
   ) {}
 }
 
