@@ -273,6 +273,8 @@ class StreamDecoder implements Decoder {
   private readonly firstVisible: boolean;
   private readonly maxBuffered: number;
   private readonly maxTokens: number;
+  /** maxTokens was given: pushes are counted, so the uncounted fast modes are never set. */
+  private readonly counted: boolean;
   private readonly includeStop: boolean;
   /** Caller stop IDs (empty: then SLOW_CALLER_STOPS is never set). */
   private readonly callerStops: ReadonlySet<number>;
@@ -301,10 +303,11 @@ class StreamDecoder implements Decoder {
   /**
    * What the fast path does with an ID of its table, derived from `slow`, the state and the
    * stop matcher by setSlow() (the only writer of both): FAST_OFF (slow != 0), FAST_CONTENT /
-   * FAST_REASONING (straight to onText / onReasoning: no stop strings, or nothing held by the
-   * matcher, the table then having only IDs that cannot start one), FAST_FILTERED (the action
-   * state, or the matcher holds a prefix). State and matcher changes only happen where
-   * setSlow() runs after them (the slow paths, and the FAST_FILTERED branch of push()).
+   * FAST_REASONING (straight to onText / onReasoning, uncounted: no maxTokens, and no stop
+   * strings or nothing held by the matcher, the table then having only IDs that cannot start
+   * one), FAST_FILTERED (the action state, the matcher holds a prefix, or maxTokens counts).
+   * State and matcher changes only happen where setSlow() runs after them (the slow paths,
+   * and the FAST_FILTERED branch of pushOther()).
    */
   private fast = FAST_OFF;
   private atStart = false;
@@ -374,6 +377,7 @@ class StreamDecoder implements Decoder {
     this.forced =
       (options as { readonly [SLOW_PATH_ONLY]?: boolean })[SLOW_PATH_ONLY] === true ? SLOW_FORCED : 0;
     this.maxTokens = maxTokens;
+    this.counted = maxTokens > 0;
     this.left = maxTokens;
     this.includeStop = options.includeStopString === true;
     let callerStops: Set<number> | null = null;
@@ -397,7 +401,7 @@ class StreamDecoder implements Decoder {
     this.fast =
       bits !== 0
         ? FAST_OFF
-        : this.matcher !== null && this.matcher.state !== 0
+        : this.counted || (this.matcher !== null && this.matcher.state !== 0)
           ? FAST_FILTERED
           : this.state === S_CONTENT
             ? FAST_CONTENT
@@ -543,13 +547,18 @@ class StreamDecoder implements Decoder {
     this.raw += t;
   }
 
-  /** Text of an open span after the grammar's newline rules; stop strings are found here. */
+  /**
+   * Text of an open span after the grammar's newline rules; stop strings are found here.
+   * Small on purpose (inlined into its callers): the matcher's work is emitMatched.
+   */
   private emitText(t: string): void {
     const m = this.matcher;
-    if (m === null) {
-      this.deliver(t);
-      return;
-    }
+    if (m === null) this.deliver(t);
+    else this.emitMatched(t, m);
+  }
+
+  /** emitText with stop strings. */
+  private emitMatched(t: string, m: StopMatcher): void {
     const s0 = m.state;
     let from = 0;
     if (s0 === 0) {
@@ -1122,25 +1131,30 @@ class StreamDecoder implements Decoder {
     // undefined and take the checked path). The typeof test keeps a numeric string ("5",
     // which an array would index like 5) off the fast path: it throws there like everywhere.
     const t = typeof id === "number" ? this.plainText[id] : undefined;
-    // Fast path (docs/decoder.md "Fast path"; bench solo pairs on the headline mixed 8k
-    // fixture: 14.3 -> ~8.6 ns/token, 4.0x -> 2.8x the floor, with these tables): plain
-    // text in an open span with nothing held (no partial UTF-8, no span start, no held
-    // newline, no leading-text rule), no caller stop IDs, not stopped (`fast` != FAST_OFF):
-    // the precomputed string goes straight to the handler, or through the stop-string filter
-    // when its text may start a stop string.
+    // Fast path (docs/decoder.md "Fast path"): plain text in an open content or reasoning
+    // span with nothing held (no partial UTF-8, no span start, no held newline, no
+    // leading-text rule, no stop-string prefix), no caller stop IDs, no maxTokens, not
+    // stopped: the precomputed string goes straight to the handler. Nothing is counted here
+    // (`left` only matters with maxTokens, whose decoders never take these two modes). Every
+    // other case is one call, so push() stays small enough to inline into a caller's loop.
     if (t !== undefined) {
       const f = this.fast;
       if (f === FAST_CONTENT) {
         this.h.onText(t);
-        if (--this.left === 0) this.finish("max_tokens");
         return;
       }
       if (f === FAST_REASONING) {
         this.h.onReasoning(t);
-        if (--this.left === 0) this.finish("max_tokens");
         return;
       }
-      if (f === FAST_FILTERED) {
+    }
+    this.pushOther(id, t);
+  }
+
+  /** push() of everything but the two uncounted fast modes; `t` is push()'s table read. */
+  private pushOther(id: number, t: string | undefined): void {
+    if (t !== undefined) {
+      if (this.fast === FAST_FILTERED) {
         const m = this.matcher;
         // With stop strings: a byte per ID says whether its text can start one (computed
         // once per ID and stop set), so most tokens skip the per-character scan.
