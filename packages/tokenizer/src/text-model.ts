@@ -39,9 +39,10 @@ export interface DecodeTable {
   readonly textAtStart: readonly string[];
   /**
    * Optional, for a table whose texts are made per ID (SentencePiece: every ID's string at once
-   * was most of a cold load): arrays whose entry for an ID is undefined until `fill(id)`, then
-   * equal to `text[id]` / `textAtStart[id]`. Reading the whole `text` or `textAtStart` fills
-   * every ID. The stream decoder fills each ID at its first sight and reads these arrays.
+   * was most of a cold load): arrays whose entry for an ID may be undefined until `fill(id)`;
+   * a defined entry equals `text[id]` / `textAtStart[id]`. Reading the whole `text` or
+   * `textAtStart` fills every ID. The stream decoder fills each ID at its first sight and reads
+   * these arrays.
    */
   readonly lazyText?: LazyText;
   /**
