@@ -1,8 +1,9 @@
 // Cold-start harness: N fresh processes per side, ALTERNATING ours / reference pair by pair,
 // each side timed inside its own process exactly as the bench does (encode-ours.ts coldOnly:
 // load + first encodeChat + first decoded token; spm.py op "cold": SentencePiece C++ load +
-// first encode + first decode; Qwen3: encode-baseline.ts tiktoken WASM, the peer it compares
-// with). Interpreter startup and module imports are outside the interval on both sides.
+// first encode + first decode; Qwen3: encode-baseline.ts gpt-tokenizer, its fastest peer in the
+// full bench: load = reading the rank file and constructing the encoder). Interpreter startup
+// and module imports are outside the interval on both sides.
 // Reports per-pair ratios (wall and CPU time of the interval), their median and range.
 //
 //   node --conditions=source --import tsx bench/src/cold-start.ts [internlm2|chatglm3|qwen3 ...] [--pairs=N]
@@ -53,7 +54,7 @@ function ours(model: ModelName): Result {
 
 function reference(model: ModelName): Result {
   if (model === "qwen3")
-    return worker("encode-baseline.ts", { lib: "tiktoken", model, corpus, warmup: 0, rounds: 1 });
+    return worker("encode-baseline.ts", { lib: "gpt-tokenizer", model, corpus, warmup: 0, rounds: 1 });
   return run(
     "/usr/bin/python3",
     [resolve(benchDir, "src/spm.py")],

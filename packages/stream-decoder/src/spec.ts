@@ -255,12 +255,29 @@ function textClass(table: Pick<DecodeTable, "kind" | "text" | "textAtStart">, id
 }
 
 /**
+ * Fillers of lazy text arrays (DecodeTable.lazyText: SentencePiece, whose whole arrays cost
+ * most of a cold load), by array. A spec of such a table reads those arrays and classOf fills
+ * an ID at its first classification: every read of spec.text[id] / spec.textAtStart[id]
+ * follows one, since only classOf (or the eager Harmony pass, which reads the whole table)
+ * gives an ID a text class.
+ */
+const FILL = new WeakMap<readonly (string | undefined)[], (id: number) => void>();
+
+function specTexts(table: DecodeTable): Pick<DecodeTable, "text" | "textAtStart"> {
+  const lazy = table.lazyText;
+  if (lazy === undefined) return table;
+  FILL.set(lazy.text, lazy.fill);
+  return { text: lazy.text as readonly string[], textAtStart: lazy.textAtStart as readonly string[] };
+}
+
+/**
  * The class of `id` (an integer in [0, spec.classes.length)): a Cls.Unseen entry is
  * classified from the decode table now and stored, so every later read is the array's.
  */
 export function classOf(spec: DecoderSpec, id: number): number {
   const c = spec.classes[id] as number;
   if (c !== Cls.Unseen) return c;
+  FILL.get(spec.text)?.(id);
   const k = textClass(spec, id);
   spec.classes[id] = k;
   return k;
@@ -411,14 +428,15 @@ export function compileGrammarSpec(
     const c = classes[id] as number;
     if (c <= Cls.OutOfRange || c === Cls.Unseen) classes[id] = Cls.EosPlain;
   }
+  const texts = specTexts(table);
   return Object.freeze({
     format,
     classes,
     kind: table.kind,
     eos,
     eosIds: Object.freeze(eosIds),
-    text: table.text,
-    textAtStart: table.textAtStart,
+    text: texts.text,
+    textAtStart: texts.textAtStart,
     bytes: table.bytes,
     invalidUtf8: table.invalidUtf8,
     startEnds: table.startEnds,

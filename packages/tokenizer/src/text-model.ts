@@ -17,6 +17,14 @@ export const TokenKind = {
 } as const;
 export type TokenKind = (typeof TokenKind)[keyof typeof TokenKind];
 
+/** DecodeTable.lazyText. */
+export interface LazyText {
+  readonly text: readonly (string | undefined)[];
+  readonly textAtStart: readonly (string | undefined)[];
+  /** Makes text[id] and textAtStart[id] (id in [0, size)). */
+  fill(id: number): void;
+}
+
 export interface DecodeTable {
   /** IDs in [0, size) are decodable by the text model. */
   readonly size: number;
@@ -29,7 +37,18 @@ export interface DecodeTable {
    * Equal to `text` except for SentencePiece with add_dummy_prefix (one leading " " removed).
    */
   readonly textAtStart: readonly string[];
-  /** Per ID of kind Bytes: its raw bytes; undefined otherwise. */
+  /**
+   * Optional, for a table whose texts are made per ID (SentencePiece: every ID's string at once
+   * was most of a cold load): arrays whose entry for an ID may be undefined until `fill(id)`;
+   * a defined entry equals `text[id]` / `textAtStart[id]`. Reading the whole `text` or
+   * `textAtStart` fills every ID. The stream decoder fills each ID at its first sight and reads
+   * these arrays.
+   */
+  readonly lazyText?: LazyText;
+  /**
+   * Per ID of kind Bytes: its raw bytes; undefined otherwise (the array may end after the last
+   * Bytes ID: an index past its end reads undefined too).
+   */
   readonly bytes: readonly (Uint8Array | undefined)[];
   /**
    * Optional: per ID, the UTF-8 byte length of what it contributes in the middle of a decode

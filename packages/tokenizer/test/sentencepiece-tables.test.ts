@@ -1,8 +1,9 @@
 // A SentencePiece model loaded from a table file (pieces as a UTF-8 arena decoded per ID, a
-// lazily checked piece index, the pair table re-filled from its stored list, start texts only
-// for the ids that start with "▁") against the golden vectors of Google SentencePiece 0.1.97
+// lazily checked piece index, the pair table as a view of its stored slots, no decode sections:
+// texts made per ID) against the golden vectors of Google SentencePiece 0.1.97
 // (test-vectors/gen/sentencepiece_vectors.py) and, ID by ID, against the same model built from
-// its .model file. Also: a table file of another TABLES_VERSION is never used.
+// its .model file, with and without `verified` (value checks skipped). Also: a table file of
+// another TABLES_VERSION is never used, and unverified bytes with a value out of range are not.
 
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -29,14 +30,22 @@ const SUITES = [
   { name: "chatglm3", path: () => fixturePath("chatglm3/tokenizer.model"), always: false },
 ];
 
-/** Loads `bytes` from the table file `built` exported; fails unless every table came from it. */
-function fromTables(bytes: Uint8Array, built: SentencePieceModel, blocked: ReadonlySet<number>) {
+/**
+ * Loads `bytes` from the table file `built` exported; fails unless every table came from it.
+ * `verified`: as the Node cache passes bytes whose CRC it checked (value checks skipped).
+ */
+function fromTables(
+  bytes: Uint8Array,
+  built: SentencePieceModel,
+  blocked: ReadonlySet<number>,
+  verified = false,
+) {
   const table = exportModelTables(built, "src") as Uint8Array;
   let used: boolean | undefined;
   const model = loadSentencePieceModel(bytes, {
     file: "m",
     blocked,
-    tables: { source: "src", bytes: table, report: (ok) => (used = ok) },
+    tables: { source: "src", bytes: table, verified, report: (ok) => (used = ok) },
   });
   expect(used).toBe(true);
   return model;
@@ -54,6 +63,8 @@ for (const suite of SUITES) {
     const refGuarded = loadSentencePieceModel(bytes, { file: "m", blocked });
     const plain = fromTables(bytes, refPlain, new Set());
     const guarded = fromTables(bytes, refGuarded, blocked);
+    const plainVerified = fromTables(bytes, refPlain, new Set(), true);
+    const guardedVerified = fromTables(bytes, refGuarded, blocked, true);
 
     it("encode and decode equal sp.encode / sp.decode on every golden vector, plain and blocked", () => {
       expect(doc.vectors.length).toBeGreaterThan(50);
@@ -61,6 +72,11 @@ for (const suite of SUITES) {
         expect(plain.encode(v.text), v.name).toEqual(v.ids);
         expect(guarded.encode(v.text), `${v.name} (blocked)`).toEqual(v.neutralized_ids);
         expect(plain.decode(v.ids), v.name).toBe(v.decoded);
+        expect(plainVerified.encode(v.text), `${v.name} (verified)`).toEqual(v.ids);
+        expect(guardedVerified.encode(v.text), `${v.name} (blocked, verified)`).toEqual(v.neutralized_ids);
+        expect(guardedVerified.decode(v.neutralized_ids), `${v.name} (verified)`).toBe(
+          refGuarded.decode(v.neutralized_ids),
+        );
       }
     });
 
@@ -88,11 +104,13 @@ for (const suite of SUITES) {
         return out;
       };
       const want = rows(refGuarded);
-      const got = rows(guarded);
-      let at = 0;
-      while (at < want.length && JSON.stringify(got[at]) === JSON.stringify(want[at])) at++;
-      expect(got[at], `row ${at}`).toEqual(want[at]);
-      expect(got.length).toBe(want.length);
+      for (const m of [guarded, guardedVerified]) {
+        const got = rows(m);
+        let at = 0;
+        while (at < want.length && JSON.stringify(got[at]) === JSON.stringify(want[at])) at++;
+        expect(got[at], `row ${at}`).toEqual(want[at]);
+        expect(got.length).toBe(want.length);
+      }
       for (const s of ["", "not a piece at all", "\u2581", "\u2581the", "<unk>", "\ud800"])
         expect(guarded.pieceToId(s), s).toBe(refGuarded.pieceToId(s));
       expect(guarded.idToPiece(1.5)).toBeUndefined();
@@ -141,6 +159,76 @@ describe("table file version", () => {
       tables: { source: "src", bytes: withVersion(TABLES_VERSION), report: (ok) => (used = ok) },
     });
     expect(used).toBe(true);
+  });
+});
+
+describe("table file values (unverified bytes are checked value by value)", () => {
+  const bytes = new Uint8Array(readFileSync(resolve(VECTORS, "models/tiny-ilm.model")));
+  const built = loadSentencePieceModel(bytes, { file: "m" });
+  const n = built.vocabSize;
+
+  /** A fresh export with one array entry set (the views of readTableFile share its bytes). */
+  function damaged(
+    name: string,
+    type: "i32" | "u8",
+    at: (a: TableArray) => number,
+    value: number,
+  ): Uint8Array {
+    const raw = exportModelTables(built, "src") as Uint8Array;
+    const a = readTableFile(raw)?.array(name, type as "i32") as TableArray;
+    a[at(a)] = value;
+    return raw;
+  }
+  const firstFilled = (): number => {
+    const left = readTableFile(exportModelTables(built, "src") as Uint8Array)?.array("enc.pairLeft", "i32");
+    return (left as Int32Array).findIndex((v) => v !== -1);
+  };
+  const cases: [string, () => Uint8Array][] = [
+    ["a piece type out of range", () => damaged("types", "u8", () => 5, 9)],
+    ["an output id out of range", () => damaged("enc.outId", "i32", () => 7, n + 3)],
+    [
+      "a BMP key that is neither a piece nor its character",
+      () => damaged("enc.bmpKey", "i32", () => 0x41, n),
+    ],
+    ["a merge result out of range", () => damaged("enc.pairMerged", "i32", firstFilled, -2)],
+    [
+      "a pair table more than half full",
+      () => {
+        const raw = exportModelTables(built, "src") as Uint8Array;
+        const left = readTableFile(raw)?.array("enc.pairLeft", "i32") as Int32Array;
+        left.fill(1, 0, left.length - 1);
+        return raw;
+      },
+    ],
+  ];
+
+  it.each(cases)("%s: not used (rebuilt, same IDs); the verified flag is what skips the check", (_, make) => {
+    let used: boolean | undefined;
+    const model = loadSentencePieceModel(bytes, {
+      file: "m",
+      tables: { source: "src", bytes: make(), report: (ok) => (used = ok) },
+    });
+    expect(used).toBe(false);
+    expect(model.encode("Hello world, héllo")).toEqual(built.encode("Hello world, héllo"));
+    let usedVerified: boolean | undefined;
+    loadSentencePieceModel(bytes, {
+      file: "m",
+      tables: { source: "src", bytes: make(), verified: true, report: (ok) => (usedVerified = ok) },
+    });
+    expect(usedVerified).toBe(true);
+  });
+
+  it("a pair table without an empty slot (a probe would never end) is refused even when verified", () => {
+    const raw = exportModelTables(built, "src") as Uint8Array;
+    const left = readTableFile(raw)?.array("enc.pairLeft", "i32") as Int32Array;
+    left.fill(1);
+    let used: boolean | undefined;
+    const model = loadSentencePieceModel(bytes, {
+      file: "m",
+      tables: { source: "src", bytes: raw, verified: true, report: (ok) => (used = ok) },
+    });
+    expect(used).toBe(false);
+    expect(model.encode("Hello world")).toEqual(built.encode("Hello world"));
   });
 });
 

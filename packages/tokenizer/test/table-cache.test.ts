@@ -2,14 +2,17 @@
 // IDs, decode table and decodes of a load from the tokenizer file, and a stored file that is
 // truncated, corrupt, stale (for other content), for other blocked IDs or not a table file at
 // all is never used: the load gives the same IDs, never throws, and the file is rebuilt.
+import { createHash } from "node:crypto";
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import * as zlib from "node:zlib";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import type { ChatTokenizer } from "../src/index.ts";
 import { fromFiles } from "../src/index.ts";
+import { crc32, crc32Fallback } from "../src/node/crc32.ts";
 import { openTableCache, tableFileName, unwrapStored, wrapForStore } from "../src/node/table-cache.ts";
 import { loadTokenizerSync, qwen3Dir } from "../src/node.ts";
 import { loadSentencePieceModel } from "../src/sentencepiece/index.ts";
@@ -156,16 +159,48 @@ describe.each(MODELS)("%s: tables from a stored file", (m) => {
     expect(observe(load(m, join(file, "sub")))).toEqual(refObserved);
   });
 
-  it("a prebuilt directory is read first, and a bad prebuilt file falls back to the cache directory", () => {
+  it("the cache directory is read first, prebuilt directories when it has no current file", () => {
     const prebuilt = tempDir();
     const cache = tempDir();
-    copyFileSync(path, join(prebuilt, tableFileName(path.split("/").at(-1)?.replace(".cwtables", "") ?? "")));
+    const name = tableFileName(path.split("/").at(-1)?.replace(".cwtables", "") ?? "");
+    copyFileSync(path, join(prebuilt, name));
     const bytes = new Uint8Array(readFileSync(join(dirOf(m), modelFile(m))));
+    const body = unwrapStored(readFileSync(path)) as Uint8Array;
+    // (Compared as buffers: toEqual walks a multi-MB typed array element by element.)
+    const same = (b: Uint8Array | undefined): boolean => b !== undefined && Buffer.from(b).equals(body);
+    // Empty cache directory: the prebuilt file, handed on as verified (its CRC held).
     const session = openTableCache(bytes, { cacheDir: cache }, [prebuilt]);
-    expect(session?.tables.bytes).toBeDefined();
-    writeFileSync(storedFile(prebuilt), "corrupt");
-    const again = openTableCache(bytes, { cacheDir: cache }, [prebuilt]);
-    expect(again?.tables.bytes).toBeUndefined();
+    expect(same(session?.tables.bytes)).toBe(true);
+    expect(session?.tables.verified).toBe(true);
+    // A current file in the cache directory: used without looking at the prebuilt directory.
+    copyFileSync(path, join(cache, name));
+    writeFileSync(join(prebuilt, name), "corrupt");
+    expect(same(openTableCache(bytes, { cacheDir: cache }, [prebuilt])?.tables.bytes)).toBe(true);
+    // A stale file there (written for other content): skipped, the prebuilt file is read.
+    writeFileSync(join(cache, name), otherSource());
+    copyFileSync(path, join(prebuilt, name));
+    expect(same(openTableCache(bytes, { cacheDir: cache }, [prebuilt])?.tables.bytes)).toBe(true);
+    // Nothing usable anywhere: no bytes, not verified.
+    writeFileSync(join(prebuilt, name), "corrupt");
+    const none = openTableCache(bytes, { cacheDir: cache }, [prebuilt]);
+    expect(none?.tables.bytes).toBeUndefined();
+    expect(none?.tables.verified).toBe(false);
+  });
+
+  it("a file in the format before TABLES_VERSION 5 ([SHA-256][table file]) is not used, and is rebuilt", () => {
+    const snapshot = good();
+    try {
+      const body = unwrapStored(snapshot) as Uint8Array;
+      const old = new Uint8Array(32 + body.length);
+      old.set(createHash("sha256").update(body).digest(), 0);
+      old.set(body, 32);
+      writeFileSync(path, old);
+      expect(unwrapStored(old)).toBeUndefined();
+      expect(observe(load(m, dir))).toEqual(refObserved);
+      expect(storedIsUsable(m, path)).toBe(true);
+    } finally {
+      writeFileSync(path, snapshot);
+    }
   });
 });
 
@@ -206,6 +241,30 @@ describe.runIf(haveFixtures())("sentencepiece: stored tables for other blocked I
       ),
       { numRuns: 12, seed: 20261201 },
     );
+  });
+});
+
+describe("stored file check (CRC-32)", () => {
+  it("the fallback equals zlib's CRC-32 (check value of '123456789': 0xcbf43926)", () => {
+    expect(crc32Fallback(new TextEncoder().encode("123456789"))).toBe(0xcbf43926);
+    expect(crc32(new TextEncoder().encode("123456789"))).toBe(0xcbf43926);
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 300 }), (bytes) => {
+        expect(crc32Fallback(bytes)).toBe(zlib.crc32(bytes));
+      }),
+      { numRuns: 200, seed: 11 },
+    );
+  });
+
+  it("every single flipped bit and every truncation of a stored file is refused", () => {
+    const stored = wrapForStore(Uint8Array.from({ length: 64 }, (_, i) => (i * 37) & 0xff));
+    expect(unwrapStored(stored)).toBeDefined();
+    for (let bit = 0; bit < stored.length * 8; bit++) {
+      const b = new Uint8Array(stored);
+      b[bit >> 3] = (b[bit >> 3] as number) ^ (1 << (bit & 7));
+      expect(unwrapStored(b), `bit ${bit}`).toBeUndefined();
+    }
+    for (let n = 0; n < stored.length; n++) expect(unwrapStored(stored.subarray(0, n))).toBeUndefined();
   });
 });
 

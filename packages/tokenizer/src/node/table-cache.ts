@@ -2,23 +2,34 @@
 // named by the SHA-256 of the model file, in a cache directory (CHATWIRE_CACHE_DIR, else
 // $XDG_CACHE_HOME/chatwire, else ~/.cache/chatwire; option `cacheDir`, false = off), and,
 // read-only, prebuilt files shipped with a data package (@chatwire/tokenizer-qwen3/tables).
+// The cache directory is looked at first; the data packages are resolved only when it has no
+// current file for this content (resolving them was ~10% of a cached SentencePiece load, which
+// never has a prebuilt file).
 //
-// A stored file is [SHA-256 of the rest][table file]. It is used only when that digest matches
-// (a truncated, corrupt or half-written file is not), the table file was written for a model
-// file with the same SHA-256 as the one just read (a stale file is not), and the family's
-// checks of every table pass; otherwise the model is built from its file and a fresh table file
-// replaces the bad one (written to a temporary name, then renamed: readers never see half a file).
-// Every cache problem (unwritable directory, full disk) only costs the speed-up, never an error.
+// A stored file is ["CWS1"][CRC-32 of the rest, u32 LE][table file] (8 bytes, so the table
+// file's arrays stay 8-aligned views of the read buffer). It is used only when that check holds
+// (a truncated, corrupt or half-written file is not; crc32.ts says what a CRC guards against),
+// the table file was written by this version for a model file with the same SHA-256 as the one
+// just read (a stale file is not), and the family's structural checks pass; such bytes are
+// handed on as `verified` (what our exporter wrote), so the loader skips the per-value checks
+// that only guard against damaged bytes. Otherwise the model is built from its file and a fresh
+// table file replaces the bad one (written to a temporary name, then renamed: readers never see
+// half a file). Every cache problem (unwritable directory, full disk) only costs the speed-up,
+// never an error. (Until TABLES_VERSION 4 the check was a SHA-256 of the rest: 0.6 ms per MB of
+// a ~6 MB file on every cold load, three times the CRC's cost; those files are rebuilt.)
 
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { exportModelTables, type ModelTables } from "../tables/model-tables.ts";
+import { exportModelTables, type ModelTables, tablesAreCurrent } from "../tables/model-tables.ts";
 import type { TextModel } from "../text-model.ts";
+import { crc32 } from "./crc32.ts";
 
-const DIGEST = 32;
+/** "CWS1": a stored table file with a CRC-32. */
+const STORED_TAG = [0x43, 0x57, 0x53, 0x31];
+const HEADER = 8;
 
 export interface TableCacheOptions {
   /** Directory for table files (default: CHATWIRE_CACHE_DIR, $XDG_CACHE_HOME/chatwire or ~/.cache/chatwire); false: no cache. */
@@ -46,19 +57,20 @@ function sha256(...parts: readonly Uint8Array[]): Buffer {
   return h.digest();
 }
 
-/** The table file inside a stored file, when its digest holds; undefined otherwise. */
+/** The table file inside a stored file, when its check holds; undefined otherwise. */
 export function unwrapStored(stored: Uint8Array): Uint8Array | undefined {
-  if (stored.length <= DIGEST) return undefined;
-  const body = stored.subarray(DIGEST);
-  const digest = sha256(body);
-  for (let i = 0; i < DIGEST; i++) if (stored[i] !== digest[i]) return undefined;
-  return body;
+  if (stored.length <= HEADER) return undefined;
+  for (let i = 0; i < STORED_TAG.length; i++) if (stored[i] !== STORED_TAG[i]) return undefined;
+  const body = stored.subarray(HEADER);
+  const want = new DataView(stored.buffer, stored.byteOffset, HEADER).getUint32(4, true);
+  return crc32(body) === want ? body : undefined;
 }
 
 export function wrapForStore(table: Uint8Array): Uint8Array {
-  const out = new Uint8Array(DIGEST + table.length);
-  out.set(sha256(table), 0);
-  out.set(table, DIGEST);
+  const out = new Uint8Array(HEADER + table.length);
+  out.set(STORED_TAG, 0);
+  new DataView(out.buffer).setUint32(4, crc32(table), true);
+  out.set(table, HEADER);
   return out;
 }
 
@@ -93,13 +105,14 @@ export function tableFileName(source: string): string {
 }
 
 /**
- * A cache session for one model file's bytes: finds a usable stored file (prebuilt first,
- * then the cache directory) and, after the build, replaces a missing or unusable one.
+ * A cache session for one model file's bytes: finds a usable stored file (the cache directory
+ * first, then the prebuilt directories: `prebuilt`, by default those of the installed data
+ * packages) and, after the build, replaces a missing or unusable one in the cache directory.
  */
 export function openTableCache(
   modelBytes: Uint8Array | readonly Uint8Array[],
   options: TableCacheOptions,
-  prebuilt: readonly string[] = options.prebuiltTables === false ? [] : prebuiltDirs(),
+  prebuilt?: readonly string[],
 ): TableCacheSession | undefined {
   const dir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
   if (dir === false) return undefined;
@@ -109,20 +122,24 @@ export function openTableCache(
     "hex",
   );
   const name = tableFileName(source);
-  let bytes: Uint8Array | undefined;
-  for (const d of prebuilt) {
+  // A whole file (digest) written by this version for this content; anything else is skipped.
+  const current = (d: string): Uint8Array | undefined => {
     const found = readIfPresent(join(d, name));
-    bytes = found === undefined ? undefined : unwrapStored(found);
-    if (bytes !== undefined) break;
-  }
-  if (bytes === undefined && dir !== undefined) {
-    const found = readIfPresent(join(dir, name));
-    bytes = found === undefined ? undefined : unwrapStored(found);
+    const body = found === undefined ? undefined : unwrapStored(found);
+    return body !== undefined && tablesAreCurrent(body, source) ? body : undefined;
+  };
+  let bytes = dir === undefined ? undefined : current(dir);
+  if (bytes === undefined) {
+    for (const d of prebuilt ?? (options.prebuiltTables === false ? [] : prebuiltDirs())) {
+      bytes = current(d);
+      if (bytes !== undefined) break;
+    }
   }
   let used = false;
   const tables: ModelTables = {
     source,
     bytes,
+    verified: bytes !== undefined,
     report(ok) {
       used = ok;
     },

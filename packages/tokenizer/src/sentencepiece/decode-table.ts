@@ -10,73 +10,85 @@
 // - startEnds: add_dummy_prefix alone -> "first-non-control" (the piece "▁" ends the start
 //   although it prints nothing); remove_extra_whitespaces -> "first-visible"; neither ->
 //   "never" (textAtStart equals text).
+//
+// Built without a pass over every id (a cold loop over 92k-151k ids costs milliseconds): the
+// kinds start as Text and only the CONTROL, BYTE and UNKNOWN ids, found natively (indexOf),
+// are visited; texts come per id from DecodeData.texts (lazyText: the stream decoder fills an
+// id at its first sight). The whole `text`, `textAtStart` and `byteLength` arrays are made
+// only when a caller reads them.
 
-import { type DecodeTable, TokenKind } from "../text-model.ts";
+import { type DecodeTable, type LazyText, TokenKind } from "../text-model.ts";
 import type { DecodeData } from "./decode.ts";
 import { PieceType } from "./model-proto.ts";
 import { utf8Length } from "./utf8-length.ts";
 
-/**
- * `known`: the byteLength and kind an earlier build computed (a table file, checked by the
- * caller), so no pass over every ID is made: only the BYTE ids are visited (found natively).
- */
-export function buildDecodeTable(
-  data: DecodeData,
-  known?: { readonly byteLength: Uint32Array; readonly kind: Uint8Array },
-): DecodeTable {
-  const size = data.types.length;
+/** Every id of `type` in `types`, in order (native scans). */
+function eachOfType(types: Uint8Array, type: number, visit: (id: number) => void): void {
+  for (let id = types.indexOf(type); id !== -1; id = types.indexOf(type, id + 1)) visit(id);
+}
+
+export function buildDecodeTable(data: DecodeData): DecodeTable {
+  const { types, texts } = data;
+  const size = types.length;
   const startEnds: DecodeTable["startEnds"] = !data.stripAtStart
     ? "never"
     : data.keepStartAfterStrip
       ? "first-visible"
       : "first-non-control";
-  if (known !== undefined) {
-    const bytes: (Uint8Array | undefined)[] = new Array(size).fill(undefined);
-    const types = data.types;
-    for (let id = types.indexOf(PieceType.Byte); id !== -1; id = types.indexOf(PieceType.Byte, id + 1))
-      bytes[id] = Uint8Array.of(data.byteOf[id]!);
-    return Object.freeze({
-      size,
-      kind: known.kind,
-      text: data.text,
-      textAtStart: data.stripAtStart ? data.textAtStart : data.text,
-      bytes,
-      byteLength: known.byteLength,
-      invalidUtf8: "per-byte",
-      startEnds,
-    });
-  }
-  const kind = new Uint8Array(size);
-  // DecodeData's texts are already what the table holds per ID ("" for CONTROL and BYTE,
-  // unk_surface for UNKNOWN, "▁" -> " " otherwise): shared, not copied (two arrays of 92k-151k
-  // entries less on a cold load).
-  const text = data.text;
-  const textAtStart = data.stripAtStart ? data.textAtStart : data.text;
-  const bytes: (Uint8Array | undefined)[] = new Array(size).fill(undefined);
-  // What each ID adds in UTF-8 bytes (the chat builder's span offsets): computed here, in the
-  // same pass, instead of one encodeInto call per ID on the first encodeChat.
-  const byteLength = new Uint32Array(size);
-  for (let id = 0; id < size; id++) {
-    const type = data.types[id]!;
-    const t = data.text[id]!;
-    if (type === PieceType.Byte) {
-      kind[id] = TokenKind.Bytes;
-      bytes[id] = Uint8Array.of(data.byteOf[id]!);
-      byteLength[id] = 1;
-    } else if (type === PieceType.Control || (type === PieceType.Unknown && t === "")) {
-      kind[id] = TokenKind.Control;
-    } else {
-      kind[id] = TokenKind.Text;
-      byteLength[id] = utf8Length(t, false);
-    }
-  }
+  const kind = new Uint8Array(size); // TokenKind.Text is 0
+  // Up to the last BYTE id (reading past the end gives undefined, as for every non-BYTE id):
+  // not one more array of a slot per id.
+  const bytes: (Uint8Array | undefined)[] = new Array(types.lastIndexOf(PieceType.Byte) + 1).fill(undefined);
+  eachOfType(types, PieceType.Control, (id) => {
+    kind[id] = TokenKind.Control;
+  });
+  eachOfType(types, PieceType.Byte, (id) => {
+    kind[id] = TokenKind.Bytes;
+    bytes[id] = Uint8Array.of(data.byteOf[id]!);
+  });
+  eachOfType(types, PieceType.Unknown, (id) => {
+    if (texts.text(id) === "") kind[id] = TokenKind.Control;
+  });
+  const lazyText: LazyText = {
+    text: texts.mid,
+    textAtStart: texts.atStart,
+    fill: (id) => {
+      texts.text(id);
+      texts.textAtStart(id);
+    },
+  };
+  let whole = false;
+  const fillAll = (): void => {
+    if (whole) return;
+    for (let id = 0; id < size; id++) lazyText.fill(id);
+    whole = true;
+  };
+  let byteLength: Uint32Array | undefined;
   return Object.freeze({
     size,
     kind,
-    text,
-    textAtStart,
+    get text(): readonly string[] {
+      fillAll();
+      return texts.mid as string[];
+    },
+    get textAtStart(): readonly string[] {
+      fillAll();
+      return texts.atStart as string[];
+    },
+    lazyText,
     bytes,
-    byteLength,
+    // What each ID adds in UTF-8 bytes (Text: its text; Bytes: 1; Control: 0), made when read.
+    get byteLength(): Uint32Array {
+      if (byteLength === undefined) {
+        byteLength = new Uint32Array(size);
+        for (let id = 0; id < size; id++) {
+          const k = kind[id];
+          byteLength[id] =
+            k === TokenKind.Bytes ? 1 : k === TokenKind.Text ? utf8Length(texts.text(id), false) : 0;
+        }
+      }
+      return byteLength;
+    },
     invalidUtf8: "per-byte",
     startEnds,
   });

@@ -16,17 +16,14 @@
 //   ([▁, ▁, ▁world] -> "world").
 
 import { PieceType, pieceToByte, type SentencePieceProto } from "./model-proto.ts";
+import { PieceTexts } from "./piece-texts.ts";
 
-/** How each id decodes; built once per model. */
+/** How each id decodes; built once per model (texts are made per id on first use). */
 export interface DecodeData {
   /** PieceType per id after blocking (blocked ids are CONTROL). */
   readonly types: Uint8Array;
-  /** Per id: decoded text ("▁" -> " "), unk_surface for UNKNOWN, "" for CONTROL/BYTE. */
-  readonly text: readonly string[];
-  /** Per id: text when a leading "▁" is consumed at the beginning; equal to text otherwise. */
-  readonly textAtStart: readonly string[];
-  /** Per id: 1 when the piece starts with "▁" (and so consumes it at the beginning). */
-  readonly startsWithMark: Uint8Array;
+  /** Per id: decoded text, text at the beginning, starts-with-"▁" (piece-texts.ts). */
+  readonly texts: PieceTexts;
   /** Per BYTE id: its byte; -1 otherwise. */
   readonly byteOf: Int16Array;
   /** add_dummy_prefix || remove_extra_whitespaces: the beginning strips a "▁". */
@@ -35,47 +32,28 @@ export interface DecodeData {
   readonly keepStartAfterStrip: boolean;
 }
 
+/**
+ * `types`: the effective types (effectiveTypes). No pass over every id: the BYTE ids are found
+ * natively (indexOf) and only their pieces are read.
+ */
 export function buildDecodeData(proto: SentencePieceProto, types: Uint8Array): DecodeData {
-  const n = proto.pieces.length;
-  const text: string[] = new Array(n);
-  const textAtStart: string[] = new Array(n);
-  const startsWithMark = new Uint8Array(n);
-  const byteOf = new Int16Array(n).fill(-1);
-  for (let id = 0; id < n; id++) {
-    const piece = proto.pieces[id]!;
-    const type = types[id]!;
-    if (type === PieceType.Control) {
-      text[id] = textAtStart[id] = "";
-    } else if (type === PieceType.Unknown) {
-      text[id] = textAtStart[id] = proto.trainer.unkSurface;
-    } else if (type === PieceType.Byte) {
-      text[id] = textAtStart[id] = "";
-      byteOf[id] = pieceToByte(piece);
-    } else {
-      text[id] = piece.replaceAll("\u2581", " ");
-      if (piece.startsWith("\u2581")) {
-        startsWithMark[id] = 1;
-        textAtStart[id] = piece.slice(1).replaceAll("\u2581", " ");
-      } else {
-        textAtStart[id] = text[id]!;
-      }
-    }
-  }
+  const byteOf = new Int16Array(types.length).fill(-1);
+  for (let id = types.indexOf(PieceType.Byte); id !== -1; id = types.indexOf(PieceType.Byte, id + 1))
+    byteOf[id] = pieceToByte(proto.pieceAt(id) ?? "");
   const { addDummyPrefix, removeExtraWhitespaces } = proto.normalizer;
+  const stripAtStart = addDummyPrefix || removeExtraWhitespaces;
   return {
     types,
-    text,
-    textAtStart,
-    startsWithMark,
+    texts: new PieceTexts(types, (id) => proto.pieceAt(id), proto.trainer.unkSurface, stripAtStart),
     byteOf,
-    stripAtStart: addDummyPrefix || removeExtraWhitespaces,
+    stripAtStart,
     keepStartAfterStrip: removeExtraWhitespaces,
   };
 }
 
 /** Decodes ids that are all in [0, types.length) (the caller checks the range). */
 export function decodeIds(data: DecodeData, ids: readonly number[]): string {
-  const { types, byteOf } = data;
+  const { types, byteOf, texts } = data;
   let out = "";
   let isBosWs = true;
   let bosWsSeen = false;
@@ -94,12 +72,12 @@ export function decodeIds(data: DecodeData, ids: readonly number[]): string {
     if (bosWsSeen || out.length > 0) isBosWs = false;
     bosWsSeen = false;
     if (type === PieceType.Control || type === PieceType.Unknown) {
-      out += data.text[id]!;
-    } else if (isBosWs && data.stripAtStart && data.startsWithMark[id] === 1) {
-      out += data.textAtStart[id]!;
+      out += texts.text(id);
+    } else if (isBosWs && data.stripAtStart && texts.startsWithMark(id)) {
+      out += texts.textAtStart(id);
       bosWsSeen = !data.keepStartAfterStrip;
     } else {
-      out += data.text[id]!;
+      out += texts.text(id);
     }
   }
   if (bytes.length > 0) out += decodeBytesPerByte(bytes);

@@ -1,18 +1,19 @@
 // The SentencePiece encoder's derived tables (symbol keys, reserved characters, the
 // USER_DEFINED trie, the segmentation marks, the pair table): built from the proto and the
 // blocked IDs (buildEncoderTables), or taken from a table file of an earlier load
-// (encoderTablesFrom, which checks every length and every index it would follow).
+// (encoderTablesFrom, which checks every length and, unless the bytes are verified, every index
+// it would follow).
 //
 // Load time (measured on InternLM2, 92k pieces): Maps of piece strings plus a p.slice() +
 // Map.get for both halves of every split took ~130 ms of a ~285 ms load. Now classes are
 // Uint8Arrays filled by small single-purpose loops (cheap while still cold), and strings are
-// found through proto.index (see pair-table.ts). From a table file nothing is derived; the pair
-// table is stored as its filled slots and put back in place (pairTableFromList: a third of the
-// bytes to read and hash, and one checked entry per pair instead of a check per slot).
+// found through proto.index (see pair-table.ts). From a table file nothing is derived: every
+// table, the pair table included, is a view of the file's buffer (on this machine first-touched
+// memory costs ~0.6 ms per MB, so tables rebuilt into fresh arrays cost more than reading them).
 
 import type { TableArray, TableFile } from "../tables/table-file.ts";
 import { PieceType, type SentencePieceProto } from "./model-proto.ts";
-import { buildPairTable, pairList, pairTableFromList } from "./pair-table.ts";
+import { buildPairTable } from "./pair-table.ts";
 
 const SPACE_MARK = "\u2581";
 
@@ -160,12 +161,9 @@ export function encoderTableArrays(t: EncoderTables): { [name: string]: TableArr
     "enc.literalFirst": t.literalFirst,
     "enc.trie": t.trie,
     "enc.trieId": t.trieId,
-    "enc.pairs": pairList({
-      mask: t.pairLeft.length - 1,
-      left: t.pairLeft,
-      right: t.pairRight,
-      merged: t.pairMerged,
-    }),
+    "enc.pairLeft": t.pairLeft,
+    "enc.pairRight": t.pairRight,
+    "enc.pairMerged": t.pairMerged,
   };
   if (t.markAfter !== undefined) out["enc.markAfter"] = t.markAfter;
   return out;
@@ -173,10 +171,19 @@ export function encoderTableArrays(t: EncoderTables): { [name: string]: TableArr
 
 /**
  * The encoder tables stored in `file` for a model of `n` pieces, or undefined when any is
- * missing or any value would index outside its table (so a damaged file cannot crash or loop
- * the encoder; it is rebuilt instead). `segment` false: the file's marks are not used.
+ * missing or has the wrong shape, or (unless `verified`: bytes our exporter wrote, checked by
+ * the caller) when any value would index outside its table or the pair table is more than half
+ * full (so a damaged file cannot crash, loop or slow the encoder; it is rebuilt instead).
+ * Every table is a view of the file, the pair table included (stored slot by slot: putting a
+ * list of its filled slots back in place was a cold loop plus 6 MB of fresh memory on InternLM2,
+ * more than reading the empty slots costs). `segment` false: the file's marks are not used.
  */
-export function encoderTablesFrom(file: TableFile, n: number, segment: boolean): EncoderTables | undefined {
+export function encoderTablesFrom(
+  file: TableFile,
+  n: number,
+  segment: boolean,
+  verified: boolean,
+): EncoderTables | undefined {
   const unused = file.array("enc.unused", "u8");
   const outId = file.array("enc.outId", "i32");
   const bmpKey = file.array("enc.bmpKey", "i32");
@@ -187,7 +194,9 @@ export function encoderTablesFrom(file: TableFile, n: number, segment: boolean):
   const trie = file.array("enc.trie", "i32");
   const trieId = file.array("enc.trieId", "i32");
   const markAfter = file.array("enc.markAfter", "u8");
-  const pairs = file.array("enc.pairs", "i32");
+  const pairLeft = file.array("enc.pairLeft", "i32");
+  const pairRight = file.array("enc.pairRight", "i32");
+  const pairMerged = file.array("enc.pairMerged", "i32");
   if (
     unused === undefined ||
     outId === undefined ||
@@ -198,7 +207,9 @@ export function encoderTablesFrom(file: TableFile, n: number, segment: boolean):
     literalFirst === undefined ||
     trie === undefined ||
     trieId === undefined ||
-    pairs === undefined
+    pairLeft === undefined ||
+    pairRight === undefined ||
+    pairMerged === undefined
   )
     return undefined;
   if (unused.length !== n || outId.length !== n || bmpKey.length !== 0x10000 || byteId.length !== 256)
@@ -206,28 +217,24 @@ export function encoderTablesFrom(file: TableFile, n: number, segment: boolean):
   if (literalFirst.length !== 0x10000 || (markAfter !== undefined && markAfter.length !== 0x10000))
     return undefined;
   if (astral.length % 2 !== 0 || reservedChar.length % 2 !== 0 || trie.length % 3 !== 0) return undefined;
+  const size = pairLeft.length;
+  // A power of two (the probe mask), the three arrays alike, and an empty slot: every probe ends.
+  if (size < 16 || (size & (size - 1)) !== 0 || pairRight.length !== size || pairMerged.length !== size)
+    return undefined;
+  if (!pairLeft.includes(-1)) return undefined;
   const hasUnused = unused.includes(1);
   if (hasUnused !== (markAfter === undefined) && segment) return undefined;
-  const inIds = (a: Int32Array, from: number, step: number, min: number): boolean => {
-    for (let k = from; k < a.length; k += step) {
-      const v = a[k]!;
-      if (v < min || v >= n) return false;
-    }
-    return true;
-  };
-  if (!inIds(outId, 0, 1, 0) || !inIds(astral, 1, 2, 0) || !inIds(reservedChar, 1, 2, 0)) return undefined;
-  if (!inIds(byteId, 0, 1, -1) || !inIds(trieId, 0, 1, -1)) return undefined;
-  for (let k = 0; k < 0x10000; k++) {
-    const v = bmpKey[k]!;
-    if (v < 0 || (v >= n && v !== n + k)) return undefined;
-  }
+  // The small tables are always checked (the encoder's Maps and trie are built from them).
+  if (!inIds(astral, 1, 2, 0, n) || !inIds(reservedChar, 1, 2, 0, n)) return undefined;
+  if (!inIds(byteId, 0, 1, -1, n) || !inIds(trieId, 0, 1, -1, n)) return undefined;
   for (let k = 0; k < trie.length; k += 3) {
     if (trie[k]! < 0 || trie[k]! >= trieId.length || trie[k + 2]! <= 0 || trie[k + 2]! >= trieId.length)
       return undefined;
   }
-  // Put back from the stored slot list (checked per entry; every probe ends: at most half full).
-  const table = pairTableFromList(pairs, n);
-  if (table === undefined) return undefined;
+  // Every id the encoder outputs, every key it starts from and every merge result: loops over
+  // every piece, BMP unit and pair slot (cold; bodies kept to an unsigned compare or two).
+  if (!verified && (!allIds(outId, n) || !bmpKeys(bmpKey, n) || !pairsFit(pairLeft, pairMerged, n)))
+    return undefined;
   return {
     unused,
     outId,
@@ -239,10 +246,45 @@ export function encoderTablesFrom(file: TableFile, n: number, segment: boolean):
     trie,
     trieId,
     markAfter: segment ? markAfter : undefined,
-    pairLeft: table.left,
-    pairRight: table.right,
-    pairMerged: table.merged,
+    pairLeft,
+    pairRight,
+    pairMerged,
   };
+}
+
+/** Every a[from + step * i] in [min, n). */
+function inIds(a: Int32Array, from: number, step: number, min: number, n: number): boolean {
+  for (let k = from; k < a.length; k += step) {
+    const v = a[k]!;
+    if (v < min || v >= n) return false;
+  }
+  return true;
+}
+
+/** Every entry in [0, n). */
+function allIds(a: Int32Array, n: number): boolean {
+  for (let k = 0; k < a.length; k++) if (a[k]! >>> 0 >= n) return false;
+  return true;
+}
+
+/** bmpKey[cu] is a piece id, or n + cu (the character itself). */
+function bmpKeys(a: Int32Array, n: number): boolean {
+  for (let k = 0; k < a.length; k++) {
+    const v = a[k]!;
+    if (v >>> 0 >= n && v !== n + k) return false;
+  }
+  return true;
+}
+
+/** Every filled slot's merged id in [0, n), and at most half the slots filled. */
+function pairsFit(left: Int32Array, merged: Int32Array, n: number): boolean {
+  let filled = 0;
+  for (let s = 0; s < left.length; s++) {
+    if (left[s] === -1) continue;
+    filled++;
+    if (merged[s]! >>> 0 >= n) return false;
+  }
+  return 2 * filled <= left.length;
 }
 
 /** Per piece: mergeable / reserved (non-mergeable, not blocked) / unused flags, outId = id. */

@@ -1,21 +1,20 @@
 // A SentencePiece model's tables in a table file (../tables/table-file.ts): what the .model
-// reader derives (piece strings, scores, types, the piece index, trainer and normalizer specs),
-// and, for the reserved IDs it was built with, the encoder's tables (encoder-tables.ts) and
-// the decode data and decode table. Read back, every part is checked against the others
-// (lengths, value ranges, the blocked IDs), and any mismatch means "build from the file".
+// reader derives (piece strings, scores, types, the piece index, trainer and normalizer specs)
+// and, for the reserved IDs it was built with, the encoder's tables (encoder-tables.ts). Read
+// back, every part is checked against the others (lengths, value ranges, the blocked IDs), and
+// any mismatch means "build from the file".
 //
 // Measured (cold process, InternLM2 92k pieces): reading the .model ~50 ms, building the
-// encoder ~70 ms (pair table) and the decode table ~40 ms; from a table file all three are views.
-// The piece strings stay a UTF-8 arena (piece-arena.ts: decoded per ID when asked for); only
-// the decode texts, which the stream decoder's spec reads for every ID, become strings on load.
+// encoder ~70 ms (pair table); from a table file both are views. The piece strings stay a UTF-8
+// arena (piece-arena.ts: decoded per ID when asked for), and nothing of the decode side is
+// stored: its texts are made per ID from the pieces (piece-texts.ts) and its kinds from the
+// types by native scans (decode-table.ts). (Version 4 stored every ID's decode texts as string
+// lists; reading them back was ~30% of a cold load.)
 
 import { metaFor, sameBlocked } from "../tables/model-tables.ts";
 import type { JsonValue, TableArray, TableContents, TableFile } from "../tables/table-file.ts";
-import { type DecodeTable, TokenKind } from "../text-model.ts";
-import type { DecodeData } from "./decode.ts";
-import { buildDecodeTable } from "./decode-table.ts";
 import { type EncoderTables, encoderTableArrays, encoderTablesFrom } from "./encoder-tables.ts";
-import { type NormalizerSpec, PieceType, type SentencePieceProto, type TrainerSpec } from "./model-proto.ts";
+import type { NormalizerSpec, SentencePieceProto, TrainerSpec } from "./model-proto.ts";
 import { PieceArena, pieceArenaOf } from "./piece-arena.ts";
 import { PieceIndex } from "./piece-index.ts";
 
@@ -60,8 +59,6 @@ export function sentencePieceTableContents(
   proto: SentencePieceProto,
   blocked: ReadonlySet<number>,
   encoder: EncoderTables,
-  data: DecodeData,
-  table: DecodeTable,
 ): TableContents {
   const arena = pieceArenaOf(proto.pieces);
   const arrays: { [name: string]: TableArray } = {
@@ -72,11 +69,7 @@ export function sentencePieceTableContents(
     indexSlots: proto.index.slots,
     indexDuplicates: Int32Array.from(proto.index.duplicates),
     ...encoderTableArrays(encoder),
-    "dec.types": data.types,
-    "dec.startsWithMark": data.startsWithMark,
-    "dec.byteOf": data.byteOf,
   };
-  if (table.byteLength !== undefined) arrays["dec.byteLength"] = table.byteLength;
   return {
     meta: {
       ...metaFor(FAMILY, source, blocked),
@@ -85,18 +78,22 @@ export function sentencePieceTableContents(
       denormalizer: proto.denormalizer === undefined ? null : { ...proto.denormalizer },
     },
     arrays,
-    // Start texts only for the ids that start with "▁" (the others' start text IS the text, the
-    // same string object on load): a dense, nearly all-ASCII list of those ids in id order, so
-    // reading it back is one decode and one split, no pass over every id.
-    strings: {
-      "dec.text": data.text,
-      "dec.textAtMark": data.textAtStart.filter((_, id) => data.startsWithMark[id] === 1),
-    },
+    strings: {},
   };
 }
 
-/** The proto part of a table file, or undefined when anything is missing or inconsistent. */
-export function protoFromTables(file: TableFile): SentencePieceProto | undefined {
+/** Every piece type is one of the six PieceType values. */
+function allTypes(types: Uint8Array): boolean {
+  for (let i = 0; i < types.length; i++) if ((types[i]! - 1) >>> 0 > 5) return false;
+  return true;
+}
+
+/**
+ * The proto part of a table file, or undefined when anything is missing or inconsistent
+ * (`verified`: bytes our exporter wrote, ModelTables.verified; the type of every piece is then
+ * not re-checked).
+ */
+export function protoFromTables(file: TableFile, verified: boolean): SentencePieceProto | undefined {
   const trainer = shaped(file.meta.trainer, TRAINER_SHAPE);
   const normalizer = shaped(file.meta.normalizer, NORMALIZER_SHAPE);
   const den = file.meta.denormalizer;
@@ -114,10 +111,7 @@ export function protoFromTables(file: TableFile): SentencePieceProto | undefined
   if (slots === undefined || duplicates === undefined) return undefined;
   const n = types.length;
   if (n === 0 || scores.length !== n) return undefined;
-  for (let i = 0; i < n; i++) {
-    const t = types[i]!;
-    if (t < 1 || t > 6) return undefined;
-  }
+  if (!verified && !allTypes(types)) return undefined;
   const arena = PieceArena.of({ bytes: utf8, offsets }, n);
   if (arena === undefined) return undefined;
   const pieceAt = (id: number): string | undefined => arena.at(id);
@@ -140,66 +134,15 @@ export function protoFromTables(file: TableFile): SentencePieceProto | undefined
 }
 
 /**
- * The encoder tables, decode data and decode table of a table file built for these blocked
- * IDs, or undefined (other blocked IDs, or anything missing or inconsistent).
+ * The encoder tables of a table file built for these blocked IDs, or undefined (other blocked
+ * IDs, or anything missing or inconsistent; `verified` as for protoFromTables).
  */
-export function derivedFromTables(
+export function encoderFromTables(
   file: TableFile,
   proto: SentencePieceProto,
   blocked: ReadonlySet<number>,
-): { encoder: EncoderTables; data: DecodeData; table: DecodeTable } | undefined {
+  verified: boolean,
+): EncoderTables | undefined {
   if (!sameBlocked(file.meta.blocked, blocked)) return undefined;
-  const n = proto.types.length;
-  const encoder = encoderTablesFrom(file, n, true);
-  if (encoder === undefined) return undefined;
-  const types = file.array("dec.types", "u8");
-  const startsWithMark = file.array("dec.startsWithMark", "u8");
-  const byteOf = file.array("dec.byteOf", "i16");
-  const byteLength = file.array("dec.byteLength", "u32");
-  const text = file.strings("dec.text");
-  const atMark = file.strings("dec.textAtMark");
-  if (types === undefined || startsWithMark === undefined || byteOf === undefined || byteLength === undefined)
-    return undefined;
-  if (text === undefined || atMark === undefined) return undefined;
-  if (types.length !== n || startsWithMark.length !== n || byteOf.length !== n || byteLength.length !== n)
-    return undefined;
-  if (text.length !== n) return undefined;
-  const textAtStart = new Array<string>(n);
-  // The decode table's kind per id, computed in this pass (buildDecodeTable then visits only
-  // the BYTE ids): the same rule as its own pass.
-  const kind = new Uint8Array(n);
-  let marks = 0;
-  for (let i = 0; i < n; i++) {
-    const s = text[i];
-    if (s === undefined) return undefined;
-    if (startsWithMark[i] === 1) {
-      const m = atMark[marks++];
-      if (m === undefined) return undefined;
-      textAtStart[i] = m;
-    } else textAtStart[i] = s;
-    const t = types[i]!;
-    if (t < 1 || t > 6 || byteOf[i]! < -1 || byteOf[i]! > 255 || (t === 6) !== byteOf[i]! >= 0)
-      return undefined;
-    // CONTROL and BYTE ids print nothing (the decode table shares these arrays).
-    if ((t === PieceType.Control || t === PieceType.Byte) && (s !== "" || textAtStart[i] !== ""))
-      return undefined;
-    kind[i] =
-      t === PieceType.Byte
-        ? TokenKind.Bytes
-        : t === PieceType.Control || (t === PieceType.Unknown && s === "")
-          ? TokenKind.Control
-          : TokenKind.Text;
-  }
-  if (marks !== atMark.length) return undefined;
-  const { addDummyPrefix, removeExtraWhitespaces } = proto.normalizer;
-  const data: DecodeData = {
-    types,
-    text: text as string[],
-    textAtStart: textAtStart as string[],
-    startsWithMark,
-    byteOf,
-    stripAtStart: addDummyPrefix || removeExtraWhitespaces,
-    keepStartAfterStrip: removeExtraWhitespaces,
-  };
-  return { encoder, data, table: buildDecodeTable(data, { byteLength, kind }) };
+  return encoderTablesFrom(file, proto.types.length, true, verified);
 }

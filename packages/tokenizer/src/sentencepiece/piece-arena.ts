@@ -1,9 +1,10 @@
 // The piece strings of a table file (model-tables.ts) as one UTF-8 byte arena plus offsets,
 // turned into strings only when asked for: a cold load from a table file creates no piece
-// string at all (the decode table's texts are stored separately; encoding uses the stored
-// tables). Measured (InternLM2, 92k pieces, cold process): creating every piece string on
-// load was ~25 ms plus GC, about a quarter of a cached load; pieceToId, idToPiece and
-// tokenByteLength each decode one piece (cached).
+// string at all (encoding uses the stored tables). Measured (InternLM2, 92k pieces, cold
+// process): creating every piece string on load was ~25 ms plus GC, about a quarter of a cached
+// load. A piece is decoded per request and not cached here: its readers are rare (pieceToId's
+// confirmations, idToPiece) or keep what they make (piece-texts.ts, the chat builder's lengths),
+// and a cache of one slot per piece was one more large array on every cold load.
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 
@@ -34,14 +35,10 @@ export function pieceArenaOf(pieces: readonly string[]): PieceArenaArrays {
 }
 
 export class PieceArena {
-  private readonly cache: (string | undefined)[];
-
   private constructor(
     private readonly bytes: Uint8Array,
     private readonly offsets: Uint32Array,
-  ) {
-    this.cache = new Array(offsets.length - 1);
-  }
+  ) {}
 
   /**
    * The arena of `count` pieces, or undefined when the offsets' length or ends do not fit. The
@@ -56,23 +53,18 @@ export class PieceArena {
   }
 
   get count(): number {
-    return this.cache.length;
+    return this.offsets.length - 1;
   }
 
-  /** Piece id's string (decoded once), or undefined out of range. */
+  /** Piece id's string (decoded now), or undefined out of range. */
   at(id: number): string | undefined {
-    if (!Number.isInteger(id) || id < 0 || id >= this.cache.length) return undefined;
-    let s = this.cache[id];
-    if (s === undefined) {
-      s = utf8.decode(this.bytes.subarray(this.offsets[id]!, this.offsets[id + 1]!));
-      this.cache[id] = s;
-    }
-    return s;
+    if (!Number.isInteger(id) || id < 0 || id >= this.offsets.length - 1) return undefined;
+    return utf8.decode(this.bytes.subarray(this.offsets[id]!, this.offsets[id + 1]!));
   }
 
   /** Every piece string (the slow paths that need them all: rebuilding the encoder, exporting). */
   all(): string[] {
-    const out = new Array<string>(this.cache.length);
+    const out = new Array<string>(this.count);
     for (let i = 0; i < out.length; i++) out[i] = this.at(i)!;
     return out;
   }

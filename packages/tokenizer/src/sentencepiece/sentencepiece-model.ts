@@ -10,7 +10,7 @@ import { buildDecodeData, type DecodeData, decodeIds } from "./decode.ts";
 import { buildDecodeTable } from "./decode-table.ts";
 import type { EncoderTables } from "./encoder-tables.ts";
 import { PieceType, readModelProto, type SentencePieceProto } from "./model-proto.ts";
-import { derivedFromTables, FAMILY, protoFromTables, sentencePieceTableContents } from "./model-tables.ts";
+import { encoderFromTables, FAMILY, protoFromTables, sentencePieceTableContents } from "./model-tables.ts";
 import { utf8Length } from "./utf8-length.ts";
 
 export interface SentencePieceModelOptions {
@@ -45,7 +45,8 @@ export function loadSentencePieceModel(
   options: SentencePieceModelOptions,
 ): SentencePieceModel {
   const stored = openTables(options.tables, FAMILY);
-  const storedProto = stored === undefined ? undefined : protoFromTables(stored);
+  const verified = options.tables?.verified === true;
+  const storedProto = stored === undefined ? undefined : protoFromTables(stored, verified);
   const proto = storedProto ?? readModelProto(bytes, options.file);
   const blocked: ReadonlySet<number> = new Set(options.blocked ?? []);
   const n = proto.types.length;
@@ -78,23 +79,30 @@ export function loadSentencePieceModel(
     const id = pieceId(piece);
     return id !== undefined && proto.types[id] === type ? id : -1;
   };
-  // From a table file built for these blocked IDs: the encoder's tables, the decode data and
-  // the decode table, all views of the file (model-tables.ts checks them).
-  const derived =
-    stored === undefined || storedProto === undefined ? undefined : derivedFromTables(stored, proto, blocked);
-  options.tables?.report?.(derived !== undefined);
-  // The encoder (its pair table is ~2/3 of a cold InternLM2 load, ~80 ms) is built on the first
-  // encode(): a decode-only user (the stream decoder, `chatwire decode`) never pays for it.
-  let encoderTables: EncoderTables | undefined = derived?.encoder;
+  // From a table file built for these blocked IDs: the encoder's tables, views of the file
+  // (model-tables.ts checks them). The decode side is never stored: it is cheap to make lazily.
+  const storedEncoder =
+    stored === undefined || storedProto === undefined
+      ? undefined
+      : encoderFromTables(stored, proto, blocked, verified);
+  options.tables?.report?.(storedEncoder !== undefined);
+  // The encoder (its pair table is ~2/3 of a cold InternLM2 load from the .model, ~80 ms) is
+  // built on the first encode(): a decode-only user (the stream decoder, `chatwire decode`)
+  // never pays for it.
+  let encoderTables: EncoderTables | undefined = storedEncoder;
   let encoder: BpeEncoder | undefined;
-  // Built on first use (decode() or the stream decoder's table): ~20 ms and two strings per
-  // piece on InternLM2, which an encode-only user never needs.
-  let decodeData: DecodeData | undefined = derived?.data;
-  // Effective types for tokenByteLength (the chat builder asks per emitted ID).
-  let types: Uint8Array | undefined = derived?.data.types;
-  let decodeTable: DecodeTable | undefined = derived?.table;
+  // Effective types (blocked ids CONTROL): tokenByteLength (the chat builder asks per emitted
+  // ID) and the decode data.
+  let types: Uint8Array | undefined;
+  const effective = (): Uint8Array => {
+    types ??= effectiveTypes(proto, blocked);
+    return types;
+  };
+  // Built on first use (decode() or the stream decoder's table); texts per ID (piece-texts.ts).
+  let decodeData: DecodeData | undefined;
+  let decodeTable: DecodeTable | undefined;
   const data = (): DecodeData => {
-    decodeData ??= buildDecodeData(proto, effectiveTypes(proto, blocked));
+    decodeData ??= buildDecodeData(proto, effective());
     return decodeData;
   };
   const theEncoder = (): BpeEncoder => {
@@ -150,8 +158,7 @@ export function loadSentencePieceModel(
       return decodeIds(data(), ids);
     },
     tokenByteLength: (id: number): number => {
-      types ??= effectiveTypes(proto, blocked);
-      const type = types[id];
+      const type = effective()[id];
       if (type === undefined || type === PieceType.Control) return 0;
       if (type === PieceType.Byte) return 1;
       if (type === PieceType.Unknown) return utf8Length(proto.trainer.unkSurface, false);
@@ -163,7 +170,7 @@ export function loadSentencePieceModel(
     pieceScore: (id: number): number | undefined => proto.scores[id],
   } satisfies SentencePieceModel);
   registerTableExporter(model, (source) =>
-    writeTableFile(sentencePieceTableContents(source, proto, blocked, theEncoder().tables, data(), table())),
+    writeTableFile(sentencePieceTableContents(source, proto, blocked, theEncoder().tables)),
   );
   return model;
 }

@@ -7,11 +7,12 @@ import type { TextModel } from "../text-model.ts";
 import { type JsonValue, readTableFile, type TableFile } from "./table-file.ts";
 
 /**
- * Bump when any family's table layout or meaning changes: older files are then rebuilt. (4:
+ * Bump when any family's table layout or meaning changes: older files are then rebuilt. (5:
+ * SentencePiece files hold no decode sections (texts made per ID from the pieces). 4:
  * SentencePiece pieces as a UTF-8 arena, pair table as its filled slots, start texts only for
  * mark ids, string lists' other group as UTF-8; 3 was only ever an intermediate of that layout.)
  */
-export const TABLES_VERSION = 4;
+export const TABLES_VERSION = 5;
 
 export interface ModelTables {
   /**
@@ -21,6 +22,15 @@ export interface ModelTables {
   readonly source: string;
   /** A table file exported earlier by exportModelTables, or undefined (none stored yet). */
   readonly bytes?: Uint8Array | undefined;
+  /**
+   * True when the caller checked that `bytes` are exactly what exportModelTables wrote (the Node
+   * cache: a CRC-32 stored with the file). The loader then skips the checks of individual
+   * values (ids in range, one loop over every piece, BMP unit and pair slot) that only guard
+   * against damaged bytes; lengths, shapes and the version, content and reserved IDs the file
+   * was written for are always checked. Default false: every value is checked, so damaged bytes
+   * can only mean "rebuild", never a throw or a hang.
+   */
+  readonly verified?: boolean;
   /**
    * Called once by the loader: true when every table came from `bytes`; false when they were
    * absent, malformed, for other content or other reserved IDs, and were built from the file
@@ -43,6 +53,12 @@ export function registerTableExporter(model: TextModel, exporter: Exporter): voi
  */
 export function exportModelTables(model: TextModel, source: string): Uint8Array | undefined {
   return exporters.get(model)?.(source);
+}
+
+/** True when `bytes` is a table file written by this version for the content `source`. */
+export function tablesAreCurrent(bytes: Uint8Array, source: string): boolean {
+  const m = readTableFile(bytes)?.meta;
+  return m !== undefined && m.version === TABLES_VERSION && m.source === source;
 }
 
 /** The file in `tables` when it was written by this version for this family and content. */
