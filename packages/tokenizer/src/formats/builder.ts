@@ -8,14 +8,15 @@
 // anything is encoded). Each token of a run is attributed to the segment holding its first
 // byte, which gives the spans a trainer builds loss masks from. Cost over the bare encoder is
 // kept small: spans grow in place per run, only the tokens before the run's last segment are
-// attributed one by one (integer offsets, a per-ID length table), and the IDs are written once
-// into one array of the final length (linear in the number of IDs and segments).
+// attributed one by one (integer offsets, a per-ID length table), and the encoder appends each
+// run's IDs straight into the one result array (TextModel.encodeInto; linear in the number of
+// IDs and segments, no per-run array and no final copy).
 
 import { type SpecialTextPolicy, specialTokenError } from "../special-text/policy.ts";
 import type { SpecialScanner } from "../special-text/scanner.ts";
 import type { TextModel } from "../text-model.ts";
 import { TokenKind } from "../text-model.ts";
-import { startsAtNfcBoundary } from "./nfc-boundary.ts";
+import { endsAtNfcStop, startsAtNfcBoundary } from "./nfc-boundary.ts";
 
 export interface ChatSpan {
   /** Message index, or null for text that belongs to no message (prefix, generation prompt, top-level tools). */
@@ -198,28 +199,15 @@ function addSpan(
 }
 
 /**
- * Sum of the lengths of `tokens`. Through tokenLength: with a lazy table (the model has
+ * Sum of the lengths of ids[from..]. Through tokenLength: with a lazy table (the model has
  * tokenByteLength) `short` holds length + 1, or 0 for an ID not measured yet; reading it raw
  * (as this did) undercounted every run and started the walk at the wrong offset (found by the
  * differential test builder-exact.test.ts: "\n" of a ChatML "user\n" attributed to the role).
  */
-function sumLengths(tokens: readonly number[], lens: TokenLengths): number {
+function sumLengths(ids: readonly number[], from: number, lens: TokenLengths): number {
   let sum = 0;
-  for (let t = 0; t < tokens.length; t++) sum += tokenLength(lens, tokens[t] as number);
+  for (let t = from; t < ids.length; t++) sum += tokenLength(lens, ids[t] as number);
   return sum;
-}
-
-/** The IDs of `pieces` (reserved IDs and runs' ID arrays) end to end, `count` of them in all. */
-function concatPieces(pieces: readonly (number | number[])[], count: number): number[] {
-  if (pieces.length === 1 && typeof pieces[0] !== "number") return pieces[0] as number[];
-  const ids = new Array<number>(count);
-  let o = 0;
-  for (let p = 0; p < pieces.length; p++) {
-    const piece = pieces[p] as number | number[];
-    if (typeof piece === "number") ids[o++] = piece;
-    else for (let t = 0; t < piece.length; t++) ids[o++] = piece[t] as number;
-  }
-  return ids;
 }
 
 export class ChatBuilder {
@@ -242,20 +230,19 @@ export class ChatBuilder {
   }
 
   /** Caller text: audited (and rejected under "reject"), then encoded as ordinary text. */
-  caller(text: string, message: number | null, field: string, ref: CallerRef = { field }): void {
-    const matches = this.scanner.scan(text);
-    for (const m of matches) {
-      if (this.policy === "reject")
-        throw specialTokenError({ ...m, index: m.index + (ref.offset ?? 0) }, { message, field: ref.field });
-      this.audit.push({
-        message,
-        field: ref.field,
-        token: m.token,
-        index: m.index + (ref.offset ?? 0),
-        id: m.id,
-      });
+  caller(text: string, message: number | null, field: string, ref?: CallerRef): void {
+    // Clean text (the common case) costs one scan that allocates nothing (first()); the
+    // matches are collected only when there is one.
+    if (this.scanner.first(text) !== undefined) {
+      const offset = ref?.offset ?? 0;
+      const refField = ref?.field ?? field;
+      for (const m of this.scanner.scan(text)) {
+        if (this.policy === "reject")
+          throw specialTokenError({ ...m, index: m.index + offset }, { message, field: refField });
+        this.audit.push({ message, field: refField, token: m.token, index: m.index + offset, id: m.id });
+      }
     }
-    this.text(text, message, field);
+    if (text.length > 0) this.segments.push({ kind: TEXT, id: -1, text, message, field });
   }
 
   /**
@@ -278,63 +265,66 @@ export class ChatBuilder {
   }
 
   finish(): ChatEncoding {
-    // The IDs are written once into an array of the exact final length: each run's IDs are
-    // kept (a reserved ID as a number, a run as its array) and copied at the end, linear in the
-    // number of IDs and segments (issue 14: joining per-run chunks in batches re-copied everything
-    // joined so far once per batch). Growing one array by push() per ID measured ~6% of
-    // encodeChat on the bench's chat pool (embedded tokenizer), the single fill ~1.5%.
-    const pieces: (number | number[])[] = [];
+    // One result array: a reserved ID is pushed, a run's IDs are appended by the encoder itself
+    // (encodeInto) or copied from its array once. Growing by push() amortizes to linear time
+    // (issue 14: joining per-run chunks in batches re-copied everything joined so far once per
+    // batch); the earlier per-run arrays copied into an array of the final length cost an
+    // array per run plus a copy of every ID.
+    const ids: number[] = [];
     const spans: MutableSpan[] = [];
     const segs = this.segments;
-    let count = 0;
     let i = 0;
     while (i < segs.length) {
       const s = segs[i] as Segment;
       if (s.kind === RESERVED) {
-        addSpan(spans, s.message, s.field, count, count + 1);
-        pieces.push(s.id);
-        count++;
+        addSpan(spans, s.message, s.field, ids.length, ids.length + 1);
+        ids.push(s.id);
         i++;
       } else if (s.kind === CUT) i++;
       else {
         let j = i + 1;
         while (j < segs.length && (segs[j] as Segment).kind === TEXT) j++;
-        const tokens = this.encodeRun(i, j, count, spans);
-        if (tokens.length > 0) {
-          pieces.push(tokens);
-          count += tokens.length;
-        }
+        this.encodeRun(i, j, ids, spans);
         i = j;
       }
     }
-    return { ids: concatPieces(pieces, count), spans, audit: this.audit };
+    return { ids, spans, audit: this.audit };
   }
 
   /**
-   * Encodes segments [from, to) (all TEXT) as one encoder call whose IDs start at `base`,
-   * extends the spans and returns the IDs. Only the tokens before the start of the last segment are attributed one by one; from
-   * the first token inside the last segment on, the rest of the run is one span.
+   * Encodes segments [from, to) (all TEXT) as one encoder call whose IDs are appended to `ids`,
+   * and extends the spans. Only the tokens before the start of the last segment are attributed
+   * one by one; from the first token inside the last segment on, the rest of the run is one span.
    */
-  private encodeRun(from: number, to: number, base: number, spans: MutableSpan[]): number[] {
+  private encodeRun(from: number, to: number, ids: number[], spans: MutableSpan[]): void {
     const segs = this.segments;
     const lastSeg = segs[to - 1] as Segment;
-    let text = "";
+    let text = lastSeg.text;
     let oneOwner = true;
-    for (let k = from; k < to; k++) {
-      const s = segs[k] as Segment;
-      text += s.text;
-      if (s.message !== lastSeg.message || s.field !== lastSeg.field) oneOwner = false;
+    if (to - from > 1) {
+      text = "";
+      for (let k = from; k < to; k++) {
+        const s = segs[k] as Segment;
+        text += s.text;
+        if (s.message !== lastSeg.message || s.field !== lastSeg.field) oneOwner = false;
+      }
     }
-    const tokens = this.model.encode(text);
-    const n = tokens.length;
-    if (n === 0) return tokens;
+    const base = ids.length;
+    const model = this.model;
+    if (model.encodeInto !== undefined) model.encodeInto(text, ids);
+    else {
+      const tokens = model.encode(text);
+      for (let t = 0; t < tokens.length; t++) ids.push(tokens[t] as number);
+    }
+    const n = ids.length - base;
+    if (n === 0) return;
     if (oneOwner) {
       addSpan(spans, lastSeg.message, lastSeg.field, base, base + n);
-      return tokens;
+      return;
     }
     const count = to - from;
-    const lens = tokenByteLengths(this.model);
-    const lead = this.model.leadingOffsetBytes;
+    const lens = tokenByteLengths(model);
+    const lead = model.leadingOffsetBytes;
     if (lead !== undefined && this.exactWithoutMeasuring(from, to, text)) {
       // The IDs' bytes are the run's UTF-8 after `lead` bytes: only the prefix segments are measured.
       const ends = new Array<number>(count - 1);
@@ -343,7 +333,8 @@ export class ChatBuilder {
         total += utf8Length((segs[from + k] as Segment).text);
         ends[k] = total;
       }
-      return this.walk(from, to, base, spans, tokens, ends, -lead, lens);
+      this.walk(from, to, ids, base, spans, ends, -lead, lens);
+      return;
     }
     // Segment end offsets in UTF-8 bytes of the run (the last segment needs no end).
     let ends = new Array<number>(count);
@@ -352,12 +343,11 @@ export class ChatBuilder {
       total += utf8Length((segs[from + k] as Segment).text);
       ends[k] = total;
     }
-    const tokenTotal = sumLengths(tokens, lens);
+    const tokenTotal = sumLengths(ids, base, lens);
     // The model normalized the text (NFC in byte-level BPE), which can shorten it (e + U+0301 ->
     // é) or LENGTHEN it (U+01D5 U+0323 -> 4 to 7 bytes): measure boundaries in NFC text. A model
     // that does not say how it normalizes is taken to be NFC when its tokens are shorter.
-    const nfc =
-      this.model.normalization === "nfc" || (this.model.normalization === undefined && tokenTotal < total);
+    const nfc = model.normalization === "nfc" || (model.normalization === undefined && tokenTotal < total);
     if (nfc && tokenTotal !== total) {
       ends = [];
       let prefix = "";
@@ -368,7 +358,7 @@ export class ChatBuilder {
       total = ends[ends.length - 1] as number;
     }
     // A SentencePiece dummy prefix adds bytes before the text: start counting below zero.
-    return this.walk(from, to, base, spans, tokens, ends, Math.min(0, total - tokenTotal), lens);
+    this.walk(from, to, ids, base, spans, ends, Math.min(0, total - tokenTotal), lens);
   }
 
   /**
@@ -396,38 +386,40 @@ export class ChatBuilder {
     // Hangul, emoji: nfc-boundary.ts); the whole-run NFC pass this replaced for such starts was
     // ~1% of encodeChat on the bench's chat pool (a quarter of its messages are CJK).
     if (last.length === 0 || startsAtNfcBoundary(last)) return true;
+    // Nor can anything reach back across a prefix ending in a line feed (every chat header:
+    // "user\n", "assistant\n"): U+000A is a starter that no canonical composition starts with.
+    if (endsAtNfcStop((segs[to - 2] as Segment).text)) return true;
     // The last segment starts with something else at U+0300 or above (a combining mark may
     // compose with the prefix): exact when NFC leaves the whole run unchanged.
     return text.normalize("NFC") === text;
   }
 
-  /** Attributes tokens from the start of the run until the first token inside its last segment. */
+  /** Attributes tokens ids[base..] from the start of the run until the first token inside its last segment. */
   private walk(
     from: number,
     to: number,
+    ids: readonly number[],
     base: number,
     spans: MutableSpan[],
-    tokens: number[],
     ends: readonly number[],
     start: number,
     lens: TokenLengths,
-  ): number[] {
+  ): void {
     const segs = this.segments;
     const lastSeg = segs[to - 1] as Segment;
-    const n = tokens.length;
+    const end = ids.length;
     let pos = start;
     let seg = 0;
     const last = to - from - 1;
-    for (let t = 0; t < n; t++) {
+    for (let t = base; t < end; t++) {
       while (seg < last && pos >= (ends[seg] as number)) seg++;
       if (seg === last) {
-        addSpan(spans, lastSeg.message, lastSeg.field, base + t, base + n);
-        return tokens;
+        addSpan(spans, lastSeg.message, lastSeg.field, t, end);
+        return;
       }
       const s = segs[from + seg] as Segment;
-      addSpan(spans, s.message, s.field, base + t, base + t + 1);
-      pos += tokenLength(lens, tokens[t] as number);
+      addSpan(spans, s.message, s.field, t, t + 1);
+      pos += tokenLength(lens, ids[t] as number);
     }
-    return tokens;
   }
 }
