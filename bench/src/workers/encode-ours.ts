@@ -89,9 +89,11 @@ if (req.coldOnly === true) {
 // Independent instances for raw and chat; the first call on each is timed too (each builds
 // its own lazy tables): first raw encode vs first chat encode of the same message text. Two
 // fresh instances per side, timed in the order raw, chat, chat, raw (neither side always runs
-// after the other's first call has warmed shared code), CPU time of the process, each after a
-// full GC (heapUsedAfterGc) so no sample inherits the collection debt of the four loads; the
-// second pair is dropped afterwards. `first_encode_ms` stays the wall time of the first raw call.
+// after the other's first call has warmed shared code), CPU time of the process, back to back
+// after one full GC (heapUsedAfterGc: no sample inherits the collection debt of the four loads;
+// a GC before every sample ages the bytecode of the code between samples until V8 flushes it,
+// which charges one side a recompile); the second pair is dropped afterwards.
+// `first_encode_ms` stays the wall time of the first raw call.
 const cpuMs = (): number => {
   const u = process.cpuUsage();
   return (u.user + u.system) / 1000;
@@ -104,7 +106,6 @@ let firstEncodeMs = 0;
   const tokChat2 = await loadOurs(req.model, tables);
   const tokRaw2 = await loadOurs(req.model, tables);
   const firstRaw = (t: typeof tok): number => {
-    heapUsedAfterGc();
     const c = cpuMs();
     const w = performance.now();
     SINK.v += t.textModel.encode(FIRST_ENCODE_TEXT).length;
@@ -113,11 +114,11 @@ let firstEncodeMs = 0;
     return wallMs;
   };
   const firstChatOn = (t: typeof tok): void => {
-    heapUsedAfterGc();
     const c = cpuMs();
     SINK.v += t.encodeChat(chatRequest([FIRST_ENCODE_TEXT])).ids.length;
     firstCpu.chat.push(cpuMs() - c);
   };
+  heapUsedAfterGc();
   firstEncodeMs = firstRaw(tokRaw);
   firstChatOn(tokChat);
   firstChatOn(tokChat2);
@@ -191,35 +192,46 @@ const fresh = pairedOn("chat", "raw", cpuTimes);
 const textOverPaired = pairedOn("ours", "raw", cpuTimes);
 // ours (encodeText) speed over tiktoken's, per round on the same part: time tiktoken / time ours.
 const oursOverTiktoken = tk !== undefined ? pairedOn("tiktoken", "ours") : undefined;
-const poolDocs = parts.slice(R, 3 * R).flat();
-const poolConvs = convs.slice(R, 3 * R).flat();
+const poolParts = parts.slice(R, 3 * R);
+const poolConvs = convs.slice(R, 3 * R);
 // CPU time of this process (process.cpuUsage, µs), not wall time: on this shared machine a
 // pass is often descheduled for longer than it runs, and wall-clock pairs swung 0.5x..5x.
+// Raw and chat alternate PER PART (a few ms each, the order flipping part by part and round by
+// round), so a burst of load from other processes lands on both sides alike; each of the 15
+// samples is (chat CPU time) / (raw CPU time) summed over one pass over the pool.
 const cpuUs = (): number => {
   const u = process.cpuUsage();
   return u.user + u.system;
 };
-const runRaw = (): number => {
+const rawPart = (k: number): number => {
   const t = cpuUs();
-  for (const d of poolDocs) SINK.v += tokRaw.textModel.encode(d).length;
+  for (const d of poolParts[k] as string[]) SINK.v += tokRaw.textModel.encode(d).length;
   return cpuUs() - t;
 };
-const runChat = (): number => {
+const chatPart = (k: number): number => {
   const t = cpuUs();
-  for (const c of poolConvs) SINK.v += tokChat.encodeChat(c).ids.length;
+  for (const c of poolConvs[k] as ReturnType<typeof chatRequest>[])
+    SINK.v += tokChat.encodeChat(c).ids.length;
   return cpuUs() - t;
 };
-runRaw();
-runChat();
+for (let k = 0; k < poolParts.length; k++) {
+  rawPart(k);
+  chatPart(k);
+}
 const paired: number[] = [];
-for (let k = 0; k < 15; k++) {
-  if (k % 2 === 0) {
-    const raw = runRaw();
-    paired.push(runChat() / raw);
-  } else {
-    const chat = runChat();
-    paired.push(chat / runRaw());
+for (let round = 0; round < 15; round++) {
+  let raw = 0;
+  let chat = 0;
+  for (let k = 0; k < poolParts.length; k++) {
+    if ((round + k) % 2 === 0) {
+      raw += rawPart(k);
+      chat += chatPart(k);
+    } else {
+      chat += chatPart(k);
+      raw += rawPart(k);
+    }
   }
+  paired.push(chat / raw);
 }
 
 const out = {

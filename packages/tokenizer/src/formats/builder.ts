@@ -174,8 +174,21 @@ function tokenLength(lens: TokenLengths, id: number): number {
   return n;
 }
 
-/** A character from U+0300 on: NFC may change text holding one (or it is a surrogate). */
-const MAY_CHANGE = /[\u0300-\uffff]/;
+/**
+ * The UTF-8 length of `s` when every character is below U+0300 (NFC cannot change such text,
+ * nor can it hold a surrogate), else -1: one pass over the (short) prefix segments of a run.
+ */
+function lowUtf8Length(s: string): number {
+  let total = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) {
+      if (c >= 0x300) return -1;
+      total++;
+    }
+  }
+  return total;
+}
 
 interface MutableSpan {
   message: number | null;
@@ -213,6 +226,10 @@ function sumLengths(ids: readonly number[], from: number, lens: TokenLengths): n
 export class ChatBuilder {
   private readonly segments: Segment[] = [];
   private readonly audit: ChatAuditEntry[] = [];
+  /** The model's token lengths (looked up once per encoding, not once per run). */
+  private lens: TokenLengths | undefined;
+  /** Scratch for the prefix segments' end offsets of one run (read only below the run's count). */
+  private readonly ends: number[] = [];
 
   constructor(
     private readonly model: TextModel,
@@ -323,18 +340,27 @@ export class ChatBuilder {
       return;
     }
     const count = to - from;
-    const lens = tokenByteLengths(model);
+    this.lens ??= tokenByteLengths(model);
+    const lens = this.lens;
     const lead = model.leadingOffsetBytes;
-    if (lead !== undefined && this.exactWithoutMeasuring(from, to, text)) {
-      // The IDs' bytes are the run's UTF-8 after `lead` bytes: only the prefix segments are measured.
-      const ends = new Array<number>(count - 1);
+    const norm = model.normalization;
+    if (lead !== undefined && (norm === "none" || norm === "nfc")) {
+      // The IDs' bytes are the run's UTF-8 after `lead` bytes when the prefix is below U+0300 and
+      // NFC keeps it (nfcKeepsPrefix): only the prefix segments are measured (one pass each:
+      // below U+0300, and its UTF-8 length).
+      const ends = this.ends;
       let total = 0;
-      for (let k = 0; k < count - 1; k++) {
-        total += utf8Length((segs[from + k] as Segment).text);
+      let k = 0;
+      for (; k < count - 1; k++) {
+        const n = lowUtf8Length((segs[from + k] as Segment).text);
+        if (n < 0) break;
+        total += n;
         ends[k] = total;
       }
-      this.walk(from, to, ids, base, spans, ends, -lead, lens);
-      return;
+      if (k === count - 1 && (norm === "none" || this.nfcKeepsPrefix(to, text))) {
+        this.walk(from, to, ids, base, spans, ends, -lead, lens);
+        return;
+      }
     }
     // Segment end offsets in UTF-8 bytes of the run (the last segment needs no end).
     let ends = new Array<number>(count);
@@ -362,32 +388,26 @@ export class ChatBuilder {
   }
 
   /**
-   * True when the IDs of the run's prefix segments (all but the last) are known to hold exactly
-   * their UTF-8 (after the model's leading offset), which is all the walk reads: it stops at the
-   * first token inside the last segment. So: the model does not normalize, or it applies NFC,
-   * every prefix segment is below U+0300 and the last segment starts below U+0300 or with another
-   * NFC boundary character (or is empty).
-   * Why that suffices for NFC: a character below U+0300 has combining class 0 and is never the
-   * second of a composition pair (those are U+0300 and up: combining marks, Hangul vowels and
-   * trailing consonants, a few Indic vowel signs), so nothing in the last segment can compose
-   * with or reorder into the prefix; NFC(prefix + last) = prefix + NFC(last), whatever NFC does
-   * inside the last segment. Measured on the bench's chat pool (embedded tokenizer): the former whole-run NFC check
-   * (text.normalize("NFC") === text, a second NFC pass over every CJK message besides the
-   * encoder's own) was ~3% of encodeChat. Prefix segments below U+0300 also hold no surrogates.
+   * For a model that applies NFC, a run [.., to) whose prefix segments (all but the last) are all
+   * below U+0300 (the caller checked): true when NFC(prefix + last) = prefix + NFC(last), so the IDs of
+   * the prefix hold exactly its UTF-8, which is all the walk reads (it stops at the first token
+   * inside the last segment). That holds when the last segment starts below U+0300 or with another
+   * NFC boundary character, or is empty, or the prefix ends in a line feed.
+   * Why: a character below U+0300 has combining class 0 and is never the second of a
+   * composition pair (those are U+0300 and up: combining marks, Hangul vowels and trailing
+   * consonants, a few Indic vowel signs), so nothing in the last segment can compose with or
+   * reorder into the prefix, whatever NFC does inside the last segment; U+000A is moreover the
+   * first of no composition (nfc-boundary.ts). Measured on the bench's chat pool (embedded
+   * tokenizer): the former whole-run NFC check (text.normalize("NFC") === text, a second NFC
+   * pass over every CJK message besides the encoder's own) was ~3% of encodeChat. Prefix
+   * segments below U+0300 also hold no surrogates.
    */
-  private exactWithoutMeasuring(from: number, to: number, text: string): boolean {
-    const norm = this.model.normalization;
-    if (norm !== "none" && norm !== "nfc") return false;
+  private nfcKeepsPrefix(to: number, text: string): boolean {
     const segs = this.segments;
-    for (let k = from; k < to - 1; k++) if (MAY_CHANGE.test((segs[k] as Segment).text)) return false;
-    if (norm === "none") return true;
     const last = (segs[to - 1] as Segment).text;
-    // The same holds when the last segment starts with any NFC boundary character (CJK, kana,
-    // Hangul, emoji: nfc-boundary.ts); the whole-run NFC pass this replaced for such starts was
-    // ~1% of encodeChat on the bench's chat pool (a quarter of its messages are CJK).
+    // CJK, kana, Hangul, emoji starts: nfc-boundary.ts (a quarter of the pool's messages).
     if (last.length === 0 || startsAtNfcBoundary(last)) return true;
-    // Nor can anything reach back across a prefix ending in a line feed (every chat header:
-    // "user\n", "assistant\n"): U+000A is a starter that no canonical composition starts with.
+    // Every chat header ("user\n", "assistant\n") ends in a line feed.
     if (endsAtNfcStop((segs[to - 2] as Segment).text)) return true;
     // The last segment starts with something else at U+0300 or above (a combining mark may
     // compose with the prefix): exact when NFC leaves the whole run unchanged.
