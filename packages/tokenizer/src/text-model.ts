@@ -80,6 +80,12 @@ export interface TextModel {
    * Never returns an ID in `blocked`.
    */
   encode(text: string): number[];
+  /**
+   * Optional: exactly encode(text)'s IDs, appended to `out` (the chat builder's result array:
+   * no array per run, no copy). Never writes an ID in `blocked`; leaves `out` as it was before
+   * the call plus those IDs.
+   */
+  encodeInto?(text: string, out: number[]): void;
   /** Reference-equivalent one-shot decode of IDs in [0, vocabSize) (control pieces decode to ""). */
   decode(ids: readonly number[]): string;
   /** The piece string of an ID as stored in the file (e.g. "▁Hello", "<0x0A>", "Ġthe"), or undefined. */

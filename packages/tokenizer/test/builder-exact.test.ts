@@ -95,3 +95,38 @@ describe.each(models)("%s: unmeasured spans equal measured spans", (_, make) => 
     );
   });
 });
+
+// Prefix segments beyond ASCII: InternLM2 writes a message's name in its header, so the run is
+// "ROLE name=NAME\n" + content and NAME is a prefix segment (two-byte characters below U+0300
+// are measured by the shortcut; from U+0300 on the measuring path is taken).
+const NAMES = ["bob", "é", "\u00ff\u00e9", "x\u0301", "你好", "Ａ", "a b", "\u017f", "😀"];
+if (haveFixtures()) {
+  describe("internlm2: unmeasured spans equal measured spans with names in the header", () => {
+    const tok = loadTokenizerSync(fixturePath("internlm2"), { format: "internlm2" });
+    const slow = measuring(tok);
+    it("on random conversations with names", () => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.tuple(content, fc.option(fc.constantFrom(...NAMES), { nil: undefined })), {
+            minLength: 1,
+            maxLength: 4,
+          }),
+          (msgs) => {
+            const request = {
+              messages: msgs.map(([c, name], i) => ({
+                role: i % 2 === 0 ? ("user" as const) : ("assistant" as const),
+                content: c,
+                ...(name === undefined ? {} : { name }),
+              })),
+            };
+            const fast = tok.encodeChat(request);
+            const ref = slow.encodeChat(request);
+            expect(fast.ids).toEqual(ref.ids);
+            expect(fast.spans).toEqual(ref.spans);
+          },
+        ),
+        { numRuns: 300, seed: 1202 },
+      );
+    });
+  });
+}

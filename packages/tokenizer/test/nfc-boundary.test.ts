@@ -5,7 +5,7 @@
 // NFD of every code point (the recursive canonical decompositions hold every composition pair).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { startsAtNfcBoundary } from "../src/formats/nfc-boundary.ts";
+import { endsAtNfcStop, startsAtNfcBoundary } from "../src/formats/nfc-boundary.ts";
 
 function compositionSeconds(): Set<number> {
   const seconds = new Set<number>();
@@ -94,6 +94,50 @@ describe("startsAtNfcBoundary", () => {
         expect((prefix + s).normalize("NFC")).toBe(prefix.normalize("NFC") + s.normalize("NFC"));
       }),
       { numRuns: 2000, seed: 1501 },
+    );
+  });
+});
+
+describe("endsAtNfcStop (a line feed ends the prefix)", () => {
+  it("accepts exactly strings ending in U+000A", () => {
+    for (const s of ["\n", "user\n", "a\n\n"]) expect(endsAtNfcStop(s)).toBe(true);
+    for (const s of ["", "user", "\n ", "\r", "e", ">", "\u2028"]) expect(endsAtNfcStop(s)).toBe(false);
+  });
+
+  it('"\n" composes with and reorders against nothing: NFC("\n" + c) = "\n" + NFC(c) for every code point (ICU)', () => {
+    const bad: string[] = [];
+    for (let cp = 0; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      if (`\n${c}`.normalize("NFC") !== `\n${c.normalize("NFC")}`) bad.push(cp.toString(16));
+    }
+    expect(bad).toEqual([]);
+    expect("\n".normalize("NFD")).toBe("\n");
+  });
+
+  it("NFC(prefix + s) = prefix + NFC(s) for a prefix below U+0300 ending in \\n (random strings)", () => {
+    const low = fc.constantFrom("e", "a", "A", ">", "=", " ", "<", "user", "\u00e9", "\u017f");
+    const any = fc.constantFrom(
+      "e",
+      "\u0301",
+      "\u0323",
+      "\u0338",
+      "\u1161",
+      "\u11a8",
+      "\u3099",
+      "a",
+      " ",
+      "\u1100",
+      "\u0344",
+    );
+    fc.assert(
+      fc.property(fc.array(low, { maxLength: 5 }), fc.array(any, { maxLength: 8 }), (p, rest) => {
+        const prefix = `${p.join("")}\n`;
+        const s = rest.join("");
+        expect(endsAtNfcStop(prefix)).toBe(true);
+        expect((prefix + s).normalize("NFC")).toBe(prefix + s.normalize("NFC"));
+      }),
+      { numRuns: 3000, seed: 1502 },
     );
   });
 });

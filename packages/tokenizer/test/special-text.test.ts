@@ -51,6 +51,50 @@ describe("scanner", () => {
   });
 });
 
+describe("scanner: one first character, one-character strings, shared second characters", () => {
+  const naiveOf = (strings: readonly string[]) => (t: string) => {
+    const out: Array<{ token: string; index: number }> = [];
+    for (let i = 0; i < t.length; i++) {
+      const m = strings.filter((s) => t.startsWith(s, i)).sort((a, b) => b.length - a.length)[0];
+      if (m !== undefined) {
+        out.push({ token: m, index: i });
+        i += m.length - 1;
+      }
+    }
+    return out;
+  };
+  const registries: readonly (readonly string[])[] = [
+    ["<|im_start|>", "<|im_end|>", "<think>", "</think>", "<tool_call>", "</tool_call>", "<|im"],
+    ["<", "<a", "<ab", "<b>"],
+    ["[", "[x]", "<", "<y", "s", "sop"],
+  ];
+  for (const strings of registries) {
+    it(`property: agrees with a naive scan on ${JSON.stringify(strings)}`, () => {
+      const sc = createSpecialScanner(new Map(strings.map((s, i) => [s, 100 + i])));
+      const naive = naiveOf(strings);
+      const text = fc.array(
+        fc.oneof(fc.constantFrom(...strings, "<|", "</", "<t", "[", "s", "so"), fc.string({ maxLength: 3 })),
+        { maxLength: 10 },
+      );
+      fc.assert(
+        fc.property(text, (parts) => {
+          const t = parts.join("");
+          const all = sc.scan(t);
+          expect(all.map(({ token, index }) => ({ token, index }))).toEqual(naive(t));
+          for (const m of all) expect(m.id).toBe(100 + strings.indexOf(m.token));
+          expect(sc.first(t)).toEqual(all[0]);
+        }),
+        { numRuns: 1500, seed: 12 },
+      );
+    });
+  }
+  it("an empty registry finds nothing", () => {
+    const sc = createSpecialScanner(new Map());
+    expect(sc.scan("<|im_end|>")).toEqual([]);
+    expect(sc.first("<|im_end|>")).toBeUndefined();
+  });
+});
+
 describe("encodeText policies (qwen3)", () => {
   const tok = tokenizerFor("qwen3");
   it("neutralize: encodes as text, audits", () => {

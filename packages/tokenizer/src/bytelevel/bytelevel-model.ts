@@ -41,6 +41,8 @@ export interface ByteLevelModel extends TextModel {
   readonly addedTokens: readonly AddedTokenSpec[];
   /** The bytes an ID contributes to a reference decode (an added token: its content's bytes). */
   tokenBytes(id: number): Uint8Array;
+  /** encode(text)'s IDs appended to `out` (every byte-level model has it). */
+  encodeInto(text: string, out: number[]): void;
 }
 
 /** Pre-tokens up to this many UTF-16 units are cached (word -> IDs). */
@@ -214,11 +216,17 @@ class ByteLevelBpeModel implements ByteLevelModel {
   }
 
   encode(text: string): number[] {
+    const out: number[] = [];
+    this.encodeInto(text, out);
+    return out;
+  }
+
+  /** encode(text)'s IDs appended to `out` (TextModel.encodeInto: the chat builder's result array). */
+  encodeInto(text: string, out: number[]): void {
     // Known difference: ICU (Node 20) composes some sequences the reference's NFC leaves alone
     // (Unicode 16 scripts such as Garay, Tulu-Tigalari, Gurung Khema, Kirat Rai, and U+11938 Dives
     // Akuru: ~25 code points, found by probing every NFD-decomposed code point). Everything else agrees.
     const input = this.nfc ? text.normalize("NFC") : text;
-    const out: number[] = [];
     const re = this.splitter;
     const end = input.length;
     let pos = 0;
@@ -244,7 +252,6 @@ class ByteLevelBpeModel implements ByteLevelModel {
       pos += c >= 0xd800 && c <= 0xdbff && pos + 1 < end ? 2 : 1;
     }
     if (gapStart >= 0) this.encodeWord(input, gapStart, end, out);
-    return out;
   }
 
   /**

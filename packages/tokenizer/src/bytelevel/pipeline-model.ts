@@ -42,8 +42,13 @@ export class PipelineByteLevelModel implements ByteLevelModel {
 
   encode(text: string): number[] {
     const out: number[] = [];
-    for (const p of pieces(this.compiled, text)) for (const id of this.core.encode(p)) out.push(id);
+    this.encodeInto(text, out);
     return out;
+  }
+
+  /** encode(text)'s IDs appended to `out` (TextModel.encodeInto). */
+  encodeInto(text: string, out: number[]): void {
+    for (const p of pieces(this.compiled, text)) this.core.encodeInto(p, out);
   }
 
   decode(ids: readonly number[]): string {

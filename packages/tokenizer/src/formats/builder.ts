@@ -8,14 +8,15 @@
 // anything is encoded). Each token of a run is attributed to the segment holding its first
 // byte, which gives the spans a trainer builds loss masks from. Cost over the bare encoder is
 // kept small: spans grow in place per run, only the tokens before the run's last segment are
-// attributed one by one (integer offsets, a per-ID length table), and the IDs are written once
-// into one array of the final length (linear in the number of IDs and segments).
+// attributed one by one (integer offsets, a per-ID length table), and the encoder appends each
+// run's IDs straight into the one result array (TextModel.encodeInto; linear in the number of
+// IDs and segments, no per-run array and no final copy).
 
 import { type SpecialTextPolicy, specialTokenError } from "../special-text/policy.ts";
 import type { SpecialScanner } from "../special-text/scanner.ts";
 import type { TextModel } from "../text-model.ts";
 import { TokenKind } from "../text-model.ts";
-import { startsAtNfcBoundary } from "./nfc-boundary.ts";
+import { endsAtNfcStop, startsAtNfcBoundary } from "./nfc-boundary.ts";
 
 export interface ChatSpan {
   /** Message index, or null for text that belongs to no message (prefix, generation prompt, top-level tools). */
@@ -173,8 +174,21 @@ function tokenLength(lens: TokenLengths, id: number): number {
   return n;
 }
 
-/** A character from U+0300 on: NFC may change text holding one (or it is a surrogate). */
-const MAY_CHANGE = /[\u0300-\uffff]/;
+/**
+ * The UTF-8 length of `s` when every character is below U+0300 (NFC cannot change such text,
+ * nor can it hold a surrogate), else -1: one pass over the (short) prefix segments of a run.
+ */
+function lowUtf8Length(s: string): number {
+  let total = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c >= 0x80) {
+      if (c >= 0x300) return -1;
+      total++;
+    }
+  }
+  return total;
+}
 
 interface MutableSpan {
   message: number | null;
@@ -198,33 +212,24 @@ function addSpan(
 }
 
 /**
- * Sum of the lengths of `tokens`. Through tokenLength: with a lazy table (the model has
+ * Sum of the lengths of ids[from..]. Through tokenLength: with a lazy table (the model has
  * tokenByteLength) `short` holds length + 1, or 0 for an ID not measured yet; reading it raw
  * (as this did) undercounted every run and started the walk at the wrong offset (found by the
  * differential test builder-exact.test.ts: "\n" of a ChatML "user\n" attributed to the role).
  */
-function sumLengths(tokens: readonly number[], lens: TokenLengths): number {
+function sumLengths(ids: readonly number[], from: number, lens: TokenLengths): number {
   let sum = 0;
-  for (let t = 0; t < tokens.length; t++) sum += tokenLength(lens, tokens[t] as number);
+  for (let t = from; t < ids.length; t++) sum += tokenLength(lens, ids[t] as number);
   return sum;
-}
-
-/** The IDs of `pieces` (reserved IDs and runs' ID arrays) end to end, `count` of them in all. */
-function concatPieces(pieces: readonly (number | number[])[], count: number): number[] {
-  if (pieces.length === 1 && typeof pieces[0] !== "number") return pieces[0] as number[];
-  const ids = new Array<number>(count);
-  let o = 0;
-  for (let p = 0; p < pieces.length; p++) {
-    const piece = pieces[p] as number | number[];
-    if (typeof piece === "number") ids[o++] = piece;
-    else for (let t = 0; t < piece.length; t++) ids[o++] = piece[t] as number;
-  }
-  return ids;
 }
 
 export class ChatBuilder {
   private readonly segments: Segment[] = [];
   private readonly audit: ChatAuditEntry[] = [];
+  /** The model's token lengths (looked up once per encoding, not once per run). */
+  private lens: TokenLengths | undefined;
+  /** Scratch for the prefix segments' end offsets of one run (read only below the run's count). */
+  private readonly ends: number[] = [];
 
   constructor(
     private readonly model: TextModel,
@@ -242,20 +247,19 @@ export class ChatBuilder {
   }
 
   /** Caller text: audited (and rejected under "reject"), then encoded as ordinary text. */
-  caller(text: string, message: number | null, field: string, ref: CallerRef = { field }): void {
-    const matches = this.scanner.scan(text);
-    for (const m of matches) {
-      if (this.policy === "reject")
-        throw specialTokenError({ ...m, index: m.index + (ref.offset ?? 0) }, { message, field: ref.field });
-      this.audit.push({
-        message,
-        field: ref.field,
-        token: m.token,
-        index: m.index + (ref.offset ?? 0),
-        id: m.id,
-      });
+  caller(text: string, message: number | null, field: string, ref?: CallerRef): void {
+    // Clean text (the common case) costs one scan that allocates nothing (first()); the
+    // matches are collected only when there is one.
+    if (this.scanner.first(text) !== undefined) {
+      const offset = ref?.offset ?? 0;
+      const refField = ref?.field ?? field;
+      for (const m of this.scanner.scan(text)) {
+        if (this.policy === "reject")
+          throw specialTokenError({ ...m, index: m.index + offset }, { message, field: refField });
+        this.audit.push({ message, field: refField, token: m.token, index: m.index + offset, id: m.id });
+      }
     }
-    this.text(text, message, field);
+    if (text.length > 0) this.segments.push({ kind: TEXT, id: -1, text, message, field });
   }
 
   /**
@@ -278,72 +282,85 @@ export class ChatBuilder {
   }
 
   finish(): ChatEncoding {
-    // The IDs are written once into an array of the exact final length: each run's IDs are
-    // kept (a reserved ID as a number, a run as its array) and copied at the end, linear in the
-    // number of IDs and segments (issue 14: joining per-run chunks in batches re-copied everything
-    // joined so far once per batch). Growing one array by push() per ID measured ~6% of
-    // encodeChat on the bench's chat pool (embedded tokenizer), the single fill ~1.5%.
-    const pieces: (number | number[])[] = [];
+    // One result array: a reserved ID is pushed, a run's IDs are appended by the encoder itself
+    // (encodeInto) or copied from its array once. Growing by push() amortizes to linear time
+    // (issue 14: joining per-run chunks in batches re-copied everything joined so far once per
+    // batch); the earlier per-run arrays copied into an array of the final length cost an
+    // array per run plus a copy of every ID.
+    const ids: number[] = [];
     const spans: MutableSpan[] = [];
     const segs = this.segments;
-    let count = 0;
     let i = 0;
     while (i < segs.length) {
       const s = segs[i] as Segment;
       if (s.kind === RESERVED) {
-        addSpan(spans, s.message, s.field, count, count + 1);
-        pieces.push(s.id);
-        count++;
+        addSpan(spans, s.message, s.field, ids.length, ids.length + 1);
+        ids.push(s.id);
         i++;
       } else if (s.kind === CUT) i++;
       else {
         let j = i + 1;
         while (j < segs.length && (segs[j] as Segment).kind === TEXT) j++;
-        const tokens = this.encodeRun(i, j, count, spans);
-        if (tokens.length > 0) {
-          pieces.push(tokens);
-          count += tokens.length;
-        }
+        this.encodeRun(i, j, ids, spans);
         i = j;
       }
     }
-    return { ids: concatPieces(pieces, count), spans, audit: this.audit };
+    return { ids, spans, audit: this.audit };
   }
 
   /**
-   * Encodes segments [from, to) (all TEXT) as one encoder call whose IDs start at `base`,
-   * extends the spans and returns the IDs. Only the tokens before the start of the last segment are attributed one by one; from
-   * the first token inside the last segment on, the rest of the run is one span.
+   * Encodes segments [from, to) (all TEXT) as one encoder call whose IDs are appended to `ids`,
+   * and extends the spans. Only the tokens before the start of the last segment are attributed
+   * one by one; from the first token inside the last segment on, the rest of the run is one span.
    */
-  private encodeRun(from: number, to: number, base: number, spans: MutableSpan[]): number[] {
+  private encodeRun(from: number, to: number, ids: number[], spans: MutableSpan[]): void {
     const segs = this.segments;
     const lastSeg = segs[to - 1] as Segment;
-    let text = "";
+    let text = lastSeg.text;
     let oneOwner = true;
-    for (let k = from; k < to; k++) {
-      const s = segs[k] as Segment;
-      text += s.text;
-      if (s.message !== lastSeg.message || s.field !== lastSeg.field) oneOwner = false;
+    if (to - from > 1) {
+      text = "";
+      for (let k = from; k < to; k++) {
+        const s = segs[k] as Segment;
+        text += s.text;
+        if (s.message !== lastSeg.message || s.field !== lastSeg.field) oneOwner = false;
+      }
     }
-    const tokens = this.model.encode(text);
-    const n = tokens.length;
-    if (n === 0) return tokens;
+    const base = ids.length;
+    const model = this.model;
+    if (model.encodeInto !== undefined) model.encodeInto(text, ids);
+    else {
+      const tokens = model.encode(text);
+      for (let t = 0; t < tokens.length; t++) ids.push(tokens[t] as number);
+    }
+    const n = ids.length - base;
+    if (n === 0) return;
     if (oneOwner) {
       addSpan(spans, lastSeg.message, lastSeg.field, base, base + n);
-      return tokens;
+      return;
     }
     const count = to - from;
-    const lens = tokenByteLengths(this.model);
-    const lead = this.model.leadingOffsetBytes;
-    if (lead !== undefined && this.exactWithoutMeasuring(from, to, text)) {
-      // The IDs' bytes are the run's UTF-8 after `lead` bytes: only the prefix segments are measured.
-      const ends = new Array<number>(count - 1);
+    this.lens ??= tokenByteLengths(model);
+    const lens = this.lens;
+    const lead = model.leadingOffsetBytes;
+    const norm = model.normalization;
+    if (lead !== undefined && (norm === "none" || norm === "nfc")) {
+      // The IDs' bytes are the run's UTF-8 after `lead` bytes when the prefix is below U+0300 and
+      // NFC keeps it (nfcKeepsPrefix): only the prefix segments are measured (one pass each:
+      // below U+0300, and its UTF-8 length).
+      const ends = this.ends;
       let total = 0;
-      for (let k = 0; k < count - 1; k++) {
-        total += utf8Length((segs[from + k] as Segment).text);
+      let k = 0;
+      for (; k < count - 1; k++) {
+        const n = lowUtf8Length((segs[from + k] as Segment).text);
+        if (n < 0) break;
+        total += n;
         ends[k] = total;
       }
-      return this.walk(from, to, base, spans, tokens, ends, -lead, lens);
+      if (k === count - 1 && (norm === "none" || this.nfcKeepsPrefix(to, text))) {
+        this.walk(from, to, ids, base, spans, ends, -lead, lens);
+        return;
+      }
     }
     // Segment end offsets in UTF-8 bytes of the run (the last segment needs no end).
     let ends = new Array<number>(count);
@@ -352,12 +369,11 @@ export class ChatBuilder {
       total += utf8Length((segs[from + k] as Segment).text);
       ends[k] = total;
     }
-    const tokenTotal = sumLengths(tokens, lens);
+    const tokenTotal = sumLengths(ids, base, lens);
     // The model normalized the text (NFC in byte-level BPE), which can shorten it (e + U+0301 ->
     // é) or LENGTHEN it (U+01D5 U+0323 -> 4 to 7 bytes): measure boundaries in NFC text. A model
     // that does not say how it normalizes is taken to be NFC when its tokens are shorter.
-    const nfc =
-      this.model.normalization === "nfc" || (this.model.normalization === undefined && tokenTotal < total);
+    const nfc = model.normalization === "nfc" || (model.normalization === undefined && tokenTotal < total);
     if (nfc && tokenTotal !== total) {
       ends = [];
       let prefix = "";
@@ -368,66 +384,62 @@ export class ChatBuilder {
       total = ends[ends.length - 1] as number;
     }
     // A SentencePiece dummy prefix adds bytes before the text: start counting below zero.
-    return this.walk(from, to, base, spans, tokens, ends, Math.min(0, total - tokenTotal), lens);
+    this.walk(from, to, ids, base, spans, ends, Math.min(0, total - tokenTotal), lens);
   }
 
   /**
-   * True when the IDs of the run's prefix segments (all but the last) are known to hold exactly
-   * their UTF-8 (after the model's leading offset), which is all the walk reads: it stops at the
-   * first token inside the last segment. So: the model does not normalize, or it applies NFC,
-   * every prefix segment is below U+0300 and the last segment starts below U+0300 or with another
-   * NFC boundary character (or is empty).
-   * Why that suffices for NFC: a character below U+0300 has combining class 0 and is never the
-   * second of a composition pair (those are U+0300 and up: combining marks, Hangul vowels and
-   * trailing consonants, a few Indic vowel signs), so nothing in the last segment can compose
-   * with or reorder into the prefix; NFC(prefix + last) = prefix + NFC(last), whatever NFC does
-   * inside the last segment. Measured on the bench's chat pool (embedded tokenizer): the former whole-run NFC check
-   * (text.normalize("NFC") === text, a second NFC pass over every CJK message besides the
-   * encoder's own) was ~3% of encodeChat. Prefix segments below U+0300 also hold no surrogates.
+   * For a model that applies NFC, a run [.., to) whose prefix segments (all but the last) are all
+   * below U+0300 (the caller checked): true when NFC(prefix + last) = prefix + NFC(last), so the IDs of
+   * the prefix hold exactly its UTF-8, which is all the walk reads (it stops at the first token
+   * inside the last segment). That holds when the last segment starts below U+0300 or with another
+   * NFC boundary character, or is empty, or the prefix ends in a line feed.
+   * Why: a character below U+0300 has combining class 0 and is never the second of a
+   * composition pair (those are U+0300 and up: combining marks, Hangul vowels and trailing
+   * consonants, a few Indic vowel signs), so nothing in the last segment can compose with or
+   * reorder into the prefix, whatever NFC does inside the last segment; U+000A is moreover the
+   * first of no composition (nfc-boundary.ts). Measured on the bench's chat pool (embedded
+   * tokenizer): the former whole-run NFC check (text.normalize("NFC") === text, a second NFC
+   * pass over every CJK message besides the encoder's own) was ~3% of encodeChat. Prefix
+   * segments below U+0300 also hold no surrogates.
    */
-  private exactWithoutMeasuring(from: number, to: number, text: string): boolean {
-    const norm = this.model.normalization;
-    if (norm !== "none" && norm !== "nfc") return false;
+  private nfcKeepsPrefix(to: number, text: string): boolean {
     const segs = this.segments;
-    for (let k = from; k < to - 1; k++) if (MAY_CHANGE.test((segs[k] as Segment).text)) return false;
-    if (norm === "none") return true;
     const last = (segs[to - 1] as Segment).text;
-    // The same holds when the last segment starts with any NFC boundary character (CJK, kana,
-    // Hangul, emoji: nfc-boundary.ts); the whole-run NFC pass this replaced for such starts was
-    // ~1% of encodeChat on the bench's chat pool (a quarter of its messages are CJK).
+    // CJK, kana, Hangul, emoji starts: nfc-boundary.ts (a quarter of the pool's messages).
     if (last.length === 0 || startsAtNfcBoundary(last)) return true;
+    // Every chat header ("user\n", "assistant\n") ends in a line feed.
+    if (endsAtNfcStop((segs[to - 2] as Segment).text)) return true;
     // The last segment starts with something else at U+0300 or above (a combining mark may
     // compose with the prefix): exact when NFC leaves the whole run unchanged.
     return text.normalize("NFC") === text;
   }
 
-  /** Attributes tokens from the start of the run until the first token inside its last segment. */
+  /** Attributes tokens ids[base..] from the start of the run until the first token inside its last segment. */
   private walk(
     from: number,
     to: number,
+    ids: readonly number[],
     base: number,
     spans: MutableSpan[],
-    tokens: number[],
     ends: readonly number[],
     start: number,
     lens: TokenLengths,
-  ): number[] {
+  ): void {
     const segs = this.segments;
     const lastSeg = segs[to - 1] as Segment;
-    const n = tokens.length;
+    const end = ids.length;
     let pos = start;
     let seg = 0;
     const last = to - from - 1;
-    for (let t = 0; t < n; t++) {
+    for (let t = base; t < end; t++) {
       while (seg < last && pos >= (ends[seg] as number)) seg++;
       if (seg === last) {
-        addSpan(spans, lastSeg.message, lastSeg.field, base + t, base + n);
-        return tokens;
+        addSpan(spans, lastSeg.message, lastSeg.field, t, end);
+        return;
       }
       const s = segs[from + seg] as Segment;
-      addSpan(spans, s.message, s.field, base + t, base + t + 1);
-      pos += tokenLength(lens, tokens[t] as number);
+      addSpan(spans, s.message, s.field, t, t + 1);
+      pos += tokenLength(lens, ids[t] as number);
     }
-    return tokens;
   }
 }

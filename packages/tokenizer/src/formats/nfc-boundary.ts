@@ -34,3 +34,13 @@ export function startsAtNfcBoundary(s: string): boolean {
   for (const [lo, hi] of BMP_RANGES) if (c >= lo && c <= hi) return true;
   return isEmojiPair(s);
 }
+
+/**
+ * True when `s` ends with a line feed: U+000A is a starter (combining class 0, NFC_Quick_Check
+ * = Yes) that no canonical composition has as its first character, so nothing after it can
+ * compose with it or reorder before it: NFC(s + t) = NFC(s) + NFC(t) for every t.
+ * test/nfc-boundary.test.ts checks "\n" + c against ICU for every code point c.
+ */
+export function endsAtNfcStop(s: string): boolean {
+  return s.length > 0 && s.charCodeAt(s.length - 1) === 0x0a;
+}

@@ -227,10 +227,17 @@ export class BpeEncoder {
   }
 
   encode(text: string): number[] {
+    const out: number[] = [];
+    this.encodeInto(text, out);
+    return out;
+  }
+
+  /** encode(text)'s IDs appended to `out` (TextModel.encodeInto: the chat builder's result array). */
+  encodeInto(text: string, out: number[]): void {
     const s = this.normalize(text);
     const len = s.length;
-    if (len === 0) return [];
-    this.out = [];
+    if (len === 0) return;
+    this.out = out;
     this.prevUnk = false;
     if (this.markAfter === undefined) this.encodeRange(s, 0, len);
     else {
@@ -247,9 +254,7 @@ export class BpeEncoder {
       }
       this.segment(s, start, len);
     }
-    const out = this.out;
     this.out = [];
-    return out;
   }
 
   /** One independent segment s[start, end): from the cache when short and the text is warm. */

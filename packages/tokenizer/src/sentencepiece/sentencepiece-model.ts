@@ -145,6 +145,7 @@ export function loadSentencePieceModel(
     bosId: special(proto.trainer.bosPiece, PieceType.Control),
     eosId: special(proto.trainer.eosPiece, PieceType.Control),
     encode: (text: string): number[] => theEncoder().encode(text),
+    encodeInto: (text: string, out: number[]): void => theEncoder().encodeInto(text, out),
     decode: (ids: readonly number[]): string => {
       for (let i = 0; i < ids.length; i++) {
         const id = ids[i]!;

@@ -2,9 +2,11 @@
 // position, non-overlapping: a match is skipped past, as a literal-matching tokenizer would).
 //
 // Fast path: only at a position holding the first character of some string are the (few)
-// candidates starting with that unit compared, longest first. Reserved strings start with "<"
-// or "[", so the scan jumps between occurrences of those with the native indexOf (one
-// remembered next position per distinct first character). Clean text allocates nothing.
+// candidates compared, and only those whose SECOND character is the one that follows there
+// (longest first; one-character strings last). Reserved strings start with "<" or "[", so the
+// scan jumps between occurrences of those with the native indexOf (one remembered next position
+// per distinct first character; a registry with one first character, Qwen3's "<", runs one
+// indexOf loop without that bookkeeping). Clean text allocates nothing.
 
 export interface SpecialMatch {
   /** The reserved string found. */
@@ -24,6 +26,47 @@ export interface SpecialScanner {
   first(text: string): SpecialMatch | undefined;
 }
 
+type Candidates = ReadonlyArray<readonly [string, number]>;
+
+/** The strings sharing one first character: by second character (longest first), then the one-character string. */
+interface FirstGroup {
+  readonly bySecond: ReadonlyMap<number, Candidates>;
+  /** The string of length 1 (at most one per first character), or undefined. */
+  readonly single: readonly [string, number] | undefined;
+}
+
+function group(list: Candidates): FirstGroup {
+  const bySecond = new Map<number, Array<readonly [string, number]>>();
+  let single: readonly [string, number] | undefined;
+  for (const e of list) {
+    if (e[0].length === 1) {
+      single = e;
+      continue;
+    }
+    const c = e[0].charCodeAt(1);
+    let l = bySecond.get(c);
+    if (l === undefined) {
+      l = [];
+      bySecond.set(c, l);
+    }
+    l.push(e);
+  }
+  for (const l of bySecond.values()) l.sort((a, b) => b[0].length - a[0].length);
+  return { bySecond, single };
+}
+
+/** Tries the candidates starting at `i` (longest first); the match or undefined. */
+function matchAt(text: string, i: number, g: FirstGroup): SpecialMatch | undefined {
+  const list = g.bySecond.get(text.charCodeAt(i + 1));
+  if (list !== undefined)
+    for (let k = 0; k < list.length; k++) {
+      const [s, id] = list[k] as readonly [string, number];
+      if (text.startsWith(s, i)) return { token: s, index: i, id };
+    }
+  const one = g.single;
+  return one === undefined ? undefined : { token: one[0], index: i, id: one[1] };
+}
+
 export function createSpecialScanner(strings: ReadonlyMap<string, number>): SpecialScanner {
   const byFirst = new Map<number, Array<readonly [string, number]>>();
   for (const [s, id] of strings) {
@@ -36,24 +79,13 @@ export function createSpecialScanner(strings: ReadonlyMap<string, number>): Spec
     }
     list.push([s, id]);
   }
-  for (const list of byFirst.values()) list.sort((a, b) => b[0].length - a[0].length);
-
-  /** Tries the candidates starting at `i` (longest first); the match or undefined. */
-  const matchAt = (
-    text: string,
-    i: number,
-    list: ReadonlyArray<readonly [string, number]>,
-  ): SpecialMatch | undefined => {
-    for (const [s, id] of list) if (text.startsWith(s, i)) return { token: s, index: i, id };
-    return undefined;
-  };
 
   // Jump between occurrences of the first characters with the native indexOf, remembering the
   // next occurrence of each (every real registry has at most two: "<" and "[").
   const firstChars = [...byFirst.keys()].map((c) => String.fromCharCode(c));
-  const firstLists = [...byFirst.values()];
+  const groups = [...byFirst.values()].map(group);
   const nextAt = new Int32Array(firstChars.length);
-  const run = (text: string, all: SpecialMatch[] | undefined): SpecialMatch | undefined => {
+  const runMany = (text: string, all: SpecialMatch[] | undefined): SpecialMatch | undefined => {
     const k = firstChars.length;
     // -2: not searched yet; -1: no further occurrence.
     nextAt.fill(-2);
@@ -73,7 +105,7 @@ export function createSpecialScanner(strings: ReadonlyMap<string, number>): Spec
         }
       }
       if (at < 0) return undefined;
-      const m = matchAt(text, at, firstLists[q] as ReadonlyArray<readonly [string, number]>);
+      const m = matchAt(text, at, groups[q] as FirstGroup);
       if (m === undefined) from = at + 1;
       else {
         if (all === undefined) return m;
@@ -82,6 +114,25 @@ export function createSpecialScanner(strings: ReadonlyMap<string, number>): Spec
       }
     }
   };
+  // One first character: the same scan without the per-character bookkeeping.
+  const onlyChar = firstChars.length === 1 ? (firstChars[0] as string) : undefined;
+  const onlyGroup = groups[0];
+  const runOne = (text: string, all: SpecialMatch[] | undefined): SpecialMatch | undefined => {
+    const ch = onlyChar as string;
+    const g = onlyGroup as FirstGroup;
+    let at = text.indexOf(ch);
+    while (at >= 0) {
+      const m = matchAt(text, at, g);
+      if (m === undefined) at = text.indexOf(ch, at + 1);
+      else {
+        if (all === undefined) return m;
+        all.push(m);
+        at = text.indexOf(ch, at + m.token.length);
+      }
+    }
+    return undefined;
+  };
+  const run = firstChars.length === 0 ? () => undefined : onlyChar !== undefined ? runOne : runMany;
 
   return {
     strings,

@@ -158,11 +158,12 @@ function plan(request: unknown): { segments: Segment[]; agp: boolean } {
     });
   }
   // The vendor's role rules (PROMPT.md), on the segments as rendered.
-  segments.forEach((s, k) => {
+  for (let k = 0; k < segments.length; k++) {
+    const s = segments[k] as (typeof segments)[number];
     const prev = segments[k - 1];
-    const at = { ...(s.owner === null ? {} : { message: s.owner }), field: "role" };
-    if (s.role === "system" && k !== 0) throw invalid("a system message may only come first", at);
-    if (s.role === "user" && prev?.role === "user") throw invalid("two user messages in a row", at);
+    const at = () => ({ ...(s.owner === null ? {} : { message: s.owner }), field: "role" });
+    if (s.role === "system" && k !== 0) throw invalid("a system message may only come first", at());
+    if (s.role === "user" && prev?.role === "user") throw invalid("two user messages in a row", at());
     if (
       s.role === "observation" &&
       !(
@@ -170,8 +171,8 @@ function plan(request: unknown): { segments: Segment[]; agp: boolean } {
         (prev.role === "observation" || (prev.role === "assistant" && prev.metadata !== ""))
       )
     )
-      throw invalid("an observation must follow an assistant tool or code call (non-empty metadata)", at);
-  });
+      throw invalid("an observation must follow an assistant tool or code call (non-empty metadata)", at());
+  }
   return { segments, agp: req.addGenerationPrompt };
 }
 

@@ -81,7 +81,8 @@ export function renderQwen3(request: unknown, b: ChatSink, ids: TokenIds<Qwen3Ke
     }
   }
 
-  for (const [i, m] of messages.entries()) {
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i] as NMessage;
     const last = i === messages.length - 1;
     if (m.role === "user" || (m.role === "system" && i !== 0)) {
       b.reserved(ids.imStart, i, "marker");
