@@ -14,8 +14,12 @@
 import type { ChatSink } from "../formats/sink.ts";
 import type { SpecialScanner } from "../special-text/scanner.ts";
 
-/** A run as the builder's template() splits it: text pieces (string) and reserved IDs (number). */
-type Split = readonly (string | number)[];
+/**
+ * A run as the builder's template() splits it: text pieces (string) and reserved IDs (number);
+ * with `encode`, a text piece between two reserved IDs of the run is its IDs (an array, see
+ * createTemplateRunCache).
+ */
+type Split = readonly (string | number | readonly number[])[];
 
 const MAX_RUN = 256;
 /** Table size (a power of two). */
@@ -37,7 +41,19 @@ export interface TemplateRunCache {
   emit(text: string, message: number | null, field: string, sink: ChatSink): void;
 }
 
-export function createTemplateRunCache(scanner: SpecialScanner): TemplateRunCache {
+/**
+ * `encode` (the encoder call the ChatBuilder makes for a run: TextModel.encodeInto / encode) is
+ * given only when the sink is the builder itself (no strip filter, no text-piece split in
+ * front): then a text piece BETWEEN two reserved strings of one template run ("\n" in
+ * "<|im_end|>\n<|im_start|>") is a whole encoder run of the builder (its run ends at each
+ * reserved ID), so its IDs are computed once, when the run is split, and placed as they are:
+ * the same IDs, and the same span (message, field) the builder gives a one-segment run. Text at
+ * a run's start or end may join the caller text next to it and is passed as text.
+ */
+export function createTemplateRunCache(
+  scanner: SpecialScanner,
+  encode?: (text: string) => number[],
+): TemplateRunCache {
   // Slot k holds keys[k] and its split splits[k] (keys[k] undefined: empty).
   const keys = new Array<string | undefined>(SLOTS).fill(undefined);
   const splits = new Array<Split>(SLOTS).fill([]);
@@ -51,7 +67,7 @@ export function createTemplateRunCache(scanner: SpecialScanner): TemplateRunCach
   };
   const fastPath = firsts.length <= 4;
   const split = (text: string): Split => {
-    const out: (string | number)[] = [];
+    const out: (string | number | readonly number[])[] = [];
     let from = 0;
     for (const m of scanner.scan(text)) {
       if (m.index > from) out.push(text.slice(from, m.index));
@@ -59,6 +75,12 @@ export function createTemplateRunCache(scanner: SpecialScanner): TemplateRunCach
       from = m.index + m.token.length;
     }
     if (from < text.length) out.push(text.slice(from));
+    if (encode !== undefined)
+      for (let i = 1; i + 1 < out.length; i++) {
+        const p = out[i];
+        if (typeof p === "string" && typeof out[i - 1] === "number" && typeof out[i + 1] === "number")
+          out[i] = encode(p);
+      }
     return out;
   };
   return {
@@ -81,7 +103,8 @@ export function createTemplateRunCache(scanner: SpecialScanner): TemplateRunCach
       }
       for (const p of parts)
         if (typeof p === "string") sink.text(p, message, field);
-        else sink.reserved(p, message, "marker");
+        else if (typeof p === "number") sink.reserved(p, message, "marker");
+        else for (let i = 0; i < p.length; i++) sink.reserved(p[i] as number, message, field);
     },
   };
 }
