@@ -37,8 +37,12 @@ function slotOf(text: string): number {
 }
 
 export interface TemplateRunCache {
-  /** Same as sink.template(text, message, field): reserved strings become IDs, the rest text. */
-  emit(text: string, message: number | null, field: string, sink: ChatSink): void;
+  /**
+   * Same as sink.template(text, message, field): reserved strings become IDs, the rest text.
+   * `last`: nothing follows this run in the sink (the rendering's last run), so its text after
+   * its last reserved string is a whole encoder run too.
+   */
+  emit(text: string, message: number | null, field: string, sink: ChatSink, last?: boolean): void;
 }
 
 /**
@@ -57,6 +61,9 @@ export function createTemplateRunCache(
   // Slot k holds keys[k] and its split splits[k] (keys[k] undefined: empty).
   const keys = new Array<string | undefined>(SLOTS).fill(undefined);
   const splits = new Array<Split>(SLOTS).fill([]);
+  // tails[k]: the IDs of keys[k]'s final text piece when it follows a reserved string (made when
+  // the run is first emitted as the last one; cleared with its slot).
+  const tails = new Array<readonly number[] | undefined>(SLOTS).fill(undefined);
   // The first characters of the reserved strings ("<", "[" in every real registry): a run
   // holding none of them holds no reserved string, and indexOf on a short run is cheaper than
   // hashing it (tojson's punctuation between caller strings is one template run per gap).
@@ -84,7 +91,7 @@ export function createTemplateRunCache(
     return out;
   };
   return {
-    emit(text, message, field, sink) {
+    emit(text, message, field, sink, last = false) {
       if (text.length > MAX_RUN) {
         sink.template(text, message, field);
         return;
@@ -100,11 +107,26 @@ export function createTemplateRunCache(
         parts = split(text);
         keys[k] = text;
         splits[k] = parts;
+        tails[k] = undefined;
       }
-      for (const p of parts)
+      let end = parts.length;
+      let tail: readonly number[] | undefined;
+      if (last && encode !== undefined && end >= 2) {
+        const p = parts[end - 1];
+        if (typeof p === "string" && typeof parts[end - 2] === "number") {
+          tail = tails[k] ?? encode(p);
+          tails[k] = tail;
+          end--;
+        }
+      }
+      for (let j = 0; j < end; j++) {
+        const p = parts[j] as Split[number];
         if (typeof p === "string") sink.text(p, message, field);
         else if (typeof p === "number") sink.reserved(p, message, "marker");
         else for (let i = 0; i < p.length; i++) sink.reserved(p[i] as number, message, field);
+      }
+      if (tail !== undefined)
+        for (let i = 0; i < tail.length; i++) sink.reserved(tail[i] as number, message, field);
     },
   };
 }

@@ -203,7 +203,8 @@ export function createTemplateTokenizer(parts: {
       const text = runs[i] as string;
       const origin = origins[i] as number;
       if (origin === TEMPLATE) {
-        if (pieceScanner === undefined) templateRuns.emit(text, null, "template", sink);
+        if (pieceScanner === undefined)
+          templateRuns.emit(text, null, "template", sink, i === runs.length - 1);
         else splitPieces(text, pieceScanner, sink, null, (x) => templateRuns.emit(x, null, "template", sink));
         continue;
       }
