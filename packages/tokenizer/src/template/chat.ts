@@ -109,9 +109,13 @@ class MessageSource implements DictSource {
   /** The caller value of field `key` as the dict holds it, or undefined when the dict has no such key. */
   private rawField(key: string): unknown {
     if (key === "reasoning_content" && this.hasReasoning) return this.reasoning;
+    // A field the message does not have (tool_calls, name, ... on most messages) reads as
+    // undefined, and an own field holding undefined is no key of the dict either (entries()
+    // skips it): no set lookup and no propertyIsEnumerable call for it.
+    const x = this.raw[key];
+    if (x === undefined) return undefined;
     // What Object.keys(raw) lists (own, enumerable), minus the fields the dict leaves out.
     if (key === "__proto__" || DROPPED.has(key) || !isEnumerable.call(this.raw, key)) return undefined;
-    const x = this.raw[key];
     return key === "role" && x === "developer" ? "system" : x;
   }
 

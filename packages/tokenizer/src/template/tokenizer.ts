@@ -181,7 +181,19 @@ export function createTemplateTokenizer(parts: {
     const src = hasTools && templates.toolUse !== undefined ? templates.toolUse : templates.default;
     return renderChatTemplate(program(src), request, vars, renderOptions);
   };
-  const templateRuns = createTemplateRunCache(scanner);
+  // The builder's own encoder call (formats/builder.ts encodeRun), for the template-run pieces
+  // that are whole encoder runs; only when toSink's sink is the builder itself (no strip filter
+  // in front, no text-piece split).
+  const encodeUnit = (text: string): number[] => {
+    if (textModel.encodeInto === undefined) return [...textModel.encode(text)];
+    const out: number[] = [];
+    textModel.encodeInto(text, out);
+    return out;
+  };
+  const templateRuns = createTemplateRunCache(
+    scanner,
+    strip === undefined && pieceScanner === undefined ? encodeUnit : undefined,
+  );
   // What emitRuns does (./chat.ts), without a wrapper sink of closures per request: template
   // runs through the run cache (reserved strings -> IDs), caller runs to sink.caller; with text
   // pieces, both split on them first.
@@ -191,7 +203,8 @@ export function createTemplateTokenizer(parts: {
       const text = runs[i] as string;
       const origin = origins[i] as number;
       if (origin === TEMPLATE) {
-        if (pieceScanner === undefined) templateRuns.emit(text, null, "template", sink);
+        if (pieceScanner === undefined)
+          templateRuns.emit(text, null, "template", sink, i === runs.length - 1);
         else splitPieces(text, pieceScanner, sink, null, (x) => templateRuns.emit(x, null, "template", sink));
         continue;
       }
