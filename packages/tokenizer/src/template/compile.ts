@@ -135,21 +135,41 @@ const IMPLICIT = ["loop", "caller", "varargs", "kwargs"];
 function boundNames(body: readonly Node[]): Set<string> {
   const names = new Set<string>(IMPLICIT);
   const seen = new Set<object>();
-  const collect = (x: unknown): void => {
+  const collect = (x: unknown): void =>
+    walkTree(
+      x,
+      (n) => {
+        if (n.type === "Identifier" && typeof n.value === "string") names.add(n.value);
+        return true;
+      },
+      seen,
+    );
+  walkTree(body, (x) => {
+    const n = x as Node;
+    if (n.type === "For") collect((n as ForNode).loopvar);
+    else if (n.type === "Set") collect((n as SetNode).assignee);
+    else if (n.type === "Macro") {
+      collect((n as MacroNode).name);
+      collect((n as MacroNode).args);
+    } else if (n.type === "CallStatement") collect((n as CallStatementNode).callerArgs);
+    return true;
+  });
+  return names;
+}
+
+/**
+ * Calls `enter` once for every object reachable from `root` that is neither an array nor a Map
+ * (those are walked through: a node's children, an object literal's entries); `enter` returning
+ * false skips that object's children. `seen` may be shared by several walks.
+ */
+function walkTree(
+  root: unknown,
+  enter: (n: { readonly type?: unknown; readonly value?: unknown }) => boolean,
+  seen: Set<object> = new Set(),
+): void {
+  const visit = (x: unknown): void => {
     if (typeof x !== "object" || x === null || seen.has(x)) return;
     seen.add(x);
-    if (Array.isArray(x)) {
-      for (const y of x) collect(y);
-      return;
-    }
-    const n = x as { type?: unknown; value?: unknown };
-    if (n.type === "Identifier" && typeof n.value === "string") names.add(n.value);
-    for (const v of Object.values(x)) collect(v);
-  };
-  const visitSeen = new Set<object>();
-  const visit = (x: unknown): void => {
-    if (typeof x !== "object" || x === null || visitSeen.has(x)) return;
-    visitSeen.add(x);
     if (Array.isArray(x)) {
       for (const y of x) visit(y);
       return;
@@ -161,17 +181,10 @@ function boundNames(body: readonly Node[]): Set<string> {
       }
       return;
     }
-    const n = x as Node;
-    if (n.type === "For") collect((n as ForNode).loopvar);
-    else if (n.type === "Set") collect((n as SetNode).assignee);
-    else if (n.type === "Macro") {
-      collect((n as MacroNode).name);
-      collect((n as MacroNode).args);
-    } else if (n.type === "CallStatement") collect((n as CallStatementNode).callerArgs);
+    if (!enter(x)) return;
     for (const v of Object.values(x)) visit(v);
   };
-  visit(body);
-  return names;
+  visit(root);
 }
 
 /** Runs a block; a break/continue ends it and is handed to the enclosing loop. */
@@ -186,28 +199,12 @@ export function runBlock(block: Block, it: Interpreter, scope: Scope, out: PStrB
 /** Whether a macro body reads `varargs`, `kwargs`, `caller`; nested macros are their own. */
 function bodyReads(body: readonly Node[]): SpecialReads {
   const found = { varargs: false, kwargs: false, caller: false };
-  const seen = new Set<object>();
-  const visit = (x: unknown): void => {
-    if (typeof x !== "object" || x === null || seen.has(x)) return;
-    seen.add(x);
-    if (Array.isArray(x)) {
-      for (const y of x) visit(y);
-      return;
-    }
-    if (x instanceof Map) {
-      for (const [k, v] of x) {
-        visit(k);
-        visit(v);
-      }
-      return;
-    }
-    const n = x as { type?: unknown; value?: unknown };
-    if (n.type === "Macro") return;
+  walkTree(body, (n) => {
+    if (n.type === "Macro") return false;
     if (n.type === "Identifier" && typeof n.value === "string" && Object.hasOwn(found, n.value))
       found[n.value as keyof typeof found] = true;
-    for (const v of Object.values(x)) visit(v);
-  };
-  visit(body);
+    return true;
+  });
   return found;
 }
 
