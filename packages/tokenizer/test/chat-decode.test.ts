@@ -5,19 +5,10 @@ import fc from "fast-check";
 import tokenizers from "tokenizers";
 import { describe, expect, it } from "vitest";
 import { haveFixtures } from "../../../test-support/fixtures.ts";
-import { type FormatName, QWEN3_IDS, TokenizerError } from "../src/index.ts";
+import { type FormatName, QWEN3_IDS } from "../src/index.ts";
 import { QWEN3_FILE } from "./bytelevel-support.ts";
 import { goldenChats, tokenizerFor } from "./chat-support.ts";
-
-function errorOf(f: () => unknown): TokenizerError {
-  try {
-    f();
-  } catch (e) {
-    if (TokenizerError.isInstance(e)) return e;
-    throw e;
-  }
-  throw new Error("no error");
-}
+import { errorOf } from "./error-support.ts";
 
 function showSuite(format: FormatName): void {
   it("decode(ids, {specialTokens: 'show'}) of every golden chat is its reference rendering", () => {

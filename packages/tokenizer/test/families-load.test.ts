@@ -14,24 +14,14 @@ import {
   fromFiles,
   parseTokenizerConfig,
   QWEN3_IDS,
-  TokenizerError,
 } from "../src/index.ts";
 import { loadTokenizerSync, qwen3Dir } from "../src/node.ts";
+import { errorOf } from "./error-support.ts";
 
 const qwen = {
   "tokenizer.json": new Uint8Array(readFileSync(join(qwen3Dir(), "tokenizer.json"))),
   "tokenizer_config.json": readFileSync(join(qwen3Dir(), "tokenizer_config.json"), "utf8"),
 };
-
-function errorOf(f: () => unknown): TokenizerError {
-  try {
-    f();
-  } catch (e) {
-    if (TokenizerError.isInstance(e)) return e;
-    throw e;
-  }
-  throw new Error("no error");
-}
 
 describe("definitions drive the loader", () => {
   const tok = fromFiles(qwen);

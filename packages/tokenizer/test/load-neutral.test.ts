@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import { type ChatRequest, familyByName, fromFiles, fromUrl, TokenizerError } from "../src/index.ts";
 import { fromDirectory, fromDirectorySync, loadTokenizerSync, qwen3Dir } from "../src/node.ts";
+import { errorOf } from "./error-support.ts";
 
 const QWEN = ["tokenizer.json", "tokenizer_config.json"] as const;
 const qwenBytes = Object.fromEntries(QWEN.map((n) => [n, new Uint8Array(readFileSync(join(qwen3Dir(), n)))]));
@@ -21,16 +22,6 @@ const sample: ChatRequest = {
   add_generation_prompt: true,
 };
 const reference = loadTokenizerSync("qwen3");
-
-function errorOf(f: () => unknown): TokenizerError {
-  try {
-    f();
-  } catch (e) {
-    if (TokenizerError.isInstance(e)) return e;
-    throw e;
-  }
-  throw new Error("no error");
-}
 
 async function rejectionOf(p: Promise<unknown>): Promise<TokenizerError> {
   try {

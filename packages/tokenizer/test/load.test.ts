@@ -5,8 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { TokenizerError } from "../src/index.ts";
 import { loadTokenizer, loadTokenizerSync, qwen3Dir } from "../src/node.ts";
+import { errorOf } from "./error-support.ts";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -18,16 +18,6 @@ function tempDir(files: Record<string, string | Uint8Array>): string {
   dirs.push(d);
   for (const [name, content] of Object.entries(files)) writeFileSync(join(d, name), content);
   return d;
-}
-
-function errorOf(f: () => unknown): TokenizerError {
-  try {
-    f();
-  } catch (e) {
-    if (TokenizerError.isInstance(e)) return e;
-    throw e;
-  }
-  throw new Error("no error");
 }
 
 describe("qwen3 (built-in)", () => {

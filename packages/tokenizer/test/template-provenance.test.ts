@@ -17,6 +17,7 @@ import {
   TokenizerError,
 } from "../src/index.ts";
 import { loadTemplateTokenizerSync, qwen3Dir } from "../src/node.ts";
+import { errorOf } from "./error-support.ts";
 import { ourRender, repoRoot } from "./template-support.ts";
 
 /** One letter per character: T = template, C = caller. */
@@ -26,16 +27,6 @@ function originMap(s: PStr): string {
     out += (origin === 0 ? "T" : "C").repeat(text.length);
   });
   return out;
-}
-
-function errorOf(f: () => unknown): TokenizerError {
-  try {
-    f();
-  } catch (e) {
-    if (TokenizerError.isInstance(e)) return e;
-    throw e;
-  }
-  throw new Error("no error");
 }
 
 describe("provenance through filters, methods, loops, macros", () => {

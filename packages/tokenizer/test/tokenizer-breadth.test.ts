@@ -16,11 +16,11 @@ import { describe, expect, it } from "vitest";
 import { compileSteps, pieces } from "../src/bytelevel/pipeline.ts";
 import { parsePreTokenizerSteps, type SplitStep } from "../src/bytelevel/pipeline-spec.ts";
 import { translateOnigPattern } from "../src/bytelevel/regex-translate.ts";
-import { TokenizerError } from "../src/errors.ts";
 import { loadTextModel, readModelSource } from "../src/model-files.ts";
 import { templateFromFiles } from "../src/template/index.ts";
 import type { TextModel } from "../src/text-model.ts";
 import { wellFormed } from "./crosscheck-support.ts";
+import { errorOf } from "./error-support.ts";
 import {
   type BreadthConfig,
   BYTE_LEVEL_CONFIGS,
@@ -237,16 +237,6 @@ function ours(text: string, blocked: ReadonlySet<number> = new Set()): TextModel
   return loadTextModel(source, blocked, "tokenizer.json");
 }
 
-function typedError(f: () => unknown): TokenizerError {
-  try {
-    f();
-  } catch (e) {
-    if (TokenizerError.isInstance(e)) return e;
-    throw e;
-  }
-  throw new Error("no error");
-}
-
 interface HfNormalizer {
   normalizeString(s: string): string;
 }
@@ -294,7 +284,7 @@ describe("byte-level configurations of real models vs HF Rust tokenizers", () =>
   for (const c of BYTE_LEVEL_CONFIGS) {
     if (c.refused !== undefined) {
       it(`${c.name} (${c.models}) is refused, naming the component`, () => {
-        const err = typedError(() => ours(variantJson(c)));
+        const err = errorOf(() => ours(variantJson(c)));
         expect(err.type).toBe("bad-tokenizer-file");
         expect(err.message).toMatch(c.refused as RegExp);
       });
@@ -326,7 +316,7 @@ describe("SentencePiece-converted configurations vs HF Rust tokenizers (Gemma 3 
       });
     if (c.refused !== undefined) {
       it(`${c.name} is refused, naming the component`, () => {
-        const err = typedError(() => ours(text()));
+        const err = errorOf(() => ours(text()));
         expect(err.type).toBe("bad-tokenizer-file");
         expect(err.message).toMatch(c.refused as RegExp);
       });
@@ -390,7 +380,7 @@ describe("added-token flags the encoders cannot honour are refused", () => {
     });
   it("lstrip / rstrip / single_word (Phi-3's rstrip role tokens)", () => {
     for (const flag of ["lstrip", "rstrip", "single_word"]) {
-      const err = typedError(() => ours(withToken({ [flag]: true })));
+      const err = errorOf(() => ours(withToken({ [flag]: true })));
       expect(err.type).toBe("bad-tokenizer-file");
       expect(err.message).toContain(`${flag}: true`);
       expect(err.fields.field).toBe("added_tokens");
@@ -398,7 +388,7 @@ describe("added-token flags the encoders cannot honour are refused", () => {
   });
   it("normalized: true under a normalizer that can change the token's neighbourhood", () => {
     expect(() => ours(withToken({ normalized: true }, { type: "NFC" }))).not.toThrow();
-    const err = typedError(() => ours(withToken({ normalized: true }, { type: "Lowercase" })));
+    const err = errorOf(() => ours(withToken({ normalized: true }, { type: "Lowercase" })));
     expect(err.message).toMatch(/normalized: true under normalizer lowercase/);
   });
   it("the SentencePiece-converted loader refuses them too", () => {
@@ -409,7 +399,7 @@ describe("added-token flags the encoders cannot honour are refused", () => {
       added_tokens: Record<string, unknown>[];
     };
     gemma.added_tokens = gemma.added_tokens.map((t, i) => (i === 1 ? { ...t, rstrip: true } : t));
-    const err = typedError(() => ours(JSON.stringify(gemma)));
+    const err = errorOf(() => ours(JSON.stringify(gemma)));
     expect(err.message).toContain("rstrip: true");
   });
 });
