@@ -14,6 +14,7 @@ import { byteLevelTableContents, decodeTableFromTables, type StoredByteLevel } f
 import { PipelineByteLevelModel } from "./pipeline-model.ts";
 import { planBytePipeline } from "./pipeline-spec.ts";
 import { compileSplitFallback, type MatchAt } from "./split-fallback.ts";
+import { SplitScanner } from "./split-scanner.ts";
 import { byteLevelTokenBytes } from "./token-bytes.ts";
 import { type AddedTokenSpec, parseByteLevelTokenizerJson } from "./tokenizer-json.ts";
 import type { Vocab } from "./vocab.ts";
@@ -112,6 +113,8 @@ class ByteLevelBpeModel implements ByteLevelModel {
   private readonly splitter: RegExp;
   /** compileSplitFallback(splitter.source), built the first time V8 cannot match (null: unsupported). */
   private splitFallback: MatchAt | null | undefined;
+  /** SplitScanner.forSource(splitter.source), on the first encode (null: not one of its patterns). */
+  private splitScanner: SplitScanner | null | undefined;
   private readonly vocab: Vocab;
   private readonly pieces: (string | undefined)[];
   private readonly addedById = new Map<number, string>();
@@ -229,12 +232,16 @@ class ByteLevelBpeModel implements ByteLevelModel {
     const input = this.nfc ? text.normalize("NFC") : text;
     const re = this.splitter;
     const end = input.length;
+    if (this.splitScanner === undefined) this.splitScanner = SplitScanner.forSource(re.source) ?? null;
+    const scanner = this.splitScanner;
     let pos = 0;
     let gapStart = -1;
     // Sticky matching at each position = the leftmost-match search of the reference's find_iter;
     // characters where no match starts form the gaps that Isolated keeps as their own pieces.
+    // The scanner (split-scanner.ts) gives the RegExp's own match end, or leaves it to the RegExp.
     while (pos < end) {
-      const stop = this.matchEnd(re, input, pos);
+      let stop = scanner === null ? -1 : scanner.end(input, pos);
+      if (stop < 0) stop = this.matchEnd(re, input, pos);
       if (stop >= 0) {
         if (gapStart >= 0) {
           this.encodeWord(input, gapStart, pos, out);
