@@ -41,12 +41,15 @@ const setup = fc
   .record({
     base: fc.uniqueArray(id, { minLength: 2, maxLength: 6 }),
     picks: fc.array(fc.tuple(fc.nat(), fc.nat(), id), { minLength: 1, maxLength: 40 }),
+    // Merged id = rank + 5000 for every merge (as GPT-2-style files: the offset path).
+    uniform: fc.boolean(),
   })
-  .chain(({ base, picks }) => {
+  .chain(({ base, picks, uniform }) => {
     // Merges over symbols that exist by then (the base, then earlier merges' results).
     const known = [...base];
     const merges: Merge[] = [];
-    for (const [i, j, m] of picks) {
+    for (const [i, j, picked] of picks) {
+      const m = uniform ? 5000 + merges.length : picked;
       merges.push([known[i % known.length] as number, known[j % known.length] as number, m]);
       known.push(m);
     }
