@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadByteLevelModel } from "../src/bytelevel/index.ts";
-import { MISS, WordCache } from "../src/bytelevel/word-cache.ts";
+import { MAX_PROBES, MISS, WordCache } from "../src/bytelevel/word-cache.ts";
 import { QWEN3_FILE, QWEN3_JSON } from "./bytelevel-support.ts";
 
 const op = fc.oneof(
@@ -74,6 +74,24 @@ describe("WordCache", () => {
     for (let i = 0; i < 5000; i++) {
       const k = key(i);
       expect(cache.get(k, 0, k.length, WordCache.hash(k, 0, k.length))).toBe(i);
+    }
+  });
+
+  it("words that all share one home slot: a lookup stops after MAX_PROBES slots, never a wrong value", () => {
+    // The hash has no secret seed, so caller text can collide on purpose; here every key gets
+    // the same hash. The first MAX_PROBES are stored and found; the rest are not stored (MISS),
+    // so one word never costs more than MAX_PROBES comparisons.
+    const cache = new WordCache(4096, 16);
+    const h = 12345;
+    const key = (i: number) => `w${i}`;
+    for (let i = 0; i < 1000; i++) {
+      const k = key(i);
+      if (cache.get(k, 0, k.length, h) === MISS) cache.set(k, 0, k.length, h, i);
+    }
+    expect(cache.size).toBe(MAX_PROBES);
+    for (let i = 0; i < 1000; i++) {
+      const k = key(i);
+      expect(cache.get(k, 0, k.length, h)).toBe(i < MAX_PROBES ? i : MISS);
     }
   });
 

@@ -51,6 +51,9 @@ const LF = 0x0a;
 const SPACE = 0x20;
 const APOSTROPHE = 0x27;
 
+/** Distinct astral code points whose class is remembered (the rest are decided each time). */
+const ASTRAL_KEPT = 1 << 14;
+
 /** Per code point: L, N, W, P or ODD, decided by the translated classes' RegExps on first sight. */
 class CodeClasses {
   private readonly bmp = new Uint8Array(0x10000);
@@ -72,7 +75,8 @@ class CodeClasses {
     const k = this.astral.get(cp);
     if (k !== undefined) return k;
     const d = this.decide(String.fromCodePoint(cp));
-    this.astral.set(cp, d);
+    // Bounded memory: past ASTRAL_KEPT distinct astral code points, decide each again.
+    if (this.astral.size < ASTRAL_KEPT) this.astral.set(cp, d);
     return d;
   }
 

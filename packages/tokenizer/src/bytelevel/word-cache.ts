@@ -8,10 +8,16 @@
 // with the stored copy, so a result never depends on a hash collision. Values are Smis the
 // caller chooses (bytelevel-model.ts: one ID, or a reference into its ID arena), never MISS.
 // Bounded: at most `maxWords` entries of at most `maxUnits` units each; the caller clears it
-// when full.
+// when full. Bounded probes too: the hash has no secret seed, so caller text could be made of
+// words that share a home slot; a lookup looks at most MAX_PROBES slots and a word whose run of
+// MAX_PROBES slots is full is not stored (it is merged again when seen again), so no input makes
+// one word cost more than MAX_PROBES comparisons.
 
 /** get()'s answer when the span is not cached. */
 export const MISS = 0x7fffffff;
+
+/** Slots one lookup or insertion looks at, at most (see the header). */
+export const MAX_PROBES = 32;
 
 export class WordCache {
   private readonly mask: number;
@@ -57,7 +63,7 @@ export class WordCache {
     const n = stop - start;
     const lens = this.lens;
     let slot = h & this.mask;
-    for (;;) {
+    for (let probe = 0; probe < MAX_PROBES; probe++) {
       const len = lens[slot] as number;
       if (len === 0) return MISS;
       if (len === n && this.hashes[slot] === h && this.same(slot, text, start, n)) {
@@ -65,6 +71,7 @@ export class WordCache {
       }
       slot = (slot + 1) & this.mask;
     }
+    return MISS;
   }
 
   private same(slot: number, text: string, start: number, n: number): boolean {
@@ -81,16 +88,20 @@ export class WordCache {
   set(text: string, start: number, stop: number, h: number, value: number): void {
     const n = stop - start;
     if (n < 1 || n > this.maxUnits) return;
+    // Never full (the caller clears at maxWords, under 0.6 of the slots); kept safe regardless.
+    if (this.count >= this.mask - (this.mask >> 2)) this.clear();
+    const lens = this.lens;
+    let slot = h & this.mask;
+    let probe = 0;
+    while ((lens[slot] as number) !== 0) {
+      if (++probe === MAX_PROBES) return;
+      slot = (slot + 1) & this.mask;
+    }
     if (this.used + n > this.units.length) {
       const grown = new Uint16Array(Math.max(this.units.length * 2, this.used + n));
       grown.set(this.units.subarray(0, this.used));
       this.units = grown;
     }
-    // Never full (the caller clears at maxWords, under 0.6 of the slots); kept safe regardless.
-    if (this.count >= this.mask - (this.mask >> 2)) this.clear();
-    const lens = this.lens;
-    let slot = h & this.mask;
-    while ((lens[slot] as number) !== 0) slot = (slot + 1) & this.mask;
     const at = this.used;
     const units = this.units;
     for (let i = 0; i < n; i++) units[at + i] = text.charCodeAt(start + i);
