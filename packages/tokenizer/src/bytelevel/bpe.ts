@@ -5,70 +5,111 @@
 // The merge table is an open-addressing hash on (left id, right id) in Int32Arrays, so the hot path
 // hashes two small integers and compares Smis (no string keys, no boxed doubles).
 
-const EMPTY = -1;
 /** Pairs of ids both below SMALL_ID are in a dense table (the byte symbols of most files). */
 const SMALL_ID = 256;
+/** Ids below ID_LIMIT pack into a slot (21 bits each); larger ones go to the overflow map. */
+const ID_LIMIT = (1 << 21) - 1;
+const RANK_BITS = 22;
+const RANK_MASK = (1 << RANK_BITS) - 1;
+/** A free slot's first word: (ID_LIMIT << 11) | 2047, which no id below ID_LIMIT packs to. */
+const EMPTY = -1;
 
 /**
- * (left id, right id) -> (rank, merged id). Built once per model, then read-only.
+ * (left id, right id) -> rank, and rank -> merged id. Built once per model, then read-only.
  *
- * Measured on cold text (nearly every word a cache miss, so every pair is looked up): the
- * lookups were bound by cache misses in the 8 MB of four parallel slot arrays (up to four lines
- * per probe). Now a slot is 4 adjacent Int32s [left, right, rank, merged] (one line per probe),
- * and pairs of two ids below 256 (a word's first pairs: raw byte symbols) are found in a dense
- * 256 x 256 table of (rank, merged) with no probe at all.
+ * Measured on cold text (nearly every word a cache miss, so every pair is looked up): merging
+ * is bound by cache and TLB misses in this table (a merge of a word warm in the cache costs a
+ * third of a cold one). So a slot is two adjacent Int32s holding the pair and its rank, 58 bits:
+ * word 0 = left << 11 | right >>> 10, word 1 = (right & 1023) << 22 | rank (ids below 2^21 - 1,
+ * ranks below 2^22, checked); the merged id is read from `mergedByRank` only for the pair that
+ * actually merges. At a load factor of at most 0.7 Qwen3's 151k merges take 2 MB (was 8 MB: four
+ * Int32s per slot at 0.29). Pairs of two ids below 256 (a word's first pairs: raw byte symbols)
+ * are found in a dense 256 x 256 table of ranks with no probe at all. A pair with a larger id
+ * (no real vocabulary has 2M entries) is kept exactly in a Map.
  */
 export class MergeTable {
   private readonly mask: number;
-  /** Per slot (stride 4): left (EMPTY = free), right, rank, merged. */
-  readonly slots: Int32Array;
-  /** Per small pair (a * 256 + b, stride 2): rank (-1 = no merge), merged. */
+  /** Per slot (stride 2): packed pair (EMPTY = free), packed low bits of right + rank. */
+  private readonly slots: Int32Array;
+  /** Per small pair (a * 256 + b): rank, -1 = no merge. */
   readonly small: Int32Array;
+  /** Rank -> merged id. */
+  mergedByRank: Int32Array;
+  /**
+   * merged id - rank when it is the same for every merge (GPT-2-style files: the merges' tokens
+   * follow the 256 byte symbols in rank order; Qwen3: 256), else NaN. The merger then adds it
+   * instead of reading mergedByRank (measured: that read was a tenth of cold-text merging).
+   */
+  mergedOffset = Number.NaN;
+  private offsetSeen = false;
+  /** Pairs with an id >= ID_LIMIT: "a b" -> rank (a * 2^32 + b would not be an exact double). */
+  private readonly overflow = new Map<string, number>();
   private count = 0;
 
   constructor(expected: number) {
     let cap = 16;
-    while (cap < expected * 2) cap *= 2;
+    while (cap * 0.7 < expected) cap *= 2;
     this.mask = cap - 1;
-    this.slots = new Int32Array(cap * 4).fill(EMPTY);
-    this.small = new Int32Array(SMALL_ID * SMALL_ID * 2).fill(-1);
+    this.slots = new Int32Array(cap * 2).fill(EMPTY);
+    this.small = new Int32Array(SMALL_ID * SMALL_ID).fill(-1);
+    this.mergedByRank = new Int32Array(Math.max(expected, 1));
   }
 
   get size(): number {
-    return this.count;
+    return this.count + this.overflow.size;
   }
 
-  /** Insert or overwrite (a later duplicate merge wins, as in HF tokenizers' HashMap collect). */
+  /**
+   * Insert or overwrite (a later duplicate merge wins, as in HF tokenizers' HashMap collect).
+   * Ids are non-negative integers below 2^31, ranks below 2^22 (the loaders check both).
+   */
   set(a: number, b: number, rank: number, merged: number): void {
+    if (rank < 0 || rank > RANK_MASK) throw new RangeError(`merge rank ${rank} outside [0, 2^22)`);
+    if (rank >= this.mergedByRank.length) {
+      const grown = new Int32Array(Math.max(rank + 1, this.mergedByRank.length * 2));
+      grown.set(this.mergedByRank);
+      this.mergedByRank = grown;
+    }
+    this.mergedByRank[rank] = merged;
+    if (!this.offsetSeen) {
+      this.offsetSeen = true;
+      this.mergedOffset = merged - rank;
+    } else if (merged - rank !== this.mergedOffset) this.mergedOffset = Number.NaN;
+    if (a < SMALL_ID && b < SMALL_ID) this.small[a * SMALL_ID + b] = rank;
+    if (a >= ID_LIMIT || b >= ID_LIMIT) {
+      this.overflow.set(`${a} ${b}`, rank);
+      return;
+    }
+    const k0 = (a << 11) | (b >>> 10);
+    const k1 = (b & 1023) << RANK_BITS;
     const slots = this.slots;
     let slot = hash(a, b) & this.mask;
     for (;;) {
-      const l = slots[4 * slot] as number;
-      if (l === EMPTY) {
+      const w0 = slots[2 * slot] as number;
+      if (w0 === EMPTY) {
         this.count++;
         break;
       }
-      if (l === a && slots[4 * slot + 1] === b) break;
+      if (w0 === k0 && ((slots[2 * slot + 1] as number) & ~RANK_MASK) === k1) break;
       slot = (slot + 1) & this.mask;
     }
-    slots[4 * slot] = a;
-    slots[4 * slot + 1] = b;
-    slots[4 * slot + 2] = rank;
-    slots[4 * slot + 3] = merged;
-    if (a < SMALL_ID && b < SMALL_ID && a >= 0 && b >= 0) {
-      this.small[2 * (a * SMALL_ID + b)] = rank;
-      this.small[2 * (a * SMALL_ID + b) + 1] = merged;
-    }
+    slots[2 * slot] = k0;
+    slots[2 * slot + 1] = k1 | rank;
   }
 
-  /** The offset of (a, b)'s slot in `slots` (rank at +2, merged at +3), or -1. */
+  /** The rank of merging (a, b), or -1 when no merge takes that pair. */
   find(a: number, b: number): number {
+    if (a >= ID_LIMIT || b >= ID_LIMIT) return this.overflow.get(`${a} ${b}`) ?? -1;
+    const k0 = (a << 11) | (b >>> 10);
+    const k1 = (b & 1023) << RANK_BITS;
     const slots = this.slots;
     let slot = hash(a, b) & this.mask;
     for (;;) {
-      const l = slots[4 * slot] as number;
-      if (l === a && slots[4 * slot + 1] === b) return 4 * slot;
-      if (l === EMPTY) return -1;
+      const w0 = slots[2 * slot] as number;
+      if (w0 === k0) {
+        const w1 = slots[2 * slot + 1] as number;
+        if ((w1 & ~RANK_MASK) === k1) return w1 & RANK_MASK;
+      } else if (w0 === EMPTY) return -1;
       slot = (slot + 1) & this.mask;
     }
   }
@@ -92,7 +133,6 @@ const KEEP_SCRATCH = 1 << 16;
 
 export class WordMerger {
   private ranks = new Int32Array(SMALL_WORD);
-  private mergedIds = new Int32Array(SMALL_WORD);
   private prev = new Int32Array(0);
   private next = new Int32Array(0);
   private heap = new Float64Array(0);
@@ -112,12 +152,25 @@ export class WordMerger {
     return len;
   }
 
-  /** O(n^2) worst case, but only two table lookups per merge and tight typed-array scans. */
+  /**
+   * O(n^2) worst case, but at most two table lookups per merge and tight typed-array scans:
+   * ranks[i] is the rank of merging syms[i], syms[i + 1] (NO_MERGE: none); the lowest, leftmost
+   * first, merges, and only the two pairs that touch the new symbol are looked up again.
+   */
   private mergeSmall(syms: Int32Array, n: number): number {
     const table = this.table;
     const ranks = this.ranks;
-    const mergedIds = this.mergedIds;
-    for (let i = 0; i + 1 < n; i++) this.pair(syms, i, ranks, mergedIds, table);
+    const small = table.small;
+    for (let i = 0; i + 1 < n; i++) {
+      const a = syms[i] as number;
+      const b = syms[i + 1] as number;
+      // Both ids in [0, 256) (symbols are never negative here): the dense table, no probe.
+      const r = (a | b) < SMALL_ID ? (small[a * SMALL_ID + b] as number) : table.find(a, b);
+      ranks[i] = r < 0 ? NO_MERGE : r;
+    }
+    const mergedByRank = table.mergedByRank;
+    const offset = table.mergedOffset;
+    const uniform = !Number.isNaN(offset);
     for (;;) {
       let best = NO_MERGE;
       let at = -1;
@@ -129,48 +182,22 @@ export class WordMerger {
         }
       }
       if (at < 0) return n;
-      syms[at] = mergedIds[at] as number;
+      const merged = uniform ? best + offset : (mergedByRank[best] as number);
+      syms[at] = merged;
       // Close the gap at at + 1 with plain loops: words are short (most under 10 symbols),
-      // where three copyWithin builtin calls per merge cost more than the moves themselves.
+      // where copyWithin builtin calls per merge cost more than the moves themselves.
       const last = n - 1;
       for (let i = at + 1; i < last; i++) syms[i] = syms[i + 1] as number;
-      for (let i = at + 1; i < last - 1; i++) {
-        ranks[i] = ranks[i + 1] as number;
-        mergedIds[i] = mergedIds[i + 1] as number;
-      }
+      for (let i = at + 1; i < last - 1; i++) ranks[i] = ranks[i + 1] as number;
       n--;
-      if (at + 1 < n) this.pair(syms, at, ranks, mergedIds, table);
-      else ranks[at] = NO_MERGE;
-      if (at > 0) this.pair(syms, at - 1, ranks, mergedIds, table);
-    }
-  }
-
-  private pair(
-    syms: Int32Array,
-    i: number,
-    ranks: Int32Array,
-    mergedIds: Int32Array,
-    table: MergeTable,
-  ): void {
-    const a = syms[i] as number;
-    const b = syms[i + 1] as number;
-    if ((a | b) < SMALL_ID) {
-      // Both ids in [0, 256) (symbols are never negative here): the dense table, no probe.
-      const k = 2 * (a * SMALL_ID + b);
-      const r = table.small[k] as number;
-      if (r < 0) ranks[i] = NO_MERGE;
-      else {
-        ranks[i] = r;
-        mergedIds[i] = table.small[k + 1] as number;
+      if (at + 1 < n) {
+        const r = table.find(merged, syms[at + 1] as number);
+        ranks[at] = r < 0 ? NO_MERGE : r;
+      } else ranks[at] = NO_MERGE;
+      if (at > 0) {
+        const r = table.find(syms[at - 1] as number, merged);
+        ranks[at - 1] = r < 0 ? NO_MERGE : r;
       }
-      return;
-    }
-    const slot = table.find(a, b);
-    if (slot < 0) {
-      ranks[i] = NO_MERGE;
-    } else {
-      ranks[i] = table.slots[slot + 2] as number;
-      mergedIds[i] = table.slots[slot + 3] as number;
     }
   }
 
@@ -226,8 +253,8 @@ export class WordMerger {
     const consider = (pos: number): void => {
       const nx = next[pos] as number;
       if (nx < 0) return;
-      const slot = table.find(syms[pos] as number, syms[nx] as number);
-      if (slot >= 0) push((table.slots[slot + 2] as number) * POS + pos);
+      const rank = table.find(syms[pos] as number, syms[nx] as number);
+      if (rank >= 0) push(rank * POS + pos);
     };
     for (let i = 0; i < n; i++) {
       prev[i] = i - 1;
@@ -240,9 +267,8 @@ export class WordMerger {
       const rank = (key - pos) / POS;
       const nx = next[pos] as number;
       if (syms[pos] === -1 || nx < 0) continue;
-      const slot = table.find(syms[pos] as number, syms[nx] as number);
-      if (slot < 0 || table.slots[slot + 2] !== rank) continue; // stale entry
-      syms[pos] = table.slots[slot + 3] as number;
+      if (table.find(syms[pos] as number, syms[nx] as number) !== rank) continue; // stale entry
+      syms[pos] = table.mergedByRank[rank] as number;
       syms[nx] = -1;
       const after = next[nx] as number;
       next[pos] = after;

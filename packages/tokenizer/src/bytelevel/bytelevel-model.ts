@@ -14,9 +14,11 @@ import { byteLevelTableContents, decodeTableFromTables, type StoredByteLevel } f
 import { PipelineByteLevelModel } from "./pipeline-model.ts";
 import { planBytePipeline } from "./pipeline-spec.ts";
 import { compileSplitFallback, type MatchAt } from "./split-fallback.ts";
+import { SplitScanner } from "./split-scanner.ts";
 import { byteLevelTokenBytes } from "./token-bytes.ts";
 import { type AddedTokenSpec, parseByteLevelTokenizerJson } from "./tokenizer-json.ts";
 import type { Vocab } from "./vocab.ts";
+import { MISS, WordCache } from "./word-cache.ts";
 
 export interface ByteLevelModelOptions {
   /** Names the file in errors. */
@@ -112,6 +114,8 @@ class ByteLevelBpeModel implements ByteLevelModel {
   private readonly splitter: RegExp;
   /** compileSplitFallback(splitter.source), built the first time V8 cannot match (null: unsupported). */
   private splitFallback: MatchAt | null | undefined;
+  /** SplitScanner.forSource(splitter.source), on the first encode (null: not one of its patterns). */
+  private splitScanner: SplitScanner | null | undefined;
   private readonly vocab: Vocab;
   private readonly pieces: (string | undefined)[];
   private readonly addedById = new Map<number, string>();
@@ -125,9 +129,10 @@ class ByteLevelBpeModel implements ByteLevelModel {
    * Word -> IDs: a value v >= 0 is one ID; v < 0 is -(offset * ARENA_LEN + length) - 1 into
    * `arena`, where the IDs of all cached words of more than one token lie end to end. Measured
    * on cold text (nearly every word a miss): an Int32Array per cached word made ~25% of the
-   * encode time garbage collection; Smi values and one arena allocate nothing per word but the key.
+   * encode time garbage collection; Smi values and one arena allocate nothing per word. Keyed by
+   * the span of the text (word-cache.ts: no key string per word); built on the first encode.
    */
-  private readonly cache = new Map<string, number>();
+  private cacheBuilt: WordCache | undefined;
   private arena = new Int32Array(1 << 12);
   private arenaUsed = 0;
   private readonly cacheWords: number;
@@ -229,12 +234,16 @@ class ByteLevelBpeModel implements ByteLevelModel {
     const input = this.nfc ? text.normalize("NFC") : text;
     const re = this.splitter;
     const end = input.length;
+    if (this.splitScanner === undefined) this.splitScanner = SplitScanner.forSource(re.source) ?? null;
+    const scanner = this.splitScanner;
     let pos = 0;
     let gapStart = -1;
     // Sticky matching at each position = the leftmost-match search of the reference's find_iter;
     // characters where no match starts form the gaps that Isolated keeps as their own pieces.
+    // The scanner (split-scanner.ts) gives the RegExp's own match end, or leaves it to the RegExp.
     while (pos < end) {
-      const stop = this.matchEnd(re, input, pos);
+      let stop = scanner === null ? -1 : scanner.end(input, pos);
+      if (stop < 0) stop = this.matchEnd(re, input, pos);
       if (stop >= 0) {
         if (gapStart >= 0) {
           this.encodeWord(input, gapStart, pos, out);
@@ -289,11 +298,11 @@ class ByteLevelBpeModel implements ByteLevelModel {
       this.bypass--;
       short = false;
     }
-    const key = short ? text.slice(start, stop) : "";
+    const h = short ? WordCache.hash(text, start, stop) : 0;
     if (short) {
-      const hit = this.cache.get(key);
-      if (units >= BYPASS_MIN) this.countLookup(hit !== undefined);
-      if (hit !== undefined) {
+      const hit = this.cache().get(text, start, stop, h);
+      if (units >= BYPASS_MIN) this.countLookup(hit !== MISS);
+      if (hit !== MISS) {
         if (hit >= 0) out.push(hit);
         else {
           const v = -hit - 1;
@@ -322,7 +331,12 @@ class ByteLevelBpeModel implements ByteLevelModel {
       this.syms = new Int32Array(256);
       this.symsBytes = new Uint8Array(256);
     }
-    if (short) this.remember(key, syms, len);
+    if (short) this.remember(text, start, stop, h, syms, len);
+  }
+
+  private cache(): WordCache {
+    this.cacheBuilt ??= new WordCache(this.cacheWords, CACHE_MAX_KEY);
+    return this.cacheBuilt;
   }
 
   private bypass = 0;
@@ -337,15 +351,23 @@ class ByteLevelBpeModel implements ByteLevelModel {
     this.windowLookups = 0;
   }
 
-  /** Caches key -> syms[0..len) (cleared when full: by words, or by the arena's size). */
-  private remember(key: string, syms: Int32Array, len: number): void {
+  /** Caches text[start, stop) -> syms[0..len) (cleared when full: by words, or by the arena's size). */
+  private remember(
+    text: string,
+    start: number,
+    stop: number,
+    h: number,
+    syms: Int32Array,
+    len: number,
+  ): void {
     if (len >= ARENA_LEN) return;
-    if (this.cache.size >= this.cacheWords || this.arenaUsed + len > ARENA_MAX) {
-      this.cache.clear();
+    const cache = this.cache();
+    if (cache.size >= this.cacheWords || this.arenaUsed + len > ARENA_MAX) {
+      cache.clear();
       this.arenaUsed = 0;
     }
     if (len === 1) {
-      this.cache.set(key, syms[0] as number);
+      cache.set(text, start, stop, h, syms[0] as number);
       return;
     }
     if (this.arenaUsed + len > this.arena.length) {
@@ -357,7 +379,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
     const arena = this.arena;
     for (let i = 0; i < len; i++) arena[at + i] = syms[i] as number; // no subarray view per word
     this.arenaUsed = at + len;
-    this.cache.set(key, -(at * ARENA_LEN + len) - 1);
+    cache.set(text, start, stop, h, -(at * ARENA_LEN + len) - 1);
   }
 
   private symsBytes = new Uint8Array(256);
