@@ -16,6 +16,7 @@ import { type SpecialTextPolicy, specialTokenError } from "../special-text/polic
 import type { SpecialScanner } from "../special-text/scanner.ts";
 import type { TextModel } from "../text-model.ts";
 import { TokenKind } from "../text-model.ts";
+import { type FixedRun, findFixedRun, storeFixedRun } from "./fixed-runs.ts";
 import { endsAtNfcStop, startsAtNfcBoundary } from "./nfc-boundary.ts";
 
 export interface ChatSpan {
@@ -60,6 +61,8 @@ interface Segment {
   readonly text: string;
   readonly message: number | null;
   readonly field: string;
+  /** Template text (format code's literal), never caller text: may be a key of the fixed-run cache. */
+  readonly fixed: boolean;
 }
 
 /**
@@ -230,6 +233,8 @@ export class ChatBuilder {
   private lens: TokenLengths | undefined;
   /** Scratch for the prefix segments' end offsets of one run (read only below the run's count). */
   private readonly ends: number[] = [];
+  /** false in the builder that computes a fixed run (it must not look itself up). */
+  private useFixed = true;
 
   constructor(
     private readonly model: TextModel,
@@ -238,12 +243,12 @@ export class ChatBuilder {
   ) {}
 
   reserved(id: number, message: number | null, field: string): void {
-    this.segments.push({ kind: RESERVED, id, text: "", message, field });
+    this.segments.push({ kind: RESERVED, id, text: "", message, field, fixed: true });
   }
 
   /** Template text (written by format code, may not hold reserved strings). */
   text(text: string, message: number | null, field: string): void {
-    if (text.length > 0) this.segments.push({ kind: TEXT, id: -1, text, message, field });
+    if (text.length > 0) this.segments.push({ kind: TEXT, id: -1, text, message, field, fixed: true });
   }
 
   /** Caller text: audited (and rejected under "reject"), then encoded as ordinary text. */
@@ -259,7 +264,7 @@ export class ChatBuilder {
         this.audit.push({ message, field: refField, token: m.token, index: m.index + offset, id: m.id });
       }
     }
-    if (text.length > 0) this.segments.push({ kind: TEXT, id: -1, text, message, field });
+    if (text.length > 0) this.segments.push({ kind: TEXT, id: -1, text, message, field, fixed: false });
   }
 
   /**
@@ -278,7 +283,7 @@ export class ChatBuilder {
 
   /** End the current text run: the next text starts a new encoder call. */
   cut(): void {
-    this.segments.push({ kind: CUT, id: -1, text: "", message: null, field: "" });
+    this.segments.push({ kind: CUT, id: -1, text: "", message: null, field: "", fixed: true });
   }
 
   finish(): ChatEncoding {
@@ -316,6 +321,36 @@ export class ChatBuilder {
   private encodeRun(from: number, to: number, ids: number[], spans: MutableSpan[]): void {
     const segs = this.segments;
     const lastSeg = segs[to - 1] as Segment;
+    const model = this.model;
+    // Template text only (a "\n" between messages, the generation prompt): its cached encoding.
+    if (lastSeg.fixed && this.useFixed) {
+      const run = this.fixedRun(from, to);
+      if (run !== undefined) {
+        this.emitFixed(run, from, ids, spans);
+        return;
+      }
+    } else if (
+      to - from > 1 &&
+      this.useFixed &&
+      model.cutsAfterNewline !== undefined &&
+      endsAtNfcStop((segs[to - 2] as Segment).text) &&
+      model.cutsAfterNewline(lastSeg.text)
+    ) {
+      // A template header ending in "\n" before caller text the model proves it may cut at
+      // (bytelevel/prefix-cut.ts): the header's cached IDs, then the caller's own string.
+      const head = this.fixedRun(from, to - 1);
+      if (head !== undefined) {
+        this.emitFixed(head, from, ids, spans);
+        const base = ids.length;
+        if (model.encodeInto !== undefined) model.encodeInto(lastSeg.text, ids);
+        else {
+          const tokens = model.encode(lastSeg.text);
+          for (let t = 0; t < tokens.length; t++) ids.push(tokens[t] as number);
+        }
+        if (ids.length > base) addSpan(spans, lastSeg.message, lastSeg.field, base, ids.length);
+        return;
+      }
+    }
     let text = lastSeg.text;
     let oneOwner = true;
     if (to - from > 1) {
@@ -327,7 +362,6 @@ export class ChatBuilder {
       }
     }
     const base = ids.length;
-    const model = this.model;
     if (model.encodeInto !== undefined) model.encodeInto(text, ids);
     else {
       const tokens = model.encode(text);
@@ -385,6 +419,48 @@ export class ChatBuilder {
     }
     // A SentencePiece dummy prefix adds bytes before the text: start counting below zero.
     this.walk(from, to, ids, base, spans, ends, Math.min(0, total - tokenTotal), lens);
+  }
+
+  /**
+   * The encoding of segments [from, to) as one run when all are template text: from the model's
+   * cache (fixed-runs.ts), else computed by this builder's own exact path on those segments alone
+   * (owners carried as message indexes) and cached; undefined when one is caller text or the
+   * cache takes no more.
+   */
+  private fixedRun(from: number, to: number): FixedRun | undefined {
+    const segs = this.segments;
+    for (let k = from; k < to; k++) if (!(segs[k] as Segment).fixed) return undefined;
+    const model = this.model;
+    const found = findFixedRun(model, segs, from, to);
+    if (found !== undefined) return found;
+    const b = new ChatBuilder(model, this.scanner, this.policy);
+    b.useFixed = false;
+    for (let k = from; k < to; k++) b.text((segs[k] as Segment).text, k - from, "");
+    b.cut();
+    const enc = b.finish();
+    const owners: number[] = [];
+    const counts: number[] = [];
+    for (const sp of enc.spans) {
+      owners.push(sp.message as number);
+      counts.push(sp.end - sp.start);
+    }
+    const run: FixedRun = { ids: enc.ids, owners, counts };
+    return storeFixedRun(model, segs, from, to, run) ? run : undefined;
+  }
+
+  /** Appends a fixed run's IDs and spans; its segment k is segments[from + k]. */
+  private emitFixed(run: FixedRun, from: number, ids: number[], spans: MutableSpan[]): void {
+    const segs = this.segments;
+    let at = ids.length;
+    const runIds = run.ids;
+    for (let t = 0; t < runIds.length; t++) ids.push(runIds[t] as number);
+    const { owners, counts } = run;
+    for (let r = 0; r < owners.length; r++) {
+      const s = segs[from + (owners[r] as number)] as Segment;
+      const n = counts[r] as number;
+      addSpan(spans, s.message, s.field, at, at + n);
+      at += n;
+    }
   }
 
   /**
