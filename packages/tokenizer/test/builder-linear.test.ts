@@ -17,16 +17,17 @@ const TEXT = "The quick brown fox jumps over the lazy dog, and then it runs back
 function build(segments: number): { ms: number; ids: number } {
   const b = new ChatBuilder(qwen3(), createSpecialScanner(new Map([["<|im_end|>", 151645]])), "neutralize");
   // reserved, text, reserved, text...: every text is its own run, so every segment is a chunk.
+  // Timed from the first segment: the builder encodes each run as soon as it ends.
+  const t = performance.now();
   for (let i = 0; i < segments / 2; i++) {
     b.reserved(IM_START, i, "marker");
     b.text(TEXT, i, "content");
   }
-  const t = performance.now();
   const e = b.finish();
   return { ms: performance.now() - t, ids: e.ids.length };
 }
 
-describe("ChatBuilder.finish is linear in the segment count", () => {
+describe("ChatBuilder (segments + finish) is linear in the segment count", () => {
   it("time per segment at 800k segments is within 4x of that at 8k", () => {
     for (let i = 0; i < 5; i++) build(8000); // warm-up (JIT, word cache)
     // The benign side is timed over 20 builds of 8k segments (one 8k build is a few ms: noise).
@@ -41,7 +42,7 @@ describe("ChatBuilder.finish is linear in the segment count", () => {
     expect(large.ids).toBe(100 * small.ids);
     const ratio = large.ms / 800_000 / (small.ms / 8000);
     console.log(
-      `finish(): ${(small.ms / 8).toFixed(3)} us/kseg at 8k, ${(large.ms / 800).toFixed(3)} at 800k, ratio ${ratio.toFixed(2)}`,
+      `build + finish(): ${(small.ms / 8).toFixed(3)} us/kseg at 8k, ${(large.ms / 800).toFixed(3)} at 800k, ratio ${ratio.toFixed(2)}`,
     );
     expect(ratio).toBeLessThan(4);
   }, 120_000);

@@ -16,6 +16,7 @@ import { type ByteLevelModel, loadByteLevelModel } from "../src/bytelevel/index.
 import { NEWLINE_CUT_PATTERNS, startsOutsideSpace } from "../src/bytelevel/prefix-cut.ts";
 import { WHITE_SPACE } from "../src/bytelevel/regex-translate.ts";
 import { createChatTokenizer } from "../src/chat-tokenizer.ts";
+import { ChatBuilder } from "../src/formats/builder.ts";
 import type { ChatRequest, ChatTokenizer, TextModel } from "../src/index.ts";
 import { loadTokenizerSync } from "../src/node.ts";
 import { QWEN3_FILE, QWEN3_JSON } from "./bytelevel-support.ts";
@@ -327,5 +328,51 @@ describe("qwen3 encodeChat: the cut path against the concatenating path and HF o
       { message: 0, field: "content", token: "<|im_end|>", index: 1, id: tok.tokenIds.imEnd },
     ]);
     expect(() => tok.encodeChat(r, { specialText: "reject" })).toThrow();
+  });
+});
+
+// The header shortcut for models whose IDs' bytes are the text's (normalization "none"): the
+// cached header IDs must BEGIN the run's IDs before its owners are reused. A model whose one
+// token spans the header's end ("r\nx") shows why: without that check the token after it would
+// be given to the header.
+describe("builder: a cached header is reused only where the run's IDs begin with it", () => {
+  const MERGED = 1000;
+  const fake: TextModel = {
+    family: "byte-level-bpe",
+    vocabSize: 1001,
+    blocked: new Set(),
+    literalPieces: new Map(),
+    normalization: "none",
+    leadingOffsetBytes: 0,
+    encode(text: string): number[] {
+      const out: number[] = [];
+      for (let i = 0; i < text.length; i++) {
+        if (text.startsWith("r\nx", i)) {
+          out.push(MERGED);
+          i += 2;
+        } else out.push(text.charCodeAt(i));
+      }
+      return out;
+    },
+    decode: () => "",
+    idToPiece: () => undefined,
+    pieceToId: () => undefined,
+    tokenByteLength: (id) => (id === MERGED ? 3 : 1),
+    get decodeTable(): never {
+      throw new Error("not used");
+    },
+  };
+  it("the token after a merge across the header's end belongs to the content", () => {
+    const tok = loadTokenizerSync("qwen3");
+    const b = new ChatBuilder(fake, tok.scanner, "neutralize");
+    b.text("user", 0, "role");
+    b.text("\n", 0, "template");
+    b.caller("xyz", 0, "content");
+    const e = b.finish();
+    expect(e.ids).toEqual([117, 115, 101, MERGED, 121, 122]);
+    expect(e.spans).toEqual([
+      { message: 0, field: "role", start: 0, end: 4 },
+      { message: 0, field: "content", start: 4, end: 6 },
+    ]);
   });
 });
