@@ -21,7 +21,7 @@ import { type SpecialTextPolicy, specialTokenError } from "../special-text/polic
 import type { SpecialScanner } from "../special-text/scanner.ts";
 import type { TextModel } from "../text-model.ts";
 import { TokenKind } from "../text-model.ts";
-import { type FixedRun, findFixedRun, storeFixedRun } from "./fixed-runs.ts";
+import { type FixedRun, type FixedRunCache, findFixedRun, fixedRunsOf, storeFixedRun } from "./fixed-runs.ts";
 import { endsAtNfcStop, startsAtNfcBoundary } from "./nfc-boundary.ts";
 
 export interface ChatSpan {
@@ -251,6 +251,8 @@ export class ChatBuilder {
   private readonly ends: number[] = [];
   /** false in the builder that computes a fixed run (it must not look itself up). */
   private useFixed = true;
+  /** The model's fixed-run cache, looked up on the first run that needs it. */
+  private fixedCache: FixedRunCache | undefined;
 
   constructor(
     private readonly model: TextModel,
@@ -378,12 +380,13 @@ export class ChatBuilder {
       return;
     }
     const count = to - from;
-    if (this.useFixed && model.normalization === "none" && model.leadingOffsetBytes !== undefined) {
+    if (model.normalization === "none" && model.leadingOffsetBytes !== undefined) {
       // A template header before the last segment whose own IDs begin this run's IDs: the IDs'
       // bytes are the lead plus a per-character image of the text ("none"), so those tokens end
       // exactly where the header ends and are attributed as in the header alone (its cached
-      // owners); every later token starts in the last segment. No per-token lengths needed.
-      const head = this.fixedRun(from, to - 1);
+      // owners); every later token starts in the last segment. No per-token lengths needed (the
+      // cache's own builder encodes the header's prefix alone the same way).
+      const head = this.useFixed ? this.fixedRun(from, to - 1) : this.computeRun(from, to - 1);
       if (head !== undefined && startsWithIds(ids, base, head.ids)) {
         this.spansOfFixed(head, from, base, spans);
         const end = base + head.ids.length;
@@ -447,10 +450,21 @@ export class ChatBuilder {
   private fixedRun(from: number, to: number): FixedRun | undefined {
     const segs = this.segments;
     for (let k = from; k < to; k++) if (!(segs[k] as Segment).fixed) return undefined;
-    const model = this.model;
-    const found = findFixedRun(model, segs, from, to);
+    this.fixedCache ??= fixedRunsOf(this.model);
+    const found = findFixedRun(this.fixedCache, segs, from, to);
     if (found !== undefined) return found;
-    const b = new ChatBuilder(model, this.scanner, this.policy);
+    const run = this.computeRun(from, to);
+    return storeFixedRun(this.fixedCache, segs, from, to, run) ? run : undefined;
+  }
+
+  /**
+   * Segments [from, to) encoded as one run by a builder of their own that uses no cache (owners
+   * carried as message indexes). It takes the same exact path as any run, on fewer segments than
+   * the run that asks (so the recursion of the header shortcut ends).
+   */
+  private computeRun(from: number, to: number): FixedRun {
+    const segs = this.segments;
+    const b = new ChatBuilder(this.model, this.scanner, this.policy);
     b.useFixed = false;
     for (let k = from; k < to; k++) b.text((segs[k] as Segment).text, k - from, "");
     b.cut();
@@ -461,8 +475,7 @@ export class ChatBuilder {
       owners.push(sp.message as number);
       counts.push(sp.end - sp.start);
     }
-    const run: FixedRun = { ids: enc.ids, owners, counts };
-    return storeFixedRun(model, segs, from, to, run) ? run : undefined;
+    return { ids: enc.ids, owners, counts };
   }
 
   /** Appends a fixed run's IDs and spans; its segment k is segments[from + k]. */

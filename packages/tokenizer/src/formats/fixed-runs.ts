@@ -21,7 +21,8 @@ interface Node {
   run: FixedRun | undefined;
 }
 
-interface Cache {
+/** One model's cache (look it up once per encoding: fixedRunsOf). */
+export interface FixedRunCache {
   readonly root: Map<string, Node>;
   entries: number;
 }
@@ -29,9 +30,9 @@ interface Cache {
 export const MAX_ENTRIES = 512;
 export const MAX_CHARS = 64;
 
-const caches = new WeakMap<TextModel, Cache>();
+const caches = new WeakMap<TextModel, FixedRunCache>();
 
-function cacheOf(model: TextModel): Cache {
+export function fixedRunsOf(model: TextModel): FixedRunCache {
   let c = caches.get(model);
   if (c === undefined) {
     c = { root: new Map(), entries: 0 };
@@ -47,12 +48,12 @@ interface HasText {
 
 /** The cached run of texts segs[from..to), or undefined. */
 export function findFixedRun(
-  model: TextModel,
+  cache: FixedRunCache,
   segs: readonly HasText[],
   from: number,
   to: number,
 ): FixedRun | undefined {
-  let map: Map<string, Node> | undefined = cacheOf(model).root;
+  let map: Map<string, Node> | undefined = cache.root;
   let node: Node | undefined;
   for (let k = from; k < to; k++) {
     if (map === undefined) return undefined;
@@ -65,13 +66,12 @@ export function findFixedRun(
 
 /** Stores `run` for texts segs[from..to) unless the cache is full or the texts are too long; answers whether it did. */
 export function storeFixedRun(
-  model: TextModel,
+  cache: FixedRunCache,
   segs: readonly HasText[],
   from: number,
   to: number,
   run: FixedRun,
 ): boolean {
-  const cache = cacheOf(model);
   if (cache.entries >= MAX_ENTRIES) return false;
   let chars = 0;
   for (let k = from; k < to; k++) chars += (segs[k] as HasText).text.length;
