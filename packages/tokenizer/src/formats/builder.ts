@@ -236,6 +236,8 @@ function sumLengths(ids: readonly number[], from: number, lens: TokenLengths): n
 export class ChatBuilder {
   /** The text segments of the current run (encoded when a reserved ID, a cut or finish() ends it). */
   private readonly segments: Segment[] = [];
+  /** How many of `segments` the current run holds (the array is reused, never truncated). */
+  private count = 0;
   private readonly audit: ChatAuditEntry[] = [];
   /**
    * One result array: a reserved ID is pushed, a run's IDs are appended by the encoder itself
@@ -261,7 +263,7 @@ export class ChatBuilder {
   ) {}
 
   reserved(id: number, message: number | null, field: string): void {
-    if (this.segments.length > 0) this.flush();
+    if (this.count > 0) this.flush();
     const ids = this.ids;
     addSpan(this.spans, message, field, ids.length, ids.length + 1);
     ids.push(id);
@@ -269,7 +271,7 @@ export class ChatBuilder {
 
   /** Template text (written by format code, may not hold reserved strings). */
   text(text: string, message: number | null, field: string): void {
-    if (text.length > 0) this.segments.push({ text, message, field, fixed: true });
+    if (text.length > 0) this.segments[this.count++] = { text, message, field, fixed: true };
   }
 
   /** Caller text: audited (and rejected under "reject"), then encoded as ordinary text. */
@@ -285,7 +287,7 @@ export class ChatBuilder {
         this.audit.push({ message, field: refField, token: m.token, index: m.index + offset, id: m.id });
       }
     }
-    if (text.length > 0) this.segments.push({ text, message, field, fixed: false });
+    if (text.length > 0) this.segments[this.count++] = { text, message, field, fixed: false };
   }
 
   /**
@@ -304,18 +306,17 @@ export class ChatBuilder {
 
   /** End the current text run: the next text starts a new encoder call. */
   cut(): void {
-    if (this.segments.length > 0) this.flush();
+    if (this.count > 0) this.flush();
   }
 
   /** Encodes the current run (one encoder call, or its cached form) and starts an empty one. */
   private flush(): void {
-    const segs = this.segments;
-    this.encodeRun(0, segs.length, this.ids, this.spans);
-    segs.length = 0;
+    this.encodeRun(0, this.count, this.ids, this.spans);
+    this.count = 0;
   }
 
   finish(): ChatEncoding {
-    if (this.segments.length > 0) this.flush();
+    if (this.count > 0) this.flush();
     return { ids: this.ids, spans: this.spans, audit: this.audit };
   }
 
