@@ -458,7 +458,7 @@ export class ChatBuilder {
    */
   private fixedRun(from: number, to: number): FixedRun | undefined {
     // Checked before anything is computed: a long run of template pieces (a tool result's JSON
-    // escapes) must not be encoded once more per segment (found by llama3-render's linear test).
+    // escapes) must not be encoded once more per segment (found by a family's linear render test).
     if (to - from > MAX_SEGMENTS) return undefined;
     const segs = this.segments;
     let chars = 0;
