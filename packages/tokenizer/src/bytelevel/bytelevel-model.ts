@@ -13,6 +13,7 @@ import { type ScannedTokenizerJson, scanTokenizerJson } from "./json-scan.ts";
 import { byteLevelTableContents, decodeTableFromTables, type StoredByteLevel } from "./model-tables.ts";
 import { PipelineByteLevelModel } from "./pipeline-model.ts";
 import { planBytePipeline } from "./pipeline-spec.ts";
+import { NEWLINE_CUT_PATTERNS, startsOutsideSpace } from "./prefix-cut.ts";
 import { compileSplitFallback, type MatchAt } from "./split-fallback.ts";
 import { SplitScanner } from "./split-scanner.ts";
 import { byteLevelTokenBytes } from "./token-bytes.ts";
@@ -112,6 +113,8 @@ class ByteLevelBpeModel implements ByteLevelModel {
 
   private readonly nfc: boolean;
   private readonly splitter: RegExp;
+  /** The split pattern is one prefix-cut.ts proves a cut after "\n" for. */
+  private readonly newlineCut: boolean;
   /** compileSplitFallback(splitter.source), built the first time V8 cannot match (null: unsupported). */
   private splitFallback: MatchAt | null | undefined;
   /** SplitScanner.forSource(splitter.source), on the first encode (null: not one of its patterns). */
@@ -150,6 +153,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
     this.nfc = spec.nfc;
     this.normalization = spec.nfc ? "nfc" : "none";
     this.splitter = new RegExp(spec.splitPattern, "yv");
+    this.newlineCut = NEWLINE_CUT_PATTERNS.has(spec.onigPattern);
     this.vocab = spec.vocab;
     this.ignoreMerges = spec.ignoreMerges;
     this.addedTokens = spec.addedTokens;
@@ -224,6 +228,11 @@ class ByteLevelBpeModel implements ByteLevelModel {
     const out: number[] = [];
     this.encodeInto(text, out);
     return out;
+  }
+
+  /** TextModel.cutsAfterNewline: a proven split pattern and `text` starting outside \s (prefix-cut.ts). */
+  cutsAfterNewline(text: string): boolean {
+    return this.newlineCut && startsOutsideSpace(text);
   }
 
   /** encode(text)'s IDs appended to `out` (TextModel.encodeInto: the chat builder's result array). */

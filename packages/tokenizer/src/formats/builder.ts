@@ -2,20 +2,34 @@
 // code) and text (template text or caller text). Consecutive text segments form one RUN, and
 // every run is ONE call of the text model's encoder (what the reference tokenizer does after
 // splitting on its added tokens); `cut()` ends a run without a reserved ID (a family's
-// separate enc calls).
+// separate enc calls). A run is encoded as soon as it ends (the next reserved ID, cut() or
+// finish()), while its caller text is still in the CPU's caches from the audit scan.
 //
 // Caller text is scanned for reserved strings first (audit; the "reject" policy throws before
-// anything is encoded). Each token of a run is attributed to the segment holding its first
-// byte, which gives the spans a trainer builds loss masks from. Cost over the bare encoder is
-// kept small: spans grow in place per run, only the tokens before the run's last segment are
-// attributed one by one (integer offsets, a per-ID length table), and the encoder appends each
-// run's IDs straight into the one result array (TextModel.encodeInto; linear in the number of
-// IDs and segments, no per-run array and no final copy).
+// that text is encoded, and the partial encoding is dropped). Each token of a run is attributed
+// to the segment holding its first byte, which gives the spans a trainer builds loss masks
+// from. Cost over the bare encoder is kept small: template-only text ("user", "\n") is encoded
+// once per model (fixed-runs.ts); a template header ending in "\n" before caller text is cut off
+// where the model proves the cut exact (TextModel.cutsAfterNewline), so the caller's own string
+// reaches the encoder unconcatenated; otherwise spans grow in place per run, only the tokens
+// before the run's last segment are attributed one by one (integer offsets, a per-ID length
+// table), and the encoder appends each run's IDs straight into the one result array
+// (TextModel.encodeInto; linear in the number of IDs and segments, no per-run array and no
+// final copy).
 
 import { type SpecialTextPolicy, specialTokenError } from "../special-text/policy.ts";
 import type { SpecialScanner } from "../special-text/scanner.ts";
 import type { TextModel } from "../text-model.ts";
 import { TokenKind } from "../text-model.ts";
+import {
+  type FixedRun,
+  type FixedRunCache,
+  findFixedRun,
+  fixedRunsOf,
+  MAX_CHARS,
+  MAX_SEGMENTS,
+  storeFixedRun,
+} from "./fixed-runs.ts";
 import { endsAtNfcStop, startsAtNfcBoundary } from "./nfc-boundary.ts";
 
 export interface ChatSpan {
@@ -50,16 +64,13 @@ export interface CallerRef {
   readonly offset?: number;
 }
 
-const RESERVED = 0;
-const TEXT = 1;
-const CUT = 2;
-
+/** A text segment of the current run. */
 interface Segment {
-  readonly kind: typeof RESERVED | typeof TEXT | typeof CUT;
-  readonly id: number;
   readonly text: string;
   readonly message: number | null;
   readonly field: string;
+  /** Template text (format code's literal), never caller text: may be a key of the fixed-run cache. */
+  readonly fixed: boolean;
 }
 
 /**
@@ -211,6 +222,13 @@ function addSpan(
   else spans.push({ message, field, start, end });
 }
 
+/** True when ids[at..] begins with `head`. */
+function startsWithIds(ids: readonly number[], at: number, head: readonly number[]): boolean {
+  if (ids.length - at < head.length) return false;
+  for (let t = 0; t < head.length; t++) if (ids[at + t] !== head[t]) return false;
+  return true;
+}
+
 /**
  * Sum of the lengths of ids[from..]. Through tokenLength: with a lazy table (the model has
  * tokenByteLength) `short` holds length + 1, or 0 for an ID not measured yet; reading it raw
@@ -224,12 +242,27 @@ function sumLengths(ids: readonly number[], from: number, lens: TokenLengths): n
 }
 
 export class ChatBuilder {
+  /** The text segments of the current run (encoded when a reserved ID, a cut or finish() ends it). */
   private readonly segments: Segment[] = [];
+  /** How many of `segments` the current run holds (the array is reused, never truncated). */
+  private count = 0;
   private readonly audit: ChatAuditEntry[] = [];
+  /**
+   * One result array: a reserved ID is pushed, a run's IDs are appended by the encoder itself
+   * (encodeInto) or copied from its array once. Growing by push() amortizes to linear time
+   * (issue 14: joining per-run chunks in batches re-copied everything joined so far once per
+   * batch).
+   */
+  private readonly ids: number[] = [];
+  private readonly spans: MutableSpan[] = [];
   /** The model's token lengths (looked up once per encoding, not once per run). */
   private lens: TokenLengths | undefined;
   /** Scratch for the prefix segments' end offsets of one run (read only below the run's count). */
   private readonly ends: number[] = [];
+  /** false in the builder that computes a fixed run (it must not look itself up). */
+  private useFixed = true;
+  /** The model's fixed-run cache, looked up on the first run that needs it. */
+  private fixedCache: FixedRunCache | undefined;
 
   constructor(
     private readonly model: TextModel,
@@ -238,12 +271,15 @@ export class ChatBuilder {
   ) {}
 
   reserved(id: number, message: number | null, field: string): void {
-    this.segments.push({ kind: RESERVED, id, text: "", message, field });
+    if (this.count > 0) this.flush();
+    const ids = this.ids;
+    addSpan(this.spans, message, field, ids.length, ids.length + 1);
+    ids.push(id);
   }
 
   /** Template text (written by format code, may not hold reserved strings). */
   text(text: string, message: number | null, field: string): void {
-    if (text.length > 0) this.segments.push({ kind: TEXT, id: -1, text, message, field });
+    if (text.length > 0) this.segments[this.count++] = { text, message, field, fixed: true };
   }
 
   /** Caller text: audited (and rejected under "reject"), then encoded as ordinary text. */
@@ -259,7 +295,7 @@ export class ChatBuilder {
         this.audit.push({ message, field: refField, token: m.token, index: m.index + offset, id: m.id });
       }
     }
-    if (text.length > 0) this.segments.push({ kind: TEXT, id: -1, text, message, field });
+    if (text.length > 0) this.segments[this.count++] = { text, message, field, fixed: false };
   }
 
   /**
@@ -278,34 +314,18 @@ export class ChatBuilder {
 
   /** End the current text run: the next text starts a new encoder call. */
   cut(): void {
-    this.segments.push({ kind: CUT, id: -1, text: "", message: null, field: "" });
+    if (this.count > 0) this.flush();
+  }
+
+  /** Encodes the current run (one encoder call, or its cached form) and starts an empty one. */
+  private flush(): void {
+    this.encodeRun(0, this.count, this.ids, this.spans);
+    this.count = 0;
   }
 
   finish(): ChatEncoding {
-    // One result array: a reserved ID is pushed, a run's IDs are appended by the encoder itself
-    // (encodeInto) or copied from its array once. Growing by push() amortizes to linear time
-    // (issue 14: joining per-run chunks in batches re-copied everything joined so far once per
-    // batch); the earlier per-run arrays copied into an array of the final length cost an
-    // array per run plus a copy of every ID.
-    const ids: number[] = [];
-    const spans: MutableSpan[] = [];
-    const segs = this.segments;
-    let i = 0;
-    while (i < segs.length) {
-      const s = segs[i] as Segment;
-      if (s.kind === RESERVED) {
-        addSpan(spans, s.message, s.field, ids.length, ids.length + 1);
-        ids.push(s.id);
-        i++;
-      } else if (s.kind === CUT) i++;
-      else {
-        let j = i + 1;
-        while (j < segs.length && (segs[j] as Segment).kind === TEXT) j++;
-        this.encodeRun(i, j, ids, spans);
-        i = j;
-      }
-    }
-    return { ids, spans, audit: this.audit };
+    if (this.count > 0) this.flush();
+    return { ids: this.ids, spans: this.spans, audit: this.audit };
   }
 
   /**
@@ -316,6 +336,36 @@ export class ChatBuilder {
   private encodeRun(from: number, to: number, ids: number[], spans: MutableSpan[]): void {
     const segs = this.segments;
     const lastSeg = segs[to - 1] as Segment;
+    const model = this.model;
+    // Template text only (a "\n" between messages, the generation prompt): its cached encoding.
+    if (lastSeg.fixed && this.useFixed) {
+      const run = this.fixedRun(from, to);
+      if (run !== undefined) {
+        this.emitFixed(run, from, ids, spans);
+        return;
+      }
+    } else if (
+      to - from > 1 &&
+      this.useFixed &&
+      model.cutsAfterNewline !== undefined &&
+      endsAtNfcStop((segs[to - 2] as Segment).text) &&
+      model.cutsAfterNewline(lastSeg.text)
+    ) {
+      // A template header ending in "\n" before caller text the model proves it may cut at
+      // (bytelevel/prefix-cut.ts): the header's cached IDs, then the caller's own string.
+      const head = this.fixedRun(from, to - 1);
+      if (head !== undefined) {
+        this.emitFixed(head, from, ids, spans);
+        const base = ids.length;
+        if (model.encodeInto !== undefined) model.encodeInto(lastSeg.text, ids);
+        else {
+          const tokens = model.encode(lastSeg.text);
+          for (let t = 0; t < tokens.length; t++) ids.push(tokens[t] as number);
+        }
+        if (ids.length > base) addSpan(spans, lastSeg.message, lastSeg.field, base, ids.length);
+        return;
+      }
+    }
     let text = lastSeg.text;
     let oneOwner = true;
     if (to - from > 1) {
@@ -327,7 +377,6 @@ export class ChatBuilder {
       }
     }
     const base = ids.length;
-    const model = this.model;
     if (model.encodeInto !== undefined) model.encodeInto(text, ids);
     else {
       const tokens = model.encode(text);
@@ -340,6 +389,20 @@ export class ChatBuilder {
       return;
     }
     const count = to - from;
+    if (model.normalization === "none" && model.leadingOffsetBytes !== undefined) {
+      // A template header before the last segment whose own IDs begin this run's IDs: the IDs'
+      // bytes are the lead plus a per-character image of the text ("none"), so those tokens end
+      // exactly where the header ends and are attributed as in the header alone (its cached
+      // owners); every later token starts in the last segment. No per-token lengths needed (the
+      // cache's own builder encodes the header's prefix alone the same way).
+      const head = this.useFixed ? this.fixedRun(from, to - 1) : this.computeRun(from, to - 1);
+      if (head !== undefined && startsWithIds(ids, base, head.ids)) {
+        this.spansOfFixed(head, from, base, spans);
+        const end = base + head.ids.length;
+        if (end < ids.length) addSpan(spans, lastSeg.message, lastSeg.field, end, ids.length);
+        return;
+      }
+    }
     this.lens ??= tokenByteLengths(model);
     const lens = this.lens;
     const lead = model.leadingOffsetBytes;
@@ -385,6 +448,73 @@ export class ChatBuilder {
     }
     // A SentencePiece dummy prefix adds bytes before the text: start counting below zero.
     this.walk(from, to, ids, base, spans, ends, Math.min(0, total - tokenTotal), lens);
+  }
+
+  /**
+   * The encoding of segments [from, to) as one run when all are template text: from the model's
+   * cache (fixed-runs.ts), else computed by this builder's own exact path on those segments alone
+   * (owners carried as message indexes) and cached; undefined when one is caller text or the
+   * cache takes no more.
+   */
+  private fixedRun(from: number, to: number): FixedRun | undefined {
+    // Checked before anything is computed: a long run of template pieces (a tool result's JSON
+    // escapes) must not be encoded once more per segment (found by a family's linear render test).
+    if (to - from > MAX_SEGMENTS) return undefined;
+    const segs = this.segments;
+    let chars = 0;
+    for (let k = from; k < to; k++) {
+      const s = segs[k] as Segment;
+      if (!s.fixed) return undefined;
+      chars += s.text.length;
+    }
+    if (chars > MAX_CHARS) return undefined;
+    this.fixedCache ??= fixedRunsOf(this.model);
+    const found = findFixedRun(this.fixedCache, segs, from, to);
+    if (found !== undefined) return found;
+    const run = this.computeRun(from, to);
+    return storeFixedRun(this.fixedCache, segs, from, to, run) ? run : undefined;
+  }
+
+  /**
+   * Segments [from, to) encoded as one run by a builder of their own that uses no cache (owners
+   * carried as message indexes). It takes the same exact path as any run, on fewer segments than
+   * the run that asks (so the recursion of the header shortcut ends).
+   */
+  private computeRun(from: number, to: number): FixedRun {
+    const segs = this.segments;
+    const b = new ChatBuilder(this.model, this.scanner, this.policy);
+    b.useFixed = false;
+    for (let k = from; k < to; k++) b.text((segs[k] as Segment).text, k - from, "");
+    b.cut();
+    const enc = b.finish();
+    const owners: number[] = [];
+    const counts: number[] = [];
+    for (const sp of enc.spans) {
+      owners.push(sp.message as number);
+      counts.push(sp.end - sp.start);
+    }
+    return { ids: enc.ids, owners, counts };
+  }
+
+  /** Appends a fixed run's IDs and spans; its segment k is segments[from + k]. */
+  private emitFixed(run: FixedRun, from: number, ids: number[], spans: MutableSpan[]): void {
+    const at = ids.length;
+    const runIds = run.ids;
+    for (let t = 0; t < runIds.length; t++) ids.push(runIds[t] as number);
+    this.spansOfFixed(run, from, at, spans);
+  }
+
+  /** The spans of a fixed run whose IDs start at `at`; its segment k is segments[from + k]. */
+  private spansOfFixed(run: FixedRun, from: number, at: number, spans: MutableSpan[]): void {
+    const segs = this.segments;
+    const { owners, counts } = run;
+    let t = at;
+    for (let r = 0; r < owners.length; r++) {
+      const s = segs[from + (owners[r] as number)] as Segment;
+      const n = counts[r] as number;
+      addSpan(spans, s.message, s.field, t, t + n);
+      t += n;
+    }
   }
 
   /**

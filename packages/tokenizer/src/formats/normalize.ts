@@ -382,7 +382,10 @@ export function normalizeRequest(request: unknown, p: FamilyProfile): NRequest {
   const msgs = own(request, "messages");
   if (!Array.isArray(msgs)) throw invalid("must be an array of messages", { field: "messages" });
   const { roles, keys } = allowedOf(p);
-  const messages = items(msgs).map((m, i) => message(m, i, p, roles, keys));
+  // One pass, no copy of the array first (a hole reads as undefined, never the prototype's).
+  const messages = new Array<NMessage>(msgs.length);
+  for (let i = 0; i < msgs.length; i++)
+    messages[i] = message(Object.hasOwn(msgs, i) ? msgs[i] : undefined, i, p, roles, keys);
 
   const t = own(request, "tools");
   let tools: NTool[] = [];

@@ -13,6 +13,7 @@
 import {
   type FamilyProfile,
   type NMessage,
+  type NToolCall,
   normalizeRequest,
   writeContent,
 } from "../../formats/normalize.ts";
@@ -107,7 +108,8 @@ export function renderQwen3(request: unknown, b: ChatSink, ids: TokenIds<Qwen3Ke
         b.text("\n\n", i, "template");
         if (content(m, c.text, { field: "content", offset: c.dropped })) return;
       } else if (content(m, m.content)) return;
-      m.toolCalls.forEach((tc, j) => {
+      for (let j = 0; j < m.toolCalls.length; j++) {
+        const tc = m.toolCalls[j] as NToolCall;
         if (j > 0 || m.content.length > 0) b.text("\n", i, "template");
         const args = typeof tc.arguments === "string" ? tc.arguments : pyJsonDumps(tc.arguments);
         b.reserved(ids.toolCall, i, "marker");
@@ -117,7 +119,7 @@ export function renderQwen3(request: unknown, b: ChatSink, ids: TokenIds<Qwen3Ke
         b.caller(args, i, "tool_calls", { field: `tool_calls[${j}].function.arguments` });
         b.text("}\n", i, "template");
         b.reserved(ids.toolCallEnd, i, "marker");
-      });
+      }
       b.reserved(ids.imEnd, i, "marker");
       b.text("\n", i, "template");
     } else if (m.role === "tool") {
