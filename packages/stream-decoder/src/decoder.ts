@@ -115,9 +115,12 @@ const DROP_NONE = 0;
 const DROP_ONE = 1;
 const DROP_ALL = 2;
 
+/** "\n".repeat(n) for short runs, made once (a run of two or three goes out often). */
+const SHORT_NEWLINES: readonly string[] = Array.from({ length: 9 }, (_, n) => "\n".repeat(n));
+
 /** n newlines (held runs are counted, never built, until they go out). */
 function newlines(n: number): string {
-  return n === 1 ? "\n" : "\n".repeat(n);
+  return n < SHORT_NEWLINES.length ? (SHORT_NEWLINES[n] as string) : "\n".repeat(n);
 }
 
 function trailingNewlines(s: string): number {
