@@ -280,8 +280,9 @@ class StreamDecoder implements Decoder {
   /** maxTokens was given: pushes are counted, so the uncounted fast modes are never set. */
   private readonly counted: boolean;
   /**
-   * No stop strings and no maxTokens: text needs no matcher and pushes no count, so the
-   * newline rules' common cases (leanNewline, afterHeldNewlines) go straight to the handler.
+   * No maxTokens: pushes are not counted, so the newline rules' common cases (leanNewline,
+   * afterHeldNewlines) skip the generic layers (their text still goes through emitText: the
+   * stop matcher, if any).
    */
   private readonly lean: boolean;
   private readonly includeStop: boolean;
@@ -400,7 +401,7 @@ class StreamDecoder implements Decoder {
     }
     this.callerStops = callerStops ?? NO_CALLER_STOPS;
     this.matcher = stops === null ? null : new StopMatcher(stops);
-    this.lean = stops === null && !this.counted;
+    this.lean = !this.counted;
     this.plainText = stops === null ? this.specPlain : stops.clearText();
     this.utf = new Utf8Pending(spec.invalidUtf8);
     this.setSlow(SLOW_NOT_BEGUN | this.forced);
@@ -1227,10 +1228,11 @@ class StreamDecoder implements Decoder {
 
   private afterHeldNewlines(id: number, t: string): void {
     if (this.lean && this.heldNl === 1 && this.nlMode !== NL_NONE) {
-      // The common case: ONE held "\n" under NL_ONE / NL_ALL, no matcher, nothing counted:
-      // "\n" + t (flat, from the spec's table) and nothing is held after it. `slow` was
-      // exactly SLOW_HELD_NL, so it becomes 0 (set before the callback: a handler calling
-      // end() or reset() sets its own bits, as after the generic path).
+      // The common case: ONE held "\n" under NL_ONE / NL_ALL, nothing counted: "\n" + t
+      // (flat, from the spec's table) and nothing is held after it. `slow` was exactly
+      // SLOW_HELD_NL, so it becomes 0 (set before the callback: a handler calling end() or
+      // reset() sets its own bits, as after the generic path); with stop strings the mode is
+      // set again after the text went through the matcher (it may hold a prefix now).
       const nlt = this.nlText ?? this.makeNlText();
       let s = nlt[id];
       if (s === undefined) {
@@ -1239,7 +1241,8 @@ class StreamDecoder implements Decoder {
       }
       this.heldNl = 0;
       this.setSlow(0);
-      this.deliver(s);
+      this.emitText(s);
+      if (this.matcher !== null) this.setSlow(this.slow);
       return;
     }
     if (this.nlMode === NL_NONE) this.emitText(t);
@@ -1306,20 +1309,21 @@ class StreamDecoder implements Decoder {
   }
 
   /**
-   * textNlPush of a class TextNl ID (its text ends in "\n") for a lean decoder (no stop
-   * strings, no maxTokens) with `slow` 0 or SLOW_HELD_NL: exactly what shaped() (and
-   * newlinePiece) do under the newline rules, without their layers. NL_NONE: the text goes
+   * textNlPush of a class TextNl ID (its text ends in "\n") for a lean decoder (no
+   * maxTokens) with `slow` 0 or SLOW_HELD_NL: exactly what shaped() (and newlinePiece) do
+   * under the newline rules, without their layers (the text goes out through emitText). NL_NONE: the text goes
    * out as it is and a held run stays held (shaped() does not touch it there). NL_ONE: only
    * the last "\n" is held (a run of only newlines emits the earlier held and new ones but
    * one). NL_ALL: every trailing "\n" is held; text ending in more than one "\n" after other
    * text takes the generic path (returns false, nothing changed). `slow` is set before the
-   * callback, as in afterHeldNewlines.
+   * callback, as in afterHeldNewlines, and the mode again after it (the stop matcher's state).
    */
   private leanNewline(id: number): boolean {
     const t = this.textOf[id] as string;
     const mode = this.nlMode;
     if (mode === NL_NONE) {
-      this.deliver(t);
+      this.emitText(t);
+      this.setSlow(this.slow);
       return true;
     }
     if (mode !== NL_ONE && mode !== NL_ALL) return false;
@@ -1336,7 +1340,7 @@ class StreamDecoder implements Decoder {
       const out = held + nl - 1;
       this.heldNl = 1;
       this.setSlow(SLOW_HELD_NL);
-      if (out > 0) this.deliver(newlines(out));
+      if (out > 0) this.emitText(newlines(out));
       return true;
     }
     if (nl > 1 && mode === NL_ALL) return false;
@@ -1348,7 +1352,7 @@ class StreamDecoder implements Decoder {
     }
     this.heldNl = 1;
     this.setSlow(SLOW_HELD_NL);
-    this.deliver(held > 0 ? newlines(held) + cut : cut);
+    this.emitText(held > 0 ? newlines(held) + cut : cut);
     return true;
   }
 
