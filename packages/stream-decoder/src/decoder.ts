@@ -38,6 +38,7 @@ import { checkStopStrings, compileStopStrings, StopMatcher, StopStrings } from "
 import type { BodyParser, ToolSchemas } from "./syntax/body.ts";
 import { TemplateDecoder } from "./template-decoder.ts";
 import { templateTurnsOf } from "./template-spec.ts";
+import { undefinedTable } from "./text-table.ts";
 import type { ToolCallSink } from "./tool-call-scanner.ts";
 import { toolCallSink } from "./tool-call-stream.ts";
 import { Utf8Pending } from "./utf8-pending.ts";
@@ -114,9 +115,12 @@ const DROP_NONE = 0;
 const DROP_ONE = 1;
 const DROP_ALL = 2;
 
+/** "\n".repeat(n) for short runs, made once (a run of two or three goes out often). */
+const SHORT_NEWLINES: readonly string[] = Array.from({ length: 9 }, (_, n) => "\n".repeat(n));
+
 /** n newlines (held runs are counted, never built, until they go out). */
 function newlines(n: number): string {
-  return n === 1 ? "\n" : "\n".repeat(n);
+  return n < SHORT_NEWLINES.length ? (SHORT_NEWLINES[n] as string) : "\n".repeat(n);
 }
 
 function trailingNewlines(s: string): number {
@@ -168,7 +172,7 @@ const PLAIN_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
 function plainTextOf(spec: DecoderSpec): (string | undefined)[] {
   let out = PLAIN_TEXT.get(spec);
   if (out === undefined) {
-    out = new Array<string | undefined>(spec.classes.length).fill(undefined);
+    out = undefinedTable(spec.classes.length);
     PLAIN_TEXT.set(spec, out);
   }
   return out;
@@ -186,7 +190,7 @@ const NL_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
 function nlTextOf(spec: DecoderSpec): (string | undefined)[] {
   let out = NL_TEXT.get(spec);
   if (out === undefined) {
-    out = new Array<string | undefined>(spec.classes.length).fill(undefined);
+    out = undefinedTable(spec.classes.length);
     NL_TEXT.set(spec, out);
   }
   return out;
@@ -275,6 +279,12 @@ class StreamDecoder implements Decoder {
   private readonly maxTokens: number;
   /** maxTokens was given: pushes are counted, so the uncounted fast modes are never set. */
   private readonly counted: boolean;
+  /**
+   * No maxTokens: pushes are not counted, so the newline rules' common cases (leanNewline,
+   * afterHeldNewlines) skip the generic layers (their text still goes through emitText: the
+   * stop matcher, if any).
+   */
+  private readonly lean: boolean;
   private readonly includeStop: boolean;
   /** Caller stop IDs (empty: then SLOW_CALLER_STOPS is never set). */
   private readonly callerStops: ReadonlySet<number>;
@@ -391,6 +401,7 @@ class StreamDecoder implements Decoder {
     }
     this.callerStops = callerStops ?? NO_CALLER_STOPS;
     this.matcher = stops === null ? null : new StopMatcher(stops);
+    this.lean = !this.counted;
     this.plainText = stops === null ? this.specPlain : stops.clearText();
     this.utf = new Utf8Pending(spec.invalidUtf8);
     this.setSlow(SLOW_NOT_BEGUN | this.forced);
@@ -1216,6 +1227,24 @@ class StreamDecoder implements Decoder {
   }
 
   private afterHeldNewlines(id: number, t: string): void {
+    if (this.lean && this.heldNl === 1 && this.nlMode !== NL_NONE) {
+      // The common case: ONE held "\n" under NL_ONE / NL_ALL, nothing counted: "\n" + t
+      // (flat, from the spec's table) and nothing is held after it. `slow` was exactly
+      // SLOW_HELD_NL, so it becomes 0 (set before the callback: a handler calling end() or
+      // reset() sets its own bits, as after the generic path); with stop strings the mode is
+      // set again after the text went through the matcher (it may hold a prefix now).
+      const nlt = this.nlText ?? this.makeNlText();
+      let s = nlt[id];
+      if (s === undefined) {
+        s = flatText("\n" + t);
+        nlt[id] = s;
+      }
+      this.heldNl = 0;
+      this.setSlow(0);
+      this.emitText(s);
+      if (this.matcher !== null) this.setSlow(this.slow);
+      return;
+    }
     if (this.nlMode === NL_NONE) this.emitText(t);
     else {
       const k = this.heldNl;
@@ -1265,6 +1294,7 @@ class StreamDecoder implements Decoder {
       } else t = "";
       if (t !== "") this.shaped(t);
     } else if (cls === Cls.TextNl) {
+      if (this.lean && this.leanNewline(id)) return;
       t = this.textOf[id] as string;
       if (t !== "") {
         if (this.nlMode === NL_ONE || this.nlMode === NL_ALL) this.newlinePiece(id, t);
@@ -1276,6 +1306,54 @@ class StreamDecoder implements Decoder {
     }
     this.setSlow((this.slow & ~SLOW_HELD_NL) | (this.heldNl > 0 ? SLOW_HELD_NL : 0));
     if (--this.left === 0) this.finish("max_tokens");
+  }
+
+  /**
+   * textNlPush of a class TextNl ID (its text ends in "\n") for a lean decoder (no
+   * maxTokens) with `slow` 0 or SLOW_HELD_NL: exactly what shaped() (and newlinePiece) do
+   * under the newline rules, without their layers (the text goes out through emitText). NL_NONE: the text goes
+   * out as it is and a held run stays held (shaped() does not touch it there). NL_ONE: only
+   * the last "\n" is held (a run of only newlines emits the earlier held and new ones but
+   * one). NL_ALL: every trailing "\n" is held; text ending in more than one "\n" after other
+   * text takes the generic path (returns false, nothing changed). `slow` is set before the
+   * callback, as in afterHeldNewlines, and the mode again after it (the stop matcher's state).
+   */
+  private leanNewline(id: number): boolean {
+    const t = this.textOf[id] as string;
+    const mode = this.nlMode;
+    if (mode === NL_NONE) {
+      this.emitText(t);
+      this.setSlow(this.slow);
+      return true;
+    }
+    if (mode !== NL_ONE && mode !== NL_ALL) return false;
+    const n = t.length;
+    let nl = 0;
+    while (nl < n && t.charCodeAt(n - 1 - nl) === 10) nl++;
+    const held = this.heldNl;
+    if (nl === n) {
+      if (mode === NL_ALL) {
+        this.heldNl = held + nl;
+        this.setSlow(SLOW_HELD_NL);
+        return true;
+      }
+      const out = held + nl - 1;
+      this.heldNl = 1;
+      this.setSlow(SLOW_HELD_NL);
+      if (out > 0) this.emitText(newlines(out));
+      return true;
+    }
+    if (nl > 1 && mode === NL_ALL) return false;
+    const nlt = this.nlText ?? this.makeNlText();
+    let cut = nlt[id];
+    if (cut === undefined) {
+      cut = flatText(t.slice(0, n - 1));
+      nlt[id] = cut;
+    }
+    this.heldNl = 1;
+    this.setSlow(SLOW_HELD_NL);
+    this.emitText(held > 0 ? newlines(held) + cut : cut);
+    return true;
   }
 
   private checkedPush(id: number): void {

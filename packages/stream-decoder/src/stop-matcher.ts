@@ -20,6 +20,7 @@
 // units (TypeError beyond), and the per-spec cache of compiled sets is bounded in bytes.
 import { MAX_STOP_STRING_LENGTH, MAX_STOP_STRINGS } from "./limits.ts";
 import type { DecoderSpec } from "./spec.ts";
+import { undefinedTable } from "./text-table.ts";
 
 /** Per token ID: not looked at yet / its text has no unit that can start a stop string / it may. */
 const ID_UNKNOWN = 0;
@@ -215,7 +216,7 @@ export class StopStrings {
   clearText(): (string | undefined)[] {
     let c = this.clear;
     if (c === null) {
-      c = new Array<string | undefined>(this.spec.classes.length).fill(undefined);
+      c = undefinedTable(this.spec.classes.length);
       this.clear = c;
     }
     return c;

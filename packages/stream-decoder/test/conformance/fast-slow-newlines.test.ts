@@ -1,0 +1,125 @@
+// Differential test of the decoder's newline shortcuts (decoder.ts leanNewline and the lean
+// branch of afterHeldNewlines: no stop strings, no maxTokens) against the checked path
+// (internal SLOW_PATH_ONLY). The other batteries draw random IDs (newline pieces are rare
+// among them) or encoded text, and most of their decoders have stop strings or maxTokens,
+// which keep the shortcuts off. Here every stream is made of the spec's OWN newline pieces —
+// only newlines ("\n", "\n\n", ...), text ending in one "\n", text ending in several — plain
+// pieces and the family's markers (blocks whose newline rules hold "\n": reasoning, tool
+// calls), decoded with no stop strings and no maxTokens unless drawn.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createDecoder, type DecoderEvent, type DecoderOptions, eventCollector } from "../../src/index.ts";
+import { SLOW_PATH_ONLY } from "../../src/internal.ts";
+import { Cls, classOf, type DecoderSpec } from "../../src/spec.ts";
+import { FAMILY_CASES } from "./families.ts";
+
+function decode(spec: DecoderSpec, ids: readonly number[], options: DecoderOptions): DecoderEvent[] {
+  const c = eventCollector();
+  const d = createDecoder(spec, c, options);
+  for (const id of ids) d.push(id);
+  d.end();
+  return c.events;
+}
+
+/** Up to `max` IDs of each kind of newline piece, and plain pieces (text classes only), from the spec. */
+function newlinePieces(spec: DecoderSpec, max: number): number[][] {
+  const onlyNl: number[] = [];
+  const oneNl: number[] = [];
+  const manyNl: number[] = [];
+  const plain: number[] = [];
+  for (let id = 0; id < spec.classes.length; id++) {
+    // classOf fills a lazy text table's entry (SentencePiece) before the text is read.
+    const k = classOf(spec, id);
+    if (k !== Cls.Text && k !== Cls.TextNl) continue;
+    const t = spec.text[id] as string;
+    if (t === "") continue;
+    let nl = 0;
+    while (nl < t.length && t.charCodeAt(t.length - 1 - nl) === 10) nl++;
+    const bucket =
+      nl === t.length ? onlyNl : nl === 1 ? oneNl : nl > 1 ? manyNl : t.includes("\n") ? null : plain;
+    if (bucket !== null && bucket.length < max) bucket.push(id);
+    if (onlyNl.length >= max && oneNl.length >= max && manyNl.length >= max && plain.length >= max) break;
+  }
+  return [onlyNl, oneNl, manyNl, plain].filter((b) => b.length > 0);
+}
+
+const cases = FAMILY_CASES.filter((c) => c.available);
+
+describe("newline shortcuts = checked path", () => {
+  it("families are covered, with newline pieces of every kind", () => {
+    expect(cases.length).toBeGreaterThan(0);
+    // At least one family has pieces of all four kinds (only newlines, one and several trailing, plain).
+    expect(cases.some((c) => newlinePieces(c.spec("default"), 4).length === 4)).toBe(true);
+  });
+
+  it("a stop-string prefix left held by the text after a held newline keeps later pieces behind it", () => {
+    // Qwen3 content holds ONE "\n" (the template's, before <tool_call>): "\n" + "b" then goes
+    // into the matcher, which holds it (a prefix of "\nb\u2603"); "c" and "d" must come after it.
+    const c = cases.find((k) => k.name.startsWith("qwen3/"));
+    if (c === undefined) return;
+    const spec = c.spec("default");
+    const ids = ["a", "\n", "b", "c", "d"].map((t) => spec.text.indexOf(t));
+    expect(ids.every((id) => id >= 0)).toBe(true);
+    const o = { stopStrings: ["\nb\u2603"] };
+    const slow = decode(spec, ids, { ...o, [SLOW_PATH_ONLY]: true } as DecoderOptions);
+    expect(slow.filter((e) => e.type === "text").map((e) => (e as { text: string }).text)).toEqual([
+      "a",
+      "\nbc",
+      "d",
+    ]);
+    expect(decode(spec, ids, o)).toEqual(slow);
+    expect(decode(spec, ids, o)).toEqual(slow);
+  });
+
+  for (const c of cases) {
+    it(`${c.name}: newline pieces between markers`, () => {
+      const spec0 = c.spec("default");
+      const buckets = newlinePieces(spec0, 12);
+      const markers = [...c.markerIds()];
+      // Stop strings made of a few plain pieces' text (drawn often), so that "\n" + a piece
+      // (the text after a held newline) can leave a prefix held in the matcher, or match
+      // across the newline.
+      const plainIds = (buckets.at(-1) ?? []).slice(0, 4);
+      const plainTexts = plainIds.map((id) => spec0.text[id] as string);
+      const piece = fc.oneof(...buckets.map((b) => ({ weight: 3, arbitrary: fc.constantFrom(...b) })), {
+        weight: 4,
+        arbitrary: fc.constantFrom(...plainIds),
+      });
+      const stopSets: (string[] | undefined)[] = [undefined, undefined, undefined, ["\n\n"], ["x\n"]];
+      // (`\n${t}\u2603`: the matcher holds "\n" + t and the next clear piece must not pass it.)
+      for (const t of plainTexts)
+        stopSets.push([`${t.slice(-1)}\n`], [`\n${t}`], [`${t}${t}`], [`\n${t}\u2603`]);
+      const token =
+        markers.length > 0
+          ? fc.oneof({ weight: 12, arbitrary: piece }, { weight: 1, arbitrary: fc.constantFrom(...markers) })
+          : piece;
+      fc.assert(
+        fc.property(
+          fc.array(token, { maxLength: 60 }),
+          fc.record({
+            eos: fc.constantFrom("default" as const, "none" as const),
+            tools: fc.boolean(),
+            stream: fc.boolean(),
+            // Mostly the lean decoder (the shortcuts); sometimes stop strings or maxTokens (off).
+            stop: fc.constantFrom(...stopSets),
+            maxTokens: fc.constantFrom(undefined, undefined, undefined, 7),
+          }),
+          (ids, r) => {
+            const o: Record<string, unknown> = {};
+            if (r.tools)
+              o.tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+            if (r.stream) o.streamToolCalls = true;
+            if (r.stop !== undefined) o.stopStrings = r.stop;
+            if (r.maxTokens !== undefined) o.maxTokens = r.maxTokens;
+            const spec = c.spec(r.eos);
+            const slow = decode(spec, ids, { ...o, [SLOW_PATH_ONLY]: true } as DecoderOptions);
+            // Twice: tables fill at an ID's first sight (the second run reads them).
+            expect(decode(spec, ids, o as DecoderOptions)).toEqual(slow);
+            expect(decode(spec, ids, o as DecoderOptions)).toEqual(slow);
+          },
+        ),
+        { numRuns: 200, seed: 1501 },
+      );
+    });
+  }
+});
