@@ -51,7 +51,7 @@ describe("scanner", () => {
   });
 });
 
-describe("scanner: one first character, one-character strings, shared second characters", () => {
+describe("scanner: one, two and three first characters, one-character strings, shared second characters", () => {
   const naiveOf = (strings: readonly string[]) => (t: string) => {
     const out: Array<{ token: string; index: number }> = [];
     for (let i = 0; i < t.length; i++) {
@@ -67,13 +67,19 @@ describe("scanner: one first character, one-character strings, shared second cha
     ["<|im_start|>", "<|im_end|>", "<think>", "</think>", "<tool_call>", "</tool_call>", "<|im"],
     ["<", "<a", "<ab", "<b>"],
     ["[", "[x]", "<", "<y", "s", "sop"],
+    // Two first characters (the runTwo path), each able to start inside the other's strings.
+    ["<", "[", "<[", "[<", "<[x]", "[<y>"],
+    ["<|im_end|>", "<|im", "[UNUSED_TOKEN_14]", "[UNUSED_TOKEN_145]", "[", "<s>"],
   ];
   for (const strings of registries) {
     it(`property: agrees with a naive scan on ${JSON.stringify(strings)}`, () => {
       const sc = createSpecialScanner(new Map(strings.map((s, i) => [s, 100 + i])));
       const naive = naiveOf(strings);
       const text = fc.array(
-        fc.oneof(fc.constantFrom(...strings, "<|", "</", "<t", "[", "s", "so"), fc.string({ maxLength: 3 })),
+        fc.oneof(
+          fc.constantFrom(...strings, "<|", "</", "<t", "[", "s", "so", "[<", "<["),
+          fc.string({ maxLength: 3 }),
+        ),
         { maxLength: 10 },
       );
       fc.assert(

@@ -6,7 +6,8 @@
 // (longest first; one-character strings last). Reserved strings start with "<" or "[", so the
 // scan jumps between occurrences of those with the native indexOf (one remembered next position
 // per distinct first character; a registry with one first character, Qwen3's "<", runs one
-// indexOf loop without that bookkeeping). Clean text allocates nothing.
+// indexOf loop without that bookkeeping, and one with two, InternLM2's "<" and "[", keeps its
+// two positions in locals). Clean text allocates nothing.
 
 export interface SpecialMatch {
   /** The reserved string found. */
@@ -132,7 +133,37 @@ export function createSpecialScanner(strings: ReadonlyMap<string, number>): Spec
     }
     return undefined;
   };
-  const run = firstChars.length === 0 ? () => undefined : onlyChar !== undefined ? runOne : runMany;
+  // Two first characters (InternLM2's "<" and "["): two remembered positions in locals, each
+  // searched again only once the scan has passed it; no shared array to reset per call.
+  const ch0 = firstChars[0] as string;
+  const ch1 = firstChars[1] as string;
+  const g0 = groups[0] as FirstGroup;
+  const g1 = groups[1] as FirstGroup;
+  const runTwo = (text: string, all: SpecialMatch[] | undefined): SpecialMatch | undefined => {
+    let a = text.indexOf(ch0);
+    let b = text.indexOf(ch1);
+    for (;;) {
+      let at: number;
+      let m: SpecialMatch | undefined;
+      if (a >= 0 && (b < 0 || a < b)) {
+        at = a;
+        m = matchAt(text, a, g0);
+      } else if (b >= 0) {
+        at = b;
+        m = matchAt(text, b, g1);
+      } else return undefined;
+      let from = at + 1;
+      if (m !== undefined) {
+        if (all === undefined) return m;
+        all.push(m);
+        from = at + m.token.length;
+      }
+      if (a >= 0 && a < from) a = text.indexOf(ch0, from);
+      if (b >= 0 && b < from) b = text.indexOf(ch1, from);
+    }
+  };
+  const k = firstChars.length;
+  const run = k === 0 ? () => undefined : k === 1 ? runOne : k === 2 ? runTwo : runMany;
 
   return {
     strings,
