@@ -26,6 +26,7 @@ import {
   type FixedRunCache,
   findFixedRun,
   fixedRunsOf,
+  MAX_CALLER_ENTRIES,
   MAX_CHARS,
   MAX_SEGMENTS,
   storeFixedRun,
@@ -351,20 +352,22 @@ export class ChatBuilder {
       endsAtNfcStop((segs[to - 2] as Segment).text) &&
       model.cutsAfterNewline(lastSeg.text)
     ) {
-      // A template header ending in "\n" before caller text the model proves it may cut at
-      // (bytelevel/prefix-cut.ts): the header's cached IDs, then the caller's own string.
-      const head = this.fixedRun(from, to - 1);
-      if (head !== undefined) {
-        this.emitFixed(head, from, ids, spans);
-        const base = ids.length;
-        if (model.encodeInto !== undefined) model.encodeInto(lastSeg.text, ids);
-        else {
-          const tokens = model.encode(lastSeg.text);
-          for (let t = 0; t < tokens.length; t++) ids.push(tokens[t] as number);
-        }
-        if (ids.length > base) addSpan(spans, lastSeg.message, lastSeg.field, base, ids.length);
-        return;
+      // A header ending in "\n" before caller text the model proves it may cut at
+      // (bytelevel/prefix-cut.ts: encode(P + C) = encode(P) ++ encode(C) for EVERY P ending in
+      // "\n"): the header's cached IDs when it is template text only, else the header encoded as
+      // a run of its own (a template's "user" role is caller text: "user" + "\n"); then the
+      // caller's own string.
+      const head = this.fixedRun(from, to - 1, true);
+      if (head !== undefined) this.emitFixed(head, from, ids, spans);
+      else this.encodeRun(from, to - 1, ids, spans);
+      const base = ids.length;
+      if (model.encodeInto !== undefined) model.encodeInto(lastSeg.text, ids);
+      else {
+        const tokens = model.encode(lastSeg.text);
+        for (let t = 0; t < tokens.length; t++) ids.push(tokens[t] as number);
       }
+      if (ids.length > base) addSpan(spans, lastSeg.message, lastSeg.field, base, ids.length);
+      return;
     }
     let text = lastSeg.text;
     let oneOwner = true;
@@ -456,23 +459,30 @@ export class ChatBuilder {
    * (owners carried as message indexes) and cached; undefined when one is caller text or the
    * cache takes no more.
    */
-  private fixedRun(from: number, to: number): FixedRun | undefined {
+  private fixedRun(from: number, to: number, allowCaller = false): FixedRun | undefined {
     // Checked before anything is computed: a long run of template pieces (a tool result's JSON
     // escapes) must not be encoded once more per segment (found by a family's linear render test).
     if (to - from > MAX_SEGMENTS) return undefined;
     const segs = this.segments;
     let chars = 0;
+    let caller = false;
     for (let k = from; k < to; k++) {
       const s = segs[k] as Segment;
-      if (!s.fixed) return undefined;
+      if (!s.fixed) {
+        // Caller text (audited when it arrived) only in a header before a cut (allowCaller),
+        // within its share of the cache (fixed-runs.ts).
+        if (!allowCaller) return undefined;
+        caller = true;
+      }
       chars += s.text.length;
     }
     if (chars > MAX_CHARS) return undefined;
     this.fixedCache ??= fixedRunsOf(this.model);
     const found = findFixedRun(this.fixedCache, segs, from, to);
     if (found !== undefined) return found;
+    if (caller && this.fixedCache.callerEntries >= MAX_CALLER_ENTRIES) return undefined;
     const run = this.computeRun(from, to);
-    return storeFixedRun(this.fixedCache, segs, from, to, run) ? run : undefined;
+    return storeFixedRun(this.fixedCache, segs, from, to, run, caller) ? run : undefined;
   }
 
   /**

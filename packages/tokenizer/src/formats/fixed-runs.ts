@@ -2,9 +2,11 @@
 // "assistant"): the encoding of a sequence of template segments as ONE encoder call, with the
 // segment each token is attributed to, kept per text model. Template text is a small fixed set
 // (what the family renderers write), so a per-message header costs two Map lookups instead of an
-// encoder call. Caller text is never a key. Bounded: at most MAX_ENTRIES entries of at most
-// MAX_CHARS characters in at most MAX_SEGMENTS segments per model; past that the builder encodes
-// as without the cache.
+// encoder call. Caller text is a key only in a header before a cut (a template's role, "user" +
+// "\n", see ChatBuilder.encodeRun), already audited, and in at most MAX_CALLER_ENTRIES entries,
+// so caller text can never crowd the template's own runs out. Bounded: at most MAX_ENTRIES
+// entries of at most MAX_CHARS characters in at most MAX_SEGMENTS segments per model; past that
+// the builder encodes as without the cache.
 
 import type { TextModel } from "../text-model.ts";
 
@@ -26,9 +28,12 @@ interface Node {
 export interface FixedRunCache {
   readonly root: Map<string, Node>;
   entries: number;
+  /** Entries whose key holds caller text (at most MAX_CALLER_ENTRIES of the MAX_ENTRIES). */
+  callerEntries: number;
 }
 
 export const MAX_ENTRIES = 512;
+export const MAX_CALLER_ENTRIES = 64;
 export const MAX_CHARS = 64;
 /** Runs of more segments are never cached (nor computed for the cache: see ChatBuilder.fixedRun). */
 export const MAX_SEGMENTS = 8;
@@ -38,7 +43,7 @@ const caches = new WeakMap<TextModel, FixedRunCache>();
 export function fixedRunsOf(model: TextModel): FixedRunCache {
   let c = caches.get(model);
   if (c === undefined) {
-    c = { root: new Map(), entries: 0 };
+    c = { root: new Map(), entries: 0, callerEntries: 0 };
     caches.set(model, c);
   }
   return c;
@@ -67,15 +72,20 @@ export function findFixedRun(
   return node?.run;
 }
 
-/** Stores `run` for texts segs[from..to) unless the cache is full or the texts are too long; answers whether it did. */
+/**
+ * Stores `run` for texts segs[from..to) unless the cache is full (for a key with caller text:
+ * its share is) or the texts are too long; answers whether it did.
+ */
 export function storeFixedRun(
   cache: FixedRunCache,
   segs: readonly HasText[],
   from: number,
   to: number,
   run: FixedRun,
+  caller = false,
 ): boolean {
   if (cache.entries >= MAX_ENTRIES) return false;
+  if (caller && cache.callerEntries >= MAX_CALLER_ENTRIES) return false;
   let chars = 0;
   for (let k = from; k < to; k++) chars += (segs[k] as HasText).text.length;
   if (chars > MAX_CHARS) return false;
@@ -96,5 +106,6 @@ export function storeFixedRun(
   if (node === undefined || node.run !== undefined) return false;
   node.run = run;
   cache.entries++;
+  if (caller) cache.callerEntries++;
   return true;
 }
