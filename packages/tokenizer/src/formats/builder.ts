@@ -26,7 +26,7 @@ import {
   type FixedRunCache,
   findFixedRun,
   fixedRunsOf,
-  MAX_CALLER_ENTRIES,
+  hasRoom,
   MAX_CHARS,
   MAX_SEGMENTS,
   storeFixedRun,
@@ -480,7 +480,8 @@ export class ChatBuilder {
     this.fixedCache ??= fixedRunsOf(this.model);
     const found = findFixedRun(this.fixedCache, segs, from, to);
     if (found !== undefined) return found;
-    if (caller && this.fixedCache.callerEntries >= MAX_CALLER_ENTRIES) return undefined;
+    // A full cache stores nothing: computing the run here would only be done again by the caller.
+    if (!hasRoom(this.fixedCache, caller)) return undefined;
     const run = this.computeRun(from, to);
     return storeFixedRun(this.fixedCache, segs, from, to, run, caller) ? run : undefined;
   }

@@ -72,6 +72,11 @@ export function findFixedRun(
   return node?.run;
 }
 
+/** Whether one more entry fits (for a key with caller text: within its share). */
+export function hasRoom(cache: FixedRunCache, caller: boolean): boolean {
+  return cache.entries < MAX_ENTRIES && (!caller || cache.callerEntries < MAX_CALLER_ENTRIES);
+}
+
 /**
  * Stores `run` for texts segs[from..to) unless the cache is full (for a key with caller text:
  * its share is) or the texts are too long; answers whether it did.
@@ -84,8 +89,7 @@ export function storeFixedRun(
   run: FixedRun,
   caller = false,
 ): boolean {
-  if (cache.entries >= MAX_ENTRIES) return false;
-  if (caller && cache.callerEntries >= MAX_CALLER_ENTRIES) return false;
+  if (!hasRoom(cache, caller)) return false;
   let chars = 0;
   for (let k = from; k < to; k++) chars += (segs[k] as HasText).text.length;
   if (chars > MAX_CHARS) return false;
