@@ -116,8 +116,9 @@ export interface TextModel {
   /**
    * Optional: true when, for EVERY string P ending in "\n", encode(P + text) is exactly
    * encode(P) followed by encode(text) (the chat builder then encodes a template header such as
-   * "user\n" once and hands the caller's own string to the encoder). Proven per split pattern:
-   * bytelevel/prefix-cut.ts. Absent or false: the builder concatenates.
+   * "user\n" once and hands the caller's own string to the encoder). Proven per split pattern
+   * for byte-level models (bytelevel/prefix-cut.ts), per piece set for SentencePiece
+   * (sentencepiece/bpe-encoder.ts). Absent or false: the builder concatenates.
    */
   cutsAfterNewline?(text: string): boolean;
   /** Optional: the normalization encode() applies before splitting ("none" = the IDs' bytes are the text's UTF-8). */

@@ -37,6 +37,37 @@ for (const suite of SUITES) {
     );
     const text = fc.array(word, { maxLength: 40 }).map((ws) => ws.join(""));
 
+    it("a cut after a newline (cutsAfterNewline) gives the IDs of the joined text", () => {
+      const enc = new BpeEncoder(proto, { blocked: new Set(reserved) });
+      const whole = new BpeEncoder(proto, { blocked: new Set(reserved), segment: false });
+      let cuts = 0;
+      fc.assert(
+        fc.property(text, text, (p, c) => {
+          const head = `${p}\n`;
+          if (!enc.cutsAfterNewline(c)) return;
+          cuts++;
+          expect([...enc.encode(head), ...enc.encode(c)]).toEqual(whole.encode(head + c));
+        }),
+        { numRuns: 600, seed: 16 },
+      );
+      // Only a model without a dummy prefix or whitespace removal, whose "\n" is a piece, cuts
+      // (of the four: InternLM2; tiny-ilm has no "\n" piece, the ChatGLM3 pair a dummy prefix).
+      const nl = proto.pieces.indexOf("\n");
+      const cutting =
+        !proto.normalizer.addDummyPrefix &&
+        !proto.normalizer.removeExtraWhitespaces &&
+        nl >= 0 &&
+        (proto.types[nl] === 1 || proto.types[nl] === 4);
+      if (cutting) expect(cuts).toBeGreaterThan(100);
+      else expect(cuts).toBe(0);
+      // A unit that follows "\n" inside some piece (InternLM2: "\n\n", "\n▁") is never a cut.
+      const inPiece = proto.pieces.find((q) => /\n./su.test(q) && proto.types[proto.pieces.indexOf(q)] === 1);
+      if (inPiece !== undefined) {
+        const after = inPiece.slice(inPiece.indexOf("\n") + 1).replaceAll("\u2581", " ");
+        expect(enc.cutsAfterNewline(after)).toBe(false);
+      }
+    });
+
     for (const blocked of [new Set<number>(), new Set(reserved)]) {
       it(`equals the whole-text path (${blocked.size} blocked)`, () => {
         const segmented = new BpeEncoder(proto, { blocked });

@@ -101,6 +101,8 @@ export class BpeEncoder {
   // Segmentation (see encode): markAfter[cu] = 1 when cu precedes SPACE_MARK inside some
   // mergeable or USER_DEFINED piece; undefined = this model is encoded as one whole text.
   private readonly markAfter: Uint8Array | undefined;
+  /** cutsAfterNewline's table (encoder-tables.ts), or undefined when this model never cuts. */
+  private readonly newlineCut: Uint8Array | undefined;
   /** Short segment -> its ids (only segments without unknown pieces). Bounded, cleared when full. */
   private readonly cache = new Map<string, number[]>();
   private cacheHits = 0;
@@ -140,6 +142,13 @@ export class BpeEncoder {
       this.trieChildren[t.trie[k]!]!.set(t.trie[k + 1]!, t.trie[k + 2]!);
     this.trieId = t.trieId;
     this.markAfter = t.markAfter;
+    // The cut needs a text normalized character by character with nothing added at its start
+    // (no dummy prefix, no whitespace removal) and "\n" a piece of its own (so the text before
+    // a cut never ends in an unknown piece that an unknown run after it would continue).
+    this.newlineCut =
+      !this.addDummyPrefix && !this.removeExtraWhitespaces && (t.bmpKey[0x0a] as number) < n
+        ? t.newlineBefore
+        : undefined;
     this.pairMask = t.pairLeft.length - 1;
     this.pairLeft = t.pairLeft;
     this.pairRight = t.pairRight;
@@ -148,6 +157,22 @@ export class BpeEncoder {
 
   /** The derived tables (what a later load may pass back to the constructor). */
   readonly tables: EncoderTables;
+
+  /**
+   * TextModel.cutsAfterNewline: true when, for EVERY string P ending in "\n", encode(P + text)
+   * is encode(P) followed by encode(text). Why, when this answers true: the identity
+   * normalizer maps P + text to normalize(P) + normalize(text) (space escaping is per
+   * character, and nothing is added at the start); a merge or USER_DEFINED match across the
+   * cut would make a piece holding "\n" followed by the first unit of normalize(text), which
+   * no piece holds (newlineBefore); and the last piece before the cut holds the known "\n",
+   * so the unknown-run state after it is "not in a run", as at the start of a text.
+   */
+  cutsAfterNewline(text: string): boolean {
+    const table = this.newlineCut;
+    if (table === undefined || text.length === 0) return false;
+    const cu = text.charCodeAt(0);
+    return table[cu === 0x20 && this.escapeWhitespaces ? SPACE_MARK.charCodeAt(0) : cu] === 0;
+  }
 
   /** True when this model is encoded in independent segments (see encode). */
   get segmented(): boolean {

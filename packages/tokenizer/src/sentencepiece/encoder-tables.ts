@@ -39,6 +39,11 @@ export interface EncoderTables {
    * USER_DEFINED piece; undefined = this model is encoded as one whole text.
    */
   readonly markAfter: Uint8Array | undefined;
+  /**
+   * newlineBefore[cu] = 1 when cu follows "\n" inside some mergeable or USER_DEFINED piece
+   * (bpe-encoder.ts cutsAfterNewline); undefined exactly when markAfter is.
+   */
+  readonly newlineBefore: Uint8Array | undefined;
   /** Pair table (pair-table.ts): left key per slot (-1 = empty), right key, merged id. */
   readonly pairLeft: Int32Array;
   readonly pairRight: Int32Array;
@@ -131,6 +136,7 @@ export function buildEncoderTables(
   }
 
   const markAfter = hasUnused || options.segment === false ? undefined : markPredecessors(pieces, mergeable);
+  const newlineBefore = markAfter === undefined ? undefined : markFollowers(pieces, mergeable, 0x0a);
   const pairs = buildPairTable(pieces, mergeable, proto.index, bmpKey);
   return {
     unused,
@@ -143,6 +149,7 @@ export function buildEncoderTables(
     trie: Int32Array.from(trie),
     trieId: Int32Array.from(trieIds),
     markAfter,
+    newlineBefore,
     pairLeft: pairs.left,
     pairRight: pairs.right,
     pairMerged: pairs.merged,
@@ -166,6 +173,7 @@ export function encoderTableArrays(t: EncoderTables): { [name: string]: TableArr
     "enc.pairMerged": t.pairMerged,
   };
   if (t.markAfter !== undefined) out["enc.markAfter"] = t.markAfter;
+  if (t.newlineBefore !== undefined) out["enc.newlineBefore"] = t.newlineBefore;
   return out;
 }
 
@@ -194,6 +202,7 @@ export function encoderTablesFrom(
   const trie = file.array("enc.trie", "i32");
   const trieId = file.array("enc.trieId", "i32");
   const markAfter = file.array("enc.markAfter", "u8");
+  const newlineBefore = file.array("enc.newlineBefore", "u8");
   const pairLeft = file.array("enc.pairLeft", "i32");
   const pairRight = file.array("enc.pairRight", "i32");
   const pairMerged = file.array("enc.pairMerged", "i32");
@@ -216,6 +225,9 @@ export function encoderTablesFrom(
     return undefined;
   if (literalFirst.length !== 0x10000 || (markAfter !== undefined && markAfter.length !== 0x10000))
     return undefined;
+  // Both marks or neither (a file written before newlineBefore existed is rebuilt).
+  if ((markAfter === undefined) !== (newlineBefore === undefined)) return undefined;
+  if (newlineBefore !== undefined && newlineBefore.length !== 0x10000) return undefined;
   if (astral.length % 2 !== 0 || reservedChar.length % 2 !== 0 || trie.length % 3 !== 0) return undefined;
   const size = pairLeft.length;
   // A power of two (the probe mask), the three arrays alike, and an empty slot: every probe ends.
@@ -246,6 +258,7 @@ export function encoderTablesFrom(
     trie,
     trieId,
     markAfter: segment ? markAfter : undefined,
+    newlineBefore: segment ? newlineBefore : undefined,
     pairLeft,
     pairRight,
     pairMerged,
@@ -321,6 +334,23 @@ function markPredecessors(pieces: readonly string[], mergeable: Uint8Array): Uin
     }
   }
   return after;
+}
+
+/**
+ * Code units that follow `unit` inside some mergeable (or USER_DEFINED) piece. Text cut right
+ * after `unit`, before any other code unit, cannot be straddled by a piece.
+ */
+function markFollowers(pieces: readonly string[], mergeable: Uint8Array, unit: number): Uint8Array {
+  const follows = new Uint8Array(0x10000);
+  const ch = String.fromCharCode(unit);
+  for (let i = 0; i < pieces.length; i++) {
+    if (mergeable[i] !== 1) continue;
+    const p = pieces[i]!;
+    for (let k = p.indexOf(ch); k !== -1 && k + 1 < p.length; k = p.indexOf(ch, k + 1)) {
+      follows[p.charCodeAt(k + 1)] = 1;
+    }
+  }
+  return follows;
 }
 
 function isLow(cu: number): boolean {
