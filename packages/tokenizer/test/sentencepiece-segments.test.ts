@@ -11,7 +11,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import { BpeEncoder } from "../src/sentencepiece/bpe-encoder.ts";
-import { readModelProto } from "../src/sentencepiece/model-proto.ts";
+import { PieceType, readModelProto } from "../src/sentencepiece/model-proto.ts";
 
 const VECTORS = resolve(import.meta.dirname, "../../../test-vectors");
 const SUITES = [
@@ -57,12 +57,13 @@ for (const suite of SUITES) {
         !proto.normalizer.addDummyPrefix &&
         !proto.normalizer.removeExtraWhitespaces &&
         nl >= 0 &&
-        (proto.types[nl] === 1 || proto.types[nl] === 4);
+        (proto.types[nl] === PieceType.Normal || proto.types[nl] === PieceType.UserDefined);
       if (cutting) expect(cuts).toBeGreaterThan(100);
       else expect(cuts).toBe(0);
       // A unit that follows "\n" inside some piece (InternLM2: "\n\n", "\n▁") is never a cut.
-      const inPiece = proto.pieces.find((q) => /\n./su.test(q) && proto.types[proto.pieces.indexOf(q)] === 1);
-      if (inPiece !== undefined) {
+      const at = proto.pieces.findIndex((q, i) => proto.types[i] === PieceType.Normal && /\n./su.test(q));
+      if (at >= 0) {
+        const inPiece = proto.pieces[at] as string;
         const after = inPiece.slice(inPiece.indexOf("\n") + 1).replaceAll("\u2581", " ");
         expect(enc.cutsAfterNewline(after)).toBe(false);
       }

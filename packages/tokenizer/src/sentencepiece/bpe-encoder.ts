@@ -25,6 +25,7 @@ export { effectiveTypes };
 
 const SPACE = 0x20;
 const SPACE_MARK = "\u2581";
+const SPACE_MARK_UNIT = 0x2581;
 const REPLACEMENT = 0xfffd;
 /** Segments up to this many code units go through the segment cache. */
 const MAX_CACHED_SEGMENT = 32;
@@ -171,7 +172,7 @@ export class BpeEncoder {
     const table = this.newlineCut;
     if (table === undefined || text.length === 0) return false;
     const cu = text.charCodeAt(0);
-    return table[cu === 0x20 && this.escapeWhitespaces ? SPACE_MARK.charCodeAt(0) : cu] === 0;
+    return table[cu === 0x20 && this.escapeWhitespaces ? SPACE_MARK_UNIT : cu] === 0;
   }
 
   /** True when this model is encoded in independent segments (see encode). */

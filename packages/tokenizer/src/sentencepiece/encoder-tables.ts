@@ -136,7 +136,7 @@ export function buildEncoderTables(
   }
 
   const markAfter = hasUnused || options.segment === false ? undefined : markPredecessors(pieces, mergeable);
-  const newlineBefore = markAfter === undefined ? undefined : markFollowers(pieces, mergeable, 0x0a);
+  const newlineBefore = markAfter === undefined ? undefined : markFollowers(pieces, mergeable, "\n");
   const pairs = buildPairTable(pieces, mergeable, proto.index, bmpKey);
   return {
     unused,
@@ -325,32 +325,34 @@ function classify(
  * UNUSED pieces are not segmented: their re-split map is keyed per call by merge order.)
  */
 function markPredecessors(pieces: readonly string[], mergeable: Uint8Array): Uint8Array {
-  const after = new Uint8Array(0x10000);
-  for (let i = 0; i < pieces.length; i++) {
-    if (mergeable[i] !== 1) continue;
-    const p = pieces[i]!;
-    for (let k = p.indexOf(SPACE_MARK, 1); k !== -1; k = p.indexOf(SPACE_MARK, k + 1)) {
-      after[p.charCodeAt(k - 1)] = 1;
-    }
-  }
-  return after;
+  return markNeighbours(pieces, mergeable, SPACE_MARK, -1);
 }
 
 /**
  * Code units that follow `unit` inside some mergeable (or USER_DEFINED) piece. Text cut right
  * after `unit`, before any other code unit, cannot be straddled by a piece.
  */
-function markFollowers(pieces: readonly string[], mergeable: Uint8Array, unit: number): Uint8Array {
-  const follows = new Uint8Array(0x10000);
-  const ch = String.fromCharCode(unit);
+function markFollowers(pieces: readonly string[], mergeable: Uint8Array, unit: string): Uint8Array {
+  return markNeighbours(pieces, mergeable, unit, 1);
+}
+
+/** Per code unit: 1 when it stands `offset` (-1 before, 1 after) from `unit` inside some mergeable piece. */
+function markNeighbours(
+  pieces: readonly string[],
+  mergeable: Uint8Array,
+  unit: string,
+  offset: -1 | 1,
+): Uint8Array {
+  const marks = new Uint8Array(0x10000);
   for (let i = 0; i < pieces.length; i++) {
     if (mergeable[i] !== 1) continue;
     const p = pieces[i]!;
-    for (let k = p.indexOf(ch); k !== -1 && k + 1 < p.length; k = p.indexOf(ch, k + 1)) {
-      follows[p.charCodeAt(k + 1)] = 1;
+    for (let k = p.indexOf(unit); k !== -1; k = p.indexOf(unit, k + 1)) {
+      const j = k + offset;
+      if (j >= 0 && j < p.length) marks[p.charCodeAt(j)] = 1;
     }
   }
-  return follows;
+  return marks;
 }
 
 function isLow(cu: number): boolean {
