@@ -8,18 +8,11 @@
 // calls), decoded with no stop strings and no maxTokens unless drawn.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createDecoder, type DecoderEvent, type DecoderOptions, eventCollector } from "../../src/index.ts";
+import type { DecoderOptions } from "../../src/index.ts";
 import { SLOW_PATH_ONLY } from "../../src/internal.ts";
 import { Cls, classOf, type DecoderSpec } from "../../src/spec.ts";
+import { decodeAll } from "./decode-all.ts";
 import { FAMILY_CASES } from "./families.ts";
-
-function decode(spec: DecoderSpec, ids: readonly number[], options: DecoderOptions): DecoderEvent[] {
-  const c = eventCollector();
-  const d = createDecoder(spec, c, options);
-  for (const id of ids) d.push(id);
-  d.end();
-  return c.events;
-}
 
 /** Up to `max` IDs of each kind of newline piece, and plain pieces (text classes only), from the spec. */
 function newlinePieces(spec: DecoderSpec, max: number): number[][] {
@@ -61,14 +54,14 @@ describe("newline shortcuts = checked path", () => {
     const ids = ["a", "\n", "b", "c", "d"].map((t) => spec.text.indexOf(t));
     expect(ids.every((id) => id >= 0)).toBe(true);
     const o = { stopStrings: ["\nb\u2603"] };
-    const slow = decode(spec, ids, { ...o, [SLOW_PATH_ONLY]: true } as DecoderOptions);
+    const slow = decodeAll(spec, ids, { ...o, [SLOW_PATH_ONLY]: true } as DecoderOptions);
     expect(slow.filter((e) => e.type === "text").map((e) => (e as { text: string }).text)).toEqual([
       "a",
       "\nbc",
       "d",
     ]);
-    expect(decode(spec, ids, o)).toEqual(slow);
-    expect(decode(spec, ids, o)).toEqual(slow);
+    expect(decodeAll(spec, ids, o)).toEqual(slow);
+    expect(decodeAll(spec, ids, o)).toEqual(slow);
   });
 
   for (const c of cases) {
@@ -112,10 +105,10 @@ describe("newline shortcuts = checked path", () => {
             if (r.stop !== undefined) o.stopStrings = r.stop;
             if (r.maxTokens !== undefined) o.maxTokens = r.maxTokens;
             const spec = c.spec(r.eos);
-            const slow = decode(spec, ids, { ...o, [SLOW_PATH_ONLY]: true } as DecoderOptions);
+            const slow = decodeAll(spec, ids, { ...o, [SLOW_PATH_ONLY]: true } as DecoderOptions);
             // Twice: tables fill at an ID's first sight (the second run reads them).
-            expect(decode(spec, ids, o as DecoderOptions)).toEqual(slow);
-            expect(decode(spec, ids, o as DecoderOptions)).toEqual(slow);
+            expect(decodeAll(spec, ids, o as DecoderOptions)).toEqual(slow);
+            expect(decodeAll(spec, ids, o as DecoderOptions)).toEqual(slow);
           },
         ),
         { numRuns: 200, seed: 1501 },

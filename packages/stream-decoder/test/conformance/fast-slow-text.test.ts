@@ -7,9 +7,9 @@
 // SLOW_PATH_ONLY) must give exactly the same events, for every family with an encoder here.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { createDecoder, type DecoderEvent, type DecoderOptions, eventCollector } from "../../src/index.ts";
+import type { DecoderOptions } from "../../src/index.ts";
 import { SLOW_PATH_ONLY } from "../../src/internal.ts";
-import type { DecoderSpec } from "../../src/spec.ts";
+import { decodeAll } from "./decode-all.ts";
 import { FAMILY_CASES } from "./families.ts";
 
 const TOOLS = [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }];
@@ -43,14 +43,6 @@ const POOL = [
   "気",
 ];
 const STOPS = ["the", "lo", "\n\n", "}", "天気", "END OF", "😀", "Human:", "D OF"];
-
-function decode(spec: DecoderSpec, ids: readonly number[], options: DecoderOptions): DecoderEvent[] {
-  const c = eventCollector();
-  const d = createDecoder(spec, c, options);
-  for (const id of ids) d.push(id);
-  d.end();
-  return c.events;
-}
 
 const withText = FAMILY_CASES.filter((c) => c.available && c.tokenizer !== undefined);
 
@@ -91,11 +83,11 @@ describe("fast path = slow path on encoded text", () => {
             if (r.tools) o.tools = TOOLS;
             if (r.stream) o.streamToolCalls = true;
             const spec = c.spec(r.eos);
-            const slow = decode(spec, ids, { ...o, [SLOW_PATH_ONLY]: true } as DecoderOptions);
+            const slow = decodeAll(spec, ids, { ...o, [SLOW_PATH_ONLY]: true } as DecoderOptions);
             // Twice: the fast path's tables fill at an ID's first sight, so the second run
             // takes the fast path where the first took the checked one.
-            expect(decode(spec, ids, o as DecoderOptions)).toEqual(slow);
-            expect(decode(spec, ids, o as DecoderOptions)).toEqual(slow);
+            expect(decodeAll(spec, ids, o as DecoderOptions)).toEqual(slow);
+            expect(decodeAll(spec, ids, o as DecoderOptions)).toEqual(slow);
           },
         ),
         { numRuns: 120, seed: 15 },
