@@ -8,36 +8,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { createChatTokenizer } from "../src/chat-tokenizer.ts";
 import type { ChatTokenizer } from "../src/index.ts";
 import { loadTokenizerSync } from "../src/node.ts";
-import type { TextModel } from "../src/text-model.ts";
+import { withModelView } from "./model-view.ts";
 
+/** The measuring path: no leadingOffsetBytes, no cut, no encodeInto (see model-view.ts). */
 function measuring(tok: ChatTokenizer): ChatTokenizer {
-  const m = tok.textModel;
-  const byteLength = m.tokenByteLength?.bind(m);
-  const hidden: TextModel = {
-    family: m.family,
-    vocabSize: m.vocabSize,
-    blocked: m.blocked,
-    literalPieces: m.literalPieces,
-    encode: (t) => m.encode(t),
-    decode: (ids) => m.decode(ids),
-    idToPiece: (id) => m.idToPiece(id),
-    pieceToId: (p) => m.pieceToId(p),
-    get decodeTable() {
-      return m.decodeTable;
-    },
-    ...(byteLength === undefined ? {} : { tokenByteLength: byteLength }),
-    ...(m.normalization === undefined ? {} : { normalization: m.normalization }),
-  };
-  return createChatTokenizer({
-    family: tok.family,
-    tokenIds: tok.tokenIds,
-    textModel: hidden,
-    registry: tok.registry,
-    config: tok.config,
-  });
+  return withModelView(tok);
 }
 
 const PIECES = [

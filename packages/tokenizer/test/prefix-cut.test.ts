@@ -15,12 +15,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ByteLevelModel, loadByteLevelModel } from "../src/bytelevel/index.ts";
 import { NEWLINE_CUT_PATTERNS, startsOutsideSpace } from "../src/bytelevel/prefix-cut.ts";
 import { WHITE_SPACE } from "../src/bytelevel/regex-translate.ts";
-import { createChatTokenizer } from "../src/chat-tokenizer.ts";
 import { ChatBuilder } from "../src/formats/builder.ts";
 import type { ChatRequest, ChatTokenizer, TextModel } from "../src/index.ts";
 import { loadTokenizerSync } from "../src/node.ts";
 import { QWEN3_FILE, QWEN3_JSON } from "./bytelevel-support.ts";
 import { wellFormed } from "./crosscheck-support.ts";
+import { withModelView } from "./model-view.ts";
 
 interface RustTokenizer {
   encodeBatch(texts: string[], options: { addSpecialTokens: boolean }): Promise<{ getIds(): number[] }[]>;
@@ -241,31 +241,10 @@ describe.each([
 function withRule(tok: ChatTokenizer, rule: ((text: string) => boolean) | undefined): ChatTokenizer {
   const m = tok.textModel;
   const encodeInto = m.encodeInto?.bind(m);
-  const byteLength = m.tokenByteLength?.bind(m);
-  const model: TextModel = {
-    family: m.family,
-    vocabSize: m.vocabSize,
-    blocked: m.blocked,
-    literalPieces: m.literalPieces,
-    encode: (t) => m.encode(t),
-    decode: (ids) => m.decode(ids),
-    idToPiece: (id) => m.idToPiece(id),
-    pieceToId: (p) => m.pieceToId(p),
-    get decodeTable() {
-      return m.decodeTable;
-    },
+  return withModelView(tok, {
     ...(encodeInto === undefined ? {} : { encodeInto }),
-    ...(byteLength === undefined ? {} : { tokenByteLength: byteLength }),
-    ...(m.normalization === undefined ? {} : { normalization: m.normalization }),
     ...(m.leadingOffsetBytes === undefined ? {} : { leadingOffsetBytes: m.leadingOffsetBytes }),
     ...(rule === undefined ? {} : { cutsAfterNewline: rule }),
-  };
-  return createChatTokenizer({
-    family: tok.family,
-    tokenIds: tok.tokenIds,
-    textModel: model,
-    registry: tok.registry,
-    config: tok.config,
   });
 }
 
