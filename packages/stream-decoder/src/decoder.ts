@@ -170,12 +170,7 @@ const PLAIN_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
  * of spec.text[id] (flatText). Only class Text IDs with non-empty text are ever filled.
  */
 function plainTextOf(spec: DecoderSpec): (string | undefined)[] {
-  let out = PLAIN_TEXT.get(spec);
-  if (out === undefined) {
-    out = undefinedTable(spec.classes.length);
-    PLAIN_TEXT.set(spec, out);
-  }
-  return out;
+  return specTable(PLAIN_TEXT, spec);
 }
 
 const NL_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
@@ -188,10 +183,18 @@ const NL_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
  * newline rule a decoder of the spec applies.
  */
 function nlTextOf(spec: DecoderSpec): (string | undefined)[] {
-  let out = NL_TEXT.get(spec);
+  return specTable(NL_TEXT, spec);
+}
+
+/** The spec's table in `tables`, made (all undefined, one per ID) at the first ask. */
+function specTable(
+  tables: WeakMap<DecoderSpec, (string | undefined)[]>,
+  spec: DecoderSpec,
+): (string | undefined)[] {
+  let out = tables.get(spec);
   if (out === undefined) {
     out = undefinedTable(spec.classes.length);
-    NL_TEXT.set(spec, out);
+    tables.set(spec, out);
   }
   return out;
 }
@@ -1203,6 +1206,28 @@ class StreamDecoder implements Decoder {
     return n;
   }
 
+  /** "\n" + t for class Text ID `id` (text t), flat, from the spec's nlTextOf table. */
+  private afterOneNewline(id: number, t: string): string {
+    const nlt = this.nlText ?? this.makeNlText();
+    let s = nlt[id];
+    if (s === undefined) {
+      s = flatText("\n" + t);
+      nlt[id] = s;
+    }
+    return s;
+  }
+
+  /** t minus its last "\n" for class TextNl ID `id` (text t), flat, from the spec's nlTextOf table. */
+  private withoutLastNewline(id: number, t: string): string {
+    const nlt = this.nlText ?? this.makeNlText();
+    let cut = nlt[id];
+    if (cut === undefined) {
+      cut = flatText(t.slice(0, t.length - 1));
+      nlt[id] = cut;
+    }
+    return cut;
+  }
+
   /**
    * shaped(t) for the text `t` (non-empty) of a class TextNl ID under NL_ONE / NL_ALL with no
    * leading-text rule (textNlPush): when t ends in newlines after other text and exactly one
@@ -1215,12 +1240,7 @@ class StreamDecoder implements Decoder {
       this.shaped(t);
       return;
     }
-    const nlt = this.nlText ?? this.makeNlText();
-    let cut = nlt[id];
-    if (cut === undefined) {
-      cut = flatText(t.slice(0, t.length - 1));
-      nlt[id] = cut;
-    }
+    const cut = this.withoutLastNewline(id, t);
     const held = this.heldNl;
     this.heldNl = 1;
     this.emitText(held > 0 ? newlines(held) + cut : cut);
@@ -1233,12 +1253,7 @@ class StreamDecoder implements Decoder {
       // SLOW_HELD_NL, so it becomes 0 (set before the callback: a handler calling end() or
       // reset() sets its own bits, as after the generic path); with stop strings the mode is
       // set again after the text went through the matcher (it may hold a prefix now).
-      const nlt = this.nlText ?? this.makeNlText();
-      let s = nlt[id];
-      if (s === undefined) {
-        s = flatText("\n" + t);
-        nlt[id] = s;
-      }
+      const s = this.afterOneNewline(id, t);
       this.heldNl = 0;
       this.setSlow(0);
       this.emitText(s);
@@ -1249,15 +1264,8 @@ class StreamDecoder implements Decoder {
     else {
       const k = this.heldNl;
       this.heldNl = 0;
-      if (k === 1) {
-        const nlt = this.nlText ?? this.makeNlText();
-        let s = nlt[id];
-        if (s === undefined) {
-          s = flatText("\n" + t);
-          nlt[id] = s;
-        }
-        this.emitText(s);
-      } else this.emitText(newlines(k) + t);
+      if (k === 1) this.emitText(this.afterOneNewline(id, t));
+      else this.emitText(newlines(k) + t);
     }
     this.setSlow((this.slow & ~SLOW_HELD_NL) | (this.heldNl > 0 ? SLOW_HELD_NL : 0));
     if (--this.left === 0) this.finish("max_tokens");
@@ -1344,12 +1352,7 @@ class StreamDecoder implements Decoder {
       return true;
     }
     if (nl > 1 && mode === NL_ALL) return false;
-    const nlt = this.nlText ?? this.makeNlText();
-    let cut = nlt[id];
-    if (cut === undefined) {
-      cut = flatText(t.slice(0, n - 1));
-      nlt[id] = cut;
-    }
+    const cut = this.withoutLastNewline(id, t);
     this.heldNl = 1;
     this.setSlow(SLOW_HELD_NL);
     this.emitText(held > 0 ? newlines(held) + cut : cut);
