@@ -185,6 +185,11 @@ function mergePasses(rs: WorkerResult[]): WorkerResult {
     const textPaired = pool((r) => r.encode_text_overhead_paired);
     if (textPaired !== undefined) first.encode_text_overhead_ratio = textPaired;
     else if (raw !== undefined && o !== undefined) first.encode_text_overhead_ratio = raw / o;
+    // First call after load (fresh instances, one ratio per pass): the median over the passes.
+    for (const k of ["first_chat_over_first_raw", "first_chat_over_first_raw_with_load"]) {
+      const xs = ok.map((r) => r[k]).filter((x): x is number => typeof x === "number");
+      if (xs.length > 0) first[k] = pooledMedian(xs);
+    }
   }
   const tkPaired = pool((r) => r.over_tiktoken_paired);
   if (tkPaired !== undefined) first.over_tiktoken_ratio = tkPaired;

@@ -338,9 +338,10 @@ export class ChatBuilder {
     const segs = this.segments;
     const lastSeg = segs[to - 1] as Segment;
     const model = this.model;
-    // Template text only (a "\n" between messages, the generation prompt): its cached encoding.
+    // A run ending in template text (a "\n" between messages, the generation prompt; a
+    // template's caller-given role before it, "assistant" + "\n"): its cached encoding.
     if (lastSeg.fixed && this.useFixed) {
-      const run = this.fixedRun(from, to);
+      const run = this.fixedRun(from, to, true);
       if (run !== undefined) {
         this.emitFixed(run, from, ids, spans);
         return;
@@ -454,10 +455,11 @@ export class ChatBuilder {
   }
 
   /**
-   * The encoding of segments [from, to) as one run when all are template text: from the model's
-   * cache (fixed-runs.ts), else computed by this builder's own exact path on those segments alone
-   * (owners carried as message indexes) and cached; undefined when one is caller text or the
-   * cache takes no more.
+   * The encoding of segments [from, to) as one run when all are template text (or, with
+   * allowCaller, short caller text among them): from the model's cache (fixed-runs.ts), else
+   * computed by this builder's own exact path on those segments alone (owners carried as message
+   * indexes) and cached; undefined when one is caller text without allowCaller, or the cache
+   * takes no more.
    */
   private fixedRun(from: number, to: number, allowCaller = false): FixedRun | undefined {
     // Checked before anything is computed: a long run of template pieces (a tool result's JSON
@@ -469,8 +471,8 @@ export class ChatBuilder {
     for (let k = from; k < to; k++) {
       const s = segs[k] as Segment;
       if (!s.fixed) {
-        // Caller text (audited when it arrived) only in a header before a cut (allowCaller),
-        // within its share of the cache (fixed-runs.ts).
+        // Caller text (audited when it arrived) only where the caller allows it (a header before
+        // a cut, a run ending in template text), within its share of the cache (fixed-runs.ts).
         if (!allowCaller) return undefined;
         caller = true;
       }

@@ -2,8 +2,9 @@
 // "assistant"): the encoding of a sequence of template segments as ONE encoder call, with the
 // segment each token is attributed to, kept per text model. Template text is a small fixed set
 // (what the family renderers write), so a per-message header costs two Map lookups instead of an
-// encoder call. Caller text is a key only in a header before a cut (a template's role, "user" +
-// "\n", see ChatBuilder.encodeRun), already audited, and in at most MAX_CALLER_ENTRIES entries,
+// encoder call. Caller text is a key only in a header before a cut or in a run that ends in
+// template text (a template's role: "user" + "\n", the generation prompt's "assistant" + "\n";
+// see ChatBuilder.encodeRun), already audited, and in at most MAX_CALLER_ENTRIES entries,
 // so caller text can never crowd the template's own runs out. Bounded: at most MAX_ENTRIES
 // entries of at most MAX_CHARS characters in at most MAX_SEGMENTS segments per model; past that
 // the builder encodes as without the cache.
