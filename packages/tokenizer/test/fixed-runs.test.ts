@@ -17,7 +17,7 @@ const THINK = 151667;
 
 /** What the builder gets: reserved, caller role, "\n", reserved. */
 function built(role: string): ChatEncoding {
-  const b = new ChatBuilder(model, tok.scanner, "allow");
+  const b = new ChatBuilder(model, tok.scanner, "neutralize");
   b.reserved(IM_START, 0, "marker");
   b.caller(role, 0, "role");
   b.text("\n", 0, "template");
