@@ -12,8 +12,9 @@ import { loadTokenizerSync } from "../src/node.ts";
 
 const tok = loadTokenizerSync("qwen3");
 const model = tok.textModel;
-const IM_START = 151644;
-const THINK = 151667;
+// The loaded files' verified IDs (the tokenizer resolves them at load), not literals.
+const IM_START = tok.tokenIds.imStart as number;
+const THINK = tok.tokenIds.think as number;
 
 /** What the builder gets: reserved, caller role, "\n", reserved. */
 function built(role: string): ChatEncoding {

@@ -25,7 +25,7 @@ export { effectiveTypes };
 
 const SPACE = 0x20;
 const SPACE_MARK = "\u2581";
-const SPACE_MARK_UNIT = 0x2581;
+const SPACE_MARK_UNIT = SPACE_MARK.charCodeAt(0);
 const REPLACEMENT = 0xfffd;
 /** Segments up to this many code units go through the segment cache. */
 const MAX_CACHED_SEGMENT = 32;
