@@ -186,6 +186,17 @@ function nlTextOf(spec: DecoderSpec): (string | undefined)[] {
   return specTable(NL_TEXT, spec);
 }
 
+const NL_CUT = new WeakMap<DecoderSpec, (string | undefined)[]>();
+
+/**
+ * Per spec, filled lazily like nlTextOf: for a class TextNl ID (text ending in "\n"), its text
+ * minus its last "\n" (flat; newlines only, or "", when the text is only newlines). Only class
+ * TextNl IDs ever get an entry, so an entry alone tells pushOther() the ID's class.
+ */
+function nlCutOf(spec: DecoderSpec): (string | undefined)[] {
+  return specTable(NL_CUT, spec);
+}
+
 /** The spec's table in `tables`, made (all undefined, one per ID) at the first ask. */
 function specTable(
   tables: WeakMap<DecoderSpec, (string | undefined)[]>,
@@ -272,6 +283,8 @@ class StreamDecoder implements Decoder {
   private readonly specPlain: (string | undefined)[];
   /** nlTextOf(spec), once a newline rule needed it. */
   private nlText: (string | undefined)[] | null = null;
+  /** nlCutOf(spec), once a newline rule needed it. */
+  private nlCut: (string | undefined)[] | null = null;
   private readonly spanStarts: boolean;
   // When the start state of a span ends (DecodeTable.startEnds, matching the reference):
   // Text ends it unless it printed nothing under "first-visible"; Bytes always end it (they
@@ -1189,6 +1202,19 @@ class StreamDecoder implements Decoder {
         this.afterHeldNewlines(id, t);
         return;
       }
+    } else if (this.nlMode === NL_ONE && this.lean) {
+      // A newline-ending piece seen before (an nlCut entry: class TextNl) under NL_ONE, with
+      // only SLOW_HELD_NL or nothing set: what textNlPush -> leanNewline do, from one table read
+      // (no class table, no text table, no scan for the trailing newlines).
+      const nc = this.nlCut;
+      const slow = this.slow;
+      if (nc !== null && (slow === 0 || slow === SLOW_HELD_NL) && typeof id === "number") {
+        const cut = nc[id];
+        if (cut !== undefined) {
+          this.oneNewlineCut(cut);
+          return;
+        }
+      }
     }
     const slow = this.slow;
     if (slow === 0 || slow === SLOW_HELD_NL) this.textNlPush(id);
@@ -1217,15 +1243,33 @@ class StreamDecoder implements Decoder {
     return s;
   }
 
-  /** t minus its last "\n" for class TextNl ID `id` (text t), flat, from the spec's nlTextOf table. */
+  /** t minus its last "\n" for class TextNl ID `id` (text t), flat, from the spec's nlCutOf table. */
   private withoutLastNewline(id: number, t: string): string {
-    const nlt = this.nlText ?? this.makeNlText();
-    let cut = nlt[id];
+    let nc = this.nlCut;
+    if (nc === null) {
+      nc = nlCutOf(this.spec);
+      this.nlCut = nc;
+    }
+    let cut = nc[id];
     if (cut === undefined) {
       cut = flatText(t.slice(0, t.length - 1));
-      nlt[id] = cut;
+      nc[id] = cut;
     }
     return cut;
+  }
+
+  /**
+   * A class TextNl piece under NL_ONE (lean, `slow` 0 or SLOW_HELD_NL), given its text minus
+   * its last "\n" (`cut`): only that last "\n" can be the template's, so the held run and the
+   * cut go out and one "\n" is held. For a piece of only newlines this is leanNewline's rule
+   * too: newlines(held) + cut = newlines(held + nl - 1). `slow` is set before the callback.
+   */
+  private oneNewlineCut(cut: string): void {
+    const held = this.heldNl;
+    this.heldNl = 1;
+    this.setSlow(SLOW_HELD_NL);
+    if (held > 0) this.emitText(newlines(held) + cut);
+    else if (cut !== "") this.emitText(cut);
   }
 
   /**
@@ -1338,24 +1382,15 @@ class StreamDecoder implements Decoder {
     const n = t.length;
     let nl = 0;
     while (nl < n && t.charCodeAt(n - 1 - nl) === 10) nl++;
-    const held = this.heldNl;
-    if (nl === n) {
-      if (mode === NL_ALL) {
-        this.heldNl = held + nl;
-        this.setSlow(SLOW_HELD_NL);
-        return true;
-      }
-      const out = held + nl - 1;
-      this.heldNl = 1;
+    if (nl === n && mode === NL_ALL) {
+      this.heldNl += nl;
       this.setSlow(SLOW_HELD_NL);
-      if (out > 0) this.emitText(newlines(out));
       return true;
     }
-    if (nl > 1 && mode === NL_ALL) return false;
-    const cut = this.withoutLastNewline(id, t);
-    this.heldNl = 1;
-    this.setSlow(SLOW_HELD_NL);
-    this.emitText(held > 0 ? newlines(held) + cut : cut);
+    if (nl > 1 && nl < n && mode === NL_ALL) return false;
+    // NL_ONE (any piece: see oneNewlineCut), or NL_ALL with exactly one trailing "\n" after other
+    // text (then only that one is held too); the cut is stored for pushOther's direct path.
+    this.oneNewlineCut(this.withoutLastNewline(id, t));
     return true;
   }
 
