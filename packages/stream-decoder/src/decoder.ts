@@ -197,6 +197,28 @@ function nlCutOf(spec: DecoderSpec): (string | undefined)[] {
   return specTable(NL_CUT, spec);
 }
 
+/** A class TextNl ID's text minus ALL its trailing "\n" (flat), and how many there are. */
+interface NlAllCut {
+  readonly cut: (string | undefined)[];
+  /** Per ID: the number of trailing "\n" (0 = no entry yet). */
+  readonly count: Uint8Array;
+}
+const NL_ALL_CUT = new WeakMap<DecoderSpec, NlAllCut>();
+
+/**
+ * Per spec, filled lazily like nlCutOf, for the every-held-newline rule (NL_ALL: reasoning
+ * stripped of its trailing "\n" by the template): entries only for class TextNl IDs whose
+ * trailing run is at most 255 "\n" (longer ones take the generic path).
+ */
+function nlAllCutOf(spec: DecoderSpec): NlAllCut {
+  let t = NL_ALL_CUT.get(spec);
+  if (t === undefined) {
+    t = { cut: undefinedTable(spec.classes.length), count: new Uint8Array(spec.classes.length) };
+    NL_ALL_CUT.set(spec, t);
+  }
+  return t;
+}
+
 /** The spec's table in `tables`, made (all undefined, one per ID) at the first ask. */
 function specTable(
   tables: WeakMap<DecoderSpec, (string | undefined)[]>,
@@ -285,6 +307,8 @@ class StreamDecoder implements Decoder {
   private nlText: (string | undefined)[] | null = null;
   /** nlCutOf(spec), once a newline rule needed it. */
   private nlCut: (string | undefined)[] | null = null;
+  /** nlAllCutOf(spec), once the NL_ALL rule needed it. */
+  private nlAll: NlAllCut | null = null;
   private readonly spanStarts: boolean;
   // When the start state of a span ends (DecodeTable.startEnds, matching the reference):
   // Text ends it unless it printed nothing under "first-visible"; Bytes always end it (they
@@ -1202,17 +1226,27 @@ class StreamDecoder implements Decoder {
         this.afterHeldNewlines(id, t);
         return;
       }
-    } else if (this.nlMode === NL_ONE && this.lean) {
-      // A newline-ending piece seen before (an nlCut entry: class TextNl) under NL_ONE, with
-      // only SLOW_HELD_NL or nothing set: what textNlPush -> leanNewline do, from one table read
-      // (no class table, no text table, no scan for the trailing newlines).
-      const nc = this.nlCut;
+    } else if (this.lean && typeof id === "number") {
+      // A newline-ending piece seen before (an entry in the rule's cut table: class TextNl)
+      // with only SLOW_HELD_NL or nothing set: what textNlPush -> leanNewline do, from the
+      // table (no class table, no text table, no scan for the trailing newlines).
       const slow = this.slow;
-      if (nc !== null && (slow === 0 || slow === SLOW_HELD_NL) && typeof id === "number") {
-        const cut = nc[id];
-        if (cut !== undefined) {
-          this.oneNewlineCut(cut);
-          return;
+      if (slow === 0 || slow === SLOW_HELD_NL) {
+        const mode = this.nlMode;
+        if (mode === NL_ONE) {
+          const nc = this.nlCut;
+          const cut = nc === null ? undefined : nc[id];
+          if (cut !== undefined) {
+            this.oneNewlineCut(cut);
+            return;
+          }
+        } else if (mode === NL_ALL) {
+          const na = this.nlAll;
+          const cut = na === null ? undefined : na.cut[id];
+          if (cut !== undefined) {
+            this.allNewlineCut(cut, (na as NlAllCut).count[id] as number);
+            return;
+          }
         }
       }
     }
@@ -1256,6 +1290,42 @@ class StreamDecoder implements Decoder {
       nc[id] = cut;
     }
     return cut;
+  }
+
+  /** t (class TextNl ID `id`) minus its `nl` trailing "\n", flat, from nlAllCutOf (stored when nl <= 255). */
+  private withoutTrailingNewlines(id: number, t: string, nl: number): string {
+    let na = this.nlAll;
+    if (na === null) {
+      na = nlAllCutOf(this.spec);
+      this.nlAll = na;
+    }
+    let cut = na.cut[id];
+    if (cut === undefined) {
+      cut = nl === t.length ? "" : flatText(t.slice(0, t.length - nl));
+      if (nl <= 255) {
+        na.cut[id] = cut;
+        na.count[id] = nl;
+      }
+    }
+    return cut;
+  }
+
+  /**
+   * A class TextNl piece under NL_ALL (lean, `slow` 0 or SLOW_HELD_NL), given its text minus
+   * its `nl` trailing "\n" (`cut`): every trailing "\n" may be the template's, so they are held;
+   * a piece of only newlines adds to the held run, any other sends the held run and the cut
+   * out first (what shaped() does: newlines(held) + t, minus the new trailing run). `slow` is
+   * set before the callback.
+   */
+  private allNewlineCut(cut: string, nl: number): void {
+    const held = this.heldNl;
+    this.setSlow(SLOW_HELD_NL);
+    if (cut === "") {
+      this.heldNl = held + nl;
+      return;
+    }
+    this.heldNl = nl;
+    this.emitText(held > 0 ? newlines(held) + cut : cut);
   }
 
   /**
@@ -1382,15 +1452,9 @@ class StreamDecoder implements Decoder {
     const n = t.length;
     let nl = 0;
     while (nl < n && t.charCodeAt(n - 1 - nl) === 10) nl++;
-    if (nl === n && mode === NL_ALL) {
-      this.heldNl += nl;
-      this.setSlow(SLOW_HELD_NL);
-      return true;
-    }
-    if (nl > 1 && nl < n && mode === NL_ALL) return false;
-    // NL_ONE (any piece: see oneNewlineCut), or NL_ALL with exactly one trailing "\n" after other
-    // text (then only that one is held too); the cut is stored for pushOther's direct path.
-    this.oneNewlineCut(this.withoutLastNewline(id, t));
+    // The cut is stored for pushOther's direct path.
+    if (mode === NL_ALL) this.allNewlineCut(this.withoutTrailingNewlines(id, t, nl), nl);
+    else this.oneNewlineCut(this.withoutLastNewline(id, t));
     return true;
   }
 
