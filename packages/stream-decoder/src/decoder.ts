@@ -176,11 +176,10 @@ function plainTextOf(spec: DecoderSpec): (string | undefined)[] {
 const NL_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
 
 /**
- * The newline rules' strings, per spec, filled lazily like plainTextOf (flat copies): for a
- * class Text ID, "\n" + its text (the token right after ONE held "\n"); for a class TextNl ID
- * whose text is not only newlines, its text minus its last "\n" (what NL_ONE emits, and NL_ALL
- * when it ends in a single "\n"). The two classes never share an ID. Made at the first
- * newline rule a decoder of the spec applies.
+ * The newline rules' joined strings, per spec, filled lazily like plainTextOf (flat copies):
+ * for a class Text ID, "\n" + its text (the token right after ONE held "\n"). A class TextNl
+ * ID's cuts live in nlCutOf / nlAllCutOf. Made at the first newline rule a decoder of the spec
+ * applies.
  */
 function nlTextOf(spec: DecoderSpec): (string | undefined)[] {
   return specTable(NL_TEXT, spec);
@@ -1233,18 +1232,18 @@ class StreamDecoder implements Decoder {
       const slow = this.slow;
       if (slow === 0 || slow === SLOW_HELD_NL) {
         const mode = this.nlMode;
-        if (mode === NL_ONE) {
-          const nc = this.nlCut;
-          const cut = nc === null ? undefined : nc[id];
+        const nc = this.nlCut;
+        const na = this.nlAll;
+        if (mode === NL_ONE && nc !== null) {
+          const cut = nc[id];
           if (cut !== undefined) {
             this.oneNewlineCut(cut);
             return;
           }
-        } else if (mode === NL_ALL) {
-          const na = this.nlAll;
-          const cut = na === null ? undefined : na.cut[id];
+        } else if (mode === NL_ALL && na !== null) {
+          const cut = na.cut[id];
           if (cut !== undefined) {
-            this.allNewlineCut(cut, (na as NlAllCut).count[id] as number);
+            this.allNewlineCut(cut, na.count[id] as number);
             return;
           }
         }
@@ -1301,7 +1300,7 @@ class StreamDecoder implements Decoder {
     }
     let cut = na.cut[id];
     if (cut === undefined) {
-      cut = nl === t.length ? "" : flatText(t.slice(0, t.length - nl));
+      cut = flatText(t.slice(0, t.length - nl));
       if (nl <= 255) {
         na.cut[id] = cut;
         na.count[id] = nl;
@@ -1346,7 +1345,7 @@ class StreamDecoder implements Decoder {
    * shaped(t) for the text `t` (non-empty) of a class TextNl ID under NL_ONE / NL_ALL with no
    * leading-text rule (textNlPush): when t ends in newlines after other text and exactly one
    * of them is held (NL_ONE, or NL_ALL with a single trailing "\n"), t minus its last "\n"
-   * comes from the spec's nlTextOf table instead of a slice; every other case is shaped().
+   * comes from the spec's nlCutOf table instead of a slice; every other case is shaped().
    */
   private newlinePiece(id: number, t: string): void {
     const nl = trailingNewlines(t);
@@ -1434,11 +1433,12 @@ class StreamDecoder implements Decoder {
    * textNlPush of a class TextNl ID (its text ends in "\n") for a lean decoder (no
    * maxTokens) with `slow` 0 or SLOW_HELD_NL: exactly what shaped() (and newlinePiece) do
    * under the newline rules, without their layers (the text goes out through emitText). NL_NONE: the text goes
-   * out as it is and a held run stays held (shaped() does not touch it there). NL_ONE: only
-   * the last "\n" is held (a run of only newlines emits the earlier held and new ones but
-   * one). NL_ALL: every trailing "\n" is held; text ending in more than one "\n" after other
-   * text takes the generic path (returns false, nothing changed). `slow` is set before the
-   * callback, as in afterHeldNewlines, and the mode again after it (the stop matcher's state).
+   * out as it is and a held run stays held (shaped() does not touch it there), and the mode
+   * is set again after the callback (the stop matcher's state). NL_ONE: only the last "\n" is
+   * held (oneNewlineCut). NL_ALL: every trailing "\n" is held (allNewlineCut). Both store the
+   * piece's cut for pushOther's direct path and set `slow` before the callback, as in
+   * afterHeldNewlines. Any other mode (NL_AFTER_ACTION) takes the generic path (returns false,
+   * nothing changed).
    */
   private leanNewline(id: number): boolean {
     const t = this.textOf[id] as string;
@@ -1448,13 +1448,12 @@ class StreamDecoder implements Decoder {
       this.setSlow(this.slow);
       return true;
     }
-    if (mode !== NL_ONE && mode !== NL_ALL) return false;
-    const n = t.length;
-    let nl = 0;
-    while (nl < n && t.charCodeAt(n - 1 - nl) === 10) nl++;
     // The cut is stored for pushOther's direct path.
-    if (mode === NL_ALL) this.allNewlineCut(this.withoutTrailingNewlines(id, t, nl), nl);
-    else this.oneNewlineCut(this.withoutLastNewline(id, t));
+    if (mode === NL_ONE) this.oneNewlineCut(this.withoutLastNewline(id, t));
+    else if (mode === NL_ALL) {
+      const nl = trailingNewlines(t);
+      this.allNewlineCut(this.withoutTrailingNewlines(id, t, nl), nl);
+    } else return false;
     return true;
   }
 
