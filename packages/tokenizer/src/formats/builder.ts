@@ -2,20 +2,29 @@
 // code) and text (template text or caller text). Consecutive text segments form one RUN, and
 // every run is ONE call of the text model's encoder (what the reference tokenizer does after
 // splitting on its added tokens); `cut()` ends a run without a reserved ID (a family's
-// separate enc calls). A run is encoded as soon as it ends (the next reserved ID, cut() or
-// finish()), while its caller text is still in the CPU's caches from the audit scan.
+// separate enc calls).
 //
-// Caller text is scanned for reserved strings first (audit; the "reject" policy throws before
-// that text is encoded, and the partial encoding is dropped). Each token of a run is attributed
-// to the segment holding its first byte, which gives the spans a trainer builds loss masks
-// from. Cost over the bare encoder is kept small: template-only text ("user", "\n") is encoded
-// once per model (fixed-runs.ts); a template header ending in "\n" before caller text is cut off
-// where the model proves the cut exact (TextModel.cutsAfterNewline), so the caller's own string
-// reaches the encoder unconcatenated; otherwise spans grow in place per run, only the tokens
-// before the run's last segment are attributed one by one (integer offsets, a per-ID length
-// table), and the encoder appends each run's IDs straight into the one result array
-// (TextModel.encodeInto; linear in the number of IDs and segments, no per-run array and no
-// final copy).
+// Format code's calls are only recorded (the plan); finish() then works in three steps:
+//   1. plan: each run's path is decided and its cached template IDs looked up, and the whole
+//      encoding becomes a flat program of ops (reserved ID, cached IDs, caller string, ...);
+//   2. run: the program places the IDs; between one message's encoder call and the next only
+//      a small loop runs, and each caller string is audited right before the encoder reads it;
+//   3. spans: made from the ops and where each ended, in one loop.
+// Measured on the bench's chat pool (embedded tokenizer, 8 messages per conversation, paired in
+// one process): encoding each run as it ended, with its bookkeeping and spans between the
+// encoder calls, cost ~3% of encodeChat more (that code and its data were evicted by the
+// encoder each time).
+//
+// Caller text is scanned for reserved strings (audit; under "reject" at once, in caller(), so
+// the first one throws before anything is encoded). Each token of a run is attributed to the
+// segment holding its first byte, which gives the spans a trainer builds loss masks from. Cost
+// over the bare encoder is kept small: template-only text ("user", "\n") is encoded once per
+// model (fixed-runs.ts); a template header ending in "\n" before caller text is cut off where the
+// model proves the cut exact (TextModel.cutsAfterNewline), so the caller's own string reaches
+// the encoder unconcatenated; otherwise only the tokens before the run's last segment are
+// attributed one by one (integer offsets, a per-ID length table), and the encoder appends each
+// run's IDs straight into the one result array (TextModel.encodeInto; linear in the number of
+// IDs and segments, no per-run array and no final copy).
 
 import { type SpecialTextPolicy, specialTokenError } from "../special-text/policy.ts";
 import type { SpecialScanner } from "../special-text/scanner.ts";
@@ -32,6 +41,7 @@ import {
   storeFixedRun,
 } from "./fixed-runs.ts";
 import { endsAtNfcStop, startsAtNfcBoundary } from "./nfc-boundary.ts";
+import { SpanList } from "./span-list.ts";
 
 export interface ChatSpan {
   /** Message index, or null for text that belongs to no message (prefix, generation prompt, top-level tools). */
@@ -65,14 +75,32 @@ export interface CallerRef {
   readonly offset?: number;
 }
 
-/** A text segment of the current run. */
+/** One entry of the recorded plan: a text segment, a reserved ID or a cut (see `id`). */
 interface Segment {
   readonly text: string;
   readonly message: number | null;
   readonly field: string;
   /** Template text (format code's literal), never caller text: may be a key of the fixed-run cache. */
   readonly fixed: boolean;
+  /** TEXT for a text segment, CUT for the end of a run without an ID, else the reserved ID. */
+  readonly id: number;
+  /** Caller text: the field the audit names and the characters of it dropped before `text`. */
+  readonly refField: string;
+  readonly offset: number;
 }
+const TEXT = -1;
+const CUT = -2;
+/** How a run is encoded (ChatBuilder.resolveRun). */
+const GENERAL = 0;
+const FIXED = 1;
+const CUT_RUN = 2;
+/** The ops of finish()'s program (ChatBuilder.runProgram); a, b are its operands. */
+const OP_ID = 0; // the reserved ID of segment a
+const OP_ENCODE = 1; // segment a's caller text (audited, then encoded alone)
+const OP_COPY = 2; // copies[a]'s IDs, its spans owned by copyOwners[b..]
+const OP_AUDIT = 3; // the audit of the caller text in segments [a, b)
+const OP_JOINED = 4; // segments [a, b) as one encoder call on their joined text
+const OP_HEAD = 5; // segments [a, b) as a run of its own (a header not in the cache)
 
 /**
  * Per-ID UTF-8 length of what a token contributes to a run, computed once per text model. One
@@ -202,27 +230,6 @@ function lowUtf8Length(s: string): number {
   return total;
 }
 
-interface MutableSpan {
-  message: number | null;
-  field: string;
-  start: number;
-  end: number;
-}
-
-/** Attributes tokens [start, end) to (message, field): extends the last span when it is the same owner and adjacent. */
-function addSpan(
-  spans: MutableSpan[],
-  message: number | null,
-  field: string,
-  start: number,
-  end: number,
-): void {
-  const last = spans[spans.length - 1];
-  if (last !== undefined && last.end === start && last.message === message && last.field === field)
-    last.end = end;
-  else spans.push({ message, field, start, end });
-}
-
 /** True when ids[at..] begins with `head`. */
 function startsWithIds(ids: readonly number[], at: number, head: readonly number[]): boolean {
   if (ids.length - at < head.length) return false;
@@ -243,10 +250,29 @@ function sumLengths(ids: readonly number[], from: number, lens: TokenLengths): n
 }
 
 export class ChatBuilder {
-  /** The text segments of the current run (encoded when a reserved ID, a cut or finish() ends it). */
+  /**
+   * The recorded plan: text segments, reserved IDs and cuts in the order format code wrote them.
+   * Nothing is encoded until finish(): the renderer's and this builder's bookkeeping then run
+   * back to back for the whole conversation, and the encoder calls follow one another with
+   * little other code between them (measured on the bench's chat pool: interleaving a message's
+   * bookkeeping with its encoder call cost the bookkeeping cache misses each time).
+   */
   private readonly segments: Segment[] = [];
-  /** How many of `segments` the current run holds (the array is reused, never truncated). */
   private count = 0;
+  /** Per run (numbered in plan order): how finish() encodes it, and its cached IDs (resolveRun). */
+  private readonly kinds: number[] = [];
+  private readonly heads: (FixedRun | undefined)[] = [];
+  /** The program finish() runs (see runProgram): op kinds and their two operands. */
+  private readonly opKinds: number[] = [];
+  private readonly opA: number[] = [];
+  private readonly opB: number[] = [];
+  /** ids.length after each op (runProgram): where its tokens end. */
+  private readonly opEnds: number[] = [];
+  /** OP_COPY's fixed runs, and the owning segment of each of their span runs (in order). */
+  private readonly copies: FixedRun[] = [];
+  private readonly copyOwners: Segment[] = [];
+  /** The result of finish() (it runs the plan once). */
+  private done: ChatEncoding | undefined;
   private readonly audit: ChatAuditEntry[] = [];
   /**
    * One result array: a reserved ID is pushed, a run's IDs are appended by the encoder itself
@@ -255,7 +281,9 @@ export class ChatBuilder {
    * batch).
    */
   private readonly ids: number[] = [];
-  private readonly spans: MutableSpan[] = [];
+  /** The spans of the runs attributed while encoded (OP_JOINED, OP_HEAD), and each op's range of them. */
+  private readonly side = new SpanList();
+  private readonly sideRanges: number[] = [];
   /** The model's token lengths (looked up once per encoding, not once per run). */
   private lens: TokenLengths | undefined;
   /** Scratch for the prefix segments' end offsets of one run (read only below the run's count). */
@@ -272,31 +300,38 @@ export class ChatBuilder {
   ) {}
 
   reserved(id: number, message: number | null, field: string): void {
-    if (this.count > 0) this.flush();
-    const ids = this.ids;
-    addSpan(this.spans, message, field, ids.length, ids.length + 1);
-    ids.push(id);
+    this.segments[this.count++] = { text: "", message, field, fixed: true, id, refField: field, offset: 0 };
   }
 
   /** Template text (written by format code, may not hold reserved strings). */
   text(text: string, message: number | null, field: string): void {
-    if (text.length > 0) this.segments[this.count++] = { text, message, field, fixed: true };
+    if (text.length > 0)
+      this.segments[this.count++] = {
+        text,
+        message,
+        field,
+        fixed: true,
+        id: TEXT,
+        refField: field,
+        offset: 0,
+      };
   }
 
-  /** Caller text: audited (and rejected under "reject"), then encoded as ordinary text. */
+  /**
+   * Caller text, encoded as ordinary text by finish(). Under "reject" it is scanned now (the
+   * first reserved string in it throws before anything more is rendered); otherwise finish()
+   * audits it right before the encoder reads it (auditSegment), in the order format code wrote it.
+   */
   caller(text: string, message: number | null, field: string, ref?: CallerRef): void {
-    // Clean text (the common case) costs one scan that allocates nothing (first()); the
-    // matches are collected only when there is one.
-    if (this.scanner.first(text) !== undefined) {
-      const offset = ref?.offset ?? 0;
-      const refField = ref?.field ?? field;
-      for (const m of this.scanner.scan(text)) {
-        if (this.policy === "reject")
-          throw specialTokenError({ ...m, index: m.index + offset }, { message, field: refField });
-        this.audit.push({ message, field: refField, token: m.token, index: m.index + offset, id: m.id });
-      }
+    const refField = ref?.field ?? field;
+    const offset = ref?.offset ?? 0;
+    if (this.policy === "reject") {
+      const m = this.scanner.first(text);
+      if (m !== undefined)
+        throw specialTokenError({ ...m, index: m.index + offset }, { message, field: refField });
     }
-    if (text.length > 0) this.segments[this.count++] = { text, message, field, fixed: false };
+    if (text.length > 0)
+      this.segments[this.count++] = { text, message, field, fixed: false, id: TEXT, refField, offset };
   }
 
   /**
@@ -315,37 +350,208 @@ export class ChatBuilder {
 
   /** End the current text run: the next text starts a new encoder call. */
   cut(): void {
-    if (this.count > 0) this.flush();
-  }
-
-  /** Encodes the current run (one encoder call, or its cached form) and starts an empty one. */
-  private flush(): void {
-    this.encodeRun(0, this.count, this.ids, this.spans);
-    this.count = 0;
-  }
-
-  finish(): ChatEncoding {
-    if (this.count > 0) this.flush();
-    return { ids: this.ids, spans: this.spans, audit: this.audit };
+    const last = this.segments[this.count - 1];
+    if (this.count > 0 && (last as Segment).id === TEXT)
+      this.segments[this.count++] = {
+        text: "",
+        message: null,
+        field: "",
+        fixed: true,
+        id: CUT,
+        refField: "",
+        offset: 0,
+      };
   }
 
   /**
-   * Encodes segments [from, to) (all TEXT) as one encoder call whose IDs are appended to `ids`,
-   * and extends the spans. Only the tokens before the start of the last segment are attributed
-   * one by one; from the first token inside the last segment on, the rest of the run is one span.
+   * Runs the plan: every run of text segments (up to a reserved ID, a cut or the end) is one
+   * encoder call or its cached form, every reserved ID is placed between them. Once; a second
+   * call answers the same encoding. Two passes: the first decides each run's path and looks up
+   * its cached template IDs (bookkeeping for the whole conversation, back to back); the second
+   * places the IDs, so little code runs between one message's encoder call and the next.
    */
-  private encodeRun(from: number, to: number, ids: number[], spans: MutableSpan[]): void {
+  finish(): ChatEncoding {
+    if (this.done !== undefined) return this.done;
+    const segs = this.segments;
+    const n = this.count;
+    let run = 0;
+    let runStart = 0;
+    for (let i = 0; i < n; i++) {
+      const s = segs[i] as Segment;
+      if (s.id === TEXT) continue;
+      if (i > runStart) this.planRun(runStart, i, run++);
+      if (s.id !== CUT) this.op(OP_ID, i, 0);
+      runStart = i + 1;
+    }
+    if (n > runStart) this.planRun(runStart, n, run++);
+    this.runProgram();
+    this.done = { ids: this.ids, spans: this.spansOf(), audit: this.audit };
+    return this.done;
+  }
+
+  private op(kind: number, a: number, b: number): void {
+    this.opKinds.push(kind);
+    this.opA.push(a);
+    this.opB.push(b);
+  }
+
+  /**
+   * Resolves run number `r` (segments [from, to)) and appends the ops that place it: the audit
+   * of its caller text first, then its cached IDs, its caller string after a cut header, or one
+   * encoder call on its joined text.
+   */
+  private planRun(from: number, to: number, r: number): void {
+    this.resolveRun(from, to, r);
+    const kind = this.kinds[r];
+    const head = this.heads[r];
+    if (kind === CUT_RUN) {
+      if (this.hasCaller(from, to - 1)) this.op(OP_AUDIT, from, to - 1);
+      if (head !== undefined) this.opCopy(head, from);
+      else this.op(OP_HEAD, from, to - 1);
+      this.op(OP_ENCODE, to - 1, 0);
+      return;
+    }
+    if (this.hasCaller(from, to)) this.op(OP_AUDIT, from, to);
+    if (kind === FIXED) this.opCopy(head as FixedRun, from);
+    else this.op(OP_JOINED, from, to);
+  }
+
+  /** Whether segments [from, to) hold caller text. */
+  private hasCaller(from: number, to: number): boolean {
+    const segs = this.segments;
+    for (let k = from; k < to; k++) if (!(segs[k] as Segment).fixed) return true;
+    return false;
+  }
+
+  /** An op placing a fixed run's IDs, with its spans' owners resolved now (its segment k is segments[from + k]). */
+  private opCopy(run: FixedRun, from: number): void {
+    const segs = this.segments;
+    this.op(OP_COPY, this.copies.length, this.copyOwners.length);
+    this.copies.push(run);
+    for (let k = 0; k < run.owners.length; k++) {
+      const s = segs[from + (run.owners[k] as number)] as Segment;
+      this.copyOwners.push(s);
+    }
+  }
+
+  /**
+   * Places everything the ops say, in order. One small loop: between one message's encoder call
+   * and the next only this runs (measured on the bench's chat pool: the per-run bookkeeping run
+   * there instead cost ~1% of encodeChat more, its code and data evicted by the encoder each time).
+   */
+  private runProgram(): void {
+    const kinds = this.opKinds;
+    const as = this.opA;
+    const bs = this.opB;
+    const ends = this.opEnds;
+    const segs = this.segments;
+    const ids = this.ids;
+    for (let o = 0; o < kinds.length; o++) {
+      const kind = kinds[o] as number;
+      const a = as[o] as number;
+      if (kind === OP_ID) ids.push((segs[a] as Segment).id);
+      else if (kind === OP_ENCODE) {
+        const s = segs[a] as Segment;
+        this.auditSegment(s);
+        this.encodeInto(s.text, ids);
+      } else if (kind === OP_COPY) {
+        const runIds = (this.copies[a] as FixedRun).ids;
+        for (let k = 0; k < runIds.length; k++) ids.push(runIds[k] as number);
+      } else if (kind === OP_AUDIT) {
+        const b = bs[o] as number;
+        for (let k = a; k < b; k++) {
+          const s = segs[k] as Segment;
+          if (!s.fixed) this.auditSegment(s);
+        }
+      } else {
+        // The rare runs whose tokens are attributed while they are encoded: their spans go to
+        // `side` now and are copied in order when the spans are read.
+        this.sideRanges.push(this.side.length);
+        if (kind === OP_JOINED) this.encodeJoined(a, bs[o] as number, ids, this.side);
+        else this.encodeRun(a, bs[o] as number, ids, this.side);
+        this.sideRanges.push(this.side.length);
+      }
+      ends.push(ids.length);
+    }
+  }
+
+  /**
+   * The spans of the finished encoding, from the ops and where each one ended (runProgram), in
+   * one loop after all of them ran. Measured on the bench's chat pool (embedded tokenizer, paired
+   * in one process): attributing each op's tokens as it placed them, between one message's
+   * encoder call and the next, cost ~1.5% of encodeChat more; a lazy getter for `spans` cost more
+   * than both (an accessor object per encoding).
+   */
+  private spansOf(): ChatSpan[] {
+    const out = new SpanList();
+    const kinds = this.opKinds;
+    const segs = this.segments;
+    const side = this.side;
+    let start = 0;
+    let sideAt = 0;
+    for (let o = 0; o < kinds.length; o++) {
+      const kind = kinds[o] as number;
+      const a = this.opA[o] as number;
+      const end = this.opEnds[o] as number;
+      if (kind === OP_ID || kind === OP_ENCODE) {
+        const s = segs[a] as Segment;
+        if (end > start) out.add(s.message, s.field, start, end);
+      } else if (kind === OP_COPY) {
+        const counts = (this.copies[a] as FixedRun).counts;
+        const b = this.opB[o] as number;
+        let t = start;
+        for (let k = 0; k < counts.length; k++) {
+          const s = this.copyOwners[b + k] as Segment;
+          const c = counts[k] as number;
+          out.add(s.message, s.field, t, t + c);
+          t += c;
+        }
+      } else if (kind !== OP_AUDIT) {
+        const to = this.sideRanges[sideAt + 1] as number;
+        for (let k = this.sideRanges[sideAt] as number; k < to; k++)
+          out.add(side.messageAt(k), side.fieldAt(k), side.startAt(k), side.endAt(k));
+        sideAt += 2;
+      }
+      start = end;
+    }
+    return out.toSpans();
+  }
+
+  /**
+   * The audit entries of one caller segment (not under "reject": caller() scanned it already).
+   * Taken right before the segment is encoded, so the encoder reads text the scan has just
+   * brought into the CPU's caches (measured on the bench's chat pool: scanning every message
+   * while rendering, before any encoding, cost ~1.5% of encodeChat more). Clean text (the
+   * common case) costs one scan that allocates nothing (first()).
+   */
+  private auditSegment(s: Segment): void {
+    if (this.policy === "reject" || this.scanner.first(s.text) === undefined) return;
+    for (const m of this.scanner.scan(s.text))
+      this.audit.push({
+        message: s.message,
+        field: s.refField,
+        token: m.token,
+        index: m.index + s.offset,
+        id: m.id,
+      });
+  }
+
+  /**
+   * How run number `r` (segments [from, to), all text) is encoded: its cached IDs (FIXED), a
+   * header cut off before caller text (CUT; its cached IDs in `heads`, or undefined: encoded as
+   * a run of its own), or one encoder call on the joined text (GENERAL).
+   */
+  private resolveRun(from: number, to: number, r: number): void {
     const segs = this.segments;
     const lastSeg = segs[to - 1] as Segment;
     const model = this.model;
+    let kind = GENERAL;
+    let head: FixedRun | undefined;
     // A run ending in template text (a "\n" between messages, the generation prompt; a
     // template's caller-given role before it, "assistant" + "\n"): its cached encoding.
     if (lastSeg.fixed && this.useFixed) {
-      const run = this.fixedRun(from, to, true);
-      if (run !== undefined) {
-        this.emitFixed(run, from, ids, spans);
-        return;
-      }
+      head = this.fixedRun(from, to, true);
+      if (head !== undefined) kind = FIXED;
     } else if (
       to - from > 1 &&
       this.useFixed &&
@@ -358,18 +564,61 @@ export class ChatBuilder {
       // "\n"): the header's cached IDs when it is template text only, else the header encoded as
       // a run of its own (a template's "user" role is caller text: "user" + "\n"); then the
       // caller's own string.
-      const head = this.fixedRun(from, to - 1, true);
-      if (head !== undefined) this.emitFixed(head, from, ids, spans);
-      else this.encodeRun(from, to - 1, ids, spans);
-      const base = ids.length;
-      if (model.encodeInto !== undefined) model.encodeInto(lastSeg.text, ids);
-      else {
-        const tokens = model.encode(lastSeg.text);
-        for (let t = 0; t < tokens.length; t++) ids.push(tokens[t] as number);
-      }
-      if (ids.length > base) addSpan(spans, lastSeg.message, lastSeg.field, base, ids.length);
+      kind = CUT_RUN;
+      head = this.fixedRun(from, to - 1, true);
+    }
+    this.kinds[r] = kind;
+    this.heads[r] = head;
+  }
+
+  /** Appends the IDs and spans of run number `r` (segments [from, to)) the way resolveRun chose. */
+  private emitRun(from: number, to: number, r: number, ids: number[], spans: SpanList): void {
+    const kind = this.kinds[r];
+    const head = this.heads[r];
+    if (kind === FIXED) {
+      this.emitFixed(head as FixedRun, from, ids, spans);
       return;
     }
+    if (kind === GENERAL) {
+      this.encodeJoined(from, to, ids, spans);
+      return;
+    }
+    if (head !== undefined) this.emitFixed(head, from, ids, spans);
+    else this.encodeRun(from, to - 1, ids, spans);
+    const lastSeg = this.segments[to - 1] as Segment;
+    const base = ids.length;
+    this.encodeInto(lastSeg.text, ids);
+    if (ids.length > base) spans.add(lastSeg.message, lastSeg.field, base, ids.length);
+  }
+
+  /** The model's IDs of `text` appended to `ids`. */
+  private encodeInto(text: string, ids: number[]): void {
+    const model = this.model;
+    if (model.encodeInto !== undefined) model.encodeInto(text, ids);
+    else {
+      const tokens = model.encode(text);
+      for (let t = 0; t < tokens.length; t++) ids.push(tokens[t] as number);
+    }
+  }
+
+  /** resolveRun and emitRun at once, for a run inside another (a header encoded on its own). */
+  private encodeRun(from: number, to: number, ids: number[], spans: SpanList): void {
+    const r = this.kinds.length;
+    this.resolveRun(from, to, r);
+    this.emitRun(from, to, r, ids, spans);
+    this.kinds.length = r;
+    this.heads.length = r;
+  }
+
+  /**
+   * Encodes segments [from, to) (all TEXT) as one encoder call on their joined text, IDs appended to
+   * `ids`, and extends the spans. Only the tokens before the start of the last segment are attributed
+   * one by one; from the first token inside the last segment on, the rest of the run is one span.
+   */
+  private encodeJoined(from: number, to: number, ids: number[], spans: SpanList): void {
+    const segs = this.segments;
+    const lastSeg = segs[to - 1] as Segment;
+    const model = this.model;
     let text = lastSeg.text;
     let oneOwner = true;
     if (to - from > 1) {
@@ -381,15 +630,11 @@ export class ChatBuilder {
       }
     }
     const base = ids.length;
-    if (model.encodeInto !== undefined) model.encodeInto(text, ids);
-    else {
-      const tokens = model.encode(text);
-      for (let t = 0; t < tokens.length; t++) ids.push(tokens[t] as number);
-    }
+    this.encodeInto(text, ids);
     const n = ids.length - base;
     if (n === 0) return;
     if (oneOwner) {
-      addSpan(spans, lastSeg.message, lastSeg.field, base, base + n);
+      spans.add(lastSeg.message, lastSeg.field, base, base + n);
       return;
     }
     const count = to - from;
@@ -403,7 +648,7 @@ export class ChatBuilder {
       if (head !== undefined && startsWithIds(ids, base, head.ids)) {
         this.spansOfFixed(head, from, base, spans);
         const end = base + head.ids.length;
-        if (end < ids.length) addSpan(spans, lastSeg.message, lastSeg.field, end, ids.length);
+        if (end < ids.length) spans.add(lastSeg.message, lastSeg.field, end, ids.length);
         return;
       }
     }
@@ -510,7 +755,7 @@ export class ChatBuilder {
   }
 
   /** Appends a fixed run's IDs and spans; its segment k is segments[from + k]. */
-  private emitFixed(run: FixedRun, from: number, ids: number[], spans: MutableSpan[]): void {
+  private emitFixed(run: FixedRun, from: number, ids: number[], spans: SpanList): void {
     const at = ids.length;
     const runIds = run.ids;
     for (let t = 0; t < runIds.length; t++) ids.push(runIds[t] as number);
@@ -518,14 +763,14 @@ export class ChatBuilder {
   }
 
   /** The spans of a fixed run whose IDs start at `at`; its segment k is segments[from + k]. */
-  private spansOfFixed(run: FixedRun, from: number, at: number, spans: MutableSpan[]): void {
+  private spansOfFixed(run: FixedRun, from: number, at: number, spans: SpanList): void {
     const segs = this.segments;
     const { owners, counts } = run;
     let t = at;
     for (let r = 0; r < owners.length; r++) {
       const s = segs[from + (owners[r] as number)] as Segment;
       const n = counts[r] as number;
-      addSpan(spans, s.message, s.field, t, t + n);
+      spans.add(s.message, s.field, t, t + n);
       t += n;
     }
   }
@@ -563,7 +808,7 @@ export class ChatBuilder {
     to: number,
     ids: readonly number[],
     base: number,
-    spans: MutableSpan[],
+    spans: SpanList,
     ends: readonly number[],
     start: number,
     lens: TokenLengths,
@@ -577,11 +822,11 @@ export class ChatBuilder {
     for (let t = base; t < end; t++) {
       while (seg < last && pos >= (ends[seg] as number)) seg++;
       if (seg === last) {
-        addSpan(spans, lastSeg.message, lastSeg.field, t, end);
+        spans.add(lastSeg.message, lastSeg.field, t, end);
         return;
       }
       const s = segs[from + seg] as Segment;
-      addSpan(spans, s.message, s.field, t, t + 1);
+      spans.add(s.message, s.field, t, t + 1);
       pos += tokenLength(lens, ids[t] as number);
     }
   }
