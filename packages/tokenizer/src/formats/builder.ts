@@ -411,6 +411,12 @@ export class ChatBuilder {
       this.op(OP_ENCODE, to - 1, 0);
       return;
     }
+    // One caller string alone (a SentencePiece family's content between two cuts): what
+    // encodeJoined does with it, without its bookkeeping.
+    if (kind === GENERAL && to - from === 1 && !(this.segments[from] as Segment).fixed) {
+      this.op(OP_ENCODE, from, 0);
+      return;
+    }
     if (this.hasCaller(from, to)) this.op(OP_AUDIT, from, to);
     if (kind === FIXED) this.opCopy(head as FixedRun, from);
     else this.op(OP_JOINED, from, to);
