@@ -97,7 +97,7 @@ const CUT_RUN = 2;
 /** The ops of finish()'s program (ChatBuilder.runProgram); a, b are its operands. */
 const OP_ID = 0; // the reserved ID of segment a
 const OP_ENCODE = 1; // segment a's caller text (audited, then encoded alone)
-const OP_COPY = 2; // copies[a]'s IDs, its spans owned by copyOwners[b..]
+const OP_COPY = 2; // copies[a]'s IDs, its segment k is segments[b + k]
 const OP_AUDIT = 3; // the audit of the caller text in segments [a, b)
 const OP_JOINED = 4; // segments [a, b) as one encoder call on their joined text
 const OP_HEAD = 5; // segments [a, b) as a run of its own (a header not in the cache)
@@ -259,18 +259,16 @@ export class ChatBuilder {
    */
   private readonly segments: Segment[] = [];
   private count = 0;
-  /** Per run (numbered in plan order): how finish() encodes it, and its cached IDs (resolveRun). */
-  private readonly kinds: number[] = [];
-  private readonly heads: (FixedRun | undefined)[] = [];
+  /** The cached IDs resolveRun found for the run it was last asked about (read right after it). */
+  private head: FixedRun | undefined;
   /** The program finish() runs (see runProgram): op kinds and their two operands. */
   private readonly opKinds: number[] = [];
   private readonly opA: number[] = [];
   private readonly opB: number[] = [];
   /** ids.length after each op (runProgram): where its tokens end. */
   private readonly opEnds: number[] = [];
-  /** OP_COPY's fixed runs, and the owning segment of each of their span runs (in order). */
+  /** OP_COPY's fixed runs. */
   private readonly copies: FixedRun[] = [];
-  private readonly copyOwners: Segment[] = [];
   /** The result of finish() (it runs the plan once). */
   private done: ChatEncoding | undefined;
   private readonly audit: ChatAuditEntry[] = [];
@@ -299,22 +297,26 @@ export class ChatBuilder {
     private readonly policy: SpecialTextPolicy,
   ) {}
 
+  /** Appends one plan entry (every entry has the same shape). */
+  private record(
+    text: string,
+    message: number | null,
+    field: string,
+    fixed: boolean,
+    id: number,
+    refField: string,
+    offset: number,
+  ): void {
+    this.segments[this.count++] = { text, message, field, fixed, id, refField, offset };
+  }
+
   reserved(id: number, message: number | null, field: string): void {
-    this.segments[this.count++] = { text: "", message, field, fixed: true, id, refField: field, offset: 0 };
+    this.record("", message, field, true, id, field, 0);
   }
 
   /** Template text (written by format code, may not hold reserved strings). */
   text(text: string, message: number | null, field: string): void {
-    if (text.length > 0)
-      this.segments[this.count++] = {
-        text,
-        message,
-        field,
-        fixed: true,
-        id: TEXT,
-        refField: field,
-        offset: 0,
-      };
+    if (text.length > 0) this.record(text, message, field, true, TEXT, field, 0);
   }
 
   /**
@@ -330,8 +332,7 @@ export class ChatBuilder {
       if (m !== undefined)
         throw specialTokenError({ ...m, index: m.index + offset }, { message, field: refField });
     }
-    if (text.length > 0)
-      this.segments[this.count++] = { text, message, field, fixed: false, id: TEXT, refField, offset };
+    if (text.length > 0) this.record(text, message, field, false, TEXT, refField, offset);
   }
 
   /**
@@ -350,40 +351,29 @@ export class ChatBuilder {
 
   /** End the current text run: the next text starts a new encoder call. */
   cut(): void {
-    const last = this.segments[this.count - 1];
-    if (this.count > 0 && (last as Segment).id === TEXT)
-      this.segments[this.count++] = {
-        text: "",
-        message: null,
-        field: "",
-        fixed: true,
-        id: CUT,
-        refField: "",
-        offset: 0,
-      };
+    if (this.count > 0 && (this.segments[this.count - 1] as Segment).id === TEXT)
+      this.record("", null, "", true, CUT, "", 0);
   }
 
   /**
    * Runs the plan: every run of text segments (up to a reserved ID, a cut or the end) is one
    * encoder call or its cached form, every reserved ID is placed between them. Once; a second
-   * call answers the same encoding. Two passes: the first decides each run's path and looks up
-   * its cached template IDs (bookkeeping for the whole conversation, back to back); the second
-   * places the IDs, so little code runs between one message's encoder call and the next.
+   * call answers the same encoding. Three steps (see the header): plan the ops for the whole
+   * conversation, run them, make the spans.
    */
   finish(): ChatEncoding {
     if (this.done !== undefined) return this.done;
     const segs = this.segments;
     const n = this.count;
-    let run = 0;
     let runStart = 0;
     for (let i = 0; i < n; i++) {
       const s = segs[i] as Segment;
       if (s.id === TEXT) continue;
-      if (i > runStart) this.planRun(runStart, i, run++);
+      if (i > runStart) this.planRun(runStart, i);
       if (s.id !== CUT) this.op(OP_ID, i, 0);
       runStart = i + 1;
     }
-    if (n > runStart) this.planRun(runStart, n, run++);
+    if (n > runStart) this.planRun(runStart, n);
     this.runProgram();
     this.done = { ids: this.ids, spans: this.spansOf(), audit: this.audit };
     return this.done;
@@ -396,14 +386,13 @@ export class ChatBuilder {
   }
 
   /**
-   * Resolves run number `r` (segments [from, to)) and appends the ops that place it: the audit
-   * of its caller text first, then its cached IDs, its caller string after a cut header, or one
-   * encoder call on its joined text.
+   * Resolves the run of segments [from, to) and appends the ops that place it: the audit of its
+   * caller text first, then its cached IDs, its caller string after a cut header, or one encoder
+   * call on its joined text.
    */
-  private planRun(from: number, to: number, r: number): void {
-    this.resolveRun(from, to, r);
-    const kind = this.kinds[r];
-    const head = this.heads[r];
+  private planRun(from: number, to: number): void {
+    const kind = this.resolveRun(from, to);
+    const head = this.head;
     if (kind === CUT_RUN) {
       if (this.hasCaller(from, to - 1)) this.op(OP_AUDIT, from, to - 1);
       if (head !== undefined) this.opCopy(head, from);
@@ -429,15 +418,10 @@ export class ChatBuilder {
     return false;
   }
 
-  /** An op placing a fixed run's IDs, with its spans' owners resolved now (its segment k is segments[from + k]). */
+  /** An op placing a fixed run's IDs (its segment k is segments[from + k]). */
   private opCopy(run: FixedRun, from: number): void {
-    const segs = this.segments;
-    this.op(OP_COPY, this.copies.length, this.copyOwners.length);
+    this.op(OP_COPY, this.copies.length, from);
     this.copies.push(run);
-    for (let k = 0; k < run.owners.length; k++) {
-      const s = segs[from + (run.owners[k] as number)] as Segment;
-      this.copyOwners.push(s);
-    }
   }
 
   /**
@@ -502,17 +486,9 @@ export class ChatBuilder {
       if (kind === OP_ID || kind === OP_ENCODE) {
         const s = segs[a] as Segment;
         if (end > start) out.add(s.message, s.field, start, end);
-      } else if (kind === OP_COPY) {
-        const counts = (this.copies[a] as FixedRun).counts;
-        const b = this.opB[o] as number;
-        let t = start;
-        for (let k = 0; k < counts.length; k++) {
-          const s = this.copyOwners[b + k] as Segment;
-          const c = counts[k] as number;
-          out.add(s.message, s.field, t, t + c);
-          t += c;
-        }
-      } else if (kind !== OP_AUDIT) {
+      } else if (kind === OP_COPY)
+        this.spansOfFixed(this.copies[a] as FixedRun, this.opB[o] as number, start, out);
+      else if (kind !== OP_AUDIT) {
         const to = this.sideRanges[sideAt + 1] as number;
         for (let k = this.sideRanges[sideAt] as number; k < to; k++)
           out.add(side.messageAt(k), side.fieldAt(k), side.startAt(k), side.endAt(k));
@@ -543,11 +519,12 @@ export class ChatBuilder {
   }
 
   /**
-   * How run number `r` (segments [from, to), all text) is encoded: its cached IDs (FIXED), a
-   * header cut off before caller text (CUT; its cached IDs in `heads`, or undefined: encoded as
-   * a run of its own), or one encoder call on the joined text (GENERAL).
+   * How the run of segments [from, to) (all text) is encoded: its cached IDs (FIXED), a header
+   * cut off before caller text (CUT_RUN; the header's cached IDs, or undefined: encoded as a run
+   * of its own), or one encoder call on the joined text (GENERAL). The cached IDs are left in
+   * `head`.
    */
-  private resolveRun(from: number, to: number, r: number): void {
+  private resolveRun(from: number, to: number): number {
     const segs = this.segments;
     const lastSeg = segs[to - 1] as Segment;
     const model = this.model;
@@ -573,14 +550,18 @@ export class ChatBuilder {
       kind = CUT_RUN;
       head = this.fixedRun(from, to - 1, true);
     }
-    this.kinds[r] = kind;
-    this.heads[r] = head;
+    this.head = head;
+    return kind;
   }
 
-  /** Appends the IDs and spans of run number `r` (segments [from, to)) the way resolveRun chose. */
-  private emitRun(from: number, to: number, r: number, ids: number[], spans: SpanList): void {
-    const kind = this.kinds[r];
-    const head = this.heads[r];
+  /**
+   * Encodes the run of segments [from, to) and attributes its tokens at once, the way
+   * resolveRun decides: for a run inside another (OP_HEAD: a header not in the cache, which may
+   * itself end in a cut header).
+   */
+  private encodeRun(from: number, to: number, ids: number[], spans: SpanList): void {
+    const kind = this.resolveRun(from, to);
+    const head = this.head;
     if (kind === FIXED) {
       this.emitFixed(head as FixedRun, from, ids, spans);
       return;
@@ -605,15 +586,6 @@ export class ChatBuilder {
       const tokens = model.encode(text);
       for (let t = 0; t < tokens.length; t++) ids.push(tokens[t] as number);
     }
-  }
-
-  /** resolveRun and emitRun at once, for a run inside another (a header encoded on its own). */
-  private encodeRun(from: number, to: number, ids: number[], spans: SpanList): void {
-    const r = this.kinds.length;
-    this.resolveRun(from, to, r);
-    this.emitRun(from, to, r, ids, spans);
-    this.kinds.length = r;
-    this.heads.length = r;
   }
 
   /**
