@@ -238,9 +238,13 @@ const poolParts = parts.slice(R, 3 * R);
 const poolConvs = convs.slice(R, 3 * R);
 // CPU time of this process (process.cpuUsage, µs), not wall time: on this shared machine a
 // pass is often descheduled for longer than it runs, and wall-clock pairs swung 0.5x..5x.
-// Raw and chat alternate PER PART (a few ms each, the order flipping part by part and round by
-// round), so a burst of load from other processes lands on both sides alike; each of the 15
-// samples is (chat CPU time) / (raw CPU time) summed over one pass over the pool.
+// Raw and chat alternate PER PART (a few ms each, the order flipping part by part and pass by
+// pass), so a burst of load from other processes lands on both sides alike. Which side reads a
+// part first matters (full run 2026-12-02 14:34 UTC, Qwen3: the passes of one order gave a median
+// of 1.12, those of the other 1.045), so one sample is TWO consecutive passes with opposite
+// orders: (chat CPU time) / (raw CPU time) summed over both, each part read first once by each
+// side; POOL_SAMPLES samples. The per-pass ratios stay in the JSON (chat_overhead_passes).
+const POOL_SAMPLES = 10;
 const cpuUs = (): number => {
   const u = process.cpuUsage();
   return u.user + u.system;
@@ -261,17 +265,25 @@ for (let k = 0; k < poolParts.length; k++) {
   chatPart(k);
 }
 const paired: number[] = [];
-for (let round = 0; round < 15; round++) {
+const passes: number[] = [];
+for (let sample = 0; sample < POOL_SAMPLES; sample++) {
   let raw = 0;
   let chat = 0;
-  for (let k = 0; k < poolParts.length; k++) {
-    if ((round + k) % 2 === 0) {
-      raw += rawPart(k);
-      chat += chatPart(k);
-    } else {
-      chat += chatPart(k);
-      raw += rawPart(k);
+  for (let pass = 0; pass < 2; pass++) {
+    let passRaw = 0;
+    let passChat = 0;
+    for (let k = 0; k < poolParts.length; k++) {
+      if ((pass + k) % 2 === 0) {
+        passRaw += rawPart(k);
+        passChat += chatPart(k);
+      } else {
+        passChat += chatPart(k);
+        passRaw += rawPart(k);
+      }
     }
+    passes.push(passChat / passRaw);
+    raw += passRaw;
+    chat += passChat;
   }
   paired.push(chat / raw);
 }
@@ -285,6 +297,7 @@ const out = {
   chat_chars_per_s: rate("chat"),
   chat_overhead_ratio: median(paired),
   chat_overhead_paired: paired,
+  chat_overhead_passes: passes,
   chat_overhead_fresh_paired: fresh,
   encode_text_overhead_ratio: median(textOverPaired),
   encode_text_overhead_paired: textOverPaired,

@@ -5,7 +5,8 @@ import { type DecodeOptions, decodeIds } from "./chat-decode.ts";
 import type { TokenizerConfig } from "./config.ts";
 import { TokenizerError } from "./errors.ts";
 import type { FamilyDefinition, TokenIds } from "./families/definition.ts";
-import { ChatBuilder, type ChatEncoding } from "./formats/builder.ts";
+import type { ChatEncoding } from "./formats/builder.ts";
+import { BuilderSpare } from "./formats/builder-spare.ts";
 import type { ChatRequest } from "./formats/request.ts";
 import type { FormatName, ReservedRegistry } from "./formats/reserved.ts";
 import { TextRenderer } from "./formats/sink.ts";
@@ -60,6 +61,7 @@ export function createChatTokenizer(parts: {
   const { family, tokenIds, textModel, registry, config } = parts;
   const scanner = createSpecialScanner(registry.strings);
   const defaultPolicy = checkPolicy(parts.defaultSpecialText);
+  const builders = new BuilderSpare(textModel, scanner);
   return Object.freeze({
     format: family.name,
     family,
@@ -93,9 +95,13 @@ export function createChatTokenizer(parts: {
     },
     encodeChat(request: ChatRequest, options: SpecialTextOptions = {}): ChatEncoding {
       const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);
-      const b = new ChatBuilder(textModel, scanner, policy);
-      family.render(request, b, tokenIds);
-      return b.finish();
+      const b = builders.take(policy);
+      try {
+        family.render(request, b, tokenIds);
+        return b.finish();
+      } finally {
+        builders.give(b);
+      }
     },
     renderChat(request: ChatRequest, options: SpecialTextOptions = {}): string {
       const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);

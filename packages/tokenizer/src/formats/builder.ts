@@ -101,6 +101,11 @@ const OP_COPY = 2; // copies[a]'s IDs, its segment k is segments[b + k]
 const OP_AUDIT = 3; // the audit of the caller text in segments [a, b)
 const OP_JOINED = 4; // segments [a, b) as one encoder call on their joined text
 const OP_HEAD = 5; // segments [a, b) as a run of its own (a header not in the cache)
+/**
+ * A builder given back to its tokenizer (release()) keeps the room of its plan's arrays up to
+ * this many entries: a conversation of a few hundred messages; a larger one's is let go.
+ */
+const KEEP_ENTRIES = 4096;
 
 /**
  * Per-ID UTF-8 length of what a token contributes to a run, computed once per text model. One
@@ -261,27 +266,34 @@ export class ChatBuilder {
   private count = 0;
   /** The cached IDs resolveRun found for the run it was last asked about (read right after it). */
   private head: FixedRun | undefined;
-  /** The program finish() runs (see runProgram): op kinds and their two operands. */
+  /**
+   * The program finish() runs (see runProgram): op kinds and their two operands, entries below
+   * opCount (the arrays keep their room when a tokenizer reuses this builder: release()).
+   */
   private readonly opKinds: number[] = [];
   private readonly opA: number[] = [];
   private readonly opB: number[] = [];
+  private opCount = 0;
   /** ids.length after each op (runProgram): where its tokens end. */
   private readonly opEnds: number[] = [];
-  /** OP_COPY's fixed runs. */
+  /** OP_COPY's fixed runs, entries below copyCount. */
   private readonly copies: FixedRun[] = [];
+  private copyCount = 0;
   /** The result of finish() (it runs the plan once). */
   private done: ChatEncoding | undefined;
-  private readonly audit: ChatAuditEntry[] = [];
+  private audit: ChatAuditEntry[] = [];
   /**
    * One result array: a reserved ID is pushed, a run's IDs are appended by the encoder itself
    * (encodeInto) or copied from its array once. Growing by push() amortizes to linear time
    * (issue 14: joining per-run chunks in batches re-copied everything joined so far once per
    * batch).
    */
-  private readonly ids: number[] = [];
+  private ids: number[] = [];
   /** The spans of the runs attributed while encoded (OP_JOINED, OP_HEAD), and each op's range of them. */
   private readonly side = new SpanList();
   private readonly sideRanges: number[] = [];
+  /** spansOf's list (cleared there; toSpans makes the result's objects). */
+  private readonly spanScratch = new SpanList();
   /** The model's token lengths (looked up once per encoding, not once per run). */
   private lens: TokenLengths | undefined;
   /** Scratch for the prefix segments' end offsets of one run (read only below the run's count). */
@@ -294,8 +306,37 @@ export class ChatBuilder {
   constructor(
     private readonly model: TextModel,
     private readonly scanner: SpecialScanner,
-    private readonly policy: SpecialTextPolicy,
+    readonly policy: SpecialTextPolicy,
   ) {}
+
+  /**
+   * Makes this builder empty for another encoding (builder-spare.ts: a tokenizer keeps one) and
+   * drops everything of the last one: its result and the caller's strings in the plan. The
+   * plan's and the ops' arrays keep their room up to KEEP_ENTRIES entries (a huge conversation's
+   * room is not kept); the model's fixed-run cache stays.
+   */
+  release(): void {
+    const opRoom = this.opKinds.length;
+    this.segments.length = 0;
+    this.count = 0;
+    this.head = undefined;
+    this.opCount = 0;
+    this.copyCount = 0;
+    if (opRoom > KEEP_ENTRIES) {
+      this.opKinds.length = 0;
+      this.opA.length = 0;
+      this.opB.length = 0;
+      this.opEnds.length = 0;
+      this.copies.length = 0;
+    }
+    this.done = undefined;
+    this.audit = [];
+    this.ids = [];
+    this.side.clear(KEEP_ENTRIES);
+    this.sideRanges.length = 0;
+    this.spanScratch.clear(KEEP_ENTRIES);
+    this.lens = undefined;
+  }
 
   /** Appends one plan entry (every entry has the same shape). */
   private record(
@@ -380,9 +421,10 @@ export class ChatBuilder {
   }
 
   private op(kind: number, a: number, b: number): void {
-    this.opKinds.push(kind);
-    this.opA.push(a);
-    this.opB.push(b);
+    const o = this.opCount++;
+    this.opKinds[o] = kind;
+    this.opA[o] = a;
+    this.opB[o] = b;
   }
 
   /**
@@ -420,8 +462,9 @@ export class ChatBuilder {
 
   /** An op placing a fixed run's IDs (its segment k is segments[from + k]). */
   private opCopy(run: FixedRun, from: number): void {
-    this.op(OP_COPY, this.copies.length, from);
-    this.copies.push(run);
+    const c = this.copyCount++;
+    this.op(OP_COPY, c, from);
+    this.copies[c] = run;
   }
 
   /**
@@ -436,7 +479,7 @@ export class ChatBuilder {
     const ends = this.opEnds;
     const segs = this.segments;
     const ids = this.ids;
-    for (let o = 0; o < kinds.length; o++) {
+    for (let o = 0, n = this.opCount; o < n; o++) {
       const kind = kinds[o] as number;
       const a = as[o] as number;
       if (kind === OP_ID) ids.push((segs[a] as Segment).id);
@@ -461,7 +504,7 @@ export class ChatBuilder {
         else this.encodeRun(a, bs[o] as number, ids, this.side);
         this.sideRanges.push(this.side.length);
       }
-      ends.push(ids.length);
+      ends[o] = ids.length;
     }
   }
 
@@ -473,13 +516,14 @@ export class ChatBuilder {
    * than both (an accessor object per encoding).
    */
   private spansOf(): ChatSpan[] {
-    const out = new SpanList();
+    const out = this.spanScratch;
+    out.clear(KEEP_ENTRIES);
     const kinds = this.opKinds;
     const segs = this.segments;
     const side = this.side;
     let start = 0;
     let sideAt = 0;
-    for (let o = 0; o < kinds.length; o++) {
+    for (let o = 0, n = this.opCount; o < n; o++) {
       const kind = kinds[o] as number;
       const a = this.opA[o] as number;
       const end = this.opEnds[o] as number;

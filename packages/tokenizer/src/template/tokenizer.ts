@@ -4,7 +4,8 @@
 // strings become IDs only inside template-origin text, the encoder runs over the maximal text
 // between them (template and caller text together, as HF encodes the whole rendered string).
 import type { TokenizerConfig } from "../config.ts";
-import { ChatBuilder, type ChatEncoding } from "../formats/builder.ts";
+import type { ChatEncoding } from "../formats/builder.ts";
+import { BuilderSpare } from "../formats/builder-spare.ts";
 import type { ChatRequest } from "../formats/request.ts";
 import type { ChatSink } from "../formats/sink.ts";
 import { checkPolicy, type SpecialTextOptions } from "../special-text/policy.ts";
@@ -214,6 +215,7 @@ export function createTemplateTokenizer(parts: {
       else splitPieces(text, pieceScanner, sink, f.message, (x) => sink.caller(x, f.message, top, f));
     }
   };
+  const builders = new BuilderSpare(textModel, scanner);
   return Object.freeze({
     format: "template" as const,
     textModel,
@@ -227,15 +229,19 @@ export function createTemplateTokenizer(parts: {
     encodeChat(request: ChatRequest, o: SpecialTextOptions = {}): TemplateEncoding {
       const policy = o.specialText === undefined ? defaultPolicy : checkPolicy(o.specialText);
       const r = render(request);
-      const b = new ChatBuilder(textModel, scanner, policy);
-      if (strip === undefined) toSink(r, b);
-      else {
-        const s = new StripSink(b, scanner, strip);
-        toSink(r, s);
-        s.finish();
+      const b = builders.take(policy);
+      try {
+        if (strip === undefined) toSink(r, b);
+        else {
+          const s = new StripSink(b, scanner, strip);
+          toSink(r, s);
+          s.finish();
+        }
+        const e = b.finish();
+        return { ids: e.ids, spans: e.spans, audit: e.audit, structure: r.structure };
+      } finally {
+        builders.give(b);
       }
-      const e = b.finish();
-      return { ids: e.ids, spans: e.spans, audit: e.audit, structure: r.structure };
     },
     renderChat(request: ChatRequest): string {
       return render(request).output.text;
