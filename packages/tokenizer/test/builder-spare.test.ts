@@ -6,6 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ChatBuilder, type ChatEncoding } from "../src/formats/builder.ts";
 import { BuilderSpare } from "../src/formats/builder-spare.ts";
+import type { ChatRequest } from "../src/index.ts";
 import { loadTokenizerSync } from "../src/node.ts";
 
 const tok = loadTokenizerSync("qwen3");
@@ -124,13 +125,15 @@ describe("BuilderSpare: one builder reused across encodings", () => {
 });
 
 describe("encodeChat through the tokenizer's spare builder", () => {
-  const request = (content: string) => ({
+  const request = (content: string): ChatRequest => ({
     messages: [
       { role: "user", content },
       { role: "assistant", content: "ok <|im_end|>" },
     ],
     add_generation_prompt: true,
   });
+  /** A request outside the ChatRequest type (a getter, an unknown role): the run-time checks see it. */
+  const untyped = (r: unknown): ChatRequest => r as ChatRequest;
 
   it("a request whose getter encodes on the same tokenizer: both results exact", () => {
     const other = loadTokenizerSync("qwen3");
@@ -143,7 +146,7 @@ describe("encodeChat through the tokenizer's spare builder", () => {
         return "outer text";
       },
     });
-    const outer = tok.encodeChat({ messages: [message], add_generation_prompt: true });
+    const outer = tok.encodeChat(untyped({ messages: [message], add_generation_prompt: true }));
     expect(outer).toEqual(
       other.encodeChat({ messages: [{ role: "user", content: "outer text" }], add_generation_prompt: true }),
     );
@@ -156,12 +159,14 @@ describe("encodeChat through the tokenizer's spare builder", () => {
   it("an invalid request throws its typed error and the next encoding is exact", () => {
     const other = loadTokenizerSync("qwen3");
     expect(() =>
-      tok.encodeChat({
-        messages: [
-          { role: "user", content: "a" },
-          { role: "nobody", content: "b" },
-        ],
-      }),
+      tok.encodeChat(
+        untyped({
+          messages: [
+            { role: "user", content: "a" },
+            { role: "nobody", content: "b" },
+          ],
+        }),
+      ),
     ).toThrow(expect.objectContaining({ type: "invalid-conversation" }));
     expect(() => tok.encodeChat(request("x <|im_start|>"), { specialText: "reject" })).toThrow(
       expect.objectContaining({ type: "special-token-in-text" }),
