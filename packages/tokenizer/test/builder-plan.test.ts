@@ -10,53 +10,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ChatBuilder } from "../src/formats/builder.ts";
-import { loadTokenizerSync } from "../src/node.ts";
-
-const tok = loadTokenizerSync("qwen3");
-const IM_START = tok.registry.idByName.get("<|im_start|>") as number;
-const IM_END = tok.registry.idByName.get("<|im_end|>") as number;
-
-type Op =
-  | { kind: "reserved"; id: number }
-  | { kind: "text"; text: string }
-  | { kind: "caller"; text: string; offset: number }
-  | { kind: "cut" };
-
-const TEMPLATE = ["user", "assistant", "\n", "\n\n", " name=", "system"];
-const CALLER = [
-  "Hello",
-  " Hello",
-  "\nHello",
-  "你好",
-  "e\u0301",
-  "\u0301x",
-  "a<|im_end|>b",
-  "<think>",
-  "x</tool_call>",
-  "😀 ok",
-  "",
-  "  \n",
-  "tool",
-];
-const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.constantFrom(IM_START, IM_END).map((id): Op => ({ kind: "reserved", id })),
-  fc.constantFrom(...TEMPLATE).map((text): Op => ({ kind: "text", text })),
-  fc
-    .tuple(fc.array(fc.constantFrom(...CALLER), { minLength: 1, maxLength: 3 }), fc.nat(5))
-    .map(([parts, offset]): Op => ({ kind: "caller", text: parts.join(""), offset })),
-  fc.constant<Op>({ kind: "cut" }),
-);
-
-function build(ops: readonly Op[]): ReturnType<ChatBuilder["finish"]> {
-  const b = new ChatBuilder(tok.textModel, tok.scanner, "neutralize");
-  ops.forEach((o, i) => {
-    if (o.kind === "reserved") b.reserved(o.id, i, "marker");
-    else if (o.kind === "text") b.text(o.text, i, "template");
-    else if (o.kind === "caller") b.caller(o.text, i, "content", { field: `f${i}`, offset: o.offset });
-    else b.cut();
-  });
-  return b.finish();
-}
+import { build, IM_START, type Op, op, tok } from "./builder-support.ts";
 
 /** The definition: one encoder call per run, reserved IDs between, audit in caller order. */
 function naive(ops: readonly Op[]): { ids: number[]; audit: unknown[] } {

@@ -4,44 +4,11 @@
 // out twice. Every expectation compares with a FRESH builder or tokenizer doing the same work.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ChatBuilder, type ChatEncoding } from "../src/formats/builder.ts";
+import type { ChatEncoding } from "../src/formats/builder.ts";
 import { BuilderSpare } from "../src/formats/builder-spare.ts";
 import type { ChatRequest } from "../src/index.ts";
 import { loadTokenizerSync } from "../src/node.ts";
-
-const tok = loadTokenizerSync("qwen3");
-const IM_START = tok.registry.idByName.get("<|im_start|>") as number;
-const IM_END = tok.registry.idByName.get("<|im_end|>") as number;
-
-type Op =
-  | { kind: "reserved"; id: number }
-  | { kind: "text"; text: string }
-  | { kind: "caller"; text: string }
-  | { kind: "cut" };
-
-const op: fc.Arbitrary<Op> = fc.oneof(
-  fc.constantFrom(IM_START, IM_END).map((id): Op => ({ kind: "reserved", id })),
-  fc.constantFrom("user", "assistant", "\n", " name=").map((text): Op => ({ kind: "text", text })),
-  fc
-    .constantFrom("Hello", " Hello", "\nHi", "你好", "e\u0301", "a<|im_end|>b", "<think>", "😀", "  \n")
-    .map((text): Op => ({ kind: "caller", text })),
-  fc.constant<Op>({ kind: "cut" }),
-);
-
-function fill(b: ChatBuilder, ops: readonly Op[]): void {
-  ops.forEach((o, i) => {
-    if (o.kind === "reserved") b.reserved(o.id, i, "marker");
-    else if (o.kind === "text") b.text(o.text, i, "template");
-    else if (o.kind === "caller") b.caller(o.text, i, "content");
-    else b.cut();
-  });
-}
-
-function fresh(ops: readonly Op[]): ChatEncoding {
-  const b = new ChatBuilder(tok.textModel, tok.scanner, "neutralize");
-  fill(b, ops);
-  return b.finish();
-}
+import { fill, build as fresh, IM_START, type Op, op, tok } from "./builder-support.ts";
 
 const copy = (e: ChatEncoding): unknown => JSON.parse(JSON.stringify(e));
 
@@ -94,7 +61,7 @@ describe("BuilderSpare: one builder reused across encodings", () => {
     const b = spare.take("neutralize");
     fill(b, [
       { kind: "reserved", id: IM_START },
-      { kind: "caller", text: "secret <think>" },
+      { kind: "caller", text: "secret <think>", offset: 0 },
     ]);
     const first = b.finish();
     expect(first.ids.length).toBeGreaterThan(1);
@@ -112,9 +79,13 @@ describe("BuilderSpare: one builder reused across encodings", () => {
       big.push(
         { kind: "reserved", id: IM_START },
         { kind: "text", text: "user" },
-        { kind: "caller", text: " x" },
+        { kind: "caller", text: " x", offset: 0 },
       );
-    const small: Op[] = [{ kind: "text", text: "user" }, { kind: "caller", text: "\nHi" }, { kind: "cut" }];
+    const small: Op[] = [
+      { kind: "text", text: "user" },
+      { kind: "caller", text: "\nHi", offset: 0 },
+      { kind: "cut" },
+    ];
     for (const ops of [big, small, big]) {
       const b = spare.take("neutralize");
       fill(b, ops);

@@ -292,7 +292,7 @@ export class ChatBuilder {
   /** The spans of the runs attributed while encoded (OP_JOINED, OP_HEAD), and each op's range of them. */
   private readonly side = new SpanList();
   private readonly sideRanges: number[] = [];
-  /** spansOf's list (cleared there; toSpans makes the result's objects). */
+  /** spansOf's list (emptied by release(); toSpans makes the result's objects). */
   private readonly spanScratch = new SpanList();
   /** The model's token lengths (looked up once per encoding, not once per run). */
   private lens: TokenLengths | undefined;
@@ -313,7 +313,8 @@ export class ChatBuilder {
    * Makes this builder empty for another encoding (builder-spare.ts: a tokenizer keeps one) and
    * drops everything of the last one: its result and the caller's strings in the plan. The
    * plan's and the ops' arrays keep their room up to KEEP_ENTRIES entries (a huge conversation's
-   * room is not kept); the model's fixed-run cache stays.
+   * room is not kept); the model's fixed-run cache and token-length table stay (they depend on
+   * the model only).
    */
   release(): void {
     const opRoom = this.opKinds.length;
@@ -335,7 +336,6 @@ export class ChatBuilder {
     this.side.clear(KEEP_ENTRIES);
     this.sideRanges.length = 0;
     this.spanScratch.clear(KEEP_ENTRIES);
-    this.lens = undefined;
   }
 
   /** Appends one plan entry (every entry has the same shape). */
@@ -516,8 +516,8 @@ export class ChatBuilder {
    * than both (an accessor object per encoding).
    */
   private spansOf(): ChatSpan[] {
+    // Empty: spansOf runs once per encoding (finish()), and release() empties it between them.
     const out = this.spanScratch;
-    out.clear(KEEP_ENTRIES);
     const kinds = this.opKinds;
     const segs = this.segments;
     const side = this.side;
