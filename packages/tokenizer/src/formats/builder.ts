@@ -75,21 +75,14 @@ export interface CallerRef {
   readonly offset?: number;
 }
 
-/** One entry of the recorded plan: a text segment, a reserved ID or a cut (see `id`). */
-interface Segment {
-  readonly text: string;
-  readonly message: number | null;
-  readonly field: string;
-  /** Template text (format code's literal), never caller text: may be a key of the fixed-run cache. */
-  readonly fixed: boolean;
-  /** TEXT for a text segment, CUT for the end of a run without an ID, else the reserved ID. */
-  readonly id: number;
-  /** Caller text: the field the audit names and the characters of it dropped before `text`. */
-  readonly refField: string;
-  readonly offset: number;
-}
-const TEXT = -1;
-const CUT = -2;
+/**
+ * What a segment of the recorded plan is (ChatBuilder.kinds): a reserved ID (itself, >= 0), the
+ * end of a run without an ID (CUT), template text (TEXT: format code's literal, may be a key of
+ * the fixed-run cache) or caller text (CALLER). Text is every kind below CUT.
+ */
+const CUT = -1;
+const TEXT = -2;
+const CALLER = -3;
 /** How a run is encoded (ChatBuilder.resolveRun). */
 const GENERAL = 0;
 const FIXED = 1;
@@ -261,8 +254,21 @@ export class ChatBuilder {
    * back to back for the whole conversation, and the encoder calls follow one another with
    * little other code between them (measured on the bench's chat pool: interleaving a message's
    * bookkeeping with its encoder call cost the bookkeeping cache misses each time).
+   *
+   * One entry per segment in parallel arrays, entries below `count` (a plan used to be one
+   * object per segment: on the bench's chat pool, paired in one process, encodeChat/encode
+   * measured 1.076 with the objects and 1.055 with these arrays, the median of six runs each).
+   * Every entry at or above `count` holds "" in the string arrays (release() empties the entries
+   * it used), so a reused builder keeps no caller string.
    */
-  private readonly segments: Segment[] = [];
+  private readonly texts: string[] = [];
+  private readonly messages: (number | null)[] = [];
+  private readonly fields: string[] = [];
+  /** CUT, TEXT, CALLER or the reserved ID (see CUT). */
+  private readonly kinds: number[] = [];
+  /** Caller text: the field the audit names and the characters of it dropped before the text. */
+  private readonly refFields: string[] = [];
+  private readonly offsets: number[] = [];
   private count = 0;
   /** The cached IDs resolveRun found for the run it was last asked about (read right after it). */
   private head: FixedRun | undefined;
@@ -318,7 +324,21 @@ export class ChatBuilder {
    */
   release(): void {
     const opRoom = this.opKinds.length;
-    this.segments.length = 0;
+    if (this.texts.length > KEEP_ENTRIES) {
+      this.texts.length = 0;
+      this.messages.length = 0;
+      this.fields.length = 0;
+      this.kinds.length = 0;
+      this.refFields.length = 0;
+      this.offsets.length = 0;
+    } else {
+      const { texts, fields, refFields } = this;
+      for (let k = 0, n = this.count; k < n; k++) {
+        texts[k] = "";
+        fields[k] = "";
+        refFields[k] = "";
+      }
+    }
     this.count = 0;
     this.head = undefined;
     this.opCount = 0;
@@ -343,21 +363,26 @@ export class ChatBuilder {
     text: string,
     message: number | null,
     field: string,
-    fixed: boolean,
-    id: number,
+    kind: number,
     refField: string,
     offset: number,
   ): void {
-    this.segments[this.count++] = { text, message, field, fixed, id, refField, offset };
+    const k = this.count++;
+    this.texts[k] = text;
+    this.messages[k] = message;
+    this.fields[k] = field;
+    this.kinds[k] = kind;
+    this.refFields[k] = refField;
+    this.offsets[k] = offset;
   }
 
   reserved(id: number, message: number | null, field: string): void {
-    this.record("", message, field, true, id, field, 0);
+    this.record("", message, field, id, field, 0);
   }
 
   /** Template text (written by format code, may not hold reserved strings). */
   text(text: string, message: number | null, field: string): void {
-    if (text.length > 0) this.record(text, message, field, true, TEXT, field, 0);
+    if (text.length > 0) this.record(text, message, field, TEXT, field, 0);
   }
 
   /**
@@ -373,7 +398,7 @@ export class ChatBuilder {
       if (m !== undefined)
         throw specialTokenError({ ...m, index: m.index + offset }, { message, field: refField });
     }
-    if (text.length > 0) this.record(text, message, field, false, TEXT, refField, offset);
+    if (text.length > 0) this.record(text, message, field, CALLER, refField, offset);
   }
 
   /**
@@ -392,8 +417,7 @@ export class ChatBuilder {
 
   /** End the current text run: the next text starts a new encoder call. */
   cut(): void {
-    if (this.count > 0 && (this.segments[this.count - 1] as Segment).id === TEXT)
-      this.record("", null, "", true, CUT, "", 0);
+    if (this.count > 0 && (this.kinds[this.count - 1] as number) < CUT) this.record("", null, "", CUT, "", 0);
   }
 
   /**
@@ -404,14 +428,14 @@ export class ChatBuilder {
    */
   finish(): ChatEncoding {
     if (this.done !== undefined) return this.done;
-    const segs = this.segments;
+    const kinds = this.kinds;
     const n = this.count;
     let runStart = 0;
     for (let i = 0; i < n; i++) {
-      const s = segs[i] as Segment;
-      if (s.id === TEXT) continue;
+      const kind = kinds[i] as number;
+      if (kind < CUT) continue;
       if (i > runStart) this.planRun(runStart, i);
-      if (s.id !== CUT) this.op(OP_ID, i, 0);
+      if (kind !== CUT) this.op(OP_ID, i, 0);
       runStart = i + 1;
     }
     if (n > runStart) this.planRun(runStart, n);
@@ -444,7 +468,7 @@ export class ChatBuilder {
     }
     // One caller string alone (a SentencePiece family's content between two cuts): what
     // encodeJoined does with it, without its bookkeeping.
-    if (kind === GENERAL && to - from === 1 && !(this.segments[from] as Segment).fixed) {
+    if (kind === GENERAL && to - from === 1 && this.kinds[from] === CALLER) {
       this.op(OP_ENCODE, from, 0);
       return;
     }
@@ -455,8 +479,8 @@ export class ChatBuilder {
 
   /** Whether segments [from, to) hold caller text. */
   private hasCaller(from: number, to: number): boolean {
-    const segs = this.segments;
-    for (let k = from; k < to; k++) if (!(segs[k] as Segment).fixed) return true;
+    const kinds = this.kinds;
+    for (let k = from; k < to; k++) if (kinds[k] === CALLER) return true;
     return false;
   }
 
@@ -477,25 +501,21 @@ export class ChatBuilder {
     const as = this.opA;
     const bs = this.opB;
     const ends = this.opEnds;
-    const segs = this.segments;
+    const segKinds = this.kinds;
     const ids = this.ids;
     for (let o = 0, n = this.opCount; o < n; o++) {
       const kind = kinds[o] as number;
       const a = as[o] as number;
-      if (kind === OP_ID) ids.push((segs[a] as Segment).id);
+      if (kind === OP_ID) ids.push(segKinds[a] as number);
       else if (kind === OP_ENCODE) {
-        const s = segs[a] as Segment;
-        this.auditSegment(s);
-        this.encodeInto(s.text, ids);
+        this.auditSegment(a);
+        this.encodeInto(this.texts[a] as string, ids);
       } else if (kind === OP_COPY) {
         const runIds = (this.copies[a] as FixedRun).ids;
         for (let k = 0; k < runIds.length; k++) ids.push(runIds[k] as number);
       } else if (kind === OP_AUDIT) {
         const b = bs[o] as number;
-        for (let k = a; k < b; k++) {
-          const s = segs[k] as Segment;
-          if (!s.fixed) this.auditSegment(s);
-        }
+        for (let k = a; k < b; k++) if (segKinds[k] === CALLER) this.auditSegment(k);
       } else {
         // The rare runs whose tokens are attributed while they are encoded: their spans go to
         // `side` now and are copied in order when the spans are read.
@@ -519,7 +539,8 @@ export class ChatBuilder {
     // Empty: spansOf runs once per encoding (finish()), and release() empties it between them.
     const out = this.spanScratch;
     const kinds = this.opKinds;
-    const segs = this.segments;
+    const messages = this.messages;
+    const fields = this.fields;
     const side = this.side;
     let start = 0;
     let sideAt = 0;
@@ -528,8 +549,7 @@ export class ChatBuilder {
       const a = this.opA[o] as number;
       const end = this.opEnds[o] as number;
       if (kind === OP_ID || kind === OP_ENCODE) {
-        const s = segs[a] as Segment;
-        if (end > start) out.add(s.message, s.field, start, end);
+        if (end > start) out.add(messages[a] as number | null, fields[a] as string, start, end);
       } else if (kind === OP_COPY)
         this.spansOfFixed(this.copies[a] as FixedRun, this.opB[o] as number, start, out);
       else if (kind !== OP_AUDIT) {
@@ -550,14 +570,15 @@ export class ChatBuilder {
    * while rendering, before any encoding, cost ~1.5% of encodeChat more). Clean text (the
    * common case) costs one scan that allocates nothing (first()).
    */
-  private auditSegment(s: Segment): void {
-    if (this.policy === "reject" || this.scanner.first(s.text) === undefined) return;
-    for (const m of this.scanner.scan(s.text))
+  private auditSegment(k: number): void {
+    const text = this.texts[k] as string;
+    if (this.policy === "reject" || this.scanner.first(text) === undefined) return;
+    for (const m of this.scanner.scan(text))
       this.audit.push({
-        message: s.message,
-        field: s.refField,
+        message: this.messages[k] as number | null,
+        field: this.refFields[k] as string,
         token: m.token,
-        index: m.index + s.offset,
+        index: m.index + (this.offsets[k] as number),
         id: m.id,
       });
   }
@@ -569,22 +590,21 @@ export class ChatBuilder {
    * `head`.
    */
   private resolveRun(from: number, to: number): number {
-    const segs = this.segments;
-    const lastSeg = segs[to - 1] as Segment;
+    const texts = this.texts;
     const model = this.model;
     let kind = GENERAL;
     let head: FixedRun | undefined;
     // A run ending in template text (a "\n" between messages, the generation prompt; a
     // template's caller-given role before it, "assistant" + "\n"): its cached encoding.
-    if (lastSeg.fixed && this.useFixed) {
+    if (this.kinds[to - 1] === TEXT && this.useFixed) {
       head = this.fixedRun(from, to, true);
       if (head !== undefined) kind = FIXED;
     } else if (
       to - from > 1 &&
       this.useFixed &&
       model.cutsAfterNewline !== undefined &&
-      endsAtNfcStop((segs[to - 2] as Segment).text) &&
-      model.cutsAfterNewline(lastSeg.text)
+      endsAtNfcStop(texts[to - 2] as string) &&
+      model.cutsAfterNewline(texts[to - 1] as string)
     ) {
       // A header ending in "\n" before caller text the model proves it may cut at
       // (bytelevel/prefix-cut.ts: encode(P + C) = encode(P) ++ encode(C) for EVERY P ending in
@@ -616,10 +636,11 @@ export class ChatBuilder {
     }
     if (head !== undefined) this.emitFixed(head, from, ids, spans);
     else this.encodeRun(from, to - 1, ids, spans);
-    const lastSeg = this.segments[to - 1] as Segment;
+    const last = to - 1;
     const base = ids.length;
-    this.encodeInto(lastSeg.text, ids);
-    if (ids.length > base) spans.add(lastSeg.message, lastSeg.field, base, ids.length);
+    this.encodeInto(this.texts[last] as string, ids);
+    if (ids.length > base)
+      spans.add(this.messages[last] as number | null, this.fields[last] as string, base, ids.length);
   }
 
   /** The model's IDs of `text` appended to `ids`. */
@@ -638,17 +659,17 @@ export class ChatBuilder {
    * one by one; from the first token inside the last segment on, the rest of the run is one span.
    */
   private encodeJoined(from: number, to: number, ids: number[], spans: SpanList): void {
-    const segs = this.segments;
-    const lastSeg = segs[to - 1] as Segment;
+    const texts = this.texts;
+    const lastMessage = this.messages[to - 1] as number | null;
+    const lastField = this.fields[to - 1] as string;
     const model = this.model;
-    let text = lastSeg.text;
+    let text = texts[to - 1] as string;
     let oneOwner = true;
     if (to - from > 1) {
       text = "";
       for (let k = from; k < to; k++) {
-        const s = segs[k] as Segment;
-        text += s.text;
-        if (s.message !== lastSeg.message || s.field !== lastSeg.field) oneOwner = false;
+        text += texts[k] as string;
+        if (this.messages[k] !== lastMessage || this.fields[k] !== lastField) oneOwner = false;
       }
     }
     const base = ids.length;
@@ -656,7 +677,7 @@ export class ChatBuilder {
     const n = ids.length - base;
     if (n === 0) return;
     if (oneOwner) {
-      spans.add(lastSeg.message, lastSeg.field, base, base + n);
+      spans.add(lastMessage, lastField, base, base + n);
       return;
     }
     const count = to - from;
@@ -670,7 +691,7 @@ export class ChatBuilder {
       if (head !== undefined && startsWithIds(ids, base, head.ids)) {
         this.spansOfFixed(head, from, base, spans);
         const end = base + head.ids.length;
-        if (end < ids.length) spans.add(lastSeg.message, lastSeg.field, end, ids.length);
+        if (end < ids.length) spans.add(lastMessage, lastField, end, ids.length);
         return;
       }
     }
@@ -686,7 +707,7 @@ export class ChatBuilder {
       let total = 0;
       let k = 0;
       for (; k < count - 1; k++) {
-        const n = lowUtf8Length((segs[from + k] as Segment).text);
+        const n = lowUtf8Length(texts[from + k] as string);
         if (n < 0) break;
         total += n;
         ends[k] = total;
@@ -700,7 +721,7 @@ export class ChatBuilder {
     let ends = new Array<number>(count);
     let total = 0;
     for (let k = 0; k < count; k++) {
-      total += utf8Length((segs[from + k] as Segment).text);
+      total += utf8Length(texts[from + k] as string);
       ends[k] = total;
     }
     const tokenTotal = sumLengths(ids, base, lens);
@@ -712,7 +733,7 @@ export class ChatBuilder {
       ends = [];
       let prefix = "";
       for (let k = from; k < to; k++) {
-        prefix += (segs[k] as Segment).text;
+        prefix += texts[k] as string;
         ends.push(utf8Length(prefix.normalize("NFC")));
       }
       total = ends[ends.length - 1] as number;
@@ -732,27 +753,26 @@ export class ChatBuilder {
     // Checked before anything is computed: a long run of template pieces (a tool result's JSON
     // escapes) must not be encoded once more per segment (found by a family's linear render test).
     if (to - from > MAX_SEGMENTS) return undefined;
-    const segs = this.segments;
+    const texts = this.texts;
     let chars = 0;
     let caller = false;
     for (let k = from; k < to; k++) {
-      const s = segs[k] as Segment;
-      if (!s.fixed) {
+      if (this.kinds[k] === CALLER) {
         // Caller text (audited when it arrived) only where the caller allows it (a header before
         // a cut, a run ending in template text), within its share of the cache (fixed-runs.ts).
         if (!allowCaller) return undefined;
         caller = true;
       }
-      chars += s.text.length;
+      chars += (texts[k] as string).length;
     }
     if (chars > MAX_CHARS) return undefined;
     this.fixedCache ??= fixedRunsOf(this.model);
-    const found = findFixedRun(this.fixedCache, segs, from, to);
+    const found = findFixedRun(this.fixedCache, texts, from, to);
     if (found !== undefined) return found;
     // A full cache stores nothing: computing the run here would only be done again by the caller.
     if (!hasRoom(this.fixedCache, caller)) return undefined;
     const run = this.computeRun(from, to);
-    return storeFixedRun(this.fixedCache, segs, from, to, run, caller) ? run : undefined;
+    return storeFixedRun(this.fixedCache, texts, from, to, run, caller) ? run : undefined;
   }
 
   /**
@@ -761,10 +781,10 @@ export class ChatBuilder {
    * the run that asks (so the recursion of the header shortcut ends).
    */
   private computeRun(from: number, to: number): FixedRun {
-    const segs = this.segments;
+    const texts = this.texts;
     const b = new ChatBuilder(this.model, this.scanner, this.policy);
     b.useFixed = false;
-    for (let k = from; k < to; k++) b.text((segs[k] as Segment).text, k - from, "");
+    for (let k = from; k < to; k++) b.text(texts[k] as string, k - from, "");
     b.cut();
     const enc = b.finish();
     const owners: number[] = [];
@@ -786,13 +806,14 @@ export class ChatBuilder {
 
   /** The spans of a fixed run whose IDs start at `at`; its segment k is segments[from + k]. */
   private spansOfFixed(run: FixedRun, from: number, at: number, spans: SpanList): void {
-    const segs = this.segments;
+    const messages = this.messages;
+    const fields = this.fields;
     const { owners, counts } = run;
     let t = at;
     for (let r = 0; r < owners.length; r++) {
-      const s = segs[from + (owners[r] as number)] as Segment;
+      const k = from + (owners[r] as number);
       const n = counts[r] as number;
-      spans.add(s.message, s.field, t, t + n);
+      spans.add(messages[k] as number | null, fields[k] as string, t, t + n);
       t += n;
     }
   }
@@ -813,12 +834,12 @@ export class ChatBuilder {
    * segments below U+0300 also hold no surrogates.
    */
   private nfcKeepsPrefix(to: number, text: string): boolean {
-    const segs = this.segments;
-    const last = (segs[to - 1] as Segment).text;
+    const texts = this.texts;
+    const last = texts[to - 1] as string;
     // CJK, kana, Hangul, emoji starts: nfc-boundary.ts (a quarter of the pool's messages).
     if (last.length === 0 || startsAtNfcBoundary(last)) return true;
     // Every chat header ("user\n", "assistant\n") ends in a line feed.
-    if (endsAtNfcStop((segs[to - 2] as Segment).text)) return true;
+    if (endsAtNfcStop(texts[to - 2] as string)) return true;
     // The last segment starts with something else at U+0300 or above (a combining mark may
     // compose with the prefix): exact when NFC leaves the whole run unchanged.
     return text.normalize("NFC") === text;
@@ -835,8 +856,8 @@ export class ChatBuilder {
     start: number,
     lens: TokenLengths,
   ): void {
-    const segs = this.segments;
-    const lastSeg = segs[to - 1] as Segment;
+    const messages = this.messages;
+    const fields = this.fields;
     const end = ids.length;
     let pos = start;
     let seg = 0;
@@ -844,11 +865,11 @@ export class ChatBuilder {
     for (let t = base; t < end; t++) {
       while (seg < last && pos >= (ends[seg] as number)) seg++;
       if (seg === last) {
-        spans.add(lastSeg.message, lastSeg.field, t, end);
+        spans.add(messages[to - 1] as number | null, fields[to - 1] as string, t, end);
         return;
       }
-      const s = segs[from + seg] as Segment;
-      spans.add(s.message, s.field, t, t + 1);
+      const k = from + seg;
+      spans.add(messages[k] as number | null, fields[k] as string, t, t + 1);
       pos += tokenLength(lens, ids[t] as number);
     }
   }

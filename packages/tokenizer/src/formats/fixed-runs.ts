@@ -50,15 +50,10 @@ export function fixedRunsOf(model: TextModel): FixedRunCache {
   return c;
 }
 
-/** Something with a `text`: a builder segment. */
-interface HasText {
-  readonly text: string;
-}
-
-/** The cached run of texts segs[from..to), or undefined. */
+/** The cached run of texts[from..to) (a builder's segment texts), or undefined. */
 export function findFixedRun(
   cache: FixedRunCache,
-  segs: readonly HasText[],
+  texts: readonly string[],
   from: number,
   to: number,
 ): FixedRun | undefined {
@@ -66,7 +61,7 @@ export function findFixedRun(
   let node: Node | undefined;
   for (let k = from; k < to; k++) {
     if (map === undefined) return undefined;
-    node = map.get((segs[k] as HasText).text);
+    node = map.get(texts[k] as string);
     if (node === undefined) return undefined;
     map = node.next;
   }
@@ -79,12 +74,12 @@ export function hasRoom(cache: FixedRunCache, caller: boolean): boolean {
 }
 
 /**
- * Stores `run` for texts segs[from..to) unless the cache is full (for a key with caller text:
+ * Stores `run` for texts[from..to) unless the cache is full (for a key with caller text:
  * its share is) or the texts are too long; answers whether it did.
  */
 export function storeFixedRun(
   cache: FixedRunCache,
-  segs: readonly HasText[],
+  texts: readonly string[],
   from: number,
   to: number,
   run: FixedRun,
@@ -92,12 +87,12 @@ export function storeFixedRun(
 ): boolean {
   if (!hasRoom(cache, caller)) return false;
   let chars = 0;
-  for (let k = from; k < to; k++) chars += (segs[k] as HasText).text.length;
+  for (let k = from; k < to; k++) chars += (texts[k] as string).length;
   if (chars > MAX_CHARS) return false;
   let map = cache.root;
   let node: Node | undefined;
   for (let k = from; k < to; k++) {
-    const text = (segs[k] as HasText).text;
+    const text = texts[k] as string;
     node = map.get(text);
     if (node === undefined) {
       node = { next: undefined, run: undefined };
