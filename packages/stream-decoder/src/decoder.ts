@@ -34,7 +34,15 @@ import {
   Header,
   Nl,
 } from "./spec.ts";
-import { checkStopStrings, compileStopStrings, StopMatcher, StopStrings } from "./stop-matcher.ts";
+import {
+  AFTER_NEWLINE,
+  checkStopStrings,
+  compileStopStrings,
+  StopMatcher,
+  StopStrings,
+  WITHOUT_NEWLINE,
+  WITHOUT_NEWLINES,
+} from "./stop-matcher.ts";
 import type { BodyParser, ToolSchemas } from "./syntax/body.ts";
 import { TemplateDecoder } from "./template-decoder.ts";
 import { templateTurnsOf } from "./template-spec.ts";
@@ -1237,13 +1245,13 @@ class StreamDecoder implements Decoder {
         if (mode === NL_ONE && nc !== null) {
           const cut = nc[id];
           if (cut !== undefined) {
-            this.oneNewlineCut(cut);
+            this.oneNewlineCut(id, cut);
             return;
           }
         } else if (mode === NL_ALL && na !== null) {
           const cut = na.cut[id];
           if (cut !== undefined) {
-            this.allNewlineCut(cut, na.count[id] as number);
+            this.allNewlineCut(id, cut, na.count[id] as number);
             return;
           }
         }
@@ -1316,7 +1324,7 @@ class StreamDecoder implements Decoder {
    * out first (what shaped() does: newlines(held) + t, minus the new trailing run). `slow` is
    * set before the callback.
    */
-  private allNewlineCut(cut: string, nl: number): void {
+  private allNewlineCut(id: number, cut: string, nl: number): void {
     const held = this.heldNl;
     this.setSlow(SLOW_HELD_NL);
     if (cut === "") {
@@ -1324,7 +1332,14 @@ class StreamDecoder implements Decoder {
       return;
     }
     this.heldNl = nl;
-    this.emitText(held > 0 ? newlines(held) + cut : cut);
+    if (held > 0) {
+      this.emitText(newlines(held) + cut);
+      return;
+    }
+    const m = this.matcher;
+    // What emitMatched would do when nothing is held before or after: no scan of the cut.
+    if (m === null || (m.state === 0 && m.automaton.passes(WITHOUT_NEWLINES, id, cut))) this.deliver(cut);
+    else this.emitMatched(cut, m);
   }
 
   /**
@@ -1333,12 +1348,17 @@ class StreamDecoder implements Decoder {
    * cut go out and one "\n" is held. For a piece of only newlines this is leanNewline's rule
    * too: newlines(held) + cut = newlines(held + nl - 1). `slow` is set before the callback.
    */
-  private oneNewlineCut(cut: string): void {
+  private oneNewlineCut(id: number, cut: string): void {
     const held = this.heldNl;
     this.heldNl = 1;
     this.setSlow(SLOW_HELD_NL);
     if (held > 0) this.emitText(newlines(held) + cut);
-    else if (cut !== "") this.emitText(cut);
+    else if (cut !== "") {
+      const m = this.matcher;
+      // What emitMatched would do when nothing is held before or after: no scan of the cut.
+      if (m === null || (m.state === 0 && m.automaton.passes(WITHOUT_NEWLINE, id, cut))) this.deliver(cut);
+      else this.emitMatched(cut, m);
+    }
   }
 
   /**
@@ -1369,8 +1389,15 @@ class StreamDecoder implements Decoder {
       const s = this.afterOneNewline(id, t);
       this.heldNl = 0;
       this.setSlow(0);
-      this.emitText(s);
-      if (this.matcher !== null) this.setSlow(this.slow);
+      const m = this.matcher;
+      if (m === null) this.deliver(s);
+      else if (m.state === 0 && m.automaton.passes(AFTER_NEWLINE, id, s)) {
+        // What emitMatched would do (nothing held before or after): no scan of s.
+        this.deliver(s);
+      } else {
+        this.emitMatched(s, m);
+        this.setSlow(this.slow);
+      }
       return;
     }
     if (this.nlMode === NL_NONE) this.emitText(t);
@@ -1449,10 +1476,10 @@ class StreamDecoder implements Decoder {
       return true;
     }
     // The cut is stored for pushOther's direct path.
-    if (mode === NL_ONE) this.oneNewlineCut(this.withoutLastNewline(id, t));
+    if (mode === NL_ONE) this.oneNewlineCut(id, this.withoutLastNewline(id, t));
     else if (mode === NL_ALL) {
       const nl = trailingNewlines(t);
-      this.allNewlineCut(this.withoutTrailingNewlines(id, t, nl), nl);
+      this.allNewlineCut(id, this.withoutTrailingNewlines(id, t, nl), nl);
     } else return false;
     return true;
   }
