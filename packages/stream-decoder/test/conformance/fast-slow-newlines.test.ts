@@ -64,6 +64,36 @@ describe("newline shortcuts = checked path", () => {
     expect(decodeAll(spec, ids, o)).toEqual(slow);
   });
 
+  it("one piece's two cuts keep their own stop-string answers (reasoning: every trailing newline held; content: one)", () => {
+    // ".\n\n" in reasoning goes out as "." (both newlines held: reasoning before </think>) and in
+    // content as ".\n" (one held). With "\n\nHuman:" the first cut passes the matcher unchanged and
+    // the second leaves "\n" held, which the held "\n" and "Human:" then complete: a stop. Each
+    // cut has its own per-ID byte in the compiled set (stop-matcher.ts DerivedText); one byte
+    // for both would let the content's ".\n" out unscanned and miss the stop string.
+    const c = cases.find((k) => k.name.startsWith("qwen3/"));
+    if (c?.tokenizer === undefined) return;
+    const spec = c.spec("default");
+    const marks = c.tokenizer().tokenIds as Readonly<Record<string, number>>;
+    const think = marks.think as number;
+    const thinkEnd = marks.thinkEnd as number;
+    const texts = ["\n", "a", ".\n\n", "\n\n", "b", ".\n\n", "Human", ":", "c"];
+    const [nl, a, dotNl, nlNl, b, , human, colon, cc] = texts.map((t) => spec.text.indexOf(t)) as number[];
+    const ids = [think, nl, a, dotNl, thinkEnd, nlNl, b, dotNl, human, colon, cc] as number[];
+    expect(ids.every((id) => Number.isInteger(id) && id >= 0)).toBe(true);
+    const o = { stopStrings: ["\n\nHuman:"] };
+    const slow = decodeAll(spec, ids, { ...o, [SLOW_PATH_ONLY]: true } as DecoderOptions);
+    const text = (events: typeof slow) =>
+      events
+        .filter((e) => e.type === "text")
+        .map((e) => (e as { text: string }).text)
+        .join("");
+    expect(text(slow)).toBe("b.");
+    expect(slow.some((e) => e.type === "stop" && (e as { reason: string }).reason === "stop_string")).toBe(
+      true,
+    );
+    expect(decodeAll(spec, ids, o)).toEqual(slow);
+  });
+
   for (const c of cases) {
     it(`${c.name}: newline pieces between markers`, () => {
       const spec0 = c.spec("default");
