@@ -38,6 +38,7 @@ import {
   AFTER_NEWLINE,
   checkStopStrings,
   compileStopStrings,
+  type DerivedText,
   StopMatcher,
   StopStrings,
   WITHOUT_NEWLINE,
@@ -649,6 +650,17 @@ class StreamDecoder implements Decoder {
     if (out <= 0) return;
     if (out <= held0.length) this.deliver(held0.slice(0, out));
     else this.deliver(held0 + t.slice(0, out - held0.length));
+  }
+
+  /**
+   * emitText for a text the newline rules derive from ID `id` (kind `kind`): while the matcher
+   * holds nothing, a text the set says passes it unchanged goes out with no scan (what
+   * emitMatched would do with it).
+   */
+  private emitDerived(kind: DerivedText, id: number, t: string): void {
+    const m = this.matcher;
+    if (m === null || (m.state === 0 && m.automaton.passes(kind, id, t))) this.deliver(t);
+    else this.emitMatched(t, m);
   }
 
   /** Releases the text held for a possible stop string (span end). */
@@ -1332,14 +1344,8 @@ class StreamDecoder implements Decoder {
       return;
     }
     this.heldNl = nl;
-    if (held > 0) {
-      this.emitText(newlines(held) + cut);
-      return;
-    }
-    const m = this.matcher;
-    // What emitMatched would do when nothing is held before or after: no scan of the cut.
-    if (m === null || (m.state === 0 && m.automaton.passes(WITHOUT_NEWLINES, id, cut))) this.deliver(cut);
-    else this.emitMatched(cut, m);
+    if (held > 0) this.emitText(newlines(held) + cut);
+    else this.emitDerived(WITHOUT_NEWLINES, id, cut);
   }
 
   /**
@@ -1353,12 +1359,7 @@ class StreamDecoder implements Decoder {
     this.heldNl = 1;
     this.setSlow(SLOW_HELD_NL);
     if (held > 0) this.emitText(newlines(held) + cut);
-    else if (cut !== "") {
-      const m = this.matcher;
-      // What emitMatched would do when nothing is held before or after: no scan of the cut.
-      if (m === null || (m.state === 0 && m.automaton.passes(WITHOUT_NEWLINE, id, cut))) this.deliver(cut);
-      else this.emitMatched(cut, m);
-    }
+    else if (cut !== "") this.emitDerived(WITHOUT_NEWLINE, id, cut);
   }
 
   /**
@@ -1389,15 +1390,8 @@ class StreamDecoder implements Decoder {
       const s = this.afterOneNewline(id, t);
       this.heldNl = 0;
       this.setSlow(0);
-      const m = this.matcher;
-      if (m === null) this.deliver(s);
-      else if (m.state === 0 && m.automaton.passes(AFTER_NEWLINE, id, s)) {
-        // What emitMatched would do (nothing held before or after): no scan of s.
-        this.deliver(s);
-      } else {
-        this.emitMatched(s, m);
-        this.setSlow(this.slow);
-      }
+      this.emitDerived(AFTER_NEWLINE, id, s);
+      if (this.matcher !== null) this.setSlow(this.slow);
       return;
     }
     if (this.nlMode === NL_NONE) this.emitText(t);

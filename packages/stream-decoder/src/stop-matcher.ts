@@ -87,13 +87,15 @@ export class StopStrings {
    */
   readonly idFlags: Uint8Array;
   /**
-   * Per kind of text the decoder derives from an ID's text (DERIVED_*), per token ID, filled
+   * Per kind of text the decoder derives from an ID's text (DerivedText), per token ID, filled
    * lazily (ID_*; ID_CLEAR: that text, fed from the root, matches nothing and ends at the
    * root, so it goes out as it is with no scan). The text after a newline the grammar held and
    * the text before a newline it holds are about 1 token in 11 in the mixed 8k fixture. Each
    * table is allocated at its first use and counted in byteLength from the start.
    */
   private readonly derived: (Uint8Array | null)[] = [null, null, null];
+  /** The matcher passes() feeds (made at its first use). */
+  private probe: StopMatcher | null = null;
   /** Bytes this set holds (typed arrays, pattern text and clearText; the per-spec cache counts these). */
   readonly byteLength: number;
   private clear: (string | undefined)[] | null = null;
@@ -295,7 +297,7 @@ export class StopStrings {
   }
 
   /**
-   * Does `text` (the caller's text of kind `kind`, DERIVED_*, for ID `id`), fed from the root,
+   * Does `text` (the caller's text of kind `kind` for ID `id`), fed from the root,
    * match nothing and end at the root? Then it goes out as it is. Computed once per kind and
    * ID, then a byte read.
    */
@@ -307,25 +309,13 @@ export class StopStrings {
     }
     let f = flags[id] as number;
     if (f === ID_UNKNOWN) {
-      f = this.endFromRoot(text) === 0 ? ID_CLEAR : ID_CANDIDATE;
+      this.probe ??= new StopMatcher(this);
+      const p = this.probe;
+      p.reset();
+      f = !p.feed(text, 0) && p.state === 0 ? ID_CLEAR : ID_CANDIDATE;
       flags[id] = f;
     }
     return f === ID_CLEAR;
-  }
-
-  /** The node `chunk` fed from the root ends in, or -1 if a stop string ends in it. */
-  private endFromRoot(chunk: string): number {
-    const { anyUnit, match } = this;
-    let s = 0;
-    for (let i = 0; i < chunk.length; i++) {
-      const c = chunk.charCodeAt(i);
-      if (((anyUnit[c >>> 5] as number) & (1 << (c & 31))) === 0) s = 0;
-      else {
-        s = this.step(s, c);
-        if ((match[s] as number) !== -1) return -1;
-      }
-    }
-    return s;
   }
 
   /** Can spec.text[id] contain the start of a stop string? (Computed once per ID, then a byte read.) */
