@@ -86,6 +86,14 @@ export interface TextModel {
    * the call plus those IDs.
    */
   encodeInto?(text: string, out: number[]): void;
+  /**
+   * Optional: exactly encode(text)'s IDs, written into `out` from index `at` on (at most
+   * out.length; entries from `at` up are overwritten, entries past the last ID written are left
+   * as they were); returns the index after the last ID. The chat builder's reused result buffer:
+   * index writes into room it already has instead of a growing array (encodeInto is
+   * encodeAt(text, out, out.length)).
+   */
+  encodeAt?(text: string, out: number[], at: number): number;
   /** Reference-equivalent one-shot decode of IDs in [0, vocabSize) (control pieces decode to ""). */
   decode(ids: readonly number[]): string;
   /** The piece string of an ID as stored in the file (e.g. "▁Hello", "<0x0A>", "Ġthe"), or undefined. */

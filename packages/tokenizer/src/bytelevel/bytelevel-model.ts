@@ -46,6 +46,8 @@ export interface ByteLevelModel extends TextModel {
   tokenBytes(id: number): Uint8Array;
   /** encode(text)'s IDs appended to `out` (every byte-level model has it). */
   encodeInto(text: string, out: number[]): void;
+  /** TextModel.encodeAt (every byte-level model has it). */
+  encodeAt(text: string, out: number[], at: number): number;
 }
 
 /** Pre-tokens up to this many UTF-16 units are cached (word -> IDs). */
@@ -61,6 +63,8 @@ const COLD_HIT_DIVISOR = 5;
 const CACHE_BYPASS = 8192;
 /** Symbol buffer sizes kept between words; larger ones are dropped after use. */
 const KEEP_SYMS = 1 << 18;
+/** encode()'s scratch keeps its room up to this many IDs (512 KiB); a longer text's is let go. */
+const KEEP_SCRATCH = 1 << 16;
 
 export function loadByteLevelModel(json: string | object, options: ByteLevelModelOptions): ByteLevelModel {
   // A text goes through the fast reader too (json-scan.ts; it falls back to JSON.parse by itself).
@@ -225,18 +229,33 @@ class ByteLevelBpeModel implements ByteLevelModel {
   }
 
   encode(text: string): number[] {
-    const out: number[] = [];
-    this.encodeInto(text, out);
-    return out;
+    const scratch = this.scratch;
+    const n = this.encodeAt(text, scratch, 0);
+    const ids = scratch.slice(0, n);
+    if (scratch.length > KEEP_SCRATCH) this.scratch = [];
+    return ids;
   }
+
+  /**
+   * encode()'s IDs are written by index into this array, which keeps its room from one call to
+   * the next, and then copied once into the result (slice). Measured on the bench's mixed corpus
+   * (Qwen3, paired in one process against pushing into a fresh array per call, eight processes):
+   * 0.90-1.01x the encode() time, median ~0.965.
+   */
+  private scratch: number[] = [];
 
   /** TextModel.cutsAfterNewline: a proven split pattern and `text` starting outside \s (prefix-cut.ts). */
   cutsAfterNewline(text: string): boolean {
     return this.newlineCut && startsOutsideSpace(text);
   }
 
-  /** encode(text)'s IDs appended to `out` (TextModel.encodeInto: the chat builder's result array). */
+  /** encode(text)'s IDs appended to `out` (TextModel.encodeInto). */
   encodeInto(text: string, out: number[]): void {
+    this.encodeAt(text, out, out.length);
+  }
+
+  /** TextModel.encodeAt: encode(text)'s IDs written into `out` from `at` on; the index after them. */
+  encodeAt(text: string, out: number[], at: number): number {
     // Known difference: ICU (Node 20) composes some sequences the reference's NFC leaves alone
     // (Unicode 16 scripts such as Garay, Tulu-Tigalari, Gurung Khema, Kirat Rai, and U+11938 Dives
     // Akuru: ~25 code points, found by probing every NFD-decomposed code point). Everything else agrees.
@@ -255,11 +274,11 @@ class ByteLevelBpeModel implements ByteLevelModel {
       if (stop < 0) stop = this.matchEnd(re, input, pos);
       if (stop >= 0) {
         if (gapStart >= 0) {
-          this.encodeWord(input, gapStart, pos, out);
+          at = this.encodeWord(input, gapStart, pos, out, at);
           gapStart = -1;
         }
         if (stop > pos) {
-          this.encodeWord(input, pos, stop, out);
+          at = this.encodeWord(input, pos, stop, out, at);
           pos = stop;
           continue;
         }
@@ -269,7 +288,8 @@ class ByteLevelBpeModel implements ByteLevelModel {
       const c = input.charCodeAt(pos);
       pos += c >= 0xd800 && c <= 0xdbff && pos + 1 < end ? 2 : 1;
     }
-    if (gapStart >= 0) this.encodeWord(input, gapStart, end, out);
+    if (gapStart >= 0) at = this.encodeWord(input, gapStart, end, out, at);
+    return at;
   }
 
   /**
@@ -296,7 +316,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
     return this.splitFallback(input, pos);
   }
 
-  private encodeWord(text: string, start: number, stop: number, out: number[]): void {
+  private encodeWord(text: string, start: number, stop: number, out: number[], at: number): number {
     const units = stop - start;
     let short = units <= CACHE_MAX_KEY && this.cacheWords > 0;
     // Cold text (random words, new identifiers): a word of BYPASS_MIN units or more rarely
@@ -312,14 +332,14 @@ class ByteLevelBpeModel implements ByteLevelModel {
       const hit = this.cache().get(text, start, stop, h);
       if (units >= BYPASS_MIN) this.countLookup(hit !== MISS);
       if (hit !== MISS) {
-        if (hit >= 0) out.push(hit);
+        if (hit >= 0) out[at++] = hit;
         else {
           const v = -hit - 1;
           const len = v % ARENA_LEN;
           const arena = this.arena;
-          for (let i = (v - len) / ARENA_LEN, end = i + len; i < end; i++) out.push(arena[i] as number);
+          for (let i = (v - len) / ARENA_LEN, end = i + len; i < end; i++) out[at++] = arena[i] as number;
         }
-        return;
+        return at;
       }
     }
     const n = this.toByteSymbols(text, start, stop);
@@ -334,13 +354,14 @@ class ByteLevelBpeModel implements ByteLevelModel {
       } else len = this.merger().merge(this.syms, n);
     } else len = this.merger().merge(this.syms, n);
     const syms = this.syms;
-    for (let i = 0; i < len; i++) out.push(syms[i] as number);
+    for (let i = 0; i < len; i++) out[at++] = syms[i] as number;
     // A huge word's symbol buffers (7 bytes per byte of the word) are not kept for the next one.
     if (syms.length > KEEP_SYMS) {
       this.syms = new Int32Array(256);
       this.symsBytes = new Uint8Array(256);
     }
     if (short) this.remember(text, start, stop, h, syms, len);
+    return at;
   }
 
   private cache(): WordCache {

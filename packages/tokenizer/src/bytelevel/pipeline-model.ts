@@ -48,7 +48,14 @@ export class PipelineByteLevelModel implements ByteLevelModel {
 
   /** encode(text)'s IDs appended to `out` (TextModel.encodeInto). */
   encodeInto(text: string, out: number[]): void {
-    for (const p of pieces(this.compiled, text)) this.core.encodeInto(p, out);
+    this.encodeAt(text, out, out.length);
+  }
+
+  /** TextModel.encodeAt: every piece's IDs written from `at` on; the index after them. */
+  encodeAt(text: string, out: number[], at: number): number {
+    let end = at;
+    for (const p of pieces(this.compiled, text)) end = this.core.encodeAt(p, out, end);
+    return end;
   }
 
   decode(ids: readonly number[]): string {

@@ -146,6 +146,7 @@ export function loadSentencePieceModel(
     eosId: special(proto.trainer.eosPiece, PieceType.Control),
     encode: (text: string): number[] => theEncoder().encode(text),
     encodeInto: (text: string, out: number[]): void => theEncoder().encodeInto(text, out),
+    encodeAt: (text: string, out: number[], at: number): number => theEncoder().encodeAt(text, out, at),
     cutsAfterNewline: (text: string): boolean => theEncoder().cutsAfterNewline(text),
     decode: (ids: readonly number[]): string => {
       for (let i = 0; i < ids.length; i++) {
