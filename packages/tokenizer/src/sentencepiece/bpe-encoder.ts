@@ -30,6 +30,8 @@ const REPLACEMENT = 0xfffd;
 /** Segments up to this many code units go through the segment cache. */
 const MAX_CACHED_SEGMENT = 32;
 const MAX_CACHE_ENTRIES = 1 << 15;
+/** encode()'s scratch keeps its room up to this many IDs (512 KiB); a longer text's is let go. */
+const KEEP_SCRATCH = 1 << 16;
 /** Every CACHE_WINDOW cached lookups: hit rate below 1/COLD_HIT_DIVISOR = cold text. */
 const CACHE_WINDOW = 2048;
 const COLD_HIT_DIVISOR = 5;
@@ -255,12 +257,21 @@ export class BpeEncoder {
   }
 
   encode(text: string): number[] {
-    // Into a fresh array: a reused scratch copied out (as the byte-level encoder does) measured
-    // the same time here (0.995x, paired in one process), this encoder's work per ID being larger.
-    const out: number[] = [];
-    this.encodeAt(text, out, 0);
-    return out;
+    const scratch = this.scratch;
+    const n = this.encodeAt(text, scratch, 0);
+    const ids = scratch.slice(0, n);
+    if (scratch.length > KEEP_SCRATCH) this.scratch = [];
+    return ids;
   }
+
+  /**
+   * encode()'s IDs are written by index into this array, which keeps its room from one call to
+   * the next, and then copied once into the result (slice), as in the byte-level encoder.
+   * Measured on the bench's mixed corpus (InternLM2 and ChatGLM3, paired in one process against
+   * a fresh array per call): 0.966-0.982x the encode() time in four processes (one process
+   * before them read 0.995x).
+   */
+  private scratch: number[] = [];
 
   /** encode(text)'s IDs appended to `out` (TextModel.encodeInto). */
   encodeInto(text: string, out: number[]): void {
