@@ -296,8 +296,8 @@ export class ChatBuilder {
    * The buffer keeps its room when a tokenizer reuses this builder (release(): up to KEEP_IDS),
    * so a conversation's IDs go into room that is already there instead of a fresh array grown
    * by push (the bench's chat pool, paired in one process against pushing: encodeChat took
-   * 0.935-1.03x the time, median ~0.975, on Qwen3 over eight processes; 0.97x and 0.98x on
-   * InternLM2 and ChatGLM3). Linear either way
+   * 0.935-1.03x the time, median ~0.975, with the embedded tokenizer over eight processes;
+   * 0.97x and 0.98x with the two SentencePiece fixtures). Linear either way
    * (issue 14: joining per-run chunks in batches re-copied everything joined so far once per
    * batch). Entries at or above idEnd are IDs of an earlier encoding, never read.
    */
