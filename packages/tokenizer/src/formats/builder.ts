@@ -670,8 +670,8 @@ export class ChatBuilder {
   }
 
   /**
-   * Encodes segments [from, to) (all TEXT) as one encoder call on their joined text, IDs appended to
-   * `ids`, and extends the spans. Only the tokens before the start of the last segment are attributed
+   * Encodes segments [from, to) (all TEXT) as one encoder call on their joined text, IDs written at
+   * idEnd, and extends the spans. Only the tokens before the start of the last segment are attributed
    * one by one; from the first token inside the last segment on, the rest of the run is one span.
    */
   private encodeJoined(from: number, to: number, spans: SpanList): void {
