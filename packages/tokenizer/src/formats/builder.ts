@@ -26,6 +26,7 @@
 // run's IDs straight into the builder's one ID buffer (TextModel.encodeAt; linear in the number
 // of IDs and segments, no per-run array), copied once into the result.
 
+import { trimIds } from "../id-scratch.ts";
 import { type SpecialTextPolicy, specialTokenError } from "../special-text/policy.ts";
 import type { SpecialScanner } from "../special-text/scanner.ts";
 import type { TextModel } from "../text-model.ts";
@@ -99,8 +100,6 @@ const OP_HEAD = 5; // segments [a, b) as a run of its own (a header not in the c
  * this many entries: a conversation of a few hundred messages; a larger one's is let go.
  */
 const KEEP_ENTRIES = 4096;
-/** A builder given back keeps the room of its ID buffer up to this many IDs (512 KiB). */
-const KEEP_IDS = 1 << 16;
 
 /**
  * Per-ID UTF-8 length of what a token contributes to a run, computed once per text model. One
@@ -293,7 +292,7 @@ export class ChatBuilder {
   /**
    * The IDs so far, entries below `idEnd`: written by index (a reserved ID, a fixed run's IDs) or
    * by the encoder itself (TextModel.encodeAt), then copied once into the result (finish()).
-   * The buffer keeps its room when a tokenizer reuses this builder (release(): up to KEEP_IDS),
+   * The buffer keeps its room when a tokenizer reuses this builder (release(): up to KEEP_IDS, id-scratch.ts),
    * so a conversation's IDs go into room that is already there instead of a fresh array grown
    * by push (the bench's chat pool, paired in one process against pushing: encodeChat took
    * 0.935-1.03x the time, median ~0.975, with the embedded tokenizer over eight processes;
@@ -301,7 +300,7 @@ export class ChatBuilder {
    * (issue 14: joining per-run chunks in batches re-copied everything joined so far once per
    * batch). Entries at or above idEnd are IDs of an earlier encoding, never read.
    */
-  private buf: number[] = [];
+  private readonly buf: number[] = [];
   private idEnd = 0;
   /** The spans of the runs attributed while encoded (OP_JOINED, OP_HEAD), and each op's range of them. */
   private readonly side = new SpanList();
@@ -361,7 +360,7 @@ export class ChatBuilder {
     this.done = undefined;
     this.audit = [];
     this.idEnd = 0;
-    if (this.buf.length > KEEP_IDS) this.buf = [];
+    trimIds(this.buf);
     this.side.clear(KEEP_ENTRIES);
     this.sideRanges.length = 0;
     this.spanScratch.clear(KEEP_ENTRIES);
