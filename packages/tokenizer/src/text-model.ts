@@ -81,9 +81,9 @@ export interface TextModel {
    */
   encode(text: string): number[];
   /**
-   * Optional: exactly encode(text)'s IDs, appended to `out` (the chat builder's result array:
-   * no array per run, no copy). Never writes an ID in `blocked`; leaves `out` as it was before
-   * the call plus those IDs.
+   * Optional: exactly encode(text)'s IDs, appended to `out` (no array per call). Never writes an
+   * ID in `blocked`; leaves `out` as it was before the call plus those IDs. The chat builder uses
+   * encodeAt when a model has it, this otherwise.
    */
   encodeInto?(text: string, out: number[]): void;
   /**

@@ -516,7 +516,7 @@ export class ChatBuilder {
       if (kind === OP_ID) this.buf[this.idEnd++] = segKinds[a] as number;
       else if (kind === OP_ENCODE) {
         this.auditSegment(a);
-        this.encodeInto(this.texts[a] as string);
+        this.encodeAtEnd(this.texts[a] as string);
       } else if (kind === OP_COPY) this.copyIds((this.copies[a] as FixedRun).ids);
       else if (kind === OP_AUDIT) {
         const b = bs[o] as number;
@@ -643,13 +643,13 @@ export class ChatBuilder {
     else this.encodeRun(from, to - 1, spans);
     const last = to - 1;
     const base = this.idEnd;
-    this.encodeInto(this.texts[last] as string);
+    this.encodeAtEnd(this.texts[last] as string);
     if (this.idEnd > base)
       spans.add(this.messages[last] as number | null, this.fields[last] as string, base, this.idEnd);
   }
 
   /** The model's IDs of `text` written at idEnd (which then ends after them). */
-  private encodeInto(text: string): void {
+  private encodeAtEnd(text: string): void {
     const model = this.model;
     if (model.encodeAt !== undefined) this.idEnd = model.encodeAt(text, this.buf, this.idEnd);
     else if (model.encodeInto !== undefined) {
@@ -688,7 +688,7 @@ export class ChatBuilder {
       }
     }
     const base = this.idEnd;
-    this.encodeInto(text);
+    this.encodeAtEnd(text);
     const ids = this.buf;
     const end = this.idEnd;
     const n = end - base;
