@@ -234,9 +234,9 @@ class ByteLevelBpeModel implements ByteLevelModel {
 
   /**
    * encode()'s IDs are written by index into this array, which keeps its room from one call to
-   * the next (id-scratch.ts), and then copied once into the result. Measured on the bench's mixed corpus
-   * (Qwen3, paired in one process against pushing into a fresh array per call, eight processes):
-   * 0.90-1.01x the encode() time, median ~0.965.
+   * the next (id-scratch.ts), and then copied once into the result. Measured on the bench's
+   * mixed corpus (Qwen3, paired in one process against pushing into a fresh array per call,
+   * eight processes): 0.90-1.01x the encode() time, median ~0.965.
    */
   private readonly scratch: number[] = [];
 

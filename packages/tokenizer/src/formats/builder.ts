@@ -292,9 +292,9 @@ export class ChatBuilder {
   /**
    * The IDs so far, entries below `idEnd`: written by index (a reserved ID, a fixed run's IDs) or
    * by the encoder itself (TextModel.encodeAt), then copied once into the result (finish()).
-   * The buffer keeps its room when a tokenizer reuses this builder (release(): up to KEEP_IDS, id-scratch.ts),
-   * so a conversation's IDs go into room that is already there instead of a fresh array grown
-   * by push (the bench's chat pool, paired in one process against pushing: encodeChat took
+   * The buffer keeps its room when a tokenizer reuses this builder (release(): up to KEEP_IDS,
+   * id-scratch.ts), so a conversation's IDs go into room that is already there instead of a
+   * fresh array grown by push (the bench's chat pool, paired in one process against pushing: encodeChat took
    * 0.935-1.03x the time, median ~0.975, with the embedded tokenizer over eight processes;
    * 0.97x and 0.98x with the two SentencePiece fixtures). Linear either way
    * (issue 14: joining per-run chunks in batches re-copied everything joined so far once per
