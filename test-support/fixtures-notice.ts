@@ -3,6 +3,7 @@
 import { missingFamilyFixtures } from "./family-fixtures.ts";
 import { fixturesDir, missingFixtures } from "./fixtures.ts";
 import { harmonySuiteDir, haveHarmonySuite } from "./harmony-suite.ts";
+import { missingSharedFiles, sharedSources } from "./shared-sources.ts";
 
 export default function setup(): void {
   const skipped: string[] = [];
@@ -22,6 +23,17 @@ export default function setup(): void {
   if (!haveHarmonySuite()) {
     skipped.push("the harmony peer suite");
     why.push(`harmony peer suite not found in ${harmonySuiteDir()}; set CHATWIRE_HARMONY_SUITE`);
+  }
+  const listed = sharedSources();
+  const gone = missingSharedFiles(listed);
+  if (gone.length > 0) {
+    skipped.push(`the suites over ${gone.length} of the ${listed.length} files of test-vectors/SOURCES.md`);
+    why.push(
+      `missing ${gone
+        .slice(0, 3)
+        .map((e) => e.file)
+        .join(", ")}${gone.length > 3 ? ", ..." : ""} (node test-vectors/fetch-shared.js fetches them)`,
+    );
   }
   if (skipped.length === 0) return;
   const msg = why.join("; ");

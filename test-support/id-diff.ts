@@ -1,4 +1,4 @@
-// A readable explanation of an ID mismatch for failing golden tests (style.md practice 9):
+// A readable explanation of an ID mismatch for failing golden tests:
 // the first differing index, a window of IDs with their names on both sides, and both sides
 // decoded.
 

@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { updateReadme } from "../readme-table.js";
 import { coldCorpus, encodeCorpus } from "./corpus.ts";
 import {
   ensureFamilyFixture,
@@ -593,6 +594,7 @@ export async function main(settings: Settings): Promise<void> {
   if (!q) {
     writeFileSync(resolve(benchDir, "RESULTS.md"), report.markdown);
     writeFileSync(resolve(benchDir, "results-plot.svg"), report.svg);
+    updateReadme();
   }
   process.stdout.write(`${report.tables}\n`);
   if (settings.json) process.stdout.write(`${JSON.stringify(report.summary)}\n`);

@@ -4,7 +4,8 @@
 // (generation_config.json and config.json for EOS IDs, chat_template.jinja for detection: newer
 // Hugging Face repositories keep the template only there); tokenizer.model only when there is no
 // tokenizer.json. A 404/410 means the file is absent: fatal for the required ones, nothing for
-// the optional ones (for which a 403 means absent too); any other HTTP error is fetch-failed.
+// the optional ones (for which a 403, or an HTML page, means absent too); any other HTTP error is
+// fetch-failed.
 import type { ChatTokenizer } from "./chat-tokenizer.ts";
 import { TokenizerError } from "./errors.ts";
 import { buildTokenizer, CONFIG_FILE, checkFormatOption, EOS_FILES, type LoadOptions } from "./load.ts";
@@ -65,15 +66,30 @@ async function get(
       },
     );
   }
+  let bytes: Uint8Array;
   try {
-    return new Uint8Array(await res.arrayBuffer());
+    bytes = new Uint8Array(await res.arrayBuffer());
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     throw new TokenizerError("fetch-failed", `${url}: reading the body failed: ${why}`, { file: url });
   }
+  // Dev servers and single-page hosts answer a missing path with their index page (200, HTML).
+  // No optional file is HTML, so such an answer means the file is absent.
+  if (optional && isHtmlPage(res, bytes)) return undefined;
+  return bytes;
 }
 
-/** Files fetched beside the required ones; absent (404/410/403) is fine. */
+/** Whether a response is an HTML page: its content type, or a body that opens like one. */
+function isHtmlPage(res: Response, bytes: Uint8Array): boolean {
+  if ((res.headers.get("content-type") ?? "").toLowerCase().includes("text/html")) return true;
+  const head = new TextDecoder()
+    .decode(bytes.subarray(0, 64))
+    .replace(/^\uFEFF?\s*/, "")
+    .toLowerCase();
+  return head.startsWith("<!doctype html") || head.startsWith("<html");
+}
+
+/** Files fetched beside the required ones; absent (404/410/403, an HTML page) is fine. */
 const OPTIONAL_FILES: readonly string[] = [...EOS_FILES, TEMPLATE_FILE];
 
 /**

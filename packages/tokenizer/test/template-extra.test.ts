@@ -12,7 +12,8 @@
 // does not contain is caller-origin (its whitespace aside) wherever it appears in the output, and
 // every caller-origin run is made of pieces of caller strings (or of their JSON-escaped, HTML-escaped,
 // upper / lower / capitalized forms).
-// The template files are not committed (SOURCES.md): the suite is skipped when none is found.
+// The template files are not committed: they are read from ../shared/templates-extra
+// (CHATWIRE_TEMPLATES_EXTRA; provenance in test-vectors/SOURCES.md).
 import { createHash } from "node:crypto";
 import { appendFileSync, existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -60,12 +61,10 @@ const goldens = (
   }
 ).goldens;
 
-const candidates = [
-  process.env.CHATWIRE_TEMPLATES_EXTRA,
-  resolve(repoRoot, "../shared/templates-extra"),
-  join(vectors, "templates-extra/local"),
-].filter((d): d is string => d !== undefined && d !== "");
-const dir = candidates.find((d) => manifest.templates.some((t) => existsSync(join(d, t.file))));
+// Read in place like the other ../shared fixtures (test-vectors/SOURCES.md); when none is there,
+// fixtures-notice.ts prints the one skip line (a failure under CI).
+const extraDir = resolve(repoRoot, process.env.CHATWIRE_TEMPLATES_EXTRA || "../shared/templates-extra");
+const dir = manifest.templates.some((t) => existsSync(join(extraDir, t.file))) ? extraDir : undefined;
 const sha = (s: string | Buffer): string => createHash("sha256").update(s).digest("hex");
 
 /** Every caller string of a request (content parts one by one: the server layer's "\n" joining
