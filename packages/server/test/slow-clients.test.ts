@@ -1,7 +1,8 @@
 // Slow and greedy clients over raw loopback sockets: half-sent headers and bodies are cut at the
 // request read time limit (node answers 408 and closes), bytes buffered before a slot are capped
 // across all requests (503 server-busy), connections are capped, a request refused for lack of a
-// slot (429) never paid for an encode, and a log sink that throws never takes the server down.
+// slot (429) never paid for an encode, a stream reader that stops reading holds its slot only
+// until the request time limit, and a log sink that throws never takes the server down.
 import { connect, type Socket } from "node:net";
 import type { ChatTokenizer } from "@chatwire/tokenizer";
 import { QWEN3_IDS } from "@chatwire/tokenizer";
@@ -151,6 +152,28 @@ describe("slow and greedy clients", () => {
     expect(t.status).toBe(429);
     expect(c.encodes()).toBe(before);
     holder.abort();
+  });
+
+  it("a client that stops reading a stream holds its slot only until the request time limit", async () => {
+    const hello = tok().encodeText(" hello").ids[0] ?? 0;
+    const s = await start(
+      tok(),
+      createReplayEngine({ script: () => Array.from({ length: 200_000 }, () => hello), batch: 4096 }),
+      { limits: { maxConcurrent: 1, requestTimeoutMs: 1_500, maxModelLen: 300_000 } },
+    );
+    running.push(s);
+    // A raw socket that sends the request and never reads: the server's writes back up.
+    const c = halfSent(
+      s.url,
+      `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(chat({ stream: true, max_tokens: 200_000 }))}\r\n\r\n${chat({ stream: true, max_tokens: 200_000 })}`,
+    );
+    const sock = sockets.at(-1);
+    sock?.pause();
+    await until(() => s.server.stats().active === 1);
+    await until(() => s.server.stats().active === 0);
+    await until(() => s.logs.length === 1);
+    expect(s.logs[0]).toMatchObject({ outcome: "timeout", stop: "timeout" });
+    void c;
   });
 
   it("a log sink that throws is dropped; the server keeps serving", async () => {
