@@ -59,21 +59,25 @@ export interface ChatwireServer {
   readonly stats: () => { readonly active: number; readonly queued: number; readonly open: number };
 }
 
-/** One JSON line on stderr; a failed write (EPIPE: `chatwire serve 2>&1 | head`) drops it. */
-function stderrLog(): (line: RequestLog) => void {
-  let broken = false;
-  // Without a listener a stream error is thrown as an uncaught exception: the process would exit.
-  process.stderr.on("error", () => {
-    broken = true;
-  });
-  return (line) => {
-    if (broken) return;
-    try {
-      process.stderr.write(`${JSON.stringify(line)}\n`);
-    } catch {
-      broken = true;
-    }
-  };
+// Set once stderr has failed (EPIPE: `chatwire serve 2>&1 | head` exited); later lines are dropped.
+let stderrBroken = false;
+let stderrWatched = false;
+
+/** One JSON line on stderr; a failed write drops it. */
+function stderrLog(line: RequestLog): void {
+  if (!stderrWatched) {
+    stderrWatched = true;
+    // Without a listener a stream error is an uncaught exception: the process would exit.
+    process.stderr.on("error", () => {
+      stderrBroken = true;
+    });
+  }
+  if (stderrBroken) return;
+  try {
+    process.stderr.write(`${JSON.stringify(line)}\n`);
+  } catch {
+    stderrBroken = true;
+  }
 }
 
 function resolveLimits(given: Partial<ServeLimits> | undefined): ServeLimits {
@@ -84,7 +88,7 @@ function resolveLimits(given: Partial<ServeLimits> | undefined): ServeLimits {
     ...given,
   };
   for (const [k, v] of Object.entries(limits))
-    if (!Number.isSafeInteger(v) || (v as number) < (k === "maxQueue" ? 0 : 1))
+    if (!Number.isSafeInteger(v) || v < (k === "maxQueue" ? 0 : 1))
       throw new TypeError(`limits.${k} must be an integer >= ${k === "maxQueue" ? 0 : 1}`);
   if (limits.maxPendingBodyBytes < limits.maxBodyBytes)
     throw new TypeError("limits.maxPendingBodyBytes must be >= limits.maxBodyBytes");
@@ -107,7 +111,7 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
     toolCallStreaming: o.toolCallStreaming ?? "incremental",
   };
   const authorized = makeAuthCheck(o.apiKey);
-  const sink = o.log ?? stderrLog();
+  const sink = o.log ?? stderrLog;
   const log = (line: RequestLog) => {
     try {
       sink(line);
