@@ -50,6 +50,7 @@ const CASES: ReadonlyArray<{ mode: Hostility; engine: "vllm" | "sglang"; status:
   { mode: "html-200", engine: "vllm", status: 502, code: "engine-protocol" },
   { mode: "cr-only", engine: "vllm", status: 502, code: "engine-protocol" },
   { mode: "no-done", engine: "vllm", status: 502, code: "engine-protocol" },
+  { mode: "endless-line", engine: "vllm", status: 502, code: "engine-protocol" },
   { mode: "stall-before", engine: "vllm", status: 504, code: "engine-timeout" },
   { mode: "stall-after", engine: "vllm", status: 504, code: "engine-timeout" },
   { mode: "sglang-rewrite", engine: "sglang", status: 502, code: "engine-protocol" },

@@ -1,6 +1,6 @@
 // HOSTILE upstream servers for the vLLM / SGLang engines, written by us: each answers the
 // generation request in one broken way (huge or endless error bodies, a 200 that is not an event
-// stream, CR-only line endings, no `[DONE]`, a stall, SGLang output that rewrites earlier tokens
+// stream, CR-only line endings, a line that never ends, no `[DONE]`, a stall, SGLang output that rewrites earlier tokens
 // or counts fractional tokens). GET /health and GET /v1/models answer normally. Writes respect
 // backpressure, so `written()` says how much of a body the reader actually pulled.
 import { createServer, type ServerResponse } from "node:http";
@@ -13,6 +13,7 @@ export type Hostility =
   | "json-200"
   | "html-200"
   | "cr-only"
+  | "endless-line"
   | "no-done"
   | "stall-before"
   | "stall-after"
@@ -83,6 +84,10 @@ export function hostileUpstream(
       case "cr-only":
         res.writeHead(200, { "content-type": "text/event-stream" });
         return res.end(`${vllmChunk([id])}\r\r${vllmChunk([id])}\r\rdata: [DONE]\r\r`);
+      case "endless-line":
+        res.writeHead(200, { "content-type": "text/event-stream" });
+        await write(res, "data: ");
+        for (;;) if (!(await write(res, chunk))) return;
       case "no-done":
         res.writeHead(200, { "content-type": "text/event-stream" });
         await write(res, `${vllmChunk([id])}\n\n`);
