@@ -1,8 +1,8 @@
 // HOSTILE upstream servers for the vLLM / SGLang engines, written by us: each answers the
 // generation request in one broken way (huge or endless error bodies, a 200 that is not an event
-// stream, CR-only line endings, a line that never ends, no `[DONE]`, a stall, SGLang output that rewrites earlier tokens
-// or counts fractional tokens). GET /health and GET /v1/models answer normally. Writes respect
-// backpressure, so `written()` says how much of a body the reader actually pulled.
+// stream, CR-only line endings, a line that never ends, no `[DONE]`, a stall, SGLang output that
+// rewrites earlier tokens or counts fractional tokens). GET /health and GET /v1/models answer
+// normally. Writes respect backpressure, so `written()` says how much of a body the reader pulled.
 import { createServer, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
