@@ -13,6 +13,17 @@ export interface ServeLimits {
   readonly maxQueue: number;
   /** Request body bytes; beyond it 413. Default 4 MiB. */
   readonly maxBodyBytes: number;
+  /**
+   * Body bytes held by all requests that have no generation slot yet (being read, parsed or
+   * queued); a request that would go beyond it gets 503 `server-busy`. Default 16 x maxBodyBytes.
+   */
+  readonly maxPendingBodyBytes: number;
+  /** Open connections; beyond it new ones are closed at once. Default 256. */
+  readonly maxConnections: number;
+  /** A request's headers must arrive within this many ms of its start, else 408. Default 10,000. */
+  readonly headersTimeoutMs: number;
+  /** A request's headers and body must arrive within this many ms, else 408. Default 30,000. */
+  readonly requestReadTimeoutMs: number;
   /** Whole-request time limit, ms (queue wait + generation); then the generation is stopped. Default 300,000. */
   readonly requestTimeoutMs: number;
   /** max_tokens when a request gives none. Default 512. */
@@ -25,6 +36,10 @@ export const DEFAULT_LIMITS: ServeLimits = {
   maxConcurrent: 4,
   maxQueue: 64,
   maxBodyBytes: 4 * 1024 * 1024,
+  maxPendingBodyBytes: 16 * 4 * 1024 * 1024,
+  maxConnections: 256,
+  headersTimeoutMs: 10_000,
+  requestReadTimeoutMs: 30_000,
   requestTimeoutMs: 300_000,
   defaultMaxTokens: 512,
   maxModelLen: 32_768,

@@ -23,11 +23,25 @@ export interface Engine {
   close(): Promise<void>;
 }
 
+/**
+ * Why an engine failed: unreachable, answered with an error, broke its protocol, or sent nothing
+ * within a time limit. The message is for the log only (it may quote the upstream); clients get
+ * a fixed text per type (http/respond.ts).
+ */
+export type EngineErrorType = "engine-unavailable" | "engine-failed" | "engine-protocol" | "engine-timeout";
+
+const MARK = Symbol.for("chatwire.server.EngineError");
+
 export class EngineError extends Error {
   override readonly name = "EngineError";
-  readonly type: "engine-unavailable" | "engine-failed" | "engine-protocol";
-  constructor(type: EngineError["type"], message: string) {
+  readonly type: EngineErrorType;
+  readonly [MARK] = true;
+  constructor(type: EngineErrorType, message: string) {
     super(message);
     this.type = type;
+  }
+
+  static isInstance(v: unknown): v is EngineError {
+    return typeof v === "object" && v !== null && (v as { [MARK]?: unknown })[MARK] === true;
   }
 }

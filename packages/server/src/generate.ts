@@ -1,12 +1,13 @@
 // The generation loop shared by every endpoint: pull ID batches from the engine, push them into
 // the decoder (whose handler writes the response), stop the engine as soon as the decoder has
 // stopped (EOS, stop string, max tokens) or the writer wants no more (parallel_tool_calls=false),
-// wait on the response's backpressure between batches, and always end the decoder (flushing
-// held text) unless the client is gone.
+// wait on the response's backpressure between batches (until the engine is stopped), and always
+// end the decoder (flushing held text) unless the client is gone. A time limit that passes before
+// the engine's first ID is an engine failure (`engine-timeout`), not an empty answer.
 
 import type { SamplingOptions } from "@chatwire/openai";
 import type { Decoder } from "@chatwire/stream-decoder";
-import type { Engine } from "./engine.ts";
+import { type Engine, EngineError, type EngineErrorType } from "./engine.ts";
 
 export interface RunOptions {
   readonly engine: Engine;
@@ -32,7 +33,9 @@ export interface RunResult {
   readonly outcome: RunOutcome;
   /** IDs the decoder consumed (up to and including the one that stopped it). */
   readonly completionTokens: number;
+  /** outcome "engine-error": the log's detail, and the kind the client is told. */
   readonly error?: string;
+  readonly errorType?: EngineErrorType;
 }
 
 export async function runGeneration(o: RunOptions): Promise<RunResult> {
@@ -45,6 +48,10 @@ export async function runGeneration(o: RunOptions): Promise<RunResult> {
   let first = true;
   let outcome: RunOutcome = "done";
   let error: string | undefined;
+  let errorType: EngineErrorType = "engine-failed";
+  const stopped = new Promise<void>((r) =>
+    stopEngine.signal.addEventListener("abort", () => r(), { once: true }),
+  );
   try {
     outer: for await (const batch of o.engine.generate({
       promptIds: o.promptIds,
@@ -63,12 +70,14 @@ export async function runGeneration(o: RunOptions): Promise<RunResult> {
         if (o.decoder.stopped || o.shouldStop?.() === true) break outer;
       }
       const wait = o.ready?.();
-      if (wait !== undefined) await wait;
+      // A client that stops reading holds its slot only until the engine is stopped (deadline).
+      if (wait !== undefined) await Promise.race([wait, stopped]);
     }
   } catch (e) {
     if (!stopEngine.signal.aborted) {
       outcome = "engine-error";
       error = e instanceof Error ? e.message : String(e);
+      if (EngineError.isInstance(e)) errorType = e.type;
     }
   } finally {
     stopEngine.abort();
@@ -76,9 +85,16 @@ export async function runGeneration(o: RunOptions): Promise<RunResult> {
     o.deadline?.removeEventListener("abort", onAbort);
   }
   if (o.signal.aborted) outcome = "aborted";
-  else if (o.deadline?.aborted === true && outcome === "done") outcome = "timeout";
+  else if (o.deadline?.aborted === true && outcome === "done") {
+    if (consumed > 0) outcome = "timeout";
+    else {
+      outcome = "engine-error";
+      errorType = "engine-timeout";
+      error = "no token from the engine within the request time limit";
+    }
+  }
   if (outcome !== "aborted") o.decoder.end();
   return error === undefined
     ? { outcome, completionTokens: consumed }
-    : { outcome, completionTokens: consumed, error };
+    : { outcome, completionTokens: consumed, error, errorType };
 }

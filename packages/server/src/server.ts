@@ -6,6 +6,9 @@
 // POST /detokenize, GET /health. One JSON log line per request through `log` (default: stderr).
 // close() drains: new requests get 503, running and queued generations finish, then the
 // listener closes (after `drainTimeoutMs` the remaining connections are cut).
+// Slow clients: node's own timers answer 408 and close a connection whose headers (or whole
+// request) have not arrived in time; open connections are capped (node drops the extra ones);
+// body bytes held before a slot are capped across all requests (http/budget.ts).
 
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -16,6 +19,7 @@ import { makeAuthCheck } from "./auth.ts";
 import { DEFAULT_LIMITS, type RequestLog, type ServeLimits, type ServerContext } from "./context.ts";
 import type { Engine } from "./engine.ts";
 import { readJsonBody } from "./http/body.ts";
+import { ByteBudget, type Lease } from "./http/budget.ts";
 import { sendError, sendJson } from "./http/respond.ts";
 import { Limiter } from "./limiter.ts";
 import { chatCompletions } from "./routes/chat-completions.ts";
@@ -28,7 +32,7 @@ export interface ServeOptions {
   /** The model id clients send and /v1/models lists. */
   readonly modelId: string;
   readonly limits?: Partial<ServeLimits>;
-  /** Require `Authorization: Bearer <apiKey>` on every route but /health. */
+  /** Require `Authorization: Bearer <apiKey>` on every route but /health. Must not be empty. */
   readonly apiKey?: string;
   readonly reasoningField?: "reasoning_content" | "reasoning";
   /**
@@ -36,7 +40,10 @@ export interface ServeOptions {
    * (default; ChatGLM3 stays per-call) or "per-call". Non-streaming responses are always per-call.
    */
   readonly toolCallStreaming?: ToolCallStreaming;
-  /** Where the per-request log line goes. Default: one JSON line on stderr. */
+  /**
+   * Where the per-request log line goes. Default: one JSON line on stderr. A sink that throws
+   * (or a stderr whose reader has gone: EPIPE) loses that line; the server goes on.
+   */
   readonly log?: (line: RequestLog) => void;
   /** After close() starts, cut connections still open after this many ms. Default 30,000. */
   readonly drainTimeoutMs?: number;
@@ -52,11 +59,47 @@ export interface ChatwireServer {
   readonly stats: () => { readonly active: number; readonly queued: number; readonly open: number };
 }
 
-const defaultLog = (line: RequestLog) => process.stderr.write(`${JSON.stringify(line)}\n`);
+// Set once stderr has failed (EPIPE: `chatwire serve 2>&1 | head` exited); later lines are dropped.
+let stderrBroken = false;
+let stderrWatched = false;
+
+/** One JSON line on stderr; a failed write drops it. */
+function stderrLog(line: RequestLog): void {
+  if (!stderrWatched) {
+    stderrWatched = true;
+    // Without a listener a stream error is an uncaught exception: the process would exit.
+    process.stderr.on("error", () => {
+      stderrBroken = true;
+    });
+  }
+  if (stderrBroken) return;
+  try {
+    process.stderr.write(`${JSON.stringify(line)}\n`);
+  } catch {
+    stderrBroken = true;
+  }
+}
+
+function resolveLimits(given: Partial<ServeLimits> | undefined): ServeLimits {
+  const maxBodyBytes = given?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes;
+  const limits: ServeLimits = {
+    ...DEFAULT_LIMITS,
+    maxPendingBodyBytes: 16 * maxBodyBytes,
+    ...given,
+  };
+  for (const [k, v] of Object.entries(limits))
+    if (!Number.isSafeInteger(v) || v < (k === "maxQueue" ? 0 : 1))
+      throw new TypeError(`limits.${k} must be an integer >= ${k === "maxQueue" ? 0 : 1}`);
+  if (limits.maxPendingBodyBytes < limits.maxBodyBytes)
+    throw new TypeError("limits.maxPendingBodyBytes must be >= limits.maxBodyBytes");
+  return limits;
+}
 
 export function createChatwireServer(o: ServeOptions): ChatwireServer {
-  const limits: ServeLimits = { ...DEFAULT_LIMITS, ...o.limits };
+  if (o.apiKey === "") throw new TypeError("apiKey must not be empty (omit it for an open server)");
+  const limits = resolveLimits(o.limits);
   const limiter = new Limiter(limits.maxConcurrent, limits.maxQueue);
+  const budget = new ByteBudget(limits.maxPendingBodyBytes);
   const ctx: ServerContext = {
     tokenizer: o.tokenizer,
     spec: compileDecoderSpecFor(o.tokenizer),
@@ -68,7 +111,14 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
     toolCallStreaming: o.toolCallStreaming ?? "incremental",
   };
   const authorized = makeAuthCheck(o.apiKey);
-  const log = o.log ?? defaultLog;
+  const sink = o.log ?? stderrLog;
+  const log = (line: RequestLog) => {
+    try {
+      sink(line);
+    } catch {
+      // A log line that cannot be written is dropped; serving goes on.
+    }
+  };
   let draining = false;
   let open = 0;
 
@@ -77,6 +127,7 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
     res: ServerResponse,
     rec: RequestLog,
     t0: number,
+    held: Lease,
   ): Promise<void> {
     const path = (req.url ?? "/").split("?")[0] ?? "/";
     rec.path = path.slice(0, 200);
@@ -107,8 +158,13 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
       return sendError(res, 503, "shutting-down", "the server is shutting down", null, {
         "retry-after": "5",
       });
-    const body = await readJsonBody(req, limits.maxBodyBytes);
+    const body = await readJsonBody(req, limits.maxBodyBytes, held);
     if (!body.ok) {
+      if (body.error === "busy")
+        return sendError(res, 503, "server-busy", "too many request bodies are pending; retry later", null, {
+          "retry-after": "1",
+          connection: "close",
+        });
       if (body.error === "too-large")
         return sendError(
           res,
@@ -126,9 +182,9 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
     const deadline = AbortSignal.timeout(limits.requestTimeoutMs);
     switch (path) {
       case "/v1/chat/completions":
-        return chatCompletions(ctx, body.value, req, res, rec, t0, deadline);
+        return chatCompletions(ctx, body.value, req, res, rec, t0, deadline, held);
       case "/v1/completions":
-        return completions(ctx, body.value, req, res, rec, t0, deadline);
+        return completions(ctx, body.value, req, res, rec, t0, deadline, held);
       case "/tokenize":
         return tokenize(ctx, body.value, res);
       default:
@@ -137,7 +193,14 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
   }
 
   const server = createServer(
-    { requestTimeout: 0, headersTimeout: 30_000, keepAliveTimeout: 5_000 },
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      // node's requestTimeout covers receiving the request (headers + body), not the response.
+      requestTimeout: Math.max(limits.requestReadTimeoutMs, limits.headersTimeoutMs + 1),
+      // How often node checks those two timers: their precision.
+      connectionsCheckingInterval: Math.min(1_000, Math.ceil(limits.headersTimeoutMs / 4)),
+      keepAliveTimeout: 5_000,
+    },
     (req, res) => {
       const t0 = performance.now();
       open++;
@@ -148,13 +211,15 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
         status: 0,
         ms: 0,
       };
-      route(req, res, rec, t0)
+      const held = budget.lease();
+      route(req, res, rec, t0, held)
         .catch((e: unknown) => {
           rec.error = e instanceof Error ? e.message : String(e);
           if (!res.headersSent) sendError(res, 500, "internal-error", "internal error");
           else res.destroy();
         })
         .finally(() => {
+          held.release();
           open--;
           rec.ms = Math.round(performance.now() - t0);
           rec.status = rec.outcome === "aborted" || rec.outcome === "gone" ? 499 : res.statusCode;
@@ -162,6 +227,8 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
         });
     },
   );
+
+  server.maxConnections = limits.maxConnections;
 
   return {
     server,

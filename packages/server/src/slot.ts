@@ -1,6 +1,8 @@
 // Waiting for a generation slot on behalf of one HTTP request: refused at once (429 queue
 // full, 503 draining), or queued until a slot frees, the client leaves, or the deadline passes.
+// Once the slot is granted the request's body bytes leave the pre-slot budget (http/budget.ts).
 import type { IncomingMessage } from "node:http";
+import type { Lease } from "./http/budget.ts";
 import type { Limiter, Slot } from "./limiter.ts";
 
 export type SlotResult =
@@ -11,6 +13,7 @@ export async function waitForSlot(
   limiter: Limiter,
   req: IncomingMessage,
   deadline: AbortSignal,
+  held: Lease,
 ): Promise<SlotResult> {
   const w = limiter.acquire();
   if (typeof w === "string") return { refused: w };
@@ -29,5 +32,6 @@ export async function waitForSlot(
     w.cancel();
     return { refused: r };
   }
+  held.release();
   return { slot: r };
 }

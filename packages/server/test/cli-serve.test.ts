@@ -60,4 +60,39 @@ describe("chatwire serve (bin)", () => {
       expect(r.stderr.trim().split("\n")).toHaveLength(1);
     }
   });
+
+  it("an empty --api-key or CHATWIRE_API_KEY is a startup error (exit 2), not an open server", () => {
+    const cases: Array<{ args: string[]; env: NodeJS.ProcessEnv }> = [
+      { args: ["--api-key", ""], env: process.env },
+      { args: [], env: { ...process.env, CHATWIRE_API_KEY: "" } },
+    ];
+    for (const c of cases) {
+      const r = spawnSync(process.execPath, [bin, "serve", "--port", "0", "--engine", "replay", ...c.args], {
+        encoding: "utf8",
+        env: c.env,
+        timeout: 30_000,
+      });
+      expect(r.status).toBe(2);
+      expect(r.stdout).toBe("");
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toContain("api-key");
+    }
+  });
+
+  it("stderr's reader going away (EPIPE) does not stop the server: log lines are dropped", async () => {
+    const s = startServe(["--port", "0", "--tokenizer", "qwen3", "--engine", "replay"]);
+    const url = await s.ready;
+    s.child.stderr.destroy(); // `chatwire serve 2>&1 | head`: the reader is gone
+    for (let i = 0; i < 5; i++) {
+      const r = await fetch(`${url}/v1/chat/completions`, {
+        method: "POST",
+        body: JSON.stringify({ model: "chatwire-replay", messages: [{ role: "user", content: "hi" }] }),
+      });
+      expect(r.status).toBe(200);
+      await r.text();
+    }
+    expect(s.child.exitCode).toBe(null);
+    s.child.kill("SIGTERM");
+    expect(await s.exited).toBe(0);
+  });
 });

@@ -1,6 +1,7 @@
 // The engine fails mid-generation: both completions routes answer it the one documented way
 // (docs: an SSE error event `engine-failed`, then `[DONE]`, when streaming — the 200 status line
-// is already out; HTTP 502 `engine-failed` otherwise) and the request log says so. The engines
+// is already out; HTTP 502 `engine-failed` otherwise), with a fixed message; the engine's own
+// text is in the request log only. The engines
 // here are scripted stand-ins that yield some IDs and then throw, or throw before any ID.
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
@@ -81,7 +82,9 @@ describe("engine failure mid-generation", () => {
         expect(errors).toHaveLength(1);
         expect(errors[0]?.error.code).toBe("engine-failed");
         expect(errors[0]?.error.type).toBe("server_error");
-        expect(errors[0]?.error.message).toContain("upstream closed the connection");
+        // A fixed message: the engine's own text goes to the log only.
+        expect(errors[0]?.error.message).toBe("the inference engine failed");
+        expect(r.body).not.toContain("upstream closed the connection");
         expect(ev.at(-2)).toBe(errors[0]); // the error is the last event before [DONE]
         // No finish_reason is claimed for a generation that did not finish.
         expect(r.body).not.toMatch(/"finish_reason":"(stop|length|tool_calls)"/);
@@ -107,6 +110,8 @@ describe("engine failure mid-generation", () => {
         const err = (JSON.parse(r.body) as { error: { code: string; type: string } }).error;
         expect(err.code).toBe("engine-failed");
         expect(err.type).toBe("server_error");
+        expect(r.body).not.toContain("upstream closed the connection");
+        expect(s.logs.at(-1)?.error).toContain("upstream closed the connection");
         expect(s.logs.at(-1)?.status).toBe(502);
         expect(s.logs.at(-1)?.outcome).toBe("engine-error");
       });

@@ -264,12 +264,26 @@ describe("chatwire server", () => {
   it("the request time limit stops the engine and ends the response normally", async () => {
     const g = gatedEngine();
     const s = await serve(g.engine, { limits: { requestTimeoutMs: 300 } });
+    g.release(); // one token, then the engine stalls
     const r = await post(s.url, "/v1/chat/completions", chat());
     expect(r.status).toBe(200);
     expect(JSON.parse(r.body).choices[0].finish_reason).toBe("stop");
     await until(() => s.logs.length === 1);
     expect(s.logs[0]).toMatchObject({ outcome: "timeout", stop: "timeout" });
     expect(g.stats().aborted).toBe(1);
+  });
+
+  it("the time limit before the engine's first token is a failure: 504 engine-timeout", async () => {
+    const g = gatedEngine();
+    const s = await serve(g.engine, { limits: { requestTimeoutMs: 300 } });
+    const r = await post(s.url, "/v1/chat/completions", chat());
+    expect([r.status, JSON.parse(r.body).error.code]).toEqual([504, "engine-timeout"]);
+    const streamed = await post(s.url, "/v1/chat/completions", chat({ stream: true }));
+    expect(streamed.body).toContain('"code":"engine-timeout"');
+    expect(streamed.body).not.toContain('"finish_reason":"stop"');
+    await until(() => s.logs.length === 2);
+    expect(s.logs[0]).toMatchObject({ outcome: "engine-error", status: 504 });
+    expect(g.stats().aborted).toBe(2);
   });
 
   it("/v1/completions: text prompt (a marker in it is text, audited) and token-ID prompt", async () => {

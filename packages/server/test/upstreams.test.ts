@@ -132,9 +132,15 @@ describe("token-ID upstreams (stand-in servers)", () => {
   it("protocol errors are typed EngineErrors, not crashes", () => {
     expect(() => vllmChunkIds({ choices: [{ logprobs: { tokens: ["hello"] } }] })).toThrow(/token_id:N/);
     expect(vllmChunkIds({ choices: [{ token_ids: [1, 2] }] })).toEqual([1, 2]);
-    expect(() => sglangNewIds({ output_ids: [1.5] }, 0)).toThrow(/non-integer/);
-    expect(sglangNewIds({ output_ids: [1, 2, 3], meta_info: { completion_tokens: 3 } }, 2)).toEqual([3]);
-    expect(sglangNewIds({ output_ids: [3], meta_info: { completion_tokens: 3 } }, 2)).toEqual([3]);
+    expect(() => sglangNewIds({ output_ids: [1.5] }, [])).toThrow(/non-integer/);
+    expect(sglangNewIds({ output_ids: [1, 2, 3], meta_info: { completion_tokens: 3 } }, [1, 2])).toEqual([3]);
+    expect(sglangNewIds({ output_ids: [3], meta_info: { completion_tokens: 3 } }, [1, 2])).toEqual([3]);
+    expect(() =>
+      sglangNewIds({ output_ids: [1, 9, 3], meta_info: { completion_tokens: 3 } }, [1, 2]),
+    ).toThrow(/rewrite/);
+    expect(() => sglangNewIds({ output_ids: [3], meta_info: { completion_tokens: 2.5 } }, [1, 2])).toThrow(
+      /whole count/,
+    );
   });
 
   it("an unreachable upstream fails at startup with a typed error", async () => {

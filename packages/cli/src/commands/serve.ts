@@ -49,6 +49,13 @@ export const command: Command = {
     },
   },
   async prepare(opts) {
+    const apiKey = getString(opts, "api-key") ?? process.env.CHATWIRE_API_KEY;
+    // An empty key would be an open server that looks protected.
+    if (apiKey === "")
+      throw new UsageError(
+        "--api-key / CHATWIRE_API_KEY is empty; omit it for an open server",
+        "invalid-option-value",
+      );
     const tokenizer = await loadTokenizerOption(opts);
     const engineName = (getString(opts, "engine") ?? "replay") as EngineName;
     const model = getString(opts, "model");
@@ -87,7 +94,6 @@ export const command: Command = {
       (model !== undefined
         ? (model.split("/").pop() ?? model).replace(/\.gguf$/, "")
         : `chatwire-${engineName}`);
-    const apiKey = getString(opts, "api-key") ?? process.env.CHATWIRE_API_KEY;
     const limit = (name: string) => positive(name, getInt(opts, name));
     const maxQueue = getInt(opts, "max-queue");
     if (maxQueue !== undefined && maxQueue < 0) throw new UsageError("--max-queue must be >= 0");
@@ -110,7 +116,7 @@ export const command: Command = {
       engine,
       modelId,
       limits,
-      ...(apiKey !== undefined && apiKey !== "" ? { apiKey } : {}),
+      ...(apiKey !== undefined ? { apiKey } : {}),
       ...(getString(opts, "reasoning-field") === "reasoning" ? { reasoningField: "reasoning" as const } : {}),
       ...(getString(opts, "tool-call-streaming") === "per-call"
         ? { toolCallStreaming: "per-call" as const }

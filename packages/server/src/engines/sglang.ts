@@ -4,27 +4,48 @@
 // SGLang sends the cumulative output so far; with --incremental-streaming-output only the new
 // IDs. Both are handled: the index of output_ids[0] in the whole output is
 // completion_tokens - output_ids.length, so the new IDs are those past what was already yielded
-// (without meta_info, cumulative is assumed). Published protocol: SGLang's native /generate API.
+// (without meta_info, cumulative is assumed); the IDs before them must be those yielded. Published protocol: SGLang's native /generate API.
 import type { Engine, GenerateRequest } from "../engine.ts";
 import { EngineError } from "../engine.ts";
-import { checkId, postSse, probeHealth, type UpstreamOptions } from "./upstream.ts";
+import {
+  checkErrorEvent,
+  checkId,
+  parseData,
+  postSse,
+  probeHealth,
+  type UpstreamOptions,
+} from "./upstream.ts";
 
 type Obj = { readonly [k: string]: unknown };
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
-/** The IDs of one SGLang chunk not yielded yet, given how many were yielded. */
-export function sglangNewIds(chunk: unknown, yielded: number): number[] {
+/**
+ * The IDs of one SGLang chunk not yielded yet, given the IDs yielded so far. A chunk must agree
+ * with them where it overlaps (output that rewrites earlier tokens is a protocol error), and
+ * meta_info.completion_tokens, when present, must be a whole count covering output_ids.
+ */
+export function sglangNewIds(chunk: unknown, yielded: readonly number[]): number[] {
+  checkErrorEvent("SGLang", chunk);
   if (!isObj(chunk)) throw new EngineError("engine-protocol", "SGLang chunk is not an object");
   if (!Array.isArray(chunk.output_ids))
     throw new EngineError("engine-protocol", "SGLang chunk without output_ids");
   const ids = chunk.output_ids.map(checkId);
   const meta = chunk.meta_info;
-  const total =
-    isObj(meta) && typeof meta.completion_tokens === "number" ? meta.completion_tokens : ids.length;
+  const count = isObj(meta) ? meta.completion_tokens : undefined;
+  if (
+    count !== undefined &&
+    (typeof count !== "number" || !Number.isSafeInteger(count) || count < ids.length)
+  )
+    throw new EngineError("engine-protocol", "SGLang meta_info.completion_tokens is not a whole count");
+  const total = count ?? ids.length;
   const offset = total - ids.length;
-  if (offset < 0 || offset > yielded)
-    throw new EngineError("engine-protocol", "SGLang output_ids skip tokens");
-  return ids.slice(yielded - offset);
+  if (offset > yielded.length) throw new EngineError("engine-protocol", "SGLang output_ids skip tokens");
+  // The overlap with what was already yielded (cumulative output): it must not change.
+  const seen = yielded.length - offset;
+  for (let i = 0; i < seen && i < ids.length; i++)
+    if (ids[i] !== yielded[offset + i])
+      throw new EngineError("engine-protocol", "SGLang output_ids rewrite earlier tokens");
+  return ids.slice(seen);
 }
 
 export async function createSglangEngine(o: UpstreamOptions): Promise<Engine> {
@@ -44,11 +65,12 @@ export async function createSglangEngine(o: UpstreamOptions): Promise<Engine> {
           ...(s.seed !== undefined ? { sampling_seed: s.seed } : {}),
         },
       };
-      let yielded = 0;
+      // Every ID yielded, to check cumulative chunks against (the decoder ends the run at max_tokens).
+      const yielded: number[] = [];
       try {
         for await (const data of postSse(o, "SGLang", "/generate", body, req.signal)) {
-          const ids = sglangNewIds(JSON.parse(data) as unknown, yielded);
-          yielded += ids.length;
+          const ids = sglangNewIds(parseData("SGLang", data), yielded);
+          for (const id of ids) yielded.push(id);
           if (ids.length > 0) yield ids;
         }
       } catch (e) {

@@ -7,7 +7,14 @@
 // Published protocol: vLLM's OpenAI-compatible server, "Completions API" extra parameters.
 import type { Engine, GenerateRequest } from "../engine.ts";
 import { EngineError } from "../engine.ts";
-import { checkId, discoverModel, postSse, type UpstreamOptions } from "./upstream.ts";
+import {
+  checkErrorEvent,
+  checkId,
+  discoverModel,
+  parseData,
+  postSse,
+  type UpstreamOptions,
+} from "./upstream.ts";
 
 export type { UpstreamOptions };
 
@@ -16,6 +23,7 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 
 /** IDs of one vLLM completions chunk: choices[0].token_ids, else "token_id:N" logprob tokens. */
 export function vllmChunkIds(chunk: unknown): number[] {
+  checkErrorEvent("vLLM", chunk);
   if (!isObj(chunk) || !Array.isArray(chunk.choices))
     throw new EngineError("engine-protocol", "vLLM chunk without choices");
   const c: unknown = chunk.choices[0];
@@ -57,7 +65,7 @@ export async function createVllmEngine(o: UpstreamOptions): Promise<Engine> {
       };
       try {
         for await (const data of postSse(o, "vLLM", "/v1/completions", body, req.signal)) {
-          const ids = vllmChunkIds(JSON.parse(data) as unknown);
+          const ids = vllmChunkIds(parseData("vLLM", data));
           if (ids.length > 0) yield ids;
         }
       } catch (e) {

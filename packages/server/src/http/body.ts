@@ -1,12 +1,16 @@
 // Reading a request body with a size limit: chunks are kept until the limit and joined once.
 // Over the limit -> "too-large" (HTTP 413) and the rest is not read; invalid JSON -> "invalid-json".
+// Every byte kept is first taken from the request's lease on the shared pre-slot budget: when the
+// budget cannot cover a chunk -> "busy" (HTTP 503) and the bytes read so far are dropped. The
+// time the body may take is node's request read timeout (server.ts), which ends the socket.
 import type { IncomingMessage } from "node:http";
+import type { Lease } from "./budget.ts";
 
 export type BodyResult =
   | { readonly ok: true; readonly value: unknown }
-  | { readonly ok: false; readonly error: "too-large" | "invalid-json" | "aborted" };
+  | { readonly ok: false; readonly error: "too-large" | "invalid-json" | "busy" | "aborted" };
 
-export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<BodyResult> {
+export function readJsonBody(req: IncomingMessage, maxBytes: number, lease: Lease): Promise<BodyResult> {
   return new Promise((resolve) => {
     const declared = Number(req.headers["content-length"] ?? "0");
     if (declared > maxBytes) {
@@ -17,16 +21,18 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bo
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
+    const refuse = (error: "too-large" | "busy") => {
+      done = true;
+      chunks.length = 0;
+      lease.release();
+      resolve({ ok: false, error });
+      req.resume();
+    };
     req.on("data", (c: Buffer) => {
       if (done) return;
       size += c.length;
-      if (size > maxBytes) {
-        done = true;
-        chunks.length = 0;
-        resolve({ ok: false, error: "too-large" });
-        req.resume();
-        return;
-      }
+      if (size > maxBytes) return refuse("too-large");
+      if (!lease.take(c.length)) return refuse("busy");
       chunks.push(c);
     });
     req.on("end", () => {
@@ -38,10 +44,14 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<Bo
         resolve({ ok: false, error: "invalid-json" });
       }
     });
-    req.on("error", () => {
+    const gone = () => {
       if (done) return;
       done = true;
+      chunks.length = 0;
       resolve({ ok: false, error: "aborted" });
-    });
+    };
+    req.on("error", gone);
+    // node's read timeout and a client that leaves mid-body both end here ('close' without 'end').
+    req.on("close", gone);
   });
 }

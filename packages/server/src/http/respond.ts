@@ -1,6 +1,7 @@
 // JSON responses and OpenAI-shaped error bodies.
 import type { ServerResponse } from "node:http";
 import { SSE_DONE, sseData } from "@chatwire/openai";
+import type { EngineErrorType } from "../engine.ts";
 import type { SseWriter } from "./sse.ts";
 
 export function sendJson(
@@ -50,24 +51,31 @@ export function sendError(
   );
 }
 
+/** What a client is told when the engine fails: a fixed text per kind (details go to the log). */
+const ENGINE_FAILURE: Readonly<Record<EngineErrorType, { status: number; message: string }>> = {
+  "engine-unavailable": { status: 502, message: "the inference engine cannot be reached" },
+  "engine-failed": { status: 502, message: "the inference engine failed" },
+  "engine-protocol": { status: 502, message: "the inference engine sent an invalid answer" },
+  "engine-timeout": { status: 504, message: "the inference engine sent nothing in time" },
+};
+
 /**
- * The engine failed mid-generation: on a stream, an OpenAI-shaped SSE error event, `[DONE]` and
- * the end (the status line is already 200); otherwise HTTP 502 `engine-failed`.
+ * The engine failed: on a stream, an OpenAI-shaped SSE error event, `[DONE]` and the end (the
+ * status line is already 200); otherwise HTTP 502 (504 for `engine-timeout`). The code is the
+ * failure's kind; the message is fixed, never the engine's own text. Returns the HTTP status.
  */
 export function sendEngineFailure(
   res: ServerResponse,
   sse: SseWriter | undefined,
-  error: string | undefined,
-): void {
+  type: EngineErrorType = "engine-failed",
+): number {
+  const f = ENGINE_FAILURE[type];
   if (sse === undefined) {
-    sendError(res, 502, "engine-failed", `engine failed: ${error ?? ""}`);
-    return;
+    sendError(res, f.status, type, f.message);
+    return f.status;
   }
-  sse.write(
-    sseData({
-      error: { message: `engine failed: ${error}`, type: "server_error", param: null, code: "engine-failed" },
-    }),
-  );
+  sse.write(sseData({ error: { message: f.message, type: "server_error", param: null, code: type } }));
   sse.write(SSE_DONE);
   sse.end();
+  return 200;
 }

@@ -1,11 +1,12 @@
-// POST /v1/chat/completions: map the request (400 for what cannot be honoured), encode it with
-// chatwire (caller text never becomes a reserved ID; the audit count goes to the log), wait for a
-// slot, generate, and answer as SSE chunks or one chat.completion (docs/serve.md).
+// POST /v1/chat/completions: map the request (400 for what cannot be honoured), wait for a slot,
+// encode it with chatwire (caller text never becomes a reserved ID; the audit count goes to the
+// log), generate, and answer as SSE chunks or one chat.completion (docs/serve.md).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import {
   type ChatCompletionChunk,
   ChunkWriter,
   CompletionBuilder,
+  type MappedRequest,
   mapChatCompletionParams,
   RequestError,
   SSE_DONE,
@@ -17,6 +18,7 @@ import { createDecoder } from "@chatwire/stream-decoder";
 import { TokenizerError } from "@chatwire/tokenizer";
 import type { RequestLog, ServerContext } from "../context.ts";
 import { runGeneration } from "../generate.ts";
+import type { Lease } from "../http/budget.ts";
 import { sendEngineFailure, sendError, sendJson } from "../http/respond.ts";
 import { SseWriter } from "../http/sse.ts";
 import { waitForSlot } from "../slot.ts";
@@ -30,6 +32,7 @@ export async function chatCompletions(
   log: RequestLog,
   t0: number,
   deadline: AbortSignal,
+  held: Lease,
 ): Promise<void> {
   const mapped = mapChatCompletionParams(body, {
     defaultMaxTokens: ctx.limits.defaultMaxTokens,
@@ -45,6 +48,29 @@ export async function chatCompletions(
       "model",
     );
   log.stream = mapped.stream;
+  const readAt = performance.now();
+  // The slot before the encode: a request refused (429) or timed out in the queue costs none.
+  const got = await waitForSlot(ctx.limiter, req, deadline, held);
+  if ("refused" in got) return refuse(res, got.refused, log);
+  log.queue_ms = Math.round(performance.now() - readAt);
+  try {
+    await withSlot(ctx, mapped, res, log, t0, deadline, readAt);
+  } finally {
+    got.slot.release();
+  }
+}
+
+/** The request from its encode on, holding a generation slot. */
+async function withSlot(
+  ctx: ServerContext,
+  mapped: MappedRequest,
+  res: ServerResponse,
+  log: RequestLog,
+  t0: number,
+  deadline: AbortSignal,
+  readAt: number,
+): Promise<void> {
+  const slotAt = performance.now();
   let promptIds: number[];
   try {
     const enc = ctx.tokenizer.encodeChat(mapped.chat);
@@ -93,10 +119,6 @@ export async function chatCompletions(
       "messages",
     );
   const encodedAt = performance.now();
-
-  const got = await waitForSlot(ctx.limiter, req, deadline);
-  if ("refused" in got) return refuse(res, got.refused, log);
-  log.queue_ms = Math.round(performance.now() - encodedAt);
   const gone = new AbortController();
   const onClose = () => {
     if (!res.writableFinished) gone.abort();
@@ -114,9 +136,9 @@ export async function chatCompletions(
           firstOutput = true;
           const now = performance.now();
           log.ttft_ms = round1(now - t0);
-          // What chatwire added before this first output: encoding (and reading the body), plus
+          // What chatwire added before this first output: reading the body, encoding, plus
           // decoding + chunking + writing since the engine batch that produced it arrived.
-          log.chatwire_ttft_ms = round1(encodedAt - t0 + (now - batchAt));
+          log.chatwire_ttft_ms = round1(readAt - t0 + (encodedAt - slotAt) + (now - batchAt));
         }
         roleSent = true;
         if (sse !== undefined) sse.write(sseData(c));
@@ -180,9 +202,8 @@ export async function chatCompletions(
     }
     log.stop = run.outcome === "timeout" ? "timeout" : (writer.stopReason ?? "end_of_input");
     if (run.outcome === "engine-error") {
-      if (run.error !== undefined) log.error = run.error;
-      sendEngineFailure(res, sse, run.error);
-      log.status = sse !== undefined ? 200 : 502;
+      if (run.error !== undefined) log.error = run.error.slice(0, 400);
+      log.status = sendEngineFailure(res, sse, run.errorType);
       return;
     }
     const finish = writer.finish(promptIds.length, run.completionTokens);
@@ -209,7 +230,6 @@ export async function chatCompletions(
     }
   } finally {
     res.off("close", onClose);
-    got.slot.release();
   }
 }
 

@@ -2,10 +2,18 @@
 // it is text, counted in the audit) or a token-ID prompt (passed as is); output as
 // text_completion objects, streamed or not. finish_reason: "length" for max_tokens, else "stop".
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { mapCompletionParams, RequestError, randomHex24, SSE_DONE, sseData } from "@chatwire/openai";
+import {
+  type MappedCompletion,
+  mapCompletionParams,
+  RequestError,
+  randomHex24,
+  SSE_DONE,
+  sseData,
+} from "@chatwire/openai";
 import { createDecoder } from "@chatwire/stream-decoder";
 import type { RequestLog, ServerContext } from "../context.ts";
 import { runGeneration } from "../generate.ts";
+import type { Lease } from "../http/budget.ts";
 import { sendEngineFailure, sendError, sendJson } from "../http/respond.ts";
 import { SseWriter } from "../http/sse.ts";
 import { waitForSlot } from "../slot.ts";
@@ -20,6 +28,7 @@ export async function completions(
   log: RequestLog,
   t0: number,
   deadline: AbortSignal,
+  held: Lease,
 ): Promise<void> {
   const m = mapCompletionParams(body, {
     defaultMaxTokens: ctx.limits.defaultMaxTokens,
@@ -36,6 +45,25 @@ export async function completions(
       "model",
     );
   log.stream = m.stream;
+  // The slot before the encode: a request refused (429) or timed out in the queue costs none.
+  const got = await waitForSlot(ctx.limiter, req, deadline, held);
+  if ("refused" in got) return refuse(res, got.refused, log);
+  try {
+    await withSlot(ctx, m, res, log, t0, deadline);
+  } finally {
+    got.slot.release();
+  }
+}
+
+/** The request from its encode on, holding a generation slot. */
+async function withSlot(
+  ctx: ServerContext,
+  m: MappedCompletion,
+  res: ServerResponse,
+  log: RequestLog,
+  t0: number,
+  deadline: AbortSignal,
+): Promise<void> {
   let promptIds: readonly number[];
   if ("text" in m.prompt) {
     const enc = ctx.tokenizer.encodeText(m.prompt.text);
@@ -52,8 +80,6 @@ export async function completions(
       `prompt plus max_tokens exceeds ${ctx.limits.maxModelLen} tokens`,
       "prompt",
     );
-  const got = await waitForSlot(ctx.limiter, req, deadline);
-  if ("refused" in got) return refuse(res, got.refused, log);
   const gone = new AbortController();
   const onClose = () => {
     if (!res.writableFinished) gone.abort();
@@ -95,8 +121,9 @@ export async function completions(
     if (run.outcome === "aborted") return;
     log.stop = run.outcome === "timeout" ? "timeout" : (sink.stop?.reason ?? "end_of_input");
     if (run.outcome === "engine-error") {
-      if (run.error !== undefined) log.error = run.error;
-      return sendEngineFailure(res, sse, run.error);
+      if (run.error !== undefined) log.error = run.error.slice(0, 400);
+      log.status = sendEngineFailure(res, sse, run.errorType);
+      return;
     }
     const finish = sink.stop?.reason === "max_tokens" ? "length" : "stop";
     log.finish_reason = finish;
@@ -116,6 +143,5 @@ export async function completions(
     } else sendJson(res, 200, { ...obj(parts.join(""), finish), usage });
   } finally {
     res.off("close", onClose);
-    got.slot.release();
   }
 }

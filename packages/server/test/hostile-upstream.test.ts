@@ -1,0 +1,104 @@
+// The vLLM and SGLang engines against HOSTILE upstreams (./hostile-upstreams.ts): every broken
+// answer is a typed failure to the client — HTTP 502 / 504 when not streaming, an SSE error event
+// then `[DONE]` when streaming, never a finish_reason — with a generic message (the upstream's
+// text only in the log), and an error body is read only up to a small cap.
+import { afterEach, describe, expect, it } from "vitest";
+import { createSglangEngine, createVllmEngine, type Engine } from "../src/index.ts";
+import { type Hostile, type Hostility, hostileUpstream, SECRET } from "./hostile-upstreams.ts";
+import { type Running, start, tokenizer } from "./support.ts";
+
+const open: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) await o.close();
+});
+
+async function through(mode: Hostility, engine: "vllm" | "sglang", hugeBytes?: number) {
+  const up: Hostile = await hostileUpstream(mode, hugeBytes !== undefined ? { hugeBytes } : {});
+  open.push(up);
+  const opts = { upstream: up.url, model: "m", idleTimeoutMs: 300 };
+  const e: Engine = engine === "vllm" ? await createVllmEngine(opts) : await createSglangEngine(opts);
+  const srv: Running = await start(tokenizer("qwen3"), e);
+  open.push(srv);
+  return { up, srv };
+}
+
+const body = (stream: boolean) =>
+  JSON.stringify({
+    model: "test-model",
+    messages: [{ role: "user", content: "hi" }],
+    max_tokens: 20,
+    stream,
+  });
+
+async function ask(url: string, stream: boolean) {
+  const r = await fetch(`${url}/v1/chat/completions`, { method: "POST", body: body(stream) });
+  return { status: r.status, text: await r.text() };
+}
+
+function sseErrors(text: string): Array<{ code: string; message: string }> {
+  return text
+    .split("\n\n")
+    .filter((e) => e.startsWith("data: {"))
+    .map((e) => JSON.parse(e.slice(6)) as { error?: { code: string; message: string } })
+    .flatMap((e) => (e.error !== undefined ? [e.error] : []));
+}
+
+const CASES: ReadonlyArray<{ mode: Hostility; engine: "vllm" | "sglang"; status: number; code: string }> = [
+  { mode: "error-secret", engine: "vllm", status: 502, code: "engine-failed" },
+  { mode: "error-endless", engine: "vllm", status: 502, code: "engine-failed" },
+  { mode: "json-200", engine: "vllm", status: 502, code: "engine-protocol" },
+  { mode: "html-200", engine: "vllm", status: 502, code: "engine-protocol" },
+  { mode: "cr-only", engine: "vllm", status: 502, code: "engine-protocol" },
+  { mode: "no-done", engine: "vllm", status: 502, code: "engine-protocol" },
+  { mode: "endless-line", engine: "vllm", status: 502, code: "engine-protocol" },
+  { mode: "stall-before", engine: "vllm", status: 504, code: "engine-timeout" },
+  { mode: "stall-after", engine: "vllm", status: 504, code: "engine-timeout" },
+  { mode: "sglang-rewrite", engine: "sglang", status: 502, code: "engine-protocol" },
+  { mode: "sglang-fractional", engine: "sglang", status: 502, code: "engine-protocol" },
+  { mode: "error-secret", engine: "sglang", status: 502, code: "engine-failed" },
+  { mode: "no-done", engine: "sglang", status: 502, code: "engine-protocol" },
+];
+
+describe("hostile upstreams: typed failures, generic messages", () => {
+  for (const c of CASES) {
+    it(`${c.engine} ${c.mode}: not streamed -> HTTP ${c.status} ${c.code}`, async () => {
+      const { srv } = await through(c.mode, c.engine);
+      const r = await ask(srv.url, false);
+      expect(r.status).toBe(c.status);
+      const err = (JSON.parse(r.text) as { error: { code: string; message: string } }).error;
+      expect(err.code).toBe(c.code);
+      expect(r.text).not.toContain(SECRET);
+      expect(r.text).not.toContain("xxxx");
+      const log = srv.logs.at(-1);
+      expect(log?.status).toBe(c.status);
+      expect(log?.error?.length).toBeGreaterThan(0);
+      expect(log?.error?.length).toBeLessThanOrEqual(400);
+    });
+    it(`${c.engine} ${c.mode}: streamed -> one SSE error event ${c.code}, [DONE], no finish_reason`, async () => {
+      const { srv } = await through(c.mode, c.engine);
+      const r = await ask(srv.url, true);
+      expect(r.status).toBe(200);
+      expect(sseErrors(r.text).map((e) => e.code)).toEqual([c.code]);
+      expect(r.text.endsWith("data: [DONE]\n\n")).toBe(true);
+      expect(r.text).not.toMatch(/"finish_reason":"(stop|length|tool_calls)"/);
+      expect(r.text).not.toContain(SECRET);
+    });
+  }
+
+  it("the upstream's error text is logged (at most 200 characters of it), never sent", async () => {
+    const { srv } = await through("error-secret", "vllm");
+    const r = await ask(srv.url, false);
+    expect(r.text).not.toContain(SECRET);
+    expect(srv.logs.at(-1)?.error).toContain(SECRET);
+  });
+
+  it("a 64 MB error body is read only up to a small cap", async () => {
+    const { up, srv } = await through("error-huge", "vllm", 64 * 1024 * 1024);
+    const t0 = performance.now();
+    const r = await ask(srv.url, false);
+    expect(r.status).toBe(502);
+    expect(performance.now() - t0).toBeLessThan(5_000);
+    // What the upstream could hand to the socket: the cap plus socket buffers, not the body.
+    expect(up.written()).toBeLessThan(8 * 1024 * 1024);
+  });
+});
