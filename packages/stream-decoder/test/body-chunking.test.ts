@@ -6,7 +6,13 @@
 // (tool-call-scanner.ts) built values, the whole-body feed for chunkings.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type ActionResult, DUPLICATE_NAME_ERROR, parseJsonCall } from "../src/action-parse.ts";
+import {
+  type ActionResult,
+  DUPLICATE_NAME_ERROR,
+  nestsDeeperThan,
+  parseJsonCall,
+  valueNestsDeeperThan,
+} from "../src/action-parse.ts";
 import type { JsonValue } from "../src/python-literal.ts";
 import type { BodyParser } from "../src/syntax/body.ts";
 import { BODY_SYNTAXES } from "../src/syntax/index.ts";
@@ -327,6 +333,26 @@ describe("the JSON reader's built value is JSON.parse's", () => {
         }
       }),
       { seed: 341, numRuns: 1000 },
+    );
+  });
+});
+
+describe("the nesting check on a parsed value is the check on its text", () => {
+  it("valueNestsDeeperThan(JSON.parse(t), max) === nestsDeeperThan(t, max)", () => {
+    const deep = fc.letrec<{ v: JsonValue }>((tie) => ({
+      v: fc.oneof(
+        { depthSize: "large", maxDepth: 12 },
+        fc.constantFrom<JsonValue>(null, 1, "[{", "]}"),
+        fc.array(tie("v"), { maxLength: 3 }),
+        fc.dictionary(fc.string({ maxLength: 3 }), tie("v"), { maxKeys: 3 }),
+      ),
+    })).v;
+    fc.assert(
+      fc.property(deep, fc.integer({ min: 0, max: 8 }), (v, max) => {
+        const text = JSON.stringify(v);
+        expect(valueNestsDeeperThan(JSON.parse(text), max)).toBe(nestsDeeperThan(text, max));
+      }),
+      { seed: 342, numRuns: 1000 },
     );
   });
 });
