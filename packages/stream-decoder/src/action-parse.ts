@@ -89,16 +89,19 @@ export function valueNestsDeeperThan(v: unknown, max: number): boolean {
 /** A call whose JSON has two top-level "name" keys: its streamed name may not be its name. */
 export const DUPLICATE_NAME_ERROR = 'the call has more than one "name" key';
 
+/** A \u escape of one of the letters of "name" (a, e, m, n). */
+const NAME_LETTER_ESCAPE = /\\u006[15de]/i;
+
 /**
  * True when the JSON call text has more than one top-level "name" key (JSON.parse keeps the
  * last, a stream reports the first). A key that decodes to "name" is spelled `"name"` unless
- * it uses a \u escape, so a text with one `"name"` and no "\u" has at most one; any other
- * text is read by the scanner (linear, without building).
+ * it escapes one of its letters, so a text with one `"name"` and no such escape has at most
+ * one; any other text is read by the scanner (linear, without building).
  */
 function hasDuplicateName(text: string): boolean {
   const first = text.indexOf('"name"');
   const twice = first >= 0 && text.indexOf('"name"', first + 1) >= 0;
-  if (!twice && !text.includes("\\u")) return false;
+  if (!twice && !NAME_LETTER_ESCAPE.test(text)) return false;
   const scanner = new ToolCallScanner(null);
   scanner.feed(text);
   return scanner.duplicateName;

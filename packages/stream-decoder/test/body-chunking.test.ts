@@ -165,6 +165,7 @@ describe("json-call: any chunking, streamed or not, gives the same call and delt
       '{"name": "a", "name": "b", "arguments": {}}',
       '{"name": "a", "arguments": {"name": 1}, "n\\u0061me": "b"}',
       '{"name": 1, "arguments": {}, "name": "b"}',
+      '{"\\u006Eame": "a", "arguments": {"t": "\\u4f60"}, "name": "b"}',
     ]) {
       const r = checkBody("json-call", [text], "", [0.5]);
       expect(r.result, text).toEqual({ error: DUPLICATE_NAME_ERROR });
@@ -174,6 +175,10 @@ describe("json-call: any chunking, streamed or not, gives the same call and delt
     const ok = '{"name": "a", "arguments": {"name": "name", "x": {"name": 2}}}';
     expect(checkBody("json-call", [ok], "", [0.3]).result).toEqual({
       call: { name: "a", arguments: { name: "name", x: { name: 2 } } },
+    });
+    const escaped = '{"name": "a", "arguments": {"t": "\\u4f60\\u0061"}}';
+    expect(checkBody("json-call", [escaped], "", [0.3]).result).toEqual({
+      call: { name: "a", arguments: { t: "你a" } },
     });
   });
 });
