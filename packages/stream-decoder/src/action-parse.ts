@@ -101,7 +101,8 @@ const NAME_LETTER_ESCAPE = /\\u006[15de]/i;
 function hasDuplicateName(text: string): boolean {
   const first = text.indexOf('"name"');
   const twice = first >= 0 && text.indexOf('"name"', first + 1) >= 0;
-  if (!twice && !NAME_LETTER_ESCAPE.test(text)) return false;
+  // includes() first: a native substring search, a fraction of the regex's cost per unit.
+  if (!twice && !(text.includes("\\u006") && NAME_LETTER_ESCAPE.test(text))) return false;
   const scanner = new ToolCallScanner(null);
   scanner.feed(text);
   return scanner.duplicateName;
