@@ -305,26 +305,32 @@ export class ToolCallScanner {
   }
 
   feed(t: string): void {
+    // Small on purpose (inlined into the body parser's feed): most of a call is argument text.
+    if (this.state === P_STR && this.strKind === STR_VALUE && this.plainValueChunk(t)) return;
+    this.feedUnits(t);
+  }
+
+  /**
+   * Hot path: the chunk lies inside a string value (no quote, backslash or control unit). What
+   * feedUnits() does for such a chunk, without its per-chunk set-up. False: nothing was done.
+   */
+  private plainValueChunk(t: string): boolean {
     const n = t.length;
-    if (this.state === P_STR && this.strKind === STR_VALUE) {
-      // Hot path: a chunk inside a string value (most of a call is argument text). What the
-      // loop below does for such a chunk, without its per-chunk set-up.
-      let j = 0;
-      while (j < n) {
-        const d = t.charCodeAt(j);
-        if (d === 34 || d === 92 || d < 32) break;
-        j++;
-      }
-      if (j === n) {
-        if (this.build) {
-          this.fed += n;
-          if (this.fed <= this.maxKept) this.str += t;
-          else this.dropBuild();
-        }
-        if (this.args === A_STREAMING && n > 0 && this.sink !== null) this.sink.onToolCallArguments(t);
-        return;
-      }
+    for (let j = 0; j < n; j++) {
+      const d = t.charCodeAt(j);
+      if (d === 34 || d === 92 || d < 32) return false;
     }
+    if (this.build) {
+      this.fed += n;
+      if (this.fed <= this.maxKept) this.str += t;
+      else this.dropBuild();
+    }
+    if (this.args === A_STREAMING && n > 0 && this.sink !== null) this.sink.onToolCallArguments(t);
+    return true;
+  }
+
+  private feedUnits(t: string): void {
+    const n = t.length;
     // Not building, nothing after the value can be reported.
     if (this.state === P_DONE || (this.state === P_TRAIL && !this.build)) return;
     if (this.build) {
