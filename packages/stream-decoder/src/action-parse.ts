@@ -2,6 +2,7 @@
 // Called once per action end (never per token). A failure keeps the raw text and says why.
 import { MAX_NESTING_DEPTH } from "./limits.ts";
 import { type JsonValue, PythonLiteralError, parsePythonCall } from "./python-literal.ts";
+import { ToolCallScanner } from "./tool-call-scanner.ts";
 
 export interface ActionCall {
   readonly name: string;
@@ -61,18 +62,70 @@ function quote40(s: string): string {
   return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 }
 
-/** A JSON call `{"name": N, K: {...}}`, K the first of `argsKeys` present (none: {}). */
-export function parseJsonCall(raw: string, argsKeys: readonly string[]): ActionResult {
-  let v: unknown;
-  const text = raw.trim();
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    return { error: `invalid JSON: ${e instanceof Error ? e.message : String(e)}` };
+/**
+ * True when a parsed JSON value nests containers deeper than `max`. For a value JSON.parse made
+ * this is nestsDeeperThan of its text (every bracket opens a container), found by walking the
+ * containers (explicit stack, no recursion) instead of every unit of the text.
+ */
+export function valueNestsDeeperThan(v: unknown, max: number): boolean {
+  if (typeof v !== "object" || v === null) return false;
+  const values: object[] = [v];
+  const depths: number[] = [1];
+  for (;;) {
+    const x = values.pop();
+    if (x === undefined) return false;
+    const d = depths.pop() as number;
+    if (d > max) return true;
+    const items: readonly unknown[] = Array.isArray(x) ? x : Object.values(x);
+    for (const y of items) {
+      if (typeof y === "object" && y !== null) {
+        values.push(y);
+        depths.push(d + 1);
+      }
+    }
   }
-  if (nestsDeeperThan(text, MAX_NESTING_DEPTH))
-    return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels` };
-  if (!isObject(v)) return { error: "the call is not a JSON object" };
+}
+
+/** A call whose JSON has two top-level "name" keys: its streamed name may not be its name. */
+export const DUPLICATE_NAME_ERROR = 'the call has more than one "name" key';
+
+/** A \u escape of one of the letters of "name" (a, e, m, n). */
+const NAME_LETTER_ESCAPE = /\\u006[15de]/i;
+
+/**
+ * True when the JSON call text has more than one top-level "name" key (JSON.parse keeps the
+ * last, a stream reports the first). A key that decodes to "name" is spelled `"name"` unless
+ * it escapes one of its letters, so a text with one `"name"` and no such escape has at most
+ * one; any other text is read by the scanner (linear, without building).
+ */
+function hasDuplicateName(text: string): boolean {
+  const first = text.indexOf('"name"');
+  const twice = first >= 0 && text.indexOf('"name"', first + 1) >= 0;
+  // includes() first: a native substring search, a fraction of the regex's cost per unit.
+  if (!twice && !(text.includes("\\u006") && NAME_LETTER_ESCAPE.test(text))) return false;
+  const scanner = new ToolCallScanner(null);
+  scanner.feed(text);
+  return scanner.duplicateName;
+}
+
+/**
+ * The call from a scanner that was fed the whole body `raw` with `build` (the streamed path:
+ * one pass gave the deltas and the value). Without a value (malformed, not a call object,
+ * too deep) the text is parsed by parseJsonCall, whose JSON.parse spells the error.
+ */
+export function jsonCallResult(
+  scanner: ToolCallScanner,
+  raw: string,
+  argsKeys: readonly string[],
+): ActionResult {
+  const v = scanner.result();
+  if (v === undefined || !isObject(v)) return parseJsonCall(raw, argsKeys);
+  if (scanner.duplicateName) return { error: DUPLICATE_NAME_ERROR };
+  return checkCall(v, argsKeys);
+}
+
+/** The checks after a successful parse of a call object, in the order the messages are given. */
+function checkCall(v: { [key: string]: JsonValue }, argsKeys: readonly string[]): ActionResult {
   const name = v.name;
   if (typeof name !== "string") return { error: 'the call has no string "name"' };
   let args: unknown = {};
@@ -84,6 +137,27 @@ export function parseJsonCall(raw: string, argsKeys: readonly string[]): ActionR
   }
   if (!isObject(args)) return { error: `the call's "${argsKeys[0]}" is not a JSON object` };
   return { call: { name, arguments: args } };
+}
+
+/**
+ * A JSON call `{"name": N, K: {...}}`, K the first of `argsKeys` present (none: {}); a second
+ * "name" key is an error (DUPLICATE_NAME_ERROR). Parsed with JSON.parse: in V8 the native
+ * parse of the whole text costs less than following it unit by unit in JavaScript as it
+ * arrives (bench/README.md, decoder tool rows), so a body that is not streamed is read here.
+ */
+export function parseJsonCall(raw: string, argsKeys: readonly string[]): ActionResult {
+  let v: unknown;
+  const text = raw.trim();
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return { error: `invalid JSON: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  if (valueNestsDeeperThan(v, MAX_NESTING_DEPTH))
+    return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels` };
+  if (!isObject(v)) return { error: "the call is not a JSON object" };
+  if (hasDuplicateName(text)) return { error: DUPLICATE_NAME_ERROR };
+  return checkCall(v, argsKeys);
 }
 
 function isFenceLangUnit(c: number): boolean {

@@ -1,21 +1,28 @@
-// Incremental scan of a JSON tool call ({"name": ..., "arguments": ...}) for OpenAI-style
-// streaming: the name as soon as its string is complete, the RAW text of the arguments value
-// as it arrives. A small explicit state machine over UTF-16 code units that validates JSON as
-// it goes (strings with escapes, numbers, literals, nesting): it never guesses, never closes
-// anything, and stops at the first unit that makes the text malformed. Text is never held
-// back: one arguments delta per fed chunk at most, cut exactly at the value's last unit.
+// Incremental reading of a JSON tool call, one pass over the chunks as they arrive:
+//  - for OpenAI-style streaming (a sink), the name as soon as its string is complete and the
+//    RAW text of the arguments value as it arrives;
+//  - with `build`, the value itself, built as it is read, so the call at the body's end needs
+//    no second pass (what JSON.parse would give; a property test holds the two together).
+// A small explicit state machine over UTF-16 code units that validates JSON as it goes
+// (strings with escapes, numbers, literals, nesting): it never guesses, never closes anything,
+// and stops at the first unit that makes the text malformed. Text is never held back: one
+// arguments delta per fed chunk at most, cut exactly at the value's last unit.
 //
 //   ‹\n›{"name": "get_weather", "arguments": {"city": "Paris"}}‹\n›
 //               └ name on the closing quote  └──── deltas ────┘ (never a unit beyond "}")
 //
-// Keys may come in any order. "arguments" and "parameters" are both argument keys; the first
-// one met is streamed (JSON.parse keeps the LAST of duplicate keys: such a call can differ
-// from the streamed one; the stream cannot take back text it already sent).
+// Two shapes of top-level value (ScanTop): a call object, where keys may come in any order,
+// "arguments" and "parameters" are both argument keys and the first one met is streamed; or
+// the arguments value itself (a body whose name came before, e.g. fenced-json-call). What may
+// follow the value is the body syntax's (ScanTrail): whitespace only, or a closing fence.
+// A second top-level "name" key is remembered (duplicateName): the stream cannot take back
+// the name it sent, so the call parsers reject such a call.
 //
 // Memory is bounded: the open containers are a fixed array of MAX_NESTING_DEPTH entries (a
-// value nested deeper ends the stream there, like malformed text: the call itself is then an
-// action_end error), and kept strings are capped (KEY_CAP, maxName).
+// value nested deeper ends the scan there, like malformed text), kept strings are capped
+// (KEY_CAP, maxName) when not building, and a built value is dropped past `maxKept` fed units.
 import { MAX_NESTING_DEPTH } from "./limits.ts";
+import type { JsonValue } from "./python-literal.ts";
 
 /** Where the scan results go (DecoderHandler's optional methods, made required). */
 export interface ToolCallSink {
@@ -45,8 +52,10 @@ const P_HEX = 9;
 const P_NUM = 10;
 /** In true / false / null. */
 const P_LIT = 11;
-/** The top-level object closed, or the text is malformed / not an object: nothing more. */
-const P_DONE = 12;
+/** The top-level value is complete: only what ScanTrail allows may follow.   {…}‸\n */
+const P_TRAIL = 12;
+/** Malformed, not the expected shape, or too deep: nothing more. */
+const P_DONE = 13;
 
 // ---- number sub-states (-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?) ----
 const N_MINUS = 0;
@@ -63,9 +72,9 @@ const NUM_ENDED = 1;
 const NUM_FAILED = 2;
 
 // ---- what a string is ----
-/** A value (not kept). */
+/** A value (kept only when building). */
 const STR_VALUE = 0;
-/** A key below the top level (not kept). */
+/** A key below the top level (kept only when building). */
 const STR_KEY = 1;
 /** A key of the top-level object (kept, compared with name / arguments / parameters). */
 const STR_TOP_KEY = 2;
@@ -80,6 +89,8 @@ const V_ARGS = 2;
 // ---- containers ----
 const C_OBJECT = 1;
 const C_ARRAY = 2;
+/** The place of a top-level arguments value (ScanTop "arguments"): holds the root. */
+const C_ROOT = 3;
 
 // ---- arguments stream ----
 const A_NOT_YET = 0;
@@ -88,6 +99,31 @@ const A_DONE = 2;
 
 /** Longest top-level key kept for comparison ("parameters" is 10 units). */
 const KEY_CAP = 16;
+
+/**
+ * The top-level value: "call", an object `{"name": …, "arguments" | "parameters": …}` (trim
+ * whitespace before it); "arguments", the arguments value itself, any JSON value (JSON
+ * whitespace before it, as JSON.parse takes).
+ */
+export type ScanTop = "call" | "arguments";
+
+/**
+ * What may follow the top-level value: "trim", String.prototype.trim whitespace; "fence",
+ * JSON whitespace, then "```", then trim whitespace (the fenced-json-call body's end).
+ */
+export type ScanTrail = "trim" | "fence";
+
+export interface ScanOptions {
+  readonly top?: ScanTop;
+  readonly trail?: ScanTrail;
+  /** Build the value as it is read (result()). Default false: stream only. */
+  readonly build?: boolean;
+  /** Fed units beyond which a built value is dropped (the body is then too long). */
+  readonly maxKept?: number;
+}
+
+/** A JSON object as JSON.parse makes it (own data properties, "__proto__" included). */
+export type JsonObject = { [key: string]: JsonValue };
 
 const LITERALS = ["true", "false", "null"] as const;
 
@@ -142,16 +178,28 @@ function escapeValue(c: number): string {
   }
 }
 
+/** Sets a key as JSON.parse does (CreateDataProperty: "__proto__" is an ordinary own key). */
+function setKey(obj: JsonObject, key: string, value: JsonValue): void {
+  if (key === "__proto__")
+    Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+  else obj[key] = value;
+}
+
 /**
- * Feed it the action text in the chunks it arrives in; results go to the sink during feed().
- * One instance per stream, reset() at each action start.
+ * Feed it the action text in the chunks it arrives in; stream results go to the sink during
+ * feed(), the built value is result() once the text is complete. One instance per stream,
+ * reset() at each action start.
  */
 export class ToolCallScanner {
-  private readonly sink: ToolCallSink;
+  private sink: ToolCallSink | null;
   /** Cap on the kept name (longer names are not reported). */
   private readonly maxName: number;
+  private readonly argsTop: boolean;
+  private readonly fenceTrail: boolean;
+  private readonly buildOption: boolean;
+  private readonly maxKept: number;
   private state = P_BEFORE;
-  /** Open containers (C_OBJECT / C_ARRAY) in stack[0 .. depth); the top-level object is depth 1. */
+  /** Open containers (C_OBJECT / C_ARRAY / C_ROOT) in stack[0 .. depth); the top-level object is depth 1. */
   private readonly stack = new Uint8Array(MAX_NESTING_DEPTH);
   private depth = 0;
   private num = N_MINUS;
@@ -160,24 +208,61 @@ export class ToolCallScanner {
   private hexLeft = 0;
   private hexCode = 0;
   private strKind = STR_VALUE;
-  /** Decoded text of a kept string (top-level key or name). */
+  /** Not building: decoded text of a kept string (a top-level key or the name, capped). */
   private buf = "";
+  /**
+   * Building: the decoded text of the open string. Concatenated per piece on purpose: V8 keeps
+   * it as a rope that is flattened only if someone reads it (an array joined at the close cost
+   * more than the whole body's JSON.parse).
+   */
+  private str = "";
   /** Role of the next top-level value (set by its key). */
   private valRole = V_OTHER;
   private nameDone = false;
+  private nameKeys = 0;
   private args = A_NOT_YET;
   /** The chunk being fed, and the start of its unsent arguments text. */
   private chunk = "";
   private segStart = 0;
+  /** Building: on for this body (off once maxKept is passed). */
+  private build: boolean;
+  private fed = 0;
+  /** Building: the open containers' values and keys, by depth - 1 (null: the root's place). */
+  private readonly values: (JsonObject | JsonValue[] | null)[] = [];
+  private readonly keys: string[] = [];
+  private root: JsonValue = null;
+  /** Building: the number's text from earlier chunks, and where it starts in this one. */
+  private numText = "";
+  private numStart = 0;
+  /** P_TRAIL with a "fence" trail: backquotes of "```" seen. */
+  private ticks = 0;
 
-  constructor(sink: ToolCallSink, maxName = 1_000_000) {
+  constructor(sink: ToolCallSink | null, maxName = 1_000_000, options: ScanOptions = {}) {
     this.sink = sink;
     this.maxName = maxName;
+    this.argsTop = options.top === "arguments";
+    this.fenceTrail = options.trail === "fence";
+    this.buildOption = options.build === true;
+    this.build = this.buildOption;
+    this.maxKept = options.maxKept ?? Number.POSITIVE_INFINITY;
+    this.reset(sink);
   }
 
-  reset(): void {
-    this.state = P_BEFORE;
+  /** A new body; `sink` replaces the current one (null: nothing streamed). */
+  reset(sink: ToolCallSink | null = this.sink): void {
+    this.sink = sink;
     this.depth = 0;
+    this.valRole = V_OTHER;
+    this.values.length = 0;
+    this.keys.length = 0;
+    if (this.argsTop) {
+      // The arguments value sits where a call object's "arguments" value would: depth 1.
+      this.stack[0] = C_ROOT;
+      this.depth = 1;
+      this.valRole = V_ARGS;
+      this.state = P_VALUE;
+      this.values.push(null);
+    } else this.state = P_BEFORE;
     this.num = N_MINUS;
     this.lit = "";
     this.litPos = 0;
@@ -185,36 +270,94 @@ export class ToolCallScanner {
     this.hexCode = 0;
     this.strKind = STR_VALUE;
     this.buf = "";
-    this.valRole = V_OTHER;
+    this.str = "";
     this.nameDone = false;
+    this.nameKeys = 0;
     this.args = A_NOT_YET;
     this.chunk = "";
     this.segStart = 0;
+    this.build = this.buildOption;
+    this.fed = 0;
+    this.root = null;
+    this.numText = "";
+    this.ticks = 0;
   }
 
-  /** True once nothing more can be reported (object closed, or malformed). */
+  /** True once nothing more can be reported (the value closed, or malformed). */
   get done(): boolean {
-    return this.state === P_DONE;
+    return this.state >= P_TRAIL;
+  }
+
+  /** More than one top-level "name" key was read. */
+  get duplicateName(): boolean {
+    return this.nameKeys > 1;
+  }
+
+  /**
+   * The built value when the text fed so far is one complete top-level value of the expected
+   * shape followed only by what the trail allows; undefined otherwise (malformed, incomplete,
+   * not that shape, nested deeper than MAX_NESTING_DEPTH, longer than maxKept, not building).
+   */
+  result(): JsonValue | undefined {
+    if (this.state !== P_TRAIL || !this.build) return undefined;
+    if (this.fenceTrail && this.ticks < 3) return undefined;
+    return this.root;
   }
 
   feed(t: string): void {
-    if (this.state === P_DONE) return;
+    // Small on purpose (inlined into the body parser's feed): most of a call is argument text.
+    if (this.state === P_STR && this.strKind === STR_VALUE && this.plainValueChunk(t)) return;
+    this.feedUnits(t);
+  }
+
+  /**
+   * Hot path: the chunk lies inside a string value (no quote, backslash or control unit). What
+   * feedUnits() does for such a chunk, without its per-chunk set-up. False: nothing was done.
+   */
+  private plainValueChunk(t: string): boolean {
+    const n = t.length;
+    for (let j = 0; j < n; j++) {
+      const d = t.charCodeAt(j);
+      if (d === 34 || d === 92 || d < 32) return false;
+    }
+    if (this.build) {
+      this.fed += n;
+      if (this.fed <= this.maxKept) this.str += t;
+      else this.dropBuild();
+    }
+    if (this.args === A_STREAMING && n > 0 && this.sink !== null) this.sink.onToolCallArguments(t);
+    return true;
+  }
+
+  private feedUnits(t: string): void {
+    const n = t.length;
+    // Not building, nothing after the value can be reported.
+    if (this.state === P_DONE || (this.state === P_TRAIL && !this.build)) return;
+    if (this.build) {
+      this.fed += n;
+      if (this.fed > this.maxKept) this.dropBuild();
+    }
+    const build = this.build;
     this.chunk = t;
     this.segStart = 0;
-    const n = t.length;
+    this.numStart = 0;
     let i = 0;
     while (i < n) {
       const c = t.charCodeAt(i);
       switch (this.state) {
         case P_STR: {
-          // Runs of plain units in one go (kept strings are sliced, not built per unit).
+          // Runs of plain units in one go (kept strings are sliced, not built per unit; a chunk
+          // inside one string is kept whole, no slice).
           let j = i;
           let d = c;
           while (d !== 34 && d !== 92 && d >= 32) {
             if (++j === n) break;
             d = t.charCodeAt(j);
           }
-          if (j > i && this.strKind >= STR_TOP_KEY) this.keep(t.slice(i, j));
+          if (j > i) {
+            if (build) this.str += i === 0 && j === n ? t : t.slice(i, j);
+            else if (this.strKind >= STR_TOP_KEY) this.keep(t.slice(i, j));
+          }
           if (j === n) {
             i = n;
             continue;
@@ -239,7 +382,8 @@ export class ToolCallScanner {
               this.fail(i);
               return;
             }
-            if (this.strKind >= STR_TOP_KEY) this.keep(e);
+            if (build) this.str += e;
+            else if (this.strKind >= STR_TOP_KEY) this.keep(e);
             this.state = P_STR;
           }
           break;
@@ -251,7 +395,8 @@ export class ToolCallScanner {
           }
           this.hexCode = this.hexCode * 16 + v;
           if (--this.hexLeft === 0) {
-            if (this.strKind >= STR_TOP_KEY) this.keep(String.fromCharCode(this.hexCode));
+            if (build) this.str += String.fromCharCode(this.hexCode);
+            else if (this.strKind >= STR_TOP_KEY) this.keep(String.fromCharCode(this.hexCode));
             this.state = P_STR;
           }
           break;
@@ -268,16 +413,15 @@ export class ToolCallScanner {
             this.fail(i);
             return;
           }
-          if (++this.litPos === this.lit.length) this.valueDone(i + 1);
+          if (++this.litPos === this.lit.length)
+            this.valueDone(i + 1, this.lit === "null" ? null : this.lit === "true");
           break;
         case P_AFTER:
           if (!isJsonWs(c)) {
             const top = this.stack[this.depth - 1];
             if (c === 44) this.state = top === C_OBJECT ? P_KEY : P_VALUE;
-            else if ((c === 125 && top === C_OBJECT) || (c === 93 && top === C_ARRAY)) {
-              this.depth--;
-              this.valueDone(i + 1);
-            } else {
+            else if ((c === 125 && top === C_OBJECT) || (c === 93 && top === C_ARRAY)) this.closeContainer(i);
+            else {
               this.fail(i);
               return;
             }
@@ -287,18 +431,14 @@ export class ToolCallScanner {
           if (!isJsonWs(c) && !this.startValue(c, i)) return;
           break;
         case P_VALUE_OR_CLOSE:
-          if (c === 93) {
-            this.depth--;
-            this.valueDone(i + 1);
-          } else if (!isJsonWs(c) && !this.startValue(c, i)) return;
+          if (c === 93) this.closeContainer(i);
+          else if (!isJsonWs(c) && !this.startValue(c, i)) return;
           break;
         case P_KEY_OR_CLOSE:
         case P_KEY:
           if (c === 34) this.startKey();
-          else if (c === 125 && this.state === P_KEY_OR_CLOSE) {
-            this.depth--;
-            this.valueDone(i + 1);
-          } else if (!isJsonWs(c)) {
+          else if (c === 125 && this.state === P_KEY_OR_CLOSE) this.closeContainer(i);
+          else if (!isJsonWs(c)) {
             this.fail(i);
             return;
           }
@@ -314,20 +454,40 @@ export class ToolCallScanner {
           if (c === 123) {
             this.stack[this.depth++] = C_OBJECT;
             this.state = P_KEY_OR_CLOSE;
+            if (build) this.values.push({});
           } else if (!isTrimWs(c)) {
             // Not an object: the call will not parse; nothing to report.
             this.state = P_DONE;
             return;
           }
           break;
+        case P_TRAIL:
+          // Nothing more is reported; only whether the text stays acceptable is followed.
+          if (!this.trailUnit(c)) {
+            this.state = P_DONE;
+            return;
+          }
+          break;
         default:
-          // P_DONE: the object closed in this chunk; what follows cannot change any event.
+          // P_DONE: malformed; what follows cannot change any event.
           return;
       }
       if (this.state === P_DONE) return;
       i++;
     }
     if (this.args === A_STREAMING) this.sendArgs(n);
+    // A number's digits so far (it ends at the first unit after it, in a later chunk).
+    if (build && this.state === P_NUM) this.numText += t.slice(this.numStart);
+  }
+
+  /** One unit after the top-level value; false when the trail does not allow it. */
+  private trailUnit(c: number): boolean {
+    if (!this.fenceTrail || this.ticks === 3) return isTrimWs(c);
+    if (c === 96) {
+      this.ticks++;
+      return true;
+    }
+    return this.ticks === 0 && isJsonWs(c);
   }
 
   private keep(s: string): void {
@@ -343,26 +503,31 @@ export class ToolCallScanner {
     this.state = P_STR;
     this.strKind = this.depth === 1 ? STR_TOP_KEY : STR_KEY;
     this.buf = "";
+    this.str = "";
   }
 
   private closeString(i: number): void {
     const kind = this.strKind;
+    const s = this.build ? this.joined() : this.buf;
+    this.buf = "";
     if (kind === STR_KEY || kind === STR_TOP_KEY) {
       if (kind === STR_TOP_KEY) {
-        const k = this.buf;
-        this.valRole = k === "name" ? V_NAME : k === "arguments" || k === "parameters" ? V_ARGS : V_OTHER;
+        // Building, `s` is the whole key; else at most KEY_CAP units (a longer key is STR_KEY).
+        if (s === "name") {
+          this.valRole = V_NAME;
+          this.nameKeys++;
+        } else this.valRole = s === "arguments" || s === "parameters" ? V_ARGS : V_OTHER;
       } else if (this.depth === 1) this.valRole = V_OTHER;
-      this.buf = "";
+      if (this.build) this.keys[this.depth - 1] = s;
       this.state = P_COLON;
       return;
     }
-    if (kind === STR_NAME) {
-      const name = this.buf;
-      this.buf = "";
+    // Building, the cap on a reported name is checked here (not building, keep() did it).
+    if (kind === STR_NAME && s.length <= this.maxName) {
       this.nameDone = true;
-      this.sink.onToolCallName(name);
+      this.sink?.onToolCallName(s);
     }
-    this.valueDone(i + 1);
+    this.valueDone(i + 1, s);
   }
 
   /** A value starts at unit i (c, not whitespace). False when c cannot start one. */
@@ -381,23 +546,24 @@ export class ToolCallScanner {
       case 123:
         this.stack[this.depth++] = C_OBJECT;
         this.state = P_KEY_OR_CLOSE;
+        if (this.build) this.values.push({});
         break;
       case 91:
         this.stack[this.depth++] = C_ARRAY;
         this.state = P_VALUE_OR_CLOSE;
+        if (this.build) this.values.push([]);
         break;
       case 34:
         this.state = P_STR;
         this.strKind = role === V_NAME && !this.nameDone ? STR_NAME : STR_VALUE;
         this.buf = "";
+        this.str = "";
         break;
       case 45:
-        this.state = P_NUM;
-        this.num = N_MINUS;
+        this.startNumber(N_MINUS, i);
         break;
       case 48:
-        this.state = P_NUM;
-        this.num = N_ZERO;
+        this.startNumber(N_ZERO, i);
         break;
       case 116:
       case 102:
@@ -408,8 +574,7 @@ export class ToolCallScanner {
         break;
       default:
         if (c >= 49 && c <= 57) {
-          this.state = P_NUM;
-          this.num = N_INT;
+          this.startNumber(N_INT, i);
           break;
         }
         this.fail(i);
@@ -420,6 +585,18 @@ export class ToolCallScanner {
       this.segStart = i;
     }
     return true;
+  }
+
+  private startNumber(sub: number, i: number): void {
+    this.state = P_NUM;
+    this.num = sub;
+    this.numText = "";
+    this.numStart = i;
+  }
+
+  /** The number ended before unit i: its value (Number() of valid JSON number text is JSON.parse's). */
+  private numberDone(i: number): void {
+    this.valueDone(i, this.build ? Number(this.numText + this.chunk.slice(this.numStart, i)) : 0);
   }
 
   /**
@@ -446,7 +623,7 @@ export class ToolCallScanner {
           this.num = N_E;
           return NUM_TAKEN;
         }
-        this.valueDone(i);
+        this.numberDone(i);
         return NUM_ENDED;
       case N_DOT:
         if (digit) {
@@ -460,7 +637,7 @@ export class ToolCallScanner {
           this.num = N_E;
           return NUM_TAKEN;
         }
-        this.valueDone(i);
+        this.numberDone(i);
         return NUM_ENDED;
       case N_E:
         if (digit || c === 43 || c === 45) {
@@ -477,25 +654,61 @@ export class ToolCallScanner {
       default:
         // N_EXP
         if (digit) return NUM_TAKEN;
-        this.valueDone(i);
+        this.numberDone(i);
         return NUM_ENDED;
     }
     this.fail(i);
     return NUM_FAILED;
   }
 
-  /** A value ended just before unit `end` of the current chunk. */
-  private valueDone(end: number): void {
+  /** The open container closes at unit i. */
+  private closeContainer(i: number): void {
+    this.depth--;
+    this.valueDone(i + 1, this.build ? (this.values.pop() as JsonObject | JsonValue[]) : null);
+  }
+
+  /** A value `v` (meaningful only when building) ended just before unit `end` of the current chunk. */
+  private valueDone(end: number, v: JsonValue): void {
     const depth = this.depth;
     if (depth === 0) {
-      this.state = P_DONE;
+      if (this.build) this.root = v;
+      this.state = P_TRAIL;
       return;
     }
-    this.state = P_AFTER;
-    if (depth === 1 && this.args === A_STREAMING) {
-      this.sendArgs(end);
-      this.args = A_DONE;
+    if (this.build) {
+      const parent = this.values[depth - 1];
+      if (parent === null || parent === undefined) this.root = v;
+      else if (Array.isArray(parent)) parent.push(v);
+      else setKey(parent, this.keys[depth - 1] as string, v);
     }
+    this.state = P_AFTER;
+    if (depth === 1) {
+      if (this.args === A_STREAMING) {
+        this.sendArgs(end);
+        this.args = A_DONE;
+      }
+      if (this.stack[0] === C_ROOT) this.state = P_TRAIL;
+    }
+  }
+
+  /** The open string's pieces as one string (building). */
+  private joined(): string {
+    const s = this.str;
+    this.str = "";
+    return s;
+  }
+
+  /**
+   * Past maxKept: the value is not built (result() undefined); streaming goes on. The open
+   * string's text moves to `buf`: keep() caps it from here on as it does when not building.
+   */
+  private dropBuild(): void {
+    this.buf = this.joined();
+    this.build = false;
+    this.values.length = 0;
+    this.keys.length = 0;
+    this.root = null;
+    this.numText = "";
   }
 
   /** Malformed at unit i: what was valid goes out, then nothing more. */
@@ -503,11 +716,14 @@ export class ToolCallScanner {
     if (this.args === A_STREAMING) this.sendArgs(i);
     this.args = A_DONE;
     this.state = P_DONE;
+    this.values.length = 0;
+    this.root = null;
   }
 
   /** The arguments text of the current chunk up to unit `end` (never an empty delta). */
   private sendArgs(end: number): void {
-    if (end > this.segStart) this.sink.onToolCallArguments(this.chunk.slice(this.segStart, end));
+    if (end > this.segStart && this.sink !== null)
+      this.sink.onToolCallArguments(this.chunk.slice(this.segStart, end));
     this.segStart = end;
   }
 }

@@ -6,18 +6,22 @@
 //   └ TYPE ┘     └─ NAME ──┘  └fence┘  └──── ARGS ────┘  └ closing fence
 //
 // TYPE must be "function" (the only type the vendor templates write). The name is reported as
-// soon as its line ends; ARGS goes through the JSON scanner of tool-call-scanner.ts, composed
-// by feeding it the synthetic prefix `{"arguments":` first, so the deltas are exactly the raw
-// JSON value text (cut at its last unit, nothing guessed, stopped at the first malformed
-// unit). end(raw) parses ARGS (the tail of the body text the decoder kept, before the closing
-// fence) with JSON.parse: the call must be an object, no deeper than MAX_NESTING_DEPTH. Only
-// the type, name and fence lines are kept here (bounded); ARGS is not copied.
+// soon as its line ends. Streamed (a sink), ARGS and the closing fence go through the
+// incremental JSON reader of tool-call-scanner.ts (top "arguments", trail "fence") as they
+// arrive: one pass streams the deltas, exactly the raw JSON value text (cut at its last unit,
+// nothing guessed, stopped at the first malformed unit), and builds the arguments value, which
+// end() returns without reading any text. Not streamed, or when the reader has no value
+// (malformed, unclosed, or as deep as the cap where JSON.parse's check still allows it), end(raw)
+// reads ARGS from the tail of the body text the decoder kept with JSON.parse (native: in V8 it
+// costs less than reading every unit in JavaScript as it arrives), whose messages are the
+// errors. The call must be an object, no deeper than MAX_NESTING_DEPTH. Only the type, name and
+// fence lines are kept here (bounded) besides a value being built.
 //
 // Linear in the body (every unit is looked at a bounded number of times: once here, once by
-// the scanner, once by JSON.parse at the end); memory bounded by maxBufferedChars (a longer
-// body is an error result); never throws on model output.
+// the reader or JSON.parse, once more by JSON.parse on the streamed error path); memory bounded
+// by maxBufferedChars (a longer body is an error result); never throws on model output.
 import type { ActionResult } from "../action-parse.ts";
-import { nestsDeeperThan } from "../action-parse.ts";
+import { valueNestsDeeperThan } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
 import type { JsonValue } from "../python-literal.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
@@ -41,8 +45,7 @@ const TYPE_CAP = 64;
 const FENCE_CAP = 32;
 const SEP = "<｜tool▁sep｜>";
 const FENCE = "```";
-/** What the scanner is fed before ARGS: ARGS is then the value it streams. */
-const SCANNER_PREFIX = '{"arguments": ';
+const NOT_OBJECT_ERROR = "the tool call's arguments are not a JSON object";
 
 /** At most 40 characters of model output in an error message. */
 function quote40(s: string): string {
@@ -59,23 +62,10 @@ function isOpeningFence(line: string): boolean {
   return t === "```json" || t === "```";
 }
 
-/** A sink that forwards to the current one (the scanner is made once, the sink changes per body). */
-class SinkRelay implements ToolCallSink {
-  target: ToolCallSink | null = null;
-
-  onToolCallName(name: string): void {
-    this.target?.onToolCallName(name);
-  }
-
-  onToolCallArguments(text: string): void {
-    this.target?.onToolCallArguments(text);
-  }
-}
-
 export class FencedJsonCallParser implements BodyParser {
   private readonly maxChars: number;
-  private readonly relay = new SinkRelay();
-  private readonly scanner: ToolCallScanner;
+  /** Made at the first streamed body; null until then. */
+  private scanner: ToolCallScanner | null = null;
   private sink: ToolCallSink | null = null;
   private state = S_TYPE;
   private error = "";
@@ -89,12 +79,11 @@ export class FencedJsonCallParser implements BodyParser {
 
   constructor(maxBufferedChars = 1_000_000) {
     this.maxChars = maxBufferedChars;
-    this.scanner = new ToolCallScanner(this.relay);
   }
 
   reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined, _kind?: string): void {
     this.sink = sink;
-    this.relay.target = sink;
+    this.scanner?.reset(null);
     this.state = S_TYPE;
     this.error = "";
     this.fed = 0;
@@ -118,6 +107,24 @@ export class FencedJsonCallParser implements BodyParser {
   }
 
   feed(text: string): void {
+    // Small on purpose (inlined by V8 into the decoder): most of a body is ARGS.
+    if (this.state === S_ARGS) this.argsText(text);
+    else this.lines(text);
+  }
+
+  /** A chunk of ARGS and the closing fence. */
+  private argsText(text: string): void {
+    this.fed += text.length;
+    if (this.fed > this.maxChars) {
+      this.fail(`the tool call body is longer than ${this.maxChars} characters`);
+      return;
+    }
+    this.argsFed += text.length;
+    if (this.sink !== null) this.scanner?.feed(text);
+  }
+
+  /** A chunk before ARGS: the type, name and fence lines (and ARGS from the fence line's end on). */
+  private lines(text: string): void {
     if (this.state === S_FAIL || text.length === 0) return;
     this.fed += text.length;
     if (this.fed > this.maxChars) {
@@ -170,14 +177,19 @@ export class FencedJsonCallParser implements BodyParser {
           t = t.slice(nl + 1);
           this.state = S_ARGS;
           if (this.sink !== null) {
-            this.scanner.reset();
-            this.scanner.feed(SCANNER_PREFIX);
+            this.scanner ??= new ToolCallScanner(null, undefined, {
+              top: "arguments",
+              trail: "fence",
+              build: true,
+              maxKept: this.maxChars,
+            });
+            this.scanner.reset(this.sink);
           }
           break;
         }
         case S_ARGS:
           this.argsFed += t.length;
-          if (this.sink !== null) this.scanner.feed(t);
+          if (this.sink !== null) this.scanner?.feed(t);
           return;
         default:
           return;
@@ -185,8 +197,16 @@ export class FencedJsonCallParser implements BodyParser {
     }
   }
 
-  /** `raw`: the body text fed, concatenated (the decoder keeps it; BodyParser contract). */
+  /** `raw`: the body text fed, concatenated (read only on the error path; BodyParser contract). */
   end(raw: string): ActionResult {
+    const r = this.result(raw);
+    // The built value is the caller's now; the parser holds nothing until the next body.
+    this.scanner?.reset(null);
+    this.sink = null;
+    return r;
+  }
+
+  private result(raw: string): ActionResult {
     switch (this.state) {
       case S_FAIL:
         return { error: this.error };
@@ -199,6 +219,9 @@ export class FencedJsonCallParser implements BodyParser {
       default:
         break;
     }
+    const built = this.sink !== null ? this.scanner?.result() : undefined;
+    if (built !== undefined)
+      return isObject(built) ? { call: { name: this.name, arguments: built } } : { error: NOT_OBJECT_ERROR };
     if (raw.length < this.argsFed) return { error: "the tool call body text is incomplete" };
     const args = raw.slice(raw.length - this.argsFed).trimEnd();
     if (!args.endsWith("```")) return { error: "the tool call's arguments are not closed by ```" };
@@ -209,9 +232,9 @@ export class FencedJsonCallParser implements BodyParser {
     } catch (e) {
       return { error: `invalid JSON arguments: ${e instanceof Error ? e.message : String(e)}` };
     }
-    if (nestsDeeperThan(json, MAX_NESTING_DEPTH))
+    if (valueNestsDeeperThan(v, MAX_NESTING_DEPTH))
       return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels` };
-    if (!isObject(v)) return { error: "the tool call's arguments are not a JSON object" };
+    if (!isObject(v)) return { error: NOT_OBJECT_ERROR };
     return { call: { name: this.name, arguments: v } };
   }
 

@@ -1,22 +1,23 @@
-// Body syntax "json-call": `{"name": N, "arguments"|"parameters": {...}}`. Streamed through the
-// incremental JSON scanner (../tool-call-scanner.ts: the name when its string is complete, the
-// raw arguments text as it arrives); parsed once at the block's close from the text the
-// decoder kept. Not streaming, feed() is one test per chunk, and no scanner is made (it is
-// made at the first streamed body: a decoder is made per stream, and the scanner's fields and
-// nesting stack were a measurable part of a non-streaming tool call's cost).
-import { type ActionResult, parseJsonCall } from "../action-parse.ts";
+// Body syntax "json-call": `{"name": N, "arguments"|"parameters": {...}}`.
+// Streamed (a sink): one pass of the incremental JSON reader (../tool-call-scanner.ts) as the
+// chunks arrive gives the name, the raw arguments text AND the call's value, so end() only
+// checks the built value (a malformed body is the exception: JSON.parse of the decoder's text
+// spells the error). Not streamed: feed() is one test per chunk and end() parses the text the
+// decoder kept with JSON.parse (parseJsonCall), which in V8 costs less than reading it unit by
+// unit in JavaScript as it arrives; no reader is made until a body is streamed.
+import { type ActionResult, jsonCallResult, parseJsonCall } from "../action-parse.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
 
 const ARGUMENTS_FIRST: readonly string[] = ["arguments", "parameters"];
 const PARAMETERS_FIRST: readonly string[] = ["parameters", "arguments"];
 
-export class JsonCallParser implements BodyParser, ToolCallSink {
+export class JsonCallParser implements BodyParser {
   private readonly argsKeys: readonly string[];
   private readonly maxBufferedChars: number;
-  /** Made at the first body with a sink; null until then. */
+  /** Made at the first streamed body; null until then. */
   private scanner: ToolCallScanner | null = null;
-  private sink: ToolCallSink | null = null;
+  private streaming = false;
 
   constructor(options: BodyParserOptions) {
     this.argsKeys = options.argumentsKey === "parameters" ? PARAMETERS_FIRST : ARGUMENTS_FIRST;
@@ -24,28 +25,27 @@ export class JsonCallParser implements BodyParser, ToolCallSink {
   }
 
   reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined): void {
-    this.sink = sink;
+    this.streaming = sink !== null;
     if (sink === null) return;
-    if (this.scanner === null) this.scanner = new ToolCallScanner(this, this.maxBufferedChars);
-    else this.scanner.reset();
+    const max = this.maxBufferedChars;
+    if (this.scanner === null) this.scanner = new ToolCallScanner(sink, max, { build: true, maxKept: max });
+    else this.scanner.reset(sink);
   }
 
   feed(text: string): void {
-    if (this.sink !== null) (this.scanner as ToolCallScanner).feed(text);
+    if (this.streaming) (this.scanner as ToolCallScanner).feed(text);
   }
 
   separator(): void {}
 
+  /** `raw`: the body text the decoder kept (read unless the body was streamed and well formed). */
   end(raw: string): ActionResult {
-    this.sink = null;
-    return parseJsonCall(raw, this.argsKeys);
-  }
-
-  onToolCallName(name: string): void {
-    this.sink?.onToolCallName(name);
-  }
-
-  onToolCallArguments(text: string): void {
-    this.sink?.onToolCallArguments(text);
+    if (!this.streaming) return parseJsonCall(raw, this.argsKeys);
+    this.streaming = false;
+    const scanner = this.scanner as ToolCallScanner;
+    const r = jsonCallResult(scanner, raw, this.argsKeys);
+    // The built value is the caller's now; the reader holds nothing until the next body.
+    scanner.reset(null);
+    return r;
   }
 }
