@@ -81,7 +81,10 @@ export {
 } from "./formats/reserved.ts";
 export type { ChatSink } from "./formats/sink.ts";
 export { type FromUrlOptions, fromUrl } from "./from-url.ts";
+export * from "./gguf/index.ts";
 export {
+  type AnyLoadOptions,
+  type AnyTokenizer,
   detectFormat,
   fromFiles,
   type LoadOptions,
