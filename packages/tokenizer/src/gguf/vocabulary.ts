@@ -176,11 +176,7 @@ export function ggufTokenizerFiles(meta: GgufMetadata, file: string): GgufTokeni
     // placeholders nothing encodes to: control tokens.
     if (model === "llama" && i === special.unk) continue;
     const extraUnknown = model === "llama" && t === UNKNOWN;
-    if (
-      t === CONTROL ||
-      extraUnknown ||
-      (t === USER_DEFINED && !(model === "gpt2" && impossibleByte(content)))
-    )
+    if (t === CONTROL || extraUnknown || t === USER_DEFINED)
       added.push({ id: i, content, special: t !== USER_DEFINED });
   }
   const files: Record<string, string | Uint8Array> = {};
@@ -278,8 +274,11 @@ function byteLevelJson(
 ): string {
   const addedIds = new Set(added.map((t) => t.id));
   const vocab: string[] = [];
+  // Added tokens stay out of the vocabulary (the encoder never produces them), except a lone
+  // symbol of a byte UTF-8 never holds: part of the byte alphabet, and unreachable from text.
   for (let i = 0; i < tokens.length; i++)
-    if (!addedIds.has(i)) vocab.push(`${JSON.stringify(tokens[i])}:${i}`);
+    if (!addedIds.has(i) || impossibleByte(tokens[i] as string))
+      vocab.push(`${JSON.stringify(tokens[i])}:${i}`);
   const pairs: string[] = [];
   for (const m of merges) {
     // llama.cpp splits at the first space after the first character; a merge without one
