@@ -173,6 +173,9 @@ export function buildTokenizer(
   });
 }
 
+/** buildTemplateTokenizer for the Node loaders (one import path for both builders). */
+export const buildTemplateTokenizerOf = buildTemplateTokenizer;
+
 /** LoadOptions of the "template" format (docs/templates.md). */
 export type TemplateFormatOptions = TemplateLoadOptions & { readonly format: "template" };
 
@@ -229,6 +232,12 @@ export function buildAnyTokenizer(
   } catch (e) {
     const auto = options.format === undefined || options.format === "auto";
     if (!(auto && TokenizerError.isInstance(e) && NO_NATIVE_FAMILY.has(e.type))) throw e;
-    return buildTemplateTokenizer(files, options, label);
+    try {
+      return buildTemplateTokenizer(files, options, label);
+    } catch (t) {
+      // No template either: the native failure says more (which family, which token).
+      if (TokenizerError.isInstance(t) && t.type === "file-not-found") throw e;
+      throw t;
+    }
   }
 }

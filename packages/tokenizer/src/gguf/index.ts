@@ -1,3 +1,4 @@
+export { firstVocabularyDifference, type VocabularyDifference } from "./compare.ts";
 export { fromGguf, type GgufLoad, type GgufLoadOptions, loadGguf } from "./load.ts";
 export { GGUF_PRE_TOKENIZER_NAMES } from "./pre-tokenizers.ts";
 export {

@@ -4,11 +4,7 @@
 // file "chat_template.jinja" beside the config, else the config's `chat_template` (a string, or
 // a named list: "default", plus "tool_use" chosen when the request has tools, as transformers
 // does). ./directory.ts reads the same files from a directory (Node).
-import {
-  loadByteLevelModel,
-  type ScannedTokenizerJson,
-  scanTokenizerJson,
-} from "../bytelevel/index.ts";
+import { loadByteLevelModel, type ScannedTokenizerJson, scanTokenizerJson } from "../bytelevel/index.ts";
 import { TokenizerError } from "../errors.ts";
 import { configOf, type TokenizerFiles } from "../load.ts";
 import { unreachablePiece } from "../model-files.ts";
