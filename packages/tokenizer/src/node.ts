@@ -17,6 +17,8 @@ export {
   loadGgufFile,
   loadGgufFileSync,
   readGgufHead,
+  readGgufHeadMetadata,
+  readGgufHeadMetadataSync,
   readGgufHeadSync,
 } from "./node/gguf.ts";
 export { QWEN3_DATA_PACKAGE, qwen3Dir } from "./node/qwen3.ts";

@@ -1,5 +1,5 @@
 export { firstVocabularyDifference, type VocabularyDifference } from "./compare.ts";
-export { fromGguf, type GgufLoad, type GgufLoadOptions, loadGguf } from "./load.ts";
+export { fromGguf, type GgufLoad, type GgufLoadOptions, loadGguf, loadGgufMetadata } from "./load.ts";
 export { GGUF_PRE_TOKENIZER_NAMES } from "./pre-tokenizers.ts";
 export {
   type GgufArrayItems,

@@ -19,8 +19,12 @@ export interface GgufLoad {
 
 /** The tokenizer of a GGUF file's bytes (the whole file or its head holding the metadata). */
 export function loadGguf(bytes: Uint8Array, options: GgufLoadOptions = {}): GgufLoad {
+  return loadGgufMetadata(readGgufMetadata(bytes, options.file ?? "model.gguf"), options);
+}
+
+/** loadGguf from metadata already read (./reader.ts). */
+export function loadGgufMetadata(metadata: GgufMetadata, options: GgufLoadOptions = {}): GgufLoad {
   const file = options.file ?? "model.gguf";
-  const metadata = readGgufMetadata(bytes, file);
   const vocabulary = ggufTokenizerFiles(metadata, file);
   const { file: _f, ...rest } = options;
   // Errors about the derived files name the GGUF: "x.gguf (tokenizer.json)".

@@ -273,19 +273,25 @@ function byteLevelJson(
   ignoreMerges: boolean,
 ): string {
   const addedIds = new Set(added.map((t) => t.id));
-  const vocab: string[] = [];
   // Added tokens stay out of the vocabulary (the encoder never produces them), except a lone
   // symbol of a byte UTF-8 never holds: part of the byte alphabet, and unreachable from text.
-  for (let i = 0; i < tokens.length; i++)
-    if (!addedIds.has(i) || impossibleByte(tokens[i] as string))
-      vocab.push(`${JSON.stringify(tokens[i])}:${i}`);
+  const vocab: string[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as string;
+    if (!addedIds.has(i) || impossibleByte(t)) vocab.push(`${jsonString(t)}:${i}`);
+  }
   const pairs: string[] = [];
   for (const m of merges) {
     // llama.cpp splits at the first space after the first character; a merge without one
     // becomes ("", "") there, which never applies: skipped here (the others keep their order).
     const at = m.indexOf(" ", 1);
     if (at < 0) continue;
-    pairs.push(JSON.stringify([m.slice(0, at), m.slice(at + 1)]));
+    // "a b" when that is unambiguous (the fast reader's common case), else [a, b].
+    pairs.push(
+      m.indexOf(" ", at + 1) < 0 && m.indexOf(" ") === at
+        ? jsonString(m)
+        : `[${jsonString(m.slice(0, at))},${jsonString(m.slice(at + 1))}]`,
+    );
   }
   const pre = {
     type: "Sequence",
@@ -341,3 +347,12 @@ function impossibleByte(content: string): boolean {
 }
 
 export { BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, USER_DEFINED };
+
+/** JSON text of a string; most vocabulary strings need no escape (JSON.stringify per token costs more). */
+function jsonString(s: string): string {
+  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
+}
+
+// Quote, backslash, control characters, and surrogates (JSON.stringify escapes lone ones).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: exactly the characters JSON escapes
+const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;

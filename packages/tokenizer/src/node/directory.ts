@@ -10,7 +10,7 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ChatTokenizer } from "../chat-tokenizer.ts";
 import { TokenizerError } from "../errors.ts";
-import { readGgufMetadata } from "../gguf/reader.ts";
+import type { GgufMetadata } from "../gguf/reader.ts";
 import { ggufTokenizerFiles } from "../gguf/vocabulary.ts";
 import {
   type AnyLoadOptions,
@@ -28,7 +28,7 @@ import { JSON_MODEL_FILE, SPM_MODEL_FILE } from "../model-files.ts";
 import { loadTemplateTokenizerSync } from "../template/directory.ts";
 import { TEMPLATE_FILE } from "../template/from-files.ts";
 import type { TemplateTokenizer } from "../template/tokenizer.ts";
-import { isGgufPath, readGgufHead, readGgufHeadSync } from "./gguf.ts";
+import { isGgufPath, readGgufHeadMetadata, readGgufHeadMetadataSync } from "./gguf.ts";
 import { qwen3Dir } from "./qwen3.ts";
 import { openTableCache, type TableCacheOptions } from "./table-cache.ts";
 
@@ -201,13 +201,17 @@ export function fromDirectorySync(
 }
 
 /** A GGUF file's tokenizer files (../gguf/vocabulary.ts), labelled "PATH (tokenizer.json)". */
-function ggufFiles(path: string, head: Uint8Array) {
-  const files = ggufTokenizerFiles(readGgufMetadata(head, path), path).files;
+function ggufFiles(path: string, metadata: GgufMetadata) {
+  const files = ggufTokenizerFiles(metadata, path).files;
   return { files, label: (name: string) => `${path} (${name})` };
 }
 
-function loadGgufNative(path: string, head: Uint8Array, options: NodeLoadOptions | TemplateFormatOptions) {
-  const { files, label } = ggufFiles(path, head);
+function loadGgufNative(
+  path: string,
+  metadata: GgufMetadata,
+  options: NodeLoadOptions | TemplateFormatOptions,
+) {
+  const { files, label } = ggufFiles(path, metadata);
   if (options.format === "template") return buildTemplateTokenizerOf(files, options, label);
   checkFormatOption(options.format);
   return buildTokenizer(files, options, label);
@@ -227,7 +231,8 @@ export async function loadTokenizer(
   nameOrDir: string,
   options: NodeLoadOptions | TemplateFormatOptions = {},
 ): Promise<ChatTokenizer | TemplateTokenizer> {
-  if (isGgufPath(nameOrDir)) return loadGgufNative(nameOrDir, await readGgufHead(nameOrDir), options);
+  if (isGgufPath(nameOrDir))
+    return loadGgufNative(nameOrDir, (await readGgufHeadMetadata(nameOrDir)).metadata, options);
   const d = resolveDir(nameOrDir);
   if (options.format === "template") return loadTemplateTokenizerSync(d, options);
   return load(d, options);
@@ -240,7 +245,8 @@ export function loadTokenizerSync(
   nameOrDir: string,
   options: NodeLoadOptions | TemplateFormatOptions = {},
 ): ChatTokenizer | TemplateTokenizer {
-  if (isGgufPath(nameOrDir)) return loadGgufNative(nameOrDir, readGgufHeadSync(nameOrDir), options);
+  if (isGgufPath(nameOrDir))
+    return loadGgufNative(nameOrDir, readGgufHeadMetadataSync(nameOrDir).metadata, options);
   const d = resolveDir(nameOrDir);
   if (options.format === "template") return loadTemplateTokenizerSync(d, options);
   return loadSync(d, options);

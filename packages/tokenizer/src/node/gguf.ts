@@ -5,8 +5,8 @@
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { TokenizerError } from "../errors.ts";
-import { type GgufLoad, type GgufLoadOptions, loadGguf } from "../gguf/load.ts";
-import { readGgufMetadata } from "../gguf/reader.ts";
+import { type GgufLoad, type GgufLoadOptions, loadGgufMetadata } from "../gguf/load.ts";
+import { type GgufMetadata, readGgufMetadata } from "../gguf/reader.ts";
 import type { AnyTokenizer } from "../load.ts";
 
 /** The first read; the metadata of most models fits (a 150k-token vocabulary is ~5 MB). */
@@ -25,6 +25,11 @@ function cannotRead(path: string, e: unknown): TokenizerError {
 
 /** The head of `path` holding the whole metadata section (growing reads). */
 export function readGgufHeadSync(path: string): Uint8Array {
+  return readGgufHeadMetadataSync(path).head;
+}
+
+/** The head and its metadata (parsed once). */
+export function readGgufHeadMetadataSync(path: string): { head: Uint8Array; metadata: GgufMetadata } {
   let fd: number;
   try {
     fd = openSync(path, "r");
@@ -44,8 +49,7 @@ export function readGgufHeadSync(path: string): Uint8Array {
       }
       const head = buf.subarray(0, got);
       try {
-        readGgufMetadata(head, path);
-        return head;
+        return { head, metadata: readGgufMetadata(head, path) };
       } catch (e) {
         if (!truncated(e) || got < want || want >= size) throw e;
         want = Math.min(size, want * 4);
@@ -61,6 +65,13 @@ export function readGgufHeadSync(path: string): Uint8Array {
 
 /** readGgufHeadSync without blocking the event loop. */
 export async function readGgufHead(path: string): Promise<Uint8Array> {
+  return (await readGgufHeadMetadata(path)).head;
+}
+
+/** readGgufHeadMetadataSync without blocking the event loop. */
+export async function readGgufHeadMetadata(
+  path: string,
+): Promise<{ head: Uint8Array; metadata: GgufMetadata }> {
   let handle: Awaited<ReturnType<typeof open>>;
   try {
     handle = await open(path, "r");
@@ -80,8 +91,7 @@ export async function readGgufHead(path: string): Promise<Uint8Array> {
       }
       const head = buf.subarray(0, got);
       try {
-        readGgufMetadata(head, path);
-        return head;
+        return { head, metadata: readGgufMetadata(head, path) };
       } catch (e) {
         if (!truncated(e) || got < want || want >= size) throw e;
         want = Math.min(size, want * 4);
@@ -97,12 +107,12 @@ export async function readGgufHead(path: string): Promise<Uint8Array> {
 
 /** The tokenizer (and what the file holds) of a GGUF file; errors name the path. */
 export function loadGgufFileSync(path: string, options: GgufLoadOptions = {}): GgufLoad {
-  return loadGguf(readGgufHeadSync(path), { file: path, ...options });
+  return loadGgufMetadata(readGgufHeadMetadataSync(path).metadata, { file: path, ...options });
 }
 
 /** loadGgufFileSync without blocking on the read. */
 export async function loadGgufFile(path: string, options: GgufLoadOptions = {}): Promise<GgufLoad> {
-  return loadGguf(await readGgufHead(path), { file: path, ...options });
+  return loadGgufMetadata((await readGgufHeadMetadata(path)).metadata, { file: path, ...options });
 }
 
 /** The tokenizer of a GGUF file: a native family when its definition fits, else the file's template. */
