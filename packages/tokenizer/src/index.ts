@@ -88,6 +88,7 @@ export {
   detectFormat,
   fromFiles,
   type LoadOptions,
+  NO_NATIVE_FAMILY,
   type TemplateFormatOptions,
   type TokenizerFiles,
 } from "./load.ts";
