@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { fromGguf, readGgufMetadata, TokenizerError } from "../src/index.ts";
-import { tinyGpt2Kvs, writeGguf } from "./gguf-support.ts";
+import { type Kv, tinyGpt2Kvs, writeGguf } from "./gguf-support.ts";
 
 function u64le(v: bigint): number[] {
   return Array.from({ length: 8 }, (_, i) => Number((v >> BigInt(8 * i)) & 0xffn));
@@ -162,6 +162,63 @@ describe("GGUF reader", () => {
         },
       ),
       { seed: 36, numRuns: 300 },
+    );
+  });
+
+  test("fast-check: well-formed files with hostile tokenizer values load or fail typed", () => {
+    const base = tinyGpt2Kvs();
+    const KEYS = [
+      "tokenizer.ggml.model",
+      "tokenizer.ggml.pre",
+      "tokenizer.ggml.tokens",
+      "tokenizer.ggml.token_type",
+      "tokenizer.ggml.merges",
+      "tokenizer.ggml.scores",
+      "tokenizer.ggml.eos_token_id",
+      "tokenizer.ggml.bos_token_id",
+      "tokenizer.ggml.add_bos_token",
+      "tokenizer.chat_template",
+      "tokenizer.chat_templates",
+      "general.alignment",
+    ];
+    const value = fc.oneof(
+      fc.record({
+        type: fc.constant("string" as const),
+        value: fc.constantFrom("gpt2", "llama", "bert", "", "x"),
+      }),
+      fc.record({
+        type: fc.constantFrom("u32" as const, "i32" as const),
+        value: fc.integer({ min: -5, max: 1000 }),
+      }),
+      fc.record({ type: fc.constant("bool" as const), value: fc.boolean() }),
+      fc.record({ type: fc.constant("u64" as const), value: fc.bigInt({ min: 0n, max: (1n << 64n) - 1n }) }),
+      fc.record({
+        type: fc.constant("array" as const),
+        of: fc.constant("string" as const),
+        value: fc.array(fc.string({ maxLength: 4 }), { maxLength: 300 }),
+      }),
+      fc.record({
+        type: fc.constant("array" as const),
+        of: fc.constantFrom("i32" as const, "f32" as const),
+        value: fc.array(fc.integer({ min: -3, max: 8 }), { maxLength: 300 }),
+      }),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom(...KEYS), value), { minLength: 1, maxLength: 4 }),
+        (edits) => {
+          const kvs = new Map<string, Kv>(base.map((kv) => [kv.key, kv]));
+          for (const [key, v] of edits) kvs.set(key, { key, ...v } as Kv);
+          try {
+            const tok = fromGguf(writeGguf([...kvs.values()]), { format: "template" });
+            const ids = tok.encodeText("hello world 你好 <|im_end|>").ids;
+            tok.decode(ids);
+          } catch (e) {
+            if (!TokenizerError.isInstance(e)) throw e;
+          }
+        },
+      ),
+      { seed: 37, numRuns: 300 },
     );
   });
 });
