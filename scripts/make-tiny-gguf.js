@@ -1,13 +1,15 @@
 #!/usr/bin/env node
 // Writes a tiny random-weight GGUF v3 model with the real Qwen3 vocabulary, for the
 // node-llama-cpp engine's tests and the `chatwire serve` demo (issue 12):
-//   node scripts/make-tiny-gguf.js OUT.gguf [--seed N]
+//   node scripts/make-tiny-gguf.js OUT.gguf [--seed N] [--chat-template FILE | --no-chat-template]
 // Architecture "llama": 1 layer, 32-wide embeddings, 4 heads (head dim 8), FFN 64; 2-D weights
 // f16, norm weights f32 (llama.cpp's CPU kernels want f32 norms). Vocabulary from the Qwen3
 // tokenizer.json of @chatwire/tokenizer-qwen3 (151,669 tokens, no padding rows): the
 // tokenizer.ggml.* keys carry tokens, merges, token types (NORMAL; added special -> CONTROL;
 // added non-special such as <think>, <tool_call> -> USER_DEFINED, as llama.cpp's HF converter
-// does) and pre = "qwen2". Weights come from a seeded PRNG (mulberry32; default seed 12), so the
+// does) and pre = "qwen2", the special tokens (bos = pad = <|endoftext|>, eos = <|im_end|>,
+// add_bos false) and tokenizer.chat_template (Qwen3's, from its tokenizer_config.json, or FILE):
+// the file alone is enough to serve it (`chatwire serve --engine llama-cpp --model OUT.gguf`). Weights come from a seeded PRNG (mulberry32; default seed 12), so the
 // file is byte-identical for a seed. Its output is random tokens: robustness input for the decoder.
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -19,8 +21,12 @@ const args = process.argv.slice(2);
 const out = args.find((a) => !a.startsWith("--"));
 const seedAt = args.indexOf("--seed");
 const seed = seedAt === -1 ? 12 : Number(args[seedAt + 1]);
-if (out === undefined || !Number.isInteger(seed)) {
-  process.stderr.write("usage: node scripts/make-tiny-gguf.js OUT.gguf [--seed N]\n");
+const templateAt = args.indexOf("--chat-template");
+const templateFile = templateAt === -1 ? undefined : args[templateAt + 1];
+if (out === undefined || !Number.isInteger(seed) || (templateAt !== -1 && templateFile === undefined)) {
+  process.stderr.write(
+    "usage: node scripts/make-tiny-gguf.js OUT.gguf [--seed N] [--chat-template FILE | --no-chat-template]\n",
+  );
   process.exit(2);
 }
 
@@ -28,6 +34,11 @@ const qwenDir = createRequire(join(root, "package.json"))(
   join(root, "packages", "tokenizer-qwen3", "dir.cjs"),
 );
 const tj = JSON.parse(readFileSync(join(qwenDir, "tokenizer.json"), "utf8"));
+const chatTemplate = args.includes("--no-chat-template")
+  ? undefined
+  : templateFile !== undefined
+    ? readFileSync(templateFile, "utf8")
+    : JSON.parse(readFileSync(join(qwenDir, "tokenizer_config.json"), "utf8")).chat_template;
 
 // ---- vocabulary
 const added = new Map(tj.added_tokens.map((t) => [t.id, t]));
@@ -135,6 +146,7 @@ kv("tokenizer.ggml.eos_token_id", T.U32, u32b(151645));
 kv("tokenizer.ggml.padding_token_id", T.U32, u32b(151643));
 kv("tokenizer.ggml.bos_token_id", T.U32, u32b(151643));
 kv("tokenizer.ggml.add_bos_token", T.BOOL, Buffer.from([0]));
+if (typeof chatTemplate === "string") kv("tokenizer.chat_template", T.STRING, str(chatTemplate));
 
 const F32 = 0;
 const F16 = 1;

@@ -2,6 +2,7 @@
 // fixture-backed suites are skipped and this prints ONE line saying so.
 import { missingFamilyFixtures } from "./family-fixtures.ts";
 import { fixturesDir, missingFixtures } from "./fixtures.ts";
+import { ggufVocabDir, missingGgufVocab } from "./gguf-vocab.ts";
 import { harmonySuiteDir, haveHarmonySuite } from "./harmony-suite.ts";
 import { missingSharedFiles, sharedSources } from "./shared-sources.ts";
 
@@ -19,6 +20,13 @@ export default function setup(): void {
   if (family.length > 0) {
     skipped.push("parts of the family conformance battery");
     why.push(`family fixtures not found (${family.join("; ")}); set CHATWIRE_FIXTURES`);
+  }
+  const gguf = missingGgufVocab();
+  if (gguf.length > 0) {
+    skipped.push("the GGUF vocabulary suites");
+    why.push(
+      `GGUF vocabularies not found in ${ggufVocabDir()} (missing ${gguf.join(", ")}); set CHATWIRE_GGUF_VOCAB`,
+    );
   }
   if (!haveHarmonySuite()) {
     skipped.push("the harmony peer suite");

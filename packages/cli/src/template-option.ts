@@ -6,6 +6,7 @@ import {
   type ChatRequest,
   type ChatTokenizer,
   FAMILY_NAMES,
+  NO_NATIVE_FAMILY,
   type TemplateTokenizer,
   TokenizerError,
 } from "@chatwire/tokenizer";
@@ -26,15 +27,6 @@ export const CHAT_FORMAT_OPTION: OptionSpecs = {
 export type LoadedChatTokenizer =
   | { readonly kind: "native"; readonly tokenizer: ChatTokenizer }
   | { readonly kind: "template"; readonly tokenizer: TemplateTokenizer };
-
-/** Native load failures after which "auto" renders the directory's chat template instead. */
-const NO_NATIVE_FAMILY: ReadonlySet<string> = new Set([
-  // No family's detection data matches the files.
-  "unknown-format",
-  // A family was detected but the files do not fit it (e.g. an older vocabulary of the same
-  // tokenizer class and markers that lacks one of the family's tokens): no native family matches.
-  "tokenizer-config-mismatch",
-]);
 
 /**
  * The tokenizer --format names. "auto": the native family detected from tokenizer_config.json;

@@ -18,7 +18,7 @@ export const TOKENIZER_OPTIONS: OptionSpecs = {
   tokenizer: {
     kind: "string",
     description:
-      "a Hugging Face tokenizer directory (tokenizer.model and/or tokenizer.json + tokenizer_config.json) or a built-in name",
+      "a Hugging Face tokenizer directory (tokenizer.model and/or tokenizer.json + tokenizer_config.json), a GGUF file (its tokenizer metadata) or a built-in name",
     default: DEFAULT_TOKENIZER,
   },
   format: {

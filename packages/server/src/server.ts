@@ -31,6 +31,8 @@ export interface ServeOptions {
   readonly engine: Engine;
   /** The model id clients send and /v1/models lists. */
   readonly modelId: string;
+  /** Where the tokenizer came from ("gguf:PATH", "directory:PATH", "builtin:NAME"), for /v1/models. */
+  readonly tokenizerSource?: string;
   readonly limits?: Partial<ServeLimits>;
   /** Require `Authorization: Bearer <apiKey>` on every route but /health. Must not be empty. */
   readonly apiKey?: string;
@@ -147,6 +149,10 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
             created: 0,
             owned_by: "chatwire",
             max_model_len: limits.maxModelLen,
+            tokenizer: {
+              format: o.tokenizer.format,
+              ...(o.tokenizerSource === undefined ? {} : { source: o.tokenizerSource }),
+            },
           },
         ],
       });

@@ -7,6 +7,8 @@ const MARKER = Symbol.for("chatwire.tokenizer.error");
 export type TokenizerErrorType =
   | "file-not-found"
   | "bad-tokenizer-file"
+  | "bad-gguf-file"
+  | "unsupported-vocabulary"
   | "tokenizer-config-mismatch"
   | "unknown-format"
   | "special-token-in-text"

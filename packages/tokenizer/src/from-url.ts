@@ -8,7 +8,16 @@
 // fetch-failed.
 import type { ChatTokenizer } from "./chat-tokenizer.ts";
 import { TokenizerError } from "./errors.ts";
-import { buildTokenizer, CONFIG_FILE, checkFormatOption, EOS_FILES, type LoadOptions } from "./load.ts";
+import { type GgufLoad, type GgufLoadOptions, loadGgufMetadata } from "./gguf/load.ts";
+import { readGgufMetadata } from "./gguf/reader.ts";
+import {
+  type AnyTokenizer,
+  buildTokenizer,
+  CONFIG_FILE,
+  checkFormatOption,
+  EOS_FILES,
+  type LoadOptions,
+} from "./load.ts";
 import { JSON_MODEL_FILE, SPM_MODEL_FILE } from "./model-files.ts";
 import { TEMPLATE_FILE } from "./template/from-files.ts";
 
@@ -113,4 +122,73 @@ export async function fromUrl(baseUrl: string | URL, options: FromUrlOptions = {
   await Promise.all([CONFIG_FILE, JSON_MODEL_FILE, ...OPTIONAL_FILES].map(add));
   if (files[JSON_MODEL_FILE] === undefined && files[CONFIG_FILE] !== undefined) await add(SPM_MODEL_FILE);
   return buildTokenizer(files, options, label);
+}
+
+/** The first ranged read of a GGUF URL; the metadata of most models fits. */
+const GGUF_FIRST_RANGE = 16 << 20;
+
+/**
+ * A GGUF file over HTTP(S): its metadata head is fetched with Range requests (growing x4 until
+ * the metadata parses; a server that ignores Range sends the whole file, which is used as is),
+ * then built as loadGguf does (a native family when its definition fits, else the file's
+ * template). HTTP failures are fetch-failed naming the URL; 404/410 file-not-found.
+ */
+export async function loadGgufUrl(url: string | URL, options: GgufUrlOptions = {}): Promise<GgufLoad> {
+  const href = String(url);
+  const doFetch = options.fetch ?? globalThis.fetch;
+  if (typeof doFetch !== "function")
+    throw new TokenizerError("invalid-argument", "no fetch: pass options.fetch in this runtime");
+  const { fetch: _f, init, firstRange, ...rest } = options;
+  const file = options.file ?? href;
+  let want = firstRange ?? GGUF_FIRST_RANGE;
+  if (!Number.isSafeInteger(want) || want < 1)
+    throw new TokenizerError("invalid-argument", "firstRange must be a positive integer");
+  for (;;) {
+    const headers = new Headers(init?.headers);
+    headers.set("range", `bytes=0-${want - 1}`);
+    let res: Response;
+    try {
+      res = await doFetch(href, { ...init, headers });
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      throw new TokenizerError("fetch-failed", `${href} cannot be fetched: ${why}`, { file: href });
+    }
+    if (res.status === 404 || res.status === 410)
+      throw new TokenizerError("file-not-found", `${href} does not exist`, { file: href });
+    if (!res.ok)
+      throw new TokenizerError(
+        "fetch-failed",
+        `${href} answered HTTP ${res.status} ${res.statusText}`.trimEnd(),
+        {
+          file: href,
+          status: res.status,
+        },
+      );
+    let bytes: Uint8Array;
+    try {
+      bytes = new Uint8Array(await res.arrayBuffer());
+    } catch (e) {
+      const why = e instanceof Error ? e.message : String(e);
+      throw new TokenizerError("fetch-failed", `${href}: reading the body failed: ${why}`, { file: href });
+    }
+    // 206: the range (a shorter one means the file ended); 200: the server sent the whole file.
+    const whole = res.status !== 206 || bytes.length < want;
+    try {
+      return loadGgufMetadata(readGgufMetadata(bytes, file), { ...rest, file });
+    } catch (e) {
+      const more = TokenizerError.isInstance(e) && e.type === "bad-gguf-file" && e.fields.truncated === true;
+      if (!more || whole) throw e;
+      want *= 4;
+    }
+  }
+}
+
+export interface GgufUrlOptions extends FromUrlOptions, GgufLoadOptions {
+  /** Bytes asked for by the first Range request (default 16 MiB); each further one asks 4x more. */
+  readonly firstRange?: number;
+}
+
+/** loadGgufUrl(url, options).tokenizer. */
+export async function fromGgufUrl(url: string | URL, options: GgufUrlOptions = {}): Promise<AnyTokenizer> {
+  return (await loadGgufUrl(url, options)).tokenizer;
 }

@@ -80,11 +80,15 @@ export {
   type ReservedRegistry,
 } from "./formats/reserved.ts";
 export type { ChatSink } from "./formats/sink.ts";
-export { type FromUrlOptions, fromUrl } from "./from-url.ts";
+export { type FromUrlOptions, fromGgufUrl, fromUrl, type GgufUrlOptions, loadGgufUrl } from "./from-url.ts";
+export * from "./gguf/index.ts";
 export {
+  type AnyLoadOptions,
+  type AnyTokenizer,
   detectFormat,
   fromFiles,
   type LoadOptions,
+  NO_NATIVE_FAMILY,
   type TemplateFormatOptions,
   type TokenizerFiles,
 } from "./load.ts";

@@ -173,6 +173,9 @@ export function buildTokenizer(
   });
 }
 
+/** buildTemplateTokenizer for the Node loaders (one import path for both builders). */
+export const buildTemplateTokenizerOf = buildTemplateTokenizer;
+
 /** LoadOptions of the "template" format (docs/templates.md). */
 export type TemplateFormatOptions = TemplateLoadOptions & { readonly format: "template" };
 
@@ -194,4 +197,47 @@ export function fromFiles(
 /** The family name detected from tokenizer_config.json alone (see families/detect.ts). */
 export function detectFormat(config: TokenizerConfig): FormatName {
   return detectFamily({ config, addedTokens: config.addedTokens, templates: [] }).name;
+}
+
+/** A loaded tokenizer of either shape: a native family's, or one bound to the model's own template. */
+export type AnyTokenizer = ChatTokenizer | TemplateTokenizer;
+
+/** Native load failures after which "auto" uses the model's chat template instead. */
+export const NO_NATIVE_FAMILY: ReadonlySet<string> = new Set([
+  // No family's detection data matches the files.
+  "unknown-format",
+  // A family was detected but the files do not fit it (e.g. an older vocabulary of the same
+  // markers that lacks one of the family's tokens).
+  "tokenizer-config-mismatch",
+]);
+
+/** LoadOptions with "template" and the template loader's options ("auto" or absent: the choice rule). */
+export type AnyLoadOptions = Omit<LoadOptions, "format"> &
+  TemplateLoadOptions & { readonly format?: FormatName | "template" };
+
+/**
+ * The one choice rule (library, CLI, server): a family name loads that family, "template" the
+ * template tokenizer; "auto" (or absent) the native family detected from the files, else — when
+ * no family matches or the detected one does not fit — the model's own chat template.
+ */
+export function buildAnyTokenizer(
+  files: TokenizerFiles,
+  options: AnyLoadOptions,
+  label: (name: string) => string,
+): AnyTokenizer {
+  if (options.format === "template") return buildTemplateTokenizer(files, options, label);
+  const { chatTemplate: _t, limits: _l, now: _n, ...native } = options;
+  try {
+    return buildTokenizer(files, native as LoadOptions, label);
+  } catch (e) {
+    const auto = options.format === undefined || options.format === "auto";
+    if (!(auto && TokenizerError.isInstance(e) && NO_NATIVE_FAMILY.has(e.type))) throw e;
+    try {
+      return buildTemplateTokenizer(files, options, label);
+    } catch (t) {
+      // No template either: the native failure says more (which family, which token).
+      if (TokenizerError.isInstance(t) && t.type === "file-not-found") throw e;
+      throw t;
+    }
+  }
 }

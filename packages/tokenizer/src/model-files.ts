@@ -129,15 +129,22 @@ export function unreachableIds(source: ModelSource, ids: Iterable<number>): Set<
       for (const [k, v] of Object.entries(raw)) if (typeof v === "number") byId.set(v, k);
     piece = (id) => byId.get(id);
   }
-  for (const id of ids) {
-    const p = piece(id);
-    if (
-      p !== undefined &&
-      [...p].some((ch) => ch.length > 1 || (CHAR_TO_BYTE[ch.charCodeAt(0)] ?? -1) === -1)
-    )
-      out.add(id);
-  }
+  for (const id of ids) if (unreachablePiece(piece(id))) out.add(id);
   return out;
+}
+
+/**
+ * A byte-level vocabulary piece BPE can never produce from text: spelled with a character outside
+ * the byte-level alphabet, or the lone symbol of a byte UTF-8 never holds (0xC0, 0xC1, 0xF5-0xFF;
+ * DeepSeek's GGUFs type those USER_DEFINED, and llama.cpp matches "ö" in text as one).
+ */
+export function unreachablePiece(p: string | undefined): boolean {
+  if (p === undefined) return false;
+  if (p.length === 1) {
+    const b = CHAR_TO_BYTE[p.charCodeAt(0)] ?? -1;
+    if (b === 0xc0 || b === 0xc1 || b >= 0xf5) return true;
+  }
+  return [...p].some((ch) => ch.length > 1 || (CHAR_TO_BYTE[ch.charCodeAt(0)] ?? -1) === -1);
 }
 
 function withoutPostProcessor(json: object): object {

@@ -2,13 +2,25 @@
 // fromFiles/fromUrl, is in the runtime-neutral main entry.
 export { readTokenizerConfig } from "./node/config-file.ts";
 export {
+  type AnyNodeLoadOptions,
   BUILTIN_TOKENIZERS,
   fromDirectory,
   fromDirectorySync,
+  loadAnyTokenizer,
   loadTokenizer,
   loadTokenizerSync,
   type NodeLoadOptions,
 } from "./node/directory.ts";
+export {
+  fromGgufFile,
+  isGgufPath,
+  loadGgufFile,
+  loadGgufFileSync,
+  readGgufHead,
+  readGgufHeadMetadata,
+  readGgufHeadMetadataSync,
+  readGgufHeadSync,
+} from "./node/gguf.ts";
 export { QWEN3_DATA_PACKAGE, qwen3Dir } from "./node/qwen3.ts";
 export { defaultCacheDir, type TableCacheOptions } from "./node/table-cache.ts";
 export { loadTemplateTokenizerSync } from "./template/directory.ts";

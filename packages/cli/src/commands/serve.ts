@@ -1,5 +1,5 @@
 // serve: the OpenAI-compatible server (@chatwire/server) on 127.0.0.1 (docs/serve.md).
-//   chatwire serve --port N --tokenizer DIR|NAME --engine llama-cpp --model FILE.gguf
+//   chatwire serve --port N --engine llama-cpp --model FILE.gguf [--tokenizer DIR|NAME|FILE.gguf]
 //   chatwire serve --engine replay | --engine vllm --upstream URL | --engine sglang --upstream URL
 // Prints exactly one line `listening on http://127.0.0.1:N` on stdout when ready; request logs go
 // to stderr, one JSON line each. SIGTERM / SIGINT drain: new requests get 503, running ones
@@ -7,14 +7,25 @@
 import { createChatwireServer, ENGINE_NAMES, type EngineName, selectEngine } from "@chatwire/server";
 import { getInt, getString, UsageError } from "../args.ts";
 import type { Command } from "../command.ts";
-import { loadTokenizerOption, TOKENIZER_OPTIONS } from "../tokenizer-option.ts";
+import { loadServeTokenizer } from "../serve-tokenizer.ts";
+import { CHAT_FORMAT_OPTION } from "../template-option.ts";
 
 export const command: Command = {
   name: "serve",
   summary: "OpenAI-compatible HTTP server over node-llama-cpp, vLLM, SGLang or a replay engine",
   jsonl: false,
   options: {
-    ...TOKENIZER_OPTIONS,
+    tokenizer: {
+      kind: "string",
+      description:
+        "a tokenizer directory, a built-in name or a GGUF file; default: with --engine llama-cpp the --model GGUF's own tokenizer, else qwen3. With --engine llama-cpp a tokenizer whose vocabulary differs from the GGUF's is a startup error",
+    },
+    format: {
+      kind: "string",
+      choices: CHAT_FORMAT_OPTION.format?.choices ?? [],
+      description:
+        "the model family, or auto (the default, also when omitted): the family detected from the files, else the model's own chat template (not servable yet: a startup error); template: that template",
+    },
     port: { kind: "int", description: "TCP port (default 8000; 0 = any free port)" },
     host: { kind: "string", description: "bind address (default 127.0.0.1)" },
     engine: { kind: "string", choices: ENGINE_NAMES, description: "the inference engine (default replay)" },
@@ -56,9 +67,9 @@ export const command: Command = {
         "--api-key / CHATWIRE_API_KEY is empty; omit it for an open server",
         "invalid-option-value",
       );
-    const tokenizer = await loadTokenizerOption(opts);
     const engineName = (getString(opts, "engine") ?? "replay") as EngineName;
     const model = getString(opts, "model");
+    const { tokenizer, source } = await loadServeTokenizer(opts, engineName, model);
     const upstream = getString(opts, "upstream");
     const maxConcurrent = getInt(opts, "max-concurrent") ?? 4;
     const positive = (name: string, v: number | undefined) => {
@@ -115,6 +126,7 @@ export const command: Command = {
       tokenizer,
       engine,
       modelId,
+      tokenizerSource: source,
       limits,
       ...(apiKey !== undefined ? { apiKey } : {}),
       ...(getString(opts, "reasoning-field") === "reasoning" ? { reasoningField: "reasoning" as const } : {}),

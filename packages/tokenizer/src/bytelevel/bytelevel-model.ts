@@ -178,9 +178,11 @@ class ByteLevelBpeModel implements ByteLevelModel {
 
     for (let b = 0; b < 256; b++) {
       const id = spec.vocab.get(BYTE_TO_CHAR[b] as string);
-      if (id === undefined)
+      // 0xC0, 0xC1 and 0xF5-0xFF never occur in UTF-8 (the only bytes a string encodes to), so a
+      // vocabulary may lack them (GPT-NeoX, StarCoder, MPT do); any other missing byte is refused.
+      if (id === undefined && !(b === 0xc0 || b === 0xc1 || b >= 0xf5))
         fail(`model.vocab lacks the byte-level symbol for byte 0x${b.toString(16)}`, "model.vocab");
-      this.byteIds[b] = id as number;
+      this.byteIds[b] = id ?? -1;
     }
     // Every merge is checked here (a bad file fails at load); the hash table itself is filled on
     // the first encode (~15-20 ms cold on Qwen3's 151k merges), which a decode-only user never needs.

@@ -10,18 +10,25 @@ import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ChatTokenizer } from "../chat-tokenizer.ts";
 import { TokenizerError } from "../errors.ts";
+import type { GgufMetadata } from "../gguf/reader.ts";
+import { ggufTokenizerFiles } from "../gguf/vocabulary.ts";
 import {
+  type AnyLoadOptions,
+  type AnyTokenizer,
+  buildTemplateTokenizerOf,
   buildTokenizer,
   CONFIG_FILE,
   checkFormatOption,
   EOS_FILES,
   type LoadOptions,
+  NO_NATIVE_FAMILY,
   type TemplateFormatOptions,
 } from "../load.ts";
 import { JSON_MODEL_FILE, SPM_MODEL_FILE } from "../model-files.ts";
 import { loadTemplateTokenizerSync } from "../template/directory.ts";
 import { TEMPLATE_FILE } from "../template/from-files.ts";
 import type { TemplateTokenizer } from "../template/tokenizer.ts";
+import { isGgufPath, readGgufHeadMetadata, readGgufHeadMetadataSync } from "./gguf.ts";
 import { qwen3Dir } from "./qwen3.ts";
 import { openTableCache, type TableCacheOptions } from "./table-cache.ts";
 
@@ -193,9 +200,27 @@ export function fromDirectorySync(
   return loadSync(d, options);
 }
 
+/** A GGUF file's tokenizer files (../gguf/vocabulary.ts), labelled "PATH (tokenizer.json)". */
+function ggufFiles(path: string, metadata: GgufMetadata) {
+  const files = ggufTokenizerFiles(metadata, path).files;
+  return { files, label: (name: string) => `${path} (${name})` };
+}
+
+function loadGgufNative(
+  path: string,
+  metadata: GgufMetadata,
+  options: NodeLoadOptions | TemplateFormatOptions,
+) {
+  const { files, label } = ggufFiles(path, metadata);
+  if (options.format === "template") return buildTemplateTokenizerOf(files, options, label);
+  checkFormatOption(options.format);
+  return buildTokenizer(files, options, label);
+}
+
 /**
- * "qwen3" (needs @chatwire/tokenizer-qwen3 installed) or a directory; see fromDirectory.
- * `format: "template"` loads the template-format tokenizer (docs/templates.md).
+ * "qwen3" (needs @chatwire/tokenizer-qwen3 installed), a directory (see fromDirectory), or a
+ * GGUF file (`*.gguf`: its tokenizer metadata, ../gguf/). `format: "template"` loads the
+ * template-format tokenizer (docs/templates.md); loadAnyTokenizer also falls back to it.
  */
 export async function loadTokenizer(
   nameOrDir: string,
@@ -206,6 +231,8 @@ export async function loadTokenizer(
   nameOrDir: string,
   options: NodeLoadOptions | TemplateFormatOptions = {},
 ): Promise<ChatTokenizer | TemplateTokenizer> {
+  if (isGgufPath(nameOrDir))
+    return loadGgufNative(nameOrDir, (await readGgufHeadMetadata(nameOrDir)).metadata, options);
   const d = resolveDir(nameOrDir);
   if (options.format === "template") return loadTemplateTokenizerSync(d, options);
   return load(d, options);
@@ -218,7 +245,39 @@ export function loadTokenizerSync(
   nameOrDir: string,
   options: NodeLoadOptions | TemplateFormatOptions = {},
 ): ChatTokenizer | TemplateTokenizer {
+  if (isGgufPath(nameOrDir))
+    return loadGgufNative(nameOrDir, readGgufHeadMetadataSync(nameOrDir).metadata, options);
   const d = resolveDir(nameOrDir);
   if (options.format === "template") return loadTemplateTokenizerSync(d, options);
   return loadSync(d, options);
+}
+
+/** loadAnyTokenizer's options: a family name, "template", or "auto" (absent: auto). */
+export type AnyNodeLoadOptions = AnyLoadOptions & TableCacheOptions;
+
+/**
+ * The one loader: a built-in name, a model directory or a GGUF file, with the one choice rule
+ * (../load.ts buildAnyTokenizer): the native family detected from the files, else — when none
+ * matches or the detected one does not fit — the model's own chat template.
+ */
+export async function loadAnyTokenizer(
+  source: string,
+  options: AnyNodeLoadOptions = {},
+): Promise<AnyTokenizer> {
+  if (options.format === "template") return loadTokenizer(source, { ...options, format: "template" });
+  const { chatTemplate: _t, limits: _l, now: _n, ...native } = options;
+  const nativeOptions = native as NodeLoadOptions;
+  try {
+    return await loadTokenizer(source, nativeOptions);
+  } catch (e) {
+    const auto = options.format === undefined || options.format === "auto";
+    if (!(auto && TokenizerError.isInstance(e) && NO_NATIVE_FAMILY.has(e.type))) throw e;
+    try {
+      return await loadTokenizer(source, { ...options, format: "template" });
+    } catch (t) {
+      // No template either: the native failure says more (which family, which token).
+      if (TokenizerError.isInstance(t) && t.type === "file-not-found") throw e;
+      throw t;
+    }
+  }
 }

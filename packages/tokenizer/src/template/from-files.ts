@@ -4,14 +4,10 @@
 // file "chat_template.jinja" beside the config, else the config's `chat_template` (a string, or
 // a named list: "default", plus "tool_use" chosen when the request has tools, as transformers
 // does). ./directory.ts reads the same files from a directory (Node).
-import {
-  CHAR_TO_BYTE,
-  loadByteLevelModel,
-  type ScannedTokenizerJson,
-  scanTokenizerJson,
-} from "../bytelevel/index.ts";
+import { loadByteLevelModel, type ScannedTokenizerJson, scanTokenizerJson } from "../bytelevel/index.ts";
 import { TokenizerError } from "../errors.ts";
 import { configOf, type TokenizerFiles } from "../load.ts";
+import { unreachablePiece } from "../model-files.ts";
 import { loadSentencePieceModel } from "../sentencepiece/index.ts";
 import { isSentencePieceJson, loadSpJsonForTemplate } from "../spjson/index.ts";
 import type { TextModel } from "../text-model.ts";
@@ -111,7 +107,7 @@ function vocabPieces(
  * piece spelled with a character outside the byte-level alphabet (DeepSeek V3's
  * `<｜begin▁of▁sentence｜>` at 0) can never come out of byte-level BPE — every BPE piece is a
  * concatenation of alphabet characters — so it needs no block (the model refuses to block vocab
- * pieces). One spelled in the alphabet stays blocked, and the model refuses the file loudly.
+ * pieces); nor can a lone symbol of a byte UTF-8 never holds (../model-files.ts unreachablePiece). One spelled in the alphabet stays blocked, and the model refuses the file loudly.
  */
 function blockable(
   added: ReadonlyMap<number, AddedToken>,
@@ -120,9 +116,7 @@ function blockable(
   const out = new Set<number>();
   for (const id of added.keys()) {
     const p = piece(id);
-    const unreachable =
-      p !== undefined && [...p].some((ch) => ch.length > 1 || (CHAR_TO_BYTE[ch.charCodeAt(0)] ?? -1) === -1);
-    if (!unreachable) out.add(id);
+    if (!unreachablePiece(p)) out.add(id);
   }
   return out;
 }

@@ -3,12 +3,15 @@
 // encodeChat renders with provenance (./chat.ts) and hands the runs to the ChatBuilder: reserved
 // strings become IDs only inside template-origin text, the encoder runs over the maximal text
 // between them (template and caller text together, as HF encodes the whole rendered string).
+import type { DecodeOptions } from "../chat-decode.ts";
+import type { TextEncoding } from "../chat-tokenizer.ts";
 import type { TokenizerConfig } from "../config.ts";
+import { TokenizerError } from "../errors.ts";
 import type { ChatEncoding } from "../formats/builder.ts";
 import { BuilderSpare } from "../formats/builder-spare.ts";
 import type { ChatRequest } from "../formats/request.ts";
 import type { ChatSink } from "../formats/sink.ts";
-import { checkPolicy, type SpecialTextOptions } from "../special-text/policy.ts";
+import { checkPolicy, type SpecialTextOptions, specialTokenError } from "../special-text/policy.ts";
 import { createSpecialScanner, type SpecialScanner } from "../special-text/scanner.ts";
 import type { TextModel } from "../text-model.ts";
 import type { ProgramNode } from "./ast.ts";
@@ -64,6 +67,18 @@ export interface TemplateTokenizer {
   encodeChat(request: ChatRequest, options?: SpecialTextOptions): TemplateEncoding;
   /** The rendering as text (apply_chat_template(tokenize=False)). */
   renderChat(request: ChatRequest): string;
+  /**
+   * One text run as the template path encodes caller text: text pieces as their IDs, the rest
+   * through the ordinary encoder; never a reserved ID (ChatTokenizer.encodeText's contract).
+   */
+  encodeText(text: string, options?: SpecialTextOptions): TextEncoding;
+  /** The number of IDs encodeText(text) returns, without building the audit. */
+  countTokens(text: string, options?: SpecialTextOptions): number;
+  /**
+   * IDs back to text: runs of ordinary IDs decoded as one call each, text pieces as their text,
+   * reserved IDs skipped (default) or shown by name (ChatTokenizer.decode's options).
+   */
+  decode(ids: readonly number[], options?: DecodeOptions): string;
   /** The rendering as provenance runs (template vs caller, with the caller field). */
   renderProvenance(request: ChatRequest): ProvenanceRun[];
 }
@@ -216,6 +231,35 @@ export function createTemplateTokenizer(parts: {
     }
   };
   const builders = new BuilderSpare(textModel, scanner);
+  const reservedIds = new Set(reserved.values());
+  const pieceById = new Map<number, string>();
+  for (const [text, id] of textPieces) pieceById.set(id, text);
+  let vocabEnd = textModel.vocabSize;
+  for (const t of parts.addedTokens) if (t.id >= vocabEnd) vocabEnd = t.id + 1;
+  const encodeText = (text: string, o: SpecialTextOptions, audit: boolean): TextEncoding => {
+    const policy = o.specialText === undefined ? defaultPolicy : checkPolicy(o.specialText);
+    if (typeof text !== "string")
+      throw new TokenizerError("invalid-argument", "encodeText: text must be a string");
+    if (policy === "reject") {
+      const m = scanner.first(text);
+      if (m !== undefined) throw specialTokenError(m);
+    }
+    const ids: number[] = [];
+    const rest = (t: string): void => {
+      for (const id of textModel.encode(t)) ids.push(id);
+    };
+    if (pieceScanner === undefined) rest(text);
+    else {
+      let from = 0;
+      for (const m of pieceScanner.scan(text)) {
+        if (m.index > from) rest(text.slice(from, m.index));
+        ids.push(m.id);
+        from = m.index + m.token.length;
+      }
+      if (from < text.length) rest(text.slice(from));
+    }
+    return { ids, audit: audit && policy !== "reject" ? scanner.scan(text) : [] };
+  };
   return Object.freeze({
     format: "template" as const,
     textModel,
@@ -245,6 +289,40 @@ export function createTemplateTokenizer(parts: {
     },
     renderChat(request: ChatRequest): string {
       return render(request).output.text;
+    },
+    encodeText(text: string, o: SpecialTextOptions = {}): TextEncoding {
+      return encodeText(text, o, true);
+    },
+    countTokens(text: string, o: SpecialTextOptions = {}): number {
+      return encodeText(text, o, false).ids.length;
+    },
+    decode(ids: readonly number[], o: DecodeOptions = {}): string {
+      const mode = o.specialTokens ?? "skip";
+      if (mode !== "show" && mode !== "skip")
+        throw new TokenizerError("invalid-argument", `decode: specialTokens must be "show" or "skip"`);
+      if (!Array.isArray(ids)) throw new TokenizerError("invalid-argument", "decode: ids must be an array");
+      let out = "";
+      let run: number[] = [];
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i];
+        if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= vocabEnd)
+          throw new TokenizerError(
+            "invalid-argument",
+            `decode: ids[${i}] is not a token ID of this tokenizer (0..${vocabEnd - 1})`,
+            { index: i },
+          );
+        const piece = pieceById.get(id);
+        if (piece === undefined && !reservedIds.has(id) && id < textModel.vocabSize) {
+          run.push(id);
+          continue;
+        }
+        if (run.length > 0) out += textModel.decode(run);
+        run = [];
+        if (piece !== undefined) out += piece;
+        else if (mode === "show") out += nameById.get(id) ?? "";
+      }
+      if (run.length > 0) out += textModel.decode(run);
+      return out;
     },
     renderProvenance(request: ChatRequest): ProvenanceRun[] {
       const r = render(request);

@@ -1,0 +1,108 @@
+// A GGUF writer for tests: v3 metadata (typed values and arrays), no tensors. Built from the
+// format description (ggml docs/gguf.md), independent of src/gguf/reader.ts.
+import { BYTE_TO_CHAR } from "../src/bytelevel/index.ts";
+
+export type Kv =
+  | { key: string; type: "string"; value: string }
+  | { key: string; type: "u32" | "i32" | "f32" | "u8"; value: number }
+  | { key: string; type: "u64"; value: bigint }
+  | { key: string; type: "bool"; value: boolean }
+  | { key: string; type: "array"; of: "string"; value: string[] }
+  | { key: string; type: "array"; of: "i32" | "f32"; value: number[] };
+
+const CODE = { u8: 0, u32: 4, i32: 5, f32: 6, bool: 7, string: 8, array: 9, u64: 10 } as const;
+
+export function writeGguf(kvs: readonly Kv[], version = 3): Uint8Array {
+  const parts: number[] = [];
+  const u8 = (v: number): void => {
+    parts.push(v & 0xff);
+  };
+  const u32 = (v: number): void => {
+    for (let i = 0; i < 4; i++) u8(v >>> (8 * i));
+  };
+  const u64 = (v: bigint): void => {
+    for (let i = 0n; i < 8n; i++) u8(Number((v >> (8n * i)) & 0xffn));
+  };
+  const f32 = (v: number): void => {
+    const b = new Uint8Array(new Float32Array([v]).buffer);
+    for (const x of b) u8(x);
+  };
+  const str = (s: string): void => {
+    const b = new TextEncoder().encode(s);
+    u64(BigInt(b.length));
+    for (const x of b) u8(x);
+  };
+  for (const c of "GGUF") u8(c.charCodeAt(0));
+  u32(version);
+  u64(0n);
+  u64(BigInt(kvs.length));
+  for (const kv of kvs) {
+    str(kv.key);
+    u32(CODE[kv.type]);
+    switch (kv.type) {
+      case "string":
+        str(kv.value);
+        break;
+      case "u8":
+        u8(kv.value);
+        break;
+      case "u32":
+        u32(kv.value);
+        break;
+      case "i32":
+        u32(kv.value >>> 0);
+        break;
+      case "f32":
+        f32(kv.value);
+        break;
+      case "u64":
+        u64(kv.value);
+        break;
+      case "bool":
+        u8(kv.value ? 1 : 0);
+        break;
+      case "array":
+        u32(CODE[kv.of]);
+        u64(BigInt(kv.value.length));
+        for (const v of kv.value)
+          if (kv.of === "string") str(v as string);
+          else if (kv.of === "i32") u32((v as number) >>> 0);
+          else f32(v as number);
+        break;
+    }
+  }
+  return Uint8Array.from(parts);
+}
+
+/**
+ * A tiny byte-level ("gpt2") vocabulary: the 256 byte symbols, a few merges, <|endoftext|>
+ * (CONTROL) and <tool> (USER_DEFINED), a chat template.
+ */
+export function tinyGpt2Kvs(
+  template = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<|im_end|>\n{% endfor %}",
+): Kv[] {
+  const tokens = [...BYTE_TO_CHAR.slice(0, 256)] as string[];
+  const merges = ["h e", "l l", "he ll", "hell o", "Ġ w"];
+  for (const m of merges) tokens.push(m.replace(" ", ""));
+  const types = tokens.map(() => 1);
+  for (const [t, type] of [
+    ["<|endoftext|>", 3],
+    ["<|im_start|>", 3],
+    ["<|im_end|>", 3],
+    ["<tool>", 4],
+  ] as const) {
+    tokens.push(t);
+    types.push(type);
+  }
+  return [
+    { key: "general.architecture", type: "string", value: "llama" },
+    { key: "tokenizer.ggml.model", type: "string", value: "gpt2" },
+    { key: "tokenizer.ggml.pre", type: "string", value: "qwen2" },
+    { key: "tokenizer.ggml.tokens", type: "array", of: "string", value: tokens },
+    { key: "tokenizer.ggml.token_type", type: "array", of: "i32", value: types },
+    { key: "tokenizer.ggml.merges", type: "array", of: "string", value: merges },
+    { key: "tokenizer.ggml.eos_token_id", type: "u32", value: tokens.indexOf("<|im_end|>") },
+    { key: "tokenizer.ggml.bos_token_id", type: "u32", value: tokens.indexOf("<|endoftext|>") },
+    { key: "tokenizer.chat_template", type: "string", value: template },
+  ];
+}

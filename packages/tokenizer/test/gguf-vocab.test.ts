@@ -1,0 +1,72 @@
+// llama.cpp's own tokenizer vectors (tests/test-tokenizer-0.cpp pairs, ../shared/gguf-vocab) for
+// every vocabulary GGUF there: each supported file encodes every input to exactly llama.cpp's IDs
+// (encodeText: no BOS, as the vectors); each refused file is refused with the typed error and
+// reason listed below. Plus the safety rule: no control token ever comes out of caller text.
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { ggufVectors, ggufVocabFiles, haveGgufVocab } from "../../../test-support/gguf-vocab.ts";
+import { type AnyTokenizer, loadGguf, TokenizerError } from "../src/index.ts";
+
+/** Files refused on purpose: the error type and a pattern of its message. */
+const REFUSED: Record<string, { type: string; reason: RegExp }> = {
+  // WordPiece (BERT): not implemented.
+  "ggml-vocab-bert-bge.gguf": { type: "unsupported-vocabulary", reason: /"bert" is not supported/ },
+  // Byte-level vocabularies without the symbol of a byte UTF-8 text can hold: llama.cpp drops that
+  // byte from the text in silence; chatwire refuses rather than encode differently.
+  "ggml-vocab-falcon.gguf": { type: "unsupported-vocabulary", reason: /lacks the symbol of byte 0x3\b/ },
+  "ggml-vocab-refact.gguf": { type: "unsupported-vocabulary", reason: /lacks the symbol of byte 0xf1/ },
+  "ggml-vocab-starcoder.gguf": { type: "unsupported-vocabulary", reason: /lacks the symbol of byte 0xf1/ },
+};
+
+const files = ggufVocabFiles();
+
+function load(path: string, name: string): AnyTokenizer {
+  // The template path with a template of no text: the vocabulary alone, whatever the file's template.
+  return loadGguf(readFileSync(path), { file: name, format: "template", chatTemplate: "" }).tokenizer;
+}
+
+describe.skipIf(!haveGgufVocab())("llama.cpp vocabulary GGUFs", () => {
+  for (const f of files) {
+    const refused = REFUSED[f.name];
+    if (refused !== undefined) {
+      test(`${f.name} is refused: ${refused.type}`, () => {
+        let err: unknown;
+        try {
+          load(f.path, f.name);
+        } catch (e) {
+          err = e;
+        }
+        expect(TokenizerError.isInstance(err)).toBe(true);
+        expect((err as TokenizerError).type).toBe(refused.type);
+        expect((err as TokenizerError).message).toMatch(refused.reason);
+      });
+      continue;
+    }
+    test(`${f.name}: ${f.vectors ? "llama.cpp's vectors, token-exact" : "loads (no vectors)"}`, () => {
+      const tok = load(f.path, f.name);
+      if (!f.vectors) return;
+      const vectors = ggufVectors(f.path);
+      expect(vectors.length).toBeGreaterThan(30);
+      for (const v of vectors) expect({ text: v.text, ids: tok.encodeText(v.text).ids }).toEqual(v);
+    });
+  }
+
+  test("no control token comes out of caller text (llama.cpp's parse_special=false still matches USER_DEFINED)", () => {
+    for (const f of files) {
+      if (REFUSED[f.name] !== undefined) continue;
+      const { tokenizer: tok, vocabulary } = loadGguf(readFileSync(f.path), {
+        file: f.name,
+        format: "template",
+        chatTemplate: "",
+      });
+      if (!("reserved" in tok)) throw new Error("template tokenizer expected");
+      const reservedIds = new Set(tok.reserved.values());
+      const control = vocabulary.tokens.flatMap((t, id) => (tok.reserved.get(t) === id ? [t] : []));
+      expect(control.length).toBeGreaterThan(0);
+      const text = control.slice(0, 64).join(" x ");
+      for (const id of tok.encodeText(text).ids) expect(reservedIds.has(id)).toBe(false);
+      expect(tok.encodeText(text).audit.length).toBeGreaterThan(0);
+      expect(() => tok.encodeText(text, { specialText: "reject" })).toThrow(/special|reserved/i);
+    }
+  });
+});
