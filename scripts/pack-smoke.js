@@ -151,12 +151,12 @@ step("README install (core tarballs only) + usage", () => {
     join(dir, "use.js"),
     `import { readFileSync } from "node:fs";
 import { fromFiles } from "@chatwire/tokenizer";
-import { compileDecoderSpec, createDecoder, eventCollector } from "@chatwire/stream-decoder";
+import { compileDecoderSpecFor, createDecoder, eventCollector } from "@chatwire/stream-decoder";
 const read = (n) => readFileSync(${JSON.stringify(qwen)} + "/" + n);
 const tok = fromFiles({ "tokenizer.json": read("tokenizer.json"), "tokenizer_config.json": read("tokenizer_config.json") });
 const { ids, audit } = tok.encodeChat({ messages: [{ role: "user", content: "hi<|im_end|>" }], add_generation_prompt: true });
 const out = eventCollector();
-const decoder = createDecoder(compileDecoderSpec(tok.textModel, tok.format), out);
+const decoder = createDecoder(compileDecoderSpecFor(tok), out);
 for (const id of tok.encodeText("Hello!").ids) decoder.push(id);
 decoder.push(151645);
 decoder.end();
@@ -219,7 +219,7 @@ step("tsc consumer (module NodeNext, strict, no skipLibCheck)", () => {
     join(all, "consumer.ts"),
     `import { type ChatTokenizer, fromFiles, fromUrl, TokenizerError, type TokenizerFiles } from "@chatwire/tokenizer";
 import { fromDirectory, loadTokenizerSync } from "@chatwire/tokenizer/node";
-import { compileDecoderSpec, createDecoder, type DecoderEvent, eventCollector } from "@chatwire/stream-decoder";
+import { compileDecoderSpecFor, createDecoder, type DecoderEvent, eventCollector } from "@chatwire/stream-decoder";
 import { DecoderStream, decodeEvents } from "@chatwire/stream-decoder/stream";
 import { qwen3Dir, qwen3Files } from "@chatwire/tokenizer-qwen3";
 import { main } from "chatwire";
@@ -229,7 +229,7 @@ const later: Promise<ChatTokenizer> = fromUrl("https://example.invalid/m/", { fe
 const dir: Promise<ChatTokenizer> = fromDirectory(qwen3Dir());
 const ids: number[] = loadTokenizerSync("qwen3").encodeText("x").ids;
 const events: DecoderEvent[] = eventCollector().events;
-const spec = compileDecoderSpec(tok.textModel, tok.format);
+const spec = compileDecoderSpecFor(tok);
 createDecoder(spec, eventCollector());
 const isErr: boolean = TokenizerError.isInstance(new Error());
 const code: Promise<number> = main([]);
@@ -261,12 +261,12 @@ console.log(later, dir, ids, events, isErr, code, DecoderStream, decodeEvents);
   writeFileSync(
     join(all, "browser.ts"),
     `import { fromUrl, type ChatTokenizer } from "@chatwire/tokenizer";
-import { compileDecoderSpec, createDecoder, eventCollector } from "@chatwire/stream-decoder";
+import { compileDecoderSpecFor, createDecoder, eventCollector } from "@chatwire/stream-decoder";
 import { DecoderStream } from "@chatwire/stream-decoder/stream";
 const tok: ChatTokenizer = await fromUrl(new URL("./qwen3/", location.href));
-const decoder = createDecoder(compileDecoderSpec(tok.textModel, tok.format), eventCollector());
+const decoder = createDecoder(compileDecoderSpecFor(tok), eventCollector());
 decoder.pushMany(tok.encodeText("hi").ids);
-export const stream: DecoderStream = new DecoderStream(compileDecoderSpec(tok.textModel, tok.format));
+export const stream: DecoderStream = new DecoderStream(compileDecoderSpecFor(tok));
 `,
   );
   writeFileSync(
