@@ -20,8 +20,8 @@ import { FAMILY_NAMES } from "../../packages/tokenizer/src/index.ts";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
-/** Names a family goes by besides its --format name (the format family, the vendor). */
-const ALIASES = ["deepseek", "harmony", "gptoss"];
+/** Names a family goes by besides its --format names: the vendor of deepseek-v3 / -r1, gpt-oss's format. */
+const ALIASES = ["deepseek", "harmony"];
 
 const norm = (s: string): string => s.toLowerCase().replace(/[-_]/g, "");
 
