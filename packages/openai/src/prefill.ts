@@ -3,7 +3,7 @@
 // same IDs are fed to the decoder before the engine's (docs/openai.md "tool_choice").
 //
 // The opening is the format's data (Grammar.callOpening of the family, over the verified IDs of
-// the loaded files; or an opening already resolved to IDs, e.g. templateCallOpening(spec) of a
+// the loaded files; or an opening already resolved to IDs, e.g. templateCallOpening(tok) of a
 // template format): reserved parts are IDs placed here, the name and the text around it go
 // through the ordinary encoder (encodeText never yields a reserved ID, so a tool named
 // "<|im_end|>" stays text). Adjacent text and name parts are encoded as one string, so the name
