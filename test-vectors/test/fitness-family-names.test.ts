@@ -59,7 +59,10 @@ const BUILT_IN_MODEL: ReadonlyMap<string, string> = new Map([
 const ALLOWED: ReadonlyMap<string, string> = new Map([
   // Decoder engine (being replaced by the one engine that runs every format as data).
   ["packages/stream-decoder/src/decoder.ts", "engine: selects the harmony decoder class"],
-  ["packages/stream-decoder/src/harmony-decoder.ts", "engine: reads the static GPTOSS_IDS"],
+  [
+    "packages/stream-decoder/src/harmony-decoder.ts",
+    "engine: a decoder class for one format, on the static GPTOSS_IDS",
+  ],
   ["packages/stream-decoder/src/spec.ts", 'engine: the header syntax is named "harmony" (Header.Harmony)'],
   // Tool-call bodies.
   ["packages/stream-decoder/src/action-parse.ts", "bodies: the ActionParser.InternLM2Plugin mode"],
