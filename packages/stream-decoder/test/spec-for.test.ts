@@ -20,7 +20,7 @@ function internvl2() {
 }
 
 describe.skipIf(!haveFixtures())(
-  "compileDecoderSpecFor: InternVL2's <img> (registry, not static tables)",
+  "compileDecoderSpecFor: InternVL2's <img> (the loaded files' registry)",
   () => {
     it("92544 <img> is a reserved token of the registry and is reported as one", () => {
       const tok = internvl2();
