@@ -36,7 +36,7 @@ import {
   createReplayEngine,
 } from "../../packages/server/dist/index.js";
 import {
-  compileDecoderSpec,
+  compileDecoderSpecFor,
   createDecoder,
   eventCollector,
 } from "../../packages/stream-decoder/dist/index.js";
@@ -51,7 +51,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "../..");
 const quick = process.argv.includes("--quick");
 const tok = loadTokenizerSync("qwen3");
-const spec = compileDecoderSpec(tok.textModel, tok.format);
+const spec = compileDecoderSpecFor(tok);
 
 function tap(engine) {
   const byPrompt = new Map();

@@ -213,7 +213,7 @@ async function oursAvailable(): Promise<{ decoder: boolean; tokenizer: boolean }
   let tokenizer = false;
   try {
     const m = (await import("@chatwire/stream-decoder")) as Record<string, unknown>;
-    decoder = typeof m.createDecoder === "function" && typeof m.compileDecoderSpec === "function";
+    decoder = typeof m.createDecoder === "function" && typeof m.compileDecoderSpecFor === "function";
   } catch {}
   try {
     const m = (await import("@chatwire/tokenizer/node")) as Record<string, unknown>;
@@ -294,7 +294,7 @@ export async function main(settings: Settings): Promise<void> {
   const avail = await oursAvailable();
   if (!avail.decoder)
     notes.push(
-      "@chatwire/stream-decoder: createDecoder/compileDecoderSpec not exported: our decoder rows are missing",
+      "@chatwire/stream-decoder: createDecoder/compileDecoderSpecFor not exported: our decoder rows are missing",
     );
   if (!avail.tokenizer)
     notes.push("@chatwire/tokenizer: loadTokenizer not exported: our encoder rows are missing");

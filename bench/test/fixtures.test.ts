@@ -84,7 +84,9 @@ describe("tool-call generations parse", () => {
   for (const model of models) {
     it(`${model}: every action_end carries a call, and the stream ends with eos`, async () => {
       const { loadTokenizer } = await import("@chatwire/tokenizer/node");
-      const { compileDecoderSpec, createDecoder, eventCollector } = await import("@chatwire/stream-decoder");
+      const { compileDecoderSpecFor, createDecoder, eventCollector } = await import(
+        "@chatwire/stream-decoder"
+      );
       const tok =
         model === "qwen3"
           ? await loadTokenizer("qwen3")
@@ -92,7 +94,7 @@ describe("tool-call generations parse", () => {
       for (const kind of ["tools", "mixed"] as const) {
         const fx = await buildFixture(model, kind, N);
         const sink = eventCollector();
-        const d = createDecoder(compileDecoderSpec(tok.textModel, tok.format), sink);
+        const d = createDecoder(compileDecoderSpecFor(tok), sink);
         d.pushMany(fx.ids);
         d.end();
         const ends = sink.events.filter((e) => e.type === "action_end");

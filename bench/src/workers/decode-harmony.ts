@@ -22,7 +22,6 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compileDecoderSpecFor, createDecoder, type DecoderHandler } from "@chatwire/stream-decoder";
-import { GPTOSS_IDS as G } from "@chatwire/tokenizer";
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import tokenizers from "tokenizers";
 import { alternate, type Candidate, reply, request, SINK } from "../measure.ts";
@@ -36,6 +35,22 @@ const modelDir = dirname(
   ),
 );
 const hf = tokenizers.Tokenizer.fromFile(join(modelDir, "tokenizer.json"));
+const tok = loadTokenizerSync(modelDir);
+/** The verified ID of a harmony token key of the loaded files. */
+function idOf(key: string): number {
+  const id = tok.tokenIds[key];
+  if (id === undefined) throw new Error(`gpt-oss tokenizer without ${key}`);
+  return id;
+}
+const G = {
+  channel: idOf("channel"),
+  message: idOf("message"),
+  end: idOf("end"),
+  start: idOf("start"),
+  constrain: idOf("constrain"),
+  call: idOf("call"),
+  return: idOf("return"),
+};
 const enc = async (s: string) => (await hf.encode(s, null, { addSpecialTokens: false })).getIds();
 
 // Deterministic text (a small LCG over a word list): English reasoning prose with numbers.
@@ -109,7 +124,6 @@ const gens = [genA, genB];
 const total = genA.length + genB.length;
 if (total !== N) throw new Error(`fixture is ${total} IDs, not ${N}`);
 
-const tok = loadTokenizerSync(modelDir);
 const spec = compileDecoderSpecFor(tok);
 const reserved = new Uint8Array(spec.classes.length);
 for (const id of tok.registry.ids) reserved[id] = 1;

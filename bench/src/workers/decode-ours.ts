@@ -78,8 +78,7 @@ const specs: Record<string, Spec> = {};
 for (const [model, cfg] of Object.entries(req.models)) {
   const t0 = performance.now();
   // Families as data (Llama 3.x, DeepSeek V3): loadTokenizerSync(dir). Every spec comes from
-  // compileDecoderSpecFor(tok) (for Qwen3/InternLM2/ChatGLM3 deep-equal to the deprecated
-  // compileDecoderSpec(textModel, format): checked with util.isDeepStrictEqual).
+  // compileDecoderSpecFor(tok): the verified IDs of the loaded files and the family's grammar.
   const fam = isFamily(model) ? await loadFamily(model) : undefined;
   const tok = fam ?? (await loadOurs(model as "qwen3" | "internlm2" | "chatglm3"));
   const t1 = performance.now();

@@ -33,8 +33,7 @@ interface Req {
 }
 const req = request<Req>();
 // Families as data (Llama 3.x, DeepSeek V3): loadTokenizerSync(dir). Every spec comes from
-// compileDecoderSpecFor(tok) (for Qwen3/InternLM2/ChatGLM3 deep-equal to the deprecated
-// compileDecoderSpec(textModel, format): checked with util.isDeepStrictEqual).
+// compileDecoderSpecFor(tok): the verified IDs of the loaded files and the family's grammar.
 const model = req.model;
 const fam = isFamily(model) ? await loadFamily(model) : undefined;
 const tok = fam ?? (await loadOurs(model as "qwen3" | "internlm2" | "chatglm3"));

@@ -6,8 +6,8 @@
 //
 // Tool calls, two policies (option toolCallStreaming, docs/openai.md "Tool-call streaming"):
 //
-// "per-call" (default here; always for ChatGLM3, whose Python tool_call(...) is not JSON and
-// is converted at the end): a call's name and argument fragments are held until its action
+// "per-call" (default here; always for a format whose call body is converted to JSON at its end,
+// such as ChatGLM3's Python tool_call(...): tool-kinds.ts streamsCallArguments): a call's name and argument fragments are held until its action
 // ends. Then
 //   parsed   -> one delta {index, id, type: "function", function: {name, arguments: ""}},
 //               then one delta {index, function: {arguments}} per held fragment, in order
@@ -15,7 +15,7 @@
 //   malformed (the decoder's action_end error, incl. a call cut by max_tokens/stop)
 //            -> the action's raw text as ordinary content; no tool_calls delta at all.
 //
-// "incremental" (Qwen3, InternLM2 JSON calls): the decoder's scanner validates the JSON as it
+// "incremental" (calls written as JSON): the decoder's scanner validates the JSON as it
 // arrives and forwards argument text only while the text so far is a valid JSON prefix. The
 // header delta goes out once the name is known AND the arguments value has begun as an object
 // ("{"); from then on every fragment is forwarded as it comes. Held until then (and sent per
@@ -34,10 +34,10 @@
 // Actions that are not function calls (interpreter code; every action when tool calls are off,
 // tool_choice "none") stream their raw text as content as it arrives.
 import type { ActionEnd, DecoderError, DecoderHandler, StopInfo, StopReason } from "@chatwire/stream-decoder";
-import type { FormatName } from "@chatwire/tokenizer";
+import type { FormatName, Grammar } from "@chatwire/tokenizer";
 import { finishReason } from "./finish-reason.ts";
 import { type RandomHex, randomHex24, responseId, toolCallId } from "./ids.ts";
-import { isToolCallKind } from "./tool-kinds.ts";
+import { familyGrammar, streamsCallArguments, toolCallKinds } from "./tool-kinds.ts";
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from "./wire.ts";
 
 export interface ChunkSink {
@@ -62,7 +62,10 @@ export interface StreamError {
 export type ToolCallStreaming = "incremental" | "per-call";
 
 export interface ChunkWriterOptions {
+  /** The format's name; its grammar (a known family's) decides which actions are calls. */
   readonly format: FormatName;
+  /** The format's decoder grammar, when it is not a known family's (e.g. a template format's). */
+  readonly grammar?: Grammar;
   readonly model: string;
   /** Unix seconds; default now. */
   readonly created?: number;
@@ -76,7 +79,7 @@ export interface ChunkWriterOptions {
   readonly parallelToolCalls?: boolean;
   /** stream_options.include_usage: `usage: null` on each chunk, then a usage chunk with `choices: []`. */
   readonly includeUsage?: boolean;
-  /** Tool-call argument streaming (see above). Default "per-call"; ChatGLM3 is always per-call. */
+  /** Tool-call argument streaming (see above). Default "per-call", and always for calls converted at their end. */
   readonly toolCallStreaming?: ToolCallStreaming;
 }
 
@@ -91,7 +94,8 @@ export class ChunkWriter implements DecoderHandler {
   private readonly hex: string;
   private readonly created: number;
   private readonly model: string;
-  private readonly format: FormatName;
+  /** Whether an action kind is a function call (from the format's grammar). */
+  private readonly isCall: (kind: string) => boolean;
   private readonly sink: ChunkSink;
   private readonly reasoningField: "reasoning_content" | "reasoning";
   private readonly toolCalls: boolean;
@@ -127,12 +131,13 @@ export class ChunkWriter implements DecoderHandler {
     this.id = responseId(this.hex);
     this.created = options.created ?? Math.floor(Date.now() / 1000);
     this.model = options.model;
-    this.format = options.format;
+    const grammar = options.grammar ?? familyGrammar(options.format);
+    this.isCall = grammar === undefined ? () => false : toolCallKinds(grammar);
     this.reasoningField = options.reasoningField ?? "reasoning_content";
     this.toolCalls = options.toolCalls ?? true;
     this.parallel = options.parallelToolCalls ?? true;
     this.includeUsage = options.includeUsage ?? false;
-    this.incremental = options.toolCallStreaming === "incremental" && options.format !== "chatglm3";
+    this.incremental = options.toolCallStreaming === "incremental" && streamsCallArguments(grammar);
   }
 
   /** The first chunk: `{role: "assistant", content: ""}` (vLLM's shape). */
@@ -211,7 +216,7 @@ export class ChunkWriter implements DecoderHandler {
 
   onActionStart(kind: string): void {
     if (this.wantsStop) return;
-    this.action = this.toolCalls && isToolCallKind(this.format, kind) ? A_CALL : A_TEXT;
+    this.action = this.toolCalls && this.isCall(kind) ? A_CALL : A_TEXT;
     this.fragments = [];
     this.callName = undefined;
     this.openIndex = -1;

@@ -13,7 +13,13 @@ export { type CompletionPrompt, type MappedCompletion, mapCompletionParams } fro
 export { type ErrorBody, RequestError, type RequestErrorType } from "./errors.ts";
 export { finishReason } from "./finish-reason.ts";
 export { type RandomHex, randomHex24, responseId, toolCallId } from "./ids.ts";
-export { type Prefill, toolChoicePrefill } from "./prefill.ts";
+export {
+  type Prefill,
+  type PrefillSource,
+  type ResolvedCallOpening,
+  type ResolvedPart,
+  toolChoicePrefill,
+} from "./prefill.ts";
 export {
   type ChatRequestInput,
   type MapOptions,
@@ -23,6 +29,7 @@ export {
 } from "./request.ts";
 export type { SamplingOptions } from "./sampling.ts";
 export { SSE_DONE, sseData } from "./sse.ts";
+export { templateCallOpening } from "./template-opening.ts";
 export { mapToolChoice, type ToolChoice } from "./tool-choice.ts";
 export { isToolCallKind } from "./tool-kinds.ts";
 export type {

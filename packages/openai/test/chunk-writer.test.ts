@@ -1,18 +1,20 @@
 // ChunkWriter on the real decoder and the real Qwen3 tokenizer: the tool-call delta discipline,
 // the hold-per-call malformed-call policy, finish_reason mapping, usage, tool_choice none and
 // parallel_tool_calls=false. Expected texts are written out by hand from the IDs' source text.
-import { QWEN3_IDS } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { tokenIds } from "../../../test-support/token-ids.ts";
+import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { CompletionBuilder } from "../src/index.ts";
 import { qwen3, runWriter } from "./writer-support.ts";
 
+const Q = tokenIds<Qwen3Key>(qwen3);
 const t = (s: string) => qwen3().encodeText(s).ids;
-const call = (json: string) => [QWEN3_IDS.toolCall, ...t(`\n${json}\n`), QWEN3_IDS.toolCallEnd];
+const call = (json: string) => [Q.toolCall, ...t(`\n${json}\n`), Q.toolCallEnd];
 
 describe("ChunkWriter (Qwen3)", () => {
   it("role chunk first; content deltas; one finish chunk; usage chunk with choices [] last", () => {
-    const r = runWriter(qwen3(), [...t("Hello there!"), QWEN3_IDS.imEnd], { includeUsage: true });
+    const r = runWriter(qwen3(), [...t("Hello there!"), Q.imEnd], { includeUsage: true });
     expect(r.chunks[0]?.choices[0]?.delta).toEqual({ role: "assistant", content: "" });
     expect(r.content).toBe("Hello there!");
     expect(r.finish).toEqual(["stop"]);
@@ -27,7 +29,7 @@ describe("ChunkWriter (Qwen3)", () => {
       ...call('{"name": "get_weather", "arguments": {"city": "Paris"}}'),
       ...t("\n"),
       ...call('{"arguments": {"q": "a \\"quoted\\" ü"}, "name": "search"}'),
-      QWEN3_IDS.imEnd,
+      Q.imEnd,
     ];
     const r = runWriter(qwen3(), ids);
     expect(r.breaches).toEqual([]);
@@ -40,13 +42,13 @@ describe("ChunkWriter (Qwen3)", () => {
   });
 
   it("a call without an arguments key gets arguments '{}'", () => {
-    const r = runWriter(qwen3(), [...call('{"name": "now"}'), QWEN3_IDS.imEnd]);
+    const r = runWriter(qwen3(), [...call('{"name": "now"}'), Q.imEnd]);
     expect(r.calls.map((c) => [c.name, c.arguments])).toEqual([["now", "{}"]]);
   });
 
   it("malformed call: no tool_calls delta at all, its raw text becomes content, finish stop", () => {
     const raw = '{"name": "get_weather", "arguments": {"city": "Paris"}';
-    const r = runWriter(qwen3(), [...t("A"), ...call(raw), QWEN3_IDS.imEnd]);
+    const r = runWriter(qwen3(), [...t("A"), ...call(raw), Q.imEnd]);
     expect(r.calls).toEqual([]);
     expect(r.content).toBe(`A\n${raw}\n`);
     expect(r.finish).toEqual(["stop"]);
@@ -54,7 +56,7 @@ describe("ChunkWriter (Qwen3)", () => {
   });
 
   it("a call cut by max_tokens: finish length, the partial text as content, no half call", () => {
-    const ids = [...call('{"name": "get_weather", "arguments": {"city": "Paris"}}'), QWEN3_IDS.imEnd];
+    const ids = [...call('{"name": "get_weather", "arguments": {"city": "Paris"}}'), Q.imEnd];
     const r = runWriter(qwen3(), ids, {}, { maxTokens: 8 });
     expect(r.calls).toEqual([]);
     expect(r.finish).toEqual(["length"]);
@@ -65,7 +67,7 @@ describe("ChunkWriter (Qwen3)", () => {
   });
 
   it("reasoning goes to reasoning_content, or to reasoning when asked", () => {
-    const ids = [QWEN3_IDS.think, ...t("\nhmm\n"), QWEN3_IDS.thinkEnd, ...t("\n\nok"), QWEN3_IDS.imEnd];
+    const ids = [Q.think, ...t("\nhmm\n"), Q.thinkEnd, ...t("\n\nok"), Q.imEnd];
     const a = runWriter(qwen3(), ids);
     expect([a.reasoning, a.content]).toEqual(["hmm", "ok"]);
     expect(a.chunks.some((c) => c.choices[0]?.delta.reasoning_content !== undefined)).toBe(true);
@@ -76,7 +78,7 @@ describe("ChunkWriter (Qwen3)", () => {
 
   it("tool_choice none (toolCalls: false): the call's raw text streams as content", () => {
     const json = '{"name": "f", "arguments": {}}';
-    const r = runWriter(qwen3(), [...call(json), QWEN3_IDS.imEnd], { toolCalls: false });
+    const r = runWriter(qwen3(), [...call(json), Q.imEnd], { toolCalls: false });
     expect(r.calls).toEqual([]);
     expect(r.content).toBe(`\n${json}\n`);
     expect(r.finish).toEqual(["stop"]);
@@ -87,7 +89,7 @@ describe("ChunkWriter (Qwen3)", () => {
       ...call('{"name": "a", "arguments": {}}'),
       ...t("\n"),
       ...call('{"name": "b", "arguments": {}}'),
-      QWEN3_IDS.imEnd,
+      Q.imEnd,
     ];
     const r = runWriter(qwen3(), ids, { parallelToolCalls: false });
     expect(r.calls.map((c) => c.name)).toEqual(["a"]);
@@ -95,7 +97,7 @@ describe("ChunkWriter (Qwen3)", () => {
   });
 
   it("non-streaming: CompletionBuilder over the same chunks gives message + finish", () => {
-    const ids = [...t("Hi."), ...call('{"name": "a", "arguments": {"x": 1}}'), QWEN3_IDS.imEnd];
+    const ids = [...t("Hi."), ...call('{"name": "a", "arguments": {"x": 1}}'), Q.imEnd];
     const r = runWriter(qwen3(), ids);
     const b = new CompletionBuilder();
     for (const c of r.chunks) b.chunk(c);
@@ -129,7 +131,7 @@ describe("ChunkWriter (Qwen3)", () => {
     fc.assert(
       fc.property(fc.array(piece, { maxLength: 12 }), (parts) => {
         const body = parts.join("");
-        const r = runWriter(qwen3(), [...call(body), QWEN3_IDS.imEnd]);
+        const r = runWriter(qwen3(), [...call(body), Q.imEnd]);
         if (r.breaches.length > 0) return false;
         for (const c of r.calls) {
           const v: unknown = JSON.parse(c.arguments);

@@ -2,15 +2,16 @@
 // decoder and the ChunkWriter. `<|call|>` after a functions.* call is finish_reason "tool_calls"
 // (the call streamed as a tool_calls delta); `<|return|>` is "stop"; max_tokens is "length".
 // Expected texts are written out by hand from the IDs' source text.
-import { GPTOSS_IDS } from "@chatwire/tokenizer";
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import { describe, expect, it } from "vitest";
 import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
+import { tokenIds } from "../../../test-support/token-ids.ts";
+import type { GptOssKey } from "../../tokenizer/src/families/gpt-oss/definition.ts";
 import { runWriter } from "./writer-support.ts";
 
 const tok = loadTokenizerSync(GPTOSS_MODEL_DIR);
 const t = (s: string) => tok.encodeText(s).ids;
-const G = GPTOSS_IDS;
+const G = tokenIds<GptOssKey>(() => tok);
 /** What a gpt-oss model generates after the prompt's `<|start|>assistant`. */
 const analysis = (s: string) => [G.channel, ...t("analysis"), G.message, ...t(s), G.end];
 const next = [G.start, ...t("assistant")];

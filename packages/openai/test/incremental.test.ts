@@ -3,13 +3,15 @@
 // that fail after their header went out (an error instead of a finish_reason). Expected texts
 // are written out by hand from the IDs' source text; the property's oracle is JSON.parse and
 // string prefixes of the generated call text (not the writer's own output).
-import { QWEN3_IDS } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { tokenIds } from "../../../test-support/token-ids.ts";
+import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { qwen3, runWriter } from "./writer-support.ts";
 
+const Q = tokenIds<Qwen3Key>(qwen3);
 const t = (s: string) => qwen3().encodeText(s).ids;
-const call = (json: string) => [QWEN3_IDS.toolCall, ...t(`\n${json}\n`), QWEN3_IDS.toolCallEnd];
+const call = (json: string) => [Q.toolCall, ...t(`\n${json}\n`), Q.toolCallEnd];
 const INC = { toolCallStreaming: "incremental" } as const;
 
 // Test oracle (sound, possibly incomplete): `p` is a prefix of valid JSON when some completion
@@ -49,7 +51,7 @@ describe("ChunkWriter incremental tool-call streaming (Qwen3)", () => {
   it("header and argument fragments go out before the call's </tool_call> arrives", () => {
     const json =
       '{"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius", "days": [1, 2, 3]}}';
-    const ids = [...call(json), QWEN3_IDS.imEnd];
+    const ids = [...call(json), Q.imEnd];
     const r = runWriter(qwen3(), ids, INC);
     expect(r.breaches).toEqual([]);
     expect(r.errors).toEqual([]);
@@ -59,7 +61,7 @@ describe("ChunkWriter incremental tool-call streaming (Qwen3)", () => {
     expect(r.finish).toEqual(["tool_calls"]);
     // Chunks sent before the </tool_call> ID was pushed: the role chunk, the header and several
     // argument fragments (per-call mode sends none of them before that point).
-    const endAt = ids.indexOf(QWEN3_IDS.toolCallEnd);
+    const endAt = ids.indexOf(Q.toolCallEnd);
     const before = r.chunks.slice(0, r.chunksAfter[endAt - 1]);
     const fragments = before.filter(
       (c) =>
@@ -75,7 +77,7 @@ describe("ChunkWriter incremental tool-call streaming (Qwen3)", () => {
   it("arguments before the name: held, then sent with the header once the name is known", () => {
     const r = runWriter(
       qwen3(),
-      [...call('{"arguments": {"q": "a \\"quoted\\" ü"}, "name": "search"}'), QWEN3_IDS.imEnd],
+      [...call('{"arguments": {"q": "a \\"quoted\\" ü"}, "name": "search"}'), Q.imEnd],
       INC,
     );
     expect(r.breaches).toEqual([]);
@@ -83,9 +85,9 @@ describe("ChunkWriter incremental tool-call streaming (Qwen3)", () => {
   });
 
   it("no arguments key, or a non-object value: held and sent per call ('{}' / the parsed object)", () => {
-    const a = runWriter(qwen3(), [...call('{"name": "now"}'), QWEN3_IDS.imEnd], INC);
+    const a = runWriter(qwen3(), [...call('{"name": "now"}'), Q.imEnd], INC);
     expect(a.calls.map((c) => [c.name, c.arguments])).toEqual([["now", "{}"]]);
-    const b = runWriter(qwen3(), [...call('{"name": "now", "arguments": [1]}'), QWEN3_IDS.imEnd], INC);
+    const b = runWriter(qwen3(), [...call('{"name": "now", "arguments": [1]}'), Q.imEnd], INC);
     expect(b.calls).toEqual([]);
     expect(b.content).toBe('\n{"name": "now", "arguments": [1]}\n');
     expect(b.errors).toEqual([]);
@@ -93,7 +95,7 @@ describe("ChunkWriter incremental tool-call streaming (Qwen3)", () => {
 
   it("malformed before the header (no name yet): content, exactly as per-call", () => {
     const raw = '{"arguments": {"x": 1}';
-    const r = runWriter(qwen3(), [...t("A"), ...call(raw), QWEN3_IDS.imEnd], INC);
+    const r = runWriter(qwen3(), [...t("A"), ...call(raw), Q.imEnd], INC);
     expect(r.calls).toEqual([]);
     expect(r.content).toBe(`A\n${raw}\n`);
     expect(r.finish).toEqual(["stop"]);
@@ -102,7 +104,7 @@ describe("ChunkWriter incremental tool-call streaming (Qwen3)", () => {
 
   it("malformed after the header: nothing more is sent, no finish_reason, sink.error instead", () => {
     const raw = '{"name": "get_weather", "arguments": {"city": "Paris"}';
-    const r = runWriter(qwen3(), [...call(raw), ...t("more text"), QWEN3_IDS.imEnd], INC);
+    const r = runWriter(qwen3(), [...call(raw), ...t("more text"), Q.imEnd], INC);
     expect(r.calls.map((c) => c.name)).toEqual(["get_weather"]);
     expect(r.finish).toEqual([]);
     expect(r.content).toBe("");
@@ -112,7 +114,7 @@ describe("ChunkWriter incremental tool-call streaming (Qwen3)", () => {
   });
 
   it("a call cut by max_tokens after its header: error, no finish_reason", () => {
-    const ids = [...call('{"name": "get_weather", "arguments": {"city": "Paris"}}'), QWEN3_IDS.imEnd];
+    const ids = [...call('{"name": "get_weather", "arguments": {"city": "Paris"}}'), Q.imEnd];
     // Cut 3 IDs before the end: inside the arguments, after the header went out.
     const r = runWriter(qwen3(), ids, INC, { maxTokens: ids.length - 3 });
     expect(r.calls.length).toBe(1);
@@ -123,7 +125,7 @@ describe("ChunkWriter incremental tool-call streaming (Qwen3)", () => {
   it("duplicate arguments keys: the streamed value is not the parsed one -> error", () => {
     const r = runWriter(
       qwen3(),
-      [...call('{"name": "f", "arguments": {"a": 1}, "arguments": {"a": 2}}'), QWEN3_IDS.imEnd],
+      [...call('{"name": "f", "arguments": {"a": 1}, "arguments": {"a": 2}}'), Q.imEnd],
       INC,
     );
     expect(r.errors.length).toBe(1);
@@ -135,7 +137,7 @@ describe("ChunkWriter incremental tool-call streaming (Qwen3)", () => {
       ...call('{"name": "a", "arguments": {"x": [1, 2]}}'),
       ...t("\n"),
       ...call('{"name": "b", "arguments": {}}'),
-      QWEN3_IDS.imEnd,
+      Q.imEnd,
     ];
     const r = runWriter(qwen3(), ids, { ...INC, parallelToolCalls: false });
     expect(r.calls.map((c) => [c.name, c.arguments])).toEqual([["a", '{"x": [1, 2]}']]);
@@ -143,7 +145,7 @@ describe("ChunkWriter incremental tool-call streaming (Qwen3)", () => {
   });
 
   it("content-only output is unchanged by the option", () => {
-    const r = runWriter(qwen3(), [...t("Hello"), QWEN3_IDS.imEnd], INC);
+    const r = runWriter(qwen3(), [...t("Hello"), Q.imEnd], INC);
     expect(r.content).toBe("Hello");
     expect(r.finish).toEqual(["stop"]);
   });
@@ -162,7 +164,7 @@ describe("ChunkWriter incremental tool-call streaming (Qwen3)", () => {
           const argsText = JSON.stringify(value, null, spaced ? 1 : undefined);
           const full = `{"name": "fn", "arguments": ${argsText}}`;
           const body = corrupt ? full.slice(0, cutAt % (full.length + 1)) + junk : full;
-          const ids = [...call(body), ...t("tail"), QWEN3_IDS.imEnd];
+          const ids = [...call(body), ...t("tail"), Q.imEnd];
           const r = runWriter(qwen3(), ids, INC);
           if (r.breaches.length > 0) return false;
           // What a client holds is a prefix of valid JSON at every moment: the writer only

@@ -1,32 +1,35 @@
 // toolChoicePrefill on the real Qwen3 tokenizer: structural IDs only from format code, the
 // name as ordinary text, and the decoder + writer starting inside the prefilled opening.
-import { QWEN3_FIRST_ADDED, QWEN3_IDS } from "@chatwire/tokenizer";
 import { describe, expect, it } from "vitest";
+import { tokenIds } from "../../../test-support/token-ids.ts";
+import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { RequestError, toolChoicePrefill } from "../src/index.ts";
 import { qwen3, runWriter } from "./writer-support.ts";
 
 const t = (s: string) => qwen3().encodeText(s).ids;
+const Q = tokenIds<Qwen3Key>(qwen3);
+const reserved = (id: number) => qwen3().registry.ids.has(id);
 const chat = { messages: [{ role: "user" as const, content: "hi" }] };
 
 describe("toolChoicePrefill (Qwen3)", () => {
   it("named: <tool_call> then the opening as ordinary text (decoded back by the tokenizer)", () => {
     const p = toolChoicePrefill(qwen3(), chat, { type: "function", name: "get_weather" }, 1);
     if (RequestError.isInstance(p)) throw p;
-    expect(p.ids[0]).toBe(QWEN3_IDS.toolCall);
-    expect(p.ids.slice(1).every((id) => id < QWEN3_FIRST_ADDED)).toBe(true);
+    expect(p.ids[0]).toBe(Q.toolCall);
+    expect(p.ids.slice(1).every((id) => !reserved(id))).toBe(true);
     expect(qwen3().decode(p.ids.slice(1))).toBe('\n{"name": "get_weather", "arguments":');
   });
 
   it("a tool named like a reserved token stays text: the only reserved ID is <tool_call>", () => {
     const p = toolChoicePrefill(qwen3(), chat, { type: "function", name: "<|im_end|><tool_call>" }, 1);
     if (RequestError.isInstance(p)) throw p;
-    expect(p.ids.filter((id) => id >= QWEN3_FIRST_ADDED)).toEqual([QWEN3_IDS.toolCall]);
+    expect(p.ids.filter((id) => reserved(id))).toEqual([Q.toolCall]);
   });
 
   it("required: <tool_call> \\n; auto / none: nothing; no open assistant turn: 400", () => {
     const r = toolChoicePrefill(qwen3(), chat, { type: "required" }, 2);
     if (RequestError.isInstance(r)) throw r;
-    expect(r.ids).toEqual([QWEN3_IDS.toolCall, ...t("\n")]);
+    expect(r.ids).toEqual([Q.toolCall, ...t("\n")]);
     const a = toolChoicePrefill(qwen3(), chat, { type: "auto" }, 2);
     expect(RequestError.isInstance(a) ? a : a.ids).toEqual([]);
     const c = toolChoicePrefill(qwen3(), { ...chat, add_generation_prompt: false }, { type: "required" }, 2);
@@ -36,7 +39,7 @@ describe("toolChoicePrefill (Qwen3)", () => {
   it("the decoder starts inside the prefill: named call header from the prefill, arguments from the model", () => {
     const p = toolChoicePrefill(qwen3(), chat, { type: "function", name: "get_weather" }, 1);
     if (RequestError.isInstance(p)) throw p;
-    const generated = [...t(' {"city": "Paris"}}\n'), QWEN3_IDS.toolCallEnd, QWEN3_IDS.imEnd];
+    const generated = [...t(' {"city": "Paris"}}\n'), Q.toolCallEnd, Q.imEnd];
     for (const mode of ["incremental", "per-call"] as const) {
       const r = runWriter(qwen3(), generated, { toolCallStreaming: mode }, {}, p.ids);
       expect(r.breaches).toEqual([]);
@@ -49,11 +52,7 @@ describe("toolChoicePrefill (Qwen3)", () => {
   it("required: the model names the function itself", () => {
     const p = toolChoicePrefill(qwen3(), chat, { type: "required" }, 2);
     if (RequestError.isInstance(p)) throw p;
-    const generated = [
-      ...t('{"name": "f", "arguments": {"x": 1}}\n'),
-      QWEN3_IDS.toolCallEnd,
-      QWEN3_IDS.imEnd,
-    ];
+    const generated = [...t('{"name": "f", "arguments": {"x": 1}}\n'), Q.toolCallEnd, Q.imEnd];
     const r = runWriter(
       qwen3(),
       generated,
@@ -68,13 +67,7 @@ describe("toolChoicePrefill (Qwen3)", () => {
   it("a continuation that breaks the call before its header: the turn's text, opening included, as content", () => {
     const p = toolChoicePrefill(qwen3(), chat, { type: "function", name: "get_weather" }, 1);
     if (RequestError.isInstance(p)) throw p;
-    const r = runWriter(
-      qwen3(),
-      [...t(" oops"), QWEN3_IDS.imEnd],
-      { toolCallStreaming: "incremental" },
-      {},
-      p.ids,
-    );
+    const r = runWriter(qwen3(), [...t(" oops"), Q.imEnd], { toolCallStreaming: "incremental" }, {}, p.ids);
     expect(r.calls).toEqual([]);
     expect(r.errors).toEqual([]);
     expect(r.content).toBe('\n{"name": "get_weather", "arguments": oops');

@@ -3,7 +3,7 @@
 // interpreter or ""; gpt-oss a functions.NAME recipient, reported as kind tool_call; unknown
 // names none).
 import { describe, expect, it } from "vitest";
-import { isToolCallKind } from "../src/tool-kinds.ts";
+import { familyGrammar, isToolCallKind, streamsCallArguments } from "../src/tool-kinds.ts";
 
 describe("isToolCallKind from grammar data", () => {
   it.each([
@@ -22,5 +22,25 @@ describe("isToolCallKind from grammar data", () => {
     ["template", "tool_call", false],
   ] as const)("%s %s -> %s", (format, kind, want) => {
     expect(isToolCallKind(format, kind)).toBe(want);
+  });
+});
+
+describe("streamsCallArguments from grammar data", () => {
+  // Only a call body converted to JSON at its end (ChatGLM3's Python tool_call(...)) keeps the
+  // ChunkWriter per-call under toolCallStreaming "incremental".
+  it.each([
+    ["qwen3", true],
+    ["qwen3-coder", true],
+    ["internlm2", true],
+    ["chatglm3", false],
+    ["llama31", true],
+    ["deepseek-v3", true],
+    ["gpt-oss", true],
+  ] as const)("%s -> %s", (format, want) => {
+    expect(streamsCallArguments(familyGrammar(format))).toBe(want);
+  });
+
+  it("a grammar not known by name (a template format's): calls stream", () => {
+    expect(streamsCallArguments(undefined)).toBe(true);
   });
 });

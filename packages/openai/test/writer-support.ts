@@ -1,6 +1,6 @@
 // Runs token IDs through the real decoder into a ChunkWriter and reassembles the chunks the way
 // an OpenAI client does (by tool-call index), recording any breach of the delta discipline.
-import { compileDecoderSpec, createDecoder, type DecoderSpec } from "@chatwire/stream-decoder";
+import { compileDecoderSpecFor, createDecoder, type DecoderSpec } from "@chatwire/stream-decoder";
 import type { ChatTokenizer } from "@chatwire/tokenizer";
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import {
@@ -36,7 +36,7 @@ export function runWriter(
   tok: ChatTokenizer,
   ids: readonly number[],
   options: Partial<ChunkWriterOptions> = {},
-  decoderOptions: { maxTokens?: number; stopStrings?: string[] } = {},
+  decoderOptions: { maxTokens?: number; stopStrings?: string[]; tools?: readonly unknown[] } = {},
   prefill: readonly number[] = [],
 ): Reassembled {
   const chunks: ChatCompletionChunk[] = [];
@@ -48,7 +48,7 @@ export function runWriter(
   );
   let spec = specs.get(tok);
   if (spec === undefined) {
-    spec = compileDecoderSpec(tok.textModel, tok.format);
+    spec = compileDecoderSpecFor(tok);
     specs.set(tok, spec);
   }
   const decoder = createDecoder(spec, writer, {

@@ -12,7 +12,7 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLlamaCppEngine, type LlamaCppEngine } from "../src/index.ts";
 import { type Running, start, tokenizer } from "./support.ts";
-import { reference, THINK, tap } from "./tap.ts";
+import { reference, tap } from "./tap.ts";
 
 const root = resolve(import.meta.dirname, "../../..");
 let dir: string;
@@ -42,6 +42,7 @@ describe("node-llama-cpp engine, tiny Qwen3-vocabulary GGUF", () => {
   it("documents the pitfall: llama.cpp tokenize(text, false) makes caller '<think>' the reserved 151667; chatwire does not", () => {
     const text = "hi <think> there";
     const theirs = engine.llamaTokenize(text, false);
+    const THINK = tokenizer("qwen3").tokenIds.think;
     expect(theirs).toContain(THINK);
     const ours = tokenizer("qwen3").encodeText(text).ids;
     expect(ours).not.toContain(THINK);

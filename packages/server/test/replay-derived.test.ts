@@ -1,5 +1,5 @@
-// `chatwire serve --engine replay` on the families without a hand-written script
-// (engines/replay-derive.ts): the script comes from the family's own renderer, and a chat
+// `chatwire serve --engine replay` on the families beyond the server suites' three
+// (engines/replay-script.ts): the script comes from the family's own renderer, and a chat
 // completion over it gives back what was rendered. The expected calls and text are written out
 // here, not taken from the script, so a wrong derivation (an empty script, a turn cut before
 // its call, a missing stop) fails. Families whose tokenizer package is not installed are skipped.
@@ -10,13 +10,18 @@ import { builtinReplayScript, createReplayEngine } from "../src/index.ts";
 import { type Running, start } from "./support.ts";
 
 const CALL = [{ name: "get_weather", args: { city: "Paris", unit: "celsius" } }];
+const TWO_CALLS = [...CALL, { name: "get_weather", args: { city: "Tokyo", unit: "celsius" } }];
+const CONTENT = "Let me check the weather in Paris and Tokyo — one moment.";
 const CASES = [
   // Llama 3.0's template renders no calls: the plain answer.
   { family: "llama3", content: "It is sunny in Paris, 21 °C.", calls: [], finish: "stop" },
   { family: "llama31", content: "", calls: CALL, finish: "tool_calls" },
+  // V3's template drops the calls of a turn with content: one call, no content.
   { family: "deepseek-v3", content: "", calls: CALL, finish: "tool_calls" },
-  { family: "deepseek-r1", content: "", calls: CALL, finish: "tool_calls" },
-  { family: "qwen3-coder", content: "", calls: CALL, finish: "tool_calls" },
+  // R1 and Qwen3-Coder drop the reasoning, keep content and both calls.
+  { family: "deepseek-r1", content: CONTENT, calls: TWO_CALLS, finish: "tool_calls" },
+  { family: "qwen3-coder", content: CONTENT, calls: TWO_CALLS, finish: "tool_calls" },
+  // A call ends gpt-oss's turn (<|call|>): one call.
   { family: "gpt-oss", content: "", calls: CALL, finish: "tool_calls" },
 ] as const;
 const TOOLS = [

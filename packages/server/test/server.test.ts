@@ -3,12 +3,14 @@
 // /v1/completions (text and token-ID prompts), /tokenize, /detokenize, /health, /v1/models, the
 // per-request log line. Engines here are scripted; no timing assertions (only ordering).
 import { request } from "node:http";
-import { QWEN3_IDS } from "@chatwire/tokenizer";
 import { afterEach, describe, expect, it } from "vitest";
+import { tokenIds } from "../../../test-support/token-ids.ts";
+import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { createReplayEngine, type Engine, type GenerateRequest } from "../src/index.ts";
 import { type Running, start, tokenizer } from "./support.ts";
 
 const tok = () => tokenizer("qwen3");
+const Q = tokenIds<Qwen3Key>(tok);
 const chat = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ model: "test-model", messages: [{ role: "user", content: "hi" }], ...extra });
 
@@ -220,7 +222,7 @@ describe("chatwire server", () => {
   });
 
   it("413 for a body over the limit; 400 for invalid JSON; 404 for an unknown model", async () => {
-    const s = await serve(createReplayEngine({ script: () => [QWEN3_IDS.imEnd] }), {
+    const s = await serve(createReplayEngine({ script: () => [Q.imEnd] }), {
       limits: { maxBodyBytes: 200 },
     });
     expect((await post(s.url, "/v1/chat/completions", chat({ pad: "x".repeat(300) }))).status).toBe(413);
@@ -234,7 +236,7 @@ describe("chatwire server", () => {
   });
 
   it("400s carry OpenAI error bodies: unsupported n, invalid conversation with its param", async () => {
-    const s = await serve(createReplayEngine({ script: () => [QWEN3_IDS.imEnd] }));
+    const s = await serve(createReplayEngine({ script: () => [Q.imEnd] }));
     const n = await post(s.url, "/v1/chat/completions", chat({ n: 2 }));
     expect([n.status, JSON.parse(n.body).error]).toEqual([
       400,
@@ -250,7 +252,7 @@ describe("chatwire server", () => {
   });
 
   it("API key: 401 without it, 200 with it, /health open", async () => {
-    const s = await serve(createReplayEngine({ script: () => [QWEN3_IDS.imEnd] }), { apiKey: "sekret" });
+    const s = await serve(createReplayEngine({ script: () => [Q.imEnd] }), { apiKey: "sekret" });
     expect((await post(s.url, "/v1/chat/completions", chat())).status).toBe(401);
     expect(
       (await post(s.url, "/v1/chat/completions", chat(), { authorization: "Bearer wrong" })).status,
@@ -287,7 +289,7 @@ describe("chatwire server", () => {
   });
 
   it("/v1/completions: text prompt (a marker in it is text, audited) and token-ID prompt", async () => {
-    const ids = [...tok().encodeText(" upon a time").ids, QWEN3_IDS.imEnd];
+    const ids = [...tok().encodeText(" upon a time").ids, Q.imEnd];
     const seen: (readonly number[])[] = [];
     const s = await serve(
       createReplayEngine({
@@ -304,7 +306,7 @@ describe("chatwire server", () => {
     );
     expect(JSON.parse(a.body).choices[0]).toMatchObject({ text: " upon a time", finish_reason: "stop" });
     expect(seen[0]).toEqual(tok().encodeText("Once<|im_end|>").ids);
-    expect(seen[0]).not.toContain(QWEN3_IDS.imEnd);
+    expect(seen[0]).not.toContain(Q.imEnd);
     await until(() => s.logs.length === 1);
     expect(s.logs[0]?.audit).toBe(1);
     const b = await post(
@@ -330,19 +332,14 @@ describe("chatwire server", () => {
       tokens: tok().encodeText("hi <think>").ids,
       audit: 1,
     });
-    expect(t.tokens).not.toContain(QWEN3_IDS.think);
+    expect(t.tokens).not.toContain(Q.think);
     const c = JSON.parse(
       (await post(s.url, "/tokenize", JSON.stringify({ messages: [{ role: "user", content: "hi" }] }))).body,
     );
     expect(c.tokens).toEqual(tok().encodeChat({ messages: [{ role: "user", content: "hi" }] }).ids);
     const d = JSON.parse(
-      (
-        await post(
-          s.url,
-          "/detokenize",
-          JSON.stringify({ tokens: [QWEN3_IDS.think, ...tok().encodeText("x").ids] }),
-        )
-      ).body,
+      (await post(s.url, "/detokenize", JSON.stringify({ tokens: [Q.think, ...tok().encodeText("x").ids] })))
+        .body,
     );
     expect(d).toEqual({ prompt: "<think>x" });
     const m = (await (await fetch(`${s.url}/v1/models`)).json()) as { data: unknown[] };
@@ -351,7 +348,7 @@ describe("chatwire server", () => {
   });
 
   it("one JSON log line per request with tokens, TTFT, stop cause and audit count", async () => {
-    const ids = [...tok().encodeText("Hi!").ids, QWEN3_IDS.imEnd];
+    const ids = [...tok().encodeText("Hi!").ids, Q.imEnd];
     const s = await serve(createReplayEngine({ script: () => ids }));
     await post(
       s.url,

@@ -5,12 +5,13 @@
 // until the request time limit, and a log sink that throws never takes the server down.
 import { connect, type Socket } from "node:net";
 import type { ChatTokenizer } from "@chatwire/tokenizer";
-import { QWEN3_IDS } from "@chatwire/tokenizer";
 import { afterEach, describe, expect, it } from "vitest";
 import { createChatwireServer, createReplayEngine, type Engine, type GenerateRequest } from "../src/index.ts";
 import { type Running, start, tokenizer } from "./support.ts";
 
 const tok = () => tokenizer("qwen3");
+// The verified end-of-turn ID of the loaded Qwen3 files.
+const imEnd = () => tok().tokenIds.imEnd as number;
 const chat = (extra: Record<string, unknown> = {}) =>
   JSON.stringify({ model: "test-model", messages: [{ role: "user", content: "hi" }], ...extra });
 
@@ -79,7 +80,7 @@ const until = async (f: () => boolean) => {
 
 describe("slow and greedy clients", () => {
   it("half-sent headers and half-sent bodies are closed at the read time limit (408)", async () => {
-    const s = await start(tok(), createReplayEngine({ script: () => [QWEN3_IDS.imEnd] }), {
+    const s = await start(tok(), createReplayEngine({ script: () => [imEnd()] }), {
       limits: { headersTimeoutMs: 300, requestReadTimeoutMs: 600 },
     });
     running.push(s);
@@ -98,7 +99,7 @@ describe("slow and greedy clients", () => {
   });
 
   it("bytes buffered before a slot are capped across requests: 503 server-busy, connection closed", async () => {
-    const s = await start(tok(), createReplayEngine({ script: () => [QWEN3_IDS.imEnd] }), {
+    const s = await start(tok(), createReplayEngine({ script: () => [imEnd()] }), {
       limits: { maxBodyBytes: 4096, maxPendingBodyBytes: 8192 },
     });
     running.push(s);
@@ -117,7 +118,7 @@ describe("slow and greedy clients", () => {
   });
 
   it("connections beyond maxConnections are closed at once", async () => {
-    const s = await start(tok(), createReplayEngine({ script: () => [QWEN3_IDS.imEnd] }), {
+    const s = await start(tok(), createReplayEngine({ script: () => [imEnd()] }), {
       limits: { maxConnections: 3 },
     });
     running.push(s);
@@ -185,7 +186,7 @@ describe("slow and greedy clients", () => {
     process.on("unhandledRejection", onUnhandled);
     const server = createChatwireServer({
       tokenizer: tok(),
-      engine: createReplayEngine({ script: () => [QWEN3_IDS.imEnd] }),
+      engine: createReplayEngine({ script: () => [imEnd()] }),
       modelId: "test-model",
       log: () => {
         throw new Error("EPIPE");

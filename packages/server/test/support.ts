@@ -57,7 +57,8 @@ export async function start(
   return { url, server, logs, close: () => server.close() };
 }
 
-// What each family's built-in script says (engines/replay-script.ts), written out by hand.
+// What each family's built-in script says (engines/replay-script.ts: the scenario as each
+// family's template renders it), written out by hand.
 export const EXPECT = {
   qwen3: {
     content: "Let me check the weather in Paris and Tokyo — one moment.",
@@ -67,14 +68,21 @@ export const EXPECT = {
       { name: "get_weather", args: { city: "Tokyo", unit: "celsius" } },
     ],
   },
+  // Neither template writes reasoning.
   internlm2: {
-    content: "Let me check the weather in Paris.",
+    content: "Let me check the weather in Paris and Tokyo — one moment.",
     reasoning: undefined,
-    calls: [{ name: "get_weather", args: { city: "Paris", unit: "celsius" } }],
+    calls: [
+      { name: "get_weather", args: { city: "Paris", unit: "celsius" } },
+      { name: "get_weather", args: { city: "Tokyo", unit: "celsius" } },
+    ],
   },
   chatglm3: {
-    content: "",
+    content: "Let me check the weather in Paris and Tokyo — one moment.",
     reasoning: undefined,
-    calls: [{ name: "get_weather", args: { city: "Paris", unit: "celsius" } }],
+    calls: [
+      { name: "get_weather", args: { city: "Paris", unit: "celsius" } },
+      { name: "get_weather", args: { city: "Tokyo", unit: "celsius" } },
+    ],
   },
 } as const;

@@ -1,8 +1,8 @@
 // Test helpers: an engine wrapper that records every ID batch it yields, and the reference
 // text of those IDs — what a fresh decoder (no HTTP, no chunks) reports as content, reasoning
 // and function-call arguments — so a client's reassembly can be compared with it.
-import { compileDecoderSpec, createDecoder, eventCollector } from "@chatwire/stream-decoder";
-import { type ChatTokenizer, QWEN3_IDS } from "@chatwire/tokenizer";
+import { compileDecoderSpecFor, createDecoder, eventCollector } from "@chatwire/stream-decoder";
+import type { ChatTokenizer } from "@chatwire/tokenizer";
 import type { Engine } from "../src/index.ts";
 
 export function tap(engine: Engine): { engine: Engine; runs: number[][] } {
@@ -27,7 +27,7 @@ export function tap(engine: Engine): { engine: Engine; runs: number[][] } {
 /** The decoder's own account of `ids`, with the server's options (maxTokens, streamToolCalls). */
 export function reference(tok: ChatTokenizer, ids: readonly number[], maxTokens: number) {
   const c = eventCollector();
-  const d = createDecoder(compileDecoderSpec(tok.textModel, tok.format), c, {
+  const d = createDecoder(compileDecoderSpecFor(tok), c, {
     maxTokens,
     streamToolCalls: true,
   });
@@ -47,5 +47,3 @@ export function reference(tok: ChatTokenizer, ids: readonly number[], maxTokens:
   const stop = c.events.find((e) => e.type === "stop");
   return { text, reasoning, actions, stop: stop?.type === "stop" ? stop.reason : undefined };
 }
-
-export const THINK = QWEN3_IDS.think;

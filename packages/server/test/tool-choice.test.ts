@@ -2,11 +2,18 @@
 // prompt the engine receives ends with the format's tool-call opening (prefill), the replay
 // engine plays what a model would write next, and the client reassembles one call of the
 // chosen function. The continuations are written by hand per format.
-import { CHATGLM3_IDS, INTERNLM2_IDS, QWEN3_IDS } from "@chatwire/tokenizer";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tokenIds } from "../../../test-support/token-ids.ts";
+import type { ChatGLM3Key } from "../../tokenizer/src/families/chatglm3/definition.ts";
+import type { InternLM2Key } from "../../tokenizer/src/families/internlm2/definition.ts";
+import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { createReplayEngine } from "../src/index.ts";
 import { FAMILIES, type Running, start, tokenizer } from "./support.ts";
+
+const Q = tokenIds<Qwen3Key>(() => tokenizer("qwen3"));
+const I = tokenIds<InternLM2Key>(() => tokenizer("internlm2"));
+const G = tokenIds<ChatGLM3Key>(() => tokenizer("chatglm3"));
 
 const USER = [{ role: "user" as const, content: "Weather in Paris?" }];
 const fn = (name: string) => ({
@@ -19,24 +26,16 @@ type Fam = "qwen3" | "internlm2" | "chatglm3";
 /** What the model writes after the named prefill (get_weather). */
 function afterNamed(fam: Fam): number[] {
   const t = (s: string) => tokenizer(fam).encodeText(s).ids;
-  if (fam === "qwen3") return [...t(' {"city": "Paris"}}\n'), QWEN3_IDS.toolCallEnd, QWEN3_IDS.imEnd];
-  if (fam === "internlm2") return [...t(' {"city": "Paris"}}'), INTERNLM2_IDS.actionEnd, INTERNLM2_IDS.imEnd];
-  return [...t(" ```python\ntool_call(city='Paris')\n```"), CHATGLM3_IDS.observation];
+  if (fam === "qwen3") return [...t(' {"city": "Paris"}}\n'), Q.toolCallEnd, Q.imEnd];
+  if (fam === "internlm2") return [...t(' {"city": "Paris"}}'), I.actionEnd, I.imEnd];
+  return [...t(" ```python\ntool_call(city='Paris')\n```"), G.observation];
 }
 /** What the model writes after the "required" prefill (it picks get_time). */
 function afterRequired(fam: Fam): number[] {
   const t = (s: string) => tokenizer(fam).encodeText(s).ids;
   if (fam === "qwen3")
-    return [
-      ...t('{"name": "get_time", "arguments": {"city": "Paris"}}\n'),
-      QWEN3_IDS.toolCallEnd,
-      QWEN3_IDS.imEnd,
-    ];
-  return [
-    ...t('\n{"name": "get_time", "parameters": {"city": "Paris"}}'),
-    INTERNLM2_IDS.actionEnd,
-    INTERNLM2_IDS.imEnd,
-  ];
+    return [...t('{"name": "get_time", "arguments": {"city": "Paris"}}\n'), Q.toolCallEnd, Q.imEnd];
+  return [...t('\n{"name": "get_time", "parameters": {"city": "Paris"}}'), I.actionEnd, I.imEnd];
 }
 
 for (const fam of FAMILIES) {

@@ -3,11 +3,16 @@
 // argument deltas before the call ends (Qwen3, InternLM2; ChatGLM3 stays per-call: one delta),
 // reassembles exactly the call, and a call that breaks after its header makes the client throw
 // (an SSE error event) instead of completing with half a call.
-import { INTERNLM2_IDS, QWEN3_IDS } from "@chatwire/tokenizer";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tokenIds } from "../../../test-support/token-ids.ts";
+import type { InternLM2Key } from "../../tokenizer/src/families/internlm2/definition.ts";
+import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { builtinReplayScript, createReplayEngine } from "../src/index.ts";
 import { EXPECT, FAMILIES, type Running, start, tokenizer } from "./support.ts";
+
+const Q = tokenIds<Qwen3Key>(() => tokenizer("qwen3"));
+const I = tokenIds<InternLM2Key>(() => tokenizer("internlm2"));
 
 const USER = [{ role: "user" as const, content: "Weather in Paris?" }];
 const TOOLS = [
@@ -25,18 +30,13 @@ function brokenScript(fam: "qwen3" | "internlm2"): number[] {
   const tok = tokenizer(fam);
   const t = (s: string) => tok.encodeText(s).ids;
   return fam === "qwen3"
-    ? [
-        QWEN3_IDS.toolCall,
-        ...t('\n{"name": "get_weather", "arguments": {"city": "Paris"\n'),
-        QWEN3_IDS.toolCallEnd,
-        QWEN3_IDS.imEnd,
-      ]
+    ? [Q.toolCall, ...t('\n{"name": "get_weather", "arguments": {"city": "Paris"\n'), Q.toolCallEnd, Q.imEnd]
     : [
-        INTERNLM2_IDS.actionStart,
-        INTERNLM2_IDS.plugin,
+        I.actionStart,
+        I.plugin,
         ...t('\n{"name": "get_weather", "parameters": {"city": "Paris" x'),
-        INTERNLM2_IDS.actionEnd,
-        INTERNLM2_IDS.imEnd,
+        I.actionEnd,
+        I.imEnd,
       ];
 }
 

@@ -16,7 +16,6 @@ export {
   type StopInfo,
   type StopReason,
 } from "./events.ts";
-export { compileDecoderSpec } from "./legacy-spec.ts";
 export { MAX_NESTING_DEPTH, MAX_STOP_STRING_LENGTH, MAX_STOP_STRINGS } from "./limits.ts";
 export {
   type JsonValue,

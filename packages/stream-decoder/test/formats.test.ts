@@ -1,13 +1,18 @@
 // The event grammar of each format, driven by reserved IDs.
-import { CHATGLM3_IDS as G, INTERNLM2_IDS as I, QWEN3_IDS as Q } from "@chatwire/tokenizer";
 import { describe, expect, it } from "vitest";
 import { haveFixtures } from "../../../test-support/fixtures.ts";
-import { compileDecoderSpec, createDecoder, type DecoderEvent, eventCollector } from "../src/index.ts";
-import { formatSpec, run, tokenizer } from "./models.ts";
+import { tokenIds } from "../../../test-support/token-ids.ts";
+import type { ChatGLM3Key } from "../../tokenizer/src/families/chatglm3/definition.ts";
+import type { InternLM2Key } from "../../tokenizer/src/families/internlm2/definition.ts";
+import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
+import { createDecoder, type DecoderEvent, eventCollector } from "../src/index.ts";
+import { familyOn, formatSpec, run, tokenizer } from "./models.ts";
 import { merged } from "./roundtrip-support.ts";
 import { synthetic, WORDS } from "./synthetic.ts";
 
 const START = { type: "message_start", role: "assistant", metadata: "" } as const;
+// The real tokenizers' verified IDs (the synthetic-model suites below have their own).
+const Q = tokenIds<Qwen3Key>(() => tokenizer("qwen3"));
 
 describe("Qwen3 (real tokenizer)", () => {
   const spec = formatSpec("qwen3");
@@ -144,7 +149,7 @@ function textOf2(events: readonly DecoderEvent[]): string {
 
 describe("InternLM2 grammar (synthetic table)", () => {
   const s = synthetic(WORDS, false);
-  const spec = compileDecoderSpec(s.model, "internlm2");
+  const { spec, id: I } = familyOn<InternLM2Key>(s.model, "internlm2");
   const plugin = '\n{"name": "get_weather", "parameters": {"city": "Paris"}}';
 
   it("plugin action, optional newline, im_end", () => {
@@ -191,7 +196,7 @@ describe("InternLM2 grammar (synthetic table)", () => {
   });
 
   it("with EOS overridden, a following message header gives role and name", () => {
-    const multi = compileDecoderSpec(s.model, "internlm2", { eosIds: [I.eos] });
+    const multi = familyOn(s.model, "internlm2", { eosIds: [I.eos] }).spec;
     const ids = [
       ...s.enc("Hi"),
       I.imEnd,
@@ -235,7 +240,7 @@ describe("InternLM2 grammar (synthetic table)", () => {
 
 describe("ChatGLM3 grammar (synthetic table)", () => {
   const s = synthetic(WORDS, true);
-  const spec = compileDecoderSpec(s.model, "chatglm3");
+  const { spec, id: G } = familyOn<ChatGLM3Key>(s.model, "chatglm3");
   const meta = (m: string) => s.enc(`${m}\n`, true);
 
   it("plain reply: empty metadata line, content keeps no dummy space", () => {
@@ -340,6 +345,8 @@ describe("ChatGLM3 grammar (synthetic table)", () => {
 });
 
 describe.skipIf(!haveFixtures())("real InternLM2 / ChatGLM3 tokenizers", () => {
+  const I = tokenIds<InternLM2Key>(() => tokenizer("internlm2"));
+  const G = tokenIds<ChatGLM3Key>(() => tokenizer("chatglm3"));
   it("InternLM2 plugin call", () => {
     const spec = formatSpec("internlm2");
     const enc = (x: string) => tokenizer("internlm2").textModel.encode(x);

@@ -3,14 +3,16 @@
 // sequences (random IDs, every reserved ID at every position, truncated / endless headers).
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { type ChatTokenizer, fromFiles, GPTOSS_FIRST_ADDED, GPTOSS_IDS as H } from "@chatwire/tokenizer";
+import { type ChatTokenizer, fromFiles } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GPTOSS_MODEL_DIR, harmonyData, haveHarmonySuite } from "../../../test-support/harmony-suite.ts";
+import { tokenIds } from "../../../test-support/token-ids.ts";
+import type { GptOssKey } from "../../tokenizer/src/families/gpt-oss/definition.ts";
+import { type HarmonyMessage, renderHarmony } from "../../tokenizer/src/families/gpt-oss/harmony-render.ts";
 import { ChatBuilder } from "../../tokenizer/src/formats/builder.ts";
-import { type HarmonyMessage, renderHarmony } from "../../tokenizer/src/formats/harmony-render.ts";
 import {
-  compileDecoderSpec,
+  compileDecoderSpecFor,
   createDecoder,
   type DecoderEvent,
   type DecoderOptions,
@@ -47,6 +49,8 @@ function messagesOf(events: readonly DecoderEvent[]): Parsed[] {
 
 const run = haveHarmonySuite();
 let tok: ChatTokenizer;
+/** The verified IDs of the loaded files (read after beforeAll loads them). */
+const H = tokenIds<GptOssKey>(() => tok);
 let spec: DecoderSpec;
 let multi: DecoderSpec;
 
@@ -81,9 +85,9 @@ describe.runIf(run)("gpt-oss decoder", () => {
       "tokenizer.json": read("tokenizer.json"),
       "tokenizer_config.json": read("tokenizer_config.json"),
     });
-    spec = compileDecoderSpec(tok.textModel, "gpt-oss");
+    spec = compileDecoderSpecFor(tok);
     // harmony's parse_messages_from_completion_tokens goes on after <|return|> / <|call|>.
-    multi = compileDecoderSpec(tok.textModel, "gpt-oss", { eosIds: [H.endOfText] });
+    multi = compileDecoderSpecFor(tok, { eosIds: [H.endOfText] });
   });
 
   describe("openai/harmony parse vectors", () => {
@@ -253,7 +257,7 @@ describe.runIf(run)("gpt-oss decoder", () => {
             },
           ];
           const b = new ChatBuilder(tok.textModel, tok.scanner, "neutralize");
-          renderHarmony(conv, { autoDropAnalysis: true, forCompletion: false }, b);
+          renderHarmony(conv, { autoDropAnalysis: true, forCompletion: false }, b, H);
           const events = decode(b.finish().ids, multi);
           expect(messagesOf(events)).toEqual(
             conv.map((m) => ({
@@ -271,7 +275,8 @@ describe.runIf(run)("gpt-oss decoder", () => {
   });
 
   describe("hostile input: never throws, one stop, errors not crashes", () => {
-    const RESERVED = Array.from({ length: 21 }, (_, i) => GPTOSS_FIRST_ADDED + i);
+    // Every reserved ID of the loaded files (the added tokens), read once they are loaded.
+    const reserved = (): number[] => [...tok.registry.ids].sort((a, b) => a - b);
 
     function checkStream(
       ids: readonly number[],
@@ -289,7 +294,7 @@ describe.runIf(run)("gpt-oss decoder", () => {
 
     it("random ID sequences (reserved IDs, text, bytes, out of range)", () => {
       const id = fc.oneof(
-        fc.constantFrom(...RESERVED),
+        fc.constantFrom(...reserved()),
         fc.integer({ min: 0, max: 201_100 }),
         fc.constantFrom(-1, 2 ** 31, 200_019, 316, 28, 220, 9552, 132990),
       );
@@ -308,7 +313,7 @@ describe.runIf(run)("gpt-oss decoder", () => {
         '<|channel|>analysis<|message|>a b<|end|><|start|>assistant to=functions.f<|channel|>commentary <|constrain|>json<|message|>{"x": 1}<|call|>',
       );
       for (let p = 0; p <= base.length; p++)
-        for (const r of RESERVED) checkStream([...base.slice(0, p), r, ...base.slice(p)], multi);
+        for (const r of reserved()) checkStream([...base.slice(0, p), r, ...base.slice(p)], multi);
     });
 
     it("garbage headers: error events, recovery at the next <|start|> (no 'tokens remaining in header' crash)", async () => {

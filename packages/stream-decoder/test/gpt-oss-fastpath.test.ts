@@ -4,13 +4,15 @@
 // strings, stop IDs, maxTokens, streamToolCalls, small maxBufferedChars), pushed one by one.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { type ChatTokenizer, fromFiles, GPTOSS_FIRST_ADDED, GPTOSS_IDS as H } from "@chatwire/tokenizer";
+import { type ChatTokenizer, fromFiles } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
+import { tokenIds } from "../../../test-support/token-ids.ts";
+import type { GptOssKey } from "../../tokenizer/src/families/gpt-oss/definition.ts";
 import { HarmonyDecoder } from "../src/harmony-decoder.ts";
 import {
-  compileDecoderSpec,
+  compileDecoderSpecFor,
   type DecoderEvent,
   type DecoderOptions,
   type DecoderSpec,
@@ -18,6 +20,8 @@ import {
 } from "../src/index.ts";
 
 let tok: ChatTokenizer;
+/** The verified IDs of the loaded files (read after beforeAll loads them). */
+const H = tokenIds<GptOssKey>(() => tok);
 let spec: DecoderSpec;
 let multi: DecoderSpec;
 
@@ -53,8 +57,8 @@ describe("gpt-oss decoder fast path: off and on give the same events", () => {
       "tokenizer.json": read("tokenizer.json"),
       "tokenizer_config.json": read("tokenizer_config.json"),
     });
-    spec = compileDecoderSpec(tok.textModel, "gpt-oss");
-    multi = compileDecoderSpec(tok.textModel, "gpt-oss", { eosIds: [H.endOfText] });
+    spec = compileDecoderSpecFor(tok);
+    multi = compileDecoderSpecFor(tok, { eosIds: [H.endOfText] });
   });
 
   it("fast-check: random harmony streams and options (2,000 runs)", () => {
@@ -75,7 +79,7 @@ describe("gpt-oss decoder fast path: off and on give the same events", () => {
       end: fc.constantFrom(H.end, H.end, H.call, H.return, H.endOfText, -1),
     });
     const noise = fc.oneof(
-      fc.integer({ min: GPTOSS_FIRST_ADDED, max: GPTOSS_FIRST_ADDED + 20 }),
+      fc.constantFrom(...[...tok.registry.ids]),
       fc.integer({ min: 0, max: 201_100 }),
       fc.constantFrom(-1, 200_019, 28, 220),
     );

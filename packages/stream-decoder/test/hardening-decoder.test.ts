@@ -2,17 +2,15 @@
 // pushMany() / end() on any ID sequence, exactly one stop, per-token work O(token) where
 // newlines or a header / metadata line are held, bounded memory for the header name, and one
 // documented rule for misuse (docs/decoder.md).
-import {
-  type FormatName,
-  CHATGLM3_IDS as G,
-  INTERNLM2_IDS as I,
-  QWEN3_IDS as Q,
-  type TextModel,
-} from "@chatwire/tokenizer";
+import type { TextModel } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { tokenIds } from "../../../test-support/token-ids.ts";
+import type { ChatGLM3Key } from "../../tokenizer/src/families/chatglm3/definition.ts";
+import type { InternLM2Key } from "../../tokenizer/src/families/internlm2/definition.ts";
+import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import {
-  compileDecoderSpec,
+  compileDecoderSpecFor,
   createDecoder,
   type DecoderEvent,
   type DecoderHandler,
@@ -20,11 +18,13 @@ import {
   type DecoderSpec,
   eventCollector,
 } from "../src/index.ts";
-import { MODELS, tokenizer } from "./models.ts";
+import { familyOn, MODELS, tokenizer } from "./models.ts";
 import { timeRatio } from "./ratio-support.ts";
 import { synthetic } from "./synthetic.ts";
 
-const FORMAT_OF: Readonly<Record<string, FormatName>> = {
+const Q = tokenIds<Qwen3Key>(() => tokenizer("qwen3"));
+
+const FORMAT_OF: Readonly<Record<string, string>> = {
   qwen3: "qwen3",
   "tiny-ilm": "internlm2",
   "tiny-glm": "chatglm3",
@@ -67,10 +67,15 @@ function run(
 
 describe("no ID sequence makes push() / pushMany() / end() throw", () => {
   for (const m of MODELS) {
-    const format = FORMAT_OF[m.name] as FormatName;
+    const format = FORMAT_OF[m.name] as string;
     it.skipIf(!m.available)(`${m.name} (${format}): random IDs, reserved IDs, out-of-vocabulary IDs`, () => {
       const model: TextModel = m.model();
-      const specs = [compileDecoderSpec(model, format), compileDecoderSpec(model, format, { eosIds: [] })];
+      // The real tokenizers with their verified IDs; the tiny models under the family's grammar.
+      const spec = (o: { eosIds?: number[] }) =>
+        m.name === format
+          ? compileDecoderSpecFor(tokenizer(format as "qwen3" | "internlm2" | "chatglm3"), o)
+          : familyOn(model, format, o).spec;
+      const specs = [spec({}), spec({ eosIds: [] })];
       const reserved = [...(specs[0] as DecoderSpec).reservedName.keys()];
       const size = model.decodeTable.size;
       const frags = FRAGMENTS.map((f) => model.encode(f));
@@ -116,8 +121,9 @@ describe("no ID sequence makes push() / pushMany() / end() throw", () => {
 
 describe("over-deep tool-call arguments are an action_end error (streamToolCalls on and off)", () => {
   const s = synthetic(["a", "\n", "[", "]", "(", ")"], false);
+  const G = familyOn<ChatGLM3Key>(s.model, "chatglm3").id;
   it("ChatGLM3: a deeply nested Python argument", () => {
-    const spec = compileDecoderSpec(s.model, "chatglm3");
+    const spec = familyOn(s.model, "chatglm3").spec;
     // Depths where a recursive parse still fits the stack but JSON.stringify of the
     // arguments (streamToolCalls) no longer does, and beyond.
     for (const depth of [300, 2500, 4500, 5000, 50_000])
@@ -132,7 +138,7 @@ describe("over-deep tool-call arguments are an action_end error (streamToolCalls
 
   it("Qwen3: a deeply nested JSON argument", () => {
     const tok = tokenizer("qwen3").textModel;
-    const spec = compileDecoderSpec(tok, "qwen3");
+    const spec = compileDecoderSpecFor(tokenizer("qwen3"));
     const call = `\n{"name": "f", "arguments": {"a": ${"[".repeat(5000)}${"]".repeat(5000)}}}\n`;
     for (const streamToolCalls of [true, false]) {
       const events = run(
@@ -154,6 +160,7 @@ describe("held newlines and held lines: O(token) per step", () => {
   // ~N/2 = 10,000x. 5x flaked at 8.7x and 14.6x under load average 16 (fastest of 3 runs).
   const BOUND = 40;
   const s = synthetic(["a", "\n", "bc"], false);
+  const I = familyOn<InternLM2Key>(s.model, "internlm2").id;
   const A = 259;
   const NL = 260;
 
@@ -170,7 +177,7 @@ describe("held newlines and held lines: O(token) per step", () => {
 
   it("Qwen3 reasoning: a run of newline tokens", () => {
     const tok = tokenizer("qwen3").textModel;
-    const spec = compileDecoderSpec(tok, "qwen3");
+    const spec = compileDecoderSpecFor(tokenizer("qwen3"));
     const nl = tok.encode("\n")[0] as number;
     const word = tok.encode("Hello")[0] as number;
     // (Leading newlines of reasoning are stripped: the run comes after a word.)
@@ -187,7 +194,7 @@ describe("held newlines and held lines: O(token) per step", () => {
   });
 
   it("InternLM2 after <|action_end|>: a run of newline tokens", () => {
-    const spec = compileDecoderSpec(s.model, "internlm2");
+    const spec = familyOn(s.model, "internlm2").spec;
     const head = [I.actionStart, I.interpreter, A, I.actionEnd];
     const hostile = [...head, ...Array(N).fill(NL), A];
     const benign = [...head, ...Array(N).fill(A), A];
@@ -195,14 +202,14 @@ describe("held newlines and held lines: O(token) per step", () => {
   });
 
   it("ChatGLM3: a metadata line that does not end", () => {
-    const spec = compileDecoderSpec(s.model, "chatglm3");
+    const spec = familyOn(s.model, "chatglm3").spec;
     const hostile = Array(N).fill(A);
     const benign = [NL, ...Array(N - 1).fill(A)];
     expect(ratio(spec, hostile, benign, "chatglm3 metadata line")).toBeLessThan(BOUND);
   });
 
   it("InternLM2 multi-message: a header that does not end", () => {
-    const spec = compileDecoderSpec(s.model, "internlm2", { eosIds: [] });
+    const spec = familyOn(s.model, "internlm2", { eosIds: [] }).spec;
     const hostile = [I.imEnd, I.imStart, ...Array(N).fill(A)];
     const benign = [I.imEnd, I.imStart, NL, ...Array(N - 1).fill(A)];
     expect(ratio(spec, hostile, benign, "internlm2 header line")).toBeLessThan(BOUND);
@@ -211,8 +218,9 @@ describe("held newlines and held lines: O(token) per step", () => {
 
 describe("bounded memory: the header name", () => {
   const s = synthetic(["a", "\n", "environment", " name="], false);
+  const I = familyOn<InternLM2Key>(s.model, "internlm2").id;
   it("name tokens (<|plugin|>) in a header count against maxBufferedChars", () => {
-    const spec = compileDecoderSpec(s.model, "internlm2", { eosIds: [] });
+    const spec = familyOn(s.model, "internlm2", { eosIds: [] }).spec;
     const ids = [I.imEnd, I.imStart, 261, 262, ...Array(5000).fill(I.plugin), 260, 259, I.imEnd];
     const events = run(spec, ids, { maxBufferedChars: 1000 }, true);
     expect(events).toContainEqual(expect.objectContaining({ type: "error", code: "buffer-overflow" }));
@@ -224,7 +232,8 @@ describe("bounded memory: the header name", () => {
 
 describe("InternLM2: newlines between <|action_end|> and <|im_end|>", () => {
   const s = synthetic(["a", "\n", "{}"], false);
-  const spec = compileDecoderSpec(s.model, "internlm2");
+  const I = familyOn<InternLM2Key>(s.model, "internlm2").id;
+  const spec = familyOn(s.model, "internlm2").spec;
   const head = [I.actionStart, I.plugin, 261, I.actionEnd];
   const text = (ids: number[]) =>
     run(spec, [...head, ...ids], {}, true)
@@ -241,7 +250,7 @@ describe("InternLM2: newlines between <|action_end|> and <|im_end|>", () => {
 
 describe("caller misuse: one rule on every path (docs/decoder.md)", () => {
   const s = synthetic(["a", "b"], false);
-  const spec = compileDecoderSpec(s.model, "internlm2");
+  const spec = familyOn(s.model, "internlm2").spec;
   it("a token id that is not an integer number throws TypeError, fast path or not", () => {
     for (const bad of ["5", "259", 259.5, Number.NaN, null, undefined, {}] as unknown as number[]) {
       const d = createDecoder(spec, eventCollector());
@@ -274,7 +283,8 @@ describe("caller misuse: one rule on every path (docs/decoder.md)", () => {
 
 describe("DecoderHandler: every callback optional, one internal handler shape", () => {
   const s = synthetic(["a", "b", "\n"], false);
-  const spec = compileDecoderSpec(s.model, "internlm2");
+  const I = familyOn<InternLM2Key>(s.model, "internlm2").id;
+  const spec = familyOn(s.model, "internlm2").spec;
   const ids = [259, I.actionStart, I.plugin, 260, I.actionEnd, 9999, I.imEnd];
   it("an empty handler, a partial one and a class-based one (methods on its prototype, using this)", () => {
     for (const streamToolCalls of [false, true]) {

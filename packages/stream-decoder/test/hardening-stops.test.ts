@@ -4,15 +4,10 @@
 // reference (the stop that ends first; at equal ends the longest) with many patterns.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  compileDecoderSpec,
-  compileStopStrings,
-  createDecoder,
-  type DecoderEvent,
-  eventCollector,
-} from "../src/index.ts";
+import { compileStopStrings, createDecoder, type DecoderEvent, eventCollector } from "../src/index.ts";
 // A namespace import: on code without the byte-bounded cache only that test fails.
 import * as stopMatcher from "../src/stop-matcher.ts";
+import { familyOn } from "./models.ts";
 import { timeRatio } from "./ratio-support.ts";
 import { synthetic } from "./synthetic.ts";
 
@@ -22,7 +17,7 @@ const MAX_LENGTH = 1024;
 
 const LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 const s = synthetic([...LETTERS], false);
-const spec = compileDecoderSpec(s.model, "qwen3", { eosIds: [] });
+const spec = familyOn(s.model, "qwen3", { eosIds: [] }).spec;
 
 /** A string of n distinct code units (CJK block: one unit each). */
 function distinct(n: number, from = 0x4e00): string {
@@ -71,7 +66,7 @@ describe("stop-string memory", () => {
 
   it("the per-spec cache of compiled sets is bounded in bytes", () => {
     const { CACHE_BYTES, stopStringCacheBytes } = stopMatcher;
-    const own = compileDecoderSpec(s.model, "qwen3", { eosIds: [] });
+    const own = familyOn(s.model, "qwen3", { eosIds: [] }).spec;
     for (let k = 0; k < 40; k++) {
       compileStopStrings(
         own,

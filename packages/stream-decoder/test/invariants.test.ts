@@ -1,12 +1,13 @@
 // Chunk invariance and stop-string properties (seeded fast-check).
-import { INTERNLM2_IDS as I } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileDecoderSpec, createDecoder, type DecoderEvent, eventCollector } from "../src/index.ts";
+import type { InternLM2Key } from "../../tokenizer/src/families/internlm2/definition.ts";
+import { createDecoder, type DecoderEvent, eventCollector } from "../src/index.ts";
+import { familyOn } from "./models.ts";
 import { synthetic } from "./synthetic.ts";
 
 const s = synthetic(["a", "b", "ab", "ba", "abc", "c", "\n", "bca", "é"], false);
-const spec = compileDecoderSpec(s.model, "internlm2");
+const { spec, id: I } = familyOn<InternLM2Key>(s.model, "internlm2");
 const MARKERS = [I.actionStart, I.plugin, I.interpreter, I.actionEnd, I.imEnd, I.imStart, I.bos, I.eos];
 const textIds = Array.from({ length: 9 }, (_, i) => 259 + i);
 /** Byte pieces of "é" / "中" (cut sequences appear when they are interleaved). */

@@ -4,9 +4,9 @@
 // that eager rule, RE-IMPLEMENTED here from the decode table (our own rule, not a vendor's).
 import { type DecodeTable, type TextModel, TokenKind } from "@chatwire/tokenizer";
 import { describe, expect, it } from "vitest";
-import { compileDecoderSpec, compileDecoderSpecFor, createDecoder, eventCollector } from "../src/index.ts";
+import { compileDecoderSpecFor, createDecoder, eventCollector } from "../src/index.ts";
 import { Cls, classOf, type DecoderSpec } from "../src/spec.ts";
-import { MODELS, run, spanSpec, tokenizer } from "./models.ts";
+import { familyOn, MODELS, run, spanSpec, tokenizer } from "./models.ts";
 
 /** The eager rule (re-implementation of the pre-lazy compile pass). */
 function eagerClass(table: DecodeTable, id: number): number {
@@ -71,7 +71,7 @@ describe("lazy classes: EOS and Harmony", () => {
   });
 
   it("a Harmony spec is classified at compile (its decoder reads the table directly)", () => {
-    const spec = compileDecoderSpec(tokenizer("qwen3").textModel, "gpt-oss");
+    const spec = familyOn(tokenizer("qwen3").textModel, "gpt-oss").spec;
     expect(unseenCount(spec)).toBe(0);
     const table = tokenizer("qwen3").textModel.decodeTable;
     for (const id of [0, 1, 198, 271, 1000, 50000, 151000])

@@ -12,8 +12,7 @@ import {
   PieceType,
   type SentencePieceModel,
 } from "../../tokenizer/src/sentencepiece/index.ts";
-import { compileDecoderSpec } from "../src/index.ts";
-import { repoRoot, run } from "./models.ts";
+import { repoRoot, run, spanSpec } from "./models.ts";
 
 const FILES = [
   { name: "tiny-ilm", path: () => resolve(repoRoot, "test-vectors/models/tiny-ilm.model"), ok: true },
@@ -51,7 +50,7 @@ describe.each(FILES.filter((f) => f.ok))("lazy decode texts: $name", ({ path }) 
     const model = load();
     const lazy = model.decodeTable.lazyText;
     expect(lazy).toBeDefined();
-    const spec = compileDecoderSpec(model, "qwen3", { eosIds: [] });
+    const spec = spanSpec(model);
     expect(spec.text).toBe(lazy?.text);
     const filledIds = (): number[] => (lazy?.text ?? []).flatMap((s, id) => (s === undefined ? [] : [id]));
     const filled = (): number => filledIds().length;
@@ -78,8 +77,8 @@ describe.each(FILES.filter((f) => f.ok))("lazy decode texts: $name", ({ path }) 
     for (const text of TEXTS) {
       const ids = model.encode(text);
       // Each text alone (the start-of-text rule) and after the others (mid-text).
-      const lazySpec = compileDecoderSpec(model, "qwen3", { eosIds: [] });
-      const eagerSpec = compileDecoderSpec(eager, "qwen3", { eosIds: [] });
+      const lazySpec = spanSpec(model);
+      const eagerSpec = spanSpec(eager);
       expect(run(lazySpec, ids)).toEqual(run(eagerSpec, ids));
       const all = TEXTS.flatMap((t) => model.encode(t));
       expect(run(lazySpec, all)).toEqual(run(eagerSpec, all));

@@ -3,16 +3,18 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { ChatTokenizer, LegacyFormatName, TextModel } from "@chatwire/tokenizer";
+import type { ChatTokenizer, FamilyDefinition, TextModel } from "@chatwire/tokenizer";
+import { familyByName } from "@chatwire/tokenizer";
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 // Internal (not a public API of @chatwire/tokenizer): a bare text model from a tiny .model file.
 import { loadSentencePieceModel } from "../../tokenizer/src/sentencepiece/index.ts";
 import {
-  compileDecoderSpec,
+  compileDecoderSpecFor,
   createDecoder,
   type DecoderEvent,
   type DecoderOptions,
+  type DecoderSpecOptions,
   eventCollector,
 } from "../src/index.ts";
 import type { DecoderSpec } from "../src/spec.ts";
@@ -54,13 +56,58 @@ export const MODELS: readonly NamedModel[] = [
   { name: "chatglm3", model: () => tokenizer("chatglm3").textModel, available: haveFixtures() },
 ];
 
+/** A family's grammar compiled over a bare text model (familyOn). */
+export interface FamilyOn<K extends string> {
+  readonly spec: DecoderSpec;
+  /** Token key -> the ID used here. */
+  readonly id: Readonly<Record<K, number>>;
+}
+
 /**
- * A spec in which no ID of the text model is a marker: the "qwen3" marker IDs (151643..) lie
- * above every SentencePiece vocabulary here, and for Qwen3 itself the test IDs stay below them.
- * So a whole ID sequence is ONE span.
+ * A built-in family's grammar over any text model (the synthetic and tiny ones), for tests of
+ * the grammar rather than of a vocabulary. Each token key's ID: the definition's fixedIds (IDs
+ * set by vendor code: ChatGLM3's appended commands, SentencePiece bos/eos), else the model's own
+ * piece of that string, else a fresh ID above the model's vocabulary, in key order. Every key
+ * but `reserved.notReserved` is reserved; EOS = the definition's eos keys unless given.
+ */
+export function familyOn<K extends string>(
+  model: TextModel,
+  name: string,
+  options: DecoderSpecOptions = {},
+): FamilyOn<K> {
+  const family = familyByName(name) as FamilyDefinition<K>;
+  const id = {} as Record<K, number>;
+  const nameById = new Map<number, string>();
+  const reserved = new Set<number>();
+  let next = model.vocabSize;
+  for (const key of Object.keys(family.tokens) as K[]) {
+    const text = family.tokens[key];
+    const own = family.fixedIds?.[key] ?? model.pieceToId(text);
+    const k = own ?? next++;
+    id[key] = k;
+    nameById.set(k, text);
+    if (!(family.reserved.notReserved ?? []).includes(key)) reserved.add(k);
+  }
+  const spec = compileDecoderSpecFor(
+    {
+      textModel: model,
+      family,
+      tokenIds: id,
+      registry: { ids: reserved, nameById, eosIds: family.eos.map((k) => id[k]) },
+    },
+    options,
+  );
+  return { spec, id };
+}
+
+/**
+ * A spec in which no ID of the text model is a marker: Qwen3's grammar with its marker IDs
+ * above the model's vocabulary (familyOn; Qwen3's own tokenizer has its markers as added tokens
+ * after the text pieces, so their pieces are not in the text model either). So a whole ID
+ * sequence is ONE span.
  */
 export function spanSpec(model: TextModel): DecoderSpec {
-  return compileDecoderSpec(model, "qwen3", { eosIds: [] });
+  return familyOn(model, "qwen3", { eosIds: [] }).spec;
 }
 
 export function run(spec: DecoderSpec, ids: readonly number[], options: DecoderOptions = {}): DecoderEvent[] {
@@ -80,6 +127,7 @@ export function textOf(
   return s;
 }
 
-export function formatSpec(format: Exclude<LegacyFormatName, "gpt-oss">): DecoderSpec {
-  return compileDecoderSpec(tokenizer(format).textModel, format);
+/** The spec of a loaded tokenizer (its verified IDs and its family's grammar). */
+export function formatSpec(format: "qwen3" | "internlm2" | "chatglm3"): DecoderSpec {
+  return compileDecoderSpecFor(tokenizer(format));
 }

@@ -1,10 +1,9 @@
 // Structure behind the per-stream cost (never timing): decoders share their methods through a
 // prototype (no per-stream closures), stop strings compile once per set and spec, and a
 // precompiled set behaves exactly like the plain strings.
-import { INTERNLM2_IDS as I } from "@chatwire/tokenizer";
 import { describe, expect, it } from "vitest";
+import type { InternLM2Key } from "../../tokenizer/src/families/internlm2/definition.ts";
 import {
-  compileDecoderSpec,
   compileStopStrings,
   createDecoder,
   type DecoderEvent,
@@ -12,11 +11,12 @@ import {
   eventCollector,
   StopStrings,
 } from "../src/index.ts";
+import { familyOn } from "./models.ts";
 import { synthetic } from "./synthetic.ts";
 
 const s = synthetic(["a", "b", "ab", "ba", "abc", "c", "\n", "bca", "é"], false);
-const spec = compileDecoderSpec(s.model, "internlm2");
-const otherSpec = compileDecoderSpec(s.model, "internlm2", { eosIds: [] });
+const { spec, id: I } = familyOn<InternLM2Key>(s.model, "internlm2");
+const otherSpec = familyOn(s.model, "internlm2", { eosIds: [] }).spec;
 
 function events(ids: readonly number[], opts: DecoderOptions): DecoderEvent[] {
   const c = eventCollector();

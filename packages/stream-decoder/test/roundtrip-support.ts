@@ -8,7 +8,7 @@ import fc from "fast-check";
 // Internal helper of @chatwire/tokenizer (Python json.dumps), not part of its public API.
 import { pyJsonDumps } from "../../tokenizer/src/formats/py-json.ts";
 import {
-  compileDecoderSpec,
+  compileDecoderSpecFor,
   createDecoder,
   type DecoderEvent,
   type DecoderOptions,
@@ -55,7 +55,7 @@ const specs = new Map<Fmt, DecoderSpec>();
 export function specOf(format: Fmt): DecoderSpec {
   let s = specs.get(format);
   if (s === undefined) {
-    s = compileDecoderSpec(tokenizer(format).textModel, format);
+    s = compileDecoderSpecFor(tokenizer(format));
     specs.set(format, s);
   }
   return s;

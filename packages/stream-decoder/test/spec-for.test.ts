@@ -1,13 +1,13 @@
 // compileDecoderSpecFor: the decoder spec from the LOADED tokenizer's verified registry and its
 // family's grammar. The InternVL2 config (internvl2-2b-ft) adds <img> = 92544 and friends after
 // the InternLM2 vocabulary: the registry knows them, so the decoder reports a reserved token,
-// not an unknown one (the static tables of the legacy compileDecoderSpec did not know them).
+// not an unknown one.
 import { readFileSync } from "node:fs";
 import { fromFiles } from "@chatwire/tokenizer";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { compileDecoderSpec, compileDecoderSpecFor } from "../src/index.ts";
-import { run, tokenizer } from "./models.ts";
+import { compileDecoderSpecFor } from "../src/index.ts";
+import { run } from "./models.ts";
 
 function internvl2() {
   return fromFiles({
@@ -20,7 +20,7 @@ function internvl2() {
 }
 
 describe.skipIf(!haveFixtures())(
-  "compileDecoderSpecFor: InternVL2's <img> (registry, not static tables)",
+  "compileDecoderSpecFor: InternVL2's <img> (the loaded files' registry)",
   () => {
     it("92544 <img> is a reserved token of the registry and is reported as one", () => {
       const tok = internvl2();
@@ -37,21 +37,6 @@ describe.skipIf(!haveFixtures())(
           message: "reserved token <img> (92544) is not valid here",
         },
       ]);
-      // The legacy spec over the static tables: outside the vocabulary.
-      const legacy = run(compileDecoderSpec(tok.textModel, "internlm2"), [92544]);
-      expect(legacy.find((e) => e.type === "error")).toMatchObject({ code: "unknown-token", token: 92544 });
     });
   },
 );
-
-describe("compileDecoderSpecFor equals the legacy spec for the built-in tables", () => {
-  it("qwen3: the same classes, EOS and names", () => {
-    const tok = tokenizer("qwen3");
-    const a = compileDecoderSpecFor(tok);
-    const b = compileDecoderSpec(tok.textModel, "qwen3");
-    expect(a.classes).toEqual(b.classes);
-    expect(a.eos).toEqual(b.eos);
-    const sorted = (m: ReadonlyMap<number, string>) => [...m].sort((x, y) => x[0] - y[0]);
-    expect(sorted(a.reservedName)).toEqual(sorted(b.reservedName));
-  });
-});

@@ -1,5 +1,5 @@
-// A small synthetic SentencePiece-like text model: IDs 3..258 are byte pieces, then the given
-// text pieces ("▁" = space). Enough to drive every format's grammar without the real files.
+// A small synthetic SentencePiece-like text model: IDs 0..2 are unk, bos, eos, 3..258 byte pieces,
+// then the given text pieces ("▁" = space). Enough to drive every format's grammar without the real files.
 import { type DecodeTable, type TextModel, TokenKind } from "@chatwire/tokenizer";
 
 export interface Synthetic {
@@ -36,7 +36,13 @@ export function synthetic(pieces: readonly string[], dummyPrefix: boolean): Synt
     invalidUtf8: "per-byte",
     startEnds: dummyPrefix ? "first-non-control" : "never",
   };
-  const byPiece = new Map(pieces.map((p, i) => [p, 259 + i]));
+  // SentencePiece's default specials at 0..2 (unk, bos, eos), then the text pieces.
+  const byPiece = new Map([
+    ["<unk>", 0],
+    ["<s>", 1],
+    ["</s>", 2],
+    ...pieces.map((p, i) => [p, 259 + i] as const),
+  ]);
   const model: TextModel = {
     family: "sentencepiece",
     vocabSize: size,

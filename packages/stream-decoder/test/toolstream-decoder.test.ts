@@ -5,10 +5,12 @@
 // action_text chunk comes exactly the name (if its closing quote was in the chunk) and the
 // part of the arguments value inside the chunk, in text order; ChatGLM3: the name after
 // action_start, JSON.stringify(arguments) before action_end.
-import { type ChatTokenizer, QWEN3_IDS } from "@chatwire/tokenizer";
+import type { ChatTokenizer } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { haveFixtures } from "../../../test-support/fixtures.ts";
+import { tokenIds } from "../../../test-support/token-ids.ts";
+import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { pyJsonDumps } from "../../tokenizer/src/formats/py-json.ts";
 import {
   createDecoder,
@@ -414,15 +416,11 @@ describe("streamToolCalls: properties (seeded)", () => {
   it("Qwen3 decoder: exact events (positions from the text), one-at-a-time === random pushMany, call parses", () => {
     const tok: ChatTokenizer = tokenizer("qwen3");
     const spec = specOf("qwen3");
+    const Q = tokenIds<Qwen3Key>(() => tok);
     fc.assert(
       fc.property(callArb, fc.nat(), (c, chunkSeed) => {
         const { span, args } = renderCall(c.name, c.args, c.extra, c.argsKey, c.seed);
-        const ids = [
-          QWEN3_IDS.toolCall,
-          ...tok.textModel.encode(span.raw),
-          QWEN3_IDS.toolCallEnd,
-          QWEN3_IDS.imEnd,
-        ];
+        const ids = [Q.toolCall, ...tok.textModel.encode(span.raw), Q.toolCallEnd, Q.imEnd];
         const off = decode(spec, ids);
         const on = decode(spec, ids, ON);
         expect(off.reduce((s, e) => s + (e.type === "action_text" ? e.text : ""), "")).toBe(span.raw);

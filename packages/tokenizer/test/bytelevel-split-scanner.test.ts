@@ -5,10 +5,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GPT2_PATTERN, translateOnigPattern } from "../src/bytelevel/regex-translate.ts";
-import { DEFER, LLAMA3_PATTERN, QWEN2_PATTERN, SplitScanner } from "../src/bytelevel/split-scanner.ts";
+import { CL100K_PATTERN, DEFER, QWEN2_PATTERN, SplitScanner } from "../src/bytelevel/split-scanner.ts";
 import { QWEN3_JSON, rustSplitTokenizer } from "./bytelevel-support.ts";
 
-const PATTERNS = { qwen2: QWEN2_PATTERN, llama3: LLAMA3_PATTERN } as const;
+const PATTERNS = { qwen2: QWEN2_PATTERN, llama3: CL100K_PATTERN } as const;
 
 /** Pieces that stress every class and alternative of the two patterns. */
 const pieces = [
@@ -127,7 +127,7 @@ describe("split scanner", () => {
     ).pre_tokenizer.pretokenizers[0]?.pattern?.Regex;
     expect(qwen3).toBe(QWEN2_PATTERN);
     expect(SplitScanner.forSource(translateOnigPattern(QWEN2_PATTERN))).toBeDefined();
-    expect(SplitScanner.forSource(translateOnigPattern(LLAMA3_PATTERN))).toBeDefined();
+    expect(SplitScanner.forSource(translateOnigPattern(CL100K_PATTERN))).toBeDefined();
     expect(SplitScanner.forSource(translateOnigPattern(GPT2_PATTERN))).toBeUndefined();
     expect(
       SplitScanner.forSource(translateOnigPattern(QWEN2_PATTERN.replace("\\p{N}|", "\\p{N}+|"))),

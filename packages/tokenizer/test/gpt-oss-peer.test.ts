@@ -10,16 +10,18 @@ import fc from "fast-check";
 import tokenizers from "tokenizers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GPTOSS_MODEL_DIR, harmonyData, haveHarmonySuite } from "../../../test-support/harmony-suite.ts";
-import { ChatBuilder } from "../src/formats/builder.ts";
-import { HARMONY_BROWSER, HARMONY_PYTHON } from "../src/formats/harmony-builtin-tools.ts";
+import { tokenIds } from "../../../test-support/token-ids.ts";
+import type { GptOssKey } from "../src/families/gpt-oss/definition.ts";
+import { HARMONY_BROWSER, HARMONY_PYTHON } from "../src/families/gpt-oss/harmony-builtin-tools.ts";
 import {
   HARMONY_CHANNELS,
   type HarmonyMessage,
   type HarmonySystem,
   type ReasoningEffort,
   renderHarmony,
-} from "../src/formats/harmony-render.ts";
-import type { HarmonyTool } from "../src/formats/harmony-tools.ts";
+} from "../src/families/gpt-oss/harmony-render.ts";
+import type { HarmonyTool } from "../src/families/gpt-oss/harmony-tools.ts";
+import { ChatBuilder } from "../src/formats/builder.ts";
 import { type ChatRequest, type ChatTokenizer, fromFiles } from "../src/index.ts";
 
 const run = haveHarmonySuite();
@@ -271,6 +273,7 @@ describe.runIf(run)("gpt-oss: openai/harmony expected renderings", () => {
         c.messages,
         { autoDropAnalysis: c.autoDropAnalysis ?? true, forCompletion: c.forCompletion ?? true },
         b,
+        tokenIds<GptOssKey>(() => tok),
       );
       const got = b.finish().ids;
       expect(tok.decode(got, { specialTokens: "show" })).toBe(expected);

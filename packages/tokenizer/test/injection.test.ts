@@ -11,13 +11,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ChatRequest, ChatTokenizer, FormatName, LegacyFormatName } from "../src/index.ts";
+import type { ChatRequest, ChatTokenizer, FormatName } from "../src/index.ts";
 import { qwen3Dir } from "../src/node.ts";
 import {
   adversarial,
   render,
   renderWithPython,
   repoRoot,
+  type SharedSuiteFormat,
   sharedSuiteFormats,
   tokenizerFor,
 } from "./chat-support.ts";
@@ -28,7 +29,7 @@ type Fill = (s: readonly string[]) => Record<string, unknown>;
 const SLOTS = 8;
 
 /** A conversation skeleton per format with SLOTS caller strings; names/metadata are single-line. */
-const skeletons: Record<LegacyFormatName, Fill> = {
+const skeletons: Record<SharedSuiteFormat, Fill> = {
   internlm2: (s) => ({
     messages: [
       { role: "system", content: s[0] },

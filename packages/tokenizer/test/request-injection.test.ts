@@ -8,8 +8,14 @@
 //   3. the audit reports a reserved string iff a caller string holds one (renderChat agrees).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ChatRequest, ChatTokenizer, FormatName, LegacyFormatName } from "../src/index.ts";
-import { adversarial, availableFormats, render, tokenizerFor } from "./chat-support.ts";
+import type { ChatRequest, ChatTokenizer, FormatName } from "../src/index.ts";
+import {
+  adversarial,
+  availableFormats,
+  render,
+  type SharedSuiteFormat,
+  tokenizerFor,
+} from "./chat-support.ts";
 
 const SLOTS = 12;
 const CALLER_FIELDS = new Set(["content", "name", "metadata", "tools", "reasoning_content", "tool_calls"]);
@@ -59,7 +65,7 @@ function fill(format: FormatName, s: readonly string[]): ChatRequest {
 }
 
 /** Slots no template renders: tool_call ids everywhere; reasoning in InternLM2 / ChatGLM3. */
-const UNRENDERED: Record<Exclude<LegacyFormatName, "gpt-oss">, ReadonlySet<number>> = {
+const UNRENDERED: Record<Exclude<SharedSuiteFormat, "gpt-oss">, ReadonlySet<number>> = {
   qwen3: new Set([6, 9]),
   internlm2: new Set([4, 6, 9]),
   chatglm3: new Set([4, 6, 9]),

@@ -1,44 +1,28 @@
-// The replay script of a family without a hand-written one: what the family's own renderer writes
-// for an assistant turn, so the IDs are placed by format code only (a model trained on the format
-// would emit the same). Render [user] with the generation prompt and [user, assistant]; the
-// script is what the second adds after the first, cut just after its first stop ID (or with the
-// first EOS appended when the template writes none, e.g. DeepSeek V3 after a calls-only turn).
-// The assistant turn carries a get_weather call when the family's template renders calls and
-// the rendering keeps them; otherwise (Llama 3.0 renders no calls) plain content.
+// A replay script from the format itself: what the family's own renderer writes for an
+// assistant turn, so every ID is placed by format code (a model trained on the format would
+// emit the same). Render [user] with the generation prompt and [user, assistant] without it;
+// the script is what the second adds after the first, cut just after its first stop ID, or with
+// the format's end of turn appended when the rendering writes none (ChatGLM3, whose turns end
+// with the next role marker; DeepSeek V3 after a calls-only turn).
 import { type ChatRequest, type ChatTokenizer, TokenizerError } from "@chatwire/tokenizer";
 
-const USER = { role: "user", content: "What is the weather in Paris?" } as const;
-const TOOLS = [
-  {
-    type: "function",
-    function: {
-      name: "get_weather",
-      description: "Current weather",
-      parameters: { type: "object", properties: { city: { type: "string" }, unit: { type: "string" } } },
-    },
-  },
-] as const;
-const CALL = {
-  role: "assistant",
-  content: null,
-  tool_calls: [
-    {
-      id: "call_0",
-      type: "function",
-      function: { name: "get_weather", arguments: '{"city": "Paris", "unit": "celsius"}' },
-    },
-  ],
-} as const;
-const ANSWER = { role: "assistant", content: "It is sunny in Paris, 21 °C." } as const;
-
-/** The assistant turn's IDs for `assistant`, or undefined when the family cannot render it. */
-function turnOf(tok: ChatTokenizer, assistant: object, tools: boolean): number[] | undefined {
-  const base = tools ? { tools: TOOLS } : {};
+/** The assistant turn's IDs for `assistant` after `user`, or undefined when the family cannot render it. */
+export function assistantTurn(
+  tok: ChatTokenizer,
+  user: object,
+  assistant: object,
+  tools: readonly object[] | undefined,
+): number[] | undefined {
+  const base = tools === undefined ? {} : { tools };
   let prompt: readonly number[];
   let full: readonly number[];
   try {
-    prompt = tok.encodeChat({ ...base, messages: [USER], add_generation_prompt: true } as ChatRequest).ids;
-    full = tok.encodeChat({ ...base, messages: [USER, assistant] } as ChatRequest).ids;
+    prompt = tok.encodeChat({ ...base, messages: [user], add_generation_prompt: true } as ChatRequest).ids;
+    full = tok.encodeChat({
+      ...base,
+      messages: [user, assistant],
+      add_generation_prompt: false,
+    } as ChatRequest).ids;
   } catch (e) {
     if (TokenizerError.isInstance(e)) return undefined;
     throw e;
@@ -48,13 +32,21 @@ function turnOf(tok: ChatTokenizer, assistant: object, tools: boolean): number[]
   const stops = new Set(tok.registry.eosIds);
   const end = turn.findIndex((id) => stops.has(id));
   if (end >= 0) return turn.slice(0, end + 1);
-  const eos = tok.registry.eosIds[0];
+  const eos = turnEndId(tok);
   return eos === undefined ? turn : [...turn, eos];
 }
 
-/** A call turn when the rendering keeps the call's name, else a plain answer; [] if neither renders. */
-export function derivedReplayScript(tok: ChatTokenizer): number[] {
-  const call = turnOf(tok, CALL, true);
-  if (call !== undefined && tok.decode(call).includes("get_weather")) return call;
-  return turnOf(tok, ANSWER, false) ?? [];
+/**
+ * The stop ID a model writes to end its turn: the first EOS ID the grammar reads as the end of
+ * a message (a message-end marker, or a role marker that starts the next turn), else the first
+ * EOS ID.
+ */
+export function turnEndId(tok: ChatTokenizer): number | undefined {
+  const moves = new Map<number, string>();
+  for (const [key, m] of Object.entries(tok.family.grammar.markers)) {
+    const id = tok.tokenIds[key];
+    if (m !== undefined && id !== undefined) moves.set(id, m.move);
+  }
+  const eos = tok.registry.eosIds;
+  return eos.find((id) => moves.get(id) === "message-end" || moves.get(id) === "role") ?? eos[0];
 }

@@ -1,66 +1,57 @@
-// The built-in scripted generation of `chatwire serve --engine replay`: what a model of the
-// tokenizer's family would emit for a weather question, built from the format's reserved IDs
-// and ordinary text encoded by chatwire (never a marker string through the text encoder).
-//   qwen3      <think>reasoning</think> content, two parallel <tool_call>s, <|im_end|>
-//   internlm2  content, one <|action_start|><|plugin|> call, <|action_end|>, <|im_end|>
-//   chatglm3   metadata line "get_weather", ```python tool_call(...)```, <|observation|>
-//   others     derived from the family's own renderer (replay-derive.ts): the assistant turn of a
-//              rendered conversation after its generation prompt, cut at its first stop ID
-import { CHATGLM3_IDS, type ChatTokenizer, INTERNLM2_IDS, QWEN3_IDS } from "@chatwire/tokenizer";
-import { derivedReplayScript } from "./replay-derive.ts";
+// The built-in scripted generations of `chatwire serve --engine replay`, derived from the
+// format itself (./replay-derive.ts: the family's renderer writes the assistant turn), so every
+// format gets one and no format is named here.
+//   builtinReplayScript  a weather question answered with the richest turn the format renders
+//                        with all its calls kept: reasoning (where the format writes it), content
+//                        and two parallel get_weather calls (Paris, Tokyo); else one call and no
+//                        content (formats that write one call per turn, or drop content next to
+//                        calls); else a plain answer (formats whose template renders no calls)
+//   plainReplayScript    "Hello! How can I help you today?": no reasoning, no call
+import type { ChatTokenizer } from "@chatwire/tokenizer";
+import { assistantTurn } from "./replay-derive.ts";
+
+const USER = { role: "user", content: "What is the weather in Paris and Tokyo?" } as const;
+const TOOLS = [
+  {
+    type: "function",
+    function: {
+      name: "get_weather",
+      description: "Current weather",
+      parameters: { type: "object", properties: { city: { type: "string" }, unit: { type: "string" } } },
+    },
+  },
+] as const;
+const call = (id: string, city: string) => ({
+  id,
+  type: "function",
+  function: { name: "get_weather", arguments: `{"city": "${city}", "unit": "celsius"}` },
+});
+const TWO_CALLS = {
+  role: "assistant",
+  reasoning_content: "The user asks about the weather in two cities; I will call the tool twice.",
+  content: "Let me check the weather in Paris and Tokyo — one moment.",
+  tool_calls: [call("call_0", "Paris"), call("call_1", "Tokyo")],
+} as const;
+const ONE_CALL = { role: "assistant", content: null, tool_calls: [call("call_0", "Paris")] } as const;
+const ANSWER = { role: "assistant", content: "It is sunny in Paris, 21 °C." } as const;
+const HELLO = { role: "assistant", content: "Hello! How can I help you today?" } as const;
+
+/** How often `s` occurs in `text`. */
+const count = (text: string, s: string): number => text.split(s).length - 1;
 
 export function builtinReplayScript(tok: ChatTokenizer): number[] {
-  const t = (s: string) => tok.encodeText(s).ids;
-  switch (tok.format) {
-    case "qwen3":
-      return [
-        QWEN3_IDS.think,
-        ...t("\nThe user asks about the weather in two cities; I will call the tool twice.\n"),
-        QWEN3_IDS.thinkEnd,
-        ...t("\n\nLet me check the weather in Paris and Tokyo — one moment.\n"),
-        QWEN3_IDS.toolCall,
-        ...t('\n{"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}\n'),
-        QWEN3_IDS.toolCallEnd,
-        ...t("\n"),
-        QWEN3_IDS.toolCall,
-        ...t('\n{"name": "get_weather", "arguments": {"city": "Tokyo", "unit": "celsius"}}\n'),
-        QWEN3_IDS.toolCallEnd,
-        QWEN3_IDS.imEnd,
-      ];
-    case "internlm2":
-      return [
-        ...t("Let me check the weather in Paris."),
-        INTERNLM2_IDS.actionStart,
-        INTERNLM2_IDS.plugin,
-        ...t('\n{"name": "get_weather", "parameters": {"city": "Paris", "unit": "celsius"}}'),
-        INTERNLM2_IDS.actionEnd,
-        ...t("\n"),
-        INTERNLM2_IDS.imEnd,
-      ];
-    case "chatglm3":
-      return [
-        ...t("get_weather\n ```python\ntool_call(city='Paris', unit='celsius')\n```"),
-        CHATGLM3_IDS.observation,
-      ];
-    default:
-      return derivedReplayScript(tok);
+  // A rung is taken when the script (cut at its first stop) still holds what it was asked for.
+  const two = assistantTurn(tok, USER, TWO_CALLS, TOOLS);
+  if (two !== undefined) {
+    const text = tok.decode(two);
+    if (count(text, "get_weather") === 2 && text.includes(TWO_CALLS.content)) return two;
   }
+  const one = assistantTurn(tok, USER, ONE_CALL, TOOLS);
+  if (one !== undefined && tok.decode(one).includes("get_weather")) return one;
+  return assistantTurn(tok, USER, ANSWER, undefined) ?? [];
 }
 
-/** A plain answer, no reasoning and no tool call: "Hello! How can I help you today?" + EOS. */
+/** A plain answer, no reasoning and no tool call: "Hello! How can I help you today?" + the end of turn. */
 export function plainReplayScript(tok: ChatTokenizer): number[] {
-  // Other families (data only, families/): their first EOS ID.
-  const eos =
-    tok.format === "qwen3"
-      ? QWEN3_IDS.imEnd
-      : tok.format === "internlm2"
-        ? INTERNLM2_IDS.imEnd
-        : tok.format === "chatglm3"
-          ? CHATGLM3_IDS.user
-          : tok.registry.eosIds[0];
-  const lead = tok.format === "chatglm3" ? "\n " : "";
-  return [
-    ...tok.encodeText(`${lead}Hello! How can I help you today?`).ids,
-    ...(eos === undefined ? [] : [eos]),
-  ];
+  return assistantTurn(tok, { role: "user", content: "Hi!" }, HELLO, undefined) ?? [];
 }

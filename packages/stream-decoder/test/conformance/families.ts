@@ -8,14 +8,7 @@
 // (and its own differential test): they are listed but not run here.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import {
-  CHATGLM3_IDS,
-  type ChatTokenizer,
-  FAMILIES,
-  type Grammar,
-  INTERNLM2_IDS,
-  type TextModel,
-} from "@chatwire/tokenizer";
+import { type ChatTokenizer, FAMILIES, type Grammar, type TextModel } from "@chatwire/tokenizer";
 import {
   familyFixtures,
   goldenVectors,
@@ -24,9 +17,9 @@ import {
 } from "../../../../test-support/family-fixtures.ts";
 import { loadFixtureTokenizer } from "../../../../test-support/family-tokenizer.ts";
 import { vocab as llamaVocab } from "../../../tokenizer/test/llama3-support.ts";
-import { compileDecoderSpec, compileDecoderSpecFor, type DecoderSpec } from "../../src/index.ts";
+import { compileDecoderSpecFor, type DecoderSpec } from "../../src/index.ts";
 import { PAIR_GRAMMAR, PAIR_KEYS, ROLE_KEYS, roleGrammar, syntheticFamily } from "../grammar-support.ts";
-import { repoRoot, tinyModel } from "../models.ts";
+import { familyOn, repoRoot, tinyModel } from "../models.ts";
 
 export interface FamilyCase {
   readonly name: string;
@@ -116,15 +109,15 @@ function llama(family: "llama3" | "llama31", vname: "3.0" | "3.1-derived"): Fami
   };
 }
 
-function tiny(model: "tiny-ilm" | "tiny-glm", format: "internlm2" | "chatglm3", ids: object): FamilyCase {
+function tiny(model: "tiny-ilm" | "tiny-glm", format: "internlm2" | "chatglm3"): FamilyCase {
   const make = (eos: "default" | "none") =>
-    cached(() => compileDecoderSpec(tinyModel(model), format, eos === "none" ? { eosIds: [] } : {}));
+    cached(() => familyOn(tinyModel(model), format, eos === "none" ? { eosIds: [] } : {}));
   const specs = { default: make("default"), none: make("none") };
   return {
     name: `${format} grammar on ${model}`,
     available: true,
-    spec: (eos) => specs[eos](),
-    markerIds: () => Object.values(ids) as number[],
+    spec: (eos) => specs[eos]().spec,
+    markerIds: () => Object.values<number>(specs.default().id),
     vocabSize: () => (tinyModel(model) as TextModel).vocabSize,
     goldenIds: () => (model === "tiny-glm" ? golden(["tiny-glm.decode.json"]) : []),
   };
@@ -147,8 +140,8 @@ function synthetic(name: string, grammar: Grammar, keys: readonly string[], eosK
 
 export const FAMILY_CASES: readonly FamilyCase[] = [
   ...fromFixtures(),
-  tiny("tiny-ilm", "internlm2", INTERNLM2_IDS),
-  tiny("tiny-glm", "chatglm3", CHATGLM3_IDS),
+  tiny("tiny-ilm", "internlm2"),
+  tiny("tiny-glm", "chatglm3"),
   // The 3.0 vocabulary of both Llama definitions comes from their fixtures files (fromFixtures).
   llama("llama31", "3.1-derived"),
   synthetic("synthetic pair header (Llama 3 shape)", PAIR_GRAMMAR, PAIR_KEYS, "eot"),

@@ -32,8 +32,8 @@ import { translateOnigPattern } from "./regex-translate.ts";
 /** Qwen2 / Qwen2.5 / Qwen3 tokenizer.json Split pattern (Oniguruma). */
 export const QWEN2_PATTERN =
   "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
-/** Llama 3 tokenizer.json Split pattern (Oniguruma). */
-export const LLAMA3_PATTERN =
+/** tiktoken cl100k_base's split pattern, as Llama 3's tokenizer.json writes it (Oniguruma). */
+export const CL100K_PATTERN =
   "(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+|\\p{N}{1,3}| ?[^\\s\\p{L}\\p{N}]+[\\r\\n]*|\\s*[\\r\\n]+|\\s+(?!\\S)|\\s+";
 
 /** The scan leaves this position to the RegExp. */
@@ -104,7 +104,7 @@ export class SplitScanner {
   /** The scanner for a translated split pattern, or undefined when it is not one of the two. */
   static forSource(source: string): SplitScanner | undefined {
     if (source === translateOnigPattern(QWEN2_PATTERN)) return new SplitScanner(1);
-    if (source === translateOnigPattern(LLAMA3_PATTERN)) return new SplitScanner(3);
+    if (source === translateOnigPattern(CL100K_PATTERN)) return new SplitScanner(3);
     return undefined;
   }
 

@@ -103,6 +103,38 @@ export interface BlockGrammar {
   readonly argumentsKey?: "arguments" | "parameters";
 }
 
+/** One part of a call's opening (CallOpening), in the order the model writes it. */
+export type OpeningPart<K extends string = string> =
+  /** A reserved token (placed by format code, never encoded from text). */
+  | { readonly marker: K }
+  /** Ordinary text, through the text encoder (adjacent text and name parts are encoded as one). */
+  | { readonly text: string }
+  /**
+   * The tool's name: "json" = JSON.stringify(name) (what the renderers write inside JSON);
+   * "raw" = as is, so it must be a non-empty single line that does not contain the first
+   * character of the text written right after it (its delimiter).
+   */
+  | { readonly name: "json" | "raw" };
+
+/**
+ * How a tool call opens, as the model writes it at the start of its turn (right after the
+ * generation prompt): the OpenAI layer prefills it for tool_choice "required" / named, and the
+ * decoder reads the same IDs first (docs/openai.md "tool_choice"). Text parts end before a space
+ * that the pre-tokenizer would join to the next token, so the model continues on a natural
+ * token boundary.
+ */
+export interface CallOpening<K extends string = string> {
+  /**
+   * Opens a call of some tool (the model writes the name). Absent: the call starts with the name
+   * itself (ChatGLM3's metadata line), so "required" is only honoured with exactly one tool.
+   */
+  readonly required?: readonly OpeningPart<K>[];
+  /** Opens a call of one tool: exactly one `name` part. */
+  readonly named: readonly OpeningPart<K>[];
+  /** Names that open something other than a call in that place (ChatGLM3 "interpreter"). */
+  readonly notNames?: readonly string[];
+}
+
 /** The action kind of a plainTextToolCall (the decoder's events; the OpenAI layer's call check). */
 export const PLAIN_TEXT_CALL_KIND = "tool_call";
 
@@ -121,4 +153,6 @@ export interface Grammar<K extends string = string> {
   readonly plainTextToolCall?: "json-call";
   /** Decoding may start inside this block (Qwen3 thinking-only prompts opened <think>). */
   readonly startBlock?: string;
+  /** How a call opens (tool_choice prefill); absent: "required" / named cannot be prefilled. */
+  readonly callOpening?: CallOpening<K>;
 }

@@ -21,4 +21,7 @@ export const grammar: Grammar<ChatGLM3Key> = {
     { name: "tool", emits: "action", body: "python-call" },
     { name: "interpreter", emits: "action", kind: "interpreter", body: "raw" },
   ],
+  // The metadata line after the prompt's <|assistant|> IS the call's opening: `NAME\n`. No
+  // opening without the name ("required" needs exactly one tool); "interpreter" opens code.
+  callOpening: { named: [{ name: "raw" }, { text: "\n" }], notNames: ["interpreter"] },
 };

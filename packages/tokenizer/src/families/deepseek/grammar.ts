@@ -12,7 +12,7 @@
 // written by a model: misplaced. R1 (only with a vocabulary that has <think> / </think>, see
 // docs): <think> … </think> is reasoning, "\n" after <think>, before </think> and "\n\n" after it
 // as R1 writes them.
-import type { BlockGrammar, Grammar, MarkerMove } from "../grammar.ts";
+import type { BlockGrammar, CallOpening, Grammar, MarkerMove, OpeningPart } from "../grammar.ts";
 import type { DeepSeekKey, DeepSeekR1Key } from "./tokens.ts";
 
 const TOOL_CALLS: BlockGrammar = { name: "tool_calls", emits: "container", children: ["tool_call"] };
@@ -28,6 +28,18 @@ const THINK: BlockGrammar = {
   name: "think",
   emits: "reasoning",
   newlines: { afterOpen: "one", beforeClose: "one", afterClose: "all" },
+};
+
+// `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>NAME\n```json\n{...}`, as the templates write a call.
+const OPENING: readonly OpeningPart<DeepSeekKey>[] = [
+  { marker: "toolCallsBegin" },
+  { marker: "toolCallBegin" },
+  { text: "function" },
+  { marker: "toolSep" },
+];
+const CALL_OPENING: CallOpening<DeepSeekKey> = {
+  required: OPENING,
+  named: [...OPENING, { name: "raw" }, { text: "\n```json\n" }],
 };
 
 const MARKERS: Readonly<Record<DeepSeekKey, MarkerMove>> = {
@@ -51,6 +63,7 @@ export const DEEPSEEK_V3_GRAMMAR: Grammar<DeepSeekKey> = {
   header: { syntax: "none" },
   blocks: [TOOL_CALLS, TOOL_CALL],
   initialRole: "assistant",
+  callOpening: CALL_OPENING,
 };
 
 export const DEEPSEEK_R1_GRAMMAR: Grammar<DeepSeekR1Key> = {
@@ -62,4 +75,5 @@ export const DEEPSEEK_R1_GRAMMAR: Grammar<DeepSeekR1Key> = {
   header: { syntax: "none" },
   blocks: [THINK, TOOL_CALLS, TOOL_CALL],
   initialRole: "assistant",
+  callOpening: CALL_OPENING,
 };

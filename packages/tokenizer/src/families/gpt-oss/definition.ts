@@ -1,5 +1,5 @@
-// gpt-oss (harmony, o200k_harmony): the family as data (../definition.ts). The renderer is the
-// existing ../../formats/gpt-oss.ts (owned by the harmony work), called through ./render.ts.
+// gpt-oss (harmony, o200k_harmony): the family as data (../definition.ts). The renderer is
+// ./render.ts (the request mapping ./request.ts and the two harmony renderers).
 import type { FamilyDefinition } from "../definition.ts";
 import { grammar } from "./grammar.ts";
 import { renderGptOss } from "./render.ts";

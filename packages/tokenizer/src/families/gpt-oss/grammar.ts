@@ -15,4 +15,18 @@ export const grammar: Grammar<GptOssKey> = {
   // A message whose header has a functions.NAME recipient: the harmony decoder reports it as a
   // "tool_call" action with a JSON body (other recipients, the built-in tools, are not calls).
   blocks: [{ name: "tool_call", emits: "action", body: "json-call" }],
+  // After the prompt's `<|start|>assistant`: ` to=functions.NAME<|channel|>commentary <|constrain|>json<|message|>`,
+  // the header the renderer writes for a call.
+  callOpening: {
+    required: [{ text: " to=functions." }],
+    named: [
+      { text: " to=functions." },
+      { name: "raw" },
+      { marker: "channel" },
+      { text: "commentary " },
+      { marker: "constrain" },
+      { text: "json" },
+      { marker: "message" },
+    ],
+  },
 };

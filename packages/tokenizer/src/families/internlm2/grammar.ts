@@ -23,4 +23,15 @@ export const grammar: Grammar<InternLM2Key> = {
       newlines: { afterClose: "one-before-end" },
     },
   ],
+  // `<|action_start|><|plugin|>\n{"name": NAME, "parameters": {...}}`, as the template writes a call.
+  callOpening: {
+    required: [{ marker: "actionStart" }, { marker: "plugin" }],
+    named: [
+      { marker: "actionStart" },
+      { marker: "plugin" },
+      { text: '\n{"name": ' },
+      { name: "json" },
+      { text: ', "parameters":' },
+    ],
+  },
 };

@@ -30,4 +30,9 @@ export const LLAMA3_GRAMMAR: Grammar<Llama3Key> = {
   blocks: [{ name: "python_tag", emits: "action", kind: "python", body: "raw" }],
   initialRole: "assistant",
   plainTextToolCall: "json-call",
+  // `{"name": "NAME", "parameters": {...}}` as plain text, as the 3.1+ templates write a call.
+  callOpening: {
+    required: [{ text: '{"name":' }],
+    named: [{ text: '{"name": "' }, { name: "raw" }, { text: '", "parameters":' }],
+  },
 };

@@ -23,4 +23,9 @@ export const grammar: Grammar<Qwen3CoderKey> = {
       newlines: { beforeOpen: "all" },
     },
   ],
+  // `<tool_call>\n<function=NAME>\n<parameter=...`, as the template writes a call.
+  callOpening: {
+    required: [{ marker: "toolCall" }, { text: "\n" }],
+    named: [{ marker: "toolCall" }, { text: "\n<function=" }, { name: "raw" }, { text: ">\n" }],
+  },
 };

@@ -25,4 +25,9 @@ export const grammar: Grammar<Qwen3Key> = {
     { name: "tool_call", emits: "action", body: "json-call", newlines: { beforeOpen: "one" } },
   ],
   startBlock: "think",
+  // `<tool_call>\n{"name": NAME, "arguments": {...}}`, as the template writes a call.
+  callOpening: {
+    required: [{ marker: "toolCall" }, { text: "\n" }],
+    named: [{ marker: "toolCall" }, { text: '\n{"name": ' }, { name: "json" }, { text: ', "arguments":' }],
+  },
 };

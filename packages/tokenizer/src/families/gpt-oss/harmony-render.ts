@@ -4,9 +4,13 @@
 // reserved ID placed here; every piece of text goes through the ordinary encoder, in the same
 // separate pieces harmony encodes (role, ":name", " to=recipient", channel, content type and
 // content are one encode_ordinary call each: ChatSink.cut() between them).
-import { GPTOSS_IDS } from "./gpt-oss-ids.ts";
+import type { ChatSink } from "../../formats/sink.ts";
 import { type HarmonyNamespace, type HarmonyTool, toolsSection } from "./harmony-tools.ts";
-import type { ChatSink } from "./sink.ts";
+
+/** The IDs of harmony's structural tokens: the loaded files' verified tokenIds. */
+export type HarmonyIds = Readonly<
+  Record<"start" | "channel" | "constrain" | "message" | "call" | "end" | "return", number>
+>;
 
 export type HarmonyRole = "system" | "developer" | "user" | "assistant" | "tool";
 export type ReasoningEffort = "low" | "medium" | "high";
@@ -94,9 +98,15 @@ function developerText(dev: HarmonyDeveloper, b: ChatSink, i: number | null): vo
   }
 }
 
-function renderMessage(m: HarmonyMessage, hasFunctionTools: boolean, b: ChatSink, open: boolean): void {
+function renderMessage(
+  m: HarmonyMessage,
+  hasFunctionTools: boolean,
+  b: ChatSink,
+  open: boolean,
+  ids: HarmonyIds,
+): void {
   const i = m.index;
-  b.reserved(GPTOSS_IDS.start, i, "marker");
+  b.reserved(ids.start, i, "marker");
   if (m.role === "tool") b.caller(m.name ?? "", i, "name");
   else {
     b.text(m.role, i, "role");
@@ -113,14 +123,14 @@ function renderMessage(m: HarmonyMessage, hasFunctionTools: boolean, b: ChatSink
     b.cut();
   }
   if (m.channel !== undefined) {
-    b.reserved(GPTOSS_IDS.channel, i, "marker");
+    b.reserved(ids.channel, i, "marker");
     b.text(m.channel, i, "channel");
     b.cut();
   }
   if (m.contentType !== undefined) {
     if (m.contentType.startsWith(CONSTRAIN)) {
       b.text(" ", i, "template");
-      b.reserved(GPTOSS_IDS.constrain, i, "marker");
+      b.reserved(ids.constrain, i, "marker");
       const rest = m.contentType.slice(CONSTRAIN.length);
       if (rest.length > 0) b.caller(rest, i, "content_type");
     } else {
@@ -129,14 +139,14 @@ function renderMessage(m: HarmonyMessage, hasFunctionTools: boolean, b: ChatSink
     }
     b.cut();
   }
-  b.reserved(GPTOSS_IDS.message, i, "marker");
+  b.reserved(ids.message, i, "marker");
   const c = m.content;
   if (c.kind === "text") b.caller(c.text, i, "content");
   else if (c.kind === "system") systemText(c.system, hasFunctionTools, b, i);
   else developerText(c.developer, b, i);
   if (open) return;
   const toTool = m.role === "assistant" && m.recipient !== undefined;
-  b.reserved(toTool ? GPTOSS_IDS.call : GPTOSS_IDS.end, i, "marker");
+  b.reserved(toTool ? ids.call : ids.end, i, "marker");
 }
 
 /** Render a harmony conversation (render_conversation[_for_completion], assistant next). */
@@ -144,6 +154,7 @@ export function renderHarmony(
   messages: readonly HarmonyMessage[],
   options: HarmonyRenderOptions,
   b: ChatSink,
+  ids: HarmonyIds,
 ): void {
   const hasFunctionTools = messages.some(
     (m) => m.content.kind === "developer" && (m.content.developer.functionTools?.length ?? 0) > 0,
@@ -160,10 +171,10 @@ export function renderHarmony(
   const firstFinal = messages.findIndex((m) => m.channel === "final");
   messages.forEach((m, k) => {
     if (drop && firstFinal >= 0 && k < firstFinal && m.channel === "analysis") return;
-    renderMessage(m, hasFunctionTools, b, options.openLast === true && k === messages.length - 1);
+    renderMessage(m, hasFunctionTools, b, options.openLast === true && k === messages.length - 1, ids);
   });
   if (options.forCompletion) {
-    b.reserved(GPTOSS_IDS.start, null, "marker");
+    b.reserved(ids.start, null, "marker");
     b.text("assistant", null, "role");
   }
 }

@@ -17,14 +17,15 @@
 // rendered), content and reasoning beside tool calls (reasoning on analysis, content on
 // commentary), continue_final_message (the last message left open), string arguments that are
 // not JSON (written as a JSON string, what `tojson` does with a string).
-import { GPTOSS_IDS } from "./gpt-oss-ids.ts";
-import { templateToolNamespace } from "./gpt-oss-template-tools.ts";
+
+import { checkJsonValue, type NMessage, type NRequest, prefillKeep } from "../../formats/normalize.ts";
+import { pyJsonDumps, pyJsonString } from "../../formats/py-json.ts";
+import { type At, invalid } from "../../formats/schema.ts";
+import type { ChatSink } from "../../formats/sink.ts";
+import type { HarmonyIds } from "./harmony-render.ts";
 import type { HarmonyNamespace } from "./harmony-tools.ts";
 import { toolsSection } from "./harmony-tools.ts";
-import { checkJsonValue, type NMessage, type NRequest, prefillKeep } from "./normalize.ts";
-import { pyJsonDumps, pyJsonString } from "./py-json.ts";
-import { type At, invalid } from "./schema.ts";
-import type { ChatSink } from "./sink.ts";
+import { templateToolNamespace } from "./template-tools.ts";
 
 export interface GptOssTemplateOptions {
   readonly modelIdentity: string;
@@ -54,27 +55,32 @@ function argumentsJson(args: string | object, at: At): string {
   return pyJsonDumps(v);
 }
 
-function start(b: ChatSink, i: number | null): void {
-  b.reserved(GPTOSS_IDS.start, i, "marker");
+function start(b: ChatSink, i: number | null, ids: HarmonyIds): void {
+  b.reserved(ids.start, i, "marker");
 }
 
 /** `<|start|>assistant<|channel|>CH<|message|>` */
-function assistantHead(b: ChatSink, i: number, channel: string): void {
-  start(b, i);
+function assistantHead(b: ChatSink, i: number, channel: string, ids: HarmonyIds): void {
+  start(b, i, ids);
   b.text("assistant", i, "role");
-  b.reserved(GPTOSS_IDS.channel, i, "marker");
+  b.reserved(ids.channel, i, "marker");
   b.text(channel, i, "channel");
-  b.reserved(GPTOSS_IDS.message, i, "marker");
+  b.reserved(ids.message, i, "marker");
 }
 
-export function renderGptOssTemplate(req: NRequest, o: GptOssTemplateOptions, b: ChatSink): void {
+export function renderGptOssTemplate(
+  req: NRequest,
+  o: GptOssTemplateOptions,
+  b: ChatSink,
+  ids: HarmonyIds,
+): void {
   const messages = req.messages;
   const open = req.continueFinalMessage ? messages.length - 1 : -1;
 
   // ---- system ----
-  start(b, null);
+  start(b, null, ids);
   b.text("system", null, "role");
-  b.reserved(GPTOSS_IDS.message, null, "marker");
+  b.reserved(ids.message, null, "marker");
   let sys = `${o.modelIdentity}\nKnowledge cutoff: ${o.knowledgeCutoff}\n`;
   if (o.currentDate !== undefined) sys += `Current date: ${o.currentDate}\n`;
   sys += `\nReasoning: ${o.reasoningEffort}\n\n`;
@@ -83,16 +89,16 @@ export function renderGptOssTemplate(req: NRequest, o: GptOssTemplateOptions, b:
   if (req.tools.length > 0) sys += TOOL_SENTENCE;
   // Identity, cutoff and date are caller-chosen options: audited as caller text.
   b.caller(sys, null, "system");
-  b.reserved(GPTOSS_IDS.end, null, "marker");
+  b.reserved(ids.end, null, "marker");
 
   // ---- developer ----
   const first = messages[0];
   const instructions = first !== undefined && first.role === "system" ? first.content : "";
   if (instructions !== "" || req.tools.length > 0) {
     const i = instructions !== "" ? 0 : null;
-    start(b, i);
+    start(b, i, ids);
     b.text("developer", i, "role");
-    b.reserved(GPTOSS_IDS.message, i, "marker");
+    b.reserved(ids.message, i, "marker");
     if (instructions !== "") {
       b.text("# Instructions\n\n", 0, "template");
       if (open === 0) throw invalid("gpt-oss cannot continue a developer message", { message: 0 });
@@ -108,7 +114,7 @@ export function renderGptOssTemplate(req: NRequest, o: GptOssTemplateOptions, b:
       }));
       b.caller(templateToolNamespace("functions", tools), null, "tools");
     }
-    b.reserved(GPTOSS_IDS.end, i, "marker");
+    b.reserved(ids.end, i, "marker");
   }
 
   // ---- messages ----
@@ -131,15 +137,15 @@ export function renderGptOssTemplate(req: NRequest, o: GptOssTemplateOptions, b:
       });
     }
     if (m.role === "user") {
-      start(b, i);
+      start(b, i, ids);
       b.text("user", i, "role");
-      b.reserved(GPTOSS_IDS.message, i, "marker");
+      b.reserved(ids.message, i, "marker");
       if (isOpen) {
         b.caller(prefillKeep(m.content, m.content) ?? m.content, i, "content");
         return;
       }
       b.caller(m.content, i, "content");
-      b.reserved(GPTOSS_IDS.end, i, "marker");
+      b.reserved(ids.end, i, "marker");
     } else if (m.role === "assistant") {
       if (m.toolCalls.length > 0) {
         if (isOpen)
@@ -151,29 +157,29 @@ export function renderGptOssTemplate(req: NRequest, o: GptOssTemplateOptions, b:
           const reasoning = m.reasoning !== undefined && m.reasoning !== "" ? m.reasoning : undefined;
           const analysis = reasoning ?? (m.content !== "" ? m.content : undefined);
           if (analysis !== undefined) {
-            assistantHead(b, i, "analysis");
+            assistantHead(b, i, "analysis", ids);
             if (reasoning !== undefined)
               b.caller(reasoning, i, "reasoning_content", { field: m.reasoningField });
             else b.caller(analysis, i, "content");
-            b.reserved(GPTOSS_IDS.end, i, "marker");
+            b.reserved(ids.end, i, "marker");
           }
           if (reasoning !== undefined && m.content !== "") {
-            assistantHead(b, i, "commentary");
+            assistantHead(b, i, "commentary", ids);
             b.caller(m.content, i, "content");
-            b.reserved(GPTOSS_IDS.end, i, "marker");
+            b.reserved(ids.end, i, "marker");
           }
         }
         m.toolCalls.forEach((tc, j) => {
-          start(b, i);
+          start(b, i, ids);
           b.text("assistant to=functions.", i, "role");
           b.caller(tc.name, i, "tool_calls", { field: `tool_calls[${j}].function.name` });
-          b.reserved(GPTOSS_IDS.channel, i, "marker");
+          b.reserved(ids.channel, i, "marker");
           b.text("commentary json", i, "channel");
-          b.reserved(GPTOSS_IDS.message, i, "marker");
+          b.reserved(ids.message, i, "marker");
           const field = `tool_calls[${j}].function.arguments`;
           const args = argumentsJson(tc.arguments, { message: i, field });
           b.caller(args, i, "tool_calls", { field });
-          b.reserved(GPTOSS_IDS.call, i, "marker");
+          b.reserved(ids.call, i, "marker");
         });
         calls = m.toolCalls.map((tc) => tc.name);
         nextCall = 0;
@@ -181,22 +187,22 @@ export function renderGptOssTemplate(req: NRequest, o: GptOssTemplateOptions, b:
       }
       const last = i === messages.length - 1 && !req.addGenerationPrompt;
       if (last && m.reasoning !== undefined && (!isOpen || m.content !== "")) {
-        assistantHead(b, i, "analysis");
+        assistantHead(b, i, "analysis", ids);
         b.caller(m.reasoning, i, "reasoning_content", { field: m.reasoningField });
-        b.reserved(GPTOSS_IDS.end, i, "marker");
+        b.reserved(ids.end, i, "marker");
       } else if (isOpen && m.reasoning !== undefined) {
         // Nothing of the final yet: the reasoning is what is continued.
-        assistantHead(b, i, "analysis");
+        assistantHead(b, i, "analysis", ids);
         b.caller(m.reasoning, i, "reasoning_content", { field: m.reasoningField });
         return;
       }
-      assistantHead(b, i, "final");
+      assistantHead(b, i, "final", ids);
       if (isOpen) {
         b.caller(prefillKeep(m.content, m.content) ?? m.content, i, "content");
         return;
       }
       b.caller(m.content, i, "content");
-      b.reserved(last ? GPTOSS_IDS.return : GPTOSS_IDS.end, i, "marker");
+      b.reserved(last ? ids.return : ids.end, i, "marker");
       calls = [];
     } else if (m.role === "tool") {
       if (isOpen)
@@ -211,19 +217,19 @@ export function renderGptOssTemplate(req: NRequest, o: GptOssTemplateOptions, b:
           message: i,
           field: "name",
         });
-      start(b, i);
+      start(b, i, ids);
       b.text("functions.", i, "role");
       b.caller(name, i, "name");
       b.text(" to=assistant", i, "template");
-      b.reserved(GPTOSS_IDS.channel, i, "marker");
+      b.reserved(ids.channel, i, "marker");
       b.text("commentary", i, "channel");
-      b.reserved(GPTOSS_IDS.message, i, "marker");
+      b.reserved(ids.message, i, "marker");
       b.caller(pyJsonString(m.content), i, "content");
-      b.reserved(GPTOSS_IDS.end, i, "marker");
+      b.reserved(ids.end, i, "marker");
     }
   }
   if (req.addGenerationPrompt) {
-    start(b, null);
+    start(b, null, ids);
     b.text("assistant", null, "role");
   }
 }
