@@ -22,7 +22,6 @@
 import { type ActionCall, type ActionResult, NO_KIND_ERROR } from "./action-parse.ts";
 import type { DecoderErrorCode, DecoderHandler, StopInfo, StopReason } from "./events.ts";
 import { type CoreHandler, coreHandler } from "./handler.ts";
-import { HarmonyDecoder } from "./harmony-decoder.ts";
 import { SLOW_PATH_ONLY } from "./internal.ts";
 import {
   Cls,
@@ -45,60 +44,11 @@ import {
   WITHOUT_NEWLINES,
 } from "./stop-matcher.ts";
 import type { BodyParser, ToolSchemas } from "./syntax/body.ts";
-import { TemplateDecoder } from "./template-decoder.ts";
-import { templateTurnsOf } from "./template-spec.ts";
 import { undefinedTable } from "./text-table.ts";
 import type { ToolCallSink } from "./tool-call-scanner.ts";
 import { toolCallSink } from "./tool-call-stream.ts";
+import type { Decoder, DecoderOptions } from "./types.ts";
 import { Utf8Pending } from "./utf8-pending.ts";
-
-export interface DecoderOptions {
-  /**
-   * Stop strings, matched across tokens in text/reasoning/action text (not across markers).
-   * Either the strings (compiled once per distinct set and spec, then cached) or a set
-   * compiled with `compileStopStrings(spec, strings)` for the same spec.
-   */
-  readonly stopStrings?: readonly string[] | StopStrings;
-  /** Extra stop IDs, added to the format's EOS IDs (reason "stop_token"). */
-  readonly stopTokenIds?: readonly number[];
-  /** Stop after this many pushed IDs (reason "max_tokens"). */
-  readonly maxTokens?: number;
-  /** Emit the matched stop string as text before stopping. */
-  readonly includeStopString?: boolean;
-  /**
-   * Cap on held text (header line + header name, metadata line, action raw text). Default
-   * 1,000,000 chars. Beyond it: a "buffer-overflow" error event (docs/decoder.md).
-   */
-  readonly maxBufferedChars?: number;
-  /**
-   * Report tool calls for OpenAI-style streaming: onToolCallName / onToolCallArguments (the
-   * body syntax of the block streams them, ./syntax/). Default false: then no sink exists and
-   * body parsers only parse at the block's close.
-   */
-  readonly streamToolCalls?: boolean;
-  /**
-   * The request's tools (OpenAI tool objects `{type: "function", function: {name, parameters}}`
-   * or bare `{name, parameters}`). They enable the grammar's plainTextToolCall (a call written
-   * as plain JSON text) and reach body parsers as JSON schemas by name (typing of values the
-   * model writes as text). Without them, such text is content.
-   */
-  readonly tools?: readonly unknown[];
-}
-
-export interface Decoder {
-  /**
-   * One generated token ID. Never throws for an integer (any integer: IDs outside the
-   * vocabulary are "unknown-token" error events). Caller misuse throws TypeError: an ID that
-   * is not an integer number (a string such as "5" included), or push() after end().
-   */
-  push(id: number): void;
-  /** push() for each ID in order (same rules). */
-  pushMany(ids: ArrayLike<number>): void;
-  /** Flushes what is held and stops ("end_of_input" unless already stopped). Idempotent. */
-  end(): void;
-  reset(): void;
-  readonly stopped: boolean;
-}
 
 const S_CONTENT = 0;
 const S_REASONING = 1;
@@ -273,22 +223,6 @@ function toolSchemas(tools: readonly unknown[]): ToolSchemas {
   return out;
 }
 
-export function createDecoder(
-  spec: DecoderSpec,
-  handler: DecoderHandler,
-  options: DecoderOptions = {},
-): Decoder {
-  if (spec.grammar.header === Header.Harmony) return new HarmonyDecoder(spec, handler, options);
-  // A probed template spec: turns and fenced tool calls around native per-turn decoders.
-  const turns = templateTurnsOf(spec);
-  if (turns !== undefined) return new TemplateDecoder(spec, turns, handler, options, nativeDecoder);
-  return new StreamDecoder(spec, handler, options);
-}
-
-function nativeDecoder(spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions): Decoder {
-  return new StreamDecoder(spec, handler, options);
-}
-
 /**
  * One stream. A class with prototype methods and every field set in the constructor (one
  * hidden class, small-integer fields). Measured (bench --quick, headline fixture): the closure
@@ -296,7 +230,7 @@ function nativeDecoder(spec: DecoderSpec, handler: DecoderHandler, options: Deco
  * stop strings) and read every captured `let` through a context slot per token; this one is
  * ~575 B and ~150 ns (~180 ns with 2 stop strings).
  */
-class StreamDecoder implements Decoder {
+export class StreamDecoder implements Decoder {
   // ---- per spec / options (never change) ----
   /** The caller's handler, or one wrapper class when it lacks callbacks (./handler.ts). */
   private readonly h: CoreHandler;

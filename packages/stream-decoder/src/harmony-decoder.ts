@@ -19,13 +19,13 @@
 // a header, an unparsable header (best-effort fields + "invalid-header"), an unknown channel.
 import { GPTOSS_IDS } from "@chatwire/tokenizer";
 import { nestsDeeperThan } from "./action-parse.ts";
-import type { Decoder, DecoderOptions } from "./decoder.ts";
 import type { DecoderErrorCode, DecoderHandler, MessageHeader, StopInfo, StopReason } from "./events.ts";
 import { type CoreHandler, coreHandler } from "./handler.ts";
 import { MAX_NESTING_DEPTH } from "./limits.ts";
 import type { JsonValue } from "./python-literal.ts";
 import { Cls, type DecoderSpec } from "./spec.ts";
 import { checkStopStrings, compileStopStrings, StopMatcher, StopStrings } from "./stop-matcher.ts";
+import type { Decoder, DecoderOptions } from "./types.ts";
 import { Utf8Pending } from "./utf8-pending.ts";
 
 const S_HEADER = 0;
