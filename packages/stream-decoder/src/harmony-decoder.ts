@@ -1,6 +1,9 @@
 // gpt-oss (harmony) stream decoder: token IDs in, events out, never a throw for an integer ID.
 //
-// Grammar, from reserved IDs only (decoded text is never matched against marker strings):
+// Grammar, from reserved IDs only (decoded text is never matched against marker strings), by
+// their classes in the spec (the grammar's moves over the IDs verified against the loaded files):
+//   message-start <|start|>, header-field <|channel|> / <|constrain|>, header-end <|message|>,
+//   message-end <|end|> <|return|> <|call|>, end-of-text <|endoftext|>:
 //
 //   HEADER   <|start|>ROLE[ to=R] [<|channel|>CH[ to=R][ TYPE]] [ <|constrain|>TYPE] <|message|>
 //            (the prompt ends with "<|start|>assistant": decoding starts here, role preset)
@@ -17,13 +20,12 @@
 // Recovery (error events, decoding goes on): text outside a message (once per stretch),
 // misplaced reserved IDs, <|start|> inside a header or content (a new header), a stop token in
 // a header, an unparsable header (best-effort fields + "invalid-header"), an unknown channel.
-import { GPTOSS_IDS } from "@chatwire/tokenizer";
 import { nestsDeeperThan } from "./action-parse.ts";
 import type { DecoderErrorCode, DecoderHandler, MessageHeader, StopInfo, StopReason } from "./events.ts";
 import { type CoreHandler, coreHandler } from "./handler.ts";
 import { MAX_NESTING_DEPTH } from "./limits.ts";
 import type { JsonValue } from "./python-literal.ts";
-import { Cls, type DecoderSpec } from "./spec.ts";
+import { Cls, type DecoderSpec, HeaderField } from "./spec.ts";
 import { checkStopStrings, compileStopStrings, StopMatcher, StopStrings } from "./stop-matcher.ts";
 import type { Decoder, DecoderOptions } from "./types.ts";
 import { Utf8Pending } from "./utf8-pending.ts";
@@ -384,12 +386,12 @@ export class HarmonyDecoder implements Decoder {
     this.error("unexpected-reserved-token", `reserved token ${name} (${id}) is not valid here`, id);
   }
 
-  private reserved(id: number): void {
+  /** A reserved ID (class `cls`, a move of the grammar or Misplaced / EndOfText). */
+  private reserved(id: number, cls: number): void {
     this.flushStopHold();
     if (this.isStopped) return;
-    const G = GPTOSS_IDS;
     const state = this.state;
-    if (id === G.start) {
+    if (cls === Cls.MsgStart) {
       // The prompt may or may not end in "<|start|>assistant": a <|start|> before any header
       // text just starts the header over (no preset role).
       const empty = this.kinds.length === 1 && (this.texts[0] as string) === "";
@@ -403,17 +405,17 @@ export class HarmonyDecoder implements Decoder {
       return;
     }
     if (state === S_HEADER) {
-      if (id === G.channel || id === G.constrain) {
+      if (cls === Cls.HeaderField) {
         if (this.kinds.length >= 64) {
           this.error("buffer-overflow", "message header has too many parts");
           this.state = S_SKIP;
           return;
         }
-        this.kinds.push(id === G.channel ? P_CHANNEL : P_CONSTRAIN);
+        this.kinds.push(this.spec.markerArg.get(id) === HeaderField.Channel ? P_CHANNEL : P_CONSTRAIN);
         this.texts.push("");
         return;
       }
-      if (id === G.message) {
+      if (cls === Cls.HeaderEnd) {
         this.openMessage();
         return;
       }
@@ -429,8 +431,9 @@ export class HarmonyDecoder implements Decoder {
       return;
     }
     if (state === S_CONTENT) {
-      // <|end|>, and <|return|> / <|call|> (which also stop when they are EOS IDs, the default).
-      if (id === G.end || id === G.return || id === G.call || this.spec.eos[id] === 1) {
+      // A message end (<|end|>, and <|return|> / <|call|>, which also stop when they are EOS IDs,
+      // the default), or any EOS ID.
+      if (cls === Cls.MsgEnd || this.spec.eos[id] === 1) {
         this.closeMessage();
         this.state = S_BETWEEN;
         this.reportedOutside = false;
@@ -439,8 +442,8 @@ export class HarmonyDecoder implements Decoder {
       this.misplaced(id);
       return;
     }
-    // BETWEEN / SKIP: only <|start|> (above) or <|endoftext|> is expected.
-    if (state === S_BETWEEN && id !== G.endOfText) this.misplaced(id);
+    // BETWEEN / SKIP: only a message start (above) or the end of text is expected.
+    if (state === S_BETWEEN && cls !== Cls.EndOfText) this.misplaced(id);
   }
 
   private finish(reason: StopReason, token?: number, text?: string): void {
@@ -508,7 +511,7 @@ export class HarmonyDecoder implements Decoder {
     if (this.callerStops.size > 0 && this.callerStops.has(id)) {
       // A caller stop ID: its structural effect first, its text is not emitted.
       this.flushUtf();
-      if (cls > Cls.EosPlain && !this.isStopped) this.reserved(id);
+      if (cls > Cls.EosPlain && !this.isStopped) this.reserved(id, cls);
       this.finish("stop_token", id);
       return;
     }
@@ -527,7 +530,7 @@ export class HarmonyDecoder implements Decoder {
     else if (cls !== Cls.Control) {
       this.flushUtf();
       if (this.isStopped) return;
-      if (cls !== Cls.EosPlain) this.reserved(id);
+      if (cls !== Cls.EosPlain) this.reserved(id, cls);
       if (this.isStopped) return;
       if (this.spec.eos[id] === 1) {
         this.finish("eos", id);

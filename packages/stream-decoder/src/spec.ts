@@ -58,7 +58,12 @@ export const Cls = {
    * classes of a Harmony spec (its decoder reads the table directly; compiled eagerly).
    */
   Unseen: 16,
+  /** Starts a header field (DecoderSpec.markerArg: HeaderField.*); only the harmony header reads it. */
+  HeaderField: 17,
 } as const;
+
+/** The fields a "header-field" marker starts (markerArg of a Cls.HeaderField ID). */
+export const HeaderField = { Channel: 1, Constrain: 2 } as const;
 
 /** Header syntaxes (Grammar.header). */
 export const Header = { None: 0, Line: 1, RoleMetadataLine: 2, Pair: 3, Harmony: 4 } as const;
@@ -164,7 +169,10 @@ export interface DecoderSpec {
   readonly controlFlushes: boolean;
   /** Role name per role marker. */
   readonly roleOf: ReadonlyMap<number, string>;
-  /** Block index (BlockOpen / BlockClose / Separator) or kind index (ActionKind) per marker ID. */
+  /**
+   * Block index (BlockOpen / BlockClose / Separator), kind index (ActionKind) or field
+   * (HeaderField.*) per marker ID.
+   */
   readonly markerArg: ReadonlyMap<number, number>;
   /** Display name per reserved ID (error messages). */
   readonly reservedName: ReadonlyMap<number, string>;
@@ -239,6 +247,7 @@ const MOVE_CLASS: Readonly<Record<MarkerMove["move"], number>> = {
   "block-close": Cls.BlockClose,
   separator: Cls.Separator,
   "action-kind": Cls.ActionKind,
+  "header-field": Cls.HeaderField,
   "end-of-text": Cls.EndOfText,
   misplaced: Cls.Misplaced,
 };
@@ -345,7 +354,9 @@ export function compileGrammarSpec(
     } else if (move.move === "action-kind") {
       arg = kinds.length;
       kinds.push({ kind: move.kind, body: bodyIndex(move.body ?? "raw", move.argumentsKey) });
-    } else if (move.move === "role") roleOf.set(id, move.role);
+    } else if (move.move === "header-field")
+      arg = move.field === "channel" ? HeaderField.Channel : HeaderField.Constrain;
+    else if (move.move === "role") roleOf.set(id, move.role);
     markers.push([id, MOVE_CLASS[move.move], arg, move]);
   }
   const kindNames = markers
