@@ -32,6 +32,7 @@ export {
   type DecoderSpec,
   type DecoderSpecOptions,
 } from "./spec.ts";
+export { promptOpensStartBlock } from "./start-state.ts";
 export { compileStopStrings, StopStrings } from "./stop-matcher.ts";
 export type { BodyParser, BodyParserFactory, BodyParserOptions, ToolSchemas } from "./syntax/body.ts";
 export { compileTemplateDecoderSpec } from "./template-spec.ts";
