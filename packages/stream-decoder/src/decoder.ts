@@ -21,8 +21,10 @@
 // span concatenate to the reference one-shot decode of its IDs.
 import { type ActionCall, type ActionResult, NO_KIND_ERROR } from "./action-parse.ts";
 import type { DecoderErrorCode, DecoderHandler, StopInfo, StopReason } from "./events.ts";
+import { flatText, type NlAllCut, nlAllCutOf, nlCutOf, nlTextOf, plainTextOf } from "./fast-tables.ts";
 import { type CoreHandler, coreHandler } from "./handler.ts";
 import { SLOW_PATH_ONLY } from "./internal.ts";
+import { newlines, trailingNewlines } from "./newlines.ts";
 import {
   Cls,
   type CompiledBlock,
@@ -44,9 +46,9 @@ import {
   WITHOUT_NEWLINES,
 } from "./stop-matcher.ts";
 import type { BodyParser, ToolSchemas } from "./syntax/body.ts";
-import { undefinedTable } from "./text-table.ts";
 import type { ToolCallSink } from "./tool-call-scanner.ts";
 import { toolCallSink } from "./tool-call-stream.ts";
+import { toolSchemas } from "./tool-schemas.ts";
 import type { Decoder, DecoderOptions } from "./types.ts";
 import { Utf8Pending } from "./utf8-pending.ts";
 
@@ -73,20 +75,6 @@ const NL_AFTER_ACTION = 3;
 const DROP_NONE = 0;
 const DROP_ONE = 1;
 const DROP_ALL = 2;
-
-/** "\n".repeat(n) for short runs, made once (a run of two or three goes out often). */
-const SHORT_NEWLINES: readonly string[] = Array.from({ length: 9 }, (_, n) => "\n".repeat(n));
-
-/** n newlines (held runs are counted, never built, until they go out). */
-function newlines(n: number): string {
-  return n < SHORT_NEWLINES.length ? (SHORT_NEWLINES[n] as string) : "\n".repeat(n);
-}
-
-function trailingNewlines(s: string): number {
-  let n = 0;
-  while (n < s.length && s.charCodeAt(s.length - 1 - n) === 10) n++;
-  return n;
-}
 
 function quote40(s: string): string {
   return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
@@ -118,110 +106,6 @@ const FAST_REASONING = 2;
 const FAST_FILTERED = 3;
 
 const NO_CALLER_STOPS: ReadonlySet<number> = new Set();
-
-const PLAIN_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
-
-/**
- * The fast path's one table, per spec (shared by its decoders, made at the first one): per ID
- * the text the checked path emits for a class Text ID mid-span with nothing held, or
- * undefined. It starts all undefined and is filled lazily, the first time an ID reaches
- * textNlPush (an eager fill of 151k IDs cost ~100 ms at the first decoder), with a flat copy
- * of spec.text[id] (flatText). Only class Text IDs with non-empty text are ever filled.
- */
-function plainTextOf(spec: DecoderSpec): (string | undefined)[] {
-  return specTable(PLAIN_TEXT, spec);
-}
-
-const NL_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
-
-/**
- * The newline rules' joined strings, per spec, filled lazily like plainTextOf (flat copies):
- * for a class Text ID, "\n" + its text (the token right after ONE held "\n"). A class TextNl
- * ID's cuts live in nlCutOf / nlAllCutOf. Made at the first newline rule a decoder of the spec
- * applies.
- */
-function nlTextOf(spec: DecoderSpec): (string | undefined)[] {
-  return specTable(NL_TEXT, spec);
-}
-
-const NL_CUT = new WeakMap<DecoderSpec, (string | undefined)[]>();
-
-/**
- * Per spec, filled lazily like nlTextOf: for a class TextNl ID (text ending in "\n"), its text
- * minus its last "\n" (flat; newlines only, or "", when the text is only newlines). Only class
- * TextNl IDs ever get an entry, so an entry alone tells pushOther() the ID's class.
- */
-function nlCutOf(spec: DecoderSpec): (string | undefined)[] {
-  return specTable(NL_CUT, spec);
-}
-
-/** A class TextNl ID's text minus ALL its trailing "\n" (flat), and how many there are. */
-interface NlAllCut {
-  readonly cut: (string | undefined)[];
-  /** Per ID: the number of trailing "\n" (0 = no entry yet). */
-  readonly count: Uint8Array;
-}
-const NL_ALL_CUT = new WeakMap<DecoderSpec, NlAllCut>();
-
-/**
- * Per spec, filled lazily like nlCutOf, for the every-held-newline rule (NL_ALL: reasoning
- * stripped of its trailing "\n" by the template): entries only for class TextNl IDs whose
- * trailing run is at most 255 "\n" (longer ones take the generic path).
- */
-function nlAllCutOf(spec: DecoderSpec): NlAllCut {
-  let t = NL_ALL_CUT.get(spec);
-  if (t === undefined) {
-    t = { cut: undefinedTable(spec.classes.length), count: new Uint8Array(spec.classes.length) };
-    NL_ALL_CUT.set(spec, t);
-  }
-  return t;
-}
-
-/** The spec's table in `tables`, made (all undefined, one per ID) at the first ask. */
-function specTable(
-  tables: WeakMap<DecoderSpec, (string | undefined)[]>,
-  spec: DecoderSpec,
-): (string | undefined)[] {
-  let out = tables.get(spec);
-  if (out === undefined) {
-    out = undefinedTable(spec.classes.length);
-    tables.set(spec, out);
-  }
-  return out;
-}
-
-const CODES: number[] = [];
-
-/**
- * A fresh flat sequential copy of `s` (one-byte when it fits, else two-byte; V8's
- * String.fromCharCode), equal to it. The table's own strings come in ~6 representations
- * (internalized, sequential, sliced, one- and two-byte): a consumer's `text.length` (or any
- * property load on the text) then sees more than 4 string maps and goes megamorphic
- * (measured: Builtins_LoadIC_Megamorphic ~5% of the solo worker's samples, ~1.5 ns/token).
- * Copies are allocated in first-use order, so the frequent pieces also sit close together.
- */
-function flatText(s: string): string {
-  const n = s.length;
-  if (n === 1) return String.fromCharCode(s.charCodeAt(0));
-  CODES.length = n;
-  for (let i = 0; i < n; i++) CODES[i] = s.charCodeAt(i);
-  return String.fromCharCode.apply(null, CODES);
-}
-
-/** The request's tools as JSON schemas (parameters) by function name. */
-function toolSchemas(tools: readonly unknown[]): ToolSchemas {
-  const out = new Map<string, unknown>();
-  for (const t of tools) {
-    if (typeof t !== "object" || t === null) continue;
-    const o = t as { readonly function?: unknown; readonly name?: unknown; readonly parameters?: unknown };
-    const f = (typeof o.function === "object" && o.function !== null ? o.function : o) as {
-      readonly name?: unknown;
-      readonly parameters?: unknown;
-    };
-    if (typeof f.name === "string" && !out.has(f.name)) out.set(f.name, f.parameters);
-  }
-  return out;
-}
 
 /**
  * One stream. A class with prototype methods and every field set in the constructor (one
