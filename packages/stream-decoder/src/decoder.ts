@@ -13,6 +13,11 @@
 //   BETWEEN     after a message end (only when EOS is overridden), waiting for a start marker
 //   PAIR        "pair" header: role text up to the header-end marker
 //   CONTAINER   inside a "container" block, between its child blocks
+//   FIELDS      a header of named fields (Header.Harmony) up to its header-end marker:
+//               ROLE[ to=R]‹header-field›CHANNEL[ TYPE]‹header-field›TYPE‹header-end›; parsed
+//               there (./harmony-header.ts), it routes the content: reasoning, text, or an
+//               action addressed to a tool (./harmony-arguments.ts)
+//   SKIP        after a FIELDS header overflow: everything dropped until a message start
 //
 // Structure comes ONLY from reserved IDs (classes resolved in ./spec.ts); decoded text is
 // never matched against marker strings (pitfall B14). The one exception is the grammar's
@@ -20,9 +25,11 @@
 // caller passed the request's tools. Text between two reserved IDs is a span: the deltas of a
 // span concatenate to the reference one-shot decode of its IDs.
 import { type ActionCall, type ActionResult, NO_KIND_ERROR } from "./action-parse.ts";
-import type { DecoderErrorCode, DecoderHandler, StopInfo, StopReason } from "./events.ts";
+import type { DecoderErrorCode, DecoderHandler, MessageHeader, StopInfo, StopReason } from "./events.ts";
 import { flatText, type NlAllCut, nlAllCutOf, nlCutOf, nlTextOf, plainTextOf } from "./fast-tables.ts";
 import { type CoreHandler, coreHandler } from "./handler.ts";
+import { HarmonyArgumentsParser } from "./harmony-arguments.ts";
+import { CHANNELS, P_CHANNEL, P_CONSTRAIN, P_HEAD, parseHarmonyHeader } from "./harmony-header.ts";
 import { SLOW_PATH_ONLY } from "./internal.ts";
 import { newlines, trailingNewlines } from "./newlines.ts";
 import {
@@ -33,6 +40,7 @@ import {
   type DecoderSpec,
   Emits,
   Header,
+  HeaderField,
   Nl,
 } from "./spec.ts";
 import {
@@ -61,6 +69,11 @@ const S_ACTION_KIND = 5;
 const S_BETWEEN = 6;
 const S_PAIR = 7;
 const S_CONTAINER = 8;
+const S_FIELDS = 9;
+const S_SKIP = 10;
+
+/** Most parts (field markers + 1) of a FIELDS header. */
+const MAX_HEADER_PARTS = 64;
 
 /** How trailing "\n" of a text state is held back (the grammar's newline rules). */
 const NL_NONE = 0;
@@ -214,6 +227,15 @@ export class StreamDecoder implements Decoder {
    */
   private raw = "";
   private rawOverflow = false;
+  /** FIELDS header: its parts (P_* kinds and texts), their total length, the role the prompt preset. */
+  private fieldKinds: number[] = [];
+  private fieldTexts: string[] = [];
+  private fieldChars = 0;
+  private presetRole: string | undefined = undefined;
+  /** FIELDS headers: text outside a message was reported in this stretch (once per stretch). */
+  private outsideReported = false;
+  /** FIELDS headers: the body of a message addressed to a tool (made at first use). */
+  private toolArgs: HarmonyArgumentsParser | null = null;
 
   constructor(spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions) {
     this.spec = spec;
@@ -313,6 +335,12 @@ export class StreamDecoder implements Decoder {
   private begin(): void {
     this.begun = true;
     const g = this.g;
+    if (g.header === Header.Harmony) {
+      // The prompt ended with the message start and the assistant's role: its fields come first.
+      this.fieldsHeader(g.initialRole);
+      this.atStart = this.spanStarts;
+      return;
+    }
     if (g.header === Header.RoleMetadataLine) {
       // The prompt ended with the role marker: the metadata line comes first.
       this.openSegment(g.initialRole);
@@ -597,7 +625,20 @@ export class StreamDecoder implements Decoder {
         this.shaped(t);
         return;
       }
+      case S_FIELDS:
+        this.fieldText(t);
+        return;
+      case S_SKIP:
+        return;
       case S_BETWEEN:
+        if (this.g.header === Header.Harmony) {
+          // No template text between these messages: any text is reported, once per stretch.
+          if (!this.outsideReported) {
+            this.outsideReported = true;
+            this.error("text-outside-message", `text outside a message: ${quote40(t)}`);
+          }
+          return;
+        }
         // The templates write "\n" after a message end: whitespace here is not content.
         if (/^\s*$/.test(t)) return;
         this.error("text-outside-message", `text outside a message: ${quote40(t)}`);
@@ -839,6 +880,10 @@ export class StreamDecoder implements Decoder {
   private marker(cls: number, id: number): void {
     const state = this.state;
     const g = this.g;
+    if (g.header === Header.Harmony) {
+      this.fieldsMarker(cls, id);
+      return;
+    }
     switch (cls) {
       case Cls.MsgEnd:
         if (state === S_ACTION_KIND || state === S_CONTAINER) this.state = S_CONTENT;
@@ -963,6 +1008,140 @@ export class StreamDecoder implements Decoder {
     }
   }
 
+  // ---- FIELDS headers (Header.Harmony) ----
+
+  /** A new FIELDS header; `preset`: the role the prompt already wrote (undefined: none). */
+  private fieldsHeader(preset: string | undefined): void {
+    this.state = S_FIELDS;
+    this.presetRole = preset;
+    this.fieldKinds = [P_HEAD];
+    this.fieldTexts = [""];
+    this.fieldChars = 0;
+  }
+
+  /** Whether the FIELDS header has any field marker or text yet. */
+  private fieldsBegun(): boolean {
+    return this.fieldKinds.length > 1 || (this.fieldTexts[0] ?? "") !== "";
+  }
+
+  /** FIELDS header text: appended to the current part, the total bounded by maxBufferedChars. */
+  private fieldText(t: string): void {
+    this.fieldChars += t.length;
+    if (this.fieldChars > this.maxBuffered) {
+      this.error("buffer-overflow", `message header longer than maxBufferedChars (${this.maxBuffered})`);
+      this.state = S_SKIP;
+      return;
+    }
+    const k = this.fieldTexts.length - 1;
+    this.fieldTexts[k] += t;
+  }
+
+  /** The message of a FIELDS header opens: its start event, then content routed by the fields. */
+  private openFields(): void {
+    const p = parseHarmonyHeader(this.fieldKinds, this.fieldTexts, this.presetRole);
+    this.fieldKinds = [];
+    this.fieldTexts = [];
+    if (p.problems.length > 0) this.error("invalid-header", `harmony header: ${p.problems.join("; ")}`);
+    const hd = p.header;
+    const header: MessageHeader = {
+      ...(hd.channel === undefined ? {} : { channel: hd.channel }),
+      ...(hd.recipient === undefined ? {} : { recipient: hd.recipient }),
+      ...(hd.contentType === undefined ? {} : { contentType: hd.contentType }),
+    };
+    const role = p.role === "tool" && p.name !== undefined ? p.name : p.role;
+    this.role = role;
+    this.block = -1;
+    this.h.onMessageStart(role, hd.recipient ?? "", header);
+    if (hd.channel !== undefined && !CHANNELS.has(hd.channel))
+      this.error("unknown-channel", `unknown channel ${quote40(hd.channel)}; its content is text`);
+    const r = hd.recipient;
+    if (p.role === "assistant" && r !== undefined && r !== "all" && r !== "assistant") {
+      // Addressed to a tool: a function ("functions.NAME") is a streamed tool call; any
+      // other recipient (a built-in tool) an action of that kind.
+      const fn = r.startsWith("functions.");
+      const kind = fn ? "tool_call" : r;
+      this.h.onActionStart(kind);
+      this.state = S_ACTION;
+      this.nlMode = NL_NONE;
+      this.actionKind = kind;
+      this.actionBody = -1;
+      this.raw = "";
+      this.rawOverflow = false;
+      const parser = this.toolArgs ?? new HarmonyArgumentsParser();
+      this.toolArgs = parser;
+      parser.reset(fn ? this.sink : null, this.tools, fn ? r.slice(10) : r);
+      this.parser = parser;
+    } else if (p.role === "assistant" && hd.channel === "analysis") {
+      this.state = S_REASONING;
+      this.nlMode = NL_NONE;
+    } else this.enterContent();
+  }
+
+  /** The open message ends (its action first). */
+  private closeFieldsMessage(): void {
+    if (this.state === S_ACTION) this.endAction();
+    this.h.onMessageEnd();
+  }
+
+  /** A reserved ID under a FIELDS header syntax (class `cls`: its move, or misplaced). */
+  private fieldsMarker(cls: number, id: number): void {
+    this.closeSpan(DROP_NONE);
+    if (this.isStopped) return;
+    const state = this.state;
+    const inMessage = state === S_CONTENT || state === S_REASONING || state === S_ACTION;
+    if (cls === Cls.MsgStart) {
+      // The prompt may or may not end in the message start and role: one before any header
+      // text just starts the header over (no preset role).
+      const name = this.spec.reservedName.get(id) ?? String(id);
+      if (state === S_FIELDS && this.fieldsBegun())
+        this.error("invalid-header", `${name} inside a message header`, id);
+      else if (inMessage) {
+        this.error("unexpected-reserved-token", `${name} before the message ended`, id);
+        this.closeFieldsMessage();
+      }
+      this.outsideReported = false;
+      this.fieldsHeader(undefined);
+      return;
+    }
+    if (state === S_FIELDS) {
+      if (cls === Cls.HeaderField) {
+        if (this.fieldKinds.length >= MAX_HEADER_PARTS) {
+          this.error("buffer-overflow", "message header has too many parts");
+          this.state = S_SKIP;
+          return;
+        }
+        this.fieldKinds.push(this.spec.markerArg.get(id) === HeaderField.Channel ? P_CHANNEL : P_CONSTRAIN);
+        this.fieldTexts.push("");
+        return;
+      }
+      if (cls === Cls.HeaderEnd) {
+        this.openFields();
+        return;
+      }
+      if (this.spec.eos[id] === 1) {
+        const name = this.spec.reservedName.get(id) ?? String(id);
+        this.error("invalid-header", `stop token ${name} inside a message header`, id);
+        return;
+      }
+      this.misplaced(id);
+      return;
+    }
+    if (inMessage) {
+      // A message end, or any EOS ID (which then stops).
+      if (cls === Cls.MsgEnd || this.spec.eos[id] === 1) {
+        this.closeFieldsMessage();
+        this.state = S_BETWEEN;
+        this.outsideReported = false;
+        return;
+      }
+      this.misplaced(id);
+      return;
+    }
+    // Between messages only a message start (above) or the end of text is expected; after a
+    // header overflow everything up to the next message start is dropped.
+    if (state === S_BETWEEN && cls !== Cls.EndOfText) this.misplaced(id);
+  }
+
   private finish(reason: StopReason, token?: number, text?: string): void {
     if (this.isStopped) return;
     if (reason !== "stop_string") {
@@ -972,6 +1151,8 @@ export class StreamDecoder implements Decoder {
       this.closeSpan(DROP_NONE);
       if (this.isStopped) return;
     }
+    if (this.state === S_FIELDS && reason !== "eos" && this.fieldsBegun())
+      this.error("invalid-header", "the stream ended inside a message header");
     this.isStopped = true;
     this.setSlow(this.slow | SLOW_STOPPED);
     if (this.state === S_ACTION) this.endAction();
@@ -1348,6 +1529,11 @@ export class StreamDecoder implements Decoder {
     this.parser = null;
     this.raw = "";
     this.rawOverflow = false;
+    this.fieldKinds = [];
+    this.fieldTexts = [];
+    this.fieldChars = 0;
+    this.presetRole = undefined;
+    this.outsideReported = false;
     this.setSlow(this.computeSlow());
   }
 }

@@ -20,7 +20,7 @@ import {
 import type { BodyParserFactory } from "./syntax/body.ts";
 import { BODY_SYNTAXES } from "./syntax/index.ts";
 
-/** ID classes. Text classes first (the harmony decoder relies on the order); then the moves. */
+/** ID classes. Text classes first; then the moves. */
 export const Cls = {
   /** Text piece not ending in "\n". */
   Text: 0,
@@ -54,11 +54,10 @@ export const Cls = {
   /**
    * Not classified yet: an ID of the text model that is no marker, reserved or EOS ID. Its
    * class (Text, TextNl, Bytes or Control) is computed from the decode table at its first
-   * sight (classOf) and stored in place, so a compile never visits every ID. Never in the
-   * classes of a Harmony spec (its decoder reads the table directly; compiled eagerly).
+   * sight (classOf) and stored in place, so a compile never visits every ID.
    */
   Unseen: 16,
-  /** Starts a header field (DecoderSpec.markerArg: HeaderField.*); only the harmony header reads it. */
+  /** Starts a header field (DecoderSpec.markerArg: HeaderField.*); only a harmony header has them. */
   HeaderField: 17,
 } as const;
 
@@ -267,8 +266,7 @@ function textClass(table: Pick<DecodeTable, "kind" | "text" | "textAtStart">, id
  * Fillers of lazy text arrays (DecodeTable.lazyText: SentencePiece, whose whole arrays cost
  * most of a cold load), by array. A spec of such a table reads those arrays and classOf fills
  * an ID at its first classification: every read of spec.text[id] / spec.textAtStart[id]
- * follows one, since only classOf (or the eager Harmony pass, which reads the whole table)
- * gives an ID a text class.
+ * follows one, since only classOf gives an ID a text class.
  */
 const FILL = new WeakMap<readonly (string | undefined)[], (id: number) => void>();
 
@@ -421,11 +419,8 @@ export function compileGrammarSpec(
     end = Math.max(end, id + 1);
   }
   // Text-model IDs start Unseen (two native fills, no per-ID work: the eager pass over a 92k
-  // vocabulary was ~7 ms of a ~90 ms cold start); classOf classifies one at its first
-  // sight. Harmony specs are classified here (the harmony decoder reads classes directly).
+  // vocabulary was ~7 ms of a ~90 ms cold start); classOf classifies one at its first sight.
   const classes = new Uint8Array(end).fill(Cls.OutOfRange).fill(Cls.Unseen, 0, table.size);
-  if (grammar.header.syntax === "harmony")
-    for (let id = 0; id < table.size; id++) classes[id] = textClass(table, id);
   // Every verified reserved ID is structural: misplaced unless the grammar gives it a move.
   for (const id of reserved) classes[id] = Cls.Misplaced;
   const markerArg = new Map<number, number>();

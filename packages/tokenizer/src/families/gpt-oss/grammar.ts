@@ -16,7 +16,8 @@ export const grammar: Grammar<GptOssKey> = {
     call: { move: "message-end" },
   },
   header: { syntax: "harmony" },
-  // A message whose header has a functions.NAME recipient: the harmony decoder reports it as a
-  // "tool_call" action with a JSON body (other recipients, the built-in tools, are not calls).
+  // A message whose header has a functions.NAME recipient: the decoder reports it as a
+  // "tool_call" action whose content is the JSON arguments (other recipients, the built-in
+  // tools, are not calls); the block names that kind for the OpenAI layer.
   blocks: [{ name: "tool_call", emits: "action", body: "json-call" }],
 };
