@@ -13,6 +13,11 @@
 //   BETWEEN     after a message end (only when EOS is overridden), waiting for a start marker
 //   PAIR        "pair" header: role text up to the header-end marker
 //   CONTAINER   inside a "container" block, between its child blocks
+//   FIELDS      a header of named fields (Header.Harmony) up to its header-end marker:
+//               ROLE[ to=R]‹header-field›CHANNEL[ TYPE]‹header-field›TYPE‹header-end›; parsed
+//               there (./harmony-header.ts), it routes the content: reasoning, text, or an
+//               action addressed to a tool (./harmony-arguments.ts)
+//   SKIP        after a FIELDS header overflow: everything dropped until a message start
 //
 // Structure comes ONLY from reserved IDs (classes resolved in ./spec.ts); decoded text is
 // never matched against marker strings (pitfall B14). The one exception is the grammar's
@@ -20,10 +25,13 @@
 // caller passed the request's tools. Text between two reserved IDs is a span: the deltas of a
 // span concatenate to the reference one-shot decode of its IDs.
 import { type ActionCall, type ActionResult, NO_KIND_ERROR } from "./action-parse.ts";
-import type { DecoderErrorCode, DecoderHandler, StopInfo, StopReason } from "./events.ts";
+import type { DecoderErrorCode, DecoderHandler, MessageHeader, StopInfo, StopReason } from "./events.ts";
+import { flatText, type NlAllCut, nlAllCutOf, nlCutOf, nlTextOf, plainTextOf } from "./fast-tables.ts";
 import { type CoreHandler, coreHandler } from "./handler.ts";
-import { HarmonyDecoder } from "./harmony-decoder.ts";
+import { HarmonyArgumentsParser } from "./harmony-arguments.ts";
+import { CHANNELS, P_CHANNEL, P_CONSTRAIN, P_HEAD, parseHarmonyHeader } from "./harmony-header.ts";
 import { SLOW_PATH_ONLY } from "./internal.ts";
+import { newlines, trailingNewlines } from "./newlines.ts";
 import {
   Cls,
   type CompiledBlock,
@@ -32,6 +40,7 @@ import {
   type DecoderSpec,
   Emits,
   Header,
+  HeaderField,
   Nl,
 } from "./spec.ts";
 import {
@@ -45,60 +54,11 @@ import {
   WITHOUT_NEWLINES,
 } from "./stop-matcher.ts";
 import type { BodyParser, ToolSchemas } from "./syntax/body.ts";
-import { TemplateDecoder } from "./template-decoder.ts";
-import { templateTurnsOf } from "./template-spec.ts";
-import { undefinedTable } from "./text-table.ts";
 import type { ToolCallSink } from "./tool-call-scanner.ts";
 import { toolCallSink } from "./tool-call-stream.ts";
+import { toolSchemas } from "./tool-schemas.ts";
+import type { Decoder, DecoderOptions } from "./types.ts";
 import { Utf8Pending } from "./utf8-pending.ts";
-
-export interface DecoderOptions {
-  /**
-   * Stop strings, matched across tokens in text/reasoning/action text (not across markers).
-   * Either the strings (compiled once per distinct set and spec, then cached) or a set
-   * compiled with `compileStopStrings(spec, strings)` for the same spec.
-   */
-  readonly stopStrings?: readonly string[] | StopStrings;
-  /** Extra stop IDs, added to the format's EOS IDs (reason "stop_token"). */
-  readonly stopTokenIds?: readonly number[];
-  /** Stop after this many pushed IDs (reason "max_tokens"). */
-  readonly maxTokens?: number;
-  /** Emit the matched stop string as text before stopping. */
-  readonly includeStopString?: boolean;
-  /**
-   * Cap on held text (header line + header name, metadata line, action raw text). Default
-   * 1,000,000 chars. Beyond it: a "buffer-overflow" error event (docs/decoder.md).
-   */
-  readonly maxBufferedChars?: number;
-  /**
-   * Report tool calls for OpenAI-style streaming: onToolCallName / onToolCallArguments (the
-   * body syntax of the block streams them, ./syntax/). Default false: then no sink exists and
-   * body parsers only parse at the block's close.
-   */
-  readonly streamToolCalls?: boolean;
-  /**
-   * The request's tools (OpenAI tool objects `{type: "function", function: {name, parameters}}`
-   * or bare `{name, parameters}`). They enable the grammar's plainTextToolCall (a call written
-   * as plain JSON text) and reach body parsers as JSON schemas by name (typing of values the
-   * model writes as text). Without them, such text is content.
-   */
-  readonly tools?: readonly unknown[];
-}
-
-export interface Decoder {
-  /**
-   * One generated token ID. Never throws for an integer (any integer: IDs outside the
-   * vocabulary are "unknown-token" error events). Caller misuse throws TypeError: an ID that
-   * is not an integer number (a string such as "5" included), or push() after end().
-   */
-  push(id: number): void;
-  /** push() for each ID in order (same rules). */
-  pushMany(ids: ArrayLike<number>): void;
-  /** Flushes what is held and stops ("end_of_input" unless already stopped). Idempotent. */
-  end(): void;
-  reset(): void;
-  readonly stopped: boolean;
-}
 
 const S_CONTENT = 0;
 const S_REASONING = 1;
@@ -109,6 +69,11 @@ const S_ACTION_KIND = 5;
 const S_BETWEEN = 6;
 const S_PAIR = 7;
 const S_CONTAINER = 8;
+const S_FIELDS = 9;
+const S_SKIP = 10;
+
+/** Most parts (field markers + 1) of a FIELDS header. */
+const MAX_HEADER_PARTS = 64;
 
 /** How trailing "\n" of a text state is held back (the grammar's newline rules). */
 const NL_NONE = 0;
@@ -123,20 +88,6 @@ const NL_AFTER_ACTION = 3;
 const DROP_NONE = 0;
 const DROP_ONE = 1;
 const DROP_ALL = 2;
-
-/** "\n".repeat(n) for short runs, made once (a run of two or three goes out often). */
-const SHORT_NEWLINES: readonly string[] = Array.from({ length: 9 }, (_, n) => "\n".repeat(n));
-
-/** n newlines (held runs are counted, never built, until they go out). */
-function newlines(n: number): string {
-  return n < SHORT_NEWLINES.length ? (SHORT_NEWLINES[n] as string) : "\n".repeat(n);
-}
-
-function trailingNewlines(s: string): number {
-  let n = 0;
-  while (n < s.length && s.charCodeAt(s.length - 1 - n) === 10) n++;
-  return n;
-}
 
 function quote40(s: string): string {
   return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
@@ -169,126 +120,6 @@ const FAST_FILTERED = 3;
 
 const NO_CALLER_STOPS: ReadonlySet<number> = new Set();
 
-const PLAIN_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
-
-/**
- * The fast path's one table, per spec (shared by its decoders, made at the first one): per ID
- * the text the checked path emits for a class Text ID mid-span with nothing held, or
- * undefined. It starts all undefined and is filled lazily, the first time an ID reaches
- * textNlPush (an eager fill of 151k IDs cost ~100 ms at the first decoder), with a flat copy
- * of spec.text[id] (flatText). Only class Text IDs with non-empty text are ever filled.
- */
-function plainTextOf(spec: DecoderSpec): (string | undefined)[] {
-  return specTable(PLAIN_TEXT, spec);
-}
-
-const NL_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
-
-/**
- * The newline rules' joined strings, per spec, filled lazily like plainTextOf (flat copies):
- * for a class Text ID, "\n" + its text (the token right after ONE held "\n"). A class TextNl
- * ID's cuts live in nlCutOf / nlAllCutOf. Made at the first newline rule a decoder of the spec
- * applies.
- */
-function nlTextOf(spec: DecoderSpec): (string | undefined)[] {
-  return specTable(NL_TEXT, spec);
-}
-
-const NL_CUT = new WeakMap<DecoderSpec, (string | undefined)[]>();
-
-/**
- * Per spec, filled lazily like nlTextOf: for a class TextNl ID (text ending in "\n"), its text
- * minus its last "\n" (flat; newlines only, or "", when the text is only newlines). Only class
- * TextNl IDs ever get an entry, so an entry alone tells pushOther() the ID's class.
- */
-function nlCutOf(spec: DecoderSpec): (string | undefined)[] {
-  return specTable(NL_CUT, spec);
-}
-
-/** A class TextNl ID's text minus ALL its trailing "\n" (flat), and how many there are. */
-interface NlAllCut {
-  readonly cut: (string | undefined)[];
-  /** Per ID: the number of trailing "\n" (0 = no entry yet). */
-  readonly count: Uint8Array;
-}
-const NL_ALL_CUT = new WeakMap<DecoderSpec, NlAllCut>();
-
-/**
- * Per spec, filled lazily like nlCutOf, for the every-held-newline rule (NL_ALL: reasoning
- * stripped of its trailing "\n" by the template): entries only for class TextNl IDs whose
- * trailing run is at most 255 "\n" (longer ones take the generic path).
- */
-function nlAllCutOf(spec: DecoderSpec): NlAllCut {
-  let t = NL_ALL_CUT.get(spec);
-  if (t === undefined) {
-    t = { cut: undefinedTable(spec.classes.length), count: new Uint8Array(spec.classes.length) };
-    NL_ALL_CUT.set(spec, t);
-  }
-  return t;
-}
-
-/** The spec's table in `tables`, made (all undefined, one per ID) at the first ask. */
-function specTable(
-  tables: WeakMap<DecoderSpec, (string | undefined)[]>,
-  spec: DecoderSpec,
-): (string | undefined)[] {
-  let out = tables.get(spec);
-  if (out === undefined) {
-    out = undefinedTable(spec.classes.length);
-    tables.set(spec, out);
-  }
-  return out;
-}
-
-const CODES: number[] = [];
-
-/**
- * A fresh flat sequential copy of `s` (one-byte when it fits, else two-byte; V8's
- * String.fromCharCode), equal to it. The table's own strings come in ~6 representations
- * (internalized, sequential, sliced, one- and two-byte): a consumer's `text.length` (or any
- * property load on the text) then sees more than 4 string maps and goes megamorphic
- * (measured: Builtins_LoadIC_Megamorphic ~5% of the solo worker's samples, ~1.5 ns/token).
- * Copies are allocated in first-use order, so the frequent pieces also sit close together.
- */
-function flatText(s: string): string {
-  const n = s.length;
-  if (n === 1) return String.fromCharCode(s.charCodeAt(0));
-  CODES.length = n;
-  for (let i = 0; i < n; i++) CODES[i] = s.charCodeAt(i);
-  return String.fromCharCode.apply(null, CODES);
-}
-
-/** The request's tools as JSON schemas (parameters) by function name. */
-function toolSchemas(tools: readonly unknown[]): ToolSchemas {
-  const out = new Map<string, unknown>();
-  for (const t of tools) {
-    if (typeof t !== "object" || t === null) continue;
-    const o = t as { readonly function?: unknown; readonly name?: unknown; readonly parameters?: unknown };
-    const f = (typeof o.function === "object" && o.function !== null ? o.function : o) as {
-      readonly name?: unknown;
-      readonly parameters?: unknown;
-    };
-    if (typeof f.name === "string" && !out.has(f.name)) out.set(f.name, f.parameters);
-  }
-  return out;
-}
-
-export function createDecoder(
-  spec: DecoderSpec,
-  handler: DecoderHandler,
-  options: DecoderOptions = {},
-): Decoder {
-  if (spec.grammar.header === Header.Harmony) return new HarmonyDecoder(spec, handler, options);
-  // A probed template spec: turns and fenced tool calls around native per-turn decoders.
-  const turns = templateTurnsOf(spec);
-  if (turns !== undefined) return new TemplateDecoder(spec, turns, handler, options, nativeDecoder);
-  return new StreamDecoder(spec, handler, options);
-}
-
-function nativeDecoder(spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions): Decoder {
-  return new StreamDecoder(spec, handler, options);
-}
-
 /**
  * One stream. A class with prototype methods and every field set in the constructor (one
  * hidden class, small-integer fields). Measured (bench --quick, headline fixture): the closure
@@ -296,7 +127,7 @@ function nativeDecoder(spec: DecoderSpec, handler: DecoderHandler, options: Deco
  * stop strings) and read every captured `let` through a context slot per token; this one is
  * ~575 B and ~150 ns (~180 ns with 2 stop strings).
  */
-class StreamDecoder implements Decoder {
+export class StreamDecoder implements Decoder {
   // ---- per spec / options (never change) ----
   /** The caller's handler, or one wrapper class when it lacks callbacks (./handler.ts). */
   private readonly h: CoreHandler;
@@ -396,6 +227,15 @@ class StreamDecoder implements Decoder {
    */
   private raw = "";
   private rawOverflow = false;
+  /** FIELDS header: its parts (P_* kinds and texts), their total length, the role the prompt preset. */
+  private fieldKinds: number[] = [];
+  private fieldTexts: string[] = [];
+  private fieldChars = 0;
+  private presetRole: string | undefined = undefined;
+  /** FIELDS headers: text outside a message was reported in this stretch (once per stretch). */
+  private outsideReported = false;
+  /** FIELDS headers: the body of a message addressed to a tool (made at first use). */
+  private toolArgs: HarmonyArgumentsParser | null = null;
 
   constructor(spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions) {
     this.spec = spec;
@@ -495,6 +335,12 @@ class StreamDecoder implements Decoder {
   private begin(): void {
     this.begun = true;
     const g = this.g;
+    if (g.header === Header.Harmony) {
+      // The prompt ended with the message start and the assistant's role: its fields come first.
+      this.fieldsHeader(g.initialRole);
+      this.atStart = this.spanStarts;
+      return;
+    }
     if (g.header === Header.RoleMetadataLine) {
       // The prompt ended with the role marker: the metadata line comes first.
       this.openSegment(g.initialRole);
@@ -779,7 +625,20 @@ class StreamDecoder implements Decoder {
         this.shaped(t);
         return;
       }
+      case S_FIELDS:
+        this.fieldText(t);
+        return;
+      case S_SKIP:
+        return;
       case S_BETWEEN:
+        if (this.g.header === Header.Harmony) {
+          // No template text between these messages: any text is reported, once per stretch.
+          if (!this.outsideReported) {
+            this.outsideReported = true;
+            this.error("text-outside-message", `text outside a message: ${quote40(t)}`);
+          }
+          return;
+        }
         // The templates write "\n" after a message end: whitespace here is not content.
         if (/^\s*$/.test(t)) return;
         this.error("text-outside-message", `text outside a message: ${quote40(t)}`);
@@ -1021,6 +880,10 @@ class StreamDecoder implements Decoder {
   private marker(cls: number, id: number): void {
     const state = this.state;
     const g = this.g;
+    if (g.header === Header.Harmony) {
+      this.fieldsMarker(cls, id);
+      return;
+    }
     switch (cls) {
       case Cls.MsgEnd:
         if (state === S_ACTION_KIND || state === S_CONTAINER) this.state = S_CONTENT;
@@ -1145,6 +1008,140 @@ class StreamDecoder implements Decoder {
     }
   }
 
+  // ---- FIELDS headers (Header.Harmony) ----
+
+  /** A new FIELDS header; `preset`: the role the prompt already wrote (undefined: none). */
+  private fieldsHeader(preset: string | undefined): void {
+    this.state = S_FIELDS;
+    this.presetRole = preset;
+    this.fieldKinds = [P_HEAD];
+    this.fieldTexts = [""];
+    this.fieldChars = 0;
+  }
+
+  /** Whether the FIELDS header has any field marker or text yet. */
+  private fieldsBegun(): boolean {
+    return this.fieldKinds.length > 1 || (this.fieldTexts[0] ?? "") !== "";
+  }
+
+  /** FIELDS header text: appended to the current part, the total bounded by maxBufferedChars. */
+  private fieldText(t: string): void {
+    this.fieldChars += t.length;
+    if (this.fieldChars > this.maxBuffered) {
+      this.error("buffer-overflow", `message header longer than maxBufferedChars (${this.maxBuffered})`);
+      this.state = S_SKIP;
+      return;
+    }
+    const k = this.fieldTexts.length - 1;
+    this.fieldTexts[k] += t;
+  }
+
+  /** The message of a FIELDS header opens: its start event, then content routed by the fields. */
+  private openFields(): void {
+    const p = parseHarmonyHeader(this.fieldKinds, this.fieldTexts, this.presetRole);
+    this.fieldKinds = [];
+    this.fieldTexts = [];
+    if (p.problems.length > 0) this.error("invalid-header", `harmony header: ${p.problems.join("; ")}`);
+    const hd = p.header;
+    const header: MessageHeader = {
+      ...(hd.channel === undefined ? {} : { channel: hd.channel }),
+      ...(hd.recipient === undefined ? {} : { recipient: hd.recipient }),
+      ...(hd.contentType === undefined ? {} : { contentType: hd.contentType }),
+    };
+    const role = p.role === "tool" && p.name !== undefined ? p.name : p.role;
+    this.role = role;
+    this.block = -1;
+    this.h.onMessageStart(role, hd.recipient ?? "", header);
+    if (hd.channel !== undefined && !CHANNELS.has(hd.channel))
+      this.error("unknown-channel", `unknown channel ${quote40(hd.channel)}; its content is text`);
+    const r = hd.recipient;
+    if (p.role === "assistant" && r !== undefined && r !== "all" && r !== "assistant") {
+      // Addressed to a tool: a function ("functions.NAME") is a streamed tool call; any
+      // other recipient (a built-in tool) an action of that kind.
+      const fn = r.startsWith("functions.");
+      const kind = fn ? "tool_call" : r;
+      this.h.onActionStart(kind);
+      this.state = S_ACTION;
+      this.nlMode = NL_NONE;
+      this.actionKind = kind;
+      this.actionBody = -1;
+      this.raw = "";
+      this.rawOverflow = false;
+      const parser = this.toolArgs ?? new HarmonyArgumentsParser();
+      this.toolArgs = parser;
+      parser.reset(fn ? this.sink : null, this.tools, fn ? r.slice(10) : r);
+      this.parser = parser;
+    } else if (p.role === "assistant" && hd.channel === "analysis") {
+      this.state = S_REASONING;
+      this.nlMode = NL_NONE;
+    } else this.enterContent();
+  }
+
+  /** The open message ends (its action first). */
+  private closeFieldsMessage(): void {
+    if (this.state === S_ACTION) this.endAction();
+    this.h.onMessageEnd();
+  }
+
+  /** A reserved ID under a FIELDS header syntax (class `cls`: its move, or misplaced). */
+  private fieldsMarker(cls: number, id: number): void {
+    this.closeSpan(DROP_NONE);
+    if (this.isStopped) return;
+    const state = this.state;
+    const inMessage = state === S_CONTENT || state === S_REASONING || state === S_ACTION;
+    if (cls === Cls.MsgStart) {
+      // The prompt may or may not end in the message start and role: one before any header
+      // text just starts the header over (no preset role).
+      const name = this.spec.reservedName.get(id) ?? String(id);
+      if (state === S_FIELDS && this.fieldsBegun())
+        this.error("invalid-header", `${name} inside a message header`, id);
+      else if (inMessage) {
+        this.error("unexpected-reserved-token", `${name} before the message ended`, id);
+        this.closeFieldsMessage();
+      }
+      this.outsideReported = false;
+      this.fieldsHeader(undefined);
+      return;
+    }
+    if (state === S_FIELDS) {
+      if (cls === Cls.HeaderField) {
+        if (this.fieldKinds.length >= MAX_HEADER_PARTS) {
+          this.error("buffer-overflow", "message header has too many parts");
+          this.state = S_SKIP;
+          return;
+        }
+        this.fieldKinds.push(this.spec.markerArg.get(id) === HeaderField.Channel ? P_CHANNEL : P_CONSTRAIN);
+        this.fieldTexts.push("");
+        return;
+      }
+      if (cls === Cls.HeaderEnd) {
+        this.openFields();
+        return;
+      }
+      if (this.spec.eos[id] === 1) {
+        const name = this.spec.reservedName.get(id) ?? String(id);
+        this.error("invalid-header", `stop token ${name} inside a message header`, id);
+        return;
+      }
+      this.misplaced(id);
+      return;
+    }
+    if (inMessage) {
+      // A message end, or any EOS ID (which then stops).
+      if (cls === Cls.MsgEnd || this.spec.eos[id] === 1) {
+        this.closeFieldsMessage();
+        this.state = S_BETWEEN;
+        this.outsideReported = false;
+        return;
+      }
+      this.misplaced(id);
+      return;
+    }
+    // Between messages only a message start (above) or the end of text is expected; after a
+    // header overflow everything up to the next message start is dropped.
+    if (state === S_BETWEEN && cls !== Cls.EndOfText) this.misplaced(id);
+  }
+
   private finish(reason: StopReason, token?: number, text?: string): void {
     if (this.isStopped) return;
     if (reason !== "stop_string") {
@@ -1154,6 +1151,8 @@ class StreamDecoder implements Decoder {
       this.closeSpan(DROP_NONE);
       if (this.isStopped) return;
     }
+    if (this.state === S_FIELDS && reason !== "eos" && this.fieldsBegun())
+      this.error("invalid-header", "the stream ended inside a message header");
     this.isStopped = true;
     this.setSlow(this.slow | SLOW_STOPPED);
     if (this.state === S_ACTION) this.endAction();
@@ -1530,6 +1529,11 @@ class StreamDecoder implements Decoder {
     this.parser = null;
     this.raw = "";
     this.rawOverflow = false;
+    this.fieldKinds = [];
+    this.fieldTexts = [];
+    this.fieldChars = 0;
+    this.presetRole = undefined;
+    this.outsideReported = false;
     this.setSlow(this.computeSlow());
   }
 }

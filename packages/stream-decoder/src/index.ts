@@ -3,7 +3,7 @@
 // its loaders. Explicit names only: the class table, tool-call scanner and stream handler
 // behind the decoder are internal.
 export { type ActionCall, ActionParser, type ActionResult, parseAction } from "./action-parse.ts";
-export { createDecoder, type Decoder, type DecoderOptions } from "./decoder.ts";
+export { createDecoder } from "./create-decoder.ts";
 export {
   type ActionEnd,
   type DecoderError,
@@ -31,7 +31,9 @@ export {
   type DecoderSpec,
   type DecoderSpecOptions,
 } from "./spec.ts";
+export { promptOpensStartBlock } from "./start-state.ts";
 export { compileStopStrings, StopStrings } from "./stop-matcher.ts";
 export type { BodyParser, BodyParserFactory, BodyParserOptions, ToolSchemas } from "./syntax/body.ts";
 export { compileTemplateDecoderSpec } from "./template-spec.ts";
 export type { ToolCallSink } from "./tool-call-scanner.ts";
+export type { Decoder, DecoderOptions } from "./types.ts";

@@ -20,7 +20,7 @@ import {
 import type { BodyParserFactory } from "./syntax/body.ts";
 import { BODY_SYNTAXES } from "./syntax/index.ts";
 
-/** ID classes. Text classes first (the harmony decoder relies on the order); then the moves. */
+/** ID classes. Text classes first; then the moves. */
 export const Cls = {
   /** Text piece not ending in "\n". */
   Text: 0,
@@ -54,11 +54,15 @@ export const Cls = {
   /**
    * Not classified yet: an ID of the text model that is no marker, reserved or EOS ID. Its
    * class (Text, TextNl, Bytes or Control) is computed from the decode table at its first
-   * sight (classOf) and stored in place, so a compile never visits every ID. Never in the
-   * classes of a Harmony spec (its decoder reads the table directly; compiled eagerly).
+   * sight (classOf) and stored in place, so a compile never visits every ID.
    */
   Unseen: 16,
+  /** Starts a header field (DecoderSpec.markerArg: HeaderField.*); only a harmony header has them. */
+  HeaderField: 17,
 } as const;
+
+/** The fields a "header-field" marker starts (markerArg of a Cls.HeaderField ID). */
+export const HeaderField = { Channel: 1, Constrain: 2 } as const;
 
 /** Header syntaxes (Grammar.header). */
 export const Header = { None: 0, Line: 1, RoleMetadataLine: 2, Pair: 3, Harmony: 4 } as const;
@@ -164,7 +168,10 @@ export interface DecoderSpec {
   readonly controlFlushes: boolean;
   /** Role name per role marker. */
   readonly roleOf: ReadonlyMap<number, string>;
-  /** Block index (BlockOpen / BlockClose / Separator) or kind index (ActionKind) per marker ID. */
+  /**
+   * Block index (BlockOpen / BlockClose / Separator), kind index (ActionKind) or field
+   * (HeaderField.*) per marker ID.
+   */
   readonly markerArg: ReadonlyMap<number, number>;
   /** Display name per reserved ID (error messages). */
   readonly reservedName: ReadonlyMap<number, string>;
@@ -239,6 +246,7 @@ const MOVE_CLASS: Readonly<Record<MarkerMove["move"], number>> = {
   "block-close": Cls.BlockClose,
   separator: Cls.Separator,
   "action-kind": Cls.ActionKind,
+  "header-field": Cls.HeaderField,
   "end-of-text": Cls.EndOfText,
   misplaced: Cls.Misplaced,
 };
@@ -258,8 +266,7 @@ function textClass(table: Pick<DecodeTable, "kind" | "text" | "textAtStart">, id
  * Fillers of lazy text arrays (DecodeTable.lazyText: SentencePiece, whose whole arrays cost
  * most of a cold load), by array. A spec of such a table reads those arrays and classOf fills
  * an ID at its first classification: every read of spec.text[id] / spec.textAtStart[id]
- * follows one, since only classOf (or the eager Harmony pass, which reads the whole table)
- * gives an ID a text class.
+ * follows one, since only classOf gives an ID a text class.
  */
 const FILL = new WeakMap<readonly (string | undefined)[], (id: number) => void>();
 
@@ -345,7 +352,9 @@ export function compileGrammarSpec(
     } else if (move.move === "action-kind") {
       arg = kinds.length;
       kinds.push({ kind: move.kind, body: bodyIndex(move.body ?? "raw", move.argumentsKey) });
-    } else if (move.move === "role") roleOf.set(id, move.role);
+    } else if (move.move === "header-field")
+      arg = move.field === "channel" ? HeaderField.Channel : HeaderField.Constrain;
+    else if (move.move === "role") roleOf.set(id, move.role);
     markers.push([id, MOVE_CLASS[move.move], arg, move]);
   }
   const kindNames = markers
@@ -410,11 +419,8 @@ export function compileGrammarSpec(
     end = Math.max(end, id + 1);
   }
   // Text-model IDs start Unseen (two native fills, no per-ID work: the eager pass over a 92k
-  // vocabulary was ~7 ms of a ~90 ms cold start); classOf classifies one at its first
-  // sight. Harmony specs are classified here (the harmony decoder reads classes directly).
+  // vocabulary was ~7 ms of a ~90 ms cold start); classOf classifies one at its first sight.
   const classes = new Uint8Array(end).fill(Cls.OutOfRange).fill(Cls.Unseen, 0, table.size);
-  if (grammar.header.syntax === "harmony")
-    for (let id = 0; id < table.size; id++) classes[id] = textClass(table, id);
   // Every verified reserved ID is structural: misplaced unless the grammar gives it a move.
   for (const id of reserved) classes[id] = Cls.Misplaced;
   const markerArg = new Map<number, number>();

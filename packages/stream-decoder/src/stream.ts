@@ -1,9 +1,10 @@
 // Web-streams adapter (a separate subpath export, as in eventsource-parser): token IDs (one
 // or an array per chunk) in, DecoderEvent objects out. Allocation per event is the point of
 // this form; hot-path callers use createDecoder with a handler instead.
-import { createDecoder, type DecoderOptions } from "./decoder.ts";
+import { createDecoder } from "./create-decoder.ts";
 import { type DecoderEvent, eventHandler } from "./events.ts";
 import type { DecoderSpec } from "./spec.ts";
+import type { DecoderOptions } from "./types.ts";
 
 export class DecoderStream extends TransformStream<number | readonly number[], DecoderEvent> {
   constructor(spec: DecoderSpec, options: DecoderOptions = {}) {

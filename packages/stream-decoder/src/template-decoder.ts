@@ -21,20 +21,14 @@
 // renamed; the inner decoders' own stops are the stream's stop, the ones this class causes by
 // closing a turn are not reported. Bounded: the held opening is at most the longest opening, a
 // held byte run at most maxBufferedChars IDs.
-import type { Decoder, DecoderOptions } from "./decoder.ts";
+import { StreamDecoder } from "./decoder.ts";
 import type { ActionEnd, DecoderError, DecoderHandler, MessageHeader, StopInfo } from "./events.ts";
 import { type CoreHandler, coreHandler } from "./handler.ts";
 import type { DecoderSpec } from "./spec.ts";
 import { StopStrings } from "./stop-matcher.ts";
 import { ByteRun } from "./template-decoding/byte-run.ts";
 import type { TemplateTurns } from "./template-spec.ts";
-
-/** Builds a native decoder (decoder.ts passes its own, so this file does not import it). */
-export type NativeDecoderFactory = (
-  spec: DecoderSpec,
-  handler: DecoderHandler,
-  options: DecoderOptions,
-) => Decoder;
+import type { Decoder, DecoderOptions } from "./types.ts";
 
 /** Inside a turn: IDs go to the turn's native decoder. */
 const T_TURN = 0;
@@ -122,7 +116,6 @@ export class TemplateDecoder implements Decoder {
     private readonly turns: TemplateTurns,
     handler: DecoderHandler,
     options: DecoderOptions,
-    private readonly factory: NativeDecoderFactory,
   ) {
     this.out = coreHandler(handler);
     this.proxy = new TurnProxy(this.out);
@@ -147,7 +140,7 @@ export class TemplateDecoder implements Decoder {
     this.openings = openings;
     this.bytes =
       turns.byteRun === null ? null : new ByteRun(turns.byteRun, options.maxBufferedChars ?? 1_000_000);
-    this.inner = factory(spec, this.proxy, turnOptions);
+    this.inner = new StreamDecoder(spec, this.proxy, turnOptions);
   }
 
   get stopped(): boolean {
@@ -180,7 +173,7 @@ export class TemplateDecoder implements Decoder {
     this.proxy.closing = false;
     this.proxy.turnEnded = false;
     this.proxy.stopped = false;
-    this.inner = this.factory(this.spec, this.proxy, this.turnOptions);
+    this.inner = this.native(this.spec, this.proxy, this.turnOptions);
     this.bytes?.reset();
     this.state = T_TURN;
     this.held = [];
@@ -256,14 +249,18 @@ export class TemplateDecoder implements Decoder {
     return true;
   }
 
+  private native(spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions): Decoder {
+    return new StreamDecoder(spec, handler, options);
+  }
+
   private openTurn(role: string): void {
     this.held = [];
     this.closeInner();
     const user = role !== "assistant";
     this.proxy.role = user ? role : null;
     this.inner = user
-      ? this.factory(this.turns.userSpec, this.proxy, this.plainOptions)
-      : this.factory(this.spec, this.proxy, this.turnOptions);
+      ? this.native(this.turns.userSpec, this.proxy, this.plainOptions)
+      : this.native(this.spec, this.proxy, this.turnOptions);
     this.state = T_TURN;
   }
 

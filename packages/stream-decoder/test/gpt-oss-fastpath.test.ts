@@ -1,4 +1,4 @@
-// The harmony decoder's per-token fast path is an optimisation only: with it off (every token
+// The engine's per-token fast path under the harmony header syntax is an optimisation only: with it off (every token
 // through the checked path) and on, the same events come out, for random harmony streams
 // (valid messages, noise, reserved IDs anywhere, split UTF-8) under random options (stop
 // strings, stop IDs, maxTokens, streamToolCalls, small maxBufferedChars), pushed one by one.
@@ -10,14 +10,17 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
 import { tokenIds } from "../../../test-support/token-ids.ts";
 import type { GptOssKey } from "../../tokenizer/src/families/gpt-oss/definition.ts";
-import { HarmonyDecoder } from "../src/harmony-decoder.ts";
 import {
   compileDecoderSpecFor,
+  compileStopStrings,
+  createDecoder,
   type DecoderEvent,
   type DecoderOptions,
   type DecoderSpec,
   eventCollector,
+  type StopStrings,
 } from "../src/index.ts";
+import { SLOW_PATH_ONLY } from "../src/internal.ts";
 
 let tok: ChatTokenizer;
 /** The verified IDs of the loaded files (read after beforeAll loads them). */
@@ -25,9 +28,27 @@ const H = tokenIds<GptOssKey>(() => tok);
 let spec: DecoderSpec;
 let multi: DecoderSpec;
 
+/**
+ * The options with their stop strings compiled once per spec and set: the decoder's own
+ * per-spec cache holds only a few sets of a 200k vocabulary (docs/decoder.md "Limits"), so 32
+ * random subsets would be recompiled at almost every run.
+ */
+const compiledStops = new Map<string, StopStrings>();
+function compiledOptions(s: DecoderSpec, o: DecoderOptions): DecoderOptions {
+  const strings = o.stopStrings;
+  if (!Array.isArray(strings) || strings.length === 0) return o;
+  const key = `${s === spec ? "spec" : "multi"}\u0000${strings.join("\u0000")}`;
+  let c = compiledStops.get(key);
+  if (c === undefined) {
+    c = compileStopStrings(s, strings as readonly string[]);
+    compiledStops.set(key, c);
+  }
+  return { ...o, stopStrings: c };
+}
+
 function run(ids: readonly number[], s: DecoderSpec, o: DecoderOptions, fast: boolean): DecoderEvent[] {
   const c = eventCollector();
-  const d = new HarmonyDecoder(s, c, o, fast);
+  const d = createDecoder(s, c, fast ? o : ({ ...o, [SLOW_PATH_ONLY]: true } as DecoderOptions));
   for (const id of ids) d.push(id);
   d.end();
   return c.events;
@@ -117,7 +138,8 @@ describe("gpt-oss decoder fast path: off and on give the same events", () => {
     fc.assert(
       fc.property(stream, options, fc.boolean(), (ids, o, useMulti) => {
         const s = useMulti ? multi : spec;
-        expect(run(ids, s, o, true)).toEqual(run(ids, s, o, false));
+        const oc = compiledOptions(s, o);
+        expect(run(ids, s, oc, true)).toEqual(run(ids, s, oc, false));
       }),
       { numRuns: 2000, seed: 20261201 },
     );
@@ -125,7 +147,11 @@ describe("gpt-oss decoder fast path: off and on give the same events", () => {
 
   it("misuse throws the same on both paths (a numeric string, 1.5, push after end)", () => {
     for (const fast of [true, false]) {
-      const d = new HarmonyDecoder(spec, eventCollector(), {}, fast);
+      const d = createDecoder(
+        spec,
+        eventCollector(),
+        (fast ? {} : { [SLOW_PATH_ONLY]: true }) as DecoderOptions,
+      );
       expect(() => d.push("5" as unknown as number)).toThrow(TypeError);
       expect(() => d.push(1.5)).toThrow(TypeError);
       d.push(H.message);

@@ -1,5 +1,8 @@
-// decode: {"ids": [...]} -> {"events": [...]} (docs/cli-contract.md "decode"). The tokens after
-// the prompt, fed one ID at a time to a fresh decoder; the spec is compiled once per process.
+// decode: {"ids": [...]} or {"chunks": [[...], ...]} -> {"events": [...]} (docs/cli-contract.md
+// "decode"). The tokens after the prompt, fed one ID at a time (or one pushMany per chunk) to a
+// fresh decoder. The spec is compiled once per process and per start state: a line whose
+// prompt-side settings (chat_template_kwargs, tools) make the generation prompt open the
+// grammar's start block (e.g. <think>) starts decoding inside it.
 
 import {
   compileDecoderSpecFor,
@@ -8,16 +11,18 @@ import {
   type DecoderEvent,
   type DecoderOptions,
   type DecoderSpec,
+  type DecoderSpecOptions,
   eventHandler,
   MAX_STOP_STRING_LENGTH,
   MAX_STOP_STRINGS,
+  promptOpensStartBlock,
 } from "@chatwire/stream-decoder";
-import { probeTemplate, type TextModel, TokenizerError } from "@chatwire/tokenizer";
+import { type ChatRequest, probeTemplate, type TextModel, TokenizerError } from "@chatwire/tokenizer";
 import { getFlag, getInt, getInts, getStrings, type ParsedOptions, UsageError } from "../args.ts";
 import type { Command } from "../command.ts";
-import { LineError } from "../command.ts";
 import { CHAT_FORMAT_OPTION, CHAT_TEMPLATE_OPTION, loadChatTokenizerOption } from "../template-option.ts";
 import { TOKENIZER_OPTIONS } from "../tokenizer-option.ts";
+import { burstsOfLine, kwargsOfLine } from "./decode-line.ts";
 import { toolsOfLine } from "./decode-tools.ts";
 import { inputObject } from "./input.ts";
 
@@ -62,7 +67,7 @@ export const command: Command = {
     const stopTokenIds = getInts(opts, "stop-token");
     if (stopTokenIds.some((id) => id < 0))
       throw new UsageError("--stop-token takes a non-negative ID", "stop-token-out-of-vocabulary");
-    const { tokenizer, spec } = await decoderSpecOption(opts);
+    const { tokenizer, specFor } = await decoderSpecOption(opts);
     const vocabSize = tokenizer.textModel.vocabSize;
     const outside = stopTokenIds.find((id) => id >= vocabSize);
     if (outside !== undefined)
@@ -77,54 +82,92 @@ export const command: Command = {
       streamToolCalls: getFlag(opts, "stream-tool-calls"),
       ...(maxTokens === undefined ? {} : { maxTokens }),
     };
-    // One decoder reused across lines (reset per line): the events array is swapped in. A line
-    // with "tools" gets its own decoder with the tools option (the request's tools).
+    // One decoder per start state reused across lines (reset per line): the events array is
+    // swapped in. A line with "tools" gets its own decoder with the tools option.
     let events: DecoderEvent[] = [];
     const handler = eventHandler((e) => events.push(e));
-    const shared = createDecoder(spec, handler, options);
+    const shared = new Map<DecoderSpec, ReturnType<typeof createDecoder>>();
     return (input) => {
-      const { ids, tools: toolsField } = inputObject(input, ["ids", "tools"]);
-      if (!Array.isArray(ids))
-        throw new LineError("invalid-input", '"ids" must be an array of token IDs', { field: "ids" });
-      for (let i = 0; i < ids.length; i++) {
-        if (!Number.isSafeInteger(ids[i])) {
-          throw new LineError("invalid-input", `"ids"[${i}] is not an integer`, { field: "ids", index: i });
-        }
+      const line = inputObject(input, ["ids", "chunks", "tools", "chat_template_kwargs"]);
+      const bursts = burstsOfLine(line.ids, line.chunks);
+      const tools = toolsOfLine(line.tools);
+      const kwargs = kwargsOfLine(line.chat_template_kwargs);
+      // The start state: the base spec's, unless the line's prompt-side settings are given;
+      // then the generation prompt they render decides (a TokenizerError is this line's error).
+      let spec = specFor(undefined);
+      if (tools !== undefined || kwargs !== undefined) {
+        const request = {
+          messages: [{ role: "user", content: "Hi" }],
+          add_generation_prompt: true,
+          ...(tools === undefined ? {} : { tools }),
+          ...(kwargs === undefined ? {} : { chat_template_kwargs: kwargs }),
+        } as unknown as ChatRequest;
+        spec = specFor(promptOpensStartBlock(spec, tokenizer.encodeChat(request).ids));
       }
-      const tools = toolsOfLine(toolsField);
       events = [];
-      const decoder = tools === undefined ? shared : createDecoder(spec, handler, { ...options, tools });
-      decoder.reset();
-      for (const id of ids as number[]) {
-        decoder.push(id);
-        if (decoder.stopped) break;
+      let decoder = shared.get(spec);
+      if (tools !== undefined) decoder = createDecoder(spec, handler, { ...options, tools });
+      else if (decoder === undefined) {
+        decoder = createDecoder(spec, handler, options);
+        shared.set(spec, decoder);
       }
+      decoder.reset();
+      if (bursts.chunked)
+        for (const chunk of bursts.ids) {
+          decoder.pushMany(chunk);
+          if (decoder.stopped) break;
+        }
+      else
+        for (const id of bursts.ids[0] ?? []) {
+          decoder.push(id);
+          if (decoder.stopped) break;
+        }
       decoder.end();
       return { events };
     };
   },
 };
 
-/** The spec of --format: a family's, or the probed template's (--format template / auto's fallback). */
+interface ChatEncoder {
+  readonly textModel: TextModel;
+  encodeChat(request: ChatRequest): { readonly ids: readonly number[] };
+}
+
+/**
+ * The spec of --format: a family's, or the probed template's (--format template / auto's
+ * fallback), per start state (undefined: the format's default), compiled once each.
+ */
 async function decoderSpecOption(
   opts: ParsedOptions,
-): Promise<{ tokenizer: { readonly textModel: TextModel }; spec: DecoderSpec }> {
+): Promise<{ tokenizer: ChatEncoder; specFor: (startInReasoning: boolean | undefined) => DecoderSpec }> {
   const loaded = await loadChatTokenizerOption(opts, "neutralize");
-  if (loaded.kind === "native")
-    return {
-      tokenizer: loaded.tokenizer,
-      spec: compileDecoderSpecFor(loaded.tokenizer),
-    };
-  try {
-    return {
-      tokenizer: loaded.tokenizer,
-      spec: compileTemplateDecoderSpec(loaded.tokenizer.textModel, probeTemplate(loaded.tokenizer)),
-    };
-  } catch (err) {
-    if (!TokenizerError.isInstance(err)) throw err;
-    throw new UsageError(
-      `the chat template cannot be probed for its markers (${err.type}): ${err.message.split("\n")[0] ?? ""}`,
-      "tokenizer-load-failed",
-    );
+  let compile: (o: DecoderSpecOptions) => DecoderSpec;
+  if (loaded.kind === "native") {
+    const tok = loaded.tokenizer;
+    compile = (o) => compileDecoderSpecFor(tok, o);
+  } else {
+    const tok = loaded.tokenizer;
+    let probe: ReturnType<typeof probeTemplate>;
+    try {
+      probe = probeTemplate(tok);
+    } catch (err) {
+      if (!TokenizerError.isInstance(err)) throw err;
+      throw new UsageError(
+        `the chat template cannot be probed for its markers (${err.type}): ${err.message.split("\n")[0] ?? ""}`,
+        "tokenizer-load-failed",
+      );
+    }
+    compile = (o) => compileTemplateDecoderSpec(tok.textModel, probe, o);
   }
+  const specs = new Map<boolean | undefined, DecoderSpec>();
+  const specFor = (startInReasoning: boolean | undefined): DecoderSpec => {
+    let s = specs.get(startInReasoning);
+    if (s === undefined) {
+      s = compile(startInReasoning === undefined ? {} : { startInReasoning });
+      specs.set(startInReasoning, s);
+    }
+    return s;
+  };
+  specFor(undefined);
+  return { tokenizer: loaded.tokenizer as ChatEncoder, specFor };
 }

@@ -31,6 +31,11 @@ export type MarkerMove =
       readonly body?: BodySyntax;
       readonly argumentsKey?: "arguments" | "parameters";
     }
+  /**
+   * Starts a named field of a header that has its own markers (harmony `<|channel|>` starts the
+   * channel, `<|constrain|>` the content type); only header syntaxes with such fields read it.
+   */
+  | { readonly move: "header-field"; readonly field: "channel" | "constrain" }
   /** End of text (</s>, <|endoftext|>, <|end_of_text|>): a stop when it is EOS, else misplaced. */
   | { readonly move: "end-of-text" }
   /** Never valid in a generation (BOS, [MASK], <tool_response>, ...): an error event. */
@@ -55,7 +60,10 @@ export type HeaderSyntax =
     }
   /** Role text between message-start and header-end, then `dropAfter` (Llama: "\n\n"). */
   | { readonly syntax: "pair"; readonly dropAfter: string }
-  /** harmony: `ROLE[ to=R]<|channel|>C[ TYPE]<|message|>` (its own decoder). */
+  /**
+   * harmony: `ROLE[ to=R]<|channel|>C[ TYPE]<|message|>` between message-start and header-end,
+   * its fields started by "header-field" markers.
+   */
   | { readonly syntax: "harmony" };
 
 /** Newline rules the vendor template applies around a block, written once for encoder and decoder. */

