@@ -38,6 +38,7 @@ import type {
 } from "./ast.ts";
 import { applyFilter, applyTest, plainFilter, simpleTest } from "./filters.ts";
 import type { Interpreter } from "./interpreter.ts";
+import { ITEM_COST } from "./limits.ts";
 import { LoopAttrs } from "./loop.ts";
 import { isMarkup } from "./markup.ts";
 import { attrReader, callMethod, getAttr } from "./methods.ts";
@@ -413,7 +414,7 @@ function compileCallBlock(n: CallStatementNode): Expr {
     const a = args(it, scope);
     const kwargs = new Map(a.kwargs);
     kwargs.set("caller", caller);
-    return f.call({ args: a.args, kwargs });
+    return f.call(a.keys === undefined ? { args: a.args, kwargs } : { args: a.args, kwargs, keys: a.keys });
   };
 }
 
@@ -573,20 +574,28 @@ function compileArgs(nodes: readonly Node[]): Args {
   return (it, scope) => {
     const args: Value[] = [];
     const kwargs = new Map<string, Value>();
+    let keys: Map<string, PStr> | undefined;
     for (const p of parts) {
-      if (p.kind === 0) kwargs.set(p.key, p.e(it, scope));
-      else if (p.kind === 1) for (const x of it.iterate(p.e(it, scope))) args.push(x);
+      if (p.kind === 0) {
+        kwargs.set(p.key, p.e(it, scope));
+        keys?.delete(p.key);
+      } else if (p.kind === 1) for (const x of it.iterate(p.e(it, scope))) args.push(x);
       else if (p.kind === 2) {
         const d = p.e(it, scope);
         if (!(d instanceof PDict))
           throw new TemplateRuntimeError(`argument after ** must be a mapping, not ${typeName(d)}`);
-        for (const [k, [, v]] of d.map) {
-          if (typeof k !== "string") throw new TemplateRuntimeError("keywords must be strings");
+        it.charge(d.map.size * ITEM_COST);
+        keys ??= new Map();
+        for (const [k, [key, v]] of d.map) {
+          if (typeof k !== "string" || !(key instanceof PStr))
+            throw new TemplateRuntimeError("keywords must be strings");
           kwargs.set(k, v);
+          // The key's own characters (a caller dict's key is caller text).
+          keys.set(k, key);
         }
       } else args.push(p.e(it, scope));
     }
-    return { args, kwargs };
+    return keys === undefined ? { args, kwargs } : { args, kwargs, keys };
   };
 }
 

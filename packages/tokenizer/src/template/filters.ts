@@ -85,20 +85,34 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       return pyStrip(str(v), chars instanceof PStr ? chars.text : null, true, true);
     }
     case "tojson": {
-      const indent = arg(a, 0, "indent");
-      const seps = a.kwargs.get("separators");
-      let separators: [string, string] | null = null;
-      if (seps instanceof PList && seps.items.length === 2) {
-        const [x, y] = seps.items;
-        if (x instanceof PStr && y instanceof PStr) separators = [x.text, y.text];
+      // transformers' tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False).
+      const indent = arg(a, 1, "indent") ?? null;
+      const seps = arg(a, 2, "separators") ?? null;
+      let separators: [PStr, PStr] | null = null;
+      if (seps !== null) {
+        const [x, y] = seps instanceof PList ? seps.items : [];
+        if (
+          !(seps instanceof PList) ||
+          seps.items.length !== 2 ||
+          !(x instanceof PStr) ||
+          !(y instanceof PStr)
+        )
+          throw new TemplateRuntimeError("tojson: separators must be two strings");
+        separators = [x, y];
       }
+      if (indent !== null && typeof indent !== "number" && !(indent instanceof PStr))
+        throw new TemplateRuntimeError(`tojson: indent must be an int or a str, not ${typeName(indent)}`);
       return it.made(
-        toJson(v, {
-          indent: typeof indent === "number" ? indent : indent instanceof PStr ? indent.text : null,
-          separators,
-          sortKeys: truthy(a.kwargs.get("sort_keys") ?? false),
-          ensureAscii: truthy(a.kwargs.get("ensure_ascii") ?? false),
-        }),
+        toJson(
+          v,
+          {
+            indent,
+            separators,
+            sortKeys: truthy(arg(a, 3, "sort_keys") ?? false),
+            ensureAscii: truthy(arg(a, 0, "ensure_ascii") ?? false),
+          },
+          it.limits.maxOutputChars,
+        ),
       );
     }
     case "string":

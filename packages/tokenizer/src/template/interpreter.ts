@@ -12,7 +12,10 @@
 // a `structure-from-caller-text` audit entry names the field.
 import type { ProgramNode } from "./ast.ts";
 import { type Block, compileProgram, type Param, runBlock, type SpecialReads } from "./compile.ts";
-import type { TemplateLimits } from "./limits.ts";
+import { TemplateLimitError, type TemplateLimits } from "./limits.ts";
+
+export { TemplateLimitError };
+
 import { isMarkup, markupPlus } from "./markup.ts";
 import { getAttr } from "./methods.ts";
 import type { Origins } from "./origins.ts";
@@ -23,6 +26,7 @@ import {
   Callable,
   equals,
   isStr,
+  kwargKey,
   numOf,
   PDict,
   PList,
@@ -52,15 +56,6 @@ function auditKey(message: number | null, field: string, op: string, needle: str
 
 /** raise_exception(message) in the template. */
 export class TemplateRaise extends Error {}
-/** A bound of ./limits.ts was exceeded. */
-export class TemplateLimitError extends Error {
-  constructor(
-    readonly limit: keyof TemplateLimits,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export class Interpreter {
   private steps = 0;
@@ -214,7 +209,8 @@ export class Interpreter {
     uses: SpecialReads,
     defScope: Scope,
   ): Callable {
-    return new Callable(name, ({ args, kwargs }) => {
+    return new Callable(name, (a) => {
+      const { args, kwargs } = a;
       this.step();
       if (++this.depth > this.limits.maxCallDepth)
         throw new TemplateLimitError(
@@ -245,7 +241,7 @@ export class Interpreter {
           }
           if (!uses.kwargs)
             throw new TemplateRuntimeError(`macro '${name}' takes no keyword argument '${k}'`);
-          extra.set(PStr.of(k), v);
+          extra.set(kwargKey(a, k), v);
         }
         if (uses.varargs) s.set("varargs", new PList(args.slice(params.length), true));
         if (uses.kwargs) s.set("kwargs", extra);

@@ -10,8 +10,17 @@ import { DEFAULT_LIMITS, type TemplateLimits } from "./limits.ts";
 import type { Origins } from "./origins.ts";
 import { PStr } from "./pstr.ts";
 import { Scope, type VarLayer } from "./scope.ts";
-import { strftime } from "./strftime.ts";
-import { Callable, PDict, PList, PObject, str, TemplateRuntimeError, type Value } from "./values.ts";
+import { strftimeP } from "./strftime.ts";
+import {
+  Callable,
+  kwargKey,
+  PDict,
+  PList,
+  PObject,
+  str,
+  TemplateRuntimeError,
+  type Value,
+} from "./values.ts";
 
 export interface RenderOptions {
   readonly limits?: Partial<TemplateLimits>;
@@ -48,13 +57,22 @@ const STATIC_GLOBALS: ReadonlyMap<string, Value> = (() => {
   );
   g.set(
     "namespace",
-    new Callable("namespace", ({ args, kwargs }) => {
+    new Callable("namespace", (a) => {
       const attrs = new Map<string, Value>();
-      const init = args[0];
+      // Attribute names keep their characters' origin: a caller key prints as caller text.
+      const keys = new Map<string, PStr>();
+      const init = a.args[0];
       if (init instanceof PDict)
-        for (const [k, [, v]] of init.map) if (typeof k === "string") attrs.set(k, v);
-      for (const [k, v] of kwargs) attrs.set(k, v);
-      return new PObject("namespace", attrs);
+        for (const [k, [key, v]] of init.map)
+          if (typeof k === "string" && key instanceof PStr) {
+            attrs.set(k, v);
+            keys.set(k, key);
+          }
+      for (const [k, v] of a.kwargs) {
+        attrs.set(k, v);
+        keys.set(k, kwargKey(a, k));
+      }
+      return new PObject("namespace", attrs, keys);
     }),
   );
   g.set(
@@ -103,9 +121,9 @@ const STATIC_GLOBALS: ReadonlyMap<string, Value> = (() => {
   );
   g.set(
     "dict",
-    new Callable("dict", ({ kwargs }) => {
+    new Callable("dict", (a) => {
       const d = new PDict();
-      for (const [k, v] of kwargs) d.set(PStr.of(k), v);
+      for (const [k, v] of a.kwargs) d.set(kwargKey(a, k), v);
       return d;
     }),
   );
@@ -128,7 +146,7 @@ class RenderGlobals implements VarLayer {
 
   get(name: string): Value | undefined {
     if (name === "strftime_now") {
-      this.strftimeNow ??= strftimeNow(this.now);
+      this.strftimeNow ??= strftimeNow(this.now, this.it);
       return this.strftimeNow;
     }
     if (name === "range") {
@@ -139,11 +157,13 @@ class RenderGlobals implements VarLayer {
   }
 }
 
-function strftimeNow(now: () => Date): Callable {
+function strftimeNow(now: () => Date, it: Interpreter): Callable {
   return new Callable("strftime_now", ({ args }) => {
     const f = args[0];
     if (!(f instanceof PStr)) throw new TemplateRuntimeError("strftime_now needs a format string");
-    return PStr.of(strftime(now(), f.text));
+    // The longest directive expansion is 9 characters (%A, %B) for 2 of the format's.
+    it.charge(f.length * 5);
+    return it.made(strftimeP(now(), f, it.limits.maxOutputChars));
   });
 }
 

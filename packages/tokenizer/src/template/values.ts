@@ -110,12 +110,25 @@ export class PObject {
   constructor(
     readonly kind: "namespace" | "loop" | "cycler",
     readonly attrs: AttrMap,
+    /** A namespace's attribute names that came from caller text (namespace(d), namespace(**d)). */
+    readonly keys?: Map<string, PStr>,
   ) {}
 }
 
 export interface CallArgs {
   readonly args: readonly Value[];
   readonly kwargs: ReadonlyMap<string, Value>;
+  /**
+   * The keyword names that came from a `**mapping` (a caller dict's keys), with their
+   * provenance: whoever turns a keyword name into text (a macro's `kwargs`, `dict(**d)`,
+   * `namespace(**d)`) takes the key from here, so a caller key stays caller text.
+   */
+  readonly keys?: ReadonlyMap<string, PStr>;
+}
+
+/** The keyword name `k` of a call as a string value: the caller's key when it came from `**d`. */
+export function kwargKey(a: CallArgs, k: string): PStr {
+  return a.keys?.get(k) ?? PStr.of(k);
 }
 
 export class Callable {
@@ -236,8 +249,11 @@ export function repr(v: Value, out: PStrBuilder, depth = 0): void {
   } else out.push(str(v));
 }
 
-/** Python str() (what {{ v }}, `~` and the `string` filter produce). */
-export function str(v: Value): PStr {
+/**
+ * Python str() (what {{ v }}, `~` and the `string` filter produce). `cap`: the longest printed
+ * form of a list, dict or namespace (a longer one is TemplateLimitError, found while printing).
+ */
+export function str(v: Value, cap = Number.POSITIVE_INFINITY): PStr {
   if (v instanceof PStr) return v;
   if (v instanceof PyUndefined) return PStr.EMPTY;
   if (v === null) return PStr.of("None");
@@ -246,19 +262,19 @@ export function str(v: Value): PStr {
   if (typeof v === "number") return PStr.of(numStr(v));
   if (v instanceof PyFloat) return PStr.of(pyFloatRepr(v.v));
   if (v instanceof PList || v instanceof PDict) {
-    const b = new PStrBuilder();
+    const b = new PStrBuilder(cap);
     repr(v, b);
     return b.finish();
   }
   if (v instanceof Callable) return PStr.of(`<function ${v.name}>`);
   if (v.kind === "namespace") {
-    const b = new PStrBuilder();
+    const b = new PStrBuilder(cap);
     b.add("<Namespace {");
     let first = true;
     for (const [k, x] of v.attrs) {
       if (!first) b.add(", ");
       first = false;
-      reprStr(PStr.of(k), b);
+      reprStr(v.keys?.get(k) ?? PStr.of(k), b);
       b.add(": ");
       repr(x, b);
     }
