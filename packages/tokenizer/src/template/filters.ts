@@ -3,6 +3,7 @@
 // list is Python's str(); tojson is transformers' json.dumps). Unknown names are typed errors.
 import type { Interpreter } from "./interpreter.ts";
 import { forceEscape, htmlEscapeValue, markSafe } from "./markup.ts";
+import { percentFormat } from "./percent.ts";
 import { concat, PStr, PStrBuilder } from "./pstr.ts";
 import { pyCapitalize, pyLower, pyReplace, pyStrip, pyTitle, pyUpper } from "./py-str.ts";
 import { toJson } from "./tojson.ts";
@@ -11,6 +12,7 @@ import {
   Callable,
   compareKeys,
   equals,
+  kwargKey,
   less,
   numOf,
   PDict,
@@ -294,33 +296,16 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       return xs.reduce((m, x) => (name === "min" ? (less(x, m) ? x : m) : less(m, x) ? x : m));
     }
     case "format": {
-      // Python's `fmt % args` for %s %d %i %r %%: each argument keeps its provenance.
-      const fmt = str(v);
-      const parts: PStr[] = [];
-      let k = 0;
-      let from = 0;
-      const t = fmt.text;
-      for (let i = 0; i < t.length; i++) {
-        if (t[i] !== "%") continue;
-        const c = t[i + 1];
-        parts.push(fmt.slice(from, i));
-        if (c === "%") parts.push(PStr.of("%"));
-        else if (c === "s" || c === "d" || c === "i" || c === "r") {
-          const x = a.args[k++];
-          if (x === undefined) throw new TemplateRuntimeError("not enough arguments for format string");
-          if (c === "r") {
-            const b = new PStrBuilder();
-            repr(x, b);
-            parts.push(b.finish());
-          } else if (c === "s") parts.push(str(x));
-          else if (numOf(x) !== undefined) parts.push(PStr.of(String(Math.trunc(numOf(x) as number))));
-          else throw new TemplateRuntimeError(`%${c} format: a real number is required, not ${typeName(x)}`);
-        } else throw new TemplateRuntimeError(`unsupported format character ${JSON.stringify(c ?? "")}`);
-        i++;
-        from = i + 1;
-      }
-      parts.push(fmt.slice(from));
-      return it.made(concat(parts));
+      // jinja2's do_format: `soft_str(value) % (kwargs or args)`.
+      let values: Value;
+      if (a.kwargs.size > 0) {
+        const d = new PDict();
+        for (const [k, x] of a.kwargs) d.set(kwargKey(a, k), x);
+        values = d;
+      } else values = new PList([...a.args], true);
+      const fmt = it.str(v);
+      it.charge(fmt.length);
+      return it.made(percentFormat(fmt, values, it.limits.maxOutputChars));
     }
     case "attr":
       return it.item(v, arg(a, 0, "name") ?? null);

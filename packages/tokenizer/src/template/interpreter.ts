@@ -19,6 +19,7 @@ export { TemplateLimitError };
 import { isMarkup, markupPlus } from "./markup.ts";
 import { getAttr } from "./methods.ts";
 import type { Origins } from "./origins.ts";
+import { percentFormat } from "./percent.ts";
 import { concat, PStr, PStrBuilder, TEMPLATE } from "./pstr.ts";
 import { pyIndex } from "./py-str.ts";
 import { Scope } from "./scope.ts";
@@ -106,6 +107,11 @@ export class Interpreter {
         `a string longer than ${this.limits.maxOutputChars} characters`,
       );
     return s;
+  }
+
+  /** Python str(v), a printed list or dict bounded by maxOutputChars while it is printed. */
+  str(v: Value): PStr {
+    return str(v, this.limits.maxOutputChars);
   }
 
   /** Charges a search over `hay`; records when control flow read caller text (op with the template-side `needle`). */
@@ -328,6 +334,11 @@ export class Interpreter {
         this.charge(s.length * times);
         return concat(new Array<PStr>(times).fill(s));
       }
+    }
+    if (op === "%" && l instanceof PStr) {
+      // Python's `fmt % values` (./percent.ts): the work is the format and each argument's text.
+      this.charge(l.length);
+      return this.made(percentFormat(l, r, this.limits.maxOutputChars));
     }
     const a = numOf(l);
     const b = numOf(r);
