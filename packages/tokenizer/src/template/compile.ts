@@ -57,7 +57,6 @@ import {
   PObject,
   PyFloat,
   PyUndefined,
-  str,
   TemplateRuntimeError,
   truthy,
   typeName,
@@ -261,14 +260,14 @@ function compileStmt(node: Node): Stmt {
       return (it, scope, out, top) => {
         const inner = new PStrBuilder();
         const f = runBlock(body, it, scope, inner, false);
-        it.emit(out, str(filter(it, inner.finish(), scope)), top);
+        it.emit(out, it.str(filter(it, inner.finish(), scope)), top);
         return f;
       };
     }
     case "CallStatement": {
       const call = compileCallBlock(node as CallStatementNode);
       return (it, scope, out, top) => {
-        it.emit(out, str(call(it, scope)), top);
+        it.emit(out, it.str(call(it, scope)), top);
         return 0;
       };
     }
@@ -287,7 +286,7 @@ function compileStmt(node: Node): Stmt {
       }
       const e = compileExpr(node);
       return (it, scope, out, top) => {
-        it.emit(out, str(e(it, scope)), top);
+        it.emit(out, it.str(e(it, scope)), top);
         return 0;
       };
     }
@@ -579,8 +578,11 @@ function compileArgs(nodes: readonly Node[]): Args {
       if (p.kind === 0) {
         kwargs.set(p.key, p.e(it, scope));
         keys?.delete(p.key);
-      } else if (p.kind === 1) for (const x of it.iterate(p.e(it, scope))) args.push(x);
-      else if (p.kind === 2) {
+      } else if (p.kind === 1) {
+        const xs = it.iterate(p.e(it, scope));
+        it.charge(xs.length * ITEM_COST);
+        for (const x of xs) args.push(x);
+      } else if (p.kind === 2) {
         const d = p.e(it, scope);
         if (!(d instanceof PDict))
           throw new TemplateRuntimeError(`argument after ** must be a mapping, not ${typeName(d)}`);
@@ -650,8 +652,13 @@ function compileMember(n: MemberNode): Expr {
       const a = sliceIndex(start, it, scope);
       const b = sliceIndex(stop, it, scope);
       const st = sliceIndex(step, it, scope);
-      if (obj instanceof PStr) return it.made(pySlice(obj, a, b, st));
+      if (obj instanceof PStr) {
+        // A step other than 1 visits code points one by one: charged before, as characters.
+        if (st !== null && st !== 1) it.charge(obj.length);
+        return it.made(pySlice(obj, a, b, st));
+      }
       if (obj instanceof PList) {
+        it.charge(obj.items.length * ITEM_COST);
         const pos = slicePositions(obj.items.length, a, b, st);
         const items = new Array<Value>(pos.length);
         for (let i = 0; i < pos.length; i++) items[i] = obj.items[pos[i] as number] as Value;
@@ -768,7 +775,7 @@ function foldedChain(n: BinaryNode): Expr[] {
 function tildeParts(ops: readonly Expr[]): (it: Interpreter, scope: Scope) => PStr[] {
   return (it, scope) => {
     const parts = new Array<PStr>(ops.length);
-    for (let k = 0; k < ops.length; k++) parts[k] = str((ops[k] as Expr)(it, scope));
+    for (let k = 0; k < ops.length; k++) parts[k] = it.str((ops[k] as Expr)(it, scope));
     return parts;
   };
 }
@@ -777,7 +784,7 @@ function tildeParts(ops: readonly Expr[]): (it: Interpreter, scope: Scope) => PS
  * A `+` chain, evaluated left to right as Python does; consecutive string operands are collected
  * and joined once, any other operand falls back to the pairwise `+`. Returns the value, or the
  * strings still to join when the chain ended in a run of two or more strings (the expression
- * joins them with it.made(concat(...)); an output statement writes them as they are).
+ * joins them with it.join(...); an output statement writes them as they are).
  */
 function plusChain(ops: readonly Expr[]): (it: Interpreter, scope: Scope) => Value | PStr[] {
   const first = ops[0] as Expr;
@@ -796,7 +803,7 @@ function plusChain(ops: readonly Expr[]): (it: Interpreter, scope: Scope) => Val
         continue;
       }
       if (strs !== undefined) {
-        acc = it.made(concat(strs));
+        acc = it.join(strs);
         strs = undefined;
       }
       acc = it.arith("+", acc, v);
@@ -817,7 +824,7 @@ function compileChainOutput(n: BinaryNode): Stmt {
   const plus = plusChain(foldedChain(n));
   return (it, scope, out, top) => {
     const r = plus(it, scope);
-    if (r instanceof PStr || !Array.isArray(r)) it.emit(out, str(r), top);
+    if (r instanceof PStr || !Array.isArray(r)) it.emit(out, it.str(r), top);
     else it.emitParts(out, r, top);
     return 0;
   };
@@ -827,13 +834,13 @@ function compileBinary(n: BinaryNode): Expr {
   const op = n.operator.value;
   if (op === "~") {
     const parts = tildeParts(foldedChain(n));
-    return (it, scope) => it.made(concat(parts(it, scope)));
+    return (it, scope) => it.join(parts(it, scope));
   }
   if (op === "+") {
     const plus = plusChain(foldedChain(n));
     return (it, scope) => {
       const r = plus(it, scope);
-      return r instanceof PStr || !Array.isArray(r) ? r : it.made(concat(r));
+      return r instanceof PStr || !Array.isArray(r) ? r : it.join(r);
     };
   }
   const left = compileExpr(n.left);
@@ -852,32 +859,32 @@ function compileBinary(n: BinaryNode): Expr {
     case "==":
       return (it, scope) => {
         const l = left(it, scope);
-        return equals(l, right(it, scope));
+        return equals(l, right(it, scope), 0, it);
       };
     case "!=":
       return (it, scope) => {
         const l = left(it, scope);
-        return !equals(l, right(it, scope));
+        return !equals(l, right(it, scope), 0, it);
       };
     case "<":
       return (it, scope) => {
         const l = left(it, scope);
-        return less(l, right(it, scope));
+        return less(l, right(it, scope), it);
       };
     case ">":
       return (it, scope) => {
         const l = left(it, scope);
-        return less(right(it, scope), l);
+        return less(right(it, scope), l, it);
       };
     case "<=":
       return (it, scope) => {
         const l = left(it, scope);
-        return !less(right(it, scope), l);
+        return !less(right(it, scope), l, it);
       };
     case ">=":
       return (it, scope) => {
         const l = left(it, scope);
-        return !less(l, right(it, scope));
+        return !less(l, right(it, scope), it);
       };
     case "in":
       return (it, scope) => {

@@ -33,6 +33,11 @@ export const ITEM_COST = 4;
 /** Work units of a value object made per element (a one-character string of `|list`, a `split` part). */
 export const VALUE_COST = 32;
 
+/** What a comparison or traversal charges its work to (the render's Interpreter). */
+export interface Meter {
+  charge(n: number): number;
+}
+
 /** A bound of TemplateLimits was exceeded (render.ts maps it to TokenizerError "template-limit"). */
 export class TemplateLimitError extends Error {
   constructor(

@@ -116,7 +116,7 @@ export function percentFormat(fmt: PStr, values: Value, cap: number): PStr {
   function digits(): number {
     let n = -1;
     while (i < t.length && t.charCodeAt(i) >= 48 && t.charCodeAt(i) <= 57) {
-      n = (n < 0 ? 0 : n) * 10 + (t.charCodeAt(i) - 48);
+      n = Math.max(n, 0) * 10 + (t.charCodeAt(i) - 48);
       // A width past the output bound can never be written.
       if (n > cap) throw tooLong(cap);
       i++;

@@ -6,7 +6,7 @@
 import { TokenizerError } from "../errors.ts";
 import { type ProgramNode, parseTemplate } from "./ast.ts";
 import { Interpreter, type StructureAuditEntry, TemplateLimitError, TemplateRaise } from "./interpreter.ts";
-import { DEFAULT_LIMITS, type TemplateLimits } from "./limits.ts";
+import { DEFAULT_LIMITS, ITEM_COST, type TemplateLimits } from "./limits.ts";
 import type { Origins } from "./origins.ts";
 import { PStr } from "./pstr.ts";
 import { Scope, type VarLayer } from "./scope.ts";
@@ -17,7 +17,7 @@ import {
   PDict,
   PList,
   PObject,
-  str,
+  shortText,
   TemplateRuntimeError,
   type Value,
 } from "./values.ts";
@@ -31,6 +31,8 @@ export interface RenderOptions {
 export interface RenderResult {
   readonly output: PStr;
   readonly structure: StructureAuditEntry[];
+  /** Work units the render was charged (./limits.ts; at most limits.maxWorkChars). */
+  readonly work?: number;
 }
 
 /** Parses once; TokenizerError("template-syntax-error") when the parser refuses the source. */
@@ -52,7 +54,7 @@ const STATIC_GLOBALS: ReadonlyMap<string, Value> = (() => {
   g.set(
     "raise_exception",
     new Callable("raise_exception", ({ args }) => {
-      throw new TemplateRaise(str(args[0] ?? null).text);
+      throw new TemplateRaise(shortText(args[0] ?? null, 100_000));
     }),
   );
   g.set(
@@ -179,7 +181,7 @@ function range(it: Interpreter): Callable {
     if (step === 0) throw new TemplateRuntimeError("range() arg 3 must not be zero");
     const n = Math.max(0, Math.ceil((stop - start) / step));
     if (n > it.limits.maxSteps) throw new TemplateLimitError("maxSteps", `range of ${n} items`);
-    it.charge(n);
+    it.charge(n * ITEM_COST);
     return new PList(Array.from({ length: n }, (_, i) => start + i * step));
   });
 }
@@ -203,7 +205,7 @@ export function renderProgram(
     if (vars instanceof Map) layers = new Scope(layers, vars);
     else for (const l of vars as readonly ReadonlyMap<string, Value>[]) layers = new Scope(layers, l);
     const output = it.render(program, new Scope(layers));
-    return { output, structure: it.structure };
+    return { output, structure: it.structure, work: it.used };
   } catch (e) {
     if (e instanceof TemplateRaise)
       throw new TokenizerError("template-exception", e.message.slice(0, 500), { templateMessage: e.message });

@@ -5,7 +5,7 @@
 // value), escaped or not, keeps the caller's origin — so a caller's `"` written as `\"` is two
 // caller characters and can never close a template-made structure at the token level.
 import { pyFloatRepr } from "../formats/py-json.ts";
-import { tooLong } from "./limits.ts";
+import { ITEM_COST, type Meter, tooLong } from "./limits.ts";
 import { type PStr, PStrBuilder, PStr as PStrClass } from "./pstr.ts";
 import {
   compareKeys,
@@ -71,7 +71,7 @@ const COLON_SPACE = PStrClass.of(": ");
  * json.dumps(v) with provenance. `cap`: the longest output (TemplateLimitError beyond it, found
  * while writing: no indentation string is made ahead of the output).
  */
-export function toJson(v: Value, o: JsonOptions, cap = Number.POSITIVE_INFINITY): PStr {
+export function toJson(v: Value, o: JsonOptions, cap = Number.POSITIVE_INFINITY, m?: Meter): PStr {
   const out = new PStrBuilder(cap);
   let indent: PStr | null = null;
   if (typeof o.indent === "number") {
@@ -114,9 +114,7 @@ export function toJson(v: Value, o: JsonOptions, cap = Number.POSITIVE_INFINITY)
         out.add("{}");
         return;
       }
-      const entries: Iterable<readonly [DictKey, Value]> = o.sortKeys
-        ? [...x.map.values()].sort((a, b) => compareKeys(a[0], b[0]))
-        : x.map.values();
+      const entries: Iterable<readonly [DictKey, Value]> = o.sortKeys ? sortedEntries(x, m) : x.map.values();
       out.add("{");
       let i = 0;
       for (const [k, y] of entries) {
@@ -134,4 +132,11 @@ export function toJson(v: Value, o: JsonOptions, cap = Number.POSITIVE_INFINITY)
   };
   write(v, 0);
   return out.finish();
+}
+
+/** sort_keys: the entries by key, the sort charged to `m` (n log n comparisons, each its characters). */
+function sortedEntries(x: PDict, m: Meter | undefined): (readonly [DictKey, Value])[] {
+  const n = x.map.size;
+  if (n > 1) m?.charge(Math.ceil(n * Math.log2(n)) * ITEM_COST);
+  return [...x.map.values()].sort((a, b) => compareKeys(a[0], b[0], false, m));
 }
