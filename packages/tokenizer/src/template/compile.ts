@@ -830,6 +830,30 @@ function compileChainOutput(n: BinaryNode): Stmt {
   };
 }
 
+/** Every binary operator compileBinary evaluates (the rest of its cases go to Interpreter.arith). */
+export const BINARY_OPERATORS: readonly string[] = [
+  "~",
+  "+",
+  "and",
+  "or",
+  "==",
+  "!=",
+  "<",
+  ">",
+  "<=",
+  ">=",
+  "in",
+  "not in",
+  "-",
+  "*",
+  "/",
+  "//",
+  "%",
+  "**",
+];
+/** Every unary operator. */
+export const UNARY_OPERATORS: readonly string[] = ["not", "-", "+"];
+
 function compileBinary(n: BinaryNode): Expr {
   const op = n.operator.value;
   if (op === "~") {

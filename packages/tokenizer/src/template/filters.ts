@@ -129,6 +129,53 @@ function selectBy(it: Interpreter, v: Value, a: CallArgs, withAttr: boolean, kee
   return new PList(out, false, GENERATOR);
 }
 
+/**
+ * Every filter applyFilter knows (its cases; a fitness test keeps the two equal), for the tests
+ * that must cover all of them (the provenance property over the operation table).
+ */
+export const FILTER_NAMES: readonly string[] = [
+  "trim",
+  "tojson",
+  "string",
+  "safe",
+  "e",
+  "escape",
+  "forceescape",
+  "length",
+  "count",
+  "upper",
+  "lower",
+  "title",
+  "capitalize",
+  "replace",
+  "default",
+  "d",
+  "join",
+  "first",
+  "last",
+  "list",
+  "reverse",
+  "items",
+  "dictsort",
+  "int",
+  "float",
+  "abs",
+  "unique",
+  "sort",
+  "map",
+  "select",
+  "reject",
+  "selectattr",
+  "rejectattr",
+  "indent",
+  "wordcount",
+  "sum",
+  "min",
+  "max",
+  "format",
+  "attr",
+];
+
 export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter): Value {
   switch (name) {
     case "trim": {
@@ -483,6 +530,37 @@ export function plainFilter(name: string): ((v: Value, it: Interpreter) => Value
 
 /** tojson's options with no arguments (transformers' defaults). */
 const PLAIN_JSON = { indent: null, separators: null, sortKeys: false, ensureAscii: false } as const;
+
+/** Every test applyTest knows: SIMPLE_TESTS and its cases (kept equal by a fitness test). */
+export const TEST_NAMES: readonly string[] = [
+  ...SIMPLE_TESTS.keys(),
+  "sequence",
+  "iterable",
+  "callable",
+  "odd",
+  "even",
+  "lower",
+  "upper",
+  "eq",
+  "equalto",
+  "==",
+  "ne",
+  "!=",
+  "in",
+  "sameas",
+  "divisibleby",
+  "gt",
+  "greaterthan",
+  ">",
+  "ge",
+  ">=",
+  "lt",
+  "lessthan",
+  "<",
+  "le",
+  "<=",
+  "escaped",
+];
 
 export function applyTest(name: string, v: Value, args: readonly Value[], it: Interpreter): boolean {
   const simple = SIMPLE_TESTS.get(name);

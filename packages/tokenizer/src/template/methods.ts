@@ -31,7 +31,8 @@ import {
   type Value,
 } from "./values.ts";
 
-const STR_METHODS = new Set([
+/** The str methods a template may call (./py-str.ts semantics). */
+export const STR_METHODS: ReadonlySet<string> = new Set([
   "strip",
   "lstrip",
   "rstrip",
@@ -57,7 +58,8 @@ const STR_METHODS = new Set([
   "removeprefix",
   "removesuffix",
 ]);
-const DICT_METHODS = new Set(["get", "items", "keys", "values"]);
+/** The dict methods a template may call. */
+export const DICT_METHODS: ReadonlySet<string> = new Set(["get", "items", "keys", "values"]);
 const MUTATING = new Set([
   "append",
   "extend",

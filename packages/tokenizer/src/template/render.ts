@@ -132,6 +132,9 @@ const STATIC_GLOBALS: ReadonlyMap<string, Value> = (() => {
   return g;
 })();
 
+/** Every global a template can call (the static ones and the two bound to a render). */
+export const GLOBAL_NAMES: readonly string[] = [...STATIC_GLOBALS.keys(), "strftime_now", "range"];
+
 /**
  * The render's globals layer: the static ones, and strftime_now (its clock) and range (charged
  * to `it`), which are bound to one render and so made only when the template reads them (most
