@@ -33,6 +33,13 @@ export const ITEM_COST = 4;
 /** Work units of a value object made per element (a one-character string of `|list`, a `split` part). */
 export const VALUE_COST = 32;
 
+/**
+ * What the interpreter's values have allocated (characters of strings made or joined, string
+ * values, list slots and dict entries), counted where they are made, apart from the charges: the
+ * fuzz suite checks that the charged work follows it. One addition per value made.
+ */
+export const allocated = { chars: 0, values: 0, items: 0 };
+
 /** What a comparison or traversal charges its work to (the render's Interpreter). */
 export interface Meter {
   charge(n: number): number;

@@ -3,7 +3,7 @@
 // provenance), list/tuple, dict (insertion-ordered, keys keep their provenance), jinja2's
 // Undefined, namespace()/loop objects, and callables (macros, globals, bound methods).
 import { pyFloatRepr } from "../formats/py-json.ts";
-import { ITEM_COST, type Meter, TemplateLimitError } from "./limits.ts";
+import { allocated, ITEM_COST, type Meter, TemplateLimitError } from "./limits.ts";
 import { PStr, PStrBuilder, TEMPLATE } from "./pstr.ts";
 
 /** jinja2's default Undefined: prints "", iterates empty, is falsy; attribute access on it fails. */
@@ -35,7 +35,9 @@ export class PList {
      * memory address (refused here). Iterating it twice is not modelled (it stays a list).
      */
     readonly lazy: string | null = null,
-  ) {}
+  ) {
+    allocated.items += items.length;
+  }
 }
 
 /** A dict key: a string (with provenance) or an int (a template's own `{0: 0, 512: 128}`). */
@@ -79,6 +81,7 @@ export class PDict {
   }
 
   set(key: DictKey, value: Value): void {
+    allocated.items++;
     this.map.set(key instanceof PStr ? key.text : key, [key, value]);
   }
 
