@@ -215,8 +215,8 @@ function numeric(ds: string, negative: boolean, flags: string): Converted {
 
 /** The conversion padded to `width` code points: left (`-`), zeros after the sign (`0`, numbers), else spaces. */
 function pad(out: PStrBuilder, v: Converted, width: number, flags: string): void {
-  const len = v.sign.length + v.body.codePoints;
-  const fill = Math.max(0, width - len);
+  // Code points are counted only for a width (counting a long astral string allocates).
+  const fill = width <= 0 ? 0 : Math.max(0, width - v.sign.length - v.body.codePoints);
   if (flags.includes("-")) {
     out.add(v.sign);
     out.push(v.body);

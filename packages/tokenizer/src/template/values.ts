@@ -199,12 +199,17 @@ function escapeCodePoint(cp: number): string {
   return `\\U${cp.toString(16).padStart(8, "0")}`;
 }
 
-/** What repr() escapes: backslash, \\n \\r \\t, both quotes (one is kept), non-printable characters but space. */
-const REPR_ESCAPE = /[\\\n\r\t'"]|(?! )[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/gu;
+/**
+ * Where repr() may escape: backslash, \\n \\r \\t, quotes, and any unit outside printable ASCII
+ * (a plain class, fast to scan); a non-ASCII candidate is escaped only when NON_PRINTABLE.
+ */
+const REPR_CANDIDATE = /[\\\n\r\t'"]|[^\x20-\x7e]/g;
+/** Characters Python's str.isprintable() rejects (repr escapes them); space is printable. */
+const NON_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
 
 /**
  * Python repr() of a string: quotes are template, escaped characters keep their origin. One
- * regex scan per run finds what to escape; the text between is copied as one slice.
+ * regex scan per run finds the candidates; the text between is copied as one slice.
  */
 export function reprStr(s: PStr, out: PStrBuilder): void {
   const text = s.text;
@@ -212,9 +217,9 @@ export function reprStr(s: PStr, out: PStrBuilder): void {
   out.add(quote);
   s.forEachRun((run, origin) => {
     let from = 0;
-    REPR_ESCAPE.lastIndex = 0;
-    for (let m = REPR_ESCAPE.exec(run); m !== null; m = REPR_ESCAPE.exec(run)) {
-      const ch = m[0];
+    REPR_CANDIDATE.lastIndex = 0;
+    for (let m = REPR_CANDIDATE.exec(run); m !== null; m = REPR_CANDIDATE.exec(run)) {
+      let ch = m[0];
       let esc: string;
       if (ch === "\\") esc = "\\\\";
       else if (ch === "\n") esc = "\\n";
@@ -223,7 +228,14 @@ export function reprStr(s: PStr, out: PStrBuilder): void {
       else if (ch === "'" || ch === '"') {
         if (ch !== quote) continue;
         esc = `\\${quote}`;
-      } else esc = escapeCodePoint(ch.codePointAt(0) as number);
+      } else {
+        // A whole code point (a surrogate pair is one character to Python).
+        const cp = run.codePointAt(m.index) as number;
+        ch = String.fromCodePoint(cp);
+        if (cp > 0xffff && ch.length === 2) REPR_CANDIDATE.lastIndex = m.index + 2;
+        if (!NON_PRINTABLE.test(ch)) continue;
+        esc = escapeCodePoint(cp);
+      }
       out.add(run.slice(from, m.index), origin);
       out.add(esc, origin);
       from = m.index + ch.length;
