@@ -2,11 +2,12 @@
 // (test-vectors/golden/jinja-percent.json, made by test-vectors/gen/jinja_percent.py): the same
 // text, or an error where jinja2 raises; and the provenance of the result (a caller argument or
 // format is caller text, the template's format text and padding are template text).
+import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import type { PStr } from "../src/index.ts";
-import { ourRender, ourResult, repoRoot } from "./template-support.ts";
+import { havePython, ourRender, ourResult, repoRoot } from "./template-support.ts";
 
 interface Golden {
   readonly name: string;
@@ -34,6 +35,15 @@ describe("`%` formatting as Python jinja2 renders it", () => {
     if (c.error !== undefined) expect(ours).toEqual({ error: "template-error" });
     else expect(ours).toEqual({ text: c.text });
   });
+});
+
+test.runIf(havePython())("the golden file is what its generator writes (python3-jinja2)", () => {
+  const python = process.env.CHATWIRE_PYTHON ?? "/usr/bin/python3";
+  const fresh = spawnSync(python, [join(repoRoot, "test-vectors/gen/jinja_percent.py")], {
+    encoding: "utf8",
+  });
+  expect(fresh.status).toBe(0);
+  expect(fresh.stdout).toBe(readFileSync(join(repoRoot, "test-vectors/golden/jinja-percent.json"), "utf8"));
 });
 
 describe("`%` formatting keeps provenance", () => {
