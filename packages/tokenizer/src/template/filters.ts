@@ -331,7 +331,8 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       const caseSensitive = truthy(arg(a, 0, "case_sensitive") ?? false);
       const attr = arg(a, 1, "attribute");
       const xs = it.iterate(v);
-      it.charge(xs.length * ITEM_COST);
+      // A set entry per item (made and hashed): a value's cost, not a slot's.
+      it.charge(xs.length * VALUE_COST);
       const seen = new Set<string | number>();
       const out: Value[] = [];
       for (const x of xs) {
