@@ -349,7 +349,8 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       const caseSensitive = truthy(arg(a, 1, "case_sensitive") ?? false);
       const attr = arg(a, 2, "attribute");
       const xs = [...it.iterate(v)];
-      it.charge(xs.length * ITEM_COST + sortCost(xs.length));
+      // Each item's sort key is made once and kept (VALUE each), then n log n comparisons.
+      it.charge(xs.length * VALUE_COST + sortCost(xs.length));
       const keys = new Map<Value, Value>();
       const key = (x: Value): Value => {
         let k = keys.get(x);
