@@ -38,6 +38,7 @@ import type {
 } from "./ast.ts";
 import { applyFilter, applyTest, plainFilter, simpleTest } from "./filters.ts";
 import type { Interpreter } from "./interpreter.ts";
+import { ITEM_COST } from "./limits.ts";
 import { LoopAttrs } from "./loop.ts";
 import { isMarkup } from "./markup.ts";
 import { attrReader, callMethod, getAttr } from "./methods.ts";
@@ -56,7 +57,6 @@ import {
   PObject,
   PyFloat,
   PyUndefined,
-  str,
   TemplateRuntimeError,
   truthy,
   typeName,
@@ -260,14 +260,14 @@ function compileStmt(node: Node): Stmt {
       return (it, scope, out, top) => {
         const inner = new PStrBuilder();
         const f = runBlock(body, it, scope, inner, false);
-        it.emit(out, str(filter(it, inner.finish(), scope)), top);
+        it.emit(out, it.str(filter(it, inner.finish(), scope)), top);
         return f;
       };
     }
     case "CallStatement": {
       const call = compileCallBlock(node as CallStatementNode);
       return (it, scope, out, top) => {
-        it.emit(out, str(call(it, scope)), top);
+        it.emit(out, it.str(call(it, scope)), top);
         return 0;
       };
     }
@@ -286,7 +286,7 @@ function compileStmt(node: Node): Stmt {
       }
       const e = compileExpr(node);
       return (it, scope, out, top) => {
-        it.emit(out, str(e(it, scope)), top);
+        it.emit(out, it.str(e(it, scope)), top);
         return 0;
       };
     }
@@ -413,7 +413,7 @@ function compileCallBlock(n: CallStatementNode): Expr {
     const a = args(it, scope);
     const kwargs = new Map(a.kwargs);
     kwargs.set("caller", caller);
-    return f.call({ args: a.args, kwargs });
+    return f.call(a.keys === undefined ? { args: a.args, kwargs } : { args: a.args, kwargs, keys: a.keys });
   };
 }
 
@@ -573,20 +573,31 @@ function compileArgs(nodes: readonly Node[]): Args {
   return (it, scope) => {
     const args: Value[] = [];
     const kwargs = new Map<string, Value>();
+    let keys: Map<string, PStr> | undefined;
     for (const p of parts) {
-      if (p.kind === 0) kwargs.set(p.key, p.e(it, scope));
-      else if (p.kind === 1) for (const x of it.iterate(p.e(it, scope))) args.push(x);
-      else if (p.kind === 2) {
+      if (p.kind === 0) {
+        kwargs.set(p.key, p.e(it, scope));
+        keys?.delete(p.key);
+      } else if (p.kind === 1) {
+        const xs = it.iterate(p.e(it, scope));
+        it.charge(xs.length * ITEM_COST);
+        for (const x of xs) args.push(x);
+      } else if (p.kind === 2) {
         const d = p.e(it, scope);
         if (!(d instanceof PDict))
           throw new TemplateRuntimeError(`argument after ** must be a mapping, not ${typeName(d)}`);
-        for (const [k, [, v]] of d.map) {
-          if (typeof k !== "string") throw new TemplateRuntimeError("keywords must be strings");
+        it.charge(d.map.size * ITEM_COST);
+        keys ??= new Map();
+        for (const [k, [key, v]] of d.map) {
+          if (typeof k !== "string" || !(key instanceof PStr))
+            throw new TemplateRuntimeError("keywords must be strings");
           kwargs.set(k, v);
+          // The key's own characters (a caller dict's key is caller text).
+          keys.set(k, key);
         }
       } else args.push(p.e(it, scope));
     }
-    return { args, kwargs };
+    return keys === undefined ? { args, kwargs } : { args, kwargs, keys };
   };
 }
 
@@ -641,8 +652,13 @@ function compileMember(n: MemberNode): Expr {
       const a = sliceIndex(start, it, scope);
       const b = sliceIndex(stop, it, scope);
       const st = sliceIndex(step, it, scope);
-      if (obj instanceof PStr) return it.made(pySlice(obj, a, b, st));
+      if (obj instanceof PStr) {
+        // A step other than 1 visits code points one by one: charged before, as characters.
+        if (st !== null && st !== 1) it.charge(obj.length);
+        return it.made(pySlice(obj, a, b, st));
+      }
       if (obj instanceof PList) {
+        it.charge(obj.items.length * ITEM_COST);
         const pos = slicePositions(obj.items.length, a, b, st);
         const items = new Array<Value>(pos.length);
         for (let i = 0; i < pos.length; i++) items[i] = obj.items[pos[i] as number] as Value;
@@ -759,7 +775,7 @@ function foldedChain(n: BinaryNode): Expr[] {
 function tildeParts(ops: readonly Expr[]): (it: Interpreter, scope: Scope) => PStr[] {
   return (it, scope) => {
     const parts = new Array<PStr>(ops.length);
-    for (let k = 0; k < ops.length; k++) parts[k] = str((ops[k] as Expr)(it, scope));
+    for (let k = 0; k < ops.length; k++) parts[k] = it.str((ops[k] as Expr)(it, scope));
     return parts;
   };
 }
@@ -768,7 +784,7 @@ function tildeParts(ops: readonly Expr[]): (it: Interpreter, scope: Scope) => PS
  * A `+` chain, evaluated left to right as Python does; consecutive string operands are collected
  * and joined once, any other operand falls back to the pairwise `+`. Returns the value, or the
  * strings still to join when the chain ended in a run of two or more strings (the expression
- * joins them with it.made(concat(...)); an output statement writes them as they are).
+ * joins them with it.join(...); an output statement writes them as they are).
  */
 function plusChain(ops: readonly Expr[]): (it: Interpreter, scope: Scope) => Value | PStr[] {
   const first = ops[0] as Expr;
@@ -787,7 +803,7 @@ function plusChain(ops: readonly Expr[]): (it: Interpreter, scope: Scope) => Val
         continue;
       }
       if (strs !== undefined) {
-        acc = it.made(concat(strs));
+        acc = it.join(strs);
         strs = undefined;
       }
       acc = it.arith("+", acc, v);
@@ -808,23 +824,47 @@ function compileChainOutput(n: BinaryNode): Stmt {
   const plus = plusChain(foldedChain(n));
   return (it, scope, out, top) => {
     const r = plus(it, scope);
-    if (r instanceof PStr || !Array.isArray(r)) it.emit(out, str(r), top);
+    if (r instanceof PStr || !Array.isArray(r)) it.emit(out, it.str(r), top);
     else it.emitParts(out, r, top);
     return 0;
   };
 }
 
+/** Every binary operator compileBinary evaluates (the rest of its cases go to Interpreter.arith). */
+export const BINARY_OPERATORS: readonly string[] = [
+  "~",
+  "+",
+  "and",
+  "or",
+  "==",
+  "!=",
+  "<",
+  ">",
+  "<=",
+  ">=",
+  "in",
+  "not in",
+  "-",
+  "*",
+  "/",
+  "//",
+  "%",
+  "**",
+];
+/** Every unary operator. */
+export const UNARY_OPERATORS: readonly string[] = ["not", "-", "+"];
+
 function compileBinary(n: BinaryNode): Expr {
   const op = n.operator.value;
   if (op === "~") {
     const parts = tildeParts(foldedChain(n));
-    return (it, scope) => it.made(concat(parts(it, scope)));
+    return (it, scope) => it.join(parts(it, scope));
   }
   if (op === "+") {
     const plus = plusChain(foldedChain(n));
     return (it, scope) => {
       const r = plus(it, scope);
-      return r instanceof PStr || !Array.isArray(r) ? r : it.made(concat(r));
+      return r instanceof PStr || !Array.isArray(r) ? r : it.join(r);
     };
   }
   const left = compileExpr(n.left);
@@ -843,32 +883,32 @@ function compileBinary(n: BinaryNode): Expr {
     case "==":
       return (it, scope) => {
         const l = left(it, scope);
-        return equals(l, right(it, scope));
+        return equals(l, right(it, scope), 0, it);
       };
     case "!=":
       return (it, scope) => {
         const l = left(it, scope);
-        return !equals(l, right(it, scope));
+        return !equals(l, right(it, scope), 0, it);
       };
     case "<":
       return (it, scope) => {
         const l = left(it, scope);
-        return less(l, right(it, scope));
+        return less(l, right(it, scope), it);
       };
     case ">":
       return (it, scope) => {
         const l = left(it, scope);
-        return less(right(it, scope), l);
+        return less(right(it, scope), l, it);
       };
     case "<=":
       return (it, scope) => {
         const l = left(it, scope);
-        return !less(right(it, scope), l);
+        return !less(right(it, scope), l, it);
       };
     case ">=":
       return (it, scope) => {
         const l = left(it, scope);
-        return !less(l, right(it, scope));
+        return !less(l, right(it, scope), it);
       };
     case "in":
       return (it, scope) => {

@@ -2,15 +2,28 @@
 // provenance (trim = Python str.strip, so U+FEFF stays and U+0085/U+001C-U+001F go; `string` of a
 // list is Python's str(); tojson is transformers' json.dumps). Unknown names are typed errors.
 import type { Interpreter } from "./interpreter.ts";
+import { ITEM_COST, tooLong, VALUE_COST } from "./limits.ts";
 import { forceEscape, htmlEscapeValue, markSafe } from "./markup.ts";
-import { concat, PStr, PStrBuilder } from "./pstr.ts";
-import { pyCapitalize, pyLower, pyReplace, pyStrip, pyTitle, pyUpper } from "./py-str.ts";
+import { percentFormat } from "./percent.ts";
+import { concat, PStr } from "./pstr.ts";
+import {
+  pyCapitalize,
+  pyIndex,
+  pyLower,
+  pyReplace,
+  pySlice,
+  pyStrip,
+  pyTitle,
+  pyUpper,
+  replaceCount,
+} from "./py-str.ts";
 import { toJson } from "./tojson.ts";
 import {
   type CallArgs,
   Callable,
   compareKeys,
   equals,
+  kwargKey,
   less,
   numOf,
   PDict,
@@ -18,8 +31,6 @@ import {
   PObject,
   PyFloat,
   PyUndefined,
-  repr,
-  str,
   TemplateRuntimeError,
   truthy,
   typeName,
@@ -40,7 +51,46 @@ function arg(a: CallArgs, i: number, name: string): Value | undefined {
   return i < a.args.length ? a.args[i] : a.kwargs.get(name);
 }
 
+/** str(v), charged `factor` times its length (what a case map or escape may make of it). */
+function chargedStr(v: Value, it: Interpreter, factor: number): PStr {
+  const s = it.str(v);
+  it.charge(s.length * factor);
+  return s;
+}
+
+/** Work units of sorting n items (n log2 n comparisons; each comparison also charges what it reads). */
+export function sortCost(n: number): number {
+  return n < 2 ? 0 : Math.ceil(n * Math.log2(n)) * ITEM_COST;
+}
+
+/** \w of Python's re on str: letters, digits and numerals, underscore. */
+const WORD = /[\p{L}\p{N}_]/u;
+
+/** A value's key in a Python set (unique): hashable values only. */
+function hashKey(x: Value, caseSensitive: boolean, it: Interpreter): string | number {
+  if (x instanceof PStr) {
+    it.charge(x.length);
+    return `s${caseSensitive ? x.text : x.text.toLowerCase()}`;
+  }
+  const k = PDict.keyOf(x);
+  if (typeof k === "number") return k;
+  if (x instanceof PyFloat) return `f${x.v}`;
+  if (x === null) return "None";
+  throw new TemplateRuntimeError(`unhashable type: '${typeName(x)}'`);
+}
+
+/** str.replace / the replace filter: the result's size checked and charged before it is made. */
+export function replaced(s: PStr, old: PStr, repl: PStr, count: number, it: Interpreter): PStr {
+  it.charge(s.length + old.length);
+  const n = replaceCount(s, old.text, count);
+  const size = s.length + n * (repl.length - old.length);
+  if (size > it.limits.maxOutputChars) throw tooLong(it.limits.maxOutputChars);
+  it.charge(n * VALUE_COST);
+  return it.made(pyReplace(s, old.text, repl, count));
+}
+
 function attrPath(v: Value, path: string, it: Interpreter): Value {
+  it.charge(path.length + ITEM_COST);
   let cur = v;
   for (const part of path.split(".")) {
     cur = /^\d+$/.test(part) ? it.item(cur, Number(part)) : it.item(cur, PStr.of(part));
@@ -66,6 +116,7 @@ function selectBy(it: Interpreter, v: Value, a: CallArgs, withAttr: boolean, kee
     throw new TemplateRuntimeError("selectattr needs an attribute name");
   const testName = rest[0];
   const out: Value[] = [];
+  it.charge(items.length * ITEM_COST);
   for (const x of items) {
     it.step();
     const target = attr instanceof PStr ? attrPath(x, attr.text, it) : x;
@@ -78,56 +129,121 @@ function selectBy(it: Interpreter, v: Value, a: CallArgs, withAttr: boolean, kee
   return new PList(out, false, GENERATOR);
 }
 
+/**
+ * Every filter applyFilter knows (its cases; a fitness test keeps the two equal), for the tests
+ * that must cover all of them (the provenance property over the operation table).
+ */
+export const FILTER_NAMES: readonly string[] = [
+  "trim",
+  "tojson",
+  "string",
+  "safe",
+  "e",
+  "escape",
+  "forceescape",
+  "length",
+  "count",
+  "upper",
+  "lower",
+  "title",
+  "capitalize",
+  "replace",
+  "default",
+  "d",
+  "join",
+  "first",
+  "last",
+  "list",
+  "reverse",
+  "items",
+  "dictsort",
+  "int",
+  "float",
+  "abs",
+  "unique",
+  "sort",
+  "map",
+  "select",
+  "reject",
+  "selectattr",
+  "rejectattr",
+  "indent",
+  "wordcount",
+  "sum",
+  "min",
+  "max",
+  "format",
+  "attr",
+];
+
 export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter): Value {
   switch (name) {
     case "trim": {
       const chars = arg(a, 0, "chars");
-      return pyStrip(str(v), chars instanceof PStr ? chars.text : null, true, true);
+      const s = it.str(v);
+      it.charge(s.length + (chars instanceof PStr ? chars.length : 0));
+      return pyStrip(s, chars instanceof PStr ? chars.text : null, true, true);
     }
     case "tojson": {
-      const indent = arg(a, 0, "indent");
-      const seps = a.kwargs.get("separators");
-      let separators: [string, string] | null = null;
-      if (seps instanceof PList && seps.items.length === 2) {
-        const [x, y] = seps.items;
-        if (x instanceof PStr && y instanceof PStr) separators = [x.text, y.text];
+      // transformers' tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False).
+      const indent = arg(a, 1, "indent") ?? null;
+      const seps = arg(a, 2, "separators") ?? null;
+      let separators: [PStr, PStr] | null = null;
+      if (seps !== null) {
+        const [x, y] = seps instanceof PList ? seps.items : [];
+        if (
+          !(seps instanceof PList) ||
+          seps.items.length !== 2 ||
+          !(x instanceof PStr) ||
+          !(y instanceof PStr)
+        )
+          throw new TemplateRuntimeError("tojson: separators must be two strings");
+        separators = [x, y];
       }
+      if (indent !== null && typeof indent !== "number" && !(indent instanceof PStr))
+        throw new TemplateRuntimeError(`tojson: indent must be an int or a str, not ${typeName(indent)}`);
       return it.made(
-        toJson(v, {
-          indent: typeof indent === "number" ? indent : indent instanceof PStr ? indent.text : null,
-          separators,
-          sortKeys: truthy(a.kwargs.get("sort_keys") ?? false),
-          ensureAscii: truthy(a.kwargs.get("ensure_ascii") ?? false),
-        }),
+        toJson(
+          v,
+          {
+            indent,
+            separators,
+            sortKeys: truthy(arg(a, 3, "sort_keys") ?? false),
+            ensureAscii: truthy(arg(a, 0, "ensure_ascii") ?? false),
+          },
+          it.limits.maxOutputChars,
+          it,
+        ),
       );
     }
     case "string":
-      return it.made(str(v));
+      return it.made(it.str(v));
     case "safe":
-      return it.made(markSafe(v));
+      return it.made(markSafe(it.str(v)));
     case "e":
     case "escape":
-      return it.made(htmlEscapeValue(v));
+      // An escaped string is at most 5 times as long (`'` -> `&#39;`): the input is charged that.
+      return it.made(htmlEscapeValue(chargedStr(v, it, 5)));
     case "forceescape":
-      return it.made(forceEscape(v));
+      return it.made(forceEscape(chargedStr(v, it, 5)));
     case "length":
     case "count":
       return lengthOf(v);
     case "upper":
-      return it.made(pyUpper(str(v)));
+      return it.made(pyUpper(chargedStr(v, it, 3)));
     case "lower":
-      return it.made(pyLower(str(v)));
+      return it.made(pyLower(chargedStr(v, it, 3)));
     case "title":
-      return it.made(pyTitle(str(v)));
+      return it.made(pyTitle(chargedStr(v, it, 3)));
     case "capitalize":
-      return it.made(pyCapitalize(str(v)));
+      return it.made(pyCapitalize(chargedStr(v, it, 3)));
     case "replace": {
       const old = arg(a, 0, "old");
       const repl = arg(a, 1, "new");
       if (!(old instanceof PStr) || !(repl instanceof PStr))
         throw new TemplateRuntimeError("replace needs strings");
       const count = arg(a, 2, "count");
-      return it.made(pyReplace(str(v), old.text, repl, typeof count === "number" ? count : -1));
+      return replaced(it.str(v), old, repl, typeof count === "number" ? count : -1, it);
     }
     case "default":
     case "d": {
@@ -139,31 +255,44 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
     case "join": {
       const sep = arg(a, 0, "d");
       const attr = arg(a, 1, "attribute");
-      const items = it.iterate(v).map((x) => str(attr instanceof PStr ? attrPath(x, attr.text, it) : x));
+      const xs = it.iterate(v);
+      it.charge(xs.length * ITEM_COST * 2);
       const parts: PStr[] = [];
-      items.forEach((x, i) => {
+      for (let i = 0; i < xs.length; i++) {
+        const x = xs[i] as Value;
         if (i > 0 && sep instanceof PStr) parts.push(sep);
-        parts.push(x);
-      });
-      return it.made(concat(parts));
+        parts.push(it.str(attr instanceof PStr ? attrPath(x, attr.text, it) : x));
+      }
+      return it.join(parts);
     }
-    case "first": {
-      const xs = it.iterate(v);
-      return xs.length > 0 ? (xs[0] as Value) : new PyUndefined("first");
-    }
+    case "first":
     case "last": {
+      // One item: a string's character is read in place (not every character made first).
+      it.charge(ITEM_COST);
+      if (v instanceof PStr) return pyIndex(v, name === "first" ? 0 : -1) ?? new PyUndefined(name);
       const xs = it.iterate(v);
-      return xs.length > 0 ? (xs[xs.length - 1] as Value) : new PyUndefined("last");
+      const x = name === "first" ? xs[0] : xs[xs.length - 1];
+      return x === undefined ? new PyUndefined(name) : x;
     }
-    case "list":
-      return new PList([...it.iterate(v)]);
-    case "reverse":
-      if (v instanceof PStr) return it.made(concat(it.iterate(v).reverse() as PStr[]));
+    case "list": {
+      const xs = it.iterate(v);
+      it.charge(xs.length * ITEM_COST);
+      return new PList([...xs]);
+    }
+    case "reverse": {
+      if (v instanceof PStr) {
+        it.charge(v.length);
+        return it.made(pySlice(v, null, null, -1));
+      }
       // do_reverse: reversed(value) — a list_reverseiterator for a list (a str is sliced).
-      return new PList([...it.iterate(v)].reverse(), false, reversedType(v));
+      const xs = it.iterate(v);
+      it.charge(xs.length * ITEM_COST);
+      return new PList([...xs].reverse(), false, reversedType(v));
+    }
     case "items":
       if (v instanceof PyUndefined) return new PList([], false, GENERATOR);
       if (!(v instanceof PDict)) throw new TemplateRuntimeError("items filter needs a mapping");
+      it.charge(v.map.size * VALUE_COST);
       return new PList(
         [...v.map.values()].map(([k, x]) => new PList([k, x], true)),
         false,
@@ -171,11 +300,13 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       );
     case "dictsort": {
       if (!(v instanceof PDict)) throw new TemplateRuntimeError("dictsort needs a mapping");
+      it.charge(v.map.size * VALUE_COST + sortCost(v.map.size));
       // do_dictsort: by key, strings case-folded (case_sensitive=False).
-      const entries = [...v.map.values()].sort((x, y) => compareKeys(x[0], y[0], true));
+      const entries = [...v.map.values()].sort((x, y) => compareKeys(x[0], y[0], true, it));
       return new PList(entries.map(([k, x]) => new PList([k, x], true)));
     }
     case "int": {
+      if (v instanceof PStr) it.charge(v.length);
       if (typeof v === "number") return v;
       if (v instanceof PyFloat) return Math.trunc(v.v);
       if (typeof v === "boolean") return Number(v);
@@ -183,6 +314,7 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       return typeof arg(a, 0, "default") === "number" ? (arg(a, 0, "default") as number) : 0;
     }
     case "float": {
+      if (v instanceof PStr) it.charge(v.length);
       const x = numOf(v);
       if (x !== undefined) return new PyFloat(x);
       if (v instanceof PStr && v.text.trim() !== "" && Number.isFinite(Number(v.text)))
@@ -194,31 +326,62 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       if (typeof v !== "number") throw new TemplateRuntimeError("abs needs a number");
       return Math.abs(v);
     case "unique": {
+      // jinja2's do_unique(value, case_sensitive=False, attribute=None): a set of seen keys, so
+      // one pass (strings compared case-folded unless case_sensitive; unhashable items refused).
+      const caseSensitive = truthy(arg(a, 0, "case_sensitive") ?? false);
+      const attr = arg(a, 1, "attribute");
+      const xs = it.iterate(v);
+      // A set entry per item (made and hashed): a value's cost, not a slot's.
+      it.charge(xs.length * VALUE_COST);
+      const seen = new Set<string | number>();
       const out: Value[] = [];
-      for (const x of it.iterate(v)) if (!out.some((y) => equals(x, y))) out.push(x);
+      for (const x of xs) {
+        const k = hashKey(attr instanceof PStr ? attrPath(x, attr.text, it) : x, caseSensitive, it);
+        if (seen.has(k)) continue;
+        seen.add(k);
+        out.push(x);
+      }
       return new PList(out, false, GENERATOR);
     }
     case "sort": {
-      const attr = a.kwargs.get("attribute");
-      const reverse = truthy(a.kwargs.get("reverse") ?? false);
-      const key = (x: Value): Value => (attr instanceof PStr ? attrPath(x, attr.text, it) : x);
-      const xs = [...it.iterate(v)].sort((x, y) =>
-        less(key(x), key(y)) ? -1 : less(key(y), key(x)) ? 1 : 0,
-      );
+      // jinja2's do_sort(value, reverse=False, case_sensitive=False, attribute=None).
+      const reverse = truthy(arg(a, 0, "reverse") ?? false);
+      const caseSensitive = truthy(arg(a, 1, "case_sensitive") ?? false);
+      const attr = arg(a, 2, "attribute");
+      const xs = [...it.iterate(v)];
+      // Each item's sort key is made once and kept (VALUE each), then n log n comparisons.
+      it.charge(xs.length * VALUE_COST + sortCost(xs.length));
+      const keys = new Map<Value, Value>();
+      const key = (x: Value): Value => {
+        let k = keys.get(x);
+        if (k === undefined) {
+          k = attr instanceof PStr ? attrPath(x, attr.text, it) : x;
+          if (!caseSensitive && k instanceof PStr) {
+            it.charge(k.length);
+            k = PStr.of(k.text.toLowerCase());
+          }
+          keys.set(x, k);
+        }
+        return k;
+      };
+      xs.sort((x, y) => (less(key(x), key(y), it) ? -1 : less(key(y), key(x), it) ? 1 : 0));
       return new PList(reverse ? xs.reverse() : xs);
     }
     case "map": {
       // jinja2's do_map: `if seq:` first, so none maps to nothing.
       if (!truthy(v)) return new PList([], false, GENERATOR);
       const attr = a.kwargs.get("attribute");
-      if (attr instanceof PStr)
+      if (attr instanceof PStr) {
+        it.charge(it.iterate(v).length * ITEM_COST);
         return new PList(
           it.iterate(v).map((x) => attrPath(x, attr.text, it)),
           false,
           GENERATOR,
         );
+      }
       const f = a.args[0];
       if (!(f instanceof PStr)) throw new TemplateRuntimeError("map needs a filter name or attribute=");
+      it.charge(it.iterate(v).length * ITEM_COST);
       const rest = { args: a.args.slice(1), kwargs: a.kwargs };
       return new PList(
         it.iterate(v).map((x) => applyFilter(f.text, x, rest, it)),
@@ -238,11 +401,19 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       const width = arg(a, 0, "width") ?? 4;
       const first = truthy(arg(a, 1, "first") ?? false);
       const blank = truthy(arg(a, 2, "blank") ?? false);
-      const pad = width instanceof PStr ? width : PStr.of(" ".repeat(typeof width === "number" ? width : 4));
-      const s = str(v);
+      const s = it.str(v);
+      const t = s.text;
+      let newlines = 0;
+      for (let i = t.indexOf("\n"); i >= 0; i = t.indexOf("\n", i + 1)) newlines++;
+      // The result's size is known before any of it is made: each line's pad at most.
+      const padLen =
+        width instanceof PStr ? width.length : typeof width === "number" ? Math.max(0, width) : 4;
+      const most = s.length + (newlines + 1) * padLen;
+      if (most > it.limits.maxOutputChars) throw tooLong(it.limits.maxOutputChars);
+      it.charge(most + (newlines + 1) * VALUE_COST);
+      const pad = width instanceof PStr ? width : PStr.of(" ".repeat(padLen));
       const lines: PStr[] = [];
       let from = 0;
-      const t = s.text;
       for (let i = 0; i <= t.length; i++) {
         if (i === t.length || t[i] === "\n") {
           lines.push(s.slice(from, i));
@@ -258,14 +429,25 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       });
       return it.made(concat(parts));
     }
-    case "wordcount":
-      return str(v)
-        .text.split(/\s+/u)
-        .filter((w) => w.length > 0).length;
+    case "wordcount": {
+      // jinja2's do_wordcount: len(re.findall(r"\w+", s)), counted in one pass.
+      const t = it.str(v).text;
+      it.charge(t.length);
+      let n = 0;
+      let inWord = false;
+      for (const ch of t) {
+        const w = WORD.test(ch);
+        if (w && !inWord) n++;
+        inWord = w;
+      }
+      return n;
+    }
     case "sum": {
       let total = 0;
       let float = false;
-      for (const x of it.iterate(v)) {
+      const xs = it.iterate(v);
+      it.charge(xs.length * ITEM_COST);
+      for (const x of xs) {
         const n = numOf(x);
         if (n === undefined) throw new TemplateRuntimeError("sum needs numbers");
         if (x instanceof PyFloat) float = true;
@@ -276,37 +458,21 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
     case "min":
     case "max": {
       const xs = it.iterate(v);
+      it.charge(xs.length * ITEM_COST);
       if (xs.length === 0) return new PyUndefined(name);
-      return xs.reduce((m, x) => (name === "min" ? (less(x, m) ? x : m) : less(m, x) ? x : m));
+      return xs.reduce((m, x) => (name === "min" ? (less(x, m, it) ? x : m) : less(m, x, it) ? x : m));
     }
     case "format": {
-      // Python's `fmt % args` for %s %d %i %r %%: each argument keeps its provenance.
-      const fmt = str(v);
-      const parts: PStr[] = [];
-      let k = 0;
-      let from = 0;
-      const t = fmt.text;
-      for (let i = 0; i < t.length; i++) {
-        if (t[i] !== "%") continue;
-        const c = t[i + 1];
-        parts.push(fmt.slice(from, i));
-        if (c === "%") parts.push(PStr.of("%"));
-        else if (c === "s" || c === "d" || c === "i" || c === "r") {
-          const x = a.args[k++];
-          if (x === undefined) throw new TemplateRuntimeError("not enough arguments for format string");
-          if (c === "r") {
-            const b = new PStrBuilder();
-            repr(x, b);
-            parts.push(b.finish());
-          } else if (c === "s") parts.push(str(x));
-          else if (numOf(x) !== undefined) parts.push(PStr.of(String(Math.trunc(numOf(x) as number))));
-          else throw new TemplateRuntimeError(`%${c} format: a real number is required, not ${typeName(x)}`);
-        } else throw new TemplateRuntimeError(`unsupported format character ${JSON.stringify(c ?? "")}`);
-        i++;
-        from = i + 1;
-      }
-      parts.push(fmt.slice(from));
-      return it.made(concat(parts));
+      // jinja2's do_format: `soft_str(value) % (kwargs or args)`.
+      let values: Value;
+      if (a.kwargs.size > 0) {
+        const d = new PDict();
+        for (const [k, x] of a.kwargs) d.set(kwargKey(a, k), x);
+        values = d;
+      } else values = new PList([...a.args], true);
+      const fmt = it.str(v);
+      it.charge(fmt.length);
+      return it.made(percentFormat(fmt, values, it.limits.maxOutputChars));
     }
     case "attr":
       return it.item(v, arg(a, 0, "name") ?? null);
@@ -350,11 +516,15 @@ export function plainFilter(name: string): ((v: Value, it: Interpreter) => Value
     case "count":
       return lengthOf;
     case "tojson":
-      return (v, it) => it.made(toJson(v, PLAIN_JSON));
+      return (v, it) => it.made(toJson(v, PLAIN_JSON, it.limits.maxOutputChars, it));
     case "trim":
-      return (v) => pyStrip(str(v), null, true, true);
+      return (v, it) => {
+        const s = it.str(v);
+        it.charge(s.length);
+        return pyStrip(s, null, true, true);
+      };
     case "string":
-      return (v, it) => it.made(str(v));
+      return (v, it) => it.made(it.str(v));
     default:
       return undefined;
   }
@@ -362,6 +532,37 @@ export function plainFilter(name: string): ((v: Value, it: Interpreter) => Value
 
 /** tojson's options with no arguments (transformers' defaults). */
 const PLAIN_JSON = { indent: null, separators: null, sortKeys: false, ensureAscii: false } as const;
+
+/** Every test applyTest knows: SIMPLE_TESTS and its cases (kept equal by a fitness test). */
+export const TEST_NAMES: readonly string[] = [
+  ...SIMPLE_TESTS.keys(),
+  "sequence",
+  "iterable",
+  "callable",
+  "odd",
+  "even",
+  "lower",
+  "upper",
+  "eq",
+  "equalto",
+  "==",
+  "ne",
+  "!=",
+  "in",
+  "sameas",
+  "divisibleby",
+  "gt",
+  "greaterthan",
+  ">",
+  "ge",
+  ">=",
+  "lt",
+  "lessthan",
+  "<",
+  "le",
+  "<=",
+  "escaped",
+];
 
 export function applyTest(name: string, v: Value, args: readonly Value[], it: Interpreter): boolean {
   const simple = SIMPLE_TESTS.get(name);

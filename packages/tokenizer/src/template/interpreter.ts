@@ -12,10 +12,14 @@
 // a `structure-from-caller-text` audit entry names the field.
 import type { ProgramNode } from "./ast.ts";
 import { type Block, compileProgram, type Param, runBlock, type SpecialReads } from "./compile.ts";
-import type { TemplateLimits } from "./limits.ts";
+import { ITEM_COST, TemplateLimitError, type TemplateLimits, tooLong, VALUE_COST } from "./limits.ts";
+
+export { TemplateLimitError };
+
 import { isMarkup, markupPlus } from "./markup.ts";
 import { getAttr } from "./methods.ts";
 import type { Origins } from "./origins.ts";
+import { percentFormat } from "./percent.ts";
 import { concat, PStr, PStrBuilder, TEMPLATE } from "./pstr.ts";
 import { pyIndex } from "./py-str.ts";
 import { Scope } from "./scope.ts";
@@ -23,11 +27,13 @@ import {
   Callable,
   equals,
   isStr,
+  kwargKey,
   numOf,
   PDict,
   PList,
   PyFloat,
   PyUndefined,
+  shortText,
   str,
   TemplateRuntimeError,
   typeName,
@@ -42,7 +48,15 @@ export interface StructureAuditEntry {
   readonly op: string;
   /** The template-side operand (what was looked for), at most 40 characters. */
   readonly needle: string;
+  /**
+   * Only on the last entry of a render that read caller text more often than the audit lists
+   * (op "truncated", field "", needle ""): how many further reads were not listed.
+   */
+  readonly omitted?: number;
 }
+
+/** The most entries one render's structure audit lists; further reads are counted in one last entry. */
+export const MAX_STRUCTURE_ENTRIES = 100;
 
 const AUDIT_SCAN = 16;
 
@@ -52,21 +66,14 @@ function auditKey(message: number | null, field: string, op: string, needle: str
 
 /** raise_exception(message) in the template. */
 export class TemplateRaise extends Error {}
-/** A bound of ./limits.ts was exceeded. */
-export class TemplateLimitError extends Error {
-  constructor(
-    readonly limit: keyof TemplateLimits,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 export class Interpreter {
   private steps = 0;
   private work = 0;
   private depth = 0;
   private outChars = 0;
+  /** Reads of caller text past MAX_STRUCTURE_ENTRIES (not listed). */
+  private omitted = 0;
   readonly structure: StructureAuditEntry[] = [];
   /**
    * The render's top scope: where a name no statement of the template binds is read (the
@@ -91,15 +98,29 @@ export class Interpreter {
       );
   }
 
-  /** Charges `n` produced characters to the work budget; returns n. */
+  /** Work units charged so far (./limits.ts). */
+  get used(): number {
+    return this.work;
+  }
+
+  /** Charges `n` work units to the budget (before the work, where it can be known); returns n. */
   charge(n: number): number {
     this.work += n;
     if (this.work > this.limits.maxWorkChars)
       throw new TemplateLimitError(
         "maxWorkChars",
-        `string operations produced more than ${this.limits.maxWorkChars} characters`,
+        `more than ${this.limits.maxWorkChars} units of work (characters made, scanned or compared; items made)`,
       );
     return n;
+  }
+
+  /** concat(parts), its length checked and charged before anything is joined. */
+  join(parts: readonly PStr[]): PStr {
+    let n = 0;
+    for (let i = 0; i < parts.length; i++) n += (parts[i] as PStr).length;
+    if (n > this.limits.maxOutputChars) throw tooLong(this.limits.maxOutputChars);
+    this.charge(n + parts.length);
+    return concat(parts);
   }
 
   /** A produced string: charged, and never longer than the output bound. */
@@ -113,6 +134,11 @@ export class Interpreter {
     return s;
   }
 
+  /** Python str(v), a printed list or dict bounded by maxOutputChars while it is printed. */
+  str(v: Value): PStr {
+    return str(v, this.limits.maxOutputChars);
+  }
+
   /** Charges a search over `hay`; records when control flow read caller text (op with the template-side `needle`). */
   audit(hay: Value, op: string, needle: Value): void {
     if (!(hay instanceof PStr)) return;
@@ -121,8 +147,12 @@ export class Interpreter {
     this.charge(hay.length);
     const first = hay.firstCaller;
     if (first === TEMPLATE) return;
+    if (this.structure.length >= MAX_STRUCTURE_ENTRIES) {
+      this.omitted++;
+      return;
+    }
     const { message, field } = this.origins.get(first);
-    const n = needle instanceof PStr ? needle.text : needle === null ? "" : str(needle).text;
+    const n = needle instanceof PStr ? needle.text : needle === null ? "" : shortText(needle, 200);
     const cut = n.length > 40 ? `${n.slice(0, 40)}…` : n;
     if (this.recorded(message, field, op, cut)) return;
     this.structure.push({ type: "structure-from-caller-text", message, field, op, needle: cut });
@@ -157,6 +187,15 @@ export class Interpreter {
     this.globals = globals;
     const out = new PStrBuilder();
     runBlock(compileProgram(program), this, globals, out, true);
+    if (this.omitted > 0)
+      this.structure.push({
+        type: "structure-from-caller-text",
+        message: null,
+        field: "",
+        op: "truncated",
+        needle: "",
+        omitted: this.omitted,
+      });
     return out.finish();
   }
 
@@ -214,7 +253,8 @@ export class Interpreter {
     uses: SpecialReads,
     defScope: Scope,
   ): Callable {
-    return new Callable(name, ({ args, kwargs }) => {
+    return new Callable(name, (a) => {
+      const { args, kwargs } = a;
       this.step();
       if (++this.depth > this.limits.maxCallDepth)
         throw new TemplateLimitError(
@@ -245,7 +285,7 @@ export class Interpreter {
           }
           if (!uses.kwargs)
             throw new TemplateRuntimeError(`macro '${name}' takes no keyword argument '${k}'`);
-          extra.set(PStr.of(k), v);
+          extra.set(kwargKey(a, k), v);
         }
         if (uses.varargs) s.set("varargs", new PList(args.slice(params.length), true));
         if (uses.kwargs) s.set("kwargs", extra);
@@ -261,10 +301,23 @@ export class Interpreter {
 
   // ---- runtime operations (compiled code and ./filters.ts, ./methods.ts call these) ----------------------------------------------------------------------
 
+  /**
+   * The items `for` would visit (a list's own array: callers copy before changing it). A string's
+   * characters and a dict's keys are made here, charged before they are made.
+   */
   iterate(v: Value): Value[] {
     if (v instanceof PList) return v.items;
-    if (v instanceof PDict) return [...v.map.values()].map(([k]) => k);
-    if (v instanceof PStr) return v.chars();
+    if (v instanceof PDict) {
+      this.charge(v.map.size * ITEM_COST);
+      const keys = new Array<Value>(v.map.size);
+      let i = 0;
+      for (const [k] of v.map.values()) keys[i++] = k;
+      return keys;
+    }
+    if (v instanceof PStr) {
+      this.charge(v.length * VALUE_COST);
+      return v.chars();
+    }
     if (v instanceof PyUndefined) return [];
     throw new TemplateRuntimeError(`'${typeName(v)}' object is not iterable`);
   }
@@ -299,7 +352,10 @@ export class Interpreter {
       this.audit(hay, "in", needle);
       return hay.text.includes(needle.text);
     }
-    if (hay instanceof PList) return hay.items.some((x) => equals(x, needle));
+    if (hay instanceof PList) {
+      for (const x of hay.items) if (equals(x, needle, 0, this)) return true;
+      return false;
+    }
     if (hay instanceof PDict) {
       const k = PDict.keyOf(needle);
       return k !== undefined && hay.map.has(k);
@@ -316,22 +372,28 @@ export class Interpreter {
         return this.made(concat([l, r]));
       }
       if (l instanceof PList && r instanceof PList) {
-        this.charge(l.items.length + r.items.length);
+        this.charge((l.items.length + r.items.length) * ITEM_COST);
         return new PList([...l.items, ...r.items], l.tuple);
       }
     }
     if (op === "*") {
       const [s, k] = isStr(l) ? [l, r] : isStr(r) ? [r, l] : [undefined, undefined];
-      if (s !== undefined && typeof k === "number") {
-        const times = Math.max(0, Math.trunc(k));
-        if (s.length * times > this.limits.maxOutputChars)
-          throw new TemplateLimitError(
-            "maxOutputChars",
-            `a string longer than ${this.limits.maxOutputChars} characters`,
-          );
+      if (s !== undefined && (typeof k === "number" || typeof k === "boolean")) {
+        if (typeof k === "number" && !Number.isInteger(k))
+          throw new TemplateRuntimeError("can't multiply sequence by non-int of type 'float'");
+        const times = Math.max(0, Number(k));
+        // '' * 10**9 is '' (nothing made, no array of a billion references).
+        if (s.length === 0 || times === 0) return PStr.EMPTY;
+        if (times > this.limits.maxOutputChars / s.length) throw tooLong(this.limits.maxOutputChars);
         this.charge(s.length * times);
+        if (s.runs.length === 1) return PStr.of(s.text.repeat(times), s.origins[0] as number);
         return concat(new Array<PStr>(times).fill(s));
       }
+    }
+    if (op === "%" && l instanceof PStr) {
+      // Python's `fmt % values` (./percent.ts): the work is the format and each argument's text.
+      this.charge(l.length);
+      return this.made(percentFormat(l, r, this.limits.maxOutputChars));
     }
     const a = numOf(l);
     const b = numOf(r);

@@ -3,14 +3,15 @@
 // jinja2's getattr: an attribute first, then the item; missing = Undefined; any attribute of
 // Undefined is an error (UndefinedError). Mutating methods (list.append, dict.update) are what
 // ImmutableSandboxedEnvironment refuses: a typed error here too.
+import { replaced } from "./filters.ts";
 import type { Interpreter } from "./interpreter.ts";
-import { concat, PStr } from "./pstr.ts";
+import { ITEM_COST, VALUE_COST } from "./limits.ts";
+import { PStr } from "./pstr.ts";
 import {
   pyCapitalize,
   pyCount,
   pyFind,
   pyLower,
-  pyReplace,
   pyRsplit,
   pySplit,
   pySplitlines,
@@ -30,7 +31,8 @@ import {
   type Value,
 } from "./values.ts";
 
-const STR_METHODS = new Set([
+/** The str methods a template may call (./py-str.ts semantics). */
+export const STR_METHODS: ReadonlySet<string> = new Set([
   "strip",
   "lstrip",
   "rstrip",
@@ -56,7 +58,8 @@ const STR_METHODS = new Set([
   "removeprefix",
   "removesuffix",
 ]);
-const DICT_METHODS = new Set(["get", "items", "keys", "values"]);
+/** The dict methods a template may call. */
+export const DICT_METHODS: ReadonlySet<string> = new Set(["get", "items", "keys", "values"]);
 const MUTATING = new Set([
   "append",
   "extend",
@@ -143,16 +146,22 @@ export function callMethod(obj: Value, name: string, a: CallArgs, it: Interprete
         return d === undefined ? null : d;
       }
       case "items":
+        it.charge(obj.map.size * VALUE_COST);
         return new PList([...obj.map.values()].map(([k, v]) => new PList([k, v], true)));
       case "keys":
+        it.charge(obj.map.size * ITEM_COST);
         return new PList([...obj.map.values()].map(([k]) => k));
       case "values":
+        it.charge(obj.map.size * ITEM_COST);
         return new PList([...obj.map.values()].map(([, v]) => v));
     }
     const v = obj.get(name);
     if (v instanceof Callable) return v.call(a);
   }
-  if (obj instanceof PList && !obj.tuple && name === "pop") return listPop(obj, a);
+  if (obj instanceof PList && !obj.tuple && name === "pop") {
+    it.charge(obj.items.length * ITEM_COST);
+    return listPop(obj, a);
+  }
   if (MUTATING.has(name) && (obj instanceof PList || obj instanceof PDict))
     throw new TemplateRuntimeError(`access to ${typeName(obj)}.${name} is unsafe (immutable sandbox)`);
   const f = getAttr(obj, name);
@@ -173,23 +182,41 @@ function listPop(list: PList, a: CallArgs): Value {
   return list.items.splice(i, 1)[0] as Value;
 }
 
+function strTest(s: PStr, name: string): boolean {
+  switch (name) {
+    case "isdigit":
+      return s.length > 0 && /^\p{Nd}+$/u.test(s.text);
+    case "isalpha":
+      return s.length > 0 && /^\p{L}+$/u.test(s.text);
+    case "isspace":
+      return s.length > 0 && pyStrip(s, null, true, false).length === 0;
+    case "isupper":
+      return /\p{Lu}/u.test(s.text) && !/\p{Ll}/u.test(s.text);
+    default:
+      return /\p{Ll}/u.test(s.text) && !/\p{Lu}/u.test(s.text);
+  }
+}
+
 function strMethod(s: PStr, name: string, a: CallArgs, it: Interpreter): Value {
   switch (name) {
     case "strip":
-      return pyStrip(s, strArg(arg(a, 0, "chars"), "strip"), true, true);
     case "lstrip":
-      return pyStrip(s, strArg(arg(a, 0, "chars"), "lstrip"), true, false);
-    case "rstrip":
-      return pyStrip(s, strArg(arg(a, 0, "chars"), "rstrip"), false, true);
+    case "rstrip": {
+      const chars = strArg(arg(a, 0, "chars"), name);
+      it.charge(s.length + (chars === null ? 0 : chars.length));
+      return pyStrip(s, chars, name !== "rstrip", name !== "lstrip");
+    }
     case "split":
     case "rsplit": {
       const sep = strArg(arg(a, 0, "sep"), name);
       const max = intArg(arg(a, 1, "maxsplit"), -1);
       it.audit(s, name, sep === null ? null : PStr.of(sep));
       if (sep === "") throw new TemplateRuntimeError("empty separator");
-      const parts = name === "split" ? pySplit(s, sep, max) : pyRsplit(s, sep, max);
-      it.charge(s.length);
-      return new PList(parts);
+      // Each part is charged before it is made (a one-character separator can cut a long string into millions).
+      const part = (): void => {
+        it.charge(VALUE_COST);
+      };
+      return new PList(name === "split" ? pySplit(s, sep, max, part) : pyRsplit(s, sep, max, part));
     }
     case "startswith":
     case "endswith": {
@@ -205,19 +232,21 @@ function strMethod(s: PStr, name: string, a: CallArgs, it: Interpreter): Value {
       return hit;
     }
     case "upper":
-      return it.made(pyUpper(s));
     case "lower":
-      return it.made(pyLower(s));
     case "title":
-      return it.made(pyTitle(s));
-    case "capitalize":
-      return it.made(pyCapitalize(s));
+    case "capitalize": {
+      // A case map can make up to 3 characters of one (U+0390 upper-cased).
+      it.charge(s.length * 3);
+      const f =
+        name === "upper" ? pyUpper : name === "lower" ? pyLower : name === "title" ? pyTitle : pyCapitalize;
+      return it.made(f(s));
+    }
     case "replace": {
       const old = arg(a, 0, "old");
       const repl = arg(a, 1, "new");
       if (!(old instanceof PStr) || !(repl instanceof PStr))
         throw new TemplateRuntimeError("replace() arguments must be str");
-      return it.made(pyReplace(s, old.text, repl, intArg(arg(a, 2, "count"), -1)));
+      return replaced(s, old, repl, intArg(arg(a, 2, "count"), -1), it);
     }
     case "find":
     case "rfind":
@@ -229,6 +258,7 @@ function strMethod(s: PStr, name: string, a: CallArgs, it: Interpreter): Value {
     }
     case "join": {
       const xs = it.iterate(arg(a, 0, "iterable") ?? null);
+      it.charge(xs.length * ITEM_COST * 2);
       const parts: PStr[] = [];
       xs.forEach((x, i) => {
         if (!(x instanceof PStr))
@@ -236,20 +266,22 @@ function strMethod(s: PStr, name: string, a: CallArgs, it: Interpreter): Value {
         if (i > 0) parts.push(s);
         parts.push(x);
       });
-      return it.made(concat(parts));
+      return it.join(parts);
     }
     case "splitlines":
-      return new PList(pySplitlines(s));
+      it.charge(s.length);
+      return new PList(
+        pySplitlines(s, () => {
+          it.charge(VALUE_COST);
+        }),
+      );
     case "isdigit":
-      return s.length > 0 && /^\p{Nd}+$/u.test(s.text);
     case "isalpha":
-      return s.length > 0 && /^\p{L}+$/u.test(s.text);
     case "isspace":
-      return s.length > 0 && pyStrip(s, null, true, false).length === 0;
     case "isupper":
-      return /\p{Lu}/u.test(s.text) && !/\p{Ll}/u.test(s.text);
     case "islower":
-      return /\p{Ll}/u.test(s.text) && !/\p{Lu}/u.test(s.text);
+      it.charge(s.length);
+      return strTest(s, name);
     case "removeprefix":
     case "removesuffix": {
       const p = arg(a, 0, name === "removeprefix" ? "prefix" : "suffix");

@@ -3,7 +3,7 @@
 // String.prototype.trim), lengths and indices count code points, split(None) splits on runs of
 // whitespace, strip(chars) removes any of the given characters. Every result is sliced from the
 // input (or built from it and the arguments), so every character keeps its origin.
-import { concat, PStr } from "./pstr.ts";
+import { concat, PStr, PStrBuilder } from "./pstr.ts";
 
 /** Python str.isspace() code points (Python 3.11). */
 const PY_SPACE: ReadonlySet<number> = new Set([
@@ -82,7 +82,7 @@ export function slicePositions(
   return out;
 }
 
-/** Python s[start:stop:step] on code points. */
+/** Python s[start:stop:step] on code points (a step other than 1 is built unit by unit, no piece per character). */
 export function pySlice(s: PStr, start: number | null, stop: number | null, step: number | null): PStr {
   const n = s.codePoints;
   const offs = s.codePointOffsets();
@@ -91,7 +91,42 @@ export function pySlice(s: PStr, start: number | null, stop: number | null, step
     const [a, b] = sliceIndices(n, start, stop, 1);
     return b <= a ? PStr.EMPTY : s.slice(at(a), at(b));
   }
-  return concat(slicePositions(n, start, stop, step).map((k) => s.slice(at(k), at(k + 1))));
+  const [a, b, st] = sliceIndices(n, start, stop, step);
+  // The run holding each unit, found from a table of run starts (binary search per code point:
+  // a reversed slice walks the runs backwards).
+  const starts: number[] = [];
+  let pos = 0;
+  for (const r of s.runs) {
+    starts.push(pos);
+    pos += r.length;
+  }
+  const runAt = (u: number): number => {
+    let lo = 0;
+    let hi = starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((starts[mid] as number) <= u) lo = mid;
+      else hi = mid - 1;
+    }
+    return lo;
+  };
+  const t = s.text;
+  const out = new PStrBuilder();
+  let pending = "";
+  let pendingOrigin = -1;
+  for (let k = a; st > 0 ? k < b : k > b; k += st) {
+    const u = at(k);
+    const o = s.origins[runAt(u)] as number;
+    const ch = t.slice(u, at(k + 1));
+    if (o !== pendingOrigin) {
+      out.add(pending, pendingOrigin);
+      pending = "";
+      pendingOrigin = o;
+    }
+    pending += ch;
+  }
+  out.add(pending, pendingOrigin);
+  return out.finish();
 }
 
 /** The set of code points of a strip() argument (null: whitespace). */
@@ -130,8 +165,11 @@ export function pyStrip(s: PStr, chars: string | null, left: boolean, right: boo
   return s.slice(a, b);
 }
 
-/** Python str.split(sep, maxsplit) (sep null: runs of whitespace, empty ends dropped). */
-export function pySplit(s: PStr, sep: string | null, maxsplit: number): PStr[] {
+/**
+ * Python str.split(sep, maxsplit) (sep null: runs of whitespace, empty ends dropped). `part` is
+ * called before each part is made (the interpreter charges it: a part per character is a value each).
+ */
+export function pySplit(s: PStr, sep: string | null, maxsplit: number, part: () => void = noop): PStr[] {
   const t = s.text;
   const out: PStr[] = [];
   if (sep === null) {
@@ -139,6 +177,7 @@ export function pySplit(s: PStr, sep: string | null, maxsplit: number): PStr[] {
     while (i < t.length) {
       while (i < t.length && isPySpace(t.charCodeAt(i))) i++;
       if (i >= t.length) break;
+      part();
       if (maxsplit >= 0 && out.length === maxsplit) {
         let end = t.length;
         while (end > i && isPySpace(t.charCodeAt(end - 1))) end--;
@@ -158,16 +197,20 @@ export function pySplit(s: PStr, sep: string | null, maxsplit: number): PStr[] {
     if (maxsplit >= 0 && out.length === maxsplit) break;
     const k = t.indexOf(sep, from);
     if (k < 0) break;
+    part();
     out.push(s.slice(from, k));
     from = k + sep.length;
   }
+  part();
   out.push(s.slice(from));
   return out;
 }
 
+function noop(): void {}
+
 /** Python str.rsplit(sep, maxsplit) for a given separator (null: as split when maxsplit < 0). */
-export function pyRsplit(s: PStr, sep: string | null, maxsplit: number): PStr[] {
-  if (maxsplit < 0 || sep === null) return pySplit(s, sep, maxsplit);
+export function pyRsplit(s: PStr, sep: string | null, maxsplit: number, part: () => void = noop): PStr[] {
+  if (maxsplit < 0 || sep === null) return pySplit(s, sep, maxsplit, part);
   if (sep.length === 0) throw new RangeError("empty separator");
   const t = s.text;
   const out: PStr[] = [];
@@ -175,11 +218,19 @@ export function pyRsplit(s: PStr, sep: string | null, maxsplit: number): PStr[] 
   while (out.length < maxsplit) {
     const k = to - sep.length < 0 ? -1 : t.lastIndexOf(sep, to - sep.length);
     if (k < 0) break;
+    part();
     out.push(s.slice(k + sep.length, to));
     to = k;
   }
+  part();
   out.push(s.slice(0, to));
   return out.reverse();
+}
+
+/** How many replacements str.replace(old, _, count) makes (old "" : one per code point and one at the end). */
+export function replaceCount(s: PStr, old: string, count: number): number {
+  const n = old.length === 0 ? s.codePoints + 1 : pyCount(s.text, old);
+  return count < 0 ? n : Math.min(n, count);
 }
 
 /** Python str.replace(old, new, count): the unreplaced parts keep their origin, `new` keeps its own. */
@@ -189,12 +240,13 @@ export function pyReplace(s: PStr, old: string, repl: PStr, count: number): PStr
   let n = 0;
   if (old.length === 0) {
     // Python inserts `new` before every code point and at the end.
-    const chars = [...t];
     let off = 0;
-    for (const ch of chars) {
+    while (off < t.length) {
       if (count >= 0 && n >= count) break;
-      parts.push(repl, s.slice(off, off + ch.length));
-      off += ch.length;
+      const c = t.charCodeAt(off);
+      const w = c >= 0xd800 && c <= 0xdbff && off + 1 < t.length ? 2 : 1;
+      parts.push(repl, s.slice(off, off + w));
+      off += w;
       n++;
     }
     if (count < 0 || n < count) parts.push(repl);
@@ -229,20 +281,23 @@ export function pyCapitalize(s: PStr): PStr {
   return concat([pyUpper(first), pyLower(rest)]);
 }
 
-/** Python str.title(): a cased letter after an uncased character is upper-cased, the rest lower. */
+/** Python str.title(): a cased letter after an uncased character is upper-cased, the rest lower (one pass, run by run). */
 export function pyTitle(s: PStr): PStr {
-  const out: PStr[] = [];
+  const out = new PStrBuilder();
   let prevCased = false;
-  let off = 0;
-  for (const ch of s.text) {
-    const piece = s.slice(off, off + ch.length);
-    const cased = /[\p{Lu}\p{Ll}\p{Lt}]/u.test(ch);
-    out.push(cased && !prevCased ? pyUpper(piece) : pyLower(piece));
-    prevCased = cased;
-    off += ch.length;
-  }
-  return concat(out);
+  s.forEachRun((run, origin) => {
+    let text = "";
+    for (const ch of run) {
+      const cased = CASED.test(ch);
+      text += cased && !prevCased ? ch.toUpperCase() : ch.toLowerCase();
+      prevCased = cased;
+    }
+    out.add(text, origin);
+  });
+  return out.finish();
 }
+
+const CASED = /[\p{Lu}\p{Ll}\p{Lt}]/u;
 
 /** Python str.find / rfind on code point indices. */
 export function pyFind(s: string, sub: string, reverse: boolean): number {
@@ -264,7 +319,7 @@ export function pyCount(s: string, sub: string): number {
 }
 
 /** Python str.splitlines() (keepends false): \n, \r, \r\n, \v, \f, \x1c-\x1e, \x85, U+2028/9. */
-export function pySplitlines(s: PStr): PStr[] {
+export function pySplitlines(s: PStr, part: () => void = noop): PStr[] {
   const t = s.text;
   const out: PStr[] = [];
   let from = 0;
@@ -284,10 +339,14 @@ export function pySplitlines(s: PStr): PStr[] {
       i++;
       continue;
     }
+    part();
     out.push(s.slice(from, i));
     i += c === 13 && t.charCodeAt(i + 1) === 10 ? 2 : 1;
     from = i;
   }
-  if (from < t.length) out.push(s.slice(from));
+  if (from < t.length) {
+    part();
+    out.push(s.slice(from));
+  }
   return out;
 }

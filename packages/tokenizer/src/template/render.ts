@@ -6,12 +6,21 @@
 import { TokenizerError } from "../errors.ts";
 import { type ProgramNode, parseTemplate } from "./ast.ts";
 import { Interpreter, type StructureAuditEntry, TemplateLimitError, TemplateRaise } from "./interpreter.ts";
-import { DEFAULT_LIMITS, type TemplateLimits } from "./limits.ts";
+import { DEFAULT_LIMITS, ITEM_COST, type TemplateLimits } from "./limits.ts";
 import type { Origins } from "./origins.ts";
 import { PStr } from "./pstr.ts";
 import { Scope, type VarLayer } from "./scope.ts";
-import { strftime } from "./strftime.ts";
-import { Callable, PDict, PList, PObject, str, TemplateRuntimeError, type Value } from "./values.ts";
+import { strftimeP } from "./strftime.ts";
+import {
+  Callable,
+  kwargKey,
+  PDict,
+  PList,
+  PObject,
+  shortText,
+  TemplateRuntimeError,
+  type Value,
+} from "./values.ts";
 
 export interface RenderOptions {
   readonly limits?: Partial<TemplateLimits>;
@@ -22,6 +31,8 @@ export interface RenderOptions {
 export interface RenderResult {
   readonly output: PStr;
   readonly structure: StructureAuditEntry[];
+  /** Work units the render was charged (./limits.ts; at most limits.maxWorkChars). */
+  readonly work?: number;
 }
 
 /** Parses once; TokenizerError("template-syntax-error") when the parser refuses the source. */
@@ -43,18 +54,27 @@ const STATIC_GLOBALS: ReadonlyMap<string, Value> = (() => {
   g.set(
     "raise_exception",
     new Callable("raise_exception", ({ args }) => {
-      throw new TemplateRaise(str(args[0] ?? null).text);
+      throw new TemplateRaise(shortText(args[0] ?? null, 100_000));
     }),
   );
   g.set(
     "namespace",
-    new Callable("namespace", ({ args, kwargs }) => {
+    new Callable("namespace", (a) => {
       const attrs = new Map<string, Value>();
-      const init = args[0];
+      // Attribute names keep their characters' origin: a caller key prints as caller text.
+      const keys = new Map<string, PStr>();
+      const init = a.args[0];
       if (init instanceof PDict)
-        for (const [k, [, v]] of init.map) if (typeof k === "string") attrs.set(k, v);
-      for (const [k, v] of kwargs) attrs.set(k, v);
-      return new PObject("namespace", attrs);
+        for (const [k, [key, v]] of init.map)
+          if (typeof k === "string" && key instanceof PStr) {
+            attrs.set(k, v);
+            keys.set(k, key);
+          }
+      for (const [k, v] of a.kwargs) {
+        attrs.set(k, v);
+        keys.set(k, kwargKey(a, k));
+      }
+      return new PObject("namespace", attrs, keys);
     }),
   );
   g.set(
@@ -103,14 +123,17 @@ const STATIC_GLOBALS: ReadonlyMap<string, Value> = (() => {
   );
   g.set(
     "dict",
-    new Callable("dict", ({ kwargs }) => {
+    new Callable("dict", (a) => {
       const d = new PDict();
-      for (const [k, v] of kwargs) d.set(PStr.of(k), v);
+      for (const [k, v] of a.kwargs) d.set(kwargKey(a, k), v);
       return d;
     }),
   );
   return g;
 })();
+
+/** Every global a template can call (the static ones and the two bound to a render). */
+export const GLOBAL_NAMES: readonly string[] = [...STATIC_GLOBALS.keys(), "strftime_now", "range"];
 
 /**
  * The render's globals layer: the static ones, and strftime_now (its clock) and range (charged
@@ -128,7 +151,7 @@ class RenderGlobals implements VarLayer {
 
   get(name: string): Value | undefined {
     if (name === "strftime_now") {
-      this.strftimeNow ??= strftimeNow(this.now);
+      this.strftimeNow ??= strftimeNow(this.now, this.it);
       return this.strftimeNow;
     }
     if (name === "range") {
@@ -139,11 +162,13 @@ class RenderGlobals implements VarLayer {
   }
 }
 
-function strftimeNow(now: () => Date): Callable {
+function strftimeNow(now: () => Date, it: Interpreter): Callable {
   return new Callable("strftime_now", ({ args }) => {
     const f = args[0];
     if (!(f instanceof PStr)) throw new TemplateRuntimeError("strftime_now needs a format string");
-    return PStr.of(strftime(now(), f.text));
+    // The longest directive expansion is 9 characters (%A, %B) for 2 of the format's.
+    it.charge(f.length * 5);
+    return it.made(strftimeP(now(), f, it.limits.maxOutputChars));
   });
 }
 
@@ -159,7 +184,7 @@ function range(it: Interpreter): Callable {
     if (step === 0) throw new TemplateRuntimeError("range() arg 3 must not be zero");
     const n = Math.max(0, Math.ceil((stop - start) / step));
     if (n > it.limits.maxSteps) throw new TemplateLimitError("maxSteps", `range of ${n} items`);
-    it.charge(n);
+    it.charge(n * ITEM_COST);
     return new PList(Array.from({ length: n }, (_, i) => start + i * step));
   });
 }
@@ -183,7 +208,7 @@ export function renderProgram(
     if (vars instanceof Map) layers = new Scope(layers, vars);
     else for (const l of vars as readonly ReadonlyMap<string, Value>[]) layers = new Scope(layers, l);
     const output = it.render(program, new Scope(layers));
-    return { output, structure: it.structure };
+    return { output, structure: it.structure, work: it.used };
   } catch (e) {
     if (e instanceof TemplateRaise)
       throw new TokenizerError("template-exception", e.message.slice(0, 500), { templateMessage: e.message });

@@ -1,9 +1,11 @@
 // transformers' `tojson` filter: json.dumps(x, ensure_ascii=ensure_ascii (default False),
 // indent=indent, separators=separators, sort_keys=sort_keys), with provenance: the quotes, brackets,
-// separators and indentation are template text; every character of a caller string (key or
+// default separators and indentation are template text (an indent or separator string the template
+// was handed keeps its own origin, a caller's is caller text); every character of a caller string (key or
 // value), escaped or not, keeps the caller's origin — so a caller's `"` written as `\"` is two
 // caller characters and can never close a template-made structure at the token level.
 import { pyFloatRepr } from "../formats/py-json.ts";
+import { ITEM_COST, type Meter, tooLong } from "./limits.ts";
 import { type PStr, PStrBuilder, PStr as PStrClass } from "./pstr.ts";
 import {
   compareKeys,
@@ -17,9 +19,13 @@ import {
 } from "./values.ts";
 
 export interface JsonOptions {
-  /** null: one line; a number of spaces or a string per level. */
-  readonly indent: number | string | null;
-  readonly separators: readonly [string, string] | null;
+  /**
+   * null: one line; a number of spaces or a string per level. A string keeps its origin: a
+   * caller's indent is caller text wherever it is written.
+   */
+  readonly indent: number | PStr | null;
+  /** (item separator, key separator), each with its origin. */
+  readonly separators: readonly [PStr, PStr] | null;
   readonly sortKeys: boolean;
   /** json.dumps(ensure_ascii=True): every unit outside U+0020-U+007E as \\uXXXX (default false). */
   readonly ensureAscii?: boolean;
@@ -57,11 +63,29 @@ function num(x: number): string {
   return Number.isSafeInteger(x) ? String(x) : pyFloatRepr(x);
 }
 
-export function toJson(v: Value, o: JsonOptions): PStr {
-  const out = new PStrBuilder();
-  const indent = o.indent === null ? null : typeof o.indent === "number" ? " ".repeat(o.indent) : o.indent;
+const COMMA_SPACE = PStrClass.of(", ");
+const COMMA = PStrClass.of(",");
+const COLON_SPACE = PStrClass.of(": ");
+
+/**
+ * json.dumps(v) with provenance. `cap`: the longest output (TemplateLimitError beyond it, found
+ * while writing: no indentation string is made ahead of the output).
+ */
+export function toJson(v: Value, o: JsonOptions, cap = Number.POSITIVE_INFINITY, m?: Meter): PStr {
+  const out = new PStrBuilder(cap);
+  let indent: PStr | null = null;
+  if (typeof o.indent === "number") {
+    // json.dumps: a number is that many spaces (none for 0 or less); checked before it is made.
+    if (o.indent > cap) throw tooLong(cap);
+    indent = PStrClass.of(" ".repeat(Math.max(0, o.indent)));
+  } else if (o.indent !== null) indent = o.indent;
   const ascii = o.ensureAscii === true;
-  const [itemSep, keySep] = o.separators ?? (indent === null ? [", ", ": "] : [",", ": "]);
+  const [itemSep, keySep] =
+    o.separators ?? (indent === null ? [COMMA_SPACE, COLON_SPACE] : [COMMA, COLON_SPACE]);
+  const newline = (level: number): void => {
+    out.add("\n");
+    for (let i = 0; i < level; i++) out.push(indent as PStr);
+  };
   const write = (x: Value, level: number): void => {
     if (level > 64) throw new TemplateRuntimeError("tojson: value nested too deeply");
     if (x === null) out.add("null");
@@ -79,35 +103,40 @@ export function toJson(v: Value, o: JsonOptions): PStr {
       }
       out.add("[");
       for (let i = 0; i < x.items.length; i++) {
-        if (i > 0) out.add(itemSep);
-        if (indent !== null) out.add(`\n${indent.repeat(level + 1)}`);
+        if (i > 0) out.push(itemSep);
+        if (indent !== null) newline(level + 1);
         write(x.items[i] as Value, level + 1);
       }
-      if (indent !== null) out.add(`\n${indent.repeat(level)}`);
+      if (indent !== null) newline(level);
       out.add("]");
     } else if (x instanceof PDict) {
       if (x.map.size === 0) {
         out.add("{}");
         return;
       }
-      const entries: Iterable<readonly [DictKey, Value]> = o.sortKeys
-        ? [...x.map.values()].sort((a, b) => compareKeys(a[0], b[0]))
-        : x.map.values();
+      const entries: Iterable<readonly [DictKey, Value]> = o.sortKeys ? sortedEntries(x, m) : x.map.values();
       out.add("{");
       let i = 0;
       for (const [k, y] of entries) {
-        if (i++ > 0) out.add(itemSep);
-        if (indent !== null) out.add(`\n${indent.repeat(level + 1)}`);
+        if (i++ > 0) out.push(itemSep);
+        if (indent !== null) newline(level + 1);
         // json.dumps writes an int key as its decimal string.
         if (k instanceof PStrClass) jsonString(k, out, ascii);
         else out.add(`"${k}"`);
-        out.add(keySep);
+        out.push(keySep);
         write(y, level + 1);
       }
-      if (indent !== null) out.add(`\n${indent.repeat(level)}`);
+      if (indent !== null) newline(level);
       out.add("}");
     } else throw new TemplateRuntimeError(`Object of type ${typeName(x)} is not JSON serializable`);
   };
   write(v, 0);
   return out.finish();
+}
+
+/** sort_keys: the entries by key, the sort charged to `m` (n log n comparisons, each its characters). */
+function sortedEntries(x: PDict, m: Meter | undefined): (readonly [DictKey, Value])[] {
+  const n = x.map.size;
+  if (n > 1) m?.charge(Math.ceil(n * Math.log2(n)) * ITEM_COST);
+  return [...x.map.values()].sort((a, b) => compareKeys(a[0], b[0], false, m));
 }
