@@ -23,6 +23,16 @@ import type { TextModel } from "./text-model.ts";
 
 export const JSON_MODEL_FILE = "tokenizer.json";
 export const SPM_MODEL_FILE = "tokenizer.model";
+/**
+ * SentencePiece files under the names Mistral's repositories give them (the suffix is the
+ * mistral-common tokenizer version), read when tokenizer.model and tokenizer.json are absent.
+ */
+export const VERSIONED_SPM_FILES: readonly string[] = [
+  "tokenizer.model.v7",
+  "tokenizer.model.v3",
+  "tokenizer.model.v2",
+  "tokenizer.model.v1",
+];
 
 export type ModelFiles = { readonly [name: string]: string | Uint8Array };
 
@@ -38,7 +48,7 @@ export type ModelSource =
       readonly stored?: StoredByteLevel;
       readonly added: AddedTokenDecl[];
     }
-  | { readonly kind: "sentencepiece"; readonly name: typeof SPM_MODEL_FILE; readonly bytes: Uint8Array }
+  | { readonly kind: "sentencepiece"; readonly name: string; readonly bytes: Uint8Array }
   | { readonly kind: "missing"; readonly name: typeof JSON_MODEL_FILE };
 
 const utf8 = new TextDecoder();
@@ -105,7 +115,17 @@ export function readModelSource(
       throw new TokenizerError("invalid-argument", `${file} must be a Uint8Array (a binary file)`, { file });
     return { kind: "sentencepiece", name: SPM_MODEL_FILE, bytes: spm };
   }
-  return parsed ?? { kind: "missing", name: JSON_MODEL_FILE };
+  if (parsed !== undefined) return parsed;
+  for (const name of VERSIONED_SPM_FILES) {
+    const bytes = present(files, name);
+    if (bytes === undefined) continue;
+    if (!(bytes instanceof Uint8Array))
+      throw new TokenizerError("invalid-argument", `${label(name)} must be a Uint8Array (a binary file)`, {
+        file: label(name),
+      });
+    return { kind: "sentencepiece", name, bytes };
+  }
+  return { kind: "missing", name: JSON_MODEL_FILE };
 }
 
 /**
