@@ -16,6 +16,7 @@ import {
 } from "./bytelevel/index.ts";
 import type { AddedTokenDecl } from "./config.ts";
 import { TokenizerError } from "./errors.ts";
+import { loadTekkenModel, readTekkenFile, type TekkenFile } from "./models/tekken/index.ts";
 import { loadSentencePieceModel } from "./sentencepiece/index.ts";
 import { isSentencePieceJson, loadSpJsonModel } from "./spjson/index.ts";
 import type { ModelTables } from "./tables/model-tables.ts";
@@ -23,6 +24,8 @@ import type { TextModel } from "./text-model.ts";
 
 export const JSON_MODEL_FILE = "tokenizer.json";
 export const SPM_MODEL_FILE = "tokenizer.model";
+/** Mistral's tekken file (./models/tekken/), read when tokenizer.model and tokenizer.json are absent. */
+export const TEKKEN_FILE = "tekken.json";
 /**
  * SentencePiece files under the names Mistral's repositories give them (the suffix is the
  * mistral-common tokenizer version), read when tokenizer.model and tokenizer.json are absent.
@@ -49,6 +52,13 @@ export type ModelSource =
       readonly added: AddedTokenDecl[];
     }
   | { readonly kind: "sentencepiece"; readonly name: string; readonly bytes: Uint8Array }
+  | {
+      readonly kind: "tekken";
+      readonly name: typeof TEKKEN_FILE;
+      readonly tekken: TekkenFile;
+      /** The special-token table: every entry is reserved (the reference never makes one from text). */
+      readonly added: AddedTokenDecl[];
+    }
   | { readonly kind: "missing"; readonly name: typeof JSON_MODEL_FILE };
 
 const utf8 = new TextDecoder();
@@ -116,6 +126,21 @@ export function readModelSource(
     return { kind: "sentencepiece", name: SPM_MODEL_FILE, bytes: spm };
   }
   if (parsed !== undefined) return parsed;
+  const tekken = present(files, TEKKEN_FILE);
+  if (tekken !== undefined) {
+    const file = label(TEKKEN_FILE);
+    let json: unknown;
+    try {
+      json = JSON.parse(textOf(tekken, file));
+    } catch (e) {
+      if (e instanceof TokenizerError) throw e;
+      const why = e instanceof Error ? e.message : String(e);
+      throw new TokenizerError("bad-tokenizer-file", `${file} is not valid JSON: ${why}`, { file });
+    }
+    const t = readTekkenFile(json, file);
+    const added = t.special.map((content, id) => ({ id, content, special: true }));
+    return { kind: "tekken", name: TEKKEN_FILE, tekken: t, added };
+  }
   for (const name of VERSIONED_SPM_FILES) {
     const bytes = present(files, name);
     if (bytes === undefined) continue;
@@ -190,6 +215,8 @@ export function loadTextModel(
       return loadSpJsonModel(source.text, { file, blocked });
     case "sentencepiece":
       return loadSentencePieceModel(source.bytes, { file, blocked, ...withTables });
+    case "tekken":
+      return loadTekkenModel(source.tekken, { file, blocked });
   }
 }
 

@@ -15,6 +15,8 @@ export interface DetectionInput {
   readonly templates: readonly string[];
   /** The name of the model file the files present (Detection.modelFiles). */
   readonly modelFile?: string;
+  /** The version the model file states (tekken.json config.version; Detection.modelVersions). */
+  readonly modelVersion?: string;
 }
 
 function holds(d: Detection, input: DetectionInput, byId: ReadonlyMap<number, string>): boolean {
@@ -34,6 +36,11 @@ function holds(d: Detection, input: DetectionInput, byId: ReadonlyMap<number, st
   if (
     d.modelFiles !== undefined &&
     (input.modelFile === undefined || !d.modelFiles.includes(input.modelFile))
+  )
+    return false;
+  if (
+    d.modelVersions !== undefined &&
+    (input.modelVersion === undefined || !d.modelVersions.includes(input.modelVersion))
   )
     return false;
   const needs = d.templateIncludes ?? [];

@@ -18,7 +18,7 @@ import {
   type LoadOptions,
   type TemplateFormatOptions,
 } from "../load.ts";
-import { JSON_MODEL_FILE, SPM_MODEL_FILE, VERSIONED_SPM_FILES } from "../model-files.ts";
+import { JSON_MODEL_FILE, SPM_MODEL_FILE, TEKKEN_FILE, VERSIONED_SPM_FILES } from "../model-files.ts";
 import { loadTemplateTokenizerSync } from "../template/directory.ts";
 import { TEMPLATE_FILE } from "../template/from-files.ts";
 import type { TemplateTokenizer } from "../template/tokenizer.ts";
@@ -54,6 +54,7 @@ const FILE_NAMES: readonly string[] = [
   JSON_MODEL_FILE,
   SPM_MODEL_FILE,
   ...VERSIONED_SPM_FILES,
+  TEKKEN_FILE,
   TEMPLATE_FILE,
   ...EOS_FILES,
 ];

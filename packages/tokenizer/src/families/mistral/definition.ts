@@ -33,4 +33,31 @@ function definitionOf(v: MistralVersion): FamilyDefinition<MistralKey> {
   };
 }
 
-export const definitions: readonly FamilyDefinition<MistralKey>[] = ([1, 2, 3, 7] as const).map(definitionOf);
+/**
+ * The tekken tokenizers of a version: the same rendering over a tekken.json whose special-token
+ * table gives the IDs (resolved by string, every entry reserved).
+ */
+function tekkenDefinitionOf(v: 3 | 7): FamilyDefinition<MistralKey> {
+  const keys = KEYS_OF[v];
+  return {
+    name: `mistral-tekken-v${v}`,
+    title: `Mistral (tekken tokenizer v${v})`,
+    tokens: TOKENS,
+    optionalTokens: (Object.keys(TOKENS) as MistralKey[]).filter((k) => !keys.includes(k)),
+    detect: { modelFiles: ["tekken.json"], modelVersions: [`v${v}`], priority: 10 },
+    // The "<SPECIAL_N>" fillers of the table are reserved but are names no format writes: caller
+    // text spelling one is plain text, not audited as a marker.
+    reserved: { allAddedTokens: true, notAudited: FILLERS },
+    eos: ["eos"],
+    render: mistralRenderer(v),
+    grammar: grammar(v),
+  };
+}
+
+/** mistral-common's names for the unused special-token IDs (tekken files have 1000 IDs at most). */
+const FILLERS: readonly string[] = Array.from({ length: 1000 }, (_, i) => `<SPECIAL_${i}>`);
+
+export const definitions: readonly FamilyDefinition<MistralKey>[] = [
+  ...([1, 2, 3, 7] as const).map(definitionOf),
+  ...([3, 7] as const).map(tekkenDefinitionOf),
+];
