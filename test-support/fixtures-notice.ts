@@ -3,6 +3,7 @@
 import { missingFamilyFixtures } from "./family-fixtures.ts";
 import { fixturesDir, missingFixtures } from "./fixtures.ts";
 import { harmonySuiteDir, haveHarmonySuite } from "./harmony-suite.ts";
+import { haveMistralSuite, mistralSuiteDir } from "./mistral-suite.ts";
 
 export default function setup(): void {
   const skipped: string[] = [];
@@ -22,6 +23,10 @@ export default function setup(): void {
   if (!haveHarmonySuite()) {
     skipped.push("the harmony peer suite");
     why.push(`harmony peer suite not found in ${harmonySuiteDir()}; set CHATWIRE_HARMONY_SUITE`);
+  }
+  if (!haveMistralSuite()) {
+    skipped.push("the mistral-common peer suite");
+    why.push(`mistral-common data not found in ${mistralSuiteDir()}; set CHATWIRE_MISTRAL_SUITE`);
   }
   if (skipped.length === 0) return;
   const msg = why.join("; ");
