@@ -26,9 +26,12 @@ export interface TekkenModelOptions {
   readonly blocked?: Iterable<number>;
 }
 
+/** The bytes as a string of code units 0..255 (a Map key); chunked so no call gets too many arguments. */
 const latin1 = (b: Uint8Array): string => {
+  if (b.length <= 4096) return String.fromCharCode.apply(null, b as unknown as number[]);
   let s = "";
-  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i] as number);
+  for (let i = 0; i < b.length; i += 4096)
+    s += String.fromCharCode.apply(null, b.subarray(i, i + 4096) as unknown as number[]);
   return s;
 };
 
@@ -50,8 +53,10 @@ export function loadTekkenModel(f: TekkenFile, options: TekkenModelOptions): Tek
   const n = f.ranks.length;
   const offset = f.numSpecial;
   const byBytes = new Map<string, number>();
+  const keys = new Array<string>(n);
   for (let r = 0; r < n; r++) {
     const key = latin1(f.ranks[r] as Uint8Array);
+    keys[r] = key;
     if (!byBytes.has(key)) byBytes.set(key, r);
   }
   const byteRank = new Int32Array(256);
@@ -69,7 +74,7 @@ export function loadTekkenModel(f: TekkenFile, options: TekkenModelOptions): Tek
   }
   const table = new MergeTable(n * 4);
   for (let r = 0; r < n; r++) {
-    const key = latin1(f.ranks[r] as Uint8Array);
+    const key = keys[r] as string;
     if (byBytes.get(key) !== r) continue;
     for (let k = 1; k < key.length; k++) {
       const a = byBytes.get(key.slice(0, k));
