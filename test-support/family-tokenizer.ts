@@ -36,6 +36,8 @@ export function loadFixtureTokenizer(t: FixtureTokenizer): ChatTokenizer {
     const b = readIf(join(dir, n));
     if (b !== undefined) files[n] = b;
   }
+  if ("package" in s)
+    for (const [n, p] of Object.entries(s.files ?? {})) files[n] = new Uint8Array(readFileSync(join(dir, p)));
   if ("shared" in s)
     for (const [n, p] of Object.entries(s.overlay ?? {})) {
       const b = readIf(resolve(fixturesDir(), p));

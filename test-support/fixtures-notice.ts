@@ -4,6 +4,7 @@ import { missingFamilyFixtures } from "./family-fixtures.ts";
 import { fixturesDir, missingFixtures } from "./fixtures.ts";
 import { ggufVocabDir, missingGgufVocab } from "./gguf-vocab.ts";
 import { harmonySuiteDir, haveHarmonySuite } from "./harmony-suite.ts";
+import { haveMistralSuite, mistralSuiteDir } from "./mistral-suite.ts";
 import { missingSharedFiles, sharedSources } from "./shared-sources.ts";
 
 export default function setup(): void {
@@ -42,6 +43,10 @@ export default function setup(): void {
         .map((e) => e.file)
         .join(", ")}${gone.length > 3 ? ", ..." : ""} (node test-vectors/fetch-shared.js fetches them)`,
     );
+  }
+  if (!haveMistralSuite()) {
+    skipped.push("the mistral-common peer suite");
+    why.push(`mistral-common data not found in ${mistralSuiteDir()}; set CHATWIRE_MISTRAL_SUITE`);
   }
   if (skipped.length === 0) return;
   const msg = why.join("; ");

@@ -65,6 +65,14 @@ export {
   type TemplateFormatOptions,
   type TokenizerFiles,
 } from "./load.ts";
+// Mistral's tekken tokenizer as a TextModel (its JSON read from memory; see docs/families/mistral.md).
+export {
+  loadTekkenModel,
+  readTekkenFile,
+  type TekkenFile,
+  type TekkenModel,
+  type TekkenModelOptions,
+} from "./models/tekken/index.ts";
 export {
   SPECIAL_TEXT_POLICIES,
   type SpecialTextOptions,

@@ -14,7 +14,13 @@ import type { FamilyDefinition } from "./families/definition.ts";
 import { detectFamily, familyByName } from "./families/detect.ts";
 import { planRegistry, verifyRegistry } from "./formats/registry.ts";
 import type { FormatName } from "./formats/reserved.ts";
-import { loadTextModel, readModelSource, unreachableIds } from "./model-files.ts";
+import {
+  loadTextModel,
+  readModelSource,
+  TEKKEN_FILE,
+  unreachableIds,
+  VERSIONED_SPM_FILES,
+} from "./model-files.ts";
 import type { SpecialTextPolicy } from "./special-text/policy.ts";
 import type { ModelTables } from "./tables/model-tables.ts";
 import { buildTemplateTokenizer, TEMPLATE_FILE, type TemplateLoadOptions } from "./template/from-files.ts";
@@ -113,12 +119,16 @@ function familyOf(
   config: TokenizerConfig,
   modelAdded: Parameters<typeof planRegistry>[2],
   label: (name: string) => string,
+  modelFile: string,
+  modelVersion: string | undefined,
 ): FamilyDefinition {
   if (format !== undefined && format !== "auto") return familyByName(format);
   return detectFamily({
     config,
     addedTokens: [...config.addedTokens, ...(modelAdded ?? [])],
     templates: templatesOf(files, config, label),
+    modelFile,
+    ...(modelVersion === undefined ? {} : { modelVersion }),
   });
 }
 
@@ -139,12 +149,19 @@ export function buildTokenizer(
 ): ChatTokenizer {
   if (typeof files !== "object" || files === null)
     throw new TokenizerError("invalid-argument", "files must be an object keyed by file name");
-  const config = configOf(files, label);
+  // Mistral's repositories ship tokenizer.model.vN or tekken.json without tokenizer_config.json.
+  const bare =
+    !Object.hasOwn(files, CONFIG_FILE) &&
+    [...VERSIONED_SPM_FILES, TEKKEN_FILE].some((n) => Object.hasOwn(files, n));
+  const config = bare ? parseTokenizerConfig("{}", label(CONFIG_FILE)) : configOf(files, label);
   checkFormatOption(options.format);
   const source = readModelSource(files, label, options.tables);
   const modelAdded =
-    source.kind === "byte-level-bpe" || source.kind === "sentencepiece-json" ? source.added : [];
-  const family = familyOf(options.format, files, config, modelAdded, label);
+    source.kind === "byte-level-bpe" || source.kind === "sentencepiece-json" || source.kind === "tekken"
+      ? source.added
+      : [];
+  const modelVersion = source.kind === "tekken" ? source.tekken.version : undefined;
+  const family = familyOf(options.format, files, config, modelAdded, label, source.name, modelVersion);
   const modelFile = label(source.name);
   if (source.kind === "missing") {
     const spm = label("tokenizer.model");

@@ -16,6 +16,7 @@ import {
 } from "./bytelevel/index.ts";
 import type { AddedTokenDecl } from "./config.ts";
 import { TokenizerError } from "./errors.ts";
+import { loadTekkenModel, readTekkenFile, type TekkenFile } from "./models/tekken/index.ts";
 import { loadSentencePieceModel } from "./sentencepiece/index.ts";
 import { isSentencePieceJson, loadSpJsonModel } from "./spjson/index.ts";
 import type { ModelTables } from "./tables/model-tables.ts";
@@ -23,6 +24,18 @@ import type { TextModel } from "./text-model.ts";
 
 export const JSON_MODEL_FILE = "tokenizer.json";
 export const SPM_MODEL_FILE = "tokenizer.model";
+/** Mistral's tekken file (./models/tekken/), read when tokenizer.model and tokenizer.json are absent. */
+export const TEKKEN_FILE = "tekken.json";
+/**
+ * SentencePiece files under the names Mistral's repositories give them (the suffix is the
+ * mistral-common tokenizer version), read when tokenizer.model and tokenizer.json are absent.
+ */
+export const VERSIONED_SPM_FILES: readonly string[] = [
+  "tokenizer.model.v7",
+  "tokenizer.model.v3",
+  "tokenizer.model.v2",
+  "tokenizer.model.v1",
+];
 
 export type ModelFiles = { readonly [name: string]: string | Uint8Array };
 
@@ -38,7 +51,14 @@ export type ModelSource =
       readonly stored?: StoredByteLevel;
       readonly added: AddedTokenDecl[];
     }
-  | { readonly kind: "sentencepiece"; readonly name: typeof SPM_MODEL_FILE; readonly bytes: Uint8Array }
+  | { readonly kind: "sentencepiece"; readonly name: string; readonly bytes: Uint8Array }
+  | {
+      readonly kind: "tekken";
+      readonly name: typeof TEKKEN_FILE;
+      readonly tekken: TekkenFile;
+      /** The special-token table: every entry is reserved (the reference never makes one from text). */
+      readonly added: AddedTokenDecl[];
+    }
   | { readonly kind: "missing"; readonly name: typeof JSON_MODEL_FILE };
 
 const utf8 = new TextDecoder();
@@ -105,7 +125,32 @@ export function readModelSource(
       throw new TokenizerError("invalid-argument", `${file} must be a Uint8Array (a binary file)`, { file });
     return { kind: "sentencepiece", name: SPM_MODEL_FILE, bytes: spm };
   }
-  return parsed ?? { kind: "missing", name: JSON_MODEL_FILE };
+  if (parsed !== undefined) return parsed;
+  const tekken = present(files, TEKKEN_FILE);
+  if (tekken !== undefined) {
+    const file = label(TEKKEN_FILE);
+    let json: unknown;
+    try {
+      json = JSON.parse(textOf(tekken, file));
+    } catch (e) {
+      if (e instanceof TokenizerError) throw e;
+      const why = e instanceof Error ? e.message : String(e);
+      throw new TokenizerError("bad-tokenizer-file", `${file} is not valid JSON: ${why}`, { file });
+    }
+    const t = readTekkenFile(json, file);
+    const added = t.special.map((content, id) => ({ id, content, special: true }));
+    return { kind: "tekken", name: TEKKEN_FILE, tekken: t, added };
+  }
+  for (const name of VERSIONED_SPM_FILES) {
+    const bytes = present(files, name);
+    if (bytes === undefined) continue;
+    if (!(bytes instanceof Uint8Array))
+      throw new TokenizerError("invalid-argument", `${label(name)} must be a Uint8Array (a binary file)`, {
+        file: label(name),
+      });
+    return { kind: "sentencepiece", name, bytes };
+  }
+  return { kind: "missing", name: JSON_MODEL_FILE };
 }
 
 /**
@@ -177,6 +222,8 @@ export function loadTextModel(
       return loadSpJsonModel(source.text, { file, blocked });
     case "sentencepiece":
       return loadSentencePieceModel(source.bytes, { file, blocked, ...withTables });
+    case "tekken":
+      return loadTekkenModel(source.tekken, { file, blocked });
   }
 }
 

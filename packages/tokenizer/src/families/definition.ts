@@ -30,6 +30,13 @@ export interface Detection {
    */
   readonly templateIfPresentIncludes?: readonly string[];
   readonly priority?: number;
+  /**
+   * The model file the files present is one of these names (Mistral's `tokenizer.model.v3`,
+   * `tekken.json`): a file name is the vendor's own statement of the format version.
+   */
+  readonly modelFiles?: readonly string[];
+  /** The model file states one of these versions (tekken.json config.version "v3", "v7", ...). */
+  readonly modelVersions?: readonly string[];
   /** The family also matches when every condition of one of these holds (added by core-tok). */
   readonly alternatives?: readonly Detection[];
 }

@@ -13,6 +13,10 @@ export interface DetectionInput {
   readonly addedTokens: readonly AddedTokenDecl[];
   /** Every chat template source of the files (config chat_template entries, chat_template.jinja). */
   readonly templates: readonly string[];
+  /** The name of the model file the files present (Detection.modelFiles). */
+  readonly modelFile?: string;
+  /** The version the model file states (tekken.json config.version; Detection.modelVersions). */
+  readonly modelVersion?: string;
 }
 
 function holds(d: Detection, input: DetectionInput, byId: ReadonlyMap<number, string>): boolean {
@@ -29,6 +33,16 @@ function holds(d: Detection, input: DetectionInput, byId: ReadonlyMap<number, st
         : byId.get(t.id) === t.content;
     if (!ok) return false;
   }
+  if (
+    d.modelFiles !== undefined &&
+    (input.modelFile === undefined || !d.modelFiles.includes(input.modelFile))
+  )
+    return false;
+  if (
+    d.modelVersions !== undefined &&
+    (input.modelVersion === undefined || !d.modelVersions.includes(input.modelVersion))
+  )
+    return false;
   const needs = d.templateIncludes ?? [];
   if (needs.length > 0 && !input.templates.some((src) => needs.every((s) => src.includes(s)))) return false;
   const ifAny = d.templateIfPresentIncludes ?? [];

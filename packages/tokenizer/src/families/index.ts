@@ -7,6 +7,7 @@ import type { FamilyDefinition } from "./definition.ts";
 import { definition as gptOss } from "./gpt-oss/definition.ts";
 import { definition as internlm2 } from "./internlm2/definition.ts";
 import { definitions as llama3 } from "./llama3/definition.ts";
+import { definitions as mistral } from "./mistral/definition.ts";
 import { definition as qwen3 } from "./qwen3/definition.ts";
 import { definition as qwen3Coder } from "./qwen3-coder/definition.ts";
 
@@ -20,6 +21,7 @@ export const FAMILIES: readonly FamilyDefinition[] = [
   deepseekV3,
   deepseekR1,
   ...llama3,
+  ...mistral,
 ];
 
 /** The family names (the --format values besides "auto" and "template"). */

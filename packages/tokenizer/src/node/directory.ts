@@ -24,7 +24,7 @@ import {
   NO_NATIVE_FAMILY,
   type TemplateFormatOptions,
 } from "../load.ts";
-import { JSON_MODEL_FILE, SPM_MODEL_FILE } from "../model-files.ts";
+import { JSON_MODEL_FILE, SPM_MODEL_FILE, TEKKEN_FILE, VERSIONED_SPM_FILES } from "../model-files.ts";
 import { loadTemplateTokenizerSync } from "../template/directory.ts";
 import { TEMPLATE_FILE } from "../template/from-files.ts";
 import type { TemplateTokenizer } from "../template/tokenizer.ts";
@@ -45,7 +45,9 @@ function buildCached(
   options: NodeLoadOptions,
   label: (name: string) => string,
 ): ChatTokenizer {
-  const parts = [JSON_MODEL_FILE, SPM_MODEL_FILE].flatMap((n) => (files[n] === undefined ? [] : [files[n]]));
+  const parts = [JSON_MODEL_FILE, SPM_MODEL_FILE, ...VERSIONED_SPM_FILES].flatMap((n) =>
+    files[n] === undefined ? [] : [files[n]],
+  );
   const cache = parts.length === 0 ? undefined : openTableCache(parts, options);
   if (cache === undefined) return buildTokenizer(files, options, label);
   const tok = buildTokenizer(files, { ...options, tables: cache.tables }, label);
@@ -58,6 +60,8 @@ const FILE_NAMES: readonly string[] = [
   CONFIG_FILE,
   JSON_MODEL_FILE,
   SPM_MODEL_FILE,
+  ...VERSIONED_SPM_FILES,
+  TEKKEN_FILE,
   TEMPLATE_FILE,
   ...EOS_FILES,
 ];

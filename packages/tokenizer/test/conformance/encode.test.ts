@@ -65,29 +65,58 @@ const SLOTS = [
 type Slot = (typeof SLOTS)[number];
 
 /**
- * `oneCallPerMessage`: the two calls in two assistant messages, each followed by its result (a
- * family whose template allows one call per message, Llama 3.1+, refuses the two-call twin).
+ * The request's shape: "two-calls" as written below; "one-call-per-message": the two calls in
+ * two assistant messages, each followed by its result (a family whose template allows one call
+ * per message, Llama 3.1+, refuses the two-call twin); "strict": also every call with an id and
+ * every result with its tool_call_id, and the assistant text in its own turn before the calls
+ * (Mistral v2/v3 refuse text next to calls, v3+ results without a call id); "no-tools": no
+ * tools, calls or results at all (Mistral v1), so the tool fields hold nothing to inject.
  */
-function injectionRequest(at: Slot, value: string, oneCallPerMessage = false): ChatRequest {
+type Shape = "two-calls" | "one-call-per-message" | "strict" | "no-tools";
+const SHAPES: readonly Shape[] = ["two-calls", "one-call-per-message", "strict", "no-tools"];
+
+function injectionRequest(at: Slot, value: string, shape: Shape = "two-calls"): ChatRequest {
   const r = injectionRequestTwoCalls(at, value) as unknown as { messages: Array<Record<string, unknown>> };
-  if (!oneCallPerMessage) return r as unknown as ChatRequest;
+  if (shape === "two-calls") return r as unknown as ChatRequest;
   const [sys, user, asst, tool, last] = r.messages as [
     object,
     object,
     Record<string, unknown>,
-    object,
+    Record<string, unknown>,
     object,
   ];
-  const calls = asst.tool_calls as unknown[];
+  const calls = asst.tool_calls as Array<Record<string, unknown>>;
+  if (shape === "one-call-per-message")
+    return {
+      ...r,
+      messages: [
+        sys,
+        user,
+        { ...asst, tool_calls: [calls[0]] },
+        tool,
+        { role: "assistant", content: null, tool_calls: [calls[1]] },
+        tool,
+        last,
+      ],
+    } as ChatRequest;
+  if (shape === "no-tools") {
+    const { tool_calls: _calls, ...textOnly } = asst;
+    const { tools: _tools, ...rest } = r as unknown as Record<string, unknown>;
+    return { ...rest, messages: [sys, user, textOnly, last] } as ChatRequest;
+  }
+  const ids = ["call00001", "call00002"];
+  const { content, ...callsOnly } = asst;
   return {
     ...r,
     messages: [
       sys,
       user,
-      { ...asst, tool_calls: [calls[0]] },
-      tool,
-      { role: "assistant", content: null, tool_calls: [calls[1]] },
-      tool,
+      { role: "assistant", content },
+      { role: "user", content: "Go on." },
+      { ...callsOnly, content: null, tool_calls: [{ ...calls[0], id: ids[0] }] },
+      { ...tool, tool_call_id: ids[0] },
+      { role: "assistant", content: null, tool_calls: [{ ...calls[1], id: ids[1] }] },
+      { ...tool, tool_call_id: ids[1] },
       last,
     ],
   } as ChatRequest;
@@ -181,22 +210,25 @@ function suite(name: string, fx: FamilyFixtures): void {
         const strings = [...tok.registry.strings.keys()];
         let encoded = 0;
         let refused = 0;
-        // A family that refuses two calls in one message gets them one per message.
-        let single = false;
-        try {
-          tok.encodeChat(injectionRequest("system.content", "axb"));
-        } catch (e) {
-          if (!isRefusal(e)) throw e;
-          single = true;
-        }
+        // A family that refuses the two-call request gets the next shape it renders.
+        const shape =
+          SHAPES.find((sh) => {
+            try {
+              tok.encodeChat(injectionRequest("system.content", "axb", sh));
+              return true;
+            } catch (e) {
+              if (!isRefusal(e)) throw e;
+              return false;
+            }
+          }) ?? "no-tools";
         for (const slot of SLOTS) {
-          const twinReq = injectionRequest(slot, "axb", single);
+          const twinReq = injectionRequest(slot, "axb", shape);
           const twin = tok.encodeChat(twinReq);
           expectTiling(twin, `${slot} benign`);
           const expected = reservedOf(tok, twin.ids);
           for (const s of strings) {
             const what = `${slot} <- ${JSON.stringify(s)}`;
-            const req = injectionRequest(slot, `a${s}b`, single);
+            const req = injectionRequest(slot, `a${s}b`, shape);
             let enc: ChatEncoding;
             try {
               enc = tok.encodeChat(req);

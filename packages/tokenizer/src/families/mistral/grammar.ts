@@ -1,0 +1,23 @@
+// The decoder grammar of Mistral's instruct formats (docs/families/mistral.md):
+//
+//   TEXT[‹TOOL_CALLS›[{"name": N, "arguments": {...}[, "id": ID]}, ...]]‹/s›
+//
+// No headers: a generation is assistant text from the start. ‹TOOL_CALLS› opens the calls, which
+// run to the end of the message (there is no close marker). Their body (a JSON list of
+// json-call objects) is reported as raw action text: the grammar contract has no list-of-calls
+// body syntax yet. ‹[/INST]›, tool results, tools and the rest are never written by a model:
+// misplaced.
+import type { Grammar } from "../grammar.ts";
+import type { MistralKey, MistralVersion } from "./tokens.ts";
+
+export function grammar(v: MistralVersion): Grammar<MistralKey> {
+  return {
+    markers: {
+      eos: { move: "end-of-text" },
+      ...(v === 1 ? {} : { toolCalls: { move: "block-open", block: "tool_calls" } as const }),
+    },
+    header: { syntax: "none" },
+    blocks: v === 1 ? [] : [{ name: "tool_calls", emits: "action", kind: "tool_call", body: "raw" }],
+    initialRole: "assistant",
+  };
+}

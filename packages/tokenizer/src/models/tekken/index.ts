@@ -1,0 +1,2 @@
+export { base64Bytes, readTekkenFile, type TekkenFile } from "./tekken-file.ts";
+export { loadTekkenModel, type TekkenModel, type TekkenModelOptions } from "./tekken-model.ts";

@@ -1,0 +1,53 @@
+// Injection properties of the Mistral-only caller fields the shared battery does not fill
+// (test/conformance/encode.test.ts): a tool call's id and a tool message's tool_call_id (written
+// into the calls JSON in v3, as raw text between [TOOL_RESULTS] and [TOOL_CONTENT] in v7), a tool
+// message's name (v2), and the tool result as JSON text. Whatever the caller writes there, the
+// reserved IDs of the encoding are those of a benign twin, in order.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { haveMistralSuite, mistralSpm } from "../../../test-support/mistral-suite.ts";
+import { type ChatRequest, type ChatTokenizer, fromFiles } from "../src/index.ts";
+
+function request(v: { id: string; callId: string; name: string; result: string }): ChatRequest {
+  return {
+    messages: [
+      { role: "user", content: "Weather?" },
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [{ id: v.id, type: "function", function: { name: "get_weather", arguments: "{}" } }],
+      },
+      { role: "tool", name: v.name, content: v.result, tool_call_id: v.callId },
+    ],
+  };
+}
+
+const reservedOf = (tok: ChatTokenizer, ids: readonly number[]): number[] =>
+  ids.filter((id) => tok.registry.ids.has(id));
+
+describe.skipIf(!haveMistralSuite())("Mistral caller fields never make a reserved ID", () => {
+  for (const v of [2, 3, 7] as const) {
+    it(`v${v}: ids, tool_call_id, tool name, result`, () => {
+      const tok = fromFiles({ [`tokenizer.model.v${v}`]: mistralSpm(v) });
+      const markers = [...tok.registry.strings.keys()];
+      const benign = { id: "abcdefghi", callId: "abcdefghi", name: "get_weather", result: "21" };
+      const expected = reservedOf(tok, tok.encodeChat(request(benign)).ids);
+      const text = fc
+        .array(fc.oneof(fc.constantFrom(...markers), fc.string({ maxLength: 4 })), { maxLength: 6 })
+        .map((a) => a.join(""));
+      fc.assert(
+        fc.property(
+          fc.constantFrom("id", "callId", "name", "result"),
+          text,
+          fc.boolean(),
+          (field, s, asJson) => {
+            const value = field === "result" && asJson ? JSON.stringify({ s }) : s;
+            const req = request({ ...benign, [field]: value });
+            expect(reservedOf(tok, tok.encodeChat(req).ids)).toEqual(expected);
+          },
+        ),
+        { numRuns: 300, seed: 39 },
+      );
+    });
+  }
+});
