@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes a tiny random-weight GGUF v3 model with the real Qwen3 vocabulary, for the
-// node-llama-cpp engine's tests and the `chatwire serve` demo (issue 12):
+// node-llama-cpp engine's tests and the `chatwire serve` demo:
 //   node scripts/make-tiny-gguf.js OUT.gguf [--seed N] [--chat-template FILE | --no-chat-template]
 // Architecture "llama": 1 layer, 32-wide embeddings, 4 heads (head dim 8), FFN 64; 2-D weights
 // f16, norm weights f32 (llama.cpp's CPU kernels want f32 norms). Vocabulary from the Qwen3

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Bounded loopback load test of the chatwire server (issue 12, item 4):
+// Bounded loopback load test of the chatwire server:
 //   node bench/serve/load.js [--quick]      (needs the built dist/: `pnpm run build`)
 // Method: the server runs IN THIS process (packages/server/dist, node:http on 127.0.0.1) over an
 // engine wrapped by a tap that records the IDs it yields per prompt; the clients run in a

@@ -399,13 +399,12 @@ export async function main(settings: Settings): Promise<void> {
       prewarm: fx("qwen3"),
       stopStrings: STOP_STRINGS,
       // More warmup than the in-process rows: there, 3 pre-warm passes over every fixture ran
-      // first; here each process starts cold (a round is one 8k sequence, ~0.1 ms).
+      // first; here each process starts cold (a round is one short 8k sequence).
       warmup: q ? 60 : 100,
       rounds: q ? 41 : 81,
     };
-    // Solo processes come out in per-process speed modes on this VM (seen: ours 9-10 ns vs
-    // 16-24 ns per token, the floor 3.4 vs 5.9, stable within a process, changed by a full GC
-    // inside one): a pair's ratio swings 1.8x..7x, so the median needs more than 5 pairs.
+    // Solo processes come out in per-process speed modes on a shared VM, so a pair's ratio
+    // swings widely and the median needs more than 5 pairs (bench/README.md, section 1).
     const pairs = q ? 3 : 11;
     results.decode_solo = {
       noop: soloPairs("floor", "ours", pairs, base),

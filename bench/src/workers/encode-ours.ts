@@ -101,8 +101,8 @@ if (req.coldOnly === true) {
 // FIRST_PAIRS fresh instances per side, the order flipping pair by pair (neither side always
 // runs after the other's first call has warmed shared code), CPU time of the process, after
 // one full GC (heapUsedAfterGc: no sample inherits the collection debt of the loads; a GC
-// before every sample ages the bytecode of the code between samples until V8 flushes it,
-// which charges one side a recompile). A single first call is a few hundred µs on a
+// before every sample would let the code between samples go cold and charge one side a
+// recompile: bench/README.md, "Method"). A single first call is short on a
 // SentencePiece model, mostly first touches of that instance's tables, so one pair swings
 // several-fold: the ratio is of the medians over the pairs after the first (the first pair
 // pays what is first in this process, whichever side it is). Each instance's load is timed
@@ -203,7 +203,7 @@ const names = Object.keys(cands);
 // Wall time (ns) per round for the rates (chars/s, comparable with the other libraries' own
 // processes), and CPU time of the process (µs, process.cpuUsage) for the paired ratios: on this
 // shared machine a round is often descheduled for longer than it runs, which wall-clock pairs
-// of one ~3 ms part cannot tell from encoder cost.
+// of one short part cannot tell from encoder cost.
 const times: Record<string, number[]> = { ours: [], raw: [], chat: [], tiktoken: [] };
 const cpuTimes: Record<string, number[]> = { ours: [], raw: [], chat: [], tiktoken: [] };
 for (let r = 0; r < R; r++) {
@@ -226,7 +226,7 @@ const rate = (k: string) => median(rates(k));
 const pairedOn = (a: string, b: string, on: Record<string, number[]> = times) =>
   (on[a] as number[]).map((t, i) => t / ((on[b] as number[])[i] as number));
 // Per-round pairs on identical fresh text (part r for both), CPU time: kept in the JSON, but one
-// part takes a few ms and single samples swing on this shared machine, so chat_overhead_ratio
+// part is short and single samples swing on a shared machine, so chat_overhead_ratio
 // comes from the steadier pool design below (also paired on identical text).
 const fresh = pairedOn("chat", "raw", cpuTimes);
 const textOverPaired = pairedOn("ours", "raw", cpuTimes);
@@ -236,12 +236,11 @@ const textOverPaired = pairedOn("ours", "raw", cpuTimes);
 const oursOverTiktoken = tk !== undefined ? pairedOn("tiktoken", "ours", cpuTimes) : undefined;
 const poolParts = parts.slice(R, 3 * R);
 const poolConvs = convs.slice(R, 3 * R);
-// CPU time of this process (process.cpuUsage, µs), not wall time: on this shared machine a
-// pass is often descheduled for longer than it runs, and wall-clock pairs swung 0.5x..5x.
+// CPU time of this process (process.cpuUsage, µs), not wall time: on a shared machine a pass is
+// often descheduled for longer than it runs, which would swing a wall-clock pair several-fold.
 // Raw and chat alternate PER PART (a few ms each, the order flipping part by part and pass by
 // pass), so a burst of load from other processes lands on both sides alike. Which side reads a
-// part first matters (full run 2026-12-02 14:34 UTC, Qwen3: the passes of one order gave a median
-// of 1.12, those of the other 1.045), so one sample is TWO consecutive passes with opposite
+// part first matters (bench/README.md, section 2), so one sample is TWO consecutive passes with opposite
 // orders: (chat CPU time) / (raw CPU time) summed over both, each part read first once by each
 // side; POOL_SAMPLES samples. The per-pass ratios stay in the JSON (chat_overhead_passes).
 const POOL_SAMPLES = 10;

@@ -1,8 +1,8 @@
-// ChatBuilder.finish() is linear in the number of segments (issue 14: joining the IDs re-copied
-// everything joined so far once per 4,096 chunks, ~50 s for 800k small messages). Complexity is
-// checked as a ratio in one process: time per segment at 800k segments against 8k segments
-// (same segment shape, after a warm-up), with a generous bound: the quadratic join measured
-// 11-14x here (23x outside vitest) and grows with the count; the linear one 1.0-2.0x. Also: the
+// ChatBuilder.finish() is linear in the number of segments (a batched join would re-copy
+// everything joined so far once per batch: quadratic in the count). Complexity is checked as a
+// ratio in one process: time per segment at 800k segments against 8k segments (same segment
+// shape, after a warm-up), with a generous bound: a quadratic join's ratio grows with the count
+// far past it, a linear one stays near 1. Also: the
 // UTF-8 measuring that attributes spans counts bytes exactly (astral, lone surrogates, over the 64 KiB scratch).
 
 import { readFileSync } from "node:fs";

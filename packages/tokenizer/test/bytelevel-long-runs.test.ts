@@ -1,13 +1,13 @@
-// One very long run of a single character class (issue 14): V8's split RegExp throws RangeError
-// on one match of millions of characters (its backtrack stack), and the encoder surfaced it.
-// Now that one match is computed by the fallback matcher (src/bytelevel/split-fallback.ts).
+// One very long run of a single character class: V8's split RegExp throws RangeError on one
+// match of millions of characters (its backtrack stack), so that one match is computed by the
+// fallback matcher (src/bytelevel/split-fallback.ts).
 // Exactness is checked in two steps, each against a reference:
 // 1. the fallback against V8's own RegExp (itself differential-tested against HF tokenizers in
 //    crosscheck-bytelevel.test.ts), at every code point position of random strings built from
 //    the characters each alternative of the pattern distinguishes (fast-check, fixed seed);
 // 2. end to end against HF Rust `tokenizers` (Qwen3's tokenizer.json, added_tokens removed) on
 //    runs past V8's limit, after checking that V8 does throw on them (so the fallback ran).
-// The issue's sizes: 9M ASCII letters against HF, 5M CJK round-trips; CHATWIRE_LONG_RUNS=all
+// Large sizes: 9M ASCII letters against HF, 5M CJK round-trips; CHATWIRE_LONG_RUNS=all
 // also compares 5M CJK, 9M of each other class and one 17.5M-byte word with HF (minutes of HF time).
 
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -161,8 +161,8 @@ describe("one run of one class past V8's limit: Qwen3 ids equal HF tokenizers", 
   if (FULL)
     cases.push(
       ["5M CJK", "中".repeat(5_000_000)],
-      // One 17.5M-byte word: the BPE heap's (rank, position) keys past position 2^24. With the
-      // old 2^24 key stride this differed from HF from ID 9,028,243 on (measured once).
+      // One 17.5M-byte word: the BPE heap's (rank, position) keys past position 2^24 (a key
+      // stride of 2^24 would make the IDs differ from HF's).
       ["17.5M random ASCII letters (BPE heap positions past 2^24)", randomLetters(17_500_000)],
       ["9M punctuation then newlines", `${"!".repeat(9_000_000)}\n\n`],
       ["9M spaces", " ".repeat(9_000_000)],
@@ -192,7 +192,7 @@ describe("one run of one class past V8's limit: Qwen3 ids equal HF tokenizers", 
   }, 600_000);
 });
 
-describe("the issue's CJK size encodes (no RangeError, text round-trips; 9M ASCII is above)", () => {
+describe("a 5M-character CJK run encodes (no RangeError, text round-trips; 9M ASCII is above)", () => {
   it.each([["5M CJK", "中".repeat(5_000_000)]])(
     "%s",
     (_name, s) => {

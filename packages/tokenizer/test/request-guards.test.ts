@@ -1,4 +1,4 @@
-// Guards on untrusted requests (issue 14 "Encoder", issue 9 item 3), one class per test:
+// Guards on untrusted requests, one class per test:
 // - caller strings as keys: names like "constructor" / "__proto__" / "toString" are text, and a
 //   polluted Object.prototype adds no field, role, name token or action to a request;
 // - an error echoes at most 40 characters of caller input in all, field names included (a

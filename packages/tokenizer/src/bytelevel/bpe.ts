@@ -17,15 +17,13 @@ const EMPTY = -1;
 /**
  * (left id, right id) -> rank, and rank -> merged id. Built once per model, then read-only.
  *
- * Measured on cold text (nearly every word a cache miss, so every pair is looked up): merging
- * is bound by cache and TLB misses in this table (a merge of a word warm in the cache costs a
- * third of a cold one). So a slot is two adjacent Int32s holding the pair and its rank, 58 bits:
+ * Merging cold text (nearly every word a cache miss, so every pair is looked up) is bound by cache
+ * misses in this table, so a slot is two adjacent Int32s holding the pair and its rank, 58 bits:
  * word 0 = left << 11 | right >>> 10, word 1 = (right & 1023) << 22 | rank (ids below 2^21 - 1,
  * ranks below 2^22, checked); the merged id is read from `mergedByRank` only for the pair that
- * actually merges. At a load factor of at most 0.7 Qwen3's 151k merges take 2 MB (was 8 MB: four
- * Int32s per slot at 0.29). Pairs of two ids below 256 (a word's first pairs: raw byte symbols)
- * are found in a dense 256 x 256 table of ranks with no probe at all. A pair with a larger id
- * (no real vocabulary has 2M entries) is kept exactly in a Map.
+ * actually merges. The load factor is at most 0.7. Pairs of two ids below 256 (a word's first
+ * pairs: raw byte symbols) are found in a dense 256 x 256 table of ranks with no probe at all. A
+ * pair with a larger id (no real vocabulary has 2M entries) is kept exactly in a Map.
  */
 export class MergeTable {
   private readonly mask: number;
@@ -38,7 +36,7 @@ export class MergeTable {
   /**
    * merged id - rank when it is the same for every merge (GPT-2-style files: the merges' tokens
    * follow the 256 byte symbols in rank order; Qwen3: 256), else NaN. The merger then adds it
-   * instead of reading mergedByRank (measured: that read was a tenth of cold-text merging).
+   * instead of reading mergedByRank.
    */
   mergedOffset = Number.NaN;
   private offsetSeen = false;
@@ -121,7 +119,7 @@ function hash(a: number, b: number): number {
 }
 
 const NO_MERGE = 0x7fffffff;
-/** Words up to this many symbols use the array scan (measured faster than the heap below ~100). */
+/** Words up to this many symbols use the array scan (faster than the heap for short words). */
 const SMALL_WORD = 96;
 
 /**
@@ -247,8 +245,8 @@ export class WordMerger {
       return top;
     };
     // Positions below 2^31 (a V8 string is < 2^29 units, so < 1.7G bytes) and ranks below 2^22
-    // keep rank * POS + pos an exact double (< 2^53). It was 2^24: a word over 16.7M bytes (one
-    // run of 5.6M CJK characters) had keys of one rank overlapping the next rank's.
+    // keep rank * POS + pos an exact double (< 2^53). A smaller POS such as 2^24 would let a word
+    // over 16.7M bytes (one run of 5.6M CJK characters) overlap one rank's keys with the next's.
     const POS = 2 ** 31;
     const consider = (pos: number): void => {
       const nx = next[pos] as number;

@@ -133,10 +133,9 @@ class ByteLevelBpeModel implements ByteLevelModel {
   private readonly ignoreMerges: boolean;
   /**
    * Word -> IDs: a value v >= 0 is one ID; v < 0 is -(offset * ARENA_LEN + length) - 1 into
-   * `arena`, where the IDs of all cached words of more than one token lie end to end. Measured
-   * on cold text (nearly every word a miss): an Int32Array per cached word made ~25% of the
-   * encode time garbage collection; Smi values and one arena allocate nothing per word. Keyed by
-   * the span of the text (word-cache.ts: no key string per word); built on the first encode.
+   * `arena`, where the IDs of all cached words of more than one token lie end to end. Small-integer
+   * values and one arena: nothing is allocated per cached word. Keyed by the span of the text
+   * (word-cache.ts: no key string per word); built on the first encode.
    */
   private cacheBuilt: WordCache | undefined;
   private arena = new Int32Array(1 << 12);
@@ -185,7 +184,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
       this.byteIds[b] = id ?? -1;
     }
     // Every merge is checked here (a bad file fails at load); the hash table itself is filled on
-    // the first encode (~15-20 ms cold on Qwen3's 151k merges), which a decode-only user never needs.
+    // the first encode, which a decode-only user never needs.
     const merges = spec.merges;
     // The large-word merger orders (rank, position) as one exact double: ranks below 2^22.
     if (merges.length / 3 >= 2 ** 22)
@@ -236,9 +235,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
 
   /**
    * encode()'s IDs are written by index into this array, which keeps its room from one call to
-   * the next (id-scratch.ts), and then copied once into the result. Measured on the bench's
-   * mixed corpus (Qwen3, paired in one process against pushing into a fresh array per call,
-   * eight processes): 0.90-1.01x the encode() time, median ~0.965.
+   * the next (id-scratch.ts), and then copied once into the result.
    */
   private readonly scratch: number[] = [];
 

@@ -15,9 +15,8 @@ export interface DecodeTableSource {
 }
 
 /**
- * One pass over the vocabulary, built on first use (first decode, first encodeChat). Measured
- * cost on Qwen3 (151k IDs) was mostly per-ID allocation: a Uint8Array per token (tokenBytes,
- * also kept in the model's byte cache) and a TextDecoder call per token. Now a token of
+ * One pass over the vocabulary, built on first use (first decode, first encodeChat), allocating
+ * per token only for Bytes tokens (no Uint8Array or TextDecoder call per token): a token of
  * printable ASCII (the alphabet maps those bytes to themselves), optionally after one first
  * character standing for an ASCII byte, is built from the piece string; other tokens are mapped into one scratch buffer and decoded from there; only Bytes
  * tokens get their own copy. `byteLength` (what each ID adds, in UTF-8 bytes) comes for free.

@@ -1,9 +1,8 @@
 // A fast path for reading a tokenizer.json: model.vocab and model.merges (99% of Qwen3's
 // 11.4 MB) are read straight from the text, everything else goes through JSON.parse.
 //
-// Measured on Qwen3: JSON.parse of the whole file was ~130-190 ms of a ~400 ms load, most of it
-// building a 151k-key dictionary object (every key internalized) and 151k two-element arrays,
-// which were then walked again (Object.keys) to build the vocabulary. Here a vocabulary key is
+// JSON.parse of the whole file would build a dictionary object with every key internalized and
+// one array per merge, then walk them again to build the vocabulary. Here a vocabulary key is
 // one slice of the text, a merge is four offsets into the text (resolved to ids by hashing the
 // text's code units, see vocab.ts), and JSON.parse sees the document with those two values
 // replaced by {} and [].
@@ -36,9 +35,8 @@ const BACKSLASH = 0x5c;
 class Bail extends Error {}
 
 /**
- * V8 makes a slice of 13+ characters a view of its parent string: a vocabulary key sliced from
- * the text would keep the whole 11 MB text (21 MB as two-byte) alive (measured: heap after load
- * 29 MB instead of 7.5 MB). detach() copies it: a concatenation is flattened into a new string.
+ * A slice of 13+ characters can keep its whole parent string alive (the multi-MB file text):
+ * detach() copies it into a string of its own (a concatenation is flattened into a new string).
  */
 const SLICED_MIN = 13;
 

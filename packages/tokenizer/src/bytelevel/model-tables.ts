@@ -4,9 +4,8 @@
 // built with, the stream decoder's table. Read back, every merge id and every decode entry is
 // range-checked; anything missing or inconsistent means "read the tokenizer.json".
 //
-// Measured (cold process, Qwen3 11.4 MB tokenizer.json): UTF-8 decode of the file ~30 ms, the
-// scan of vocab and merges ~100 ms, vocabulary and merges ~60 ms, decode table ~40 ms; from a
-// table file they are views, one substring per piece and a JSON.parse of a few KB.
+// Read back from a table file, every part is a view, one substring per piece and a JSON.parse of
+// a few KB (what it saves: bench/RESULTS.md "Tokenizer load").
 
 import { type ModelTables, metaFor, openTables, sameBlocked } from "../tables/model-tables.ts";
 import type { JsonValue, TableArray, TableContents, TableFile } from "../tables/table-file.ts";

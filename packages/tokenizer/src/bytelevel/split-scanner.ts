@@ -1,6 +1,6 @@
 // A hand-written matcher for the two split patterns most byte-level files use (Qwen2/Qwen3's and
 // Llama 3's; they differ only in \p{N} vs \p{N}{1,3}), replacing one sticky RegExp test per
-// pre-token (40% of the encode time on mixed text) with a loop over a per-code-point class table.
+// pre-token (the largest cost of encoding) with a loop over a per-code-point class table.
 //
 // Exactness: it computes the end of the match the translated RegExp (regex-translate.ts) finds at
 // a position, or DEFER, and the encoder then asks that RegExp. It is used only when the file's

@@ -1,8 +1,6 @@
 // The byte-level encoder's word -> value cache, keyed by a span of the text itself: no key string
-// is sliced, hashed by V8 or kept per word. Measured on cold text (nearly every word a miss),
-// the Map<string, number> it replaces cost a third of the encode time (a fresh slice per word,
-// its hash, the insert and the garbage); on mixed text (mostly hits) it was the largest cost
-// after the split.
+// is sliced, hashed or kept per word (a Map<string, number> would do all three per word, a large
+// share of the encode time on cold and on mixed text alike).
 //
 // Open addressing with linear probing on a hash of the UTF-16 units; a hit compares every unit
 // with the stored copy, so a result never depends on a hash collision. Values are Smis the

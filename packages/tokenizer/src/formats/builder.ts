@@ -10,10 +10,8 @@
 //   2. run: the program places the IDs; between one message's encoder call and the next only
 //      a small loop runs, and each caller string is audited right before the encoder reads it;
 //   3. spans: made from the ops and where each ended, in one loop.
-// Measured on the bench's chat pool (embedded tokenizer, 8 messages per conversation, paired in
-// one process): encoding each run as it ended, with its bookkeeping and spans between the
-// encoder calls, cost ~3% of encodeChat more (that code and its data were evicted by the
-// encoder each time).
+// So the encoder calls follow one another without bookkeeping in between (which would evict the
+// encoder's code and data each time).
 //
 // Caller text is scanned for reserved strings (audit; under "reject" at once, in caller(), so
 // the first one throws before anything is encoded). Each token of a run is attributed to the
@@ -103,8 +101,8 @@ const KEEP_ENTRIES = 4096;
 
 /**
  * Per-ID UTF-8 length of what a token contributes to a run, computed once per text model. One
- * byte per ID keeps the table small enough to stay in cache next to the encoder's own tables
- * (on the 151k-entry embedded vocabulary: 150 KB instead of 600 KB); lengths from LONG up live in `long`.
+ * byte per ID keeps the table small enough to stay in cache next to the encoder's own tables (a
+ * quarter of an Int32Array of the vocabulary's size); lengths from LONG up live in `long`.
  */
 interface TokenLengths {
   readonly short: Uint8Array;
@@ -126,8 +124,7 @@ const UTF8_ENCODER = new TextEncoder();
  * UTF-8 length of a string (a lone surrogate counts 3 bytes, as U+FFFD), without `node:buffer`:
  * the WHATWG `encodeInto` (native in every runtime) into a fixed 64 KiB scratch, continued from
  * where it stopped (it never splits a character, and any character fits the scratch, so every
- * round makes progress; `slice` is O(1) in V8). On the chat path (the embedded tokenizer, 12 messages, ASCII and
- * CJK+accents, paired runs in one process) it measured 1.02x the time of `Buffer.byteLength`.
+ * round makes progress; `slice` is O(1) in V8).
  */
 function utf8Length(s: string): number {
   if (s.length <= SHORT_UTF8) return utf8LengthShort(s);
@@ -238,9 +235,8 @@ function startsWithIds(ids: readonly number[], at: number, end: number, head: re
 
 /**
  * Sum of the lengths of ids[from..]. Through tokenLength: with a lazy table (the model has
- * tokenByteLength) `short` holds length + 1, or 0 for an ID not measured yet; reading it raw
- * (as this did) undercounted every run and started the walk at the wrong offset (found by the
- * differential test builder-exact.test.ts: "\n" of a ChatML "user\n" attributed to the role).
+ * tokenByteLength) `short` holds length + 1, or 0 for an ID not measured yet (never read it raw: it
+ * would undercount every run and start the walk at the wrong offset).
  */
 function sumLengths(ids: readonly number[], from: number, end: number, lens: TokenLengths): number {
   let sum = 0;
@@ -253,12 +249,10 @@ export class ChatBuilder {
    * The recorded plan: text segments, reserved IDs and cuts in the order format code wrote them.
    * Nothing is encoded until finish(): the renderer's and this builder's bookkeeping then run
    * back to back for the whole conversation, and the encoder calls follow one another with
-   * little other code between them (measured on the bench's chat pool: interleaving a message's
-   * bookkeeping with its encoder call cost the bookkeeping cache misses each time).
+   * little other code between them (bookkeeping interleaved with the encoder calls would take
+   * cache misses each time).
    *
-   * One entry per segment in parallel arrays, entries below `count` (a plan used to be one
-   * object per segment: on the bench's chat pool, paired in one process, encodeChat/encode
-   * measured 1.076 with the objects and 1.055 with these arrays, the median of six runs each).
+   * One entry per segment in parallel arrays (no object per segment), entries below `count`.
    * Every entry at or above `count` holds "" in the string arrays (release() empties the entries
    * it used), so a reused builder keeps no caller string.
    */
@@ -293,12 +287,10 @@ export class ChatBuilder {
    * The IDs so far, entries below `idEnd`: written by index (a reserved ID, a fixed run's IDs) or
    * by the encoder itself (TextModel.encodeAt), then copied once into the result (finish()).
    * The buffer keeps its room when a tokenizer reuses this builder (release(): up to KEEP_IDS,
-   * id-scratch.ts), so a conversation's IDs go into room that is already there instead of a
-   * fresh array grown by push (the bench's chat pool, paired in one process against pushing: encodeChat took
-   * 0.935-1.03x the time, median ~0.975, with the embedded tokenizer over eight processes;
-   * 0.97x and 0.98x with the two SentencePiece fixtures). Linear either way
-   * (issue 14: joining per-run chunks in batches re-copied everything joined so far once per
-   * batch). Entries at or above idEnd are IDs of an earlier encoding, never read.
+   * id-scratch.ts), so a conversation's IDs go into room that is already there instead of a fresh
+   * array grown by push. Linear either way (joining per-run chunks in batches would re-copy
+   * everything joined so far once per batch). Entries at or above idEnd are IDs of an earlier
+   * encoding, never read.
    */
   private readonly buf: number[] = [];
   private idEnd = 0;
@@ -501,8 +493,8 @@ export class ChatBuilder {
 
   /**
    * Places everything the ops say, in order. One small loop: between one message's encoder call
-   * and the next only this runs (measured on the bench's chat pool: the per-run bookkeeping run
-   * there instead cost ~1% of encodeChat more, its code and data evicted by the encoder each time).
+   * and the next only this runs (per-run bookkeeping there would have its code and data evicted
+   * by the encoder each time).
    */
   private runProgram(): void {
     const kinds = this.opKinds;
@@ -535,10 +527,8 @@ export class ChatBuilder {
 
   /**
    * The spans of the finished encoding, from the ops and where each one ended (runProgram), in
-   * one loop after all of them ran. Measured on the bench's chat pool (embedded tokenizer, paired
-   * in one process): attributing each op's tokens as it placed them, between one message's
-   * encoder call and the next, cost ~1.5% of encodeChat more; a lazy getter for `spans` cost more
-   * than both (an accessor object per encoding).
+   * one loop after all of them ran (not between encoder calls; a lazy getter for `spans` would
+   * cost an accessor object per encoding).
    */
   private spansOf(): ChatSpan[] {
     // Empty: spansOf runs once per encoding (finish()), and release() empties it between them.
@@ -571,9 +561,8 @@ export class ChatBuilder {
   /**
    * The audit entries of one caller segment (not under "reject": caller() scanned it already).
    * Taken right before the segment is encoded, so the encoder reads text the scan has just
-   * brought into the CPU's caches (measured on the bench's chat pool: scanning every message
-   * while rendering, before any encoding, cost ~1.5% of encodeChat more). Clean text (the
-   * common case) costs one scan that allocates nothing (first()).
+   * brought into the CPU's caches (not while rendering, long before the encoder runs). Clean
+   * text (the common case) costs one scan that allocates nothing (first()).
    */
   private auditSegment(k: number): void {
     const text = this.texts[k] as string;
@@ -844,15 +833,14 @@ export class ChatBuilder {
    * composition pair (those are U+0300 and up: combining marks, Hangul vowels and trailing
    * consonants, a few Indic vowel signs), so nothing in the last segment can compose with or
    * reorder into the prefix, whatever NFC does inside the last segment; U+000A is moreover the
-   * first of no composition (nfc-boundary.ts). Measured on the bench's chat pool (embedded
-   * tokenizer): the former whole-run NFC check (text.normalize("NFC") === text, a second NFC
-   * pass over every CJK message besides the encoder's own) was ~3% of encodeChat. Prefix
+   * first of no composition (nfc-boundary.ts). (A whole-run check, text.normalize("NFC") === text,
+   * would be a second NFC pass over every non-ASCII message besides the encoder's own.) Prefix
    * segments below U+0300 also hold no surrogates.
    */
   private nfcKeepsPrefix(to: number, text: string): boolean {
     const texts = this.texts;
     const last = texts[to - 1] as string;
-    // CJK, kana, Hangul, emoji starts: nfc-boundary.ts (a quarter of the pool's messages).
+    // CJK, kana, Hangul, emoji starts: nfc-boundary.ts.
     if (last.length === 0 || startsAtNfcBoundary(last)) return true;
     // Every chat header ("user\n", "assistant\n") ends in a line feed.
     if (endsAtNfcStop(texts[to - 2] as string)) return true;

@@ -3,8 +3,8 @@
 // $XDG_CACHE_HOME/chatwire, else ~/.cache/chatwire; option `cacheDir`, false = off), and,
 // read-only, prebuilt files shipped with a data package (@chatwire/tokenizer-qwen3/tables).
 // The cache directory is looked at first; the data packages are resolved only when it has no
-// current file for this content (resolving them was ~10% of a cached SentencePiece load, which
-// never has a prebuilt file).
+// current file for this content (resolving packages costs time on every load, and a
+// SentencePiece model never has a prebuilt file).
 //
 // A stored file is ["CWS1"][CRC-32 of the rest, u32 LE][table file] (8 bytes, so the table
 // file's arrays stay 8-aligned views of the read buffer). It is used only when that check holds
@@ -15,8 +15,7 @@
 // that only guard against damaged bytes. Otherwise the model is built from its file and a fresh
 // table file replaces the bad one (written to a temporary name, then renamed: readers never see
 // half a file). Every cache problem (unwritable directory, full disk) only costs the speed-up,
-// never an error. (Until TABLES_VERSION 4 the check was a SHA-256 of the rest: 0.6 ms per MB of
-// a ~6 MB file on every cold load, three times the CRC's cost; those files are rebuilt.)
+// never an error. (A file of an older TABLES_VERSION is rebuilt like any stale one.)
 
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";

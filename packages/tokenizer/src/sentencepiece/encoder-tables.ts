@@ -4,12 +4,10 @@
 // (encoderTablesFrom, which checks every length and, unless the bytes are verified, every index
 // it would follow).
 //
-// Load time (measured on InternLM2, 92k pieces): Maps of piece strings plus a p.slice() +
-// Map.get for both halves of every split took ~130 ms of a ~285 ms load. Now classes are
-// Uint8Arrays filled by small single-purpose loops (cheap while still cold), and strings are
-// found through proto.index (see pair-table.ts). From a table file nothing is derived: every
-// table, the pair table included, is a view of the file's buffer (on this machine first-touched
-// memory costs ~0.6 ms per MB, so tables rebuilt into fresh arrays cost more than reading them).
+// Load time: classes are Uint8Arrays filled by small single-purpose loops (cheap while still
+// cold), and strings are found through proto.index (no Map of piece strings, no slices; see
+// pair-table.ts). From a table file nothing is derived: every table, the pair table included, is
+// a view of the file's buffer (rebuilding into fresh arrays would cost more than reading).
 
 import type { TableArray, TableFile } from "../tables/table-file.ts";
 import { PieceType, type SentencePieceProto } from "./model-proto.ts";
@@ -183,8 +181,8 @@ export function encoderTableArrays(t: EncoderTables): { [name: string]: TableArr
  * the caller) when any value would index outside its table or the pair table is more than half
  * full (so a damaged file cannot crash, loop or slow the encoder; it is rebuilt instead).
  * Every table is a view of the file, the pair table included (stored slot by slot: putting a
- * list of its filled slots back in place was a cold loop plus 6 MB of fresh memory on InternLM2,
- * more than reading the empty slots costs). `segment` false: the file's marks are not used.
+ * list of its filled slots back in place would be a cold loop plus fresh memory, more than
+ * reading the empty slots costs). `segment` false: the file's marks are not used.
  */
 export function encoderTablesFrom(
   file: TableFile,

@@ -201,9 +201,8 @@ class Reader {
 
 /**
  * The piece table as read: per piece its byte range in the file, UTF-16 length, score and
- * type, in growable typed arrays. Measured: a sub-Reader, a {piece, score, type} object, a
- * "pieces[i]" string and a TextDecoder call per piece made parsing InternLM2's 92k pieces
- * ~100 ms; this fills flat arrays and decodes every piece string with ONE TextDecoder call.
+ * type, in growable typed arrays, every piece string decoded by ONE TextDecoder call (no
+ * object, sub-reader or call per piece).
  */
 class PieceTable {
   count = 0;
@@ -218,8 +217,7 @@ class PieceTable {
 
   push(start: number, end: number, hash: number, units: number, score: number, type: number): void {
     if (this.count === this.start.length) {
-      // A module-level grow(): a closure here was a new call target each time and deoptimized
-      // the (OSR-compiled) piece loop.
+      // A module-level grow(), one call target for every reader.
       const cap = this.count * 2;
       this.start = grow(this.start, new Int32Array(cap));
       this.end = grow(this.end, new Int32Array(cap));
@@ -240,11 +238,9 @@ class PieceTable {
   /**
    * The piece strings without Buffer: the ASCII pieces' bytes copied end to end and decoded by
    * ONE TextDecoder call (a one-byte string), the other pieces likewise (a two-byte string),
-   * then each piece sliced out by its UTF-16 length (known from scanUtf8). Runtime-neutral.
-   * Measured (92k InternLM2 pieces, cold): a TextDecoder call per piece ~2.5x the former
-   * per-piece Buffer#toString; whole readModelProto with this vs Buffer, median of 11 cold runs:
-   * InternLM2 67.6 vs 63.2 ms, ChatGLM3 77.7 vs 89.1 ms (within this machine's noise). ASCII
-   * pieces stay one-byte strings (slices of a two-byte parent would not).
+   * then each piece sliced out by its UTF-16 length (known from scanUtf8). Runtime-neutral (no
+   * Buffer); two native decodes in all instead of one call per piece. ASCII pieces stay
+   * one-byte strings (slices of a two-byte parent would not).
    */
   strings(buf: Uint8Array): string[] {
     const n = this.count;
@@ -299,8 +295,8 @@ function grow<T extends Int32Array | Float32Array | Uint8Array>(a: T, b: T): T {
 /**
  * Reads consecutive pieces at r.pos while they have the usual shape (single-byte tags for
  * fields 1-3, a one-byte string length, in bounds, valid UTF-8, a known type) in ONE loop with no
- * calls per field: a cold load runs this loop mostly before it is optimized, and the generic
- * Reader path (a few method calls per field) cost ~50 ms on InternLM2's 92k pieces. Anything
+ * calls per field, because a cold load runs this loop mostly before it is optimized (the generic
+ * Reader path makes a few method calls per field). Anything
  * else stops the loop at that piece, which the generic path then reads (and reports).
  */
 function readPiecesFast(r: Reader, table: PieceTable): void {
@@ -602,12 +598,11 @@ export function readModelProto(bytes: Uint8Array, file: string): SentencePiecePr
   if (denormalizer !== undefined && denormalizer.precompiledCharsmapLength > 0) {
     bad(file, "denormalizer_spec.precompiled_charsmap", "a denormalizer charsmap is not implemented");
   }
-  // Duplicates: the C++ library keeps two maps (normal-ish and reserved pieces); a string may
-  // occur once in each. The index lists equal-string pairs, so no Map of 92k strings is built.
+  // Duplicates: the C++ library keeps two maps (normal-ish and reserved pieces); a string may occur
+  // once in each. The index lists equal-string pairs, so no Map of every piece string is built.
   const isNormal = (type: number): boolean =>
     type === PieceType.Normal || type === PieceType.UserDefined || type === PieceType.Unused;
-  // A flag array, and the "pieces[i]" name only on error: a Map.has and a template string per
-  // piece cost ~20 ms of a cold InternLM2 load.
+  // A flag array, and the "pieces[i]" name only on error (nothing per piece on the common path).
   const dupOf = new Uint8Array(pieces.length);
   const dups = proto.index.duplicates;
   for (let k = 0; k < dups.length; k += 2) {

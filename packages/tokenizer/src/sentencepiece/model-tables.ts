@@ -4,12 +4,11 @@
 // back, every part is checked against the others (lengths, value ranges, the blocked IDs), and
 // any mismatch means "build from the file".
 //
-// Measured (cold process, InternLM2 92k pieces): reading the .model ~50 ms, building the
-// encoder ~70 ms (pair table); from a table file both are views. The piece strings stay a UTF-8
-// arena (piece-arena.ts: decoded per ID when asked for), and nothing of the decode side is
-// stored: its texts are made per ID from the pieces (piece-texts.ts) and its kinds from the
-// types by native scans (decode-table.ts). (Version 4 stored every ID's decode texts as string
-// lists; reading them back was ~30% of a cold load.)
+// From a table file the piece table and the encoder's tables are views (what it saves:
+// bench/RESULTS.md "Tokenizer load"). The piece strings stay a UTF-8 arena (piece-arena.ts:
+// decoded per ID when asked for), and nothing of the decode side is stored: its texts are made
+// per ID from the pieces (piece-texts.ts) and its kinds from the types by native scans
+// (decode-table.ts).
 
 import { metaFor, sameBlocked } from "../tables/model-tables.ts";
 import type { JsonValue, TableArray, TableContents, TableFile } from "../tables/table-file.ts";

@@ -3,23 +3,19 @@
 // piece id, else pieceCount + code point for one character). An open-addressing hash on Int32
 // arrays, built once per model, read by BpeEncoder.maybeAdd.
 //
-// Load time (measured on InternLM2: 92k pieces, ~330k splits, 165k pairs): the first version
-// built both halves of every split with p.slice() and looked them up in a Map, ~100 ms. Here a
-// half is looked up by its polynomial hash (computed incrementally for all prefixes and all
-// suffixes) in the model's PieceIndex and confirmed with native startsWith/endsWith, so no
-// substring is built. The split loop is its own small function with no calls and no rarely
-// taken call sites: it runs during a cold load, and in one large constructor V8's OSR code
-// deoptimized ~4 times on branches not yet seen (each time back to the interpreter).
+// Load time: no substring is built: a half is looked up by its polynomial hash (computed
+// incrementally for all prefixes and all suffixes) in the model's PieceIndex and confirmed with
+// native startsWith/endsWith. The split loop is its own small function with no calls and no
+// rarely taken call sites: it runs cold, during a load.
 
 import { HASH_MULTIPLIER, type PieceIndex, slotOf } from "./piece-index.ts";
 
 export interface PairTable {
   readonly mask: number;
   /**
-   * Left key per slot (-1 = empty), right key, merged id: three arrays, not interleaved. Measured:
-   * interleaving [left, right, merged] made ChatGLM3 encode ~4% slower (most maybeAdd probes are
-   * misses that only read `left`, which stays a smaller, more cache-resident array), and a fuller
-   * table (1.5x instead of 2x, half the memory) made InternLM2 encode ~4% slower.
+   * Left key per slot (-1 = empty), right key, merged id: three arrays, not interleaved: most
+   * maybeAdd probes are misses that read only `left`, which stays small and cache-resident; the
+   * table is kept at most half full for the same reason.
    */
   readonly left: Int32Array;
   readonly right: Int32Array;
@@ -34,7 +30,7 @@ export function pairHash(l: number, r: number): number {
 
 /**
  * mergeable[id] = 1 for the pieces that take part in merges; bmpKey[cu] = the key of the
- * one-character symbol cu (BMP), so one-character halves need no lookup (~26% of them).
+ * one-character symbol cu (BMP), so one-character halves need no lookup.
  */
 export function buildPairTable(
   pieces: readonly string[],

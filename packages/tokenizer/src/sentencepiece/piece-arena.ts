@@ -1,10 +1,9 @@
-// The piece strings of a table file (model-tables.ts) as one UTF-8 byte arena plus offsets,
-// turned into strings only when asked for: a cold load from a table file creates no piece
-// string at all (encoding uses the stored tables). Measured (InternLM2, 92k pieces, cold
-// process): creating every piece string on load was ~25 ms plus GC, about a quarter of a cached
-// load. A piece is decoded per request and not cached here: its readers are rare (pieceToId's
-// confirmations, idToPiece) or keep what they make (piece-texts.ts, the chat builder's lengths),
-// and a cache of one slot per piece was one more large array on every cold load.
+// The piece strings of a table file (model-tables.ts) as one UTF-8 byte arena plus offsets, turned
+// into strings only when asked for: a cold load from a table file creates no piece string at all
+// (encoding uses the stored tables). A piece is decoded per request and not cached here: its
+// readers are rare (pieceToId's confirmations, idToPiece) or keep what they make (piece-texts.ts,
+// the chat builder's lengths), and a cache of one slot per piece would be one more large array on
+// every cold load.
 
 const utf8 = new TextDecoder("utf-8", { ignoreBOM: true });
 

@@ -2,15 +2,14 @@
 // concatenation of two strings) without building it. Used at load time by both tokenizer
 // families instead of Map<string, number>:
 //
-// - Building a Map of 92k-151k strings, then looking up every prefix/suffix split
-//   (SentencePiece pair table: ~330k `p.slice()` + Map.get on InternLM2) or every merge's
-//   `a + b` (tokenizer.json: 151k concatenations) allocated a new string per lookup and hashed it
-//   natively; that was ~100 ms of InternLM2's ~285 ms load and ~80 ms of Qwen3's merges.
+// - A Map of every piece, then a lookup of every prefix/suffix split (SentencePiece pair
+//   table) or every merge's `a + b` (tokenizer.json), would allocate a new string per lookup and
+//   hash it natively: a Map plus a slice per split lookup dominates a load.
 // - Here the key is a polynomial hash of the UTF-16 code units, so the hash of every prefix and
 //   every suffix of a piece, and of a + b, comes from integer arithmetic; a hit is confirmed by
 //   comparing code units, so results are exact (the hash only picks the slot).
-// - Memory: one Int32Array of 2^k >= 2 x count slots of 4 bytes (2 MB for 151k pieces) instead
-//   of a Map of 151k strings.
+// - Memory: one Int32Array of 2^k >= 2 x count slots of 4 bytes instead of a Map of every
+//   piece string.
 //
 // Equal strings may be inserted more than once; linear probing without deletion finds them in
 // insertion order, so a lookup returns the FIRST id (as a Map filled with `if (!has) set` did).
@@ -74,9 +73,8 @@ export class PieceIndex {
   readonly idBits: number;
   readonly idMask: number;
   /**
-   * One Int32 per slot: (top 32 - idBits bits of the hash) << idBits | (id + 1). Measured: the
-   * load-time lookups are bound by cache misses on a shared, busy machine; a [hash, id] pair per
-   * slot (8 bytes) made InternLM2's table 2 MB, this makes it 1 MB (Qwen3: 2 MB instead of 4 MB).
+   * One Int32 per slot: (top 32 - idBits bits of the hash) << idBits | (id + 1): half the
+   * memory of a [hash, id] pair per slot, because the lookups at load are bound by cache misses.
    * A partial hash only lets more candidates through to the exact string comparison (rarely:
    * 1 in 2^14 for unequal hashes), so results do not change.
    */
@@ -149,11 +147,11 @@ export class PieceIndex {
 
   /**
    * As fromStored for `count` pieces whose strings `at(id)` gives on demand (undefined out of
-   * range): a lookup compares only the few candidates its hash picks, so no piece string need
-   * exist before one is looked up. The slots are not scanned (2^17-2^19 entries, a cold loop of
-   * several ms): a slot naming an id out of range is skipped by the lookup (at gives undefined);
-   * one empty slot (so every probe ends) is checked natively. Only get() and find() are for
-   * such an index (findConcat* are not).
+   * range): a lookup compares only the few candidates its hash picks, so no piece string need exist
+   * before one is looked up. The slots are not scanned (a cold loop over every slot): a slot naming
+   * an id out of range is skipped by the lookup (at gives undefined); one empty slot (so every
+   * probe ends) is checked natively. Only get() and find() are for such an index (findConcat* are
+   * not).
    */
   static fromStoredLazy(
     count: number,

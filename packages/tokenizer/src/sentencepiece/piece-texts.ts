@@ -1,8 +1,7 @@
 // What each SentencePiece id decodes to (decode.ts, decode-table.ts), made per id on first
-// request from the piece string and cached: a load creates no text string at all. Measured on a
-// cold InternLM2 load from a table file (92k pieces): reading every id's two texts back as
-// strings (one native decode and split per list) was ~30% of the profile plus most of its GC;
-// a decode or a generation asks for a few thousand distinct ids.
+// request from the piece string and cached: a load creates no text string at all (reading every
+// id's texts back as strings would be a large part of a cold load and its GC), and a decode or a
+// generation asks for a few thousand distinct ids.
 //
 // Rules (SentencePieceProcessor::DecodeIds 0.1.97, see decode.ts):
 // - CONTROL (and blocked) and BYTE pieces: "" (bytes are decoded as runs, decode.ts).

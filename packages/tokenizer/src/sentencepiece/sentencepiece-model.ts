@@ -64,7 +64,7 @@ export function loadSentencePieceModel(
   // pieceToId goes through proto.index (first id of a string) instead of a third Map of every
   // piece; only the few USER_DEFINED pieces get a Map.
   const literalPieces = new Map<string, number>();
-  // Found by native indexOf (a cold JS loop over every piece costs ~1 ms on a cached load).
+  // Found by native indexOf (no JS loop over every piece on a cached load).
   for (
     let i = proto.types.indexOf(PieceType.UserDefined);
     i !== -1;
@@ -86,7 +86,7 @@ export function loadSentencePieceModel(
       ? undefined
       : encoderFromTables(stored, proto, blocked, verified);
   options.tables?.report?.(storedEncoder !== undefined);
-  // The encoder (its pair table is ~2/3 of a cold InternLM2 load from the .model, ~80 ms) is
+  // The encoder (its pair table is most of a cold load from the .model) is
   // built on the first encode(): a decode-only user (the stream decoder, `chatwire decode`)
   // never pays for it.
   let encoderTables: EncoderTables | undefined = storedEncoder;

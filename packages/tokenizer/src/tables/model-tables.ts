@@ -7,10 +7,7 @@ import type { TextModel } from "../text-model.ts";
 import { type JsonValue, readTableFile, type TableFile } from "./table-file.ts";
 
 /**
- * Bump when any family's table layout or meaning changes: older files are then rebuilt. (5:
- * SentencePiece files hold no decode sections (texts made per ID from the pieces). 4:
- * SentencePiece pieces as a UTF-8 arena, pair table as its filled slots, start texts only for
- * mark ids, string lists' other group as UTF-8; 3 was only ever an intermediate of that layout.)
+ * Bump when any family's table layout or meaning changes: older files are then rebuilt.
  */
 export const TABLES_VERSION = 5;
 

@@ -74,14 +74,12 @@ export interface TableFile {
 
 /**
  * A string list is stored as per-entry flags (0 = ASCII without NUL, 1 = other, 2 = hole), the
- * ASCII entries joined by NUL as bytes, and the others joined by a code unit none of them holds:
- * as UTF-8 (`#wide8`) when every one is well-formed (always for SentencePiece and byte-level
+ * ASCII entries joined by NUL as bytes, and the others joined by a code unit none of them holds: as
+ * UTF-8 (`#wide8`) when every one is well-formed (always for SentencePiece and byte-level
  * vocabularies), else as UTF-16 units (`#units`: lone surrogates survive). Read back with one
- * native decode and one native split per group and one pass over the flags. Measured on a cold
- * load (InternLM2, 92k pieces): a JS loop of one substring per entry was ~4x slower than a
- * split; building the other group with String.fromCharCode over UTF-16 chunks and checking the
- * ASCII bytes in a JS loop cost ~3x what the native UTF-8 decode and its length check cost. A
- * split keeps ASCII entries one-byte strings, as the .model reader makes them.
+ * native decode and one native split per group and one pass over the flags (no JS loop per entry or
+ * per byte: it would run cold, during a load). A split keeps ASCII entries one-byte strings, as the
+ * .model reader makes them.
  */
 const HOLE = 2;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
@@ -158,8 +156,8 @@ function unpackStrings(
   if (sepA >= 0x80 || sepA < 0 || sepW < 0 || sepW > 0xffff) return undefined;
   const asciiText = utf8.decode(ascii);
   // A byte >= 0x80 would make an entry other than what was stored. It either starts a valid
-  // sequence (fewer units than bytes) or an invalid one (U+FFFD): both are found natively. (Not
-  // a regex: a cold regex runs in V8's regexp interpreter first, ~10 ms over 200 KB here.)
+  // sequence (fewer units than bytes) or an invalid one (U+FFFD): both are found natively. (Native
+  // decode, not a regex: a regex is slow on its first, cold runs during a load.)
   if (asciiText.length !== ascii.length || asciiText.includes("\ufffd")) return undefined;
   const wideText = "utf8" in wide ? utf8.decode(wide.utf8) : unitsToString(wide.units);
   // (A UTF-8 group that was not what the writer encoded may split into other entries; the
