@@ -140,3 +140,27 @@ describe("engine failure mid-generation", () => {
     }
   }
 });
+
+describe("an engine that ends with no ID (not a failure)", () => {
+  const silent: Engine = {
+    name: "silent",
+    async *generate() {},
+    async close() {},
+  };
+  for (const route of ROUTES)
+    it(`${route.path} streamed: the stream still opens, 200, a finish_reason, [DONE]`, async () => {
+      const s = await start(tok(), silent);
+      running.push(s);
+      const r = await post(s.url, route.path, { ...route.body, stream: true });
+      expect(r.status).toBe(200);
+      expect(r.contentType).toMatch(/^text\/event-stream/);
+      const ev = events(r.body);
+      expect(ev.at(-1)).toBe("[DONE]");
+      expect(r.body).toMatch(/"finish_reason":"stop"/);
+      expect(r.body).not.toContain('"error"');
+      if (route.path === "/v1/chat/completions")
+        expect((ev[0] as { choices: Array<{ delta: { role?: string } }> }).choices[0]?.delta.role).toBe(
+          "assistant",
+        );
+    });
+});
