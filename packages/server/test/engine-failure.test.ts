@@ -1,8 +1,8 @@
-// The engine fails mid-generation: both completions routes answer it the one documented way
-// (docs: an SSE error event `engine-failed`, then `[DONE]`, when streaming — the 200 status line
-// is already out; HTTP 502 `engine-failed` otherwise), with a fixed message; the engine's own
-// text is in the request log only. The engines
-// here are scripted stand-ins that yield some IDs and then throw, or throw before any ID.
+// The engine fails: both completions routes answer it the one documented way, with a fixed
+// message (the engine's own text is in the request log only). Streamed, after some tokens: an SSE
+// error event `engine-failed`, then `[DONE]` (the 200 status line is already out). Before any token,
+// streamed or not: HTTP 502 `engine-failed`, since the stream opens only on the engine's first ID.
+// The engines here are scripted stand-ins that yield some IDs and then throw, or throw before any ID.
 import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Engine, EngineError } from "../src/index.ts";
@@ -21,7 +21,11 @@ function failingEngine(before: readonly number[]): Engine {
   };
 }
 
-function post(url: string, path: string, body: unknown): Promise<{ status: number; body: string }> {
+function post(
+  url: string,
+  path: string,
+  body: unknown,
+): Promise<{ status: number; body: string; contentType: string | undefined }> {
   return new Promise((resolve, reject) => {
     const r = request(
       `${url}${path}`,
@@ -32,7 +36,9 @@ function post(url: string, path: string, body: unknown): Promise<{ status: numbe
         res.on("data", (c: string) => {
           b += c;
         });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: b }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 0, body: b, contentType: res.headers["content-type"] }),
+        );
       },
     );
     r.on("error", reject);
@@ -66,42 +72,58 @@ const ROUTES = [
 describe("engine failure mid-generation", () => {
   const hello = () => tok().encodeText("Hello there").ids;
   for (const route of ROUTES) {
+    it(`${route.path} streamed, before any token: HTTP 502 engine-failed, no event stream`, async () => {
+      const s = await start(tok(), failingEngine([]));
+      running.push(s);
+      const r = await post(s.url, route.path, { ...route.body, stream: true });
+      expect(r.status).toBe(502);
+      expect(r.contentType).toBe("application/json");
+      const err = (JSON.parse(r.body) as { error: { code: string; type: string; message: string } }).error;
+      expect([err.code, err.type, err.message]).toEqual([
+        "engine-failed",
+        "server_error",
+        "the inference engine failed",
+      ]);
+      expect(r.body).not.toContain("upstream closed the connection");
+      expect(s.logs.at(-1)).toMatchObject({ outcome: "engine-error", status: 502 });
+    });
     for (const partial of [true, false]) {
       const what = partial ? "after some tokens" : "before any token";
-      it(`${route.path} streamed, ${what}: the text so far, one engine-failed error event, [DONE]`, async () => {
-        const s = await start(tok(), failingEngine(partial ? hello() : []));
-        running.push(s);
-        const r = await post(s.url, route.path, { ...route.body, stream: true });
-        expect(r.status).toBe(200);
-        const ev = events(r.body);
-        expect(ev.at(-1)).toBe("[DONE]");
-        const errors = ev.filter(
-          (e): e is { error: { code: string; type: string; message: string } } =>
-            typeof e === "object" && e !== null && "error" in e,
-        );
-        expect(errors).toHaveLength(1);
-        expect(errors[0]?.error.code).toBe("engine-failed");
-        expect(errors[0]?.error.type).toBe("server_error");
-        // A fixed message: the engine's own text goes to the log only.
-        expect(errors[0]?.error.message).toBe("the inference engine failed");
-        expect(r.body).not.toContain("upstream closed the connection");
-        expect(ev.at(-2)).toBe(errors[0]); // the error is the last event before [DONE]
-        // No finish_reason is claimed for a generation that did not finish.
-        expect(r.body).not.toMatch(/"finish_reason":"(stop|length|tool_calls)"/);
-        if (partial) {
-          const text = ev
-            .flatMap((e) => {
-              const c = (e as { choices?: Array<{ delta?: { content?: string }; text?: string }> }).choices;
-              return c === undefined ? [] : c.map((x) => x.delta?.content ?? x.text ?? "");
-            })
-            .join("");
-          expect(text).toBe("Hello there");
-        }
-        const log = s.logs.at(-1);
-        expect(log?.outcome).toBe("engine-error");
-        expect(log?.status).toBe(200);
-        expect(log?.error).toContain("upstream closed the connection");
-      });
+      if (partial)
+        it(`${route.path} streamed, ${what}: the text so far, one engine-failed error event, [DONE]`, async () => {
+          const s = await start(tok(), failingEngine(partial ? hello() : []));
+          running.push(s);
+          const r = await post(s.url, route.path, { ...route.body, stream: true });
+          expect(r.status).toBe(200);
+          const ev = events(r.body);
+          expect(ev.at(-1)).toBe("[DONE]");
+          const errors = ev.filter(
+            (e): e is { error: { code: string; type: string; message: string } } =>
+              typeof e === "object" && e !== null && "error" in e,
+          );
+          expect(errors).toHaveLength(1);
+          expect(errors[0]?.error.code).toBe("engine-failed");
+          expect(errors[0]?.error.type).toBe("server_error");
+          // A fixed message: the engine's own text goes to the log only.
+          expect(errors[0]?.error.message).toBe("the inference engine failed");
+          expect(r.body).not.toContain("upstream closed the connection");
+          expect(ev.at(-2)).toBe(errors[0]); // the error is the last event before [DONE]
+          // No finish_reason is claimed for a generation that did not finish.
+          expect(r.body).not.toMatch(/"finish_reason":"(stop|length|tool_calls)"/);
+          if (partial) {
+            const text = ev
+              .flatMap((e) => {
+                const c = (e as { choices?: Array<{ delta?: { content?: string }; text?: string }> }).choices;
+                return c === undefined ? [] : c.map((x) => x.delta?.content ?? x.text ?? "");
+              })
+              .join("");
+            expect(text).toBe("Hello there");
+          }
+          const log = s.logs.at(-1);
+          expect(log?.outcome).toBe("engine-error");
+          expect(log?.status).toBe(200);
+          expect(log?.error).toContain("upstream closed the connection");
+        });
       it(`${route.path} not streamed, ${what}: HTTP 502 engine-failed`, async () => {
         const s = await start(tok(), failingEngine(partial ? hello() : []));
         running.push(s);
@@ -117,4 +139,28 @@ describe("engine failure mid-generation", () => {
       });
     }
   }
+});
+
+describe("an engine that ends with no ID (not a failure)", () => {
+  const silent: Engine = {
+    name: "silent",
+    async *generate() {},
+    async close() {},
+  };
+  for (const route of ROUTES)
+    it(`${route.path} streamed: the stream still opens, 200, a finish_reason, [DONE]`, async () => {
+      const s = await start(tok(), silent);
+      running.push(s);
+      const r = await post(s.url, route.path, { ...route.body, stream: true });
+      expect(r.status).toBe(200);
+      expect(r.contentType).toMatch(/^text\/event-stream/);
+      const ev = events(r.body);
+      expect(ev.at(-1)).toBe("[DONE]");
+      expect(r.body).toMatch(/"finish_reason":"stop"/);
+      expect(r.body).not.toContain('"error"');
+      if (route.path === "/v1/chat/completions")
+        expect((ev[0] as { choices: Array<{ delta: { role?: string } }> }).choices[0]?.delta.role).toBe(
+          "assistant",
+        );
+    });
 });

@@ -1,7 +1,8 @@
 // The vLLM and SGLang engines against HOSTILE upstreams (./hostile-upstreams.ts): every broken
-// answer is a typed failure to the client — HTTP 502 / 504 when not streaming, an SSE error event
-// then `[DONE]` when streaming, never a finish_reason — with a generic message (the upstream's
-// text only in the log), and an error body is read only up to a small cap.
+// answer is a typed failure to the client — HTTP 502 / 504 when not streaming or when the stream
+// has not started (no token yet), an SSE error event then `[DONE]` when it fails mid-stream, never
+// a finish_reason — with a generic message (the upstream's text only in the log), and an error
+// body is read only up to a small cap.
 import { afterEach, describe, expect, it } from "vitest";
 import { createSglangEngine, createVllmEngine, type Engine } from "../src/index.ts";
 import { type Hostile, type Hostility, hostileUpstream, SECRET } from "./hostile-upstreams.ts";
@@ -43,20 +44,28 @@ function sseErrors(text: string): Array<{ code: string; message: string }> {
     .flatMap((e) => (e.error !== undefined ? [e.error] : []));
 }
 
-const CASES: ReadonlyArray<{ mode: Hostility; engine: "vllm" | "sglang"; status: number; code: string }> = [
-  { mode: "error-secret", engine: "vllm", status: 502, code: "engine-failed" },
-  { mode: "error-endless", engine: "vllm", status: 502, code: "engine-failed" },
-  { mode: "json-200", engine: "vllm", status: 502, code: "engine-protocol" },
-  { mode: "html-200", engine: "vllm", status: 502, code: "engine-protocol" },
-  { mode: "cr-only", engine: "vllm", status: 502, code: "engine-protocol" },
-  { mode: "no-done", engine: "vllm", status: 502, code: "engine-protocol" },
-  { mode: "endless-line", engine: "vllm", status: 502, code: "engine-protocol" },
-  { mode: "stall-before", engine: "vllm", status: 504, code: "engine-timeout" },
-  { mode: "stall-after", engine: "vllm", status: 504, code: "engine-timeout" },
-  { mode: "sglang-rewrite", engine: "sglang", status: 502, code: "engine-protocol" },
-  { mode: "sglang-fractional", engine: "sglang", status: 502, code: "engine-protocol" },
-  { mode: "error-secret", engine: "sglang", status: 502, code: "engine-failed" },
-  { mode: "no-done", engine: "sglang", status: 502, code: "engine-protocol" },
+// `mid`: the upstream sends a valid token before it breaks (the stream is already open).
+const CASES: ReadonlyArray<{
+  mode: Hostility;
+  engine: "vllm" | "sglang";
+  status: number;
+  code: string;
+  mid: boolean;
+}> = [
+  { mode: "error-secret", engine: "vllm", status: 502, code: "engine-failed", mid: false },
+  { mode: "error-endless", engine: "vllm", status: 502, code: "engine-failed", mid: false },
+  { mode: "json-200", engine: "vllm", status: 502, code: "engine-protocol", mid: false },
+  { mode: "html-200", engine: "vllm", status: 502, code: "engine-protocol", mid: false },
+  { mode: "cr-only", engine: "vllm", status: 502, code: "engine-protocol", mid: false },
+  { mode: "no-done", engine: "vllm", status: 502, code: "engine-protocol", mid: true },
+  { mode: "endless-line", engine: "vllm", status: 502, code: "engine-protocol", mid: false },
+  { mode: "stall-before", engine: "vllm", status: 504, code: "engine-timeout", mid: false },
+  { mode: "stall-after", engine: "vllm", status: 504, code: "engine-timeout", mid: true },
+  { mode: "sglang-rewrite", engine: "sglang", status: 502, code: "engine-protocol", mid: true },
+  { mode: "sglang-fractional", engine: "sglang", status: 502, code: "engine-protocol", mid: false },
+  { mode: "error-secret", engine: "sglang", status: 502, code: "engine-failed", mid: false },
+  // Its chunks are vLLM-shaped (no output_ids): SGLang refuses the first, before any token.
+  { mode: "no-done", engine: "sglang", status: 502, code: "engine-protocol", mid: false },
 ];
 
 describe("hostile upstreams: typed failures, generic messages", () => {
@@ -74,15 +83,29 @@ describe("hostile upstreams: typed failures, generic messages", () => {
       expect(log?.error?.length).toBeGreaterThan(0);
       expect(log?.error?.length).toBeLessThanOrEqual(400);
     });
-    it(`${c.engine} ${c.mode}: streamed -> one SSE error event ${c.code}, [DONE], no finish_reason`, async () => {
-      const { srv } = await through(c.mode, c.engine);
-      const r = await ask(srv.url, true);
-      expect(r.status).toBe(200);
-      expect(sseErrors(r.text).map((e) => e.code)).toEqual([c.code]);
-      expect(r.text.endsWith("data: [DONE]\n\n")).toBe(true);
-      expect(r.text).not.toMatch(/"finish_reason":"(stop|length|tool_calls)"/);
-      expect(r.text).not.toContain(SECRET);
-    });
+    if (c.mid)
+      it(`${c.engine} ${c.mode}: streamed, after a token -> one SSE error event ${c.code}, [DONE], no finish_reason`, async () => {
+        const { srv } = await through(c.mode, c.engine);
+        const r = await ask(srv.url, true);
+        expect(r.status).toBe(200);
+        expect(sseErrors(r.text).map((e) => e.code)).toEqual([c.code]);
+        expect(r.text.endsWith("data: [DONE]\n\n")).toBe(true);
+        expect(r.text).not.toMatch(/"finish_reason":"(stop|length|tool_calls)"/);
+        expect(r.text).not.toContain(SECRET);
+      });
+    else
+      it(`${c.engine} ${c.mode}: streamed, before any token -> HTTP ${c.status} ${c.code}, no event stream`, async () => {
+        const { srv } = await through(c.mode, c.engine);
+        const r = await fetch(`${srv.url}/v1/chat/completions`, { method: "POST", body: body(true) });
+        const text = await r.text();
+        expect(r.status).toBe(c.status);
+        expect(r.headers.get("content-type")).toBe("application/json");
+        const err = (JSON.parse(text) as { error: { code: string; type: string } }).error;
+        expect([err.code, err.type]).toEqual([c.code, "server_error"]);
+        expect(text).not.toContain(SECRET);
+        expect(text).not.toContain("data:");
+        expect(srv.logs.at(-1)?.status).toBe(c.status);
+      });
   }
 
   it("the upstream's error text is logged (at most 200 characters of it), never sent", async () => {

@@ -121,7 +121,10 @@ describe("chatwire server", () => {
   it("bounded concurrency: 1 running + 1 queued, the third gets 429 with retry-after", async () => {
     const g = gatedEngine();
     const s = await serve(g.engine, { limits: { maxConcurrent: 1, maxQueue: 1 } });
-    const a = await openStream(s.url, chat({ stream: true }));
+    // The stream opens with the engine's first token.
+    const opening = openStream(s.url, chat({ stream: true }));
+    g.release();
+    const a = await opening;
     const queued = post(s.url, "/v1/chat/completions", chat({ max_tokens: 1 }));
     await until(() => s.server.stats().queued === 1);
     const third = await post(s.url, "/v1/chat/completions", chat());
@@ -139,8 +142,9 @@ describe("chatwire server", () => {
   it("a client that disconnects mid-stream aborts the engine and frees its slot", async () => {
     const g = gatedEngine();
     const s = await serve(g.engine, { limits: { maxConcurrent: 1 } });
-    const a = await openStream(s.url, chat({ stream: true }));
+    const opening = openStream(s.url, chat({ stream: true }));
     g.release();
+    const a = await opening;
     await until(() => a.text().includes('"content":"Hello"'));
     a.close();
     await until(() => g.stats().aborted === 1 && g.stats().finished === 1 && s.server.stats().active === 0);
@@ -280,9 +284,10 @@ describe("chatwire server", () => {
     const s = await serve(g.engine, { limits: { requestTimeoutMs: 300 } });
     const r = await post(s.url, "/v1/chat/completions", chat());
     expect([r.status, JSON.parse(r.body).error.code]).toEqual([504, "engine-timeout"]);
+    // Streamed too: no token yet, so the stream never opened and the status says it.
     const streamed = await post(s.url, "/v1/chat/completions", chat({ stream: true }));
-    expect(streamed.body).toContain('"code":"engine-timeout"');
-    expect(streamed.body).not.toContain('"finish_reason":"stop"');
+    expect([streamed.status, JSON.parse(streamed.body).error.code]).toEqual([504, "engine-timeout"]);
+    expect(streamed.body).not.toContain("data:");
     await until(() => s.logs.length === 2);
     expect(s.logs[0]).toMatchObject({ outcome: "engine-error", status: 504 });
     expect(g.stats().aborted).toBe(2);

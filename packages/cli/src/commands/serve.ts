@@ -4,9 +4,16 @@
 // Prints exactly one line `listening on http://127.0.0.1:N` on stdout when ready; request logs go
 // to stderr, one JSON line each. SIGTERM / SIGINT drain: new requests get 503, running ones
 // finish, then the process exits 0. prepare() resolves only after the drain.
-import { createChatwireServer, ENGINE_NAMES, type EngineName, selectEngine } from "@chatwire/server";
+import {
+  createChatwireServer,
+  DEFAULT_LIMITS,
+  ENGINE_NAMES,
+  type EngineName,
+  selectEngine,
+} from "@chatwire/server";
 import { getInt, getString, UsageError } from "../args.ts";
 import type { Command } from "../command.ts";
+import { SERVE_LIMIT_OPTIONS, serveLimitValues } from "../serve-limit-options.ts";
 import { loadServeTokenizer } from "../serve-tokenizer.ts";
 import { CHAT_FORMAT_OPTION } from "../template-option.ts";
 
@@ -46,6 +53,7 @@ export const command: Command = {
     },
     "max-body-bytes": { kind: "int", description: "request body limit (default 4194304)" },
     "timeout-ms": { kind: "int", description: "per-request time limit (default 300000)" },
+    ...SERVE_LIMIT_OPTIONS,
     threads: { kind: "int", description: "llama-cpp CPU threads (default 1)" },
     "replay-delay-ms": { kind: "int", description: "replay: pause between IDs (default 0)" },
     "reasoning-field": {
@@ -67,6 +75,7 @@ export const command: Command = {
         "--api-key / CHATWIRE_API_KEY is empty; omit it for an open server",
         "invalid-option-value",
       );
+    const limitValues = serveLimitValues(opts, getInt(opts, "max-body-bytes") ?? DEFAULT_LIMITS.maxBodyBytes);
     const engineName = (getString(opts, "engine") ?? "replay") as EngineName;
     const model = getString(opts, "model");
     const { tokenizer, source } = await loadServeTokenizer(opts, engineName, model);
@@ -90,6 +99,9 @@ export const command: Command = {
         ...(getString(opts, "upstream-model") !== undefined
           ? { upstreamModel: getString(opts, "upstream-model") as string }
           : {}),
+        ...(limitValues.upstreamIdleTimeoutMs !== undefined
+          ? { upstreamIdleTimeoutMs: limitValues.upstreamIdleTimeoutMs }
+          : {}),
         sequences: maxConcurrent,
         contextSize: maxModelLen,
         ...(getInt(opts, "threads") !== undefined ? { threads: getInt(opts, "threads") as number } : {}),
@@ -109,6 +121,7 @@ export const command: Command = {
     const maxQueue = getInt(opts, "max-queue");
     if (maxQueue !== undefined && maxQueue < 0) throw new UsageError("--max-queue must be >= 0");
     const limits = {
+      ...limitValues.limits,
       maxConcurrent,
       maxModelLen,
       ...(maxQueue !== undefined ? { maxQueue } : {}),

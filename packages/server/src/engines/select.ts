@@ -21,6 +21,8 @@ export interface EngineChoice {
   /** vllm: the upstream model name (default: its first listed model). */
   readonly upstreamModel?: string;
   readonly upstreamApiKey?: string;
+  /** vllm / sglang: ms without an upstream byte before `engine-timeout`. */
+  readonly upstreamIdleTimeoutMs?: number;
   /** llama-cpp: parallel sequences (= max concurrency). */
   readonly sequences?: number;
   readonly contextSize?: number;
@@ -52,6 +54,7 @@ export async function selectEngine(c: EngineChoice): Promise<Engine> {
         upstream: c.upstream,
         ...(c.upstreamModel !== undefined ? { model: c.upstreamModel } : {}),
         ...(c.upstreamApiKey !== undefined ? { apiKey: c.upstreamApiKey } : {}),
+        ...(c.upstreamIdleTimeoutMs !== undefined ? { idleTimeoutMs: c.upstreamIdleTimeoutMs } : {}),
       };
       return c.engine === "vllm" ? createVllmEngine(o) : createSglangEngine(o);
     }

@@ -60,8 +60,9 @@ const ENGINE_FAILURE: Readonly<Record<EngineErrorType, { status: number; message
 };
 
 /**
- * The engine failed: on a stream, an OpenAI-shaped SSE error event, `[DONE]` and the end (the
- * status line is already 200); otherwise HTTP 502 (504 for `engine-timeout`). The code is the
+ * The engine failed: on a stream already open (some ID arrived), an OpenAI-shaped SSE error
+ * event, `[DONE]` and the end (the status line is already 200); otherwise HTTP 502 (504 for
+ * `engine-timeout`). The code is the
  * failure's kind; the message is fixed, never the engine's own text. Returns the HTTP status.
  */
 export function sendEngineFailure(

@@ -190,6 +190,8 @@ async function withSlot(
       onFirstId: () => {
         engineFirst = performance.now();
         log.engine_first_ms = round1(engineFirst - t0);
+        // The 200 waits for the engine's first ID: a failure before it is a 5xx status.
+        sse?.open();
       },
     });
     log.outcome = run.outcome;
@@ -203,7 +205,8 @@ async function withSlot(
     log.stop = run.outcome === "timeout" ? "timeout" : (writer.stopReason ?? "end_of_input");
     if (run.outcome === "engine-error") {
       if (run.error !== undefined) log.error = run.error.slice(0, 400);
-      log.status = sendEngineFailure(res, sse, run.errorType);
+      // Before the first ID the stream is not open yet: the failure is a 502/504 JSON error.
+      log.status = sendEngineFailure(res, sse?.isOpen === true ? sse : undefined, run.errorType);
       return;
     }
     const finish = writer.finish(promptIds.length, run.completionTokens);

@@ -114,6 +114,8 @@ async function withSlot(
       signal: gone.signal,
       deadline,
       ...(sse !== undefined ? { ready: () => sse.ready() } : {}),
+      // The 200 waits for the engine's first ID: a failure before it is a 5xx status.
+      onFirstId: () => sse?.open(),
     });
     log.outcome = run.outcome;
     log.completion_tokens = run.completionTokens;
@@ -122,7 +124,8 @@ async function withSlot(
     log.stop = run.outcome === "timeout" ? "timeout" : (sink.stop?.reason ?? "end_of_input");
     if (run.outcome === "engine-error") {
       if (run.error !== undefined) log.error = run.error.slice(0, 400);
-      log.status = sendEngineFailure(res, sse, run.errorType);
+      // Before the first ID the stream is not open yet: the failure is a 502/504 JSON error.
+      log.status = sendEngineFailure(res, sse?.isOpen === true ? sse : undefined, run.errorType);
       return;
     }
     const finish = sink.stop?.reason === "max_tokens" ? "length" : "stop";

@@ -1,0 +1,137 @@
+// `chatwire serve` limit options (docs/cli-contract.md "serve"): each is listed by --help, a bad
+// value is one exit-2 `invalid-option-value` line before anything loads, and a good one reaches
+// the server or engine (a short headers timeout answers 408 sooner than the default; a short
+// upstream idle time turns a stalled vLLM upstream into 504 engine-timeout). Through the real bin.
+import { spawn, spawnSync } from "node:child_process";
+import { connect } from "node:net";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterEach, describe, expect, it } from "vitest";
+import { hostileUpstream } from "../../server/test/hostile-upstreams.ts";
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+const bin = "packages/cli/bin/chatwire.js";
+const NEW = [
+  "headers-timeout-ms",
+  "request-read-timeout-ms",
+  "max-connections",
+  "max-pending-body-bytes",
+  "upstream-idle-timeout-ms",
+];
+
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+function startServe(args: string[]): Promise<string> {
+  const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--tokenizer", "qwen3", ...args], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  cleanup.push(() => {
+    child.kill("SIGKILL");
+    return exited;
+  });
+  let out = "";
+  let err = "";
+  child.stderr.setEncoding("utf8").on("data", (c: string) => {
+    err += c;
+  });
+  return new Promise((res, rej) => {
+    child.stdout.setEncoding("utf8").on("data", (c: string) => {
+      out += c;
+      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out);
+      if (m?.[1]) res(m[1]);
+    });
+    child.once("exit", (code) => rej(new Error(`serve exited ${code}: ${err}`)));
+  });
+}
+
+describe("chatwire serve limit options", () => {
+  it("--help lists each limit option with its default", () => {
+    const r = spawnSync(process.execPath, [bin, "serve", "--help"], { cwd: root, encoding: "utf8" });
+    expect(r.status).toBe(0);
+    for (const name of NEW) expect(r.stdout).toMatch(new RegExp(`--${name} N\\n .*\\(default [^)]+\\)`));
+  });
+
+  it("bad values exit 2 with one invalid-option-value line, before the tokenizer loads", () => {
+    const bad = [
+      ["--headers-timeout-ms", "0"],
+      ["--request-read-timeout-ms", "-5"],
+      ["--request-read-timeout-ms", "2147483648"], // node would fire such a timer at once
+      ["--upstream-idle-timeout-ms", "2147483648"],
+      ["--max-connections", "0"],
+      ["--max-connections", "1.5"],
+      ["--max-pending-body-bytes", "1000"], // below the default 4 MiB body limit
+      ["--max-body-bytes", "2000", "--max-pending-body-bytes", "1999"],
+      ["--upstream-idle-timeout-ms", "soon"],
+    ];
+    for (const args of bad) {
+      // A tokenizer that does not exist: had the value been accepted, the error would name it.
+      const r = spawnSync(process.execPath, [bin, "serve", "--tokenizer", "/nonexistent", ...args], {
+        cwd: root,
+        encoding: "utf8",
+        timeout: 30_000,
+      });
+      expect(r.status, args.join(" ")).toBe(2);
+      expect(r.stdout).toBe("");
+      const lines = r.stderr.trimEnd().split("\n");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^chatwire serve: invalid-option-value: --/);
+      expect(lines[0]).toContain(args.at(-2));
+    }
+  });
+
+  it("--max-pending-body-bytes equal to --max-body-bytes is accepted", async () => {
+    const url = await startServe(["--max-body-bytes", "2000", "--max-pending-body-bytes", "2000"]);
+    expect((await fetch(`${url}/health`)).status).toBe(200);
+  });
+
+  it("--headers-timeout-ms: half-sent headers get 408 at the given time, not the default 10 s", async () => {
+    const url = new URL(
+      await startServe(["--headers-timeout-ms", "300", "--request-read-timeout-ms", "600"]),
+    );
+    const t0 = performance.now();
+    const answer = await new Promise<string>((res, rej) => {
+      const s = connect(Number(url.port), url.hostname, () =>
+        s.write("POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\n"),
+      );
+      let got = "";
+      s.setEncoding("utf8").on("data", (c: string) => {
+        got += c;
+      });
+      s.on("close", () => res(got));
+      s.on("error", rej);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(performance.now() - t0).toBeLessThan(5_000);
+  });
+
+  it("--upstream-idle-timeout-ms: a stalled vLLM upstream is 504 engine-timeout at the given time", async () => {
+    const up = await hostileUpstream("stall-before");
+    cleanup.push(() => up.close());
+    const url = await startServe([
+      "--engine",
+      "vllm",
+      "--upstream",
+      up.url,
+      "--upstream-idle-timeout-ms",
+      "300",
+    ]);
+    const t0 = performance.now();
+    const r = await fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "chatwire-vllm",
+        messages: [{ role: "user", content: "hi" }],
+        stream: true,
+      }),
+    });
+    const body = (await r.json()) as { error: { code: string } };
+    expect([r.status, body.error.code]).toEqual([504, "engine-timeout"]);
+    expect(performance.now() - t0).toBeLessThan(10_000);
+  });
+});
