@@ -303,6 +303,23 @@ export function scoreCase(c: PeerCase, loaded: Loaded): Outcome {
   return { kind: "fail", why: errs.length > 0 ? `${why} [${errs.join(", ")}]` : why };
 }
 
+/** What a failing case got wrong first, in compareMessage's order (or that nothing decoded). */
+export const FAILURE_KINDS = ["reasoning", "content", "calls", "name", "arguments", "id", "other"] as const;
+export type FailureKind = (typeof FAILURE_KINDS)[number];
+
+export function failureKind(why: string): FailureKind {
+  if (why.startsWith("reasoning")) return "reasoning";
+  if (why.startsWith("content")) return "content";
+  if (/^\d+ tool calls/.test(why)) return "calls";
+  if (/^call \d+ name/.test(why)) return "name";
+  if (/^call \d+ arguments/.test(why)) return "arguments";
+  if (/^call \d+ id/.test(why)) return "id";
+  return "other";
+}
+
+const noKinds = (): Record<FailureKind, number> =>
+  Object.fromEntries(FAILURE_KINDS.map((k) => [k, 0])) as Record<FailureKind, number>;
+
 export interface Row {
   readonly format: string;
   readonly template: string;
@@ -310,6 +327,7 @@ export interface Row {
   readonly passed: number;
   readonly scored: number;
   readonly skipped: number;
+  readonly kinds: Readonly<Record<FailureKind, number>>;
 }
 export interface Scored {
   readonly rows: readonly Row[];
@@ -322,7 +340,15 @@ export function scoreFile(file: PeerFile, fmt: Formats): Scored {
   const loadedBy = new Map<string, Loaded>();
   const rows = new Map<
     string,
-    { format: string; template: string; vocabulary: string; passed: number; scored: number; skipped: number }
+    {
+      format: string;
+      template: string;
+      vocabulary: string;
+      passed: number;
+      scored: number;
+      skipped: number;
+      kinds: Record<FailureKind, number>;
+    }
   >();
   const failures: Array<{ name: string; line: number; why: string }> = [];
   const loadMs: Array<[string, number]> = [];
@@ -345,7 +371,15 @@ export function scoreFile(file: PeerFile, fmt: Formats): Scored {
     let row = rows.get(key);
     if (row === undefined) {
       const name = `${entry.template.file}${entry.template.note === undefined ? "" : " (nearest)"}`;
-      row = { format: entry.format, template: name, vocabulary, passed: 0, scored: 0, skipped: 0 };
+      row = {
+        format: entry.format,
+        template: name,
+        vocabulary,
+        passed: 0,
+        scored: 0,
+        skipped: 0,
+        kinds: noKinds(),
+      };
       rows.set(key, row);
     }
     const out = scoreCase(c, loaded);
@@ -353,7 +387,10 @@ export function scoreFile(file: PeerFile, fmt: Formats): Scored {
     else {
       row.scored += 1;
       if (out.kind === "pass") row.passed += 1;
-      else failures.push({ name: c.name, line: c.line, why: out.why });
+      else {
+        failures.push({ name: c.name, line: c.line, why: out.why });
+        row.kinds[failureKind(out.why)] += 1;
+      }
     }
   }
   const sorted = [...rows.values()].sort(
@@ -379,13 +416,16 @@ export function renderTable(file: PeerFile, scored: Scored): string {
   const total = scored.rows.reduce((n, r) => n + r.scored, 0);
   const passed = scored.rows.reduce((n, r) => n + r.passed, 0);
   const skipped = scored.rows.reduce((n, r) => n + r.skipped, 0);
-  const byFormat = new Map<string, { passed: number; scored: number }>();
+  const byFormat = new Map<string, { passed: number; scored: number; kinds: Record<FailureKind, number> }>();
   for (const r of scored.rows) {
-    const f = byFormat.get(r.format) ?? { passed: 0, scored: 0 };
+    const f = byFormat.get(r.format) ?? { passed: 0, scored: 0, kinds: noKinds() };
     f.passed += r.passed;
     f.scored += r.scored;
+    for (const k of FAILURE_KINDS) f.kinds[k] += r.kinds[k];
     byFormat.set(r.format, f);
   }
+  const kindCells = (k: Readonly<Record<FailureKind, number>>): string =>
+    FAILURE_KINDS.map((x) => (k[x] === 0 ? "" : String(k[x]))).join(" | ");
   const src = file.source;
   const lines = [
     "# Output formats: the template decoder against the peers' own parse tests",
@@ -399,10 +439,14 @@ export function renderTable(file: PeerFile, scored: Scored): string {
     "",
     "## By format",
     "",
-    "| format | passed | cases | rate |",
-    "|---|---:|---:|---:|",
+    "Failing cases by what differed first (checked in this order): reasoning, content, number of tool",
+    "calls, a call's name, its arguments, its id; other: the template could not be loaded or probed.",
+    "",
+    `| format | passed | cases | rate | ${FAILURE_KINDS.join(" | ")} |`,
+    `|---|---:|---:|---:|${FAILURE_KINDS.map(() => "---:|").join("")}`,
     ...[...byFormat.entries()].map(
-      ([f, v]) => `| ${cell(f)} | ${v.passed} | ${v.scored} | ${pct(v.passed, v.scored)} |`,
+      ([f, v]) =>
+        `| ${cell(f)} | ${v.passed} | ${v.scored} | ${pct(v.passed, v.scored)} | ${kindCells(v.kinds)} |`,
     ),
     "",
     "## By template",

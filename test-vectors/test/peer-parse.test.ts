@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import {
   compareMessage,
   type Decoded,
+  failureKind,
   formats,
   notApplicable,
   type PeerCase,
@@ -88,6 +89,11 @@ describe("peer-parse scoring rules (llama.cpp assert_msg_equals, whitespace-inse
     expect(sameJson({ a: 1 }, { a: "1" })).toBe(false);
     expect(sameJson([1, 2], [2, 1])).toBe(false);
     expect(sameJson({ a: null }, {})).toBe(false);
+  });
+  it("classifies a failure by what differed first", () => {
+    expect(failureKind(compareMessage(expect1, got({ content: "x" })) ?? "")).toBe("content");
+    expect(failureKind(compareMessage(expect1, got({ calls: [] })) ?? "")).toBe("calls");
+    expect(failureKind("load bad-tokenizer-file: x")).toBe("other");
   });
   it("does not score what the decoder cannot be asked", () => {
     const base = file.cases[0] as PeerCase;
