@@ -4,7 +4,9 @@
 // docs/output-formats.md. The scoring rules themselves (llama.cpp's comparison) are pinned on
 // hand-written messages so the table cannot pass a case by a lax rule.
 // The chat templates are read from ../shared (CHATWIRE_TEMPLATES, CHATWIRE_TEMPLATES_EXTRA).
-import { existsSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
@@ -123,3 +125,71 @@ describe.runIf(wanted && templatesPresent)("peer-parse pass table (measured, not
     console.log(`slowest template loads (ms): ${slow.map(([t, ms]) => `${t.slice(17)} ${ms}`).join(", ")}`);
   }, 900_000);
 });
+
+// The extractor on a hand-written excerpt in test-chat.cpp's dialect: each construct it reads,
+// and a chain it cannot read, which must be reported rather than guessed.
+const CPP = String.raw`
+static common_chat_tool t1{
+    /* .name = */ "t1",
+    /* .description = */ "d",
+    /* .parameters = */ R"({"type": "object", "properties": {"a": {"type": "integer"}}})",
+};
+static common_chat_msg simple_assist_msg(const std::string & content, const std::string & reasoning_content = "") {}
+const common_chat_msg m_call = simple_assist_msg("", "", "t1", "{\"a\": 1}", "7");
+static void test_template_output_peg_parsers(bool detailed_debug) {
+    {
+        auto tst = peg_tester("models/templates/A.jinja", detailed_debug);
+        tst.test("x<tag>" "y\n\u00e9").tools({ t1 }).enable_thinking(false).expect(m_call).run();
+        auto local = simple_assist_msg("C", "R");
+        tst.test(R"#(raw "q")#").reasoning_format(COMMON_REASONING_FORMAT_DEEPSEEK).expect(local).run();
+        tst.test("z").expect(unknown_helper("q")).run();
+    }
+    for (const auto & path : { "models/templates/B.jinja", "models/templates/C.jinja" }) {
+        auto tst = peg_tester(path, detailed_debug);
+        tst.test("w").is_partial(true).expect_tool_calls({ { "t1", R"({"a")", {} } }).run();
+    }
+}
+`;
+
+describe.runIf(spawnSync("python3", ["--version"]).status === 0)(
+  "peer_parse_llamacpp.py on an excerpt",
+  () => {
+    it("reads literals, tools, messages, locals and loops; reports what it cannot read", () => {
+      const dir = mkdtempSync(join(tmpdir(), "peer-parse-"));
+      try {
+        writeFileSync(join(dir, "t.cpp"), CPP);
+        const gen = join(repoRoot, "test-vectors/gen/peer_parse_llamacpp.py");
+        const run = spawnSync("python3", [
+          gen,
+          join(dir, "t.cpp"),
+          join(dir, "o.json"),
+          `--revision=${"a".repeat(40)}`,
+        ]);
+        expect(run.status, String(run.stderr)).toBe(0);
+        const out = JSON.parse(readFileSync(join(dir, "o.json"), "utf8")) as {
+          cases: PeerCase[];
+          unreadable: { line: number; reason: string }[];
+        };
+        expect(out.cases.map((c) => c.name)).toEqual(["A#1", "A#2", "B#1", "C#1"]);
+        const [a1, a2, b1] = out.cases as [PeerCase, PeerCase, PeerCase];
+        expect(a1.input).toBe("x<tag>y\né");
+        expect(a1.tools.map((t) => t.name)).toEqual(["t1"]);
+        expect(a1.params).toEqual({ enable_thinking: false });
+        expect(a1.expect).toEqual({
+          content: "",
+          reasoning_content: "",
+          tool_calls: [{ name: "t1", arguments: '{"a": 1}', id: "7" }],
+        });
+        expect(a2.input).toBe('raw "q"');
+        expect(a2.params).toEqual({ reasoning_format: "deepseek" });
+        expect(a2.expect).toEqual({ content: "C", reasoning_content: "R", tool_calls: [] });
+        expect(b1.is_partial).toBe(true);
+        expect(b1.expect.tool_calls).toEqual([{ name: "t1", arguments: '{"a"', id: "" }]);
+        expect(out.unreadable).toHaveLength(1);
+        expect(out.unreadable[0]?.reason).toMatch(/unknown message helper unknown_helper/);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  },
+);
