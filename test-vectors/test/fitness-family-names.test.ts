@@ -37,8 +37,11 @@ const ENGINE_DIRS = [
   "packages/stream-decoder/src",
   "packages/tokenizer/src",
 ];
-/** Not engines: the family folders themselves. */
-const NOT_ENGINE = ["packages/tokenizer/src/families/"];
+/**
+ * Not engines: the family folders themselves, and llama.cpp's pre-tokenizer table (data keyed by
+ * the names a GGUF's tokenizer.ggml.pre holds, which are llama.cpp's model names).
+ */
+const NOT_ENGINE = ["packages/tokenizer/src/families/", "packages/tokenizer/src/gguf/pre-tokenizers.ts"];
 
 /**
  * Not format code: the built-in tokenizer, a model's files shipped as the data package
@@ -60,8 +63,12 @@ const ALLOWED: ReadonlyMap<string, string> = new Map([
   // Decoder engine (being replaced by the one engine that runs every format as data).
   ["packages/stream-decoder/src/decoder.ts", "engine: selects the harmony decoder class"],
   [
-    "packages/stream-decoder/src/harmony-decoder.ts",
-    "engine: a decoder class for one format, on the static GPTOSS_IDS",
+    "packages/stream-decoder/src/harmony-header.ts",
+    "engine: the harmony header syntax reads its channel names and recipients in code, not yet as format data",
+  ],
+  [
+    "packages/stream-decoder/src/harmony-arguments.ts",
+    "engine: the harmony tool-call body, a body syntax named after its format",
   ],
   ["packages/stream-decoder/src/spec.ts", 'engine: the header syntax is named "harmony" (Header.Harmony)'],
   // Tool-call bodies.
@@ -71,8 +78,8 @@ const ALLOWED: ReadonlyMap<string, string> = new Map([
     "packages/tokenizer/src/formats/request.ts",
     "request: the InternLM2Action type of a message's action field",
   ],
-  // Re-exports of the two above: GPTOSS_IDS (for harmony-decoder.ts) and InternLM2Action.
-  ["packages/tokenizer/src/index.ts", "re-exports GPTOSS_IDS and InternLM2Action"],
+  // Re-export of the one above.
+  ["packages/tokenizer/src/index.ts", "re-exports InternLM2Action"],
 ]);
 
 function tree(dir: string): string[] {

@@ -1,7 +1,7 @@
 // The tokenizer `chatwire serve` encodes with, and where it came from (docs/serve.md):
 //   --tokenizer DIR|NAME|FILE.gguf     that one
 //   none, --engine llama-cpp --model   the model GGUF's own tokenizer (vocabulary, template, stop IDs)
-//   none otherwise                     the embedded qwen3
+//   none otherwise                     the built-in default (DEFAULT_TOKENIZER)
 // --format: a family, "template", or "auto" (= omitted): the native family detected from the
 // files, else the model's own chat template. With --engine llama-cpp, a --tokenizer whose
 // vocabulary differs from the GGUF's is a startup error naming the first differing token: the

@@ -14,7 +14,6 @@ export type {
 export { detectFamily, familyByName } from "./families/detect.ts";
 // Only for stream-decoder's harmony-decoder.ts until the one decoder engine reads the verified
 // tokenIds instead (the renderers already do).
-export { GPTOSS_IDS } from "./families/gpt-oss/static-ids.ts";
 // Decoder grammars as data (families/grammar.ts; the stream decoder compiles them).
 export type {
   BlockGrammar,

@@ -16,6 +16,7 @@ import type { Command } from "../command.ts";
 import { SERVE_LIMIT_OPTIONS, serveLimitValues } from "../serve-limit-options.ts";
 import { loadServeTokenizer } from "../serve-tokenizer.ts";
 import { CHAT_FORMAT_OPTION } from "../template-option.ts";
+import { DEFAULT_TOKENIZER } from "../tokenizer-option.ts";
 
 export const command: Command = {
   name: "serve",
@@ -24,8 +25,7 @@ export const command: Command = {
   options: {
     tokenizer: {
       kind: "string",
-      description:
-        "a tokenizer directory, a built-in name or a GGUF file; default: with --engine llama-cpp the --model GGUF's own tokenizer, else qwen3. With --engine llama-cpp a tokenizer whose vocabulary differs from the GGUF's is a startup error",
+      description: `a tokenizer directory, a built-in name or a GGUF file; default: with --engine llama-cpp the --model GGUF's own tokenizer, else ${DEFAULT_TOKENIZER}. With --engine llama-cpp a tokenizer whose vocabulary differs from the GGUF's is a startup error`,
     },
     format: {
       kind: "string",
