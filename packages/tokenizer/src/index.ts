@@ -36,7 +36,7 @@ export {
   GPTOSS_LAST_ADDED,
   GPTOSS_RESERVED,
 } from "./formats/gpt-oss-ids.ts";
-export { CHAT_REQUEST_FIELDS } from "./formats/normalize.ts";
+export { CHAT_REQUEST_FIELDS, MESSAGE_FIELDS } from "./formats/normalize.ts";
 // Python json.dumps(ensure_ascii=False) spelling of a string and repr() of a float, shared with
 // the stream decoder's text-to-JSON body syntaxes (one implementation of the vendor rule).
 export { pyFloatRepr, pyJsonString } from "./formats/py-json.ts";
