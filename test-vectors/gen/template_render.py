@@ -1,7 +1,8 @@
 """Renders chat requests (or raw template contexts) with any chat_template the way transformers'
 apply_chat_template(tokenize=False) does: jinja2 ImmutableSandboxedEnvironment(trim_blocks=True,
 lstrip_blocks=True, extensions=[loopcontrols]) with transformers' `tojson` filter and the
-`raise_exception` / `strftime_now` globals; the config's special tokens as variables; then the
+`raise_exception` / `strftime_now` globals; the config's special tokens as variables; the request
+mapped as request_common.normalize does for this template (template_shape); then the
 continue_final_message cut (request_common.continue_final). strftime_now uses a fixed clock
 (`now`, ISO text) so goldens are reproducible.
 
@@ -24,7 +25,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from request_common import continue_final, normalize  # noqa: E402
+from request_common import continue_final, normalize, template_shape  # noqa: E402
 
 
 def tojson(x, ensure_ascii=False, indent=None, separators=None, sort_keys=False):
@@ -50,6 +51,18 @@ def raise_exception(message):
     raise TemplateError(message)
 
 
+def final_text(content, shape):
+    """The final message's text for the continue_final_message cut: transformers takes the last
+    text part when the template is given a list, else the text the template is given."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if shape["content_list"]:
+        return content[-1]["text"] if content else ""
+    return "\n".join(p["text"] for p in content)
+
+
 def main():
     job = json.load(sys.stdin)
     now = datetime.fromisoformat(job.get("now", "2024-07-26T10:00:00"))
@@ -67,8 +80,9 @@ def main():
                 out.append({"error": f"{type(e).__name__}: {e}"})
         json.dump(out, sys.stdout, ensure_ascii=False)
         return
+    shape = template_shape(job["template"], env)
     for req in job["requests"]:
-        n = normalize(req)
+        n = normalize(req, shape)
         for m in n["messages"]:
             if job.get("reasoning_as") and "reasoning_content" in m:
                 m[job["reasoning_as"]] = m.pop("reasoning_content")
@@ -88,7 +102,7 @@ def main():
         try:
             rendered = tpl.render(**ctx)
             if n["continue_final_message"]:
-                rendered = continue_final(rendered, n["messages"][-1]["content"])
+                rendered = continue_final(rendered, final_text(req["messages"][-1].get("content"), shape))
             out.append({"text": rendered})
         except Exception as e:  # noqa: BLE001
             out.append({"error": f"{type(e).__name__}: {e}"})

@@ -181,7 +181,7 @@ async function main() {
       source: {
         renderer: `Python jinja2 ${jinjaVersion} ImmutableSandboxedEnvironment(trim_blocks, lstrip_blocks, loopcontrols) with transformers' tojson/raise_exception/strftime_now (fixed clock ${NOW}) (gen/template_render.py)`,
         request_mapping:
-          "re-implemented server layer (gen/request_common.py), labelled: vLLM content normalization, developer -> system, reasoning -> reasoning_content, chat_template_kwargs as variables, transformers' continue_final_message cut",
+          "re-implemented server layer (gen/request_common.py), labelled: vLLM content normalization with its content-format detection (parts as a list for a template that loops over content), null content as none for an assistant tool-call message when the template tests content against none, developer -> system, reasoning under the template's own name, chat_template_kwargs as variables, transformers' continue_final_message cut",
         tokenizer: `tokenizers ${tokVersion} (HF Rust, npm binding) encode(rendered, add_special_tokens=false)`,
         tokenizer_file: `${m.pkg}@${pkgVersion(m.pkg)}/models/tokenizer.json`,
         tokenizer_sha256: sha256(readFileSync(tokPath)),

@@ -26,6 +26,13 @@ const HANDLED = new Set([
   "seed",
   "temperature",
   "top_p",
+  "top_k",
+  "min_p",
+  "repetition_penalty",
+  "presence_penalty",
+  "frequency_penalty",
+  "logit_bias",
+  "response_format",
 ]);
 /** Completions-only fields whose "off" value is fine. */
 const OFF_HERE = new Set(["echo", "suffix", "best_of"]);

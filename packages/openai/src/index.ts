@@ -27,7 +27,14 @@ export {
   mapChatCompletionParams,
   mapSampling,
 } from "./request.ts";
-export type { SamplingOptions } from "./sampling.ts";
+export {
+  ALL_SAMPLING_PARAMS,
+  type ResponseFormat,
+  SAMPLING_PARAMS,
+  type SamplingOptions,
+  type SamplingParam,
+  unhonoured,
+} from "./sampling.ts";
 export { SSE_DONE, sseData } from "./sse.ts";
 export { templateCallOpening } from "./template-opening.ts";
 export { mapToolChoice, type ToolChoice } from "./tool-choice.ts";

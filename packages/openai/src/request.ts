@@ -6,9 +6,21 @@
 // not change what is generated). Reads own properties only (no prototype-chain lookups on
 // caller keys). The messages themselves are validated by the tokenizer's encodeChat.
 
-import type { ChatMessage, ChatRequest, ChatTemplateKwargs, ToolDefinition } from "@chatwire/tokenizer";
+import {
+  type ChatMessage,
+  type ChatRequest,
+  type ChatTemplateKwargs,
+  MESSAGE_FIELDS,
+  type ToolDefinition,
+} from "@chatwire/tokenizer";
 import { quote40, RequestError } from "./errors.ts";
-import type { SamplingOptions } from "./sampling.ts";
+import {
+  ALL_SAMPLING_PARAMS,
+  type ResponseFormat,
+  type SamplingOptions,
+  type SamplingParam,
+  unhonoured,
+} from "./sampling.ts";
 import { mapToolChoice, type ToolChoice } from "./tool-choice.ts";
 
 export interface MapOptions {
@@ -18,6 +30,18 @@ export interface MapOptions {
   readonly maxTokensLimit?: number;
   /** Most stop strings accepted. Default 16 (OpenAI allows 4; vLLM any number). */
   readonly maxStopStrings?: number;
+  /**
+   * The engine the request goes to: its name and the sampling parameters it honours. A request
+   * setting another one is a 400 `unsupported-parameter` naming the engine and the field.
+   * Default: every parameter (an engine that does not sample, such as replay).
+   */
+  readonly engine?: { readonly name: string; readonly honours: ReadonlySet<SamplingParam> };
+  /**
+   * Unknown request and message fields: "reject" (default: 400 `unknown-parameter`, or the
+   * tokenizer's `invalid-conversation` for a message field) or "ignore" (dropped before
+   * encoding and listed in MappedRequest.ignored).
+   */
+  readonly unknownFields?: "reject" | "ignore";
 }
 
 /**
@@ -39,6 +63,8 @@ export interface MappedRequest {
   /** required / named: honoured by prefill (toolChoicePrefill, ./prefill.ts). */
   readonly toolChoice: ToolChoice;
   readonly parallelToolCalls: boolean;
+  /** Unknown fields dropped under `unknownFields: "ignore"` ("foo", "messages[2].foo"); else empty. */
+  readonly ignored: readonly string[];
 }
 
 /** Accepted and ignored: they name or file the request, they do not change the generation. */
@@ -49,10 +75,6 @@ export const OFF_ONLY = new Set([
   "n",
   "logprobs",
   "top_logprobs",
-  "response_format",
-  "frequency_penalty",
-  "presence_penalty",
-  "logit_bias",
   "store",
   "modalities",
   "audio",
@@ -78,6 +100,13 @@ const HANDLED = new Set([
   "seed",
   "temperature",
   "top_p",
+  "top_k",
+  "min_p",
+  "repetition_penalty",
+  "presence_penalty",
+  "frequency_penalty",
+  "logit_bias",
+  "response_format",
   // vLLM's extra parameters for the chat template
   "add_generation_prompt",
   "continue_final_message",
@@ -102,13 +131,7 @@ export function isOff(key: string, v: unknown): boolean {
     case "n":
       return v === 1;
     case "top_logprobs":
-    case "frequency_penalty":
-    case "presence_penalty":
       return v === 0;
-    case "logit_bias":
-      return isObj(v) && Object.keys(v).length === 0;
-    case "response_format":
-      return isObj(v) && own(v, "type") === "text";
     case "modalities":
       return Array.isArray(v) && v.length === 1 && v[0] === "text";
     default:
@@ -162,6 +185,8 @@ export function mapChatCompletionParams(
   options: MapOptions = {},
 ): MappedRequest | RequestError {
   if (!isObj(body)) return new RequestError("invalid-request", "the request body must be a JSON object");
+  const lenient = options.unknownFields === "ignore";
+  const ignored: string[] = [];
   for (const key of Object.keys(body)) {
     if (HANDLED.has(key) || IGNORED.has(key)) continue;
     if (OFF_ONLY.has(key)) {
@@ -173,12 +198,17 @@ export function mapChatCompletionParams(
         );
       continue;
     }
+    if (lenient) {
+      ignored.push(key);
+      continue;
+    }
     return new RequestError("unknown-parameter", `unknown parameter ${quote40(key)}`, key);
   }
   const model = own(body, "model");
   if (typeof model !== "string" || model === "") return bad("model", "must be a non-empty string");
-  const messages = own(body, "messages");
-  if (!Array.isArray(messages) || messages.length === 0) return bad("messages", "must be a non-empty array");
+  const given = own(body, "messages");
+  if (!Array.isArray(given) || given.length === 0) return bad("messages", "must be a non-empty array");
+  const messages = lenient ? withoutUnknownFields(given, ignored) : given;
 
   const tools = own(body, "tools");
   if (tools !== undefined && tools !== null && !Array.isArray(tools)) return bad("tools", "must be an array");
@@ -242,10 +272,80 @@ export function mapChatCompletionParams(
     toolChoice,
     // A named function is exactly one call (OpenAI's behaviour): stop after it.
     parallelToolCalls: toolChoice.type === "function" ? false : (parallel ?? true),
+    ignored,
   };
 }
 
-/** The sampling fields shared by chat and text completions (max_tokens, stop, seed, temperature, top_p). */
+const KNOWN_MESSAGE_FIELDS: ReadonlySet<string> = new Set(MESSAGE_FIELDS);
+
+/**
+ * The messages without the fields no format knows (each listed in `ignored` as
+ * "messages[i].key"); a message without any is kept as it is. Only the message's own keys are
+ * looked at: a deeper unknown key (in a tool call) is still the tokenizer's error.
+ */
+function withoutUnknownFields(messages: readonly unknown[], ignored: string[]): unknown[] {
+  return messages.map((m, i) => {
+    if (!isObj(m)) return m;
+    const unknown = Object.keys(m).filter((k) => !KNOWN_MESSAGE_FIELDS.has(k));
+    if (unknown.length === 0) return m;
+    const copy: Record<string, unknown> = {};
+    for (const k of Object.keys(m)) {
+      if (KNOWN_MESSAGE_FIELDS.has(k)) copy[k] = m[k];
+      else ignored.push(`messages[${i}].${k.length > 40 ? `${k.slice(0, 40)}…` : k}`);
+    }
+    return copy;
+  });
+}
+
+/** Most logit_bias entries accepted (OpenAI documents no limit; vLLM none either). */
+const MAX_LOGIT_BIAS = 1024;
+/** Deepest response_format json_schema accepted. */
+const MAX_SCHEMA_DEPTH = 32;
+
+function logitBias(v: unknown): ReadonlyMap<number, number> | undefined | RequestError {
+  if (v === undefined || v === null) return undefined;
+  if (!isObj(v)) return bad("logit_bias", "must be an object {token ID: bias}");
+  const keys = Object.keys(v);
+  if (keys.length > MAX_LOGIT_BIAS) return bad("logit_bias", `at most ${MAX_LOGIT_BIAS} entries`);
+  const out = new Map<number, number>();
+  for (const k of keys) {
+    if (!/^(0|[1-9]\d{0,9})$/.test(k)) return bad("logit_bias", `${quote40(k)} is not a token ID`);
+    const b = v[k];
+    if (typeof b !== "number" || !Number.isFinite(b) || b < -100 || b > 100)
+      return bad("logit_bias", "every bias must be a number between -100 and 100");
+    if (b !== 0) out.set(Number(k), b);
+  }
+  return out.size > 0 ? out : undefined;
+}
+
+function jsonDepth(v: unknown, depth: number): boolean {
+  if (depth > MAX_SCHEMA_DEPTH) return false;
+  if (Array.isArray(v)) return v.every((x) => jsonDepth(x, depth + 1));
+  if (isObj(v)) return Object.keys(v).every((k) => jsonDepth(v[k], depth + 1));
+  return true;
+}
+
+function responseFormat(v: unknown): ResponseFormat | undefined | RequestError {
+  if (v === undefined || v === null) return undefined;
+  if (!isObj(v)) return bad("response_format", "must be an object");
+  const type = own(v, "type");
+  if (type === "text") return undefined;
+  if (type === "json_object") return { type };
+  if (type !== "json_schema")
+    return bad("response_format", 'type must be "text", "json_object" or "json_schema"');
+  const js = own(v, "json_schema");
+  if (!isObj(js)) return bad("response_format", "json_schema must be an object {name, schema, strict?}");
+  const name = own(js, "name");
+  const schema = own(js, "schema");
+  if (typeof name !== "string" || name === "")
+    return bad("response_format", "json_schema.name must be a string");
+  if (!isObj(schema)) return bad("response_format", "json_schema.schema must be a JSON Schema object");
+  if (!jsonDepth(schema, 1))
+    return bad("response_format", `json_schema.schema nests deeper than ${MAX_SCHEMA_DEPTH}`);
+  return { type, name, schema };
+}
+
+/** The sampling fields shared by chat and text completions (docs/openai.md "Sampling"). */
 export function mapSampling(body: Obj, options: MapOptions = {}): SamplingOptions | RequestError {
   const limit = options.maxTokensLimit ?? 32_768;
   const mt = optInt(body, "max_tokens", 1, limit);
@@ -260,12 +360,44 @@ export function mapSampling(body: Obj, options: MapOptions = {}): SamplingOption
   if (RequestError.isInstance(temperature)) return temperature;
   const topP = optNum(body, "top_p", 0, 1);
   if (RequestError.isInstance(topP)) return topP;
+  const topK = optInt(body, "top_k", -1, 1_000_000);
+  if (RequestError.isInstance(topK)) return topK;
+  const minP = optNum(body, "min_p", 0, 1);
+  if (RequestError.isInstance(minP)) return minP;
+  const rep = optNum(body, "repetition_penalty", 0, 2);
+  if (RequestError.isInstance(rep)) return rep;
+  if (rep === 0) return bad("repetition_penalty", "must be greater than 0");
+  const presence = optNum(body, "presence_penalty", -2, 2);
+  if (RequestError.isInstance(presence)) return presence;
+  const frequency = optNum(body, "frequency_penalty", -2, 2);
+  if (RequestError.isInstance(frequency)) return frequency;
+  const bias = logitBias(own(body, "logit_bias"));
+  if (RequestError.isInstance(bias)) return bias;
+  const format = responseFormat(own(body, "response_format"));
+  if (RequestError.isInstance(format)) return format;
 
-  return {
+  // "Off" values are left out: no engine is asked for what changes nothing.
+  const sampling: SamplingOptions = {
     maxTokens: mct ?? mt ?? options.defaultMaxTokens ?? 512,
     stop,
     ...(seed !== undefined ? { seed } : {}),
     ...(temperature !== undefined ? { temperature } : {}),
     ...(topP !== undefined ? { topP } : {}),
+    ...(topK !== undefined && topK > 0 ? { topK } : {}),
+    ...(minP !== undefined && minP > 0 ? { minP } : {}),
+    ...(rep !== undefined && rep !== 1 ? { repetitionPenalty: rep } : {}),
+    ...(presence !== undefined && presence !== 0 ? { presencePenalty: presence } : {}),
+    ...(frequency !== undefined && frequency !== 0 ? { frequencyPenalty: frequency } : {}),
+    ...(bias !== undefined ? { logitBias: bias } : {}),
+    ...(format !== undefined ? { responseFormat: format } : {}),
   };
+  const engine = options.engine;
+  const missing = unhonoured(sampling, engine?.honours ?? ALL_SAMPLING_PARAMS);
+  if (missing !== undefined)
+    return new RequestError(
+      "unsupported-parameter",
+      `${missing}: the ${engine?.name ?? "selected"} engine cannot honour it`,
+      missing,
+    );
+  return sampling;
 }

@@ -86,7 +86,7 @@ describe("mapChatCompletionParams", () => {
     [{ n: 2 }, "unsupported-parameter", "n"],
     [{ logprobs: true }, "unsupported-parameter", "logprobs"],
     [{ top_logprobs: 3 }, "unsupported-parameter", "top_logprobs"],
-    [{ response_format: { type: "json_object" } }, "unsupported-parameter", "response_format"],
+    [{ response_format: { type: "xml" } }, "invalid-parameter", "response_format"],
     [{ tool_choice: "required" }, "invalid-parameter", "tool_choice"],
     [{ tool_choice: { type: "function", function: { name: "f" } } }, "invalid-parameter", "tool_choice"],
     [
@@ -102,7 +102,7 @@ describe("mapChatCompletionParams", () => {
       "invalid-parameter",
       "tool_choice",
     ],
-    [{ frequency_penalty: 0.5 }, "unsupported-parameter", "frequency_penalty"],
+    [{ frequency_penalty: 3 }, "invalid-parameter", "frequency_penalty"],
     [{ temperature: 3 }, "invalid-parameter", "temperature"],
     [{ top_p: -1 }, "invalid-parameter", "top_p"],
     [{ max_tokens: 0 }, "invalid-parameter", "max_tokens"],

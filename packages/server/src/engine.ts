@@ -1,7 +1,7 @@
 // What chatwire needs from an inference engine: prompt IDs and sampling options in, an async
 // stream of generated token IDs out, abort through the signal. Nothing else: chatwire encodes
 // the prompt (the engine's tokenizer never sees caller text) and decodes the output.
-import type { SamplingOptions } from "@chatwire/openai";
+import type { SamplingOptions, SamplingParam } from "@chatwire/openai";
 
 export interface GenerateRequest {
   readonly promptIds: readonly number[];
@@ -13,6 +13,11 @@ export interface GenerateRequest {
 export interface Engine {
   /** For logs and /v1/models ("replay", "llama-cpp", "vllm", "sglang"). */
   readonly name: string;
+  /**
+   * The sampling parameters it honours; a request setting another one is a 400 naming the
+   * engine and the field. Absent: all (an engine that does not sample, such as replay).
+   */
+  readonly sampling?: ReadonlySet<SamplingParam>;
   /**
    * Generated IDs in batches, in order, until the engine stops (its EOS, maxTokens) or the
    * signal aborts. Pulled: an engine generates no further than its consumer has read (plus

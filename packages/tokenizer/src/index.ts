@@ -28,7 +28,7 @@ export type {
 export { PLAIN_TEXT_CALL_KIND } from "./families/grammar.ts";
 export { FAMILIES, FAMILY_NAMES, FAMILY_NAMES as FORMAT_NAMES } from "./families/index.ts";
 export type { CallerRef, ChatAuditEntry, ChatEncoding, ChatSpan } from "./formats/builder.ts";
-export { CHAT_REQUEST_FIELDS } from "./formats/normalize.ts";
+export { CHAT_REQUEST_FIELDS, MESSAGE_FIELDS } from "./formats/normalize.ts";
 // Python json.dumps(ensure_ascii=False) spelling of a string and repr() of a float, shared with
 // the stream decoder's text-to-JSON body syntaxes (one implementation of the vendor rule).
 export { pyFloatRepr, pyJsonString } from "./formats/py-json.ts";

@@ -2,7 +2,6 @@
 // raise or silently drop), the kwargs, and linear cost on hostile caller text (a hostile input
 // against a benign one of the same size in the same process).
 import { describe, expect, it } from "vitest";
-import { DEFAULT_DATE } from "../src/families/llama3/render.ts";
 import { TokenizerError } from "../src/index.ts";
 import { encode, renderText, vocab } from "./llama3-support.ts";
 
@@ -48,9 +47,17 @@ describe("llama3 (3.0 template)", () => {
 });
 
 describe("llama31 (3.1+ template)", () => {
-  it("Today Date defaults to the template's fallback, date_string replaces it", () => {
-    expect(DEFAULT_DATE).toBe("26 Jul 2024");
-    expect(renderText("llama31", v, { messages: [user] })).toContain(`Today Date: ${DEFAULT_DATE}\n\n`);
+  it("Today Date is strftime_now('%d %b %Y') of the local clock; `now` pins it, date_string replaces it", () => {
+    expect(renderText("llama31", v, { messages: [user] })).toContain("Today Date: 26 Jul 2024\n\n");
+    expect(renderText("llama31", v, { messages: [user], now: "2031-01-05T23:59:59" })).toContain(
+      "Today Date: 05 Jan 2031\n\n",
+    );
+    const today = renderText("llama31", v, { messages: [user], now: undefined });
+    const d = new Date();
+    const months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+    const want = `${String(d.getDate()).padStart(2, "0")} ${months[d.getMonth()]} ${d.getFullYear()}`;
+    // Midnight may pass between the two reads of the clock.
+    if (new Date().getDate() === d.getDate()) expect(today).toContain(`Today Date: ${want}\n\n`);
     expect(
       renderText("llama31", v, { messages: [user], chat_template_kwargs: { date_string: "1 May 2030" } }),
     ).toContain("Today Date: 1 May 2030\n\n");

@@ -85,19 +85,27 @@ export function vocab(name: VocabName): Vocab {
   return v;
 }
 
-/** Our encoding through the loaded tokenizer's encodeChat (the public path). */
+/** The generator's fixed clock (gen/family_llama3.js NOW), pinned on every request that has no `now`. */
+export const NOW = "2024-07-26T10:00:00";
+function pinned(request: unknown): ChatRequest {
+  if (typeof request !== "object" || request === null || Array.isArray(request) || "now" in request)
+    return request as ChatRequest;
+  return { ...(request as ChatRequest), now: NOW };
+}
+
+/** Our encoding through the loaded tokenizer's encodeChat (the public path), at the generator's clock. */
 export function encode(
   family: FamilyName,
   v: Vocab,
   request: unknown,
   policy: SpecialTextPolicy = "neutralize",
 ): ChatEncoding {
-  return v.tok(family).encodeChat(request as ChatRequest, { specialText: policy });
+  return v.tok(family).encodeChat(pinned(request), { specialText: policy });
 }
 
-/** The same rendering as text (renderChat). */
+/** The same rendering as text (renderChat), at the generator's clock. */
 export function renderText(family: FamilyName, v: Vocab, request: unknown): string {
-  return v.tok(family).renderChat(request as ChatRequest);
+  return v.tok(family).renderChat(pinned(request));
 }
 
 /** IDs back to text with reserved IDs by name, each run between them one decode call. */

@@ -29,6 +29,7 @@ import {
   TokenizerError,
   type Value,
 } from "../src/index.ts";
+import { requestShape } from "../src/template/request-shape.ts";
 import { repoRoot } from "./template-support.ts";
 
 interface Entry {
@@ -68,15 +69,16 @@ const dir = manifest.templates.some((t) => existsSync(join(extraDir, t.file))) ?
 const sha = (s: string | Buffer): string => createHash("sha256").update(s).digest("hex");
 
 /** Every caller string of a request (content parts one by one: the server layer's "\n" joining
- * them is template text, template/chat.ts). */
-function callerStrings(v: unknown, out: string[] = []): string[] {
+ * them is template text, template/chat.ts). JSON-string arguments are left out when the template
+ * is given them parsed (`parsedArgs`): it re-serializes them, punctuation as its own text. */
+function callerStrings(v: unknown, out: string[] = [], parsedArgs = false): string[] {
   if (typeof v === "string") out.push(v);
-  else if (Array.isArray(v)) for (const x of v) callerStrings(x, out);
+  else if (Array.isArray(v)) for (const x of v) callerStrings(x, out, parsedArgs);
   else if (v !== null && typeof v === "object")
     for (const [k, x] of Object.entries(v)) {
       if (k === "content" && Array.isArray(x))
         for (const p of x) out.push(String((p as { text?: unknown }).text ?? ""));
-      else callerStrings(x, out);
+      else if (!(parsedArgs && k === "arguments" && typeof x === "string")) callerStrings(x, out, parsedArgs);
     }
   return out;
 }
@@ -126,6 +128,14 @@ function fieldString(request: ChatRequest, message: number | null, field: string
   const req = request as unknown as Record<string, unknown>;
   let cur: unknown = message === null ? req : (req.messages as unknown[])[message];
   for (const seg of segs) {
+    // JSON-string arguments given parsed to a template that reads a mapping (template/chat.ts).
+    if (typeof cur === "string") {
+      try {
+        cur = JSON.parse(cur) as unknown;
+      } catch {
+        return undefined;
+      }
+    }
     if (cur === null || typeof cur !== "object") return undefined;
     const o = cur as Record<string | number, unknown>;
     cur = seg === "reasoning_content" && !("reasoning_content" in o) ? o.reasoning : o[seg];
@@ -157,6 +167,7 @@ function provenanceProblems(
   source: string,
   specials: readonly string[] = [],
   needles: readonly string[] = [],
+  parsedArgs = false,
 ): string[] {
   const problems: string[] = [];
   const caller = new Uint8Array(out.length);
@@ -174,7 +185,7 @@ function provenanceProblems(
   });
   const { messages, tools } = request as unknown as Record<string, unknown>;
   const text = out.text;
-  for (const s of new Set(callerStrings({ messages, tools }))) {
+  for (const s of new Set(callerStrings({ messages, tools }, [], parsedArgs))) {
     if (s.length < 4 || source.includes(s) || specials.some((t) => t.includes(s))) continue;
     for (let i = text.indexOf(s); i >= 0; i = text.indexOf(s, i + 1))
       for (let k = 0; k < s.length; ) {
@@ -295,6 +306,7 @@ describe.skipIf(dir === undefined)("templates-extra: real templates vs Python ji
             source,
             Object.values(t.special),
             got.needles,
+            !(program instanceof TokenizerError) && requestShape(program).argumentsMapping,
           ))
             problems.push(`${name}: ${p}`);
         } else totals.errors++;

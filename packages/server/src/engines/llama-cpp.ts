@@ -8,6 +8,7 @@
 //
 // threads defaults to 1: on a shared 2-core machine llama.cpp's spinning worker threads took the
 // tiny model from ~100 to ~5 tokens/s with 2 threads (measured here); raise it on a real host.
+import type { SamplingOptions, SamplingParam } from "@chatwire/openai";
 import type { Engine, GenerateRequest } from "../engine.ts";
 import { EngineError } from "../engine.ts";
 
@@ -36,12 +37,93 @@ interface Model {
   tokenize(text: string, specialTokens?: boolean): number[];
   dispose(): Promise<void>;
 }
+interface Grammar {
+  readonly grammar: string;
+}
+interface TokenBias {
+  set(token: number, bias: { logit: number }): TokenBias;
+}
 interface Llama {
   loadModel(o: { modelPath: string }): Promise<Model>;
+  createGrammarForJsonSchema(schema: unknown): Promise<Grammar>;
+  getGrammarFor(type: "json"): Promise<Grammar>;
   dispose(): Promise<void>;
 }
 interface NodeLlamaCpp {
   getLlama(o: Record<string, unknown>): Promise<Llama>;
+  LlamaGrammarEvaluationState: new (o: { model: Model; grammar: Grammar }) => unknown;
+  TokenBias: { for(model: Model): TokenBias };
+}
+
+/** The sampling parameters node-llama-cpp's sequence.evaluate() takes (docs/openai.md "Sampling"). */
+export const LLAMA_CPP_SAMPLING: ReadonlySet<SamplingParam> = new Set<SamplingParam>([
+  "seed",
+  "temperature",
+  "top_p",
+  "top_k",
+  "min_p",
+  "repetition_penalty",
+  "presence_penalty",
+  "frequency_penalty",
+  "logit_bias",
+  "response_format",
+]);
+
+/** How many of the generated tokens the repetition penalties look back on (llama.cpp's default). */
+const PENALTY_WINDOW = 64;
+
+/**
+ * The evaluate() options for one request's sampling. `generated` is the request's own output so
+ * far: OpenAI's presence / frequency penalties count the completion's tokens, not the prompt's.
+ */
+async function samplingOptions(
+  lib: NodeLlamaCpp,
+  llama: Llama,
+  model: Model,
+  s: SamplingOptions,
+  generated: readonly number[],
+): Promise<Record<string, unknown>> {
+  const o: Record<string, unknown> = {
+    temperature: s.temperature ?? 0.8,
+    ...(s.topP !== undefined ? { topP: s.topP } : {}),
+    ...(s.topK !== undefined ? { topK: s.topK } : {}),
+    ...(s.minP !== undefined ? { minP: s.minP } : {}),
+    ...(s.seed !== undefined ? { seed: s.seed } : {}),
+  };
+  if (
+    s.repetitionPenalty !== undefined ||
+    s.presencePenalty !== undefined ||
+    s.frequencyPenalty !== undefined
+  )
+    o.repeatPenalty = {
+      punishTokens: () => generated.slice(-PENALTY_WINDOW),
+      maxPunishTokens: PENALTY_WINDOW,
+      penalty: s.repetitionPenalty ?? 1,
+      presencePenalty: s.presencePenalty ?? 0,
+      frequencyPenalty: s.frequencyPenalty ?? 0,
+    };
+  if (s.logitBias !== undefined) {
+    const bias = lib.TokenBias.for(model);
+    for (const [id, b] of s.logitBias) bias.set(id, { logit: b });
+    o.tokenBias = bias;
+  }
+  const f = s.responseFormat;
+  if (f !== undefined) {
+    let grammar: Grammar;
+    try {
+      grammar =
+        f.type === "json_schema"
+          ? await llama.createGrammarForJsonSchema(f.schema)
+          : await llama.getGrammarFor("json");
+    } catch (e) {
+      throw new EngineError(
+        "engine-failed",
+        `response_format: node-llama-cpp cannot make a grammar of this schema: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}`,
+      );
+    }
+    o.grammarEvaluationState = new lib.LlamaGrammarEvaluationState({ model, grammar });
+  }
+  return o;
 }
 
 export interface LlamaCppEngine extends Engine {
@@ -72,6 +154,7 @@ export async function createLlamaCppEngine(o: LlamaCppOptions): Promise<LlamaCpp
 
   return {
     name: "llama-cpp",
+    sampling: LLAMA_CPP_SAMPLING,
     llamaTokenize: (text, special) => model.tokenize(text, special),
     async *generate(req: GenerateRequest) {
       const seq = free.pop();
@@ -82,18 +165,15 @@ export async function createLlamaCppEngine(o: LlamaCppOptions): Promise<LlamaCpp
         );
       const s = req.sampling;
       const max = s.maxTokens ?? Number.POSITIVE_INFINITY;
-      let n = 0;
+      const generated: number[] = [];
       try {
-        const it = seq.evaluate([...req.promptIds], {
-          yieldEogToken: true,
-          ...(s.temperature !== undefined ? { temperature: s.temperature } : { temperature: 0.8 }),
-          ...(s.topP !== undefined ? { topP: s.topP } : {}),
-          ...(s.seed !== undefined ? { seed: s.seed } : {}),
-        });
+        const options = await samplingOptions(lib, llama, model, s, generated);
+        const it = seq.evaluate([...req.promptIds], { yieldEogToken: true, ...options });
         for await (const id of it) {
           if (req.signal.aborted) return;
+          generated.push(id);
           yield [id];
-          if (++n >= max) return;
+          if (generated.length >= max) return;
         }
       } finally {
         await seq.clearHistory();

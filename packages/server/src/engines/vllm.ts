@@ -5,6 +5,7 @@
 // `return_token_ids` field) is used instead when present. `skip_special_tokens: false` and
 // `include_stop_str_in_output`-free defaults: chatwire's decoder applies stops itself.
 // Published protocol: vLLM's OpenAI-compatible server, "Completions API" extra parameters.
+import type { SamplingOptions, SamplingParam } from "@chatwire/openai";
 import type { Engine, GenerateRequest } from "../engine.ts";
 import { EngineError } from "../engine.ts";
 import {
@@ -45,10 +46,46 @@ export function vllmChunkIds(chunk: unknown): number[] {
   });
 }
 
+/** Every sampling parameter: vLLM's completions API takes them all (passed through as named). */
+export const VLLM_SAMPLING: ReadonlySet<SamplingParam> = new Set<SamplingParam>([
+  "seed",
+  "temperature",
+  "top_p",
+  "top_k",
+  "min_p",
+  "repetition_penalty",
+  "presence_penalty",
+  "frequency_penalty",
+  "logit_bias",
+  "response_format",
+]);
+
+/** The sampling part of a vLLM /v1/completions body (vLLM's own parameter names). */
+export function vllmSampling(s: SamplingOptions): Record<string, unknown> {
+  const f = s.responseFormat;
+  return {
+    ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
+    ...(s.topP !== undefined ? { top_p: s.topP } : {}),
+    ...(s.seed !== undefined ? { seed: s.seed } : {}),
+    ...(s.topK !== undefined ? { top_k: s.topK } : {}),
+    ...(s.minP !== undefined ? { min_p: s.minP } : {}),
+    ...(s.repetitionPenalty !== undefined ? { repetition_penalty: s.repetitionPenalty } : {}),
+    ...(s.presencePenalty !== undefined ? { presence_penalty: s.presencePenalty } : {}),
+    ...(s.frequencyPenalty !== undefined ? { frequency_penalty: s.frequencyPenalty } : {}),
+    ...(s.logitBias !== undefined ? { logit_bias: Object.fromEntries(s.logitBias) } : {}),
+    ...(f === undefined
+      ? {}
+      : f.type === "json_object"
+        ? { response_format: { type: "json_object" } }
+        : { response_format: { type: "json_schema", json_schema: { name: f.name, schema: f.schema } } }),
+  };
+}
+
 export async function createVllmEngine(o: UpstreamOptions): Promise<Engine> {
   const model = await discoverModel(o);
   return {
     name: "vllm",
+    sampling: VLLM_SAMPLING,
     async *generate(req: GenerateRequest) {
       const s = req.sampling;
       const body = {
@@ -59,9 +96,7 @@ export async function createVllmEngine(o: UpstreamOptions): Promise<Engine> {
         logprobs: 0,
         return_tokens_as_token_ids: true,
         skip_special_tokens: false,
-        ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
-        ...(s.topP !== undefined ? { top_p: s.topP } : {}),
-        ...(s.seed !== undefined ? { seed: s.seed } : {}),
+        ...vllmSampling(s),
       };
       try {
         for await (const data of postSse(o, "vLLM", "/v1/completions", body, req.signal)) {

@@ -37,6 +37,9 @@ export async function chatCompletions(
   const mapped = mapChatCompletionParams(body, {
     defaultMaxTokens: ctx.limits.defaultMaxTokens,
     maxTokensLimit: ctx.limits.maxModelLen,
+    ...(ctx.engine.sampling !== undefined
+      ? { engine: { name: ctx.engine.name, honours: ctx.engine.sampling } }
+      : {}),
   });
   if (RequestError.isInstance(mapped)) return sendError(res, 400, mapped.type, mapped.message, mapped.param);
   if (mapped.model !== ctx.modelId)

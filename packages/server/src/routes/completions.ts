@@ -33,6 +33,9 @@ export async function completions(
   const m = mapCompletionParams(body, {
     defaultMaxTokens: ctx.limits.defaultMaxTokens,
     maxTokensLimit: ctx.limits.maxModelLen,
+    ...(ctx.engine.sampling !== undefined
+      ? { engine: { name: ctx.engine.name, honours: ctx.engine.sampling } }
+      : {}),
     vocabSize: ctx.spec.classes.length,
   });
   if (RequestError.isInstance(m)) return sendError(res, 400, m.type, m.message, m.param);

@@ -3,11 +3,14 @@
 // format; a FamilyProfile adds the family's native roles and fields. What normalization does
 // (docs/formats.md "The chat request"):
 //   developer -> system; content null -> ""; text parts joined with "\n" (vLLM); reasoning is
-//   reasoning_content or reasoning; ids / tool_call_id / names a family does not render are
-//   checked for type and kept only where a family uses them.
+//   reasoning_content, reasoning or thinking; ids / tool_call_id / names a family does not render
+//   are checked for type and kept only where a family uses them; the fields the openai SDK puts
+//   on the assistant messages it returns (SDK_MESSAGE_FIELDS, SDK_CALL_FIELDS) are accepted and
+//   ignored.
 // Cost: one pass over the request; JSON values are walked once, depth-bounded (MAX_JSON_DEPTH).
 import { quote } from "../errors.ts";
 import type { CallerRef } from "./builder.ts";
+import { parseNow } from "./clock.ts";
 import { MAX_JSON_DEPTH } from "./request.ts";
 import { type At, checkKeys, checkRole, invalid, isObject, items, type JsonObject, own } from "./schema.ts";
 import type { ChatSink } from "./sink.ts";
@@ -33,7 +36,7 @@ export interface NMessage {
   readonly name: string | undefined;
   readonly toolCalls: readonly NToolCall[];
   readonly reasoning: string | undefined;
-  /** "reasoning_content" or "reasoning": which field the reasoning came from (audit). */
+  /** "reasoning_content", "reasoning" or "thinking": which field the reasoning came from (audit). */
   readonly reasoningField: string;
   readonly action: NAction | undefined;
   readonly metadata: string | undefined;
@@ -55,6 +58,8 @@ export interface NRequest {
   readonly continueFinalMessage: boolean;
   /** undefined when not given. */
   readonly enableThinking: boolean | undefined;
+  /** The request's clock pin (`now`, local time), undefined when not given (./clock.ts). */
+  readonly now: Date | undefined;
 }
 
 export interface FamilyProfile {
@@ -66,18 +71,44 @@ export interface FamilyProfile {
 }
 
 const COMMON_ROLES = ["system", "developer", "user", "assistant", "tool", "function"];
+/** The reasoning fields, in the order their value is taken (they must agree when several are given). */
+export const REASONING_FIELDS: readonly string[] = Object.freeze([
+  "reasoning_content",
+  "reasoning",
+  "thinking",
+]);
+/**
+ * Fields the openai SDK puts on the assistant messages it returns (ChatCompletionMessage and the
+ * stream / parse helpers' snapshots), so that a returned message can be appended as is: accepted
+ * and ignored (no template renders them). `function_call` must be null (a deprecated call
+ * carries a call no family can render).
+ */
+export const SDK_MESSAGE_FIELDS: readonly string[] = Object.freeze([
+  "refusal",
+  "annotations",
+  "audio",
+  "function_call",
+  "parsed",
+]);
+/** Fields of the SDK's returned tool calls: `index` (stream snapshots), `function.parsed_arguments`. */
+export const SDK_CALL_FIELDS: readonly string[] = Object.freeze(["index"]);
+export const SDK_CALL_FUNCTION_FIELDS: readonly string[] = Object.freeze(["parsed_arguments"]);
 const COMMON_FIELDS = [
   "role",
   "content",
   "name",
   "tool_calls",
-  "reasoning_content",
-  "reasoning",
+  ...REASONING_FIELDS,
   "tool_call_id",
-  "refusal",
-  "audio",
-  "function_call",
+  ...SDK_MESSAGE_FIELDS,
 ];
+/** Every message field some format accepts (common, SDK and native ones): what a lenient caller keeps. */
+export const MESSAGE_FIELDS: readonly string[] = Object.freeze([
+  ...COMMON_FIELDS,
+  "action",
+  "metadata",
+  "tools",
+]);
 /** The top-level fields of a chat request (every family; docs/formats.md "The chat request"). */
 export const CHAT_REQUEST_FIELDS: readonly string[] = Object.freeze([
   "messages",
@@ -86,11 +117,12 @@ export const CHAT_REQUEST_FIELDS: readonly string[] = Object.freeze([
   "continue_final_message",
   "chat_template_kwargs",
   "enable_thinking",
+  "now",
 ]);
 const TOP_KEYS: ReadonlySet<string> = new Set(CHAT_REQUEST_FIELDS);
 const PART_KEYS = new Set(["type", "text"]);
-const CALL_KEYS = new Set(["id", "type", "function"]);
-const CALL_FN_KEYS = new Set(["name", "arguments"]);
+const CALL_KEYS = new Set(["id", "type", "function", ...SDK_CALL_FIELDS]);
+const CALL_FN_KEYS = new Set(["name", "arguments", ...SDK_CALL_FUNCTION_FIELDS]);
 const TOOL_KEYS = new Set(["type", "function"]);
 const TOOL_FN_KEYS = new Set(["name", "description", "parameters", "strict"]);
 const ACTION_KEYS = new Set(["kind", "text"]);
@@ -178,10 +210,16 @@ function toolCalls(m: JsonObject, i: number, role: string, family: string): NToo
       });
     checkKeys(c, CALL_KEYS, { message: i, prefix });
     optionalString(c, "id", { message: i, field: `${prefix}.id` });
+    const index = own(c, "index");
+    if (index !== undefined && (typeof index !== "number" || !Number.isSafeInteger(index)))
+      throw invalid("must be an integer", { message: i, field: `${prefix}.index` });
     const fn = own(c, "function");
     if (!isObject(fn))
       throw invalid("must be an object {name, arguments}", { message: i, field: `${prefix}.function` });
     checkKeys(fn, CALL_FN_KEYS, { message: i, prefix: `${prefix}.function` });
+    const parsed = own(fn, "parsed_arguments");
+    if (parsed !== undefined)
+      checkJsonValue(parsed, { message: i, field: `${prefix}.function.parsed_arguments` });
     const name = own(fn, "name");
     if (typeof name !== "string")
       throw invalid("must be a string", { message: i, field: `${prefix}.function.name` });
@@ -197,14 +235,14 @@ function toolCalls(m: JsonObject, i: number, role: string, family: string): NToo
 function reasoning(m: JsonObject, i: number, role: string): { text: string | undefined; field: string } {
   let text: string | undefined;
   let field = "reasoning_content";
-  for (const key of ["reasoning_content", "reasoning"]) {
+  for (const key of REASONING_FIELDS) {
     const v = own(m, key);
     if (v === undefined || v === null) continue;
     if (role !== "assistant")
       throw invalid("only an assistant message may carry reasoning", { message: i, field: key });
     if (typeof v !== "string") throw invalid("must be a string", { message: i, field: key });
     if (text !== undefined && text !== v)
-      throw invalid("reasoning_content and reasoning differ; give one", { message: i, field: key });
+      throw invalid("reasoning_content, reasoning and thinking differ; give one", { message: i, field: key });
     text = v;
     field = key;
   }
@@ -230,17 +268,29 @@ function action(m: JsonObject, i: number, role: string): NAction | undefined {
   return { kind, text };
 }
 
-/** OpenAI assistant fields no family renders: accepted when null/absent. */
-function nullOnly(m: JsonObject, i: number, family: string): void {
-  for (const key of ["refusal", "audio", "function_call"]) {
+/**
+ * The SDK's returned-message fields: checked for shape, then ignored. `function_call` must be
+ * null (the deprecated call cannot be rendered); an SDK call's `index` must be an integer.
+ */
+function sdkFields(m: JsonObject, i: number, role: string): void {
+  const fc = own(m, "function_call");
+  if (fc !== undefined && fc !== null)
+    throw invalid("the deprecated function_call cannot be rendered; use tool_calls", {
+      message: i,
+      field: "function_call",
+    });
+  const refusal = own(m, "refusal");
+  if (refusal !== undefined && refusal !== null && typeof refusal !== "string")
+    throw invalid("must be a string or null", { message: i, field: "refusal" });
+  const annotations = own(m, "annotations");
+  if (annotations !== undefined && annotations !== null && !Array.isArray(annotations))
+    throw invalid("must be an array or null", { message: i, field: "annotations" });
+  for (const key of ["audio", "parsed", "annotations"]) {
     const v = own(m, key);
-    if (v !== undefined && v !== null)
-      throw invalid(
-        key === "function_call"
-          ? "the deprecated function_call cannot be rendered; use tool_calls"
-          : `cannot be rendered by ${family}`,
-        { message: i, field: key },
-      );
+    if (v === undefined || v === null) continue;
+    if (role !== "assistant")
+      throw invalid("only an assistant message may carry it", { message: i, field: key });
+    checkJsonValue(v, { message: i, field: key });
   }
 }
 
@@ -300,7 +350,7 @@ function message(
       field: "role",
     });
   const role = (given === "developer" ? "system" : given) as Role;
-  nullOnly(raw, i, p.family);
+  sdkFields(raw, i, role);
   const name = optionalString(raw, "name", { message: i, field: "name" });
   const toolCallId = optionalString(raw, "tool_call_id", { message: i, field: "tool_call_id" });
   if (toolCallId !== undefined && role !== "tool")
@@ -422,6 +472,7 @@ export function normalizeRequest(request: unknown, p: FamilyProfile): NRequest {
     addGenerationPrompt: agp ?? !prefill,
     continueFinalMessage: prefill,
     enableThinking,
+    now: parseNow(own(request, "now")),
   };
 }
 

@@ -32,10 +32,14 @@ export interface ToolCallFunction {
   readonly name: string;
   /** An object (rendered per family) or the JSON text OpenAI clients send. */
   readonly arguments: string | JsonObject;
+  /** The openai SDK's parse helpers: accepted and ignored (any JSON). */
+  readonly parsed_arguments?: unknown;
 }
 export interface ToolCall {
-  /** Accepted and ignored: none of the three templates renders call ids. */
+  /** Accepted; rendered only by the templates that write call ids. */
   readonly id?: string;
+  /** The openai SDK's stream snapshots: accepted and ignored (an integer). */
+  readonly index?: number;
   /** "function"; "custom" (an OpenAI custom tool call) is an `invalid-conversation` error. */
   readonly type?: "function" | "custom";
   readonly function?: ToolCallFunction;
@@ -83,14 +87,22 @@ export interface ChatMessage {
   readonly tool_calls?: readonly ToolCall[] | null;
   /** Assistant reasoning (Qwen3 renders it; InternLM2/ChatGLM3 ignore it). */
   readonly reasoning_content?: string | null;
-  /** vLLM's newer name for reasoning_content (give one of the two). */
+  /** vLLM's newer name for reasoning_content (when several reasoning fields are given they must agree). */
   readonly reasoning?: string | null;
+  /** gpt-oss's template name for the reasoning (the same rule). */
+  readonly thinking?: string | null;
   /** Tool result: the call it answers (accepted and ignored by all three templates). */
   readonly tool_call_id?: string;
-  /** OpenAI assistant fields that must be null/absent here (no family renders them). */
+  /**
+   * Fields of the assistant messages the openai SDK returns, accepted and ignored so that a
+   * returned message can be appended as is (no template renders them). `function_call` must be
+   * null.
+   */
   readonly refusal?: string | null;
   readonly audio?: { readonly id: string } | null;
   readonly function_call?: { readonly name: string; readonly arguments: string } | null;
+  readonly annotations?: readonly unknown[] | null;
+  readonly parsed?: unknown;
   /** InternLM2 native (assistant). */
   readonly action?: InternLM2Action;
   /** ChatGLM3 native: the header metadata line (tool name / "interpreter"). */
@@ -115,6 +127,12 @@ export interface ChatRequest {
   readonly chat_template_kwargs?: ChatTemplateKwargs;
   /** Qwen3: the same as chat_template_kwargs.enable_thinking (kept for earlier callers). */
   readonly enable_thinking?: boolean;
+  /**
+   * The clock the template reads (strftime_now), pinned: a local date and time
+   * "YYYY-MM-DDTHH:MM[:SS]" (default: the current local time). Native families that write a
+   * date read it too (docs/formats.md "The clock").
+   */
+  readonly now?: string;
 }
 
 /** Deepest JSON nesting accepted anywhere in a request (arguments, tool schemas, kwargs). */

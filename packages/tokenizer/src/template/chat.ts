@@ -1,21 +1,27 @@
 // A chat request through a model's own chat template: the request becomes template variables as
-// an OpenAI-compatible server hands them to transformers (vLLM's content normalization:
-// null -> "", text parts joined with "\n"; developer -> system; `reasoning` -> reasoning_content;
-// chat_template_kwargs as variables; `tools` only when given), every caller string tagged with
-// its field; the config's special tokens (bos_token, eos_token, ...) are template text. Then
-// transformers' continue_final_message cut, and the provenance runs go to a ChatSink:
-// template runs through `template()` (their reserved strings become IDs), caller runs through
-// `caller()` (audited, ordinary text). Consecutive runs of either kind form one encoder call
-// in the builder: the encoder sees the maximal text between reserved IDs, as HF does.
+// an OpenAI-compatible server hands them to transformers, shaped by what the template reads
+// (./request-shape.ts; docs/formats.md "What a template is given"): text parts as a list when
+// the template loops over content, else joined with "\n" (vLLM's content formats); null content
+// as none on an assistant message with tool calls when the template tests content against none
+// and takes no lists, else ""; developer -> system; the reasoning under each name the template uses among
+// reasoning_content / reasoning / thinking; fields of the openai SDK's returned messages left
+// out; chat_template_kwargs as variables; `tools` only when given; the request's `now` as
+// strftime_now's clock. Every caller string is tagged with its field; the config's special
+// tokens (bos_token, eos_token, ...) are template text. Then transformers' continue_final_message
+// cut, and the provenance runs go to a ChatSink: template runs through `template()` (their
+// reserved strings become IDs), caller runs through `caller()` (audited, ordinary text).
+// Consecutive runs of either kind form one encoder call in the builder: the encoder sees the
+// maximal text between reserved IDs, as HF does.
 
 import { TokenizerError } from "../errors.ts";
-import { type FamilyProfile, normalizeRequest } from "../formats/normalize.ts";
+import { checkJsonValue, type FamilyProfile, normalizeRequest } from "../formats/normalize.ts";
 import type { ChatSink } from "../formats/sink.ts";
 import type { ProgramNode } from "./ast.ts";
 import { Origins } from "./origins.ts";
 import { concat, PStr, TEMPLATE } from "./pstr.ts";
 import { isPySpace } from "./py-str.ts";
 import { type RenderOptions, type RenderResult, renderProgram } from "./render.ts";
+import { REASONING_NAMES, type ReasoningName, type RequestShape, requestShape } from "./request-shape.ts";
 import { type DictEntries, type DictSource, PDict, PList, type Value } from "./values.ts";
 
 export interface TemplateRender extends RenderResult {
@@ -23,16 +29,26 @@ export interface TemplateRender extends RenderResult {
 }
 
 const TEMPLATE_PROFILE: FamilyProfile = { family: "template", nativeRoles: [], nativeFields: [] };
-const DROPPED = new Set(["refusal", "audio", "function_call", "reasoning"]);
+/** Fields no template is given: no template renders them (the openai SDK's returned-message fields among them). */
+const DROPPED = new Set(["refusal", "audio", "function_call", "parsed", "annotations"]);
+const REASONING_KEYS: ReadonlySet<string> = new Set<string>(REASONING_NAMES);
 
 function own(o: object, k: string): unknown {
   return Object.hasOwn(o, k) ? (o as Record<string, unknown>)[k] : undefined;
 }
 
-/** The message's content as the server layer normalizes it, with provenance per part. */
-function contentValue(content: unknown, i: number, origins: Origins): PStr {
-  if (content === null || content === undefined) return PStr.EMPTY;
+/** The message's content as the server layer normalizes it for this template, with provenance per part. */
+function contentValue(
+  content: unknown,
+  i: number,
+  origins: Origins,
+  shape: RequestShape,
+  noneForNull: boolean,
+): Value {
+  if (content === null || content === undefined) return noneForNull ? null : PStr.EMPTY;
   if (typeof content === "string") return origins.value(content, i, "content") as PStr;
+  // Parts were checked by normalizeRequest: text parts {type, text}, nothing else.
+  if (shape.contentList) return origins.rootValue(i, "content", content);
   const parts: PStr[] = [];
   (content as readonly unknown[]).forEach((p, k) => {
     if (k > 0) parts.push(PStr.of("\n"));
@@ -42,23 +58,83 @@ function contentValue(content: unknown, i: number, origins: Origins): PStr {
   return concat(parts);
 }
 
+/** The keys a tool call (and its function) is given with: the SDK's `index` / `parsed_arguments` left out. */
+const CALL_KEYS = ["id", "type", "function"];
+const CALL_FN_KEYS = ["name", "arguments"];
+
+function pick(o: object, keys: readonly string[]): Record<string, unknown> | undefined {
+  let extra = false;
+  for (const k of Object.keys(o)) if (!keys.includes(k)) extra = true;
+  if (!extra) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(o)) if (keys.includes(k)) out[k] = (o as Record<string, unknown>)[k];
+  return out;
+}
+
+/**
+ * JSON-string arguments as the object they encode (vLLM's json.loads), for a template that reads
+ * them as a mapping; undefined when the text is not a JSON object within the request's limits.
+ */
+function parsedArguments(text: string): Record<string, unknown> | undefined {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
+  try {
+    checkJsonValue(v, {});
+  } catch {
+    return undefined;
+  }
+  return v as Record<string, unknown>;
+}
+
+/**
+ * tool_calls as given to the template: as sent, or a copy without the SDK's bookkeeping keys
+ * and, for a template that reads arguments as a mapping, with JSON-string arguments parsed.
+ */
+function cleanToolCalls(tc: unknown, shape: RequestShape): unknown {
+  if (!Array.isArray(tc)) return tc;
+  let copy: unknown[] | undefined;
+  tc.forEach((c: unknown, j) => {
+    if (typeof c !== "object" || c === null) return;
+    let call = pick(c, CALL_KEYS);
+    const fn = own(c, "function");
+    let fnClean = typeof fn === "object" && fn !== null ? pick(fn, CALL_FN_KEYS) : undefined;
+    const args = typeof fn === "object" && fn !== null ? own(fn, "arguments") : undefined;
+    const parsed = shape.argumentsMapping && typeof args === "string" ? parsedArguments(args) : undefined;
+    if (parsed !== undefined)
+      fnClean = { ...(fnClean ?? (fn as Record<string, unknown>)), arguments: parsed };
+    if (fnClean !== undefined) call = { ...(call ?? (c as Record<string, unknown>)), function: fnClean };
+    if (call === undefined) return;
+    copy ??= [...tc];
+    copy[j] = call;
+  });
+  return copy ?? tc;
+}
+
 const isEnumerable = Object.prototype.propertyIsEnumerable;
 
 /**
  * A caller message as a template dict: its fields in the caller's order (DROPPED ones left out,
- * developer -> system, `reasoning` as reasoning_content: in place when the message has that
- * key, else after the others), `content` last. Lazy: a template reads a few fields of each
- * message (role, content, maybe tool_calls), so a field's value is made when it is read and the
- * whole dict (every key with its provenance, in that order) only when the template reads the
+ * developer -> system, the reasoning under each of the template's reasoning names, placed where
+ * the caller's first reasoning field is), `content` last. Lazy: a template reads a few fields of
+ * each message (role, content, maybe tool_calls), so a field's value is made when it is read and
+ * the whole dict (every key with its provenance, in that order) only when the template reads the
  * dict as a whole (iterates, prints, tojson, length). Building every dict up front was ~40% of
  * a message's cost on the template path.
  */
 class MessageSource implements DictSource {
-  /** own(raw, "reasoning"), read on first need (null: none). */
+  /** The reasoning text (the first non-null of the caller's reasoning fields), read on first need (null: none). */
   private reasoningRead: unknown;
+  /** The caller's field the reasoning was read from (its origin, whatever name the template reads it under). */
+  private reasoningField = "reasoning_content";
   private reasoningDone = false;
   /** Field values made so far (the dict's entries reuse them): content, role, the rest. */
-  private content: PStr | undefined;
+  private content: Value | undefined;
+  private contentMade = false;
   private role: Value | undefined;
   private others: Map<string, Value> | undefined;
 
@@ -66,11 +142,20 @@ class MessageSource implements DictSource {
     private readonly raw: Record<string, unknown>,
     private readonly i: number,
     private readonly origins: Origins,
+    private readonly shape: RequestShape,
   ) {}
 
   private get reasoning(): unknown {
     if (!this.reasoningDone) {
-      this.reasoningRead = own(this.raw, "reasoning");
+      this.reasoningRead = null;
+      for (const k of REASONING_NAMES) {
+        const r = own(this.raw, k);
+        if (r !== null && r !== undefined) {
+          this.reasoningRead = r;
+          this.reasoningField = k;
+          break;
+        }
+      }
       this.reasoningDone = true;
     }
     return this.reasoningRead;
@@ -81,9 +166,29 @@ class MessageSource implements DictSource {
     return r !== null && r !== undefined;
   }
 
+  /**
+   * An assistant message with tool calls and no content, for a template that tells none from ""
+   * and takes no lists (a list-taking one handles "" as no content; none breaks some of them).
+   */
+  private get noneForNull(): boolean {
+    if (!this.shape.contentNone || this.shape.contentList || own(this.raw, "role") !== "assistant")
+      return false;
+    const tc = own(this.raw, "tool_calls");
+    return Array.isArray(tc) && tc.length > 0;
+  }
+
   get(key: string | number): Value | undefined {
     if (key === "content") {
-      this.content ??= contentValue(own(this.raw, "content"), this.i, this.origins);
+      if (!this.contentMade) {
+        this.content = contentValue(
+          own(this.raw, "content"),
+          this.i,
+          this.origins,
+          this.shape,
+          this.noneForNull,
+        );
+        this.contentMade = true;
+      }
       return this.content;
     }
     if (key === "role" && this.role !== undefined) return this.role;
@@ -92,13 +197,18 @@ class MessageSource implements DictSource {
     if (v !== undefined) return v;
     const x = this.rawField(key);
     if (x === undefined) return undefined;
-    v = this.origins.rootValue(this.i, key, x);
+    v = this.origins.rootValue(this.i, this.originField(key), x);
     if (key === "role") this.role = v;
     else {
       this.others ??= new Map();
       this.others.set(key, v);
     }
     return v;
+  }
+
+  /** The caller field a dict key's value comes from (a reasoning name: the caller's reasoning field). */
+  private originField(key: string): string {
+    return REASONING_KEYS.has(key) ? this.reasoningField : key;
   }
 
   /** A value get() made already, if any. */
@@ -108,7 +218,11 @@ class MessageSource implements DictSource {
 
   /** The caller value of field `key` as the dict holds it, or undefined when the dict has no such key. */
   private rawField(key: string): unknown {
-    if (key === "reasoning_content" && this.hasReasoning) return this.reasoning;
+    if (REASONING_KEYS.has(key)) {
+      return this.hasReasoning && this.shape.reasoningNames.includes(key as ReasoningName)
+        ? this.reasoning
+        : undefined;
+    }
     // A field the message does not have (tool_calls, name, ... on most messages) reads as
     // undefined, and an own field holding undefined is no key of the dict either (entries()
     // skips it): no set lookup and no propertyIsEnumerable call for it.
@@ -116,6 +230,7 @@ class MessageSource implements DictSource {
     if (x === undefined) return undefined;
     // What Object.keys(raw) lists (own, enumerable), minus the fields the dict leaves out.
     if (key === "__proto__" || DROPPED.has(key) || !isEnumerable.call(this.raw, key)) return undefined;
+    if (key === "tool_calls") return cleanToolCalls(x, this.shape);
     return key === "role" && x === "developer" ? "system" : x;
   }
 
@@ -124,27 +239,36 @@ class MessageSource implements DictSource {
     const add = (k: string, x: unknown): void => {
       if (x === undefined) return;
       const key = this.origins.rootKey(this.i, k);
-      d.set(key, this.madeValue(k) ?? this.origins.rootValue(this.i, k, x));
+      d.set(key, this.madeValue(k) ?? this.origins.rootValue(this.i, this.originField(k), x));
     };
     let reasoningPlaced = false;
+    const placeReasoning = (): void => {
+      if (reasoningPlaced || !this.hasReasoning) return;
+      reasoningPlaced = true;
+      for (const r of this.shape.reasoningNames) add(r, this.reasoning);
+    };
     for (const k of Object.keys(this.raw)) {
       // A "__proto__" key never reached the dict before (assigning it to a plain object set the
       // prototype instead): still left out.
       if (k === "content" || k === "__proto__" || DROPPED.has(k)) continue;
-      if (k === "reasoning_content" && this.hasReasoning) reasoningPlaced = true;
+      if (REASONING_KEYS.has(k)) {
+        const r = this.raw[k];
+        if (r !== null && r !== undefined) placeReasoning();
+        continue;
+      }
       add(k, this.rawField(k));
     }
-    if (this.hasReasoning && !reasoningPlaced) add("reasoning_content", this.reasoning);
+    placeReasoning();
     d.set(PStr.of("content"), this.get("content") as Value);
     return d.map;
   }
 }
 
 /** Every message as a lazy dict (MessageSource). */
-function messagesValue(messages: readonly unknown[], origins: Origins): PList {
+function messagesValue(messages: readonly unknown[], origins: Origins, shape: RequestShape): PList {
   const items = new Array<Value>(messages.length);
   for (let i = 0; i < messages.length; i++)
-    items[i] = new PDict(new MessageSource(messages[i] as Record<string, unknown>, i, origins));
+    items[i] = new PDict(new MessageSource(messages[i] as Record<string, unknown>, i, origins, shape));
   return new PList(items);
 }
 
@@ -171,6 +295,20 @@ function continueFinal(rendered: PStr, final: string): PStr {
   return rendered.slice(0, at + stripped.length);
 }
 
+/**
+ * The final message's text for the continue_final_message cut: transformers takes the last text
+ * part when the template is given a list, else the text the template is given (the joined parts).
+ */
+function finalText(req: Record<string, unknown>, joined: string, program: ProgramNode): string {
+  if (!requestShape(program).contentList) return joined;
+  const msgs = own(req, "messages") as unknown[];
+  const c = own(msgs[msgs.length - 1] as object, "content");
+  if (!Array.isArray(c)) return joined;
+  const lastPart: unknown = c[c.length - 1];
+  const text = typeof lastPart === "object" && lastPart !== null ? own(lastPart, "text") : undefined;
+  return typeof text === "string" ? text : "";
+}
+
 /** Renders `request` (validated first: TokenizerError "invalid-conversation"). */
 export function renderChatTemplate(
   program: ProgramNode,
@@ -187,15 +325,22 @@ export function renderChatTemplate(
     for (const [k, v] of Object.entries(kw as object))
       vars.set(k, origins.value(v, null, `chat_template_kwargs.${k}`));
   if (n.enableThinking !== undefined) vars.set("enable_thinking", n.enableThinking);
-  vars.set("messages", messagesValue(own(req, "messages") as unknown[], origins));
+  vars.set("messages", messagesValue(own(req, "messages") as unknown[], origins, requestShape(program)));
   const tools = own(req, "tools");
   if (Array.isArray(tools) && tools.length > 0) vars.set("tools", origins.value(tools, null, "tools"));
   vars.set("add_generation_prompt", n.addGenerationPrompt);
-  const r = renderProgram(program, [specialTokens, vars], origins, options);
+  // The request's clock pin wins over the loader's (options.now) and the current time.
+  const pinned = n.now;
+  const r = renderProgram(
+    program,
+    [specialTokens, vars],
+    origins,
+    pinned === undefined ? options : { ...options, now: () => pinned },
+  );
   let output = r.output;
   if (n.continueFinalMessage) {
     const last = n.messages[n.messages.length - 1];
-    if (last !== undefined) output = continueFinal(output, last.content);
+    if (last !== undefined) output = continueFinal(output, finalText(req, last.content, program));
   }
   return { output, structure: r.structure, origins };
 }

@@ -1,7 +1,7 @@
 // Python's datetime.strftime for the directives chat templates use (C locale, local time as
 // Python's datetime.now() is): %d %m %Y %y %H %M %S %b %B %a %A %j %p %I %e %%. Any other
 // directive is written as is (glibc does the same for unknown ones).
-import { type PStr, PStrBuilder, TEMPLATE } from "./pstr.ts";
+import { PStr, PStrBuilder, TEMPLATE } from "./pstr.ts";
 
 const MONTHS = [
   "January",
@@ -20,6 +20,11 @@ const MONTHS = [
 const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"];
 
 const pad = (n: number, w = 2): string => String(n).padStart(w, "0");
+
+/** strftime of a plain (template-origin) format: the native renderers' date lines. */
+export function strftime(d: Date, format: string): string {
+  return strftimeP(d, PStr.of(format), Number.MAX_SAFE_INTEGER).text;
+}
 
 /**
  * strftime over a provenance string: literal characters keep their origin, and a directive's

@@ -13,9 +13,10 @@
 //   - analysis before the first final is dropped when the last assistant message is final
 //     (harmony's auto_drop_analysis; kwargs auto_drop_analysis: false keeps it).
 // Options are chat_template_kwargs: reasoning_effort, model_identity, knowledge_cutoff,
-// current_date (never read from a clock), builtin_tools ("browser", "python"), harmony_library,
+// current_date (template form default: the date of the request's `now` or the local clock), builtin_tools ("browser", "python"), harmony_library,
 // auto_drop_analysis. continue_final_message leaves the last user or assistant message open.
 
+import { strftimeAt } from "../../formats/clock.ts";
 import { type FamilyProfile, normalizeRequest } from "../../formats/normalize.ts";
 import { pyJsonDumps } from "../../formats/py-json.ts";
 import { invalid, isObject, type JsonObject, own } from "../../formats/schema.ts";
@@ -88,7 +89,9 @@ export function renderGptOssRequest(request: unknown, b: ChatSink, ids: HarmonyI
   const builtins = builtinTools(kw);
   const identity = kwString(kw, "model_identity") ?? HARMONY_DEFAULT_IDENTITY;
   const cutoff = kwString(kw, "knowledge_cutoff") ?? HARMONY_DEFAULT_CUTOFF;
-  const date = kwString(kw, "current_date");
+  // The template form writes strftime_now("%Y-%m-%d") (the request's `now`, else the local
+  // clock) unless current_date replaces it; the harmony library writes a date only when given.
+  const kwDate = kwString(kw, "current_date");
   const messages = req.messages;
   const open = req.continueFinalMessage ? messages.length - 1 : -1;
   const last = messages[open];
@@ -111,7 +114,7 @@ export function renderGptOssRequest(request: unknown, b: ChatSink, ids: HarmonyI
       {
         modelIdentity: identity,
         knowledgeCutoff: cutoff,
-        currentDate: date,
+        currentDate: kwDate ?? strftimeAt(req.now, "%Y-%m-%d"),
         reasoningEffort: effort,
         builtinTools: builtins,
       },
@@ -129,7 +132,7 @@ export function renderGptOssRequest(request: unknown, b: ChatSink, ids: HarmonyI
         system: {
           modelIdentity: identity,
           knowledgeCutoff: cutoff,
-          conversationStartDate: date,
+          conversationStartDate: kwDate,
           reasoningEffort: effort as ReasoningEffort,
           tools: builtins,
           validChannels: HARMONY_CHANNELS,

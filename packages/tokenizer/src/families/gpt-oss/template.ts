@@ -4,8 +4,9 @@
 // ordinary encoder, and the text between two markers is one encoder call, as when the rendered
 // template is tokenized. Checked token for token against Python jinja2 + HF `tokenizers`
 // (test-vectors/golden/gpt-oss.template.json). The rules (docs/formats.md "gpt-oss"):
-// - system: identity, "Knowledge cutoff", "Current date" (only when current_date is given: never
-//   a clock), "Reasoning", built-in tools, the channels, the tool-channel sentence with tools;
+// - system: identity, "Knowledge cutoff", "Current date" (current_date, else the template's
+//   strftime_now of the request's `now` or the local clock), "Reasoning", built-in tools, the
+//   channels, the tool-channel sentence with tools;
 // - developer: "# Instructions\n\nTEXT\n\n" and/or "# Tools\n\n" + the functions namespace;
 // - an assistant message with tool calls: its reasoning (or its content) on channel analysis
 //   unless a later assistant message has no tool calls, then per call

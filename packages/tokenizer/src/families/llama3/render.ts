@@ -6,20 +6,21 @@
 //   `<|start_header_id|>ROLE<|end_header_id|>\n\n` + content|trim + `<|eot_id|>`, BOS before the
 //   first; it has no tools (`tools` and `tool_calls` are not rendered, as the template does);
 // - renderLlama31: the Llama 3.1+/3.2 template (llama-3.2-3b-instruct.jinja): a system header
-//   always (Cutting Knowledge / Today Date, "Environment: ipython" with tools), the tools as
+//   always (Cutting Knowledge / Today Date: chat_template_kwargs.date_string, else the template's
+//   strftime_now("%d %b %Y") of the request's `now` or the local clock; "Environment: ipython"
+//   with tools), the tools as
 //   `tojson(indent=4)` in the system message or (default) in the first user message, an
 //   assistant tool call as `{"name": "N", "parameters": ARGS}`, tool/ipython results under an
 //   `ipython` header written as a JSON string (the template's `tojson` of the content).
 // Text between two reserved IDs is one encoder call, template and caller text together, as the
 // reference tokenizer sees the rendered string.
 //
-// Where this differs from the template (all documented): Today Date defaults to "26 Jul 2024"
-// (the template's own fallback and Llama 3.1's fixed default; the 3.2 template under
-// transformers writes today's date: pass chat_template_kwargs.date_string); string tool-call
+// Where this differs from the template (all documented): string tool-call
 // arguments are parsed as JSON first (vLLM does this before rendering; the template would
 // write the string quoted); a request the template rejects is TokenizerError
 // "invalid-conversation", and so is continue_final_message on a tool result or tool call.
 
+import { strftimeAt } from "../../formats/clock.ts";
 import {
   type FamilyProfile,
   type NMessage,
@@ -39,9 +40,6 @@ import type { Llama3Key } from "./tokens.ts";
 export type Llama3Ids = TokenIds<Llama3Key>;
 
 const PROFILE: FamilyProfile = { family: "llama3", nativeRoles: [], nativeFields: [] };
-
-/** The template's default date: its fallback without strftime_now, Llama 3.1's fixed default. */
-export const DEFAULT_DATE = "26 Jul 2024";
 
 const SYSTEM_TOOLS_HEAD =
   'You have access to the following functions. To call a function, please respond with JSON for a function call.Respond in the format {"name": function name, "parameters": dictionary of argument name and its value}.Do not use variables.\n\n';
@@ -161,7 +159,7 @@ export function renderLlama31(request: unknown, b: ChatSink, ids: Llama3Ids): vo
   header(b, ids, "system", owner0);
   if (hasTools) b.text("Environment: ipython\n", owner0, "template");
   b.text("Cutting Knowledge Date: December 2023\nToday Date: ", owner0, "template");
-  if (kw.dateString === undefined) b.text(DEFAULT_DATE, owner0, "template");
+  if (kw.dateString === undefined) b.text(strftimeAt(req.now, "%d %b %Y"), owner0, "template");
   else b.caller(kw.dateString, null, "chat_template_kwargs", { field: "chat_template_kwargs.date_string" });
   b.text("\n\n", owner0, "template");
   if (hasTools && !kw.toolsInUserMessage) {

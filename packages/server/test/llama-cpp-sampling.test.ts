@@ -1,0 +1,126 @@
+// Sampling parameters through the in-process node-llama-cpp engine on the tiny random-weight
+// GGUF (scripts/make-tiny-gguf.js, written to a temp dir): the same seed gives the same IDs,
+// top_k 1 gives the greedy (temperature 0) IDs, every mapped parameter is accepted end to end,
+// and response_format json_schema (node-llama-cpp's JSON-schema grammar) makes even this random
+// model answer JSON that validates against the schema. The engine's IDs are read with a tap.
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLlamaCppEngine, type LlamaCppEngine } from "../src/index.ts";
+import { type Running, start, tokenizer } from "./support.ts";
+import { tap } from "./tap.ts";
+
+const root = resolve(import.meta.dirname, "../../..");
+let dir: string;
+let engine: LlamaCppEngine;
+let tapped: ReturnType<typeof tap>;
+let srv: Running;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "chatwire-gguf-sampling-"));
+  const file = join(dir, "tiny.gguf");
+  const r = spawnSync(process.execPath, [join(root, "scripts/make-tiny-gguf.js"), file], {
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`make-tiny-gguf failed: ${r.stderr}`);
+  engine = await createLlamaCppEngine({ modelPath: file, sequences: 1, contextSize: 1024, threads: 1 });
+  tapped = tap(engine);
+  srv = await start(tokenizer("qwen3"), tapped.engine, { limits: { maxConcurrent: 1, maxModelLen: 1024 } });
+}, 120_000);
+
+afterAll(async () => {
+  await srv?.close();
+  await engine?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const MESSAGES = [{ role: "user", content: "Tell me something." }];
+
+/** One non-streaming completion; the engine's IDs (from the tap) and the response body. */
+async function complete(
+  extra: Record<string, unknown>,
+): Promise<{ ids: number[]; body: Record<string, unknown> }> {
+  const before = tapped.runs.length;
+  const r = await fetch(`${srv.url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "test-model", messages: MESSAGES, max_tokens: 24, ...extra }),
+  });
+  const body = (await r.json()) as Record<string, unknown>;
+  expect(r.status, JSON.stringify(body)).toBe(200);
+  return { ids: [...(tapped.runs[before] ?? [])], body };
+}
+
+/**
+ * The JSON value the answer starts with. The random-weight model does not stop once the
+ * grammar's value is complete (it never learned to end a turn there): what follows the value is
+ * not part of it.
+ */
+function firstJsonValue(text: string): unknown {
+  for (let end = text.indexOf("}"); end >= 0; end = text.indexOf("}", end + 1)) {
+    try {
+      return JSON.parse(text.slice(0, end + 1));
+    } catch {
+      // not a complete value yet
+    }
+  }
+  throw new Error(`no JSON object at the start of ${JSON.stringify(text.slice(0, 80))}`);
+}
+
+describe("llama-cpp sampling on the tiny GGUF", () => {
+  it("seed: the same seed gives the same IDs; another seed other IDs", async () => {
+    const a = await complete({ seed: 7, temperature: 1 });
+    const b = await complete({ seed: 7, temperature: 1 });
+    const c = await complete({ seed: 8, temperature: 1 });
+    expect(a.ids.length).toBeGreaterThan(0);
+    expect(b.ids).toEqual(a.ids);
+    expect(c.ids).not.toEqual(a.ids);
+  }, 60_000);
+
+  it("top_k 1 at temperature 1 is greedy (temperature 0), whatever the seed", async () => {
+    const greedy = await complete({ temperature: 0 });
+    const k1 = await complete({ top_k: 1, temperature: 1, seed: 3 });
+    const k1b = await complete({ top_k: 1, temperature: 1, seed: 4 });
+    expect(k1.ids).toEqual(greedy.ids);
+    expect(k1b.ids).toEqual(greedy.ids);
+  }, 60_000);
+
+  it("min_p, repetition / presence / frequency penalties and logit_bias are taken", async () => {
+    const greedy = await complete({ temperature: 0 });
+    const first = greedy.ids[0] as number;
+    // A -100 bias on the greedy first token: the greedy answer must start elsewhere.
+    const biased = await complete({ temperature: 0, logit_bias: { [String(first)]: -100 } });
+    expect(biased.ids[0]).not.toBe(first);
+    const penalised = await complete({
+      temperature: 0.7,
+      seed: 1,
+      min_p: 0.05,
+      repetition_penalty: 1.3,
+      presence_penalty: 0.5,
+      frequency_penalty: 0.5,
+    });
+    expect(penalised.ids.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("response_format json_schema: the answer validates against the schema", async () => {
+    const schema = {
+      type: "object",
+      properties: { ok: { type: "boolean" }, n: { enum: [1, 2, 3] } },
+      required: ["ok", "n"],
+      additionalProperties: false,
+    };
+    const { body } = await complete({
+      max_tokens: 200,
+      temperature: 1,
+      seed: 5,
+      response_format: { type: "json_schema", json_schema: { name: "answer", schema } },
+    });
+    const choices = body.choices as { message: { content: string } }[];
+    const parsed = firstJsonValue(choices[0]?.message.content ?? "") as Record<string, unknown>;
+    expect(Object.keys(parsed).sort()).toEqual(["n", "ok"]);
+    expect(typeof parsed.ok).toBe("boolean");
+    expect([1, 2, 3]).toContain(parsed.n);
+  }, 120_000);
+});
