@@ -4,15 +4,22 @@
 // the official `openai` client, streamed and not, with tools. Expectations are the scenario's
 // text as each template writes it (engines/replay-script.ts), written out by hand: Gemma 3's
 // template renders no tool calls, so its script is the plain answer; Qwen3's renders reasoning,
-// content and two calls, which must come back as tool_calls.
+// content and two calls, which must come back as tool_calls. The token-ID upstreams (vLLM and
+// SGLang stand-ins, ./stand-ins.ts) get the template path's prompt IDs and answer the same way.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
-import type { TemplateTokenizer } from "@chatwire/tokenizer";
+import type { ChatRequest, TemplateTokenizer } from "@chatwire/tokenizer";
 import { loadTemplateTokenizerSync } from "@chatwire/tokenizer/node";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { builtinReplayScript, createReplayEngine } from "../src/index.ts";
+import {
+  builtinReplayScript,
+  createReplayEngine,
+  createSglangEngine,
+  createVllmEngine,
+} from "../src/index.ts";
+import { sglangStandIn, vllmStandIn } from "./stand-ins.ts";
 import { type Running, start } from "./support.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../../..");
@@ -158,3 +165,35 @@ for (const c of CASES) {
     });
   });
 }
+
+describe("template-only model over the token-ID upstreams (vLLM and SGLang stand-ins)", () => {
+  const qwen = CASES[1] as Case;
+  const engines = [
+    { name: "vllm", standIn: vllmStandIn, engine: (u: string) => createVllmEngine({ upstream: u }) },
+    { name: "sglang", standIn: sglangStandIn, engine: (u: string) => createSglangEngine({ upstream: u }) },
+  ] as const;
+  for (const e of engines) {
+    it(`${e.name}: the template's prompt IDs go upstream, tool calls come back`, async () => {
+      const tok = qwen.load();
+      const up = await e.standIn(builtinReplayScript(tok));
+      const srv = await start(tok, await e.engine(up.url));
+      try {
+        const client = new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: "unused", maxRetries: 0 });
+        const r = await client.chat.completions.create({ model: "test-model", messages: USER, tools: TOOLS });
+        const body = up.requests[0] as { prompt?: number[]; input_ids?: number[] } | undefined;
+        const sent = body?.prompt ?? body?.input_ids;
+        expect(sent).toEqual(
+          tok.encodeChat({ messages: USER, tools: TOOLS, add_generation_prompt: true } as ChatRequest).ids,
+        );
+        const calls = (r.choices[0]?.message.tool_calls ?? []).map((t) =>
+          t.type === "function" ? { name: t.function.name, args: JSON.parse(t.function.arguments) } : t,
+        );
+        expect(calls).toEqual(qwen.calls);
+        expect(r.choices[0]?.finish_reason).toBe("tool_calls");
+      } finally {
+        await srv.close();
+        await up.close();
+      }
+    });
+  }
+});
