@@ -6,9 +6,11 @@
 // files, else the model's own chat template. With --engine llama-cpp, a --tokenizer whose
 // vocabulary differs from the GGUF's is a startup error naming the first differing token: the
 // engine would read chatwire's IDs as other tokens and answer with garbage.
+// A template-only model is served with every engine: its template is probed here (markers, end
+// of turn, call grammar), so a template that cannot be probed is a startup error, not a 500.
+import { servedTokenizer } from "@chatwire/server";
 import {
   type AnyTokenizer,
-  type ChatTokenizer,
   firstVocabularyDifference,
   ggufTokenizerFiles,
   readGgufMetadata,
@@ -20,7 +22,8 @@ import { quoteInput } from "./quote.ts";
 import { DEFAULT_TOKENIZER } from "./tokenizer-option.ts";
 
 export interface ServeTokenizer {
-  readonly tokenizer: ChatTokenizer;
+  /** A native family's, or one bound to the model's own chat template. */
+  readonly tokenizer: AnyTokenizer;
   /** Where it came from, as /v1/models reports it: "gguf:PATH", "directory:PATH" or "builtin:NAME". */
   readonly source: string;
 }
@@ -66,11 +69,15 @@ export async function loadServeTokenizer(
       "tokenizer-load-failed",
     );
   }
-  if ("reserved" in tokenizer)
+  try {
+    servedTokenizer(tokenizer);
+  } catch (err) {
+    if (!TokenizerError.isInstance(err)) throw err;
     throw new UsageError(
-      `tokenizer ${quoteInput(name)} fits no native family, and serving a model through its own chat template is not supported yet (encode-chat and decode --format template are)`,
-      "format-mismatch",
+      `the chat template of tokenizer ${quoteInput(name)} cannot be probed for its markers (${err.type}): ${firstLine(err.message)}`,
+      "tokenizer-load-failed",
     );
+  }
   if (engine === "llama-cpp" && model !== undefined && !fromModel) {
     const diff = firstVocabularyDifference(await ggufTokens(model), tokenizer);
     if (diff !== undefined)

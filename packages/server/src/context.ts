@@ -1,10 +1,11 @@
 // What every route needs, built once per server: the tokenizer and its compiled decoder spec,
 // the engine, the limits, the limiter, and the per-request log record.
-import type { ToolCallStreaming } from "@chatwire/openai";
+import type { PrefillSource, ToolCallStreaming } from "@chatwire/openai";
 import type { DecoderSpec } from "@chatwire/stream-decoder";
-import type { ChatTokenizer } from "@chatwire/tokenizer";
+import type { Grammar } from "@chatwire/tokenizer";
 import type { Engine } from "./engine.ts";
 import type { Limiter } from "./limiter.ts";
+import type { ServedEncoder } from "./served-tokenizer.ts";
 
 export interface ServeLimits {
   /** Generations running at once. Default 4. */
@@ -78,8 +79,13 @@ export interface RequestLog {
 }
 
 export interface ServerContext {
-  readonly tokenizer: ChatTokenizer;
+  /** A native family's tokenizer or a template-only model's (./served-tokenizer.ts). */
+  readonly tokenizer: ServedEncoder;
   readonly spec: DecoderSpec;
+  /** ChunkWriter's grammar; undefined: the native family's, by its format name. */
+  readonly grammar: Grammar | undefined;
+  /** What tool_choice's prefill reads (the format's call opening). */
+  readonly prefill: PrefillSource;
   readonly engine: Engine;
   readonly modelId: string;
   readonly limits: ServeLimits;

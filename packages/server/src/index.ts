@@ -9,4 +9,5 @@ export { createSglangEngine, sglangNewIds } from "./engines/sglang.ts";
 export type { UpstreamOptions } from "./engines/upstream.ts";
 export { createVllmEngine, vllmChunkIds } from "./engines/vllm.ts";
 export { Limiter, type Refusal, type Slot, type Waiter } from "./limiter.ts";
+export { type ServedEncoder, type ServedTokenizer, servedTokenizer } from "./served-tokenizer.ts";
 export { type ChatwireServer, createChatwireServer, type ServeOptions } from "./server.ts";

@@ -13,8 +13,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { ToolCallStreaming } from "@chatwire/openai";
-import { compileDecoderSpecFor } from "@chatwire/stream-decoder";
-import type { ChatTokenizer } from "@chatwire/tokenizer";
+import type { AnyTokenizer } from "@chatwire/tokenizer";
 import { makeAuthCheck } from "./auth.ts";
 import { DEFAULT_LIMITS, type RequestLog, type ServeLimits, type ServerContext } from "./context.ts";
 import type { Engine } from "./engine.ts";
@@ -25,9 +24,14 @@ import { Limiter } from "./limiter.ts";
 import { chatCompletions } from "./routes/chat-completions.ts";
 import { completions } from "./routes/completions.ts";
 import { detokenize, tokenize } from "./routes/tokenize.ts";
+import { servedTokenizer } from "./served-tokenizer.ts";
 
 export interface ServeOptions {
-  readonly tokenizer: ChatTokenizer;
+  /**
+   * A native family's tokenizer, or a template-only model's (TemplateTokenizer: decoded by the
+   * grammar a probe of its template finds, docs/serve.md "Template-only models").
+   */
+  readonly tokenizer: AnyTokenizer;
   readonly engine: Engine;
   /** The model id clients send and /v1/models lists. */
   readonly modelId: string;
@@ -102,9 +106,12 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
   const limits = resolveLimits(o.limits);
   const limiter = new Limiter(limits.maxConcurrent, limits.maxQueue);
   const budget = new ByteBudget(limits.maxPendingBodyBytes);
+  const served = servedTokenizer(o.tokenizer);
   const ctx: ServerContext = {
-    tokenizer: o.tokenizer,
-    spec: compileDecoderSpecFor(o.tokenizer),
+    tokenizer: served.tokenizer,
+    spec: served.spec,
+    grammar: served.grammar,
+    prefill: served.prefill,
     engine: o.engine,
     modelId: o.modelId,
     limits,

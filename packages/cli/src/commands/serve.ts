@@ -31,7 +31,7 @@ export const command: Command = {
       kind: "string",
       choices: CHAT_FORMAT_OPTION.format?.choices ?? [],
       description:
-        "the model family, or auto (the default, also when omitted): the family detected from the files, else the model's own chat template (not servable yet: a startup error); template: that template",
+        "the model family, or auto (the default, also when omitted): the family detected from the files, else the model's own chat template (served with every engine); template: that template",
     },
     port: { kind: "int", description: "TCP port (default 8000; 0 = any free port)" },
     host: { kind: "string", description: "bind address (default 127.0.0.1)" },

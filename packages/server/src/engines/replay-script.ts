@@ -1,13 +1,14 @@
 // The built-in scripted generations of `chatwire serve --engine replay`, derived from the
-// format itself (./replay-derive.ts: the family's renderer writes the assistant turn), so every
-// format gets one and no format is named here.
+// format itself (./replay-derive.ts: the family's renderer, or the model's chat template,
+// writes the assistant turn), so every format gets one and no format is named here.
 //   builtinReplayScript  a weather question answered with the richest turn the format renders
 //                        with all its calls kept: reasoning (where the format writes it), content
 //                        and two parallel get_weather calls (Paris, Tokyo); else one call and no
 //                        content (formats that write one call per turn, or drop content next to
 //                        calls); else a plain answer (formats whose template renders no calls)
 //   plainReplayScript    "Hello! How can I help you today?": no reasoning, no call
-import type { ChatTokenizer } from "@chatwire/tokenizer";
+import type { AnyTokenizer } from "@chatwire/tokenizer";
+import { servedTokenizer } from "../served-tokenizer.ts";
 import { assistantTurn } from "./replay-derive.ts";
 
 const USER = { role: "user", content: "What is the weather in Paris and Tokyo?" } as const;
@@ -39,19 +40,21 @@ const HELLO = { role: "assistant", content: "Hello! How can I help you today?" }
 /** How often `s` occurs in `text`. */
 const count = (text: string, s: string): number => text.split(s).length - 1;
 
-export function builtinReplayScript(tok: ChatTokenizer): number[] {
+export function builtinReplayScript(tokenizer: AnyTokenizer): number[] {
+  const tok = servedTokenizer(tokenizer);
+  const text = (ids: readonly number[]) => tok.tokenizer.decode(ids);
   // A rung is taken when the script (cut at its first stop) still holds what it was asked for.
   const two = assistantTurn(tok, USER, TWO_CALLS, TOOLS);
   if (two !== undefined) {
-    const text = tok.decode(two);
-    if (count(text, "get_weather") === 2 && text.includes(TWO_CALLS.content)) return two;
+    const t = text(two);
+    if (count(t, "get_weather") === 2 && t.includes(TWO_CALLS.content)) return two;
   }
   const one = assistantTurn(tok, USER, ONE_CALL, TOOLS);
-  if (one !== undefined && tok.decode(one).includes("get_weather")) return one;
+  if (one !== undefined && text(one).includes("get_weather")) return one;
   return assistantTurn(tok, USER, ANSWER, undefined) ?? [];
 }
 
 /** A plain answer, no reasoning and no tool call: "Hello! How can I help you today?" + the end of turn. */
-export function plainReplayScript(tok: ChatTokenizer): number[] {
-  return assistantTurn(tok, { role: "user", content: "Hi!" }, HELLO, undefined) ?? [];
+export function plainReplayScript(tokenizer: AnyTokenizer): number[] {
+  return assistantTurn(servedTokenizer(tokenizer), { role: "user", content: "Hi!" }, HELLO, undefined) ?? [];
 }

@@ -1,5 +1,5 @@
 // One engine from the `chatwire serve` options: replay | llama-cpp | vllm | sglang.
-import type { ChatTokenizer } from "@chatwire/tokenizer";
+import type { AnyTokenizer } from "@chatwire/tokenizer";
 import type { Engine } from "../engine.ts";
 import { EngineError } from "../engine.ts";
 import { createLlamaCppEngine } from "./llama-cpp.ts";
@@ -13,7 +13,8 @@ export type EngineName = (typeof ENGINE_NAMES)[number];
 
 export interface EngineChoice {
   readonly engine: EngineName;
-  readonly tokenizer: ChatTokenizer;
+  /** A native family's, or one bound to the model's chat template (replay derives its script from it). */
+  readonly tokenizer: AnyTokenizer;
   /** llama-cpp: the GGUF file. */
   readonly model?: string;
   /** vllm / sglang: the upstream base URL. */

@@ -92,7 +92,7 @@ async function withSlot(
   }
   // tool_choice required / named: the assistant turn starts with the call's opening (prefill).
   const prefill = toolChoicePrefill(
-    ctx.tokenizer,
+    ctx.prefill,
     mapped.chat,
     mapped.toolChoice,
     Array.isArray(mapped.chat.tools) ? mapped.chat.tools.length : 0,
@@ -155,6 +155,7 @@ async function withSlot(
     };
     const writer = new ChunkWriter(sink, {
       format: ctx.tokenizer.format,
+      ...(ctx.grammar === undefined ? {} : { grammar: ctx.grammar }),
       model: ctx.modelId,
       reasoningField: ctx.reasoningField,
       toolCalls: mapped.toolCalls,
