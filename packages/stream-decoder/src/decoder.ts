@@ -850,10 +850,30 @@ export class StreamDecoder implements Decoder {
   }
 
   private misplaced(id: number): void {
+    if (this.state === S_REASONING && this.g.header !== Header.Harmony) {
+      this.markerInReasoning(id);
+      return;
+    }
     this.closeSpan(DROP_NONE);
     if (this.isStopped) return;
     const name = this.spec.reservedName.get(id) ?? String(id);
     this.error("unexpected-reserved-token", `reserved token ${name} (${id}) is not valid here`, id);
+  }
+
+  /**
+   * A reserved marker the grammar gives no move inside reasoning (`<tool_call>` while the model
+   * thinks about calling a tool, a second `<think>`) is reasoning text, as the peers keep it: its
+   * string goes out through the span like any piece, so newline rules and stop strings apply.
+   * Only the block's own close marker (and message ends, role markers, stops) leave reasoning.
+   */
+  private markerInReasoning(id: number): void {
+    if (this.utf.len > 0) {
+      const f = this.utf.flush();
+      if (f !== "") this.spanText(f);
+      if (this.isStopped) return;
+    }
+    this.atStart = false;
+    this.spanText(this.spec.reservedName.get(id) ?? "");
   }
 
   /** A held header (a stop, or a role marker, came first): it opens its message as it is. */
