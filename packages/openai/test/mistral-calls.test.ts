@@ -4,8 +4,10 @@
 // the generated part cut out after the generation prompt, through </s>.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { type ChatMessage, type ChatTokenizer, fromFiles } from "@chatwire/tokenizer";
+import { type ChatMessage, type ChatRequest, type ChatTokenizer, fromFiles } from "@chatwire/tokenizer";
 import { describe, expect, it } from "vitest";
+import { haveMistralSuite, mistralSpm } from "../../../test-support/mistral-suite.ts";
+import { RequestError, toolChoicePrefill } from "../src/index.ts";
 import { runWriter } from "./writer-support.ts";
 
 const require = createRequire(import.meta.url);
@@ -17,6 +19,11 @@ function tekken(): ChatTokenizer {
     "tekken.json": readFileSync(dir.replace(/dist[/\\][^/\\]*$/, "data/tekken/240718.json")),
   });
 }
+
+const fn = (name: string) => ({
+  type: "function",
+  function: { name, parameters: { type: "object", properties: {} } },
+});
 
 const CONTEXT = [{ role: "user", content: "Weather and time in Paris?" }];
 const TURN = [
@@ -55,5 +62,32 @@ describe("Mistral [TOOL_CALLS] list -> OpenAI tool_calls", () => {
       { name: "get_time", arguments: { tz: "CET" } },
     ]);
     expect(r.finish).toEqual(["tool_calls"]);
+  });
+});
+
+function tokenizers(): Array<readonly [string, () => ChatTokenizer]> {
+  const out: Array<readonly [string, () => ChatTokenizer]> = [["tekken v3 (NeMo)", tekken]];
+  if (haveMistralSuite())
+    out.push(["SentencePiece v3", () => fromFiles({ "tokenizer.model.v3": mistralSpm(3) })]);
+  return out;
+}
+
+describe.each(tokenizers())("Mistral tool_choice prefill (Grammar.callOpening): %s", (_name, load) => {
+  const tok = load();
+  const ids = generation(tok);
+  const chat = { messages: CONTEXT, tools: [fn("get_weather"), fn("get_time")] } as unknown as ChatRequest;
+  it("named: the prefill is the start of the encoder's own rendering of that call", () => {
+    const p = toolChoicePrefill(tok, chat, { type: "function", name: "get_weather" }, 2);
+    if (p instanceof RequestError) throw p;
+    expect(p.text).toBe('[{"name": "get_weather", "arguments":');
+    expect(ids.slice(0, p.ids.length)).toEqual(p.ids);
+    const r = runWriter(tok, ids.slice(p.ids.length), {}, {}, p.ids);
+    expect(r.calls.map((c) => c.name)).toEqual(["get_weather", "get_time"]);
+  });
+  it("required: [TOOL_CALLS] alone", () => {
+    const p = toolChoicePrefill(tok, chat, { type: "required" }, 2);
+    if (p instanceof RequestError) throw p;
+    expect(p.ids).toEqual(ids.slice(0, 1));
+    expect(runWriter(tok, ids.slice(1), {}, {}, p.ids).calls.length).toBe(2);
   });
 });

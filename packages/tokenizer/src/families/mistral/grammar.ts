@@ -19,5 +19,19 @@ export function grammar(v: MistralVersion): Grammar<MistralKey> {
     blocks:
       v === 1 ? [] : [{ name: "tool_calls", emits: "action", kind: "tool_call", body: "json-call-list" }],
     initialRole: "assistant",
+    // The list as render.ts writes it (json.dumps spacing); the model writes the rest of it.
+    ...(v === 1
+      ? {}
+      : {
+          callOpening: {
+            required: [{ marker: "toolCalls" }],
+            named: [
+              { marker: "toolCalls" },
+              { text: '[{"name": ' },
+              { name: "json" },
+              { text: ', "arguments":' },
+            ],
+          },
+        }),
   };
 }
