@@ -90,7 +90,7 @@ export class JsonCallListParser implements BodyParser {
     else this.scanner.reset(this.sink);
   }
 
-  /** Unused: the decoder calls feedCall for this syntax. */
+  /** The decoder calls feedCall for this syntax; feed() reads like it but cannot report a cut. */
   feed(text: string): void {
     this.feedCall(text);
   }
