@@ -437,9 +437,43 @@ export class StreamDecoder implements Decoder {
   }
 
   private actionText(t: string): void {
-    this.h.onActionText(t);
     const p = this.parser;
+    if (p !== null && p.feedCall !== undefined) {
+      this.callListText(p, t);
+      return;
+    }
+    this.h.onActionText(t);
     if (p !== null) p.feed(t);
+    this.keepRaw(t);
+  }
+
+  /**
+   * A body of several calls (BodyParser.feedCall): where the parser says the next call starts,
+   * the current action ends and one of the same kind opens, so each call is one action. Each
+   * pass reads part of `t` or ends one action: linear in `t`.
+   */
+  private callListText(p: BodyParser, t: string): void {
+    let rest = t;
+    for (;;) {
+      const n = (p.feedCall as (text: string) => number).call(p, rest);
+      const head = n < rest.length ? rest.slice(0, n) : rest;
+      if (head !== "") {
+        this.h.onActionText(head);
+        this.keepRaw(head);
+      }
+      if (n >= rest.length) return;
+      rest = rest.slice(n);
+      const kind = this.actionKind;
+      this.finishAction(p);
+      this.h.onActionStart(kind);
+      this.raw = "";
+      this.rawOverflow = false;
+      p.nextCall?.();
+    }
+  }
+
+  /** Keeps action text for the action's end (bounded by maxBufferedChars). */
+  private keepRaw(t: string): void {
     if (this.rawOverflow) return;
     if (this.raw.length + t.length > this.maxBuffered) {
       this.rawOverflow = true;
@@ -773,11 +807,17 @@ export class StreamDecoder implements Decoder {
   }
 
   private endAction(): void {
+    const p = this.parser;
+    this.parser = null;
+    this.finishAction(p);
+    this.leaveBlock();
+  }
+
+  /** The action_end of the current action (its parser `p`, null without one). */
+  private finishAction(p: BodyParser | null): void {
     const kind = this.actionKind;
     const text = this.raw;
     this.raw = "";
-    const p = this.parser;
-    this.parser = null;
     if (this.rawOverflow)
       this.h.onActionEnd({ kind, raw: text, error: "action text exceeded maxBufferedChars" });
     else {
@@ -788,7 +828,6 @@ export class StreamDecoder implements Decoder {
       if ("call" in r) this.h.onActionEnd({ kind, raw: text, call: r.call as ActionCall });
       else this.h.onActionEnd({ kind, raw: text, error: r.error });
     }
-    this.leaveBlock();
   }
 
   // ---- pieces ----

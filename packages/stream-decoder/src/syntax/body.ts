@@ -27,6 +27,15 @@ export interface BodyParser {
    * called when the body exceeded maxBufferedChars (then the action_end is an error).
    */
   end(raw: string): ActionResult;
+  /**
+   * A body of several calls (json-call-list): the decoder feeds the body here instead of feed().
+   * Returns the units of `text` read; fewer than text.length means the next call starts there:
+   * the decoder ends the current action (end() gives its call), opens one of the same kind,
+   * calls nextCall() and feeds the rest. Each call is its own action (docs/decoder.md).
+   */
+  feedCall?(text: string): number;
+  /** After a feedCall() cut: the next call's action is open. */
+  nextCall?(): void;
 }
 
 /** What the decoder gives a body syntax's factory (syntax/index.ts), once per decoder. */

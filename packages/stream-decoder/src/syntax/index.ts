@@ -5,12 +5,14 @@ import type { BodySyntax } from "@chatwire/tokenizer";
 import type { BodyParserFactory } from "./body.ts";
 import { createFencedJsonCallParser } from "./fenced-json-call.ts";
 import { JsonCallParser } from "./json-call.ts";
+import { createJsonCallListParser } from "./json-call-list.ts";
 import { PythonCallParser } from "./python-call.ts";
 import { RawParser } from "./raw.ts";
 import { XmlCallParser } from "./xml-call.ts";
 
 export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactory>>> = {
   "json-call": (o) => new JsonCallParser(o),
+  "json-call-list": createJsonCallListParser,
   "python-call": () => new PythonCallParser(),
   raw: () => new RawParser(),
   "fenced-json-call": createFencedJsonCallParser,

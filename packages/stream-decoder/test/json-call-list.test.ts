@@ -1,0 +1,171 @@
+// The "json-call-list" body syntax (Mistral's `[TOOL_CALLS][{...}, ...]`), driven the way the
+// decoder drives a BodyParser with feedCall (decoder.ts callListText): every cut ends one action
+// and opens the next. References: JSON.parse of the whole list for the calls, the whole-body
+// feed for chunkings. Any chunking, streamed or not, gives one action per element with the same
+// results, names and argument deltas; the actions' texts concatenate to the body; garbage never
+// throws and is chunk-invariant.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { ActionResult } from "../src/action-parse.ts";
+import type { BodyParser } from "../src/syntax/body.ts";
+import { BODY_SYNTAXES } from "../src/syntax/index.ts";
+
+interface Action {
+  readonly raw: string;
+  readonly result: ActionResult;
+  readonly names: string[];
+  readonly args: string;
+}
+
+function parser(): BodyParser {
+  const make = BODY_SYNTAXES["json-call-list"];
+  if (make === undefined) throw new Error("no json-call-list parser");
+  return make({ maxBufferedChars: 1_000_000, argumentsKey: "arguments" });
+}
+
+/** The decoder's loop: feedCall per chunk; a short read ends the action and opens the next. */
+function drive(p: BodyParser, chunks: readonly string[], streamed: boolean): Action[] {
+  const actions: Action[] = [];
+  let raw = "";
+  let names: string[] = [];
+  let args = "";
+  const sink = {
+    onToolCallName: (n: string) => names.push(n),
+    onToolCallArguments: (t: string) => {
+      expect(t).not.toBe("");
+      args += t;
+    },
+  };
+  const close = () => {
+    actions.push({ raw, result: p.end(raw), names, args });
+    raw = "";
+    names = [];
+    args = "";
+  };
+  p.reset(streamed ? sink : null, undefined, "tool_call");
+  const feedCall = p.feedCall;
+  if (feedCall === undefined) throw new Error("json-call-list has no feedCall");
+  for (const chunk of chunks) {
+    let rest = chunk;
+    for (;;) {
+      const n = feedCall.call(p, rest);
+      raw += rest.slice(0, n);
+      if (n >= rest.length) break;
+      rest = rest.slice(n);
+      close();
+      p.nextCall?.();
+    }
+  }
+  close();
+  return actions;
+}
+
+/** `text` cut at the given fractions of its length. */
+function chunked(text: string, cuts: readonly number[]): string[] {
+  const at = [...new Set(cuts.map((f) => Math.floor(f * text.length)))].sort((a, b) => a - b);
+  const out: string[] = [];
+  let from = 0;
+  for (const c of at) {
+    if (c > from && c < text.length) {
+      out.push(text.slice(from, c));
+      from = c;
+    }
+  }
+  out.push(text.slice(from));
+  return out;
+}
+
+const argsArb = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
+const callArb = fc.record(
+  { name: fc.string({ minLength: 1, maxLength: 8 }), arguments: argsArb, id: fc.string({ maxLength: 9 }) },
+  { requiredKeys: ["name", "arguments"] },
+);
+const cutsArb = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 });
+
+describe("json-call-list: one action per element, any chunking, streamed or not", () => {
+  it("well-formed lists (JSON.parse of the list is the reference)", () => {
+    fc.assert(
+      fc.property(
+        fc.array(callArb, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(undefined, 1, "\t"),
+        fc.constantFrom("", " ", "\n"),
+        cutsArb,
+        fc.boolean(),
+        (calls, indent, lead, cuts, streamed) => {
+          const text = `${lead}${JSON.stringify(calls, null, indent)}${lead}`;
+          const expected = (JSON.parse(text) as { name: string; arguments: unknown }[]).map((c) => ({
+            name: c.name,
+            arguments: c.arguments,
+          }));
+          const whole = drive(parser(), [text], streamed);
+          const parts = drive(parser(), chunked(text, cuts), streamed);
+          expect(parts).toEqual(whole);
+          expect(whole.map((a) => a.result)).toEqual(expected.map((call) => ({ call })));
+          expect(whole.map((a) => a.raw).join("")).toBe(text);
+          if (streamed)
+            whole.forEach((a, i) => {
+              expect(a.names).toEqual([expected[i]?.name]);
+              expect(JSON.parse(a.args)).toEqual(expected[i]?.arguments);
+            });
+        },
+      ),
+    );
+  });
+
+  it("a worked example: two calls, cut before the second element's brace", () => {
+    const text = '[{"name": "a", "arguments": {"x": 1}, "id": "abc123def"}, {"name": "b", "arguments": {}}]';
+    const actions = drive(parser(), [text], true);
+    expect(actions.map((a) => a.raw)).toEqual([
+      '[{"name": "a", "arguments": {"x": 1}, "id": "abc123def"}, ',
+      '{"name": "b", "arguments": {}}]',
+    ]);
+    expect(actions.map((a) => a.result)).toEqual([
+      { call: { name: "a", arguments: { x: 1 } } },
+      { call: { name: "b", arguments: {} } },
+    ]);
+    expect(actions.map((a) => a.args)).toEqual(['{"x": 1}', "{}"]);
+  });
+
+  it("malformed lists are error results, never calls or throws", () => {
+    const cases: [string, string][] = [
+      ["", "no call in the list of calls"],
+      ["[]", "the list of calls is empty"],
+      ['{"name": "a", "arguments": {}}', "the tool calls are not a JSON list"],
+      ['[{"name": "a", "arguments": {}}', 'the list of calls is not closed by "]"'],
+      ['[{"name": "a", "arguments": {}', "the call object is not closed"],
+      ['[{"name": "a", "arguments": {}}] x', "text after the list of calls"],
+      ['[{"name": "a", "arguments": {}},]', "expected a call object in the list of calls"],
+      ['[{"name": "a", "arguments": {}} {"name": "b"}]', 'expected "," or "]" after a call in the list'],
+    ];
+    for (const streamed of [false, true])
+      for (const [text, error] of cases) {
+        const actions = drive(parser(), [text], streamed);
+        expect(actions.at(-1)?.result).toEqual({ error });
+      }
+    // An element that is not a call is that action's error; the others are still calls.
+    const mixed = drive(parser(), ['[{"name": 1}, {"name": "b", "arguments": {}}]'], false);
+    expect("error" in (mixed[0]?.result ?? {})).toBe(true);
+    expect(mixed[1]?.result).toEqual({ call: { name: "b", arguments: {} } });
+  });
+
+  it("garbage never throws, is chunk-invariant and keeps every unit in some action", () => {
+    const unit = fc.constantFrom(...'{}[]":,\\ \n\tabnu0123456789.-eE_name arguments id'.split(""));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 60 }), cutsArb, fc.boolean(), (units, cuts, streamed) => {
+        const text = units.join("");
+        const whole = drive(parser(), [text], streamed);
+        expect(drive(parser(), chunked(text, cuts), streamed)).toEqual(whole);
+        expect(whole.map((a) => a.raw).join("")).toBe(text);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it("a parser is reusable: reset() starts a new list", () => {
+    const p = parser();
+    drive(p, ['[{"name": "a", "arguments": {}}, {"na'], true);
+    expect(drive(p, ['[{"name": "b", "arguments": {"k": [1]}}]'], true).map((a) => a.result)).toEqual([
+      { call: { name: "b", arguments: { k: [1] } } },
+    ]);
+  });
+});
