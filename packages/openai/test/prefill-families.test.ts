@@ -145,8 +145,11 @@ function ok(p: Prefill | RequestError): Prefill {
   return p;
 }
 
-describe("every family's grammar has a call opening", () => {
-  it.each(FAMILIES.map((f) => [f.name, f]))("%s", (_, f) => {
+describe("every family whose grammar has tool calls has a call opening", () => {
+  // A family without an action block (Mistral v1: no tools) has no call to open.
+  const withCalls = FAMILIES.filter((f) => (f.grammar.blocks ?? []).some((b) => b.emits === "action"));
+  it("some families have none", () => expect(withCalls.length).toBeLessThan(FAMILIES.length));
+  it.each(withCalls.map((f) => [f.name, f]))("%s", (_, f) => {
     expect(f.grammar.callOpening?.named.filter((p) => "name" in p)).toHaveLength(1);
   });
 });
