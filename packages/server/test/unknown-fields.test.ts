@@ -2,6 +2,7 @@
 // message field is a 400; under "ignore" the request is served and the dropped names are in the
 // `x-chatwire-ignored-fields` header (streamed, not streamed and on later errors) and the log
 // line, bounded and escaped to printable ASCII whatever the caller's names are.
+import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinReplayScript, createReplayEngine } from "../src/index.ts";
 import { type Running, start, tokenizer } from "./support.ts";
@@ -99,6 +100,16 @@ describe("unknown fields: ignore", () => {
     expect(line?.ignored_fields).toHaveLength(16);
     expect(line?.ignored_fields?.[0]).toBe("a,b%c+d é\n");
     expect(line?.ignored_fields_count).toBe(21);
+  });
+
+  it("the openai client: a vendor field in the body and a message is dropped and reported", async () => {
+    const client = new OpenAI({ baseURL: `${srv.url}/v1`, apiKey: "unused", maxRetries: 0 });
+    const messages = [{ ...USER, x_trace: "t1" }] as unknown as OpenAI.ChatCompletionMessageParam[];
+    const { data, response } = await client.chat.completions
+      .create({ model: "test-model", messages, vendor_option: true } as never)
+      .withResponse();
+    expect((data as OpenAI.ChatCompletion).choices[0]?.finish_reason).toBe("tool_calls");
+    expect(response.headers.get(HEADER)).toBe("vendor_option,messages[0].x_trace");
   });
 
   it("a very long name is cut in the report", async () => {
