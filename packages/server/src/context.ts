@@ -76,6 +76,10 @@ export interface RequestLog {
   malformed_tool_calls?: number;
   outcome?: string;
   error?: string;
+  /** Unknown fields dropped under unknownFields "ignore" (at most 16 names; ./ignored-fields.ts). */
+  ignored_fields?: string[];
+  /** How many unknown fields were dropped, when more than the names listed. */
+  ignored_fields_count?: number;
 }
 
 export interface ServerContext {
@@ -94,4 +98,6 @@ export interface ServerContext {
   readonly reasoningField: "reasoning_content" | "reasoning";
   /** Streamed tool-call arguments: "incremental" or "per-call" (non-streaming: always per-call). */
   readonly toolCallStreaming: ToolCallStreaming;
+  /** Unknown request and message fields: "reject" (400) or "ignore" (dropped and reported). */
+  readonly unknownFields: "reject" | "ignore";
 }

@@ -47,6 +47,11 @@ export interface ServeOptions {
    */
   readonly toolCallStreaming?: ToolCallStreaming;
   /**
+   * Unknown request and message fields (docs/serve.md "Unknown fields"): "reject" (default: a
+   * 400) or "ignore" (dropped; named in the `x-chatwire-ignored-fields` header and the log line).
+   */
+  readonly unknownFields?: "reject" | "ignore";
+  /**
    * Where the per-request log line goes. Default: one JSON line on stderr. A sink that throws
    * (or a stderr whose reader has gone: EPIPE) loses that line; the server goes on.
    */
@@ -118,6 +123,7 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
     limiter,
     reasoningField: o.reasoningField ?? "reasoning_content",
     toolCallStreaming: o.toolCallStreaming ?? "incremental",
+    unknownFields: o.unknownFields ?? "reject",
   };
   const authorized = makeAuthCheck(o.apiKey);
   const sink = o.log ?? stderrLog;

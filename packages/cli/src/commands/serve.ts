@@ -66,6 +66,12 @@ export const command: Command = {
       choices: ["incremental", "per-call"],
       description: "streamed tool-call arguments: incremental (default) or per-call",
     },
+    "unknown-fields": {
+      kind: "string",
+      choices: ["reject", "ignore"],
+      description:
+        "unknown request and message fields: reject (default: 400) or ignore (dropped, named in the x-chatwire-ignored-fields header and the log line)",
+    },
   },
   async prepare(opts) {
     const apiKey = getString(opts, "api-key") ?? process.env.CHATWIRE_API_KEY;
@@ -146,6 +152,7 @@ export const command: Command = {
       ...(getString(opts, "tool-call-streaming") === "per-call"
         ? { toolCallStreaming: "per-call" as const }
         : {}),
+      ...(getString(opts, "unknown-fields") === "ignore" ? { unknownFields: "ignore" as const } : {}),
     });
     const url = await server.listen(getInt(opts, "port") ?? 8000, getString(opts, "host") ?? "127.0.0.1");
     process.stdout.write(`listening on ${url}\n`);

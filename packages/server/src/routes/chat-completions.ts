@@ -21,6 +21,7 @@ import { runGeneration } from "../generate.ts";
 import type { Lease } from "../http/budget.ts";
 import { sendEngineFailure, sendError, sendJson } from "../http/respond.ts";
 import { SseWriter } from "../http/sse.ts";
+import { reportIgnored } from "../ignored-fields.ts";
 import { waitForSlot } from "../slot.ts";
 import { refuse } from "./refuse.ts";
 
@@ -40,8 +41,10 @@ export async function chatCompletions(
     ...(ctx.engine.sampling !== undefined
       ? { engine: { name: ctx.engine.name, honours: ctx.engine.sampling } }
       : {}),
+    unknownFields: ctx.unknownFields,
   });
   if (RequestError.isInstance(mapped)) return sendError(res, 400, mapped.type, mapped.message, mapped.param);
+  if (mapped.ignored.length > 0) reportIgnored(mapped.ignored, res, log);
   if (mapped.model !== ctx.modelId)
     return sendError(
       res,
