@@ -208,6 +208,7 @@ describe("audits and unknown top-level fields", () => {
       continue_final_message: false,
       chat_template_kwargs: {},
       enable_thinking: false,
+      now: "2024-07-26T10:00",
     };
     expect(Object.keys(request).sort()).toEqual([...CHAT_REQUEST_FIELDS].sort());
     expect(() => tok.encodeChat(request as unknown as ChatRequest)).not.toThrow();
