@@ -41,7 +41,10 @@ const ENGINE_DIRS = [
  * Not engines: the family folders themselves, and llama.cpp's pre-tokenizer table (data keyed by
  * the names a GGUF's tokenizer.ggml.pre holds, which are llama.cpp's model names).
  */
-const NOT_ENGINE = ["packages/tokenizer/src/families/", "packages/tokenizer/src/gguf/pre-tokenizers.ts"];
+const NOT_ENGINE = [
+  "packages/tokenizer/src/families/",
+  "packages/tokenizer/src/models/gguf/pre-tokenizers.ts",
+];
 
 /**
  * Not format code: the built-in tokenizer, a model's files shipped as the data package
@@ -75,7 +78,7 @@ const ALLOWED: ReadonlyMap<string, string> = new Map([
   ["packages/stream-decoder/src/action-parse.ts", "bodies: the ActionParser.InternLM2Plugin mode"],
   // Request normalization.
   [
-    "packages/tokenizer/src/formats/request.ts",
+    "packages/tokenizer/src/request/request.ts",
     "request: the InternLM2Action type of a message's action field",
   ],
   // Re-export of the one above.

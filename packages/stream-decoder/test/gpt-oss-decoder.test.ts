@@ -8,9 +8,9 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GPTOSS_MODEL_DIR, harmonyData, haveHarmonySuite } from "../../../test-support/harmony-suite.ts";
 import { tokenIds } from "../../../test-support/token-ids.ts";
+import { ChatBuilder } from "../../tokenizer/src/chat/builder.ts";
 import type { GptOssKey } from "../../tokenizer/src/families/gpt-oss/definition.ts";
 import { type HarmonyMessage, renderHarmony } from "../../tokenizer/src/families/gpt-oss/harmony-render.ts";
-import { ChatBuilder } from "../../tokenizer/src/formats/builder.ts";
 import {
   compileDecoderSpecFor,
   createDecoder,

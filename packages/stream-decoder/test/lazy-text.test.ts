@@ -11,7 +11,7 @@ import {
   loadSentencePieceModel,
   PieceType,
   type SentencePieceModel,
-} from "../../tokenizer/src/sentencepiece/index.ts";
+} from "../../tokenizer/src/models/sentencepiece/index.ts";
 import { repoRoot, run, spanSpec } from "./models.ts";
 
 const FILES = [

@@ -8,7 +8,7 @@ import { familyByName } from "@chatwire/tokenizer";
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 // Internal (not a public API of @chatwire/tokenizer): a bare text model from a tiny .model file.
-import { loadSentencePieceModel } from "../../tokenizer/src/sentencepiece/index.ts";
+import { loadSentencePieceModel } from "../../tokenizer/src/models/sentencepiece/index.ts";
 import {
   compileDecoderSpecFor,
   createDecoder,

@@ -6,7 +6,7 @@
 import type { ChatMessage, ChatTokenizer } from "@chatwire/tokenizer";
 import fc from "fast-check";
 // Internal helper of @chatwire/tokenizer (Python json.dumps), not part of its public API.
-import { pyJsonDumps } from "../../tokenizer/src/formats/py-json.ts";
+import { pyJsonDumps } from "../../tokenizer/src/py/json.ts";
 import {
   compileDecoderSpecFor,
   createDecoder,

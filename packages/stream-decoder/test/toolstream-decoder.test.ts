@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { haveFixtures } from "../../../test-support/fixtures.ts";
 import { tokenIds } from "../../../test-support/token-ids.ts";
 import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
-import { pyJsonDumps } from "../../tokenizer/src/formats/py-json.ts";
+import { pyJsonDumps } from "../../tokenizer/src/py/json.ts";
 import {
   createDecoder,
   type DecoderEvent,

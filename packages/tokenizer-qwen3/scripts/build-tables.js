@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes tables/<sha256 of tokenizer.json>.cwtables: the compact binary tables of the Qwen3
-// tokenizer (see @chatwire/tokenizer's src/tables/), so the first load after install needs no
+// tokenizer (see @chatwire/tokenizer's src/models/tables/), so the first load after install needs no
 // parse of the 11.4 MB tokenizer.json. Run at pack time (prepack) and by the bench; needs the
 // built @chatwire/tokenizer (its dist/), found next to this package in the workspace.
 import { existsSync, readdirSync, unlinkSync } from "node:fs";

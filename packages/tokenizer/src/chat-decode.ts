@@ -5,9 +5,10 @@
 // a marker decodes with the dummy-prefix rule at its start. Note: "skip" drops EVERY reserved
 // ID, including Qwen3's non-special <think>/<tool_call> that HF's skip_special_tokens keeps.
 // Linear in the number of IDs; bad input is TokenizerError("invalid-argument").
+
+import type { ReservedRegistry } from "./chat/reserved.ts";
 import { TokenizerError } from "./errors.ts";
-import type { ReservedRegistry } from "./formats/reserved.ts";
-import type { TextModel } from "./text-model.ts";
+import type { TextModel } from "./models/text-model.ts";
 
 export type SpecialTokensMode = "show" | "skip";
 

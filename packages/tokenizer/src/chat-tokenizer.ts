@@ -1,18 +1,19 @@
 // A loaded tokenizer bound to one model family: the text model (every literal path to a
 // reserved ID closed), the verified reserved registry and token IDs, and the two safe encoders.
 // The family's renderer (its definition's `render`) is the only family code that runs here.
+
+import type { ChatEncoding } from "./chat/builder.ts";
+import { BuilderSpare } from "./chat/builder-spare.ts";
+import type { FormatName, ReservedRegistry } from "./chat/reserved.ts";
+import { TextRenderer } from "./chat/sink.ts";
 import { type DecodeOptions, decodeIds } from "./chat-decode.ts";
-import type { TokenizerConfig } from "./config.ts";
 import { TokenizerError } from "./errors.ts";
 import type { FamilyDefinition, TokenIds } from "./families/definition.ts";
-import type { ChatEncoding } from "./formats/builder.ts";
-import { BuilderSpare } from "./formats/builder-spare.ts";
-import type { ChatRequest } from "./formats/request.ts";
-import type { FormatName, ReservedRegistry } from "./formats/reserved.ts";
-import { TextRenderer } from "./formats/sink.ts";
+import type { TokenizerConfig } from "./load/config.ts";
+import type { TextModel } from "./models/text-model.ts";
+import type { ChatRequest } from "./request/request.ts";
 import { checkPolicy, type SpecialTextOptions, specialTokenError } from "./special-text/policy.ts";
 import { createSpecialScanner, type SpecialMatch, type SpecialScanner } from "./special-text/scanner.ts";
-import type { TextModel } from "./text-model.ts";
 
 export interface TextEncoding {
   readonly ids: number[];

@@ -23,4 +23,4 @@ export {
 } from "./node/gguf.ts";
 export { QWEN3_DATA_PACKAGE, qwen3Dir } from "./node/qwen3.ts";
 export { defaultCacheDir, type TableCacheOptions } from "./node/table-cache.ts";
-export { loadTemplateTokenizerSync } from "./template/directory.ts";
+export { loadTemplateTokenizerSync } from "./node/template-directory.ts";

@@ -1,4 +1,4 @@
-// The chat builder's unmeasured path (formats/builder.ts exactWithoutMeasuring: a run's prefix
+// The chat builder's unmeasured path (chat/builder.ts exactWithoutMeasuring: a run's prefix
 // segments attributed from their UTF-8 lengths alone) against its measuring path (every
 // segment and every token measured), on the same tokenizer: a differential over random
 // conversations whose text mixes what could break the shortcut: combining marks at a segment
@@ -33,7 +33,7 @@ const PIECES = [
   "ᄀ",
   "ᅡ",
   "x\u0301",
-  // Starts the NFC-boundary shortcut takes (formats/nfc-boundary.ts) and ones it must not.
+  // Starts the NFC-boundary shortcut takes (chat/nfc-boundary.ts) and ones it must not.
   "가",
   "\u11a8",
   "か",

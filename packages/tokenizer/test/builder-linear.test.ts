@@ -8,8 +8,8 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { loadByteLevelModel } from "../src/bytelevel/index.ts";
-import { ChatBuilder } from "../src/formats/builder.ts";
+import { ChatBuilder } from "../src/chat/builder.ts";
+import { loadByteLevelModel } from "../src/models/bytelevel/index.ts";
 import { createSpecialScanner } from "../src/special-text/scanner.ts";
 import { qwen3 } from "./bytelevel-support.ts";
 

@@ -1,4 +1,4 @@
-// ChatBuilder records format code's calls and encodes them in finish() (formats/builder.ts: a
+// ChatBuilder records format code's calls and encodes them in finish() (chat/builder.ts: a
 // plan, a program of ops, spans from where each op ended). These tests hold that machinery to
 // the builder's DEFINITION, computed naively here (a re-implementation of the rule, not a
 // golden): every run (text segments between two reserved IDs or cuts) is ONE call of the text
@@ -9,7 +9,7 @@
 // space or a newline, caller text inside a header, template text after caller text).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ChatBuilder } from "../src/formats/builder.ts";
+import { ChatBuilder } from "../src/chat/builder.ts";
 import { build, IM_START, type Op, op, tok } from "./builder-support.ts";
 
 /** The definition: one encoder call per run, reserved IDs between, audit in caller order. */

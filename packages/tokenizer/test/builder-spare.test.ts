@@ -1,11 +1,11 @@
-// A tokenizer reuses one ChatBuilder across encodings (formats/builder-spare.ts): release()
+// A tokenizer reuses one ChatBuilder across encodings (chat/builder-spare.ts): release()
 // must leave nothing of one encoding in the next, a returned result must never change
 // afterwards, and a builder in use (a request's getter that encodes again) must never be handed
 // out twice. Every expectation compares with a FRESH builder or tokenizer doing the same work.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ChatEncoding } from "../src/formats/builder.ts";
-import { BuilderSpare } from "../src/formats/builder-spare.ts";
+import type { ChatEncoding } from "../src/chat/builder.ts";
+import { BuilderSpare } from "../src/chat/builder-spare.ts";
 import type { ChatRequest } from "../src/index.ts";
 import { loadTokenizerSync } from "../src/node.ts";
 import { fill, build as fresh, IM_START, type Op, op, tok } from "./builder-support.ts";

@@ -4,7 +4,7 @@
 // that starts with a space or a newline, caller text inside a header, template text after
 // caller text), and the one way they are replayed into a builder.
 import fc from "fast-check";
-import { ChatBuilder, type ChatEncoding } from "../src/formats/builder.ts";
+import { ChatBuilder, type ChatEncoding } from "../src/chat/builder.ts";
 import { loadTokenizerSync } from "../src/node.ts";
 
 export const tok = loadTokenizerSync("qwen3");

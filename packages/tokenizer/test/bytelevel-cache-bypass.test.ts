@@ -4,7 +4,7 @@
 // ends, each compared with HF Rust `tokenizers` (added_tokens emptied) and an uncached model.
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { loadByteLevelModel } from "../src/bytelevel/index.ts";
+import { loadByteLevelModel } from "../src/models/bytelevel/index.ts";
 import { idDiff, QWEN3_FILE, QWEN3_JSON } from "./bytelevel-support.ts";
 
 interface RustTokenizers {

@@ -1,14 +1,14 @@
 // tokenizer.json validation, regex translation and the decode table of the byte-level model.
 
 import { describe, expect, it } from "vitest";
+import { TokenizerError } from "../src/errors.ts";
 import {
   BYTE_TO_CHAR,
   loadByteLevelModel,
   parseByteLevelTokenizerJson,
   translateOnigPattern,
-} from "../src/bytelevel/index.ts";
-import { TokenizerError } from "../src/errors.ts";
-import { TokenKind } from "../src/text-model.ts";
+} from "../src/models/bytelevel/index.ts";
+import { TokenKind } from "../src/models/text-model.ts";
 import { QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.ts";
 
 /** A tiny valid byte-level tokenizer.json: the 256 byte symbols plus "ab" and "abc". */

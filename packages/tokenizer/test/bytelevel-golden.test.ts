@@ -3,7 +3,7 @@
 
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { loadByteLevelModel } from "../src/bytelevel/index.ts";
+import { loadByteLevelModel } from "../src/models/bytelevel/index.ts";
 import { idDiff, QWEN3_FILE, QWEN3_JSON, qwen3, textDiff } from "./bytelevel-support.ts";
 
 interface TextVector {

@@ -1,6 +1,6 @@
 // One very long run of a single character class: V8's split RegExp throws RangeError on one
 // match of millions of characters (its backtrack stack), so that one match is computed by the
-// fallback matcher (src/bytelevel/split-fallback.ts).
+// fallback matcher (src/models/bytelevel/split-fallback.ts).
 // Exactness is checked in two steps, each against a reference:
 // 1. the fallback against V8's own RegExp (itself differential-tested against HF tokenizers in
 //    crosscheck-bytelevel.test.ts), at every code point position of random strings built from
@@ -16,15 +16,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { TokenizerError } from "../src/errors.ts";
 import {
   BYTE_TO_CHAR,
   GPT2_PATTERN,
   loadByteLevelModel,
   translateOnigPattern,
-} from "../src/bytelevel/index.ts";
-import { compileSplitFallback, type MatchAt } from "../src/bytelevel/split-fallback.ts";
-import { parseByteLevelTokenizerJson } from "../src/bytelevel/tokenizer-json.ts";
-import { TokenizerError } from "../src/errors.ts";
+} from "../src/models/bytelevel/index.ts";
+import { compileSplitFallback, type MatchAt } from "../src/models/bytelevel/split-fallback.ts";
+import { parseByteLevelTokenizerJson } from "../src/models/bytelevel/tokenizer-json.ts";
 import { idDiff, QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.ts";
 
 interface RustTokenizer {

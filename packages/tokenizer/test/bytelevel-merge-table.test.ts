@@ -1,11 +1,11 @@
-// MergeTable + WordMerger (src/bytelevel/bpe.ts: packed slots, the dense small-id table, the
+// MergeTable + WordMerger (src/models/bytelevel/bpe.ts: packed slots, the dense small-id table, the
 // overflow map for ids >= 2^21 - 1, the array path and the heap path) against a naive BPE written
 // here from the rule of HF tokenizers' Word::merge_all (a re-implementation, labelled as such:
 // lowest rank first, leftmost among equal ranks; a later duplicate merge replaces an earlier one).
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MergeTable, WordMerger } from "../src/bytelevel/bpe.ts";
+import { MergeTable, WordMerger } from "../src/models/bytelevel/bpe.ts";
 
 type Merge = readonly [number, number, number];
 

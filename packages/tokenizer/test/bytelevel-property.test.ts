@@ -5,7 +5,7 @@
 import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadByteLevelModel, translateOnigPattern } from "../src/bytelevel/index.ts";
+import { loadByteLevelModel, translateOnigPattern } from "../src/models/bytelevel/index.ts";
 import {
   idDiff,
   QWEN3_ADDED,

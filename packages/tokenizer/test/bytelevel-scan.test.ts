@@ -1,9 +1,9 @@
-// The fast tokenizer.json reader (bytelevel/json-scan.ts) must give exactly what JSON.parse
+// The fast tokenizer.json reader (models/bytelevel/json-scan.ts) must give exactly what JSON.parse
 // gives: same vocabulary, same merges, same encodings; anything it does not fully understand
 // must fall back to JSON.parse (never a different result).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { BYTE_TO_CHAR, loadByteLevelModel, scanTokenizerJson } from "../src/bytelevel/index.ts";
+import { BYTE_TO_CHAR, loadByteLevelModel, scanTokenizerJson } from "../src/models/bytelevel/index.ts";
 import { QWEN3_ADDED, QWEN3_FILE, QWEN3_JSON } from "./bytelevel-support.ts";
 
 const blocked = new Set(QWEN3_ADDED);

@@ -1,11 +1,11 @@
-// The hand-written split scanner (src/bytelevel/split-scanner.ts) against the translated RegExp it
+// The hand-written split scanner (src/models/bytelevel/split-scanner.ts) against the translated RegExp it
 // replaces (at every position of random strings and of a string of every code point) and against
 // HF Rust tokenizers' own Split pre-tokenizer (Oniguruma) on random strings, for both patterns.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { GPT2_PATTERN, translateOnigPattern } from "../src/bytelevel/regex-translate.ts";
-import { CL100K_PATTERN, DEFER, QWEN2_PATTERN, SplitScanner } from "../src/bytelevel/split-scanner.ts";
+import { GPT2_PATTERN, translateOnigPattern } from "../src/models/bytelevel/regex-translate.ts";
+import { CL100K_PATTERN, DEFER, QWEN2_PATTERN, SplitScanner } from "../src/models/bytelevel/split-scanner.ts";
 import { QWEN3_JSON, rustSplitTokenizer } from "./bytelevel-support.ts";
 
 const PATTERNS = { qwen2: QWEN2_PATTERN, llama3: CL100K_PATTERN } as const;

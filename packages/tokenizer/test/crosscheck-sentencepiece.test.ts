@@ -1,4 +1,4 @@
-// Differential tests of our SentencePiece BPE (src/sentencepiece/) against the reference,
+// Differential tests of our SentencePiece BPE (src/models/sentencepiece/) against the reference,
 // Google SentencePiece C++ (python binding, ./crosscheck-spm.py), at test time, on the real
 // InternLM2/ChatGLM3 models (with fixtures) and the committed tiny models (always):
 // - encode as stored, and encode with the reserved ids blocked vs. the reference on a ModelProto
@@ -22,7 +22,7 @@ import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { loadSentencePieceModel, type SentencePieceModel } from "../src/sentencepiece/index.ts";
+import { loadSentencePieceModel, type SentencePieceModel } from "../src/models/sentencepiece/index.ts";
 import {
   emscriptenStdString,
   loadSpmWasm,

@@ -8,13 +8,13 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
+import type { ChatEncoding } from "../src/chat/builder.ts";
 import type { ChatTokenizer } from "../src/chat-tokenizer.ts";
 import type { DeepSeekR1Key } from "../src/families/deepseek/tokens.ts";
-import type { ChatEncoding } from "../src/formats/builder.ts";
-import type { ChatRequest } from "../src/formats/request.ts";
+import type { TextModel } from "../src/models/text-model.ts";
 import { loadTokenizerSync } from "../src/node.ts";
+import type { ChatRequest } from "../src/request/request.ts";
 import type { SpecialTextPolicy } from "../src/special-text/policy.ts";
-import type { TextModel } from "../src/text-model.ts";
 
 const require = createRequire(import.meta.url);
 export const repoRoot = join(dirname(new URL(import.meta.url).pathname), "../../..");

@@ -9,8 +9,8 @@ import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { loadByteLevelModel } from "../src/bytelevel/index.ts";
 import type { ChatRequest, ChatTokenizer, TextModel } from "../src/index.ts";
+import { loadByteLevelModel } from "../src/models/bytelevel/index.ts";
 import { loadTokenizerSync } from "../src/node.ts";
 
 const require = createRequire(import.meta.url);

@@ -6,8 +6,8 @@
 // later ones (read back); and the caller share of the cache stays bounded (fixed-runs.ts).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ChatBuilder, type ChatEncoding } from "../src/formats/builder.ts";
-import { fixedRunsOf, MAX_CALLER_ENTRIES } from "../src/formats/fixed-runs.ts";
+import { ChatBuilder, type ChatEncoding } from "../src/chat/builder.ts";
+import { fixedRunsOf, MAX_CALLER_ENTRIES } from "../src/chat/fixed-runs.ts";
 import { loadTokenizerSync } from "../src/node.ts";
 
 const tok = loadTokenizerSync("qwen3");

@@ -1,8 +1,8 @@
 // Native-schema validation (one test per rule) and the Python json.dumps serializer.
 import { describe, expect, it } from "vitest";
 import { haveFixtures } from "../../../test-support/fixtures.ts";
-import { pyFloatRepr, pyJsonDumps } from "../src/formats/py-json.ts";
 import { type ChatRequest, type FormatName, TokenizerError } from "../src/index.ts";
+import { pyFloatRepr, pyJsonDumps } from "../src/py/json.ts";
 import { render, tokenizerFor } from "./chat-support.ts";
 
 function invalid(format: FormatName, request: unknown, at: { message?: number; field?: string }): void {

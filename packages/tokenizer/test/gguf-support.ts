@@ -1,6 +1,6 @@
 // A GGUF writer for tests: v3 metadata (typed values and arrays), no tensors. Built from the
-// format description (ggml docs/gguf.md), independent of src/gguf/reader.ts.
-import { BYTE_TO_CHAR } from "../src/bytelevel/index.ts";
+// format description (ggml docs/gguf.md), independent of src/models/gguf/reader.ts.
+import { BYTE_TO_CHAR } from "../src/models/bytelevel/index.ts";
 
 export type Kv =
   | { key: string; type: "string"; value: string }

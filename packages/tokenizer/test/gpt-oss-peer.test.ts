@@ -11,6 +11,7 @@ import tokenizers from "tokenizers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GPTOSS_MODEL_DIR, harmonyData, haveHarmonySuite } from "../../../test-support/harmony-suite.ts";
 import { tokenIds } from "../../../test-support/token-ids.ts";
+import { ChatBuilder } from "../src/chat/builder.ts";
 import type { GptOssKey } from "../src/families/gpt-oss/definition.ts";
 import { HARMONY_BROWSER, HARMONY_PYTHON } from "../src/families/gpt-oss/harmony-builtin-tools.ts";
 import {
@@ -21,7 +22,6 @@ import {
   renderHarmony,
 } from "../src/families/gpt-oss/harmony-render.ts";
 import type { HarmonyTool } from "../src/families/gpt-oss/harmony-tools.ts";
-import { ChatBuilder } from "../src/formats/builder.ts";
 import { type ChatRequest, type ChatTokenizer, fromFiles } from "../src/index.ts";
 
 const run = haveHarmonySuite();

@@ -3,7 +3,7 @@
 // and room above KEEP_IDS is let go while room up to it is kept.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { KEEP_IDS, takeIds, trimIds } from "../src/id-scratch.ts";
+import { KEEP_IDS, takeIds, trimIds } from "../src/models/id-scratch.ts";
 
 describe("takeIds / trimIds", () => {
   it("hands out the first n IDs as a new array, whatever stale IDs follow them", () => {

@@ -5,7 +5,7 @@
 // one (prefix-cut: another cut rule).
 import { createChatTokenizer } from "../src/chat-tokenizer.ts";
 import type { ChatTokenizer } from "../src/index.ts";
-import type { TextModel } from "../src/text-model.ts";
+import type { TextModel } from "../src/models/text-model.ts";
 
 type Shortcuts = Pick<TextModel, "encodeInto" | "leadingOffsetBytes" | "cutsAfterNewline">;
 

@@ -1,11 +1,11 @@
-// formats/nfc-boundary.ts against ICU (Node's String.prototype.normalize): every character the
+// chat/nfc-boundary.ts against ICU (Node's String.prototype.normalize): every character the
 // set accepts must be an NFC boundary, i.e. canonical combining class 0, unchanged by NFC, and
 // never the second character of a canonical composition; then NFC(p + s) = p' + NFC(s) for any p.
 // The composition seconds are collected from ICU itself: every character after the first in the
 // NFD of every code point (the recursive canonical decompositions hold every composition pair).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { endsAtNfcStop, startsAtNfcBoundary } from "../src/formats/nfc-boundary.ts";
+import { endsAtNfcStop, startsAtNfcBoundary } from "../src/chat/nfc-boundary.ts";
 
 function compositionSeconds(): Set<number> {
   const seconds = new Set<number>();

@@ -1,4 +1,4 @@
-// The chat builder's cut after a template header ending in "\n" (src/bytelevel/prefix-cut.ts):
+// The chat builder's cut after a template header ending in "\n" (src/models/bytelevel/prefix-cut.ts):
 // encode(P + C) = encode(P) ++ encode(C) for the proven split patterns when C starts outside
 // \s. Checked against the reference, HF Rust `tokenizers` (npm binding) on the real Qwen3 and
 // Llama 3 tokenizer.json files, on contents with hostile starts (every white-space kind,
@@ -12,11 +12,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ByteLevelModel, loadByteLevelModel } from "../src/bytelevel/index.ts";
-import { NEWLINE_CUT_PATTERNS, startsOutsideSpace } from "../src/bytelevel/prefix-cut.ts";
-import { WHITE_SPACE } from "../src/bytelevel/regex-translate.ts";
-import { ChatBuilder } from "../src/formats/builder.ts";
+import { ChatBuilder } from "../src/chat/builder.ts";
 import type { ChatRequest, ChatTokenizer, TextModel } from "../src/index.ts";
+import { type ByteLevelModel, loadByteLevelModel } from "../src/models/bytelevel/index.ts";
+import { NEWLINE_CUT_PATTERNS, startsOutsideSpace } from "../src/models/bytelevel/prefix-cut.ts";
+import { WHITE_SPACE } from "../src/models/bytelevel/regex-translate.ts";
 import { loadTokenizerSync } from "../src/node.ts";
 import { QWEN3_FILE, QWEN3_JSON } from "./bytelevel-support.ts";
 import { wellFormed } from "./crosscheck-support.ts";

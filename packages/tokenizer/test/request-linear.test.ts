@@ -6,8 +6,8 @@
 // inputs look unfairly fast. Plus fuzzing against JSON.parse.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { PyJsonError, parsePyJson, pyValueJson, pyValueLiteral } from "../src/formats/py-value.ts";
 import type { ChatContentPart, ChatRequest } from "../src/index.ts";
+import { PyJsonError, parsePyJson, pyValueJson, pyValueLiteral } from "../src/py/value.ts";
 import { tokenizerFor } from "./chat-support.ts";
 
 /** This process's CPU time in ms (time spent descheduled by other processes does not count). */

@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TokenizerError } from "../src/errors.ts";
-import { loadSentencePieceModel, readModelProto } from "../src/sentencepiece/index.ts";
+import { loadSentencePieceModel, readModelProto } from "../src/models/sentencepiece/index.ts";
 
 const TINY = resolve(import.meta.dirname, "../../../test-vectors/models/tiny-ilm.model");
 const FILE = "models/broken.model";

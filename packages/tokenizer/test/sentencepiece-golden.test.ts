@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { loadSentencePieceModel, type SentencePieceModel } from "../src/sentencepiece/index.ts";
-import { type DecodeTable, TokenKind } from "../src/text-model.ts";
+import { loadSentencePieceModel, type SentencePieceModel } from "../src/models/sentencepiece/index.ts";
+import { type DecodeTable, TokenKind } from "../src/models/text-model.ts";
 
 const VECTORS = resolve(import.meta.dirname, "../../../test-vectors");
 

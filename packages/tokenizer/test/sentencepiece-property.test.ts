@@ -12,7 +12,7 @@ import { resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { loadSentencePieceModel } from "../src/sentencepiece/index.ts";
+import { loadSentencePieceModel } from "../src/models/sentencepiece/index.ts";
 
 const VECTORS = resolve(import.meta.dirname, "../../../test-vectors");
 

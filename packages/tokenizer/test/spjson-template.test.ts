@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { ChatRequest } from "../src/formats/request.ts";
+import type { ChatRequest } from "../src/request/request.ts";
 import { templateFromFiles } from "../src/template/index.ts";
 
 interface RustTokenizer {

@@ -12,12 +12,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import type { ChatTokenizer } from "../src/index.ts";
 import { fromFiles } from "../src/index.ts";
+import { loadSentencePieceModel } from "../src/models/sentencepiece/index.ts";
+import { exportModelTables, type ModelTables } from "../src/models/tables/model-tables.ts";
+import { readTableFile, writeTableFile } from "../src/models/tables/table-file.ts";
 import { crc32, crc32Fallback } from "../src/node/crc32.ts";
 import { openTableCache, tableFileName, unwrapStored, wrapForStore } from "../src/node/table-cache.ts";
 import { loadTokenizerSync, qwen3Dir } from "../src/node.ts";
-import { loadSentencePieceModel } from "../src/sentencepiece/index.ts";
-import { exportModelTables, type ModelTables } from "../src/tables/model-tables.ts";
-import { readTableFile, writeTableFile } from "../src/tables/table-file.ts";
 
 const dirs: string[] = [];
 afterAll(() => {

@@ -9,11 +9,11 @@
 // asserts; the time and peak RSS are printed for the record (bench/RESULTS.md holds numbers).
 import { describe, expect, test } from "vitest";
 import { compileTemplate, Origins, renderProgram, TokenizerError, type Value } from "../src/index.ts";
-import { BINARY_OPERATORS } from "../src/template/compile.ts";
-import { FILTER_NAMES, TEST_NAMES } from "../src/template/filters.ts";
-import { allocated, ITEM_COST } from "../src/template/limits.ts";
-import { DICT_METHODS, STR_METHODS } from "../src/template/methods.ts";
-import { GLOBAL_NAMES } from "../src/template/render.ts";
+import { BINARY_OPERATORS } from "../src/jinja/compile.ts";
+import { FILTER_NAMES, TEST_NAMES } from "../src/jinja/filters.ts";
+import { allocated, ITEM_COST } from "../src/jinja/limits.ts";
+import { DICT_METHODS, STR_METHODS } from "../src/jinja/methods.ts";
+import { GLOBAL_NAMES } from "../src/jinja/render.ts";
 
 const LIMITS = { maxWorkChars: 1_000_000, maxOutputChars: 200_000, maxSteps: 20_000, maxCallDepth: 16 };
 const CASES = Number(process.env.CHATWIRE_FUZZ_CASES ?? 1500);

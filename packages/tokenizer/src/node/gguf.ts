@@ -1,13 +1,13 @@
 // GGUF files from the file system (Node only). A model GGUF is gigabytes of tensors after a
 // metadata section of a few megabytes: only the head is read, growing (x4) until the metadata
 // parses (the reader reports `truncated` when the bytes end inside it), so a load costs the
-// metadata's size, never the file's. Everything after reading is ../gguf/load.ts.
+// metadata's size, never the file's. Everything after reading is ../models/gguf/load.ts.
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { TokenizerError } from "../errors.ts";
-import { type GgufLoad, type GgufLoadOptions, loadGgufMetadata } from "../gguf/load.ts";
-import { type GgufMetadata, readGgufMetadata } from "../gguf/reader.ts";
-import type { AnyTokenizer } from "../load.ts";
+import type { AnyTokenizer } from "../load/load.ts";
+import { type GgufLoad, type GgufLoadOptions, loadGgufMetadata } from "../models/gguf/load.ts";
+import { type GgufMetadata, readGgufMetadata } from "../models/gguf/reader.ts";
 
 /** The first read; the metadata of most models fits (a 150k-token vocabulary is ~5 MB). */
 const FIRST_READ = 16 << 20;

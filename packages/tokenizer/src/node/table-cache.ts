@@ -22,8 +22,8 @@ import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { exportModelTables, type ModelTables, tablesAreCurrent } from "../tables/model-tables.ts";
-import type { TextModel } from "../text-model.ts";
+import { exportModelTables, type ModelTables, tablesAreCurrent } from "../models/tables/model-tables.ts";
+import type { TextModel } from "../models/text-model.ts";
 import { crc32 } from "./crc32.ts";
 
 /** "CWS1": a stored table file with a CRC-32. */
@@ -92,7 +92,7 @@ export function prebuiltDirs(): string[] {
 }
 
 export interface TableCacheSession {
-  /** The loader option (tables/model-tables.ts). */
+  /** The loader option (models/tables/model-tables.ts). */
   readonly tables: ModelTables;
   /** After the model is built: stores a fresh table file when the stored one was not used. */
   settle(model: TextModel): void;

@@ -13,16 +13,16 @@
 // Consecutive runs of either kind form one encoder call in the builder: the encoder sees the
 // maximal text between reserved IDs, as HF does.
 
+import type { ChatSink } from "../chat/sink.ts";
 import { TokenizerError } from "../errors.ts";
-import { checkJsonValue, type FamilyProfile, normalizeRequest } from "../formats/normalize.ts";
-import type { ChatSink } from "../formats/sink.ts";
-import type { ProgramNode } from "./ast.ts";
-import { Origins } from "./origins.ts";
-import { concat, PStr, TEMPLATE } from "./pstr.ts";
-import { isPySpace } from "./py-str.ts";
-import { type RenderOptions, type RenderResult, renderProgram } from "./render.ts";
+import type { ProgramNode } from "../jinja/ast.ts";
+import { Origins } from "../jinja/origins.ts";
+import { concat, PStr, TEMPLATE } from "../jinja/pstr.ts";
+import { isPySpace } from "../jinja/py-str.ts";
+import { type RenderOptions, type RenderResult, renderProgram } from "../jinja/render.ts";
+import { type DictEntries, type DictSource, PDict, PList, type Value } from "../jinja/values.ts";
+import { checkJsonValue, type FamilyProfile, normalizeRequest } from "../request/normalize.ts";
 import { REASONING_NAMES, type ReasoningName, type RequestShape, requestShape } from "./request-shape.ts";
-import { type DictEntries, type DictSource, PDict, PList, type Value } from "./values.ts";
 
 export interface TemplateRender extends RenderResult {
   readonly origins: Origins;

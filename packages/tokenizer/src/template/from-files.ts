@@ -3,15 +3,20 @@
 // and the chat template — `options.chatTemplate` (the CLI's --chat-template FILE), else the
 // file "chat_template.jinja" beside the config, else the config's `chat_template` (a string, or
 // a named list: "default", plus "tool_use" chosen when the request has tools, as transformers
-// does). ./directory.ts reads the same files from a directory (Node).
-import { loadByteLevelModel, type ScannedTokenizerJson, scanTokenizerJson } from "../bytelevel/index.ts";
+// does). ../node/template-directory.ts reads the same files from a directory (Node).
+
 import { TokenizerError } from "../errors.ts";
-import { configOf, type TokenizerFiles } from "../load.ts";
-import { unreachablePiece } from "../model-files.ts";
-import { loadSentencePieceModel } from "../sentencepiece/index.ts";
-import { isSentencePieceJson, loadSpJsonForTemplate } from "../spjson/index.ts";
-import type { TextModel } from "../text-model.ts";
-import { planMultiSplit, withOuterSplits } from "./multi-split.ts";
+import { configOf, type TokenizerFiles } from "../load/load.ts";
+import { unreachablePiece } from "../load/model-files.ts";
+import {
+  loadByteLevelModel,
+  type ScannedTokenizerJson,
+  scanTokenizerJson,
+} from "../models/bytelevel/index.ts";
+import { planMultiSplit, withOuterSplits } from "../models/bytelevel/multi-split.ts";
+import { loadSentencePieceModel } from "../models/sentencepiece/index.ts";
+import { isSentencePieceJson, loadSpJsonForTemplate } from "../models/sentencepiece-json/index.ts";
+import type { TextModel } from "../models/text-model.ts";
 import { type AddedToken, splitAddedTokens } from "./reserved-set.ts";
 import {
   createTemplateTokenizer,
@@ -107,7 +112,7 @@ function vocabPieces(
  * piece spelled with a character outside the byte-level alphabet (DeepSeek V3's
  * `<｜begin▁of▁sentence｜>` at 0) can never come out of byte-level BPE — every BPE piece is a
  * concatenation of alphabet characters — so it needs no block (the model refuses to block vocab
- * pieces); nor can a lone symbol of a byte UTF-8 never holds (../model-files.ts unreachablePiece). One spelled in the alphabet stays blocked, and the model refuses the file loudly.
+ * pieces); nor can a lone symbol of a byte UTF-8 never holds (../load/model-files.ts unreachablePiece). One spelled in the alphabet stays blocked, and the model refuses the file loudly.
  */
 function blockable(
   added: ReadonlyMap<number, AddedToken>,

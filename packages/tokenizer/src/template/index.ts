@@ -1,6 +1,13 @@
-// The template format's runtime-neutral API (the directory loader is in ./directory.ts, exported
+// The template format's runtime-neutral API (the directory loader is in ../node/template-directory.ts, exported
 // from the ./node entry).
 
+export type { StructureAuditEntry } from "../jinja/interpreter.ts";
+export { DEFAULT_LIMITS, type TemplateLimits } from "../jinja/limits.ts";
+export type { CallerField } from "../jinja/origins.ts";
+export { Origins } from "../jinja/origins.ts";
+export { concat, PStr, TEMPLATE } from "../jinja/pstr.ts";
+export { compileTemplate, type RenderOptions, type RenderResult, renderProgram } from "../jinja/render.ts";
+export type { Value } from "../jinja/values.ts";
 export { emitRuns, renderChatTemplate, type TemplateRender } from "./chat.ts";
 export {
   GENERATION_CONFIG_FILE,
@@ -9,13 +16,7 @@ export {
   templateFromFiles,
   templateSources,
 } from "./from-files.ts";
-export type { StructureAuditEntry } from "./interpreter.ts";
-export { DEFAULT_LIMITS, type TemplateLimits } from "./limits.ts";
-export type { CallerField } from "./origins.ts";
-export { Origins } from "./origins.ts";
 export { type FencedToolCallMarkers, type MarkerPair, probeTemplate, type TemplateProbe } from "./probe.ts";
-export { concat, PStr, TEMPLATE } from "./pstr.ts";
-export { compileTemplate, type RenderOptions, type RenderResult, renderProgram } from "./render.ts";
 export { type AddedToken, hasControlShape, isTextPiece, splitAddedTokens } from "./reserved-set.ts";
 export {
   createTemplateTokenizer,
@@ -26,4 +27,3 @@ export {
   type TemplateTokenizer,
   type TemplateTokenizerOptions,
 } from "./tokenizer.ts";
-export type { Value } from "./values.ts";

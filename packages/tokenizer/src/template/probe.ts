@@ -20,7 +20,7 @@
 //                      (up to the end of turn) has no reserved token and is a JSON object with
 //                      the call's "name" (Llama 3.1+: {"name": N, "parameters": {...}})
 import { TokenizerError } from "../errors.ts";
-import type { ChatRequest } from "../formats/request.ts";
+import type { ChatRequest } from "../request/request.ts";
 import type { TemplateTokenizer } from "./tokenizer.ts";
 
 export interface MarkerPair {

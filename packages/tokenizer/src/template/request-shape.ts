@@ -15,7 +15,7 @@
 //   or to `arguments or {}` / `arguments | default(...)`): JSON-string
 //   arguments (what OpenAI clients send) are given to it parsed, as vLLM does for every template.
 // The walk is iterative (an explicit stack): the tree's depth is the template's nesting.
-import type { Node, ProgramNode } from "./ast.ts";
+import type { Node, ProgramNode } from "../jinja/ast.ts";
 
 export const REASONING_NAMES = ["reasoning_content", "reasoning", "thinking"] as const;
 export type ReasoningName = (typeof REASONING_NAMES)[number];

@@ -11,8 +11,8 @@
 //
 // A filter in front of the ChatBuilder: text since the last match is held until the next match
 // (an lstrip token trims its tail), each character is looked at at most twice: linear.
-import type { CallerRef } from "../formats/builder.ts";
-import type { ChatSink } from "../formats/sink.ts";
+import type { CallerRef } from "../chat/builder.ts";
+import type { ChatSink } from "../chat/sink.ts";
 import type { SpecialScanner } from "../special-text/scanner.ts";
 
 /** Rust `char::is_whitespace` / regex `\s` (Unicode White_Space); every such character is in the BMP. */

@@ -11,7 +11,7 @@
 // rope of template literals), and a Map lookup hashes the whole fresh string each time. Measured
 // (node 20, a rope of three literals, as "<|im_end|>\n<|im_start|>"): Map.get ~100 ns per run,
 // the slot ~15-30 ns; the bench's 10 requests look up ~150 such runs.
-import type { ChatSink } from "../formats/sink.ts";
+import type { ChatSink } from "../chat/sink.ts";
 import type { SpecialScanner } from "../special-text/scanner.ts";
 
 /**

@@ -3,27 +3,28 @@
 // encodeChat renders with provenance (./chat.ts) and hands the runs to the ChatBuilder: reserved
 // strings become IDs only inside template-origin text, the encoder runs over the maximal text
 // between them (template and caller text together, as HF encodes the whole rendered string).
+
+import type { ChatEncoding } from "../chat/builder.ts";
+import { BuilderSpare } from "../chat/builder-spare.ts";
+import type { ChatSink } from "../chat/sink.ts";
 import type { DecodeOptions } from "../chat-decode.ts";
 import type { TextEncoding } from "../chat-tokenizer.ts";
-import type { TokenizerConfig } from "../config.ts";
 import { TokenizerError } from "../errors.ts";
-import type { ChatEncoding } from "../formats/builder.ts";
-import { BuilderSpare } from "../formats/builder-spare.ts";
-import type { ChatRequest } from "../formats/request.ts";
-import type { ChatSink } from "../formats/sink.ts";
+import type { ProgramNode } from "../jinja/ast.ts";
+import type { StructureAuditEntry } from "../jinja/interpreter.ts";
+import type { TemplateLimits } from "../jinja/limits.ts";
+import { PStr, TEMPLATE } from "../jinja/pstr.ts";
+import { compileTemplate } from "../jinja/render.ts";
+import { PList, type Value } from "../jinja/values.ts";
+import type { TokenizerConfig } from "../load/config.ts";
+import type { TextModel } from "../models/text-model.ts";
+import type { ChatRequest } from "../request/request.ts";
 import { checkPolicy, type SpecialTextOptions, specialTokenError } from "../special-text/policy.ts";
 import { createSpecialScanner, type SpecialScanner } from "../special-text/scanner.ts";
-import type { TextModel } from "../text-model.ts";
-import type { ProgramNode } from "./ast.ts";
 import { renderChatTemplate, type TemplateRender } from "./chat.ts";
-import type { StructureAuditEntry } from "./interpreter.ts";
-import type { TemplateLimits } from "./limits.ts";
-import { PStr, TEMPLATE } from "./pstr.ts";
-import { compileTemplate } from "./render.ts";
 import { type AddedToken, splitAddedTokens } from "./reserved-set.ts";
 import { type StripSets, StripSink } from "./strip-sink.ts";
 import { createTemplateRunCache } from "./template-runs.ts";
-import { PList, type Value } from "./values.ts";
 
 export interface TemplateEncoding extends ChatEncoding {
   /** Where the template's control flow read caller text. */
@@ -197,7 +198,7 @@ export function createTemplateTokenizer(parts: {
     const src = hasTools && templates.toolUse !== undefined ? templates.toolUse : templates.default;
     return renderChatTemplate(program(src), request, vars, renderOptions);
   };
-  // The builder's own encoder call (formats/builder.ts encodeRun), for the template-run pieces
+  // The builder's own encoder call (chat/builder.ts encodeRun), for the template-run pieces
   // that are whole encoder runs; only when toSink's sink is the builder itself (no strip filter
   // in front, no text-piece split).
   const encodeUnit = (text: string): number[] => {

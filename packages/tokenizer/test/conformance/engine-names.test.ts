@@ -18,12 +18,12 @@ function tree(dir: string): string[] {
 }
 
 const ENGINE_FILES = [
-  join(src, "load.ts"),
+  join(src, "load/load.ts"),
   join(src, "chat-tokenizer.ts"),
-  join(src, "model-files.ts"),
-  join(src, "from-url.ts"),
-  join(src, "formats/builder.ts"),
-  join(src, "formats/registry.ts"),
+  join(src, "load/model-files.ts"),
+  join(src, "load/from-url.ts"),
+  join(src, "chat/builder.ts"),
+  join(src, "chat/registry.ts"),
   ...readdirSync(join(src, "families"))
     .filter((n) => n.startsWith("detect") && n.endsWith(".ts"))
     .map((n) => join(src, "families", n)),

@@ -21,16 +21,16 @@
 // The native metadata/content form keeps replaying the model's raw text working (the vendor's
 // openai_api_demo process_chatglm_messages does that).
 
+import type { ChatSink } from "../../chat/sink.ts";
+import { pyJsonDumps } from "../../py/json.ts";
+import { PyJsonError, type PyValue, parsePyJson, pyFromJs, pyValueLiteral } from "../../py/value.ts";
 import {
   type FamilyProfile,
   type NToolCall,
   normalizeRequest,
   prefillKeep,
-} from "../../formats/normalize.ts";
-import { pyJsonDumps } from "../../formats/py-json.ts";
-import { PyJsonError, type PyValue, parsePyJson, pyFromJs, pyValueLiteral } from "../../formats/py-value.ts";
-import { checkOneLine, invalid } from "../../formats/schema.ts";
-import type { ChatSink } from "../../formats/sink.ts";
+} from "../../request/normalize.ts";
+import { checkOneLine, invalid } from "../../request/schema.ts";
 import type { TokenIds } from "../definition.ts";
 import type { ChatGLM3Key } from "./definition.ts";
 

@@ -27,15 +27,15 @@
 // Object tool-call arguments are written as json.dumps(arguments, ensure_ascii=False) (what
 // transformers' `tojson` writes; the templates need a string); string arguments as sent.
 
+import type { ChatSink } from "../../chat/sink.ts";
+import { pyJsonDumps } from "../../py/json.ts";
 import {
   type FamilyProfile,
   type NMessage,
   normalizeRequest,
   writeContent,
-} from "../../formats/normalize.ts";
-import { pyJsonDumps } from "../../formats/py-json.ts";
-import { invalid } from "../../formats/schema.ts";
-import type { ChatSink } from "../../formats/sink.ts";
+} from "../../request/normalize.ts";
+import { invalid } from "../../request/schema.ts";
 import type { TokenIds } from "../definition.ts";
 import type { DeepSeekKey } from "./tokens.ts";
 

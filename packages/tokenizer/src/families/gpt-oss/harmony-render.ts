@@ -4,7 +4,7 @@
 // reserved ID placed here; every piece of text goes through the ordinary encoder, in the same
 // separate pieces harmony encodes (role, ":name", " to=recipient", channel, content type and
 // content are one encode_ordinary call each: ChatSink.cut() between them).
-import type { ChatSink } from "../../formats/sink.ts";
+import type { ChatSink } from "../../chat/sink.ts";
 import { type HarmonyNamespace, type HarmonyTool, toolsSection } from "./harmony-tools.ts";
 
 /** The IDs of harmony's structural tokens: the loaded files' verified tokenIds. */

@@ -3,7 +3,7 @@
 // `json_schema_to_typescript` and `template_tools_section`, rule for rule; checked against its
 // expected output test_render_functions_with_parameters.txt (docs/formats.md "gpt-oss").
 // Input is checked JSON (depth-limited by normalize.ts), so the recursion is bounded.
-import { isObject, type JsonObject } from "../../formats/schema.ts";
+import { isObject, type JsonObject } from "../../request/schema.ts";
 
 export interface HarmonyTool {
   readonly name: string;

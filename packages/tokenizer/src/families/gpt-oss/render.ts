@@ -1,6 +1,6 @@
 // gpt-oss rendering: the request mapping and the two harmony renderers (./request.ts), placing
 // the loaded files' verified IDs.
-import type { ChatSink } from "../../formats/sink.ts";
+import type { ChatSink } from "../../chat/sink.ts";
 import type { TokenIds } from "../definition.ts";
 import type { GptOssKey } from "./definition.ts";
 import { renderGptOssRequest } from "./request.ts";

@@ -16,11 +16,11 @@
 // current_date (template form default: the date of the request's `now` or the local clock), builtin_tools ("browser", "python"), harmony_library,
 // auto_drop_analysis. continue_final_message leaves the last user or assistant message open.
 
-import { strftimeAt } from "../../formats/clock.ts";
-import { type FamilyProfile, normalizeRequest } from "../../formats/normalize.ts";
-import { pyJsonDumps } from "../../formats/py-json.ts";
-import { invalid, isObject, type JsonObject, own } from "../../formats/schema.ts";
-import type { ChatSink } from "../../formats/sink.ts";
+import type { ChatSink } from "../../chat/sink.ts";
+import { pyJsonDumps } from "../../py/json.ts";
+import { strftimeAt } from "../../request/clock.ts";
+import { type FamilyProfile, normalizeRequest } from "../../request/normalize.ts";
+import { invalid, isObject, type JsonObject, own } from "../../request/schema.ts";
 import { HARMONY_BUILTINS } from "./harmony-builtin-tools.ts";
 import {
   HARMONY_CHANNELS,

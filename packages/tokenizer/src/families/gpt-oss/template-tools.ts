@@ -11,8 +11,8 @@
 // tool without a description, a non-string default of an enum or oneOf parameter), this writes
 // the nearest text instead: an empty description, the default as JSON.
 // Input is checked JSON (depth-limited by normalize.ts), so the recursion is bounded.
-import { pyJsonDumps } from "../../formats/py-json.ts";
-import { isObject } from "../../formats/schema.ts";
+import { pyJsonDumps } from "../../py/json.ts";
+import { isObject } from "../../request/schema.ts";
 
 function get(o: unknown, key: string): unknown {
   return isObject(o) && Object.hasOwn(o, key) ? o[key] : undefined;

@@ -19,10 +19,10 @@
 // commentary), continue_final_message (the last message left open), string arguments that are
 // not JSON (written as a JSON string, what `tojson` does with a string).
 
-import { checkJsonValue, type NMessage, type NRequest, prefillKeep } from "../../formats/normalize.ts";
-import { pyJsonDumps, pyJsonString } from "../../formats/py-json.ts";
-import { type At, invalid } from "../../formats/schema.ts";
-import type { ChatSink } from "../../formats/sink.ts";
+import type { ChatSink } from "../../chat/sink.ts";
+import { pyJsonDumps, pyJsonString } from "../../py/json.ts";
+import { checkJsonValue, type NMessage, type NRequest, prefillKeep } from "../../request/normalize.ts";
+import { type At, invalid } from "../../request/schema.ts";
 import type { HarmonyIds } from "./harmony-render.ts";
 import type { HarmonyNamespace } from "./harmony-tools.ts";
 import { toolsSection } from "./harmony-tools.ts";

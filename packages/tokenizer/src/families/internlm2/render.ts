@@ -18,17 +18,17 @@
 //   `environment` header there).
 // The native `action.text` is written verbatim (exact replay of what the model generated).
 
+import type { ChatSink } from "../../chat/sink.ts";
+import { pyJsonDumps, pyJsonString } from "../../py/json.ts";
+import { PyJsonError, parsePyJson, pyValueJson } from "../../py/value.ts";
 import {
   type FamilyProfile,
   type NMessage,
   type NToolCall,
   normalizeRequest,
   prefillKeep,
-} from "../../formats/normalize.ts";
-import { pyJsonDumps, pyJsonString } from "../../formats/py-json.ts";
-import { PyJsonError, parsePyJson, pyValueJson } from "../../formats/py-value.ts";
-import { checkOneLine, invalid } from "../../formats/schema.ts";
-import type { ChatSink } from "../../formats/sink.ts";
+} from "../../request/normalize.ts";
+import { checkOneLine, invalid } from "../../request/schema.ts";
 import type { TokenIds } from "../definition.ts";
 import type { InternLM2Key } from "./definition.ts";
 

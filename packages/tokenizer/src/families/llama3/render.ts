@@ -20,20 +20,20 @@
 // write the string quoted); a request the template rejects is TokenizerError
 // "invalid-conversation", and so is continue_final_message on a tool result or tool call.
 
-import { strftimeAt } from "../../formats/clock.ts";
+import type { ChatSink } from "../../chat/sink.ts";
+import { pyJsonDumps } from "../../py/json.ts";
+import { pyStrip } from "../../py/strip.ts";
+import { PyJsonError, parsePyJson, pyValueJson } from "../../py/value.ts";
+import { strftimeAt } from "../../request/clock.ts";
 import {
   type FamilyProfile,
   type NMessage,
   type NToolCall,
   normalizeRequest,
   writeContent,
-} from "../../formats/normalize.ts";
-import { pyJsonDumps } from "../../formats/py-json.ts";
-import { PyJsonError, parsePyJson, pyValueJson } from "../../formats/py-value.ts";
-import { invalid } from "../../formats/schema.ts";
-import type { ChatSink } from "../../formats/sink.ts";
+} from "../../request/normalize.ts";
+import { invalid } from "../../request/schema.ts";
 import type { TokenIds } from "../definition.ts";
-import { pyStrip } from "./py-strip.ts";
 import { ipythonAsTool, llamaKwargs } from "./request.ts";
 import type { Llama3Key } from "./tokens.ts";
 

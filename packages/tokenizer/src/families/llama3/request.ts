@@ -1,5 +1,5 @@
 // What the Llama templates read from a chat request beyond the common normalization
-// (../../formats/normalize.ts):
+// (../../request/normalize.ts):
 // - role "ipython" is the Llama name of a tool result; the 3.1+ template renders "tool" and
 //   "ipython" alike. It is accepted here and normalized as "tool" (the index is remembered:
 //   the 3.0 template writes the role as given).
@@ -8,7 +8,7 @@
 //   `tools` in the template) is refused: pass `tools`. Other kwargs are ignored, as the
 //   template ignores them.
 // Read after normalizeRequest has validated the request, so the shapes are known JSON.
-import { invalid, isObject, items, own } from "../../formats/schema.ts";
+import { invalid, isObject, items, own } from "../../request/schema.ts";
 
 /** The request with every role "ipython" replaced by "tool", and those message indexes. */
 export function ipythonAsTool(request: unknown): {

@@ -4,9 +4,10 @@
 // (json.loads + json.dumps, ensure_ascii=False; text that is not JSON stays as it is), and
 // system messages either become one system prompt (v1-v3) or stay in place (v7). A
 // re-implementation of the vendor's rules, checked against mistral-common's own samples.
-import { type FamilyProfile, type NMessage, normalizeRequest } from "../../formats/normalize.ts";
-import { PyJsonError, type PyValue, parsePyJson, pyFromJs, pyValueJson } from "../../formats/py-value.ts";
-import { invalid, isObject, own } from "../../formats/schema.ts";
+
+import { PyJsonError, type PyValue, parsePyJson, pyFromJs, pyValueJson } from "../../py/value.ts";
+import { type FamilyProfile, type NMessage, normalizeRequest } from "../../request/normalize.ts";
+import { invalid, isObject, own } from "../../request/schema.ts";
 import type { MistralVersion } from "./tokens.ts";
 
 const PROFILE: FamilyProfile = { family: "mistral", nativeRoles: [], nativeFields: [] };

@@ -16,9 +16,10 @@
 //              v3: ‹TOOL_RESULTS› {"content": C, "call_id": ID} ‹/TOOL_RESULTS›
 //              v7: ‹TOOL_RESULTS› ID ‹TOOL_CONTENT› CONTENT ‹/TOOL_RESULTS›
 // v2 leaves out tool calls and tool results before the last user message.
-import { pyJsonDumps, pyJsonString } from "../../formats/py-json.ts";
-import { type PyValue, pyValueJson } from "../../formats/py-value.ts";
-import type { ChatSink } from "../../formats/sink.ts";
+
+import type { ChatSink } from "../../chat/sink.ts";
+import { pyJsonDumps, pyJsonString } from "../../py/json.ts";
+import { type PyValue, pyValueJson } from "../../py/value.ts";
 import type { TokenIds } from "../definition.ts";
 import { loadsOrUndefined, type Piece, type Plan, type PlannedCall, planRequest } from "./plan.ts";
 import type { MistralKey, MistralVersion } from "./tokens.ts";

@@ -22,18 +22,19 @@
 // Tool-call arguments given as a JSON string (what OpenAI clients send) are parsed with Python's
 // json.loads semantics first, as vLLM's server does before the template (the template itself
 // fails on a string: `|items` needs a mapping); they must be a JSON object.
+
+import type { ChatSink } from "../../chat/sink.ts";
+import { pyStr, pyStrip } from "../../py/str-repr.ts";
+import { PyJsonError, type PyValue, parsePyJson, pyFromJs, pyValueJson } from "../../py/value.ts";
 import {
   type FamilyProfile,
   type NMessage,
   normalizeRequest,
   writeContent,
-} from "../../formats/normalize.ts";
-import { PyJsonError, type PyValue, parsePyJson, pyFromJs, pyValueJson } from "../../formats/py-value.ts";
-import { fieldName, invalid } from "../../formats/schema.ts";
-import type { ChatSink } from "../../formats/sink.ts";
+} from "../../request/normalize.ts";
+import { fieldName, invalid } from "../../request/schema.ts";
 import type { TokenIds } from "../definition.ts";
 import type { Qwen3CoderKey } from "./definition.ts";
-import { pyStr, pyStrip } from "./py-str.ts";
 
 const PROFILE: FamilyProfile = { family: "qwen3-coder", nativeRoles: [], nativeFields: [] };
 

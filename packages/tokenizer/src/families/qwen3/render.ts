@@ -10,15 +10,16 @@
 //   content stays content (its "</think>" is ordinary text, reported by the audit);
 // - last_query_index skips user messages wrapped in <tool_response>...</tool_response>; here
 //   every user message is a query (tool results are role "tool").
+
+import type { ChatSink } from "../../chat/sink.ts";
+import { pyJsonDumps } from "../../py/json.ts";
 import {
   type FamilyProfile,
   type NMessage,
   type NToolCall,
   normalizeRequest,
   writeContent,
-} from "../../formats/normalize.ts";
-import { pyJsonDumps } from "../../formats/py-json.ts";
-import type { ChatSink } from "../../formats/sink.ts";
+} from "../../request/normalize.ts";
 import type { TokenIds } from "../definition.ts";
 import type { Qwen3Key } from "./definition.ts";
 

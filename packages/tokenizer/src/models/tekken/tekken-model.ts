@@ -1,4 +1,4 @@
-// Tekken as a TextModel (../../text-model.ts): tiktoken's encoder over the ranks of a tekken file
+// Tekken as a TextModel (../text-model.ts): tiktoken's encoder over the ranks of a tekken file
 // (./tekken-file.ts), as mistral-common's Tekkenizer.encode calls it: the text is split by the
 // file's pattern (leftmost-first alternation, like tiktoken's fancy-regex), each piece that is a
 // token is that token, any other piece is merged from its bytes, the adjacent pair whose bytes
@@ -6,12 +6,13 @@
 // R + numSpecial. Special tokens (IDs below numSpecial) are never produced from text: the
 // reference hands tiktoken no special tokens at all, so every reserved ID is unreachable here.
 //
-// The merge step is the byte-level BPE merger (../../bytelevel/bpe.ts) with one table entry per
+// The merge step is the byte-level BPE merger (../bytelevel/bpe.ts) with one table entry per
 // way of writing a token as two tokens: tiktoken's "merge the pair whose concatenation has the
 // lowest rank" is exactly "apply the merge of lowest rank" over that table.
-import { MergeTable, WordMerger } from "../../bytelevel/bpe.ts";
+
 import { TokenizerError } from "../../errors.ts";
-import { type DecodeTable, type TextModel, TokenKind } from "../../text-model.ts";
+import { MergeTable, WordMerger } from "../bytelevel/bpe.ts";
+import { type DecodeTable, type TextModel, TokenKind } from "../text-model.ts";
 import type { TekkenFile } from "./tekken-file.ts";
 
 export interface TekkenModel extends TextModel {
