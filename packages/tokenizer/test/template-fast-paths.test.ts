@@ -192,8 +192,9 @@ describe("lazy message dicts", () => {
     );
   });
 
-  it("holds the server layer's fields: developer -> system, reasoning as reasoning_content, content last", () => {
-    // The normalization the dict documents (vLLM's, src/template/chat.ts), written out by hand.
+  it("holds the server layer's fields: developer -> system, reasoning as reasoning_content where the caller put it, content last", () => {
+    // The normalization the dict documents (src/template/chat.ts; the generators' normalize() in
+    // test-vectors/gen/request_common.py is the same rule), written out by hand.
     const request = {
       messages: [
         { content: "c", role: "developer", name: "n" },
@@ -209,7 +210,7 @@ describe("lazy message dicts", () => {
       new Map(),
     );
     expect(r.output.text).toBe(
-      "system:role,name,content,|assistant:role,name,reasoning_content,content,|assistant:role,name,reasoning_content,content,|",
+      "system:role,name,content,|assistant:role,reasoning_content,name,content,|assistant:role,name,reasoning_content,content,|",
     );
   });
 });
