@@ -14,6 +14,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "threads",
+    // Both cores: many suites wait on child processes (CLI, server, reference tools), and vitest's
+    // default (cores - 1) would run every file one after another on a 2-core machine.
+    maxWorkers: 2,
     // Under CI also write a JSON summary: .ci/run prints "N passed, N failed" from it.
     reporters: process.env.CI ? ["default", ["json", { outputFile: ".ci/test-results.json" }]] : ["default"],
   },
