@@ -15,6 +15,7 @@
 
 import { TokenizerError } from "../../errors.ts";
 import { CHAR_TO_BYTE } from "../bytelevel/byte-alphabet.ts";
+import { PieceIndex } from "../sentencepiece/piece-index.ts";
 import { ggufPreTokenizer } from "./pre-tokenizers.ts";
 import type { GgufMetadata, GgufValue } from "./reader.ts";
 import { writeSpmProto } from "./spm-proto.ts";
@@ -143,13 +144,11 @@ export function ggufTokenizerFiles(meta: GgufMetadata, file: string): GgufTokeni
   const n = tokens.length;
   if (n === 0) k.fail("tokenizer.ggml.tokens", "is empty");
   const types = k.numbers("tokenizer.ggml.token_type", ["i32"], n) ?? new Int32Array(n).fill(NORMAL);
-  const seen = new Map<string, number>();
-  for (let i = 0; i < n; i++) {
-    const t = tokens[i] as string;
-    const prev = seen.get(t);
-    if (prev !== undefined)
-      k.fail("tokenizer.ggml.tokens", `holds ${JSON.stringify(t)} twice (IDs ${prev} and ${i})`);
-    seen.set(t, i);
+  // The integer-hash index finds equal strings several times faster than a Map of every token.
+  const twice = new PieceIndex(tokens).duplicates;
+  if (twice.length > 0) {
+    const [prev, i] = twice as [number, number];
+    k.fail("tokenizer.ggml.tokens", `holds ${JSON.stringify(tokens[i])} twice (IDs ${prev} and ${i})`);
   }
   const special: Record<string, number> = {};
   const defaults: Record<string, number> = model === "llama" ? { bos: 1, eos: 2, unk: 0 } : {};
