@@ -112,6 +112,45 @@ describe("GGUF reader", () => {
     expect(expectTyped(() => readGgufMetadata(cut)).fields.truncated).toBe(true);
   });
 
+  test("string arrays: every UTF-8 length, empty and long strings, a leading U+FEFF; a string cut inside a character", () => {
+    const items = [
+      "\ufeffbom",
+      "",
+      "a",
+      "é",
+      "日本",
+      "🦙x",
+      "Ġthe",
+      "x".repeat(40),
+      `${"é".repeat(30)}🦙`,
+      "\ufeff",
+    ];
+    const m = readGgufMetadata(writeGguf([{ key: "s", type: "array", of: "string", value: items }]));
+    const v = m.kv.get("s");
+    expect(v?.type === "array" && [...v.array.items]).toEqual(items);
+    // "é" = C3 A9 split across two strings: the whole is valid UTF-8, each string is not.
+    const split = Uint8Array.from([
+      ...header(1n),
+      ...key("s"),
+      ...u32le(9),
+      ...u32le(8),
+      ...u64le(3n),
+      ...u64le(2n),
+      0x61,
+      0xc3,
+      ...u64le(2n),
+      0xa9,
+      0x62,
+      ...u64le(1n),
+      0x63,
+    ]);
+    expect(expectTyped(() => readGgufMetadata(split)).message).toMatch(/s\[0\]: not valid UTF-8/);
+    const scalar = readGgufMetadata(
+      writeGguf([{ key: "t", type: "string", value: `\ufeff${"x".repeat(300)}` }]),
+    );
+    expect(scalar.kv.get("t")).toEqual({ type: "string", value: `\ufeff${"x".repeat(300)}` });
+  });
+
   test("hostile headers are typed errors", () => {
     expectTyped(() => readGgufMetadata(new Uint8Array([1, 2, 3])));
     expectTyped(() => readGgufMetadata(Uint8Array.from([0x4c, 0x4c, 0x55, 0x46, ...u32le(3)])));
