@@ -4,7 +4,7 @@
 // tokenizer.json is still refused, as HF tokenizers refuses it.
 import { describe, expect, test } from "vitest";
 import { fromFiles, fromGguf, ggufTokenizerFiles, readGgufMetadata, TokenizerError } from "../src/index.ts";
-import { outsideSymbolsGpt2Kvs, writeGguf } from "./gguf-support.ts";
+import { type Kv, outsideSymbolsGpt2Kvs, writeGguf } from "./gguf-support.ts";
 
 const bytes = writeGguf(outsideSymbolsGpt2Kvs());
 
@@ -21,6 +21,18 @@ describe("symbols outside a byte-level vocabulary", () => {
     expect(tok.decode(tok.encodeText("x a\u0003bc").ids)).toBe(" abc");
     // No stand-in ID leaks out: every ID is a token below <|endoftext|> (259), the last one.
     for (const id of tok.encodeText("\u0003a q\u0003 abcx dede").ids) expect(id).toBeLessThan(259);
+  });
+
+  test("a byte symbol typed as a reserved token is refused, not dropped (chatwire never encodes text to it)", () => {
+    const kvs = outsideSymbolsGpt2Kvs().map((kv): Kv => {
+      if (kv.key !== "tokenizer.ggml.token_type" || kv.type !== "array" || kv.of !== "i32") return kv;
+      return { ...kv, value: kv.value.map((t, i) => (i === 0x61 - 1 ? 4 : t)) };
+    });
+    const tokens = kvs.find((kv) => kv.key === "tokenizer.ggml.tokens")?.value;
+    expect(Array.isArray(tokens) && tokens[0x61 - 1]).toBe("a");
+    expect(() => fromGguf(writeGguf(kvs), { format: "template", chatTemplate: "" })).toThrow(
+      /lacks the byte-level symbol for byte 0x61/,
+    );
   });
 
   test("the same vocabulary as an HF tokenizer.json is refused", () => {

@@ -180,7 +180,9 @@ class ByteLevelBpeModel implements ByteLevelModel {
     }
     this.literalPieces = literal;
 
-    const outside = spec.llamaCppSymbols ? new OutsideSymbols(spec.vocab, this.vocabSize) : undefined;
+    const outside = spec.llamaCppSymbols
+      ? new OutsideSymbols(spec.vocab, literal, this.vocabSize)
+      : undefined;
     for (let b = 0; b < 256; b++) {
       const char = BYTE_TO_CHAR[b] as string;
       const id = outside?.idOf(char) ?? spec.vocab.get(char);
@@ -199,10 +201,10 @@ class ByteLevelBpeModel implements ByteLevelModel {
     for (let rank = 0; rank < merges.length / 3; rank++) {
       if (merges[3 * rank]! < 0 || merges[3 * rank + 1]! < 0 || merges[3 * rank + 2]! < 0) {
         const [a, b] = spec.mergeStrings(rank);
-        if (outside !== undefined) {
-          merges[3 * rank] = outside.idOf(a);
-          merges[3 * rank + 1] = outside.idOf(b);
-          merges[3 * rank + 2] = outside.idOf(a + b);
+        const ids =
+          outside === undefined ? undefined : [outside.idOf(a), outside.idOf(b), outside.idOf(a + b)];
+        if (ids !== undefined && !ids.includes(undefined)) {
+          merges.set(ids as number[], 3 * rank);
           continue;
         }
         fail(

@@ -10,8 +10,9 @@
 //   - a merge listed twice keeps its first rank (a map emplace), where HF keeps the last.
 // Here each such string gets a stand-in ID above the vocabulary, so the integer BPE runs
 // unchanged; `spell` replaces stand-ins after merging, before anything leaves the word encoder.
-// (llama.cpp's text lookup also finds control and user-defined tokens; chatwire never produces
-// those from text, so they count as outside the vocabulary here.)
+// llama.cpp's text lookup also finds control and user-defined tokens, which chatwire never
+// produces from text: a symbol spelled like one has no stand-in (idOf: undefined), and the model
+// refuses the file as before rather than drop that text.
 
 import type { Vocab } from "./vocab.ts";
 
@@ -25,6 +26,8 @@ export class OutsideSymbols {
 
   constructor(
     private readonly vocab: Vocab,
+    /** The added tokens' contents (control and user-defined tokens). */
+    private readonly reserved: ReadonlyMap<string, number>,
     /** Above every vocabulary and added-token ID. */
     readonly base: number,
   ) {}
@@ -33,10 +36,11 @@ export class OutsideSymbols {
     return this.texts.length;
   }
 
-  /** The vocabulary ID of `text`, else its stand-in (made on first use). */
-  idOf(text: string): number {
+  /** The vocabulary ID of `text`, else its stand-in (made on first use); undefined: a reserved token's text. */
+  idOf(text: string): number | undefined {
     const id = this.vocab.get(text) ?? this.ids.get(text);
     if (id !== undefined) return id;
+    if (this.reserved.has(text)) return undefined;
     const made = this.base + this.texts.length;
     this.texts.push(text);
     this.ids.set(text, made);
