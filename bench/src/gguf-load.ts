@@ -1,58 +1,53 @@
-// GGUF tokenizer load: chatwire (loadGgufFile of @chatwire/tokenizer/node: read the metadata
-// head, build the text model, family or template, plus one encodeText so lazy tables count)
-// against node-llama-cpp's vocab-only load of the same file (loadModel({vocabOnly: true}) plus one
-// tokenize). N fresh processes per side, ALTERNATING pair by pair; each side times itself inside
-// its process (runtime startup and module imports outside the interval on both sides). Reports
-// each side's median and the per-pair ratio ours / theirs (median, range).
+// GGUF vocabulary load: chatwire against node-llama-cpp's vocab-only load, both in one process,
+// alternating file by file and round by round (workers/gguf-load.ts has the method). The files
+// are llama.cpp's vocabulary GGUFs (../shared/gguf-vocab, provenance in its SOURCES.md): the
+// largest (DeepSeek LLM, 102k tokens), byte-level and SentencePiece ones.
 //
-//   node --import tsx bench/src/gguf-load.ts FILE.gguf [--pairs=N] [--vocab-only]
-// --vocab-only: our side loads the vocabulary alone (files with neither a family nor a template).
+//   node --import tsx bench/src/gguf-load.ts [FILE.gguf ...] [--rounds=N]
 //
-// Runs our compiled dist/ (build first); node-llama-cpp is resolved from packages/server (its
-// devDependency), the prebuilt CPU binary only.
+// Without files: QUICK_FILES. Prints one JSON line: per file ours_ms / node_llama_cpp_ms (medians),
+// ratio (median of per-round ratios), first loads; max_ratio_vs_node_llama_cpp. Runs our compiled
+// dist/ (build first); node-llama-cpp is resolved from packages/server (its devDependency).
 import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { median } from "./measure.ts";
+import { ggufVocabDir } from "../../test-support/gguf-vocab.ts";
 
 const benchDir = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
-function run(worker: string, file: string, mode: string): number {
+/** The bench's files: the largest byte-level vocabulary, GPT-2's, and two SentencePiece ones. */
+export const QUICK_FILES = [
+  "ggml-vocab-deepseek-llm.gguf",
+  "ggml-vocab-gpt-2.gguf",
+  "ggml-vocab-llama-spm.gguf",
+  "ggml-vocab-baichuan.gguf",
+] as const;
+
+export type GgufLoadResult = Record<string, unknown> & { error?: string };
+
+/** Runs the one-process worker on `files` (paths); an error value when it fails or files are missing. */
+export function ggufLoadRows(files: readonly string[], rounds: number): GgufLoadResult {
+  const missing = files.filter((f) => !existsSync(f));
+  if (missing.length > 0) return { error: `missing ${missing.join(", ")}` };
   const p = spawnSync(
     process.execPath,
-    ["--import", "tsx", resolve(benchDir, "src/workers", worker), file, mode],
-    {
-      cwd: benchDir,
-      encoding: "utf8",
-    },
+    ["--import", "tsx", resolve(benchDir, "src/workers/gguf-load.ts"), JSON.stringify({ files, rounds })],
+    { cwd: benchDir, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] },
   );
   const last = p.stdout.trim().split("\n").at(-1) ?? "";
-  if (p.status !== 0 || !last.startsWith("{"))
-    throw new Error(`${worker} exited ${p.status}: ${p.stderr.slice(0, 300)}`);
-  return (JSON.parse(last) as { ms: number }).ms;
+  if (p.status !== 0 || !last.startsWith("{")) return { error: `workers/gguf-load.ts exited ${p.status}` };
+  return JSON.parse(last) as GgufLoadResult;
 }
 
-const file = process.argv.slice(2).find((a) => !a.startsWith("--"));
-const pairs = Number(process.argv.find((a) => a.startsWith("--pairs="))?.slice(8) ?? 5);
-if (file === undefined) {
-  process.stderr.write("usage: node --import tsx bench/src/gguf-load.ts FILE.gguf [--pairs=N]\n");
-  process.exit(2);
+/** The default files, in the shared directory. */
+export function defaultGgufFiles(): string[] {
+  return QUICK_FILES.map((f) => resolve(ggufVocabDir(), f));
 }
-const mode = process.argv.includes("--vocab-only") ? "vocab" : "auto";
-const ours: number[] = [];
-const theirs: number[] = [];
-for (let i = 0; i < pairs; i++) {
-  ours.push(run("gguf-load-ours.ts", resolve(file), mode));
-  theirs.push(run("gguf-load-llama.ts", resolve(file), mode));
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const args = process.argv.slice(2);
+  const files = args.filter((a) => !a.startsWith("--")).map((f) => resolve(f));
+  const rounds = Number(args.find((a) => a.startsWith("--rounds="))?.slice(9) ?? 5);
+  console.log(JSON.stringify(ggufLoadRows(files.length > 0 ? files : defaultGgufFiles(), rounds)));
 }
-const ratios = ours.map((o, i) => o / (theirs[i] as number));
-console.log(
-  JSON.stringify({
-    file,
-    pairs,
-    oursMs: Math.round(median(ours)),
-    nodeLlamaCppMs: Math.round(median(theirs)),
-    ratio: Number(median(ratios).toFixed(3)),
-    ratioRange: [Number(Math.min(...ratios).toFixed(3)), Number(Math.max(...ratios).toFixed(3))],
-  }),
-);

@@ -26,6 +26,7 @@ import {
   outDir,
   spmModelPath,
 } from "./fixtures.ts";
+import { defaultGgufFiles, ggufLoadRows } from "./gguf-load.ts";
 import { buildReport } from "./report.ts";
 
 export interface Settings {
@@ -574,6 +575,13 @@ export async function main(settings: Settings): Promise<void> {
 
   // 6. The template path vs the native qwen3 encoder (docs/templates.md "Cost"), its own process.
   if (avail.tokenizer) results.template = worker("../template-bench.ts", { quick: q });
+
+  // 7. GGUF vocabulary load vs node-llama-cpp's vocab-only load (gguf-load.ts), one process.
+  if (avail.tokenizer) {
+    const t0 = performance.now();
+    results.gguf_load = ggufLoadRows(defaultGgufFiles(), q ? 3 : 7);
+    log(`gguf-load ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
 
   const elapsed = (performance.now() - started) / 1000;
   const report = buildReport({

@@ -1,6 +1,7 @@
 // Turns the workers' answers into: the summary JSON (the contract fields), text tables,
 // bench/RESULTS.md and an SVG plot of per-token cost against sequence length.
 import type { Kind, ModelName } from "./fixtures.ts";
+import { ggufLoadLines, ggufLoadSummary, ggufLoadTarget } from "./gguf-load-report.ts";
 import type { Settings, WorkerResult } from "./orchestrate.ts";
 
 type Obj = Record<string, unknown>;
@@ -556,6 +557,7 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
       met: stopOverOurs !== null && stopOverOurs <= 1.5,
     },
     chat_encode_within_5pct: { value: chatMax, target: "<= 1.05", met: chatMax !== null && chatMax <= 1.05 },
+    gguf_load_le_node_llama_cpp: ggufLoadTarget(R.gguf_load),
   };
 
   // Families as data (Llama 3.x, DeepSeek V3): their decoder rows (in-process, alternating) and
@@ -661,6 +663,8 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     // The template path vs the native qwen3 encoder: per_request_ratio, render_encode_100_ratio
     // (+ _range over rounds) and the µs/ms rows, as bench/src/template-bench.ts measured them.
     template: tr === undefined || tr.error !== undefined ? null : tr,
+    // GGUF vocabulary load vs node-llama-cpp's vocab-only load (gguf-load-report.ts).
+    gguf_load: ggufLoadSummary(R.gguf_load),
     targets,
     notes: inp.notes,
   };
@@ -762,6 +766,9 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     "",
     `## Tokenizer load (cold, own process)`,
     loadTable,
+    "",
+    `## GGUF vocabulary load vs node-llama-cpp's vocab-only load`,
+    ...ggufLoadLines(R.gguf_load),
     "",
     `## Template path vs native qwen3 encoder (CPU time, paired per round)`,
     ...templateLines,

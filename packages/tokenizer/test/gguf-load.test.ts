@@ -62,6 +62,15 @@ describe("GGUF loading", () => {
       ),
     );
     expect(() => fromGguf(pre)).toThrow(/tokenizer.ggml.pre "no-such-pre"/);
+    const twice = writeGguf(
+      tinyGpt2Kvs().map(
+        (kv): Kv =>
+          kv.key === "tokenizer.ggml.tokens" && kv.type === "array" && kv.of === "string"
+            ? { ...kv, value: kv.value.map((t, i) => (i === 260 ? "hell" : t)) }
+            : kv,
+      ),
+    );
+    expect(() => fromGguf(twice)).toThrow(/holds "hell" twice \(IDs 258 and 260\)/);
   });
 
   test("Node: loadTokenizer(x.gguf) is native only; loadAnyTokenizer falls back to the template", async () => {

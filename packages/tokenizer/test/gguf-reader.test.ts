@@ -62,6 +62,95 @@ describe("GGUF reader", () => {
     expect(readGgufMetadata(writeGguf([], 2)).version).toBe(2);
   });
 
+  test("every numeric type, as a scalar and as an array (little-endian bytes written by hand)", () => {
+    // [type code, name, item bytes, value] per numeric type (ggml docs/gguf.md's type table).
+    const cases: [number, string, number[], number | bigint][] = [
+      [0, "u8", [0xfe], 254],
+      [1, "i8", [0xfe], -2],
+      [2, "u16", [0x34, 0xf2], 0xf234],
+      [3, "i16", [0xfe, 0xff], -2],
+      [4, "u32", u32le(0xfedcba98), 0xfedcba98],
+      [5, "i32", u32le(-7 >>> 0), -7],
+      [6, "f32", [0x00, 0x00, 0xc0, 0x3f], 1.5],
+      [10, "u64", u64le(2n ** 64n - 2n), 2n ** 64n - 2n],
+      [11, "i64", u64le(2n ** 64n - 3n), -3n],
+      [12, "f64", [0, 0, 0, 0, 0, 0, 0x04, 0xc0], -2.5],
+    ];
+    const kvs: number[] = [];
+    for (const [code, name, b] of cases) {
+      kvs.push(...key(`s.${name}`), ...u32le(code), ...b);
+      kvs.push(...key(`a.${name}`), ...u32le(9), ...u32le(code), ...u64le(3n), ...b, ...b, ...b);
+    }
+    const m = readGgufMetadata(Uint8Array.from([...header(BigInt(2 * cases.length)), ...kvs]));
+    for (const [, name, , value] of cases) {
+      expect(m.kv.get(`s.${name}`)).toEqual({ type: name, value });
+      const a = m.kv.get(`a.${name}`);
+      expect(a?.type === "array" && a.array.type).toBe(name);
+      expect(a?.type === "array" && Array.from(a.array.items as ArrayLike<number | bigint>)).toEqual([
+        value,
+        value,
+        value,
+      ]);
+    }
+    // Cut inside the last array's items: typed, truncated.
+    const cut = Uint8Array.from([
+      ...header(1n),
+      ...key("k"),
+      ...u32le(9),
+      ...u32le(12),
+      ...u64le(2n),
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      0,
+      1,
+    ]);
+    expect(expectTyped(() => readGgufMetadata(cut)).fields.truncated).toBe(true);
+  });
+
+  test("string arrays: every UTF-8 length, empty and long strings, a leading U+FEFF; a string cut inside a character", () => {
+    const items = [
+      "\ufeffbom",
+      "",
+      "a",
+      "é",
+      "日本",
+      "🦙x",
+      "Ġthe",
+      "x".repeat(40),
+      `${"é".repeat(30)}🦙`,
+      "\ufeff",
+    ];
+    const m = readGgufMetadata(writeGguf([{ key: "s", type: "array", of: "string", value: items }]));
+    const v = m.kv.get("s");
+    expect(v?.type === "array" && [...v.array.items]).toEqual(items);
+    // "é" = C3 A9 split across two strings: the whole is valid UTF-8, each string is not.
+    const split = Uint8Array.from([
+      ...header(1n),
+      ...key("s"),
+      ...u32le(9),
+      ...u32le(8),
+      ...u64le(3n),
+      ...u64le(2n),
+      0x61,
+      0xc3,
+      ...u64le(2n),
+      0xa9,
+      0x62,
+      ...u64le(1n),
+      0x63,
+    ]);
+    expect(expectTyped(() => readGgufMetadata(split)).message).toMatch(/s\[0\]: not valid UTF-8/);
+    const scalar = readGgufMetadata(
+      writeGguf([{ key: "t", type: "string", value: `\ufeff${"x".repeat(300)}` }]),
+    );
+    expect(scalar.kv.get("t")).toEqual({ type: "string", value: `\ufeff${"x".repeat(300)}` });
+  });
+
   test("hostile headers are typed errors", () => {
     expectTyped(() => readGgufMetadata(new Uint8Array([1, 2, 3])));
     expectTyped(() => readGgufMetadata(Uint8Array.from([0x4c, 0x4c, 0x55, 0x46, ...u32le(3)])));

@@ -106,3 +106,27 @@ export function tinyGpt2Kvs(
     { key: "tokenizer.chat_template", type: "string", value: template },
   ];
 }
+
+/**
+ * A byte-level vocabulary with symbols outside it, for llama.cpp's rule: no symbol for byte 0x03
+ * ("ă") nor for "x"; merges through pieces that are not tokens ("ab c" -> "abc", "ă a" -> "ăa"
+ * where only "ăa" is a token, "q ă"); "d e" listed twice around "e f" (llama.cpp keeps the
+ * first rank, HF the last). `extra` (e.g. a model's hyper-parameters) is added as given.
+ */
+export function outsideSymbolsGpt2Kvs(extra: readonly Kv[] = []): Kv[] {
+  const missing = new Set([BYTE_TO_CHAR[3] as string, "x"]);
+  const tokens = (BYTE_TO_CHAR.slice(0, 256) as string[]).filter((t) => !missing.has(t));
+  const merges = ["a b", "d e", "e f", "d e", "ab c", `${BYTE_TO_CHAR[3]} a`, `q ${BYTE_TO_CHAR[3]}`, "Ġ d"];
+  tokens.push("ab", "de", "ef", `${BYTE_TO_CHAR[3]}a`, "Ġd", "<|endoftext|>");
+  const types = tokens.map((t) => (t === "<|endoftext|>" ? 3 : 1));
+  return [
+    ...extra,
+    { key: "tokenizer.ggml.model", type: "string", value: "gpt2" },
+    { key: "tokenizer.ggml.pre", type: "string", value: "gpt-2" },
+    { key: "tokenizer.ggml.tokens", type: "array", of: "string", value: tokens },
+    { key: "tokenizer.ggml.token_type", type: "array", of: "i32", value: types },
+    { key: "tokenizer.ggml.merges", type: "array", of: "string", value: merges },
+    { key: "tokenizer.ggml.eos_token_id", type: "u32", value: tokens.indexOf("<|endoftext|>") },
+    { key: "tokenizer.ggml.bos_token_id", type: "u32", value: tokens.indexOf("<|endoftext|>") },
+  ];
+}

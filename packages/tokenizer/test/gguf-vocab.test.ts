@@ -9,13 +9,8 @@ import { type AnyTokenizer, loadGguf, TokenizerError } from "../src/index.ts";
 
 /** Files refused on purpose: the error type and a pattern of its message. */
 const REFUSED: Record<string, { type: string; reason: RegExp }> = {
-  // WordPiece (BERT): not implemented.
+  // WordPiece (BERT) is out of scope: a typed refusal naming the type.
   "ggml-vocab-bert-bge.gguf": { type: "unsupported-vocabulary", reason: /"bert" is not supported/ },
-  // Byte-level vocabularies without the symbol of a byte UTF-8 text can hold: llama.cpp drops that
-  // byte from the text in silence; chatwire refuses rather than encode differently.
-  "ggml-vocab-falcon.gguf": { type: "unsupported-vocabulary", reason: /lacks the symbol of byte 0x3\b/ },
-  "ggml-vocab-refact.gguf": { type: "unsupported-vocabulary", reason: /lacks the symbol of byte 0xf1/ },
-  "ggml-vocab-starcoder.gguf": { type: "unsupported-vocabulary", reason: /lacks the symbol of byte 0xf1/ },
 };
 
 const files = ggufVocabFiles();

@@ -11,6 +11,7 @@ import { MergeTable, WordMerger } from "./bpe.ts";
 import { BYTE_TO_CHAR, CHAR_TO_BYTE } from "./byte-alphabet.ts";
 import { buildByteLevelDecodeTable } from "./decode-table.ts";
 import { type ScannedTokenizerJson, scanTokenizerJson } from "./json-scan.ts";
+import { OutsideSymbols } from "./llama-cpp-symbols.ts";
 import { byteLevelTableContents, decodeTableFromTables, type StoredByteLevel } from "./model-tables.ts";
 import { PipelineByteLevelModel } from "./pipeline-model.ts";
 import { planBytePipeline } from "./pipeline-spec.ts";
@@ -131,6 +132,10 @@ class ByteLevelBpeModel implements ByteLevelModel {
   /** Merges as [left, right, merged] ids in rank order, until the merger is built. */
   private mergeIds: Int32Array | undefined;
   private readonly ignoreMerges: boolean;
+  /** Stand-ins for symbols outside the vocabulary, under llama.cpp's rule (llama-cpp-symbols.ts). */
+  private readonly outside: OutsideSymbols | undefined;
+  /** A merge listed twice keeps its first rank (llama.cpp), else its last (HF). */
+  private readonly firstMergeWins: boolean;
   /**
    * Word -> IDs: a value v >= 0 is one ID; v < 0 is -(offset * ARENA_LEN + length) - 1 into
    * `arena`, where the IDs of all cached words of more than one token lie end to end. Small-integer
@@ -175,8 +180,12 @@ class ByteLevelBpeModel implements ByteLevelModel {
     }
     this.literalPieces = literal;
 
+    const outside = spec.llamaCppSymbols
+      ? new OutsideSymbols(spec.vocab, literal, this.vocabSize)
+      : undefined;
     for (let b = 0; b < 256; b++) {
-      const id = spec.vocab.get(BYTE_TO_CHAR[b] as string);
+      const char = BYTE_TO_CHAR[b] as string;
+      const id = outside?.idOf(char) ?? spec.vocab.get(char);
       // 0xC0, 0xC1 and 0xF5-0xFF never occur in UTF-8 (the only bytes a string encodes to), so a
       // vocabulary may lack them (GPT-NeoX, StarCoder, MPT do); any other missing byte is refused.
       if (id === undefined && !(b === 0xc0 || b === 0xc1 || b >= 0xf5))
@@ -192,12 +201,20 @@ class ByteLevelBpeModel implements ByteLevelModel {
     for (let rank = 0; rank < merges.length / 3; rank++) {
       if (merges[3 * rank]! < 0 || merges[3 * rank + 1]! < 0 || merges[3 * rank + 2]! < 0) {
         const [a, b] = spec.mergeStrings(rank);
+        const ids =
+          outside === undefined ? undefined : [outside.idOf(a), outside.idOf(b), outside.idOf(a + b)];
+        if (ids !== undefined && !ids.includes(undefined)) {
+          merges.set(ids as number[], 3 * rank);
+          continue;
+        }
         fail(
           `model.merges[${rank}] ${JSON.stringify(`${a} ${b}`)} uses a piece missing from model.vocab`,
           "model.merges",
         );
       }
     }
+    this.outside = outside?.size === 0 ? undefined : outside;
+    this.firstMergeWins = outside !== undefined;
     this.mergeIds = merges;
     this.mergeList = merges;
     for (const id of this.blocked) {
@@ -216,7 +233,8 @@ class ByteLevelBpeModel implements ByteLevelModel {
 
   /** The table file of this model (model-tables.ts), or undefined when it has no stored form. */
   exportTables(source: string, json: object | undefined): Uint8Array | undefined {
-    if (json === undefined) return undefined;
+    // Stand-in IDs have no piece a table file could hold.
+    if (json === undefined || this.outside !== undefined) return undefined;
     const contents = byteLevelTableContents(
       source,
       json,
@@ -348,6 +366,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
         len = 1;
       } else len = this.merger().merge(this.syms, n);
     } else len = this.merger().merge(this.syms, n);
+    if (this.outside !== undefined) len = this.outside.spell(this.syms, len);
     const syms = this.syms;
     for (let i = 0; i < len; i++) out[at++] = syms[i] as number;
     // A huge word's symbol buffers (7 bytes per byte of the word) are not kept for the next one.
@@ -415,6 +434,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
     const count = merges.length / 3;
     const table = new MergeTable(count);
     for (let rank = 0; rank < count; rank++) {
+      if (this.firstMergeWins && table.find(merges[3 * rank]!, merges[3 * rank + 1]!) >= 0) continue;
       table.set(merges[3 * rank]!, merges[3 * rank + 1]!, rank, merges[3 * rank + 2]!);
     }
     this.mergeIds = undefined;

@@ -31,6 +31,12 @@ export interface ByteLevelBpeSpec {
   mergeStrings(rank: number): readonly [string, string];
   /** BPE ignore_merges: a pre-token that is a whole vocabulary piece maps to it directly. */
   readonly ignoreMerges: boolean;
+  /**
+   * chatwire's own model key `chatwire_llama_cpp_symbols: true`, which only the GGUF converter
+   * writes (../gguf/vocabulary.ts): symbols outside the vocabulary follow llama.cpp's rule
+   * (./llama-cpp-symbols.ts) instead of failing the load. HF files never carry it.
+   */
+  readonly llamaCppSymbols: boolean;
   readonly addedTokens: readonly AddedTokenSpec[];
 }
 
@@ -81,7 +87,18 @@ export function parseByteLevelTokenizerJson(
   parseDecoder(root.decoder ?? null, fail);
   const { vocab, merges, mergeStrings, ignoreMerges } = parseModel(root.model, fail, scanned, stored);
   const addedTokens = parseAddedTokens(root.added_tokens ?? [], fail);
-  return { nfc, splitPattern, onigPattern, vocab, merges, mergeStrings, ignoreMerges, addedTokens };
+  const llamaCppSymbols = isObject(root.model) && root.model.chatwire_llama_cpp_symbols === true;
+  return {
+    nfc,
+    splitPattern,
+    onigPattern,
+    vocab,
+    merges,
+    mergeStrings,
+    ignoreMerges,
+    llamaCppSymbols,
+    addedTokens,
+  };
 }
 
 type Fail = (message: string, field?: string) => never;

@@ -43,21 +43,48 @@ const TYPE_BY_CODE: readonly (GgufScalarType | "array")[] = [
   "f64",
 ];
 
-/** Bytes of one item (a string: its 8-byte length, the least it can take). */
-const ITEM_BYTES: Readonly<Record<GgufScalarType, number>> = {
-  u8: 1,
-  i8: 1,
-  u16: 2,
-  i16: 2,
-  u32: 4,
-  i32: 4,
-  f32: 4,
-  bool: 1,
-  string: 8,
-  u64: 8,
-  i64: 8,
-  f64: 8,
+type NumericType = Exclude<GgufScalarType, "string" | "bool">;
+
+/** The typed arrays of the numeric types whose items are JS numbers. */
+type NumberArray =
+  | Uint8Array
+  | Int8Array
+  | Uint16Array
+  | Int16Array
+  | Uint32Array
+  | Int32Array
+  | Float32Array
+  | Float64Array;
+
+type NumericArray = NumberArray | BigUint64Array | BigInt64Array;
+
+/**
+ * Every numeric type as data: its typed array (whose element size is the item's size) and how a
+ * DataView reads one little-endian item. Scalars, arrays and the big-endian fallback all read
+ * through this one table.
+ */
+const NUMERIC: {
+  readonly [T in NumericType]: {
+    readonly array: { readonly BYTES_PER_ELEMENT: number; new (n: number | ArrayBuffer): NumericArray };
+    readonly get: (v: DataView, at: number) => number | bigint;
+  };
+} = {
+  u8: { array: Uint8Array, get: (v, at) => v.getUint8(at) },
+  i8: { array: Int8Array, get: (v, at) => v.getInt8(at) },
+  u16: { array: Uint16Array, get: (v, at) => v.getUint16(at, true) },
+  i16: { array: Int16Array, get: (v, at) => v.getInt16(at, true) },
+  u32: { array: Uint32Array, get: (v, at) => v.getUint32(at, true) },
+  i32: { array: Int32Array, get: (v, at) => v.getInt32(at, true) },
+  f32: { array: Float32Array, get: (v, at) => v.getFloat32(at, true) },
+  f64: { array: Float64Array, get: (v, at) => v.getFloat64(at, true) },
+  u64: { array: BigUint64Array, get: (v, at) => v.getBigUint64(at, true) },
+  i64: { array: BigInt64Array, get: (v, at) => v.getBigInt64(at, true) },
 };
+
+/** Bytes of one item (a string: its 8-byte length, the least it can take). */
+function itemBytes(type: GgufScalarType): number {
+  return type === "string" ? 8 : type === "bool" ? 1 : NUMERIC[type].array.BYTES_PER_ELEMENT;
+}
 
 export type GgufScalar = number | bigint | boolean | string;
 
@@ -67,15 +94,7 @@ export type GgufArrayItems =
   | { readonly type: "u64" | "i64"; readonly items: BigInt64Array | BigUint64Array }
   | {
       readonly type: "u8" | "i8" | "u16" | "i16" | "u32" | "i32" | "f32" | "f64";
-      readonly items:
-        | Uint8Array
-        | Int8Array
-        | Uint16Array
-        | Int16Array
-        | Uint32Array
-        | Int32Array
-        | Float32Array
-        | Float64Array;
+      readonly items: NumberArray;
     };
 
 export type GgufValue =
@@ -99,7 +118,8 @@ export interface GgufMetadata {
 const MAGIC = 0x46554747; // "GGUF" read as a little-endian u32
 const DEFAULT_ALIGNMENT = 32;
 
-const strict = new TextDecoder("utf-8", { fatal: true });
+/** A leading U+FEFF is the string's text, not a byte order mark. */
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** Parses the header and metadata of `bytes` (a whole file, or its head). */
 export function readGgufMetadata(bytes: Uint8Array, file = "model.gguf"): GgufMetadata {
@@ -157,79 +177,115 @@ class Reader {
     const count = this.u64(`the length of ${key}`);
     const left = BigInt(this.left());
     // Checked before any allocation: the smallest encoding of `count` items must fit.
-    if (count * BigInt(ITEM_BYTES[itemType]) > left)
+    if (count * BigInt(itemBytes(itemType)) > left)
       this.fail(`${key}: claims ${count} items, more than the ${left} bytes left can hold`, countAt, true);
     return { type: "array", array: this.items(itemType, Number(count), key) };
   }
 
   private items(type: GgufScalarType, n: number, key: string): GgufArrayItems {
-    switch (type) {
-      case "string": {
-        const items: string[] = [];
-        for (let i = 0; i < n; i++) items.push(this.string(key, i));
-        return { type, items };
-      }
-      case "bool": {
-        const items: boolean[] = [];
-        for (let i = 0; i < n; i++) items.push(this.bool(key));
-        return { type, items };
-      }
-      case "u64":
-      case "i64": {
-        const items = type === "u64" ? new BigUint64Array(n) : new BigInt64Array(n);
-        for (let i = 0; i < n; i++)
-          (items as BigInt64Array)[i] = type === "u64" ? this.u64(key) : this.i64(key);
-        return { type, items } as GgufArrayItems;
-      }
-      default: {
-        const size = ITEM_BYTES[type];
-        this.need(n * size, key);
-        // A copy (the source may be unaligned or reused), then a typed view of it. Not
-        // bytes.slice: a Node Buffer's slice is a view into a shared pool.
-        const buf = new ArrayBuffer(n * size);
-        new Uint8Array(buf).set(this.bytes.subarray(this.pos, this.pos + n * size));
-        this.pos += n * size;
-        const items = littleEndianView(type, buf, n);
-        return { type, items } as GgufArrayItems;
+    if (type === "string") return { type, items: this.stringItems(n, key) };
+    if (type === "bool") {
+      const items: boolean[] = [];
+      for (let i = 0; i < n; i++) items.push(this.bool(key));
+      return { type, items };
+    }
+    const { array, get } = NUMERIC[type];
+    const size = array.BYTES_PER_ELEMENT;
+    this.need(n * size, key);
+    let items: NumericArray;
+    if (LITTLE_ENDIAN) {
+      // A copy (the source may be unaligned or reused), then a typed view of it. Not
+      // bytes.slice: a Node Buffer's slice is a view into a shared pool.
+      const buf = new ArrayBuffer(n * size);
+      new Uint8Array(buf).set(this.bytes.subarray(this.pos, this.pos + n * size));
+      items = new array(buf);
+    } else {
+      // Typed arrays use the platform's byte order: a big-endian one reads item by item.
+      items = new array(n);
+      const out = items as unknown as { [i: number]: number | bigint };
+      for (let i = 0; i < n; i++) out[i] = get(this.view, this.pos + i * size);
+    }
+    this.pos += n * size;
+    return { type, items } as GgufArrayItems;
+  }
+
+  /**
+   * The n strings of array `key`. Their bytes are gathered into one buffer and decoded by one
+   * TextDecoder call, then cut at each string's UTF-16 length: a decode per string costs a
+   * builtin call and a scratch view for each of a vocabulary's 10^5 tokens and merges. The
+   * whole being valid UTF-8 with no string starting on a continuation byte means each string is
+   * valid on its own. Anything else (a bad length, bad UTF-8) is read again string by string,
+   * which fails naming the item.
+   */
+  private stringItems(n: number, key: string): string[] {
+    const start = this.pos;
+    const bytes = this.bytes;
+    const view = this.view;
+    const ends = new Int32Array(n);
+    let p = start;
+    let total = 0;
+    for (let i = 0; i < n; i++) {
+      if (bytes.length - p < 8) return this.stringsOneByOne(start, n, key);
+      const len = view.getUint32(p, true);
+      p += 8;
+      if (view.getUint32(p - 4, true) !== 0 || len > bytes.length - p)
+        return this.stringsOneByOne(start, n, key);
+      p += len;
+      total += len;
+      ends[i] = total;
+    }
+    const all = new Uint8Array(total);
+    p = start;
+    for (let i = 0, at = 0; i < n; i++) {
+      const end = ends[i] as number;
+      p += 8;
+      if (end > at && ((bytes[p] as number) & 0xc0) === 0x80) return this.stringsOneByOne(start, n, key);
+      // Short strings (most tokens) byte by byte: a subarray and a set() call cost more.
+      if (end - at < 32) while (at < end) all[at++] = bytes[p++] as number;
+      else {
+        all.set(bytes.subarray(p, p + end - at), at);
+        p += end - at;
+        at = end;
       }
     }
+    let text: string;
+    try {
+      text = strict.decode(all);
+    } catch {
+      return this.stringsOneByOne(start, n, key);
+    }
+    const items = new Array<string>(n);
+    for (let i = 0, b = 0, u = 0; i < n; i++) {
+      const end = ends[i] as number;
+      let units = 0;
+      // UTF-16 units: one per sequence start, two for a 4-byte sequence (a surrogate pair).
+      for (; b < end; b++) {
+        const c = all[b] as number;
+        if ((c & 0xc0) !== 0x80) units += c >= 0xf0 ? 2 : 1;
+      }
+      items[i] = text.slice(u, u + units);
+      u += units;
+    }
+    this.pos = p;
+    return items;
+  }
+
+  /** stringItems the slow way, from `start`: each string decoded (and checked) alone. */
+  private stringsOneByOne(start: number, n: number, key: string): string[] {
+    this.pos = start;
+    const items: string[] = [];
+    for (let i = 0; i < n; i++) items.push(this.string(key, i));
+    return items;
   }
 
   private scalar(type: GgufScalarType, key: string): GgufValue {
-    const v = this.view;
-    switch (type) {
-      case "string":
-        return { type, value: this.string(key) };
-      case "bool":
-        return { type, value: this.bool(key) };
-      case "u64":
-        return { type, value: this.u64(key) };
-      case "i64":
-        return { type, value: this.i64(key) };
-      default: {
-        const size = ITEM_BYTES[type];
-        this.need(size, key);
-        const p = this.pos;
-        this.pos += size;
-        const value =
-          type === "u8"
-            ? v.getUint8(p)
-            : type === "i8"
-              ? v.getInt8(p)
-              : type === "u16"
-                ? v.getUint16(p, true)
-                : type === "i16"
-                  ? v.getInt16(p, true)
-                  : type === "u32"
-                    ? v.getUint32(p, true)
-                    : type === "i32"
-                      ? v.getInt32(p, true)
-                      : type === "f32"
-                        ? v.getFloat32(p, true)
-                        : v.getFloat64(p, true);
-        return { type, value };
-      }
-    }
+    if (type === "string") return { type, value: this.string(key) };
+    if (type === "bool") return { type, value: this.bool(key) };
+    const { array, get } = NUMERIC[type];
+    this.need(array.BYTES_PER_ELEMENT, key);
+    const value = get(this.view, this.pos);
+    this.pos += array.BYTES_PER_ELEMENT;
+    return { type, value } as GgufValue;
   }
 
   private bool(what: string): boolean {
@@ -243,11 +299,14 @@ class Reader {
   private string(key: string, index = -1): string {
     const at = this.pos;
     if (this.left() < 8) this.need(8, name(key, index));
-    const len = this.view.getBigUint64(at, true);
+    // The length as two u32 halves: no BigInt per string (a vocabulary has 10^5 of them).
+    const n = this.view.getUint32(at, true);
+    const high = this.view.getUint32(at + 4, true);
     this.pos += 8;
-    if (len > BigInt(this.left()))
+    if (high !== 0 || n > this.left()) {
+      const len = (BigInt(high) << 32n) | BigInt(n);
       this.fail(`${name(key, index)}: length ${len} runs past the end (${this.left()} bytes left)`, at, true);
-    const n = Number(len);
+    }
     const start = this.pos;
     this.pos += n;
     return this.utf8(start, n, key, index);
@@ -304,13 +363,6 @@ class Reader {
     return v;
   }
 
-  private i64(what: string): bigint {
-    this.need(8, what);
-    const v = this.view.getBigInt64(this.pos, true);
-    this.pos += 8;
-    return v;
-  }
-
   private left(): number {
     return this.bytes.length - this.pos;
   }
@@ -328,95 +380,7 @@ class Reader {
   }
 }
 
-function littleEndianView(
-  type: "u8" | "i8" | "u16" | "i16" | "u32" | "i32" | "f32" | "f64",
-  buf: ArrayBuffer,
-  n: number,
-):
-  | Uint8Array
-  | Int8Array
-  | Uint16Array
-  | Int16Array
-  | Uint32Array
-  | Int32Array
-  | Float32Array
-  | Float64Array {
-  // Typed arrays use the platform's byte order: every supported platform is little-endian; a
-  // big-endian one swaps through a DataView.
-  if (!LITTLE_ENDIAN) {
-    const v = new DataView(buf);
-    const out = newTyped(type, n);
-    const size = out.BYTES_PER_ELEMENT;
-    for (let i = 0; i < n; i++) out[i] = read(v, type, i * size);
-    return out;
-  }
-  switch (type) {
-    case "u8":
-      return new Uint8Array(buf);
-    case "i8":
-      return new Int8Array(buf);
-    case "u16":
-      return new Uint16Array(buf);
-    case "i16":
-      return new Int16Array(buf);
-    case "u32":
-      return new Uint32Array(buf);
-    case "i32":
-      return new Int32Array(buf);
-    case "f32":
-      return new Float32Array(buf);
-    case "f64":
-      return new Float64Array(buf);
-  }
-}
-
 const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
-
-function newTyped(
-  type: "u8" | "i8" | "u16" | "i16" | "u32" | "i32" | "f32" | "f64",
-  n: number,
-):
-  | Uint8Array
-  | Int8Array
-  | Uint16Array
-  | Int16Array
-  | Uint32Array
-  | Int32Array
-  | Float32Array
-  | Float64Array {
-  const ctor = {
-    u8: Uint8Array,
-    i8: Int8Array,
-    u16: Uint16Array,
-    i16: Int16Array,
-    u32: Uint32Array,
-    i32: Int32Array,
-    f32: Float32Array,
-    f64: Float64Array,
-  }[type];
-  return new ctor(n);
-}
-
-function read(v: DataView, type: string, at: number): number {
-  switch (type) {
-    case "i8":
-      return v.getInt8(at);
-    case "u16":
-      return v.getUint16(at, true);
-    case "i16":
-      return v.getInt16(at, true);
-    case "u32":
-      return v.getUint32(at, true);
-    case "i32":
-      return v.getInt32(at, true);
-    case "f32":
-      return v.getFloat32(at, true);
-    case "f64":
-      return v.getFloat64(at, true);
-    default:
-      return v.getUint8(at);
-  }
-}
 
 function alignmentOf(v: GgufValue | undefined, fail: (message: string) => never): number {
   if (v === undefined) return DEFAULT_ALIGNMENT;

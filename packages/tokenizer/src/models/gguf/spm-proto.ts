@@ -21,10 +21,21 @@ export interface SpmProtoInput {
 
 const BPE = 2;
 
-/** Protobuf wire writer (varints, length-delimited fields, fixed32 floats). */
+/**
+ * Protobuf wire writer (varints, length-delimited fields, fixed32 floats) into one buffer sized
+ * by the caller's estimate (grown if short). Strings are written as UTF-8 in place: a
+ * TextEncoder call and a Uint8Array per piece would be most of the write (a vocabulary is tens
+ * of thousands of short pieces).
+ */
 class Writer {
-  private buf = new Uint8Array(1 << 16);
+  private buf: Uint8Array;
+  private view: DataView;
   length = 0;
+
+  constructor(capacity: number) {
+    this.buf = new Uint8Array(capacity);
+    this.view = new DataView(this.buf.buffer);
+  }
 
   private room(n: number): void {
     if (this.length + n <= this.buf.length) return;
@@ -33,6 +44,7 @@ class Writer {
     const next = new Uint8Array(size);
     next.set(this.buf.subarray(0, this.length));
     this.buf = next;
+    this.view = new DataView(next.buffer);
   }
 
   varint(v: number): void {
@@ -58,18 +70,45 @@ class Writer {
     this.varint((field << 3) | wire);
   }
 
-  bytes(field: number, b: Uint8Array): void {
+  /** A string field: its UTF-8 length (utf8Length), then its bytes. */
+  string(field: number, s: string, n: number): void {
     this.tag(field, 2);
-    this.varint(b.length);
-    this.room(b.length);
-    this.buf.set(b, this.length);
-    this.length += b.length;
+    this.varint(n);
+    this.room(n);
+    const buf = this.buf;
+    let at = this.length;
+    for (let i = 0; i < s.length; i++) {
+      let c = s.charCodeAt(i);
+      if (c < 0x80) buf[at++] = c;
+      else if (c < 0x800) {
+        buf[at++] = 0xc0 | (c >> 6);
+        buf[at++] = 0x80 | (c & 0x3f);
+      } else {
+        if (c >= 0xd800 && c <= 0xdfff) {
+          const d = s.charCodeAt(i + 1);
+          if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
+            i++;
+            c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
+            buf[at++] = 0xf0 | (c >> 18);
+            buf[at++] = 0x80 | ((c >> 12) & 0x3f);
+            buf[at++] = 0x80 | ((c >> 6) & 0x3f);
+            buf[at++] = 0x80 | (c & 0x3f);
+            continue;
+          }
+          c = 0xfffd; // a lone surrogate, as TextEncoder writes it
+        }
+        buf[at++] = 0xe0 | (c >> 12);
+        buf[at++] = 0x80 | ((c >> 6) & 0x3f);
+        buf[at++] = 0x80 | (c & 0x3f);
+      }
+    }
+    this.length = at;
   }
 
   float(field: number, v: number): void {
     this.tag(field, 5);
     this.room(4);
-    new DataView(this.buf.buffer).setFloat32(this.length, v, true);
+    this.view.setFloat32(this.length, v, true);
     this.length += 4;
   }
 
@@ -78,37 +117,84 @@ class Writer {
     this.varint(v);
   }
 
+  bytes(field: number, b: Uint8Array): void {
+    this.tag(field, 2);
+    this.varint(b.length);
+    this.room(b.length);
+    this.buf.set(b, this.length);
+    this.length += b.length;
+  }
+
   result(): Uint8Array {
-    return this.buf.subarray(0, this.length);
+    return this.buf.slice(0, this.length);
   }
 }
 
-const utf8 = new TextEncoder();
+/** Bytes of `s` as UTF-8 (a lone surrogate: the 3 bytes of U+FFFD). */
+function utf8Length(s: string): number {
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n += 2;
+        i++;
+      } else n += 2;
+    } else n += 2;
+  }
+  return n;
+}
 
 export function writeSpmProto(input: SpmProtoInput): Uint8Array {
-  const w = new Writer();
-  const piece = new Writer();
-  for (let i = 0; i < input.pieces.length; i++) {
-    piece.length = 0;
-    piece.bytes(1, utf8.encode(input.pieces[i] ?? ""));
-    piece.float(2, input.scores?.[i] ?? 0);
-    piece.int(3, input.types[i] ?? 1);
-    w.bytes(1, piece.result());
+  const { pieces, scores, types } = input;
+  // Per piece: tag + length (2 + 1..2), string tag + length (1 + 1..2), float (5), type (2): at
+  // most 14 bytes besides the text.
+  const lengths = new Int32Array(pieces.length);
+  let total = 256;
+  for (let i = 0; i < pieces.length; i++) {
+    const n = utf8Length(pieces[i] ?? "");
+    lengths[i] = n;
+    total += n + 16;
   }
-  const trainer = new Writer();
+  const w = new Writer(total);
+  for (let i = 0; i < pieces.length; i++) {
+    const n = lengths[i] as number;
+    const type = types[i] ?? 1;
+    // The piece message's length, known before writing it: string field, float field, type field.
+    w.tag(1, 2);
+    w.varint(1 + varintSize(n) + n + 5 + 1 + varintSize(type));
+    w.string(1, pieces[i] ?? "", n);
+    w.float(2, scores?.[i] ?? 0);
+    w.int(3, type);
+  }
+  const trainer = new Writer(64);
   trainer.int(3, BPE);
-  trainer.int(4, input.pieces.length);
+  trainer.int(4, pieces.length);
   trainer.int(35, input.byteFallback ? 1 : 0);
   trainer.int(40, input.unkId);
   trainer.int(41, input.bosId);
   trainer.int(42, input.eosId);
   trainer.int(43, input.padId);
   w.bytes(2, trainer.result());
-  const normalizer = new Writer();
-  normalizer.bytes(1, utf8.encode("identity"));
+  const normalizer = new Writer(32);
+  normalizer.string(1, "identity", 8);
   normalizer.int(3, input.addSpacePrefix ? 1 : 0);
   normalizer.int(4, input.removeExtraWhitespaces ? 1 : 0);
   normalizer.int(5, 1);
   w.bytes(3, normalizer.result());
-  return w.result().slice();
+  return w.result();
+}
+
+/** Bytes of a non-negative varint (a negative int32 takes 10). */
+function varintSize(v: number): number {
+  if (v < 0) return 10;
+  let n = 1;
+  while (v >= 0x80) {
+    v = Math.floor(v / 128);
+    n++;
+  }
+  return n;
 }

@@ -15,6 +15,7 @@
 
 import { TokenizerError } from "../../errors.ts";
 import { CHAR_TO_BYTE } from "../bytelevel/byte-alphabet.ts";
+import { PieceIndex } from "../sentencepiece/piece-index.ts";
 import { ggufPreTokenizer } from "./pre-tokenizers.ts";
 import type { GgufMetadata, GgufValue } from "./reader.ts";
 import { writeSpmProto } from "./spm-proto.ts";
@@ -143,13 +144,11 @@ export function ggufTokenizerFiles(meta: GgufMetadata, file: string): GgufTokeni
   const n = tokens.length;
   if (n === 0) k.fail("tokenizer.ggml.tokens", "is empty");
   const types = k.numbers("tokenizer.ggml.token_type", ["i32"], n) ?? new Int32Array(n).fill(NORMAL);
-  const seen = new Map<string, number>();
-  for (let i = 0; i < n; i++) {
-    const t = tokens[i] as string;
-    const prev = seen.get(t);
-    if (prev !== undefined)
-      k.fail("tokenizer.ggml.tokens", `holds ${JSON.stringify(t)} twice (IDs ${prev} and ${i})`);
-    seen.set(t, i);
+  // The integer-hash index finds equal strings several times faster than a Map of every token.
+  const twice = new PieceIndex(tokens).duplicates;
+  if (twice.length > 0) {
+    const [prev, i] = twice as [number, number];
+    k.fail("tokenizer.ggml.tokens", `holds ${JSON.stringify(tokens[i])} twice (IDs ${prev} and ${i})`);
   }
   const special: Record<string, number> = {};
   const defaults: Record<string, number> = model === "llama" ? { bos: 1, eos: 2, unk: 0 } : {};
@@ -183,7 +182,6 @@ export function ggufTokenizerFiles(meta: GgufMetadata, file: string): GgufTokeni
   const files: Record<string, string | Uint8Array> = {};
   if (model === "gpt2") {
     const merges = k.strings("tokenizer.ggml.merges") ?? k.fail("tokenizer.ggml.merges", "is missing");
-    checkByteSymbols(tokens, file);
     files["tokenizer.json"] = byteLevelJson(
       tokens,
       added,
@@ -265,7 +263,12 @@ function configJson(
   return config;
 }
 
-/** tokenizer.json text of a byte-level vocabulary (built as text: the fast reader scans it). */
+/**
+ * tokenizer.json text of a byte-level vocabulary (built as text: the fast reader scans it). Its
+ * model carries chatwire_llama_cpp_symbols: a byte or merge piece missing from the vocabulary
+ * follows llama.cpp's rule (../bytelevel/llama-cpp-symbols.ts), as for Falcon's and StarCoder's
+ * files, which lack some byte symbols.
+ */
 function byteLevelJson(
   tokens: readonly string[],
   added: readonly { id: number; content: string; special: boolean }[],
@@ -310,30 +313,7 @@ function byteLevelJson(
     normalized: false,
     special: t.special,
   }));
-  return `{"version":"1.0","truncation":null,"padding":null,"added_tokens":${JSON.stringify(addedJson)},"normalizer":null,"pre_tokenizer":${JSON.stringify(pre)},"post_processor":null,"decoder":{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":false,"use_regex":false},"model":{"type":"BPE","dropout":null,"unk_token":null,"continuing_subword_prefix":null,"end_of_word_suffix":null,"fuse_unk":false,"byte_fallback":false,"ignore_merges":${ignoreMerges},"vocab":{${vocab.join(",")}},"merges":[${pairs.join(",")}]}}`;
-}
-
-/**
- * Every byte that UTF-8 text can hold needs its byte-level symbol: llama.cpp silently drops a
- * byte whose symbol is missing (Falcon's 0x03, StarCoder's 0xF1), which the byte-level encoder
- * does not imitate, so such a vocabulary is refused rather than encoded differently.
- */
-function checkByteSymbols(tokens: readonly string[], file: string): void {
-  const have = new Uint8Array(256);
-  for (const t of tokens) {
-    if (t.length !== 1) continue;
-    const b = CHAR_TO_BYTE[t.charCodeAt(0)] ?? -1;
-    if (b >= 0) have[b] = 1;
-  }
-  const missing: string[] = [];
-  for (let b = 0; b < 0xf5; b++)
-    if (have[b] === 0 && b !== 0xc0 && b !== 0xc1) missing.push(`0x${b.toString(16)}`);
-  if (missing.length > 0)
-    throw new TokenizerError(
-      "unsupported-vocabulary",
-      `${file}: the byte-level vocabulary lacks the symbol of byte ${missing.join(", ")} (llama.cpp drops such bytes from the text; chatwire does not encode differently in silence)`,
-      { file, field: "tokenizer.ggml.tokens", vocabulary: "gpt2" },
-    );
+  return `{"version":"1.0","truncation":null,"padding":null,"added_tokens":${JSON.stringify(addedJson)},"normalizer":null,"pre_tokenizer":${JSON.stringify(pre)},"post_processor":null,"decoder":{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":false,"use_regex":false},"model":{"type":"BPE","dropout":null,"unk_token":null,"continuing_subword_prefix":null,"end_of_word_suffix":null,"fuse_unk":false,"byte_fallback":false,"ignore_merges":${ignoreMerges},"chatwire_llama_cpp_symbols":true,"vocab":{${vocab.join(",")}},"merges":[${pairs.join(",")}]}}`;
 }
 
 /**
