@@ -26,6 +26,7 @@ import {
   outDir,
   spmModelPath,
 } from "./fixtures.ts";
+import { loadCacheRows } from "./load-cache.ts";
 import { buildReport } from "./report.ts";
 
 export interface Settings {
@@ -574,6 +575,16 @@ export async function main(settings: Settings): Promise<void> {
 
   // 6. The template path vs the native qwen3 encoder (docs/templates.md "Cost"), its own process.
   if (avail.tokenizer) results.template = worker("../template-bench.ts", { quick: q });
+
+  // 7. Load cost through the table cache: template-only Gemma 3 vs the native family of the
+  // closest vocabulary size, and tekken, cold and cached, one process per load (load-cache.ts).
+  if (avail.tokenizer) {
+    try {
+      results.load_cache = loadCacheRows(q) as WorkerResult;
+    } catch (e) {
+      results.load_cache = { error: e instanceof Error ? e.message.slice(0, 200) : String(e) };
+    }
+  }
 
   const elapsed = (performance.now() - started) / 1000;
   const report = buildReport({
