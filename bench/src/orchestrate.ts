@@ -27,6 +27,7 @@ import {
   spmModelPath,
 } from "./fixtures.ts";
 import { defaultGgufFiles, ggufLoadRows } from "./gguf-load.ts";
+import { loadCacheRows } from "./load-cache.ts";
 import { buildReport } from "./report.ts";
 
 export interface Settings {
@@ -581,6 +582,14 @@ export async function main(settings: Settings): Promise<void> {
     const t0 = performance.now();
     results.gguf_load = ggufLoadRows(defaultGgufFiles(), q ? 3 : 7);
     log(`gguf-load ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  // 8. Load cost through the table cache: template-only Gemma 3 vs the native family of the
+  // closest vocabulary size, and tekken, cold and cached, one process per load (load-cache.ts).
+  if (avail.tokenizer) {
+    try {
+      results.load_cache = loadCacheRows(q) as WorkerResult;
+    } catch (e) {
+      results.load_cache = { error: e instanceof Error ? e.message.slice(0, 200) : String(e) };
+    }
   }
 
   const elapsed = (performance.now() - started) / 1000;

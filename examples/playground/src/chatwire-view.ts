@@ -1,8 +1,9 @@
 // chatwire's column: encodeChat's IDs, each with its origin (from `spans`), whether it is a
 // reserved ID, and whether it spells part of a string the audit reported (caller text that
 // looked like a reserved token and was encoded as ordinary text).
-import type { ChatAuditEntry, ChatEncoding, ChatSpan, ChatTokenizer } from "@chatwire/tokenizer";
+import type { ChatAuditEntry, ChatEncoding, ChatSpan } from "@chatwire/tokenizer";
 import { type Origin, originOfField, spanPerToken } from "./origin.ts";
+import type { PageTokenizer } from "./page-tokenizer.ts";
 import { tokenBytes, tokenLabel } from "./token-label.ts";
 
 export interface ChatwireCell {
@@ -32,7 +33,7 @@ function auditFor(span: ChatSpan, audit: readonly ChatAuditEntry[]): string[] {
  * the span's decoded bytes. Linear in the span's bytes times the (short) audited strings.
  */
 function markAudit(
-  tok: ChatTokenizer,
+  tok: PageTokenizer,
   ids: readonly number[],
   span: ChatSpan,
   tokens: string[],
@@ -60,7 +61,7 @@ function markAudit(
   }
 }
 
-export function chatwireCells(tok: ChatTokenizer, enc: ChatEncoding): ChatwireCell[] {
+export function chatwireCells(tok: PageTokenizer, enc: ChatEncoding): ChatwireCell[] {
   const perToken = spanPerToken(enc.spans, enc.ids.length);
   const audited = new Uint8Array(enc.ids.length);
   for (const span of enc.spans) {
@@ -74,7 +75,7 @@ export function chatwireCells(tok: ChatTokenizer, enc: ChatEncoding): ChatwireCe
       id,
       label: tokenLabel(tok, id),
       origin: span === undefined ? "caller" : originOfField(span.field),
-      reserved: tok.registry.ids.has(id),
+      reserved: tok.reservedIds.has(id),
       audit: audited[i] === 1,
       where: whereOf(span),
     };

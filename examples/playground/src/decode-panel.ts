@@ -1,13 +1,8 @@
 // The decode panel: streams IDs through one stream decoder, one ID per tick, and shows each
 // event as it arrives (runs of text-like events share a row) plus the transcript so far.
-import {
-  compileDecoderSpecFor,
-  createDecoder,
-  type DecoderEvent,
-  eventHandler,
-} from "@chatwire/stream-decoder";
-import type { ChatTokenizer } from "@chatwire/tokenizer";
+import { createDecoder, type DecoderEvent, eventHandler } from "@chatwire/stream-decoder";
 import { el } from "./dom.ts";
+import type { PageTokenizer } from "./page-tokenizer.ts";
 
 /** Events whose consecutive occurrences are merged into one row. */
 const MERGED: ReadonlySet<DecoderEvent["type"]> = new Set([
@@ -49,7 +44,7 @@ export interface DecodeRun {
 
 /** Streams `ids` into `panel` (children: .gen-ids, .transcript, ol.events), `delayMs` per ID. */
 export function streamDecode(
-  tok: ChatTokenizer,
+  tok: PageTokenizer,
   ids: readonly number[],
   panel: HTMLElement,
   delayMs: number,
@@ -88,14 +83,14 @@ export function streamDecode(
     list.append(li);
     lastRow = { type: e.type, count: 1, li, text };
   };
-  const decoder = createDecoder(compileDecoderSpecFor(tok), eventHandler(onEvent), {
+  const decoder = createDecoder(tok.spec(), eventHandler(onEvent), {
     streamToolCalls: true,
   });
   let i = 0;
   const timer = setInterval(() => {
     if (i < ids.length) {
       const id = ids[i++] as number;
-      idsBox.append(el("span", { class: tok.registry.ids.has(id) ? "gid reserved" : "gid" }, String(id)));
+      idsBox.append(el("span", { class: tok.reservedIds.has(id) ? "gid reserved" : "gid" }, String(id)));
       decoder.push(id);
       return;
     }

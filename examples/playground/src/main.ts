@@ -56,7 +56,7 @@ function encodeBoth(request: Request): void {
   let ids: readonly number[] = [];
   try {
     // The editor's JSON is untrusted: encodeChat validates it at run time (typed errors).
-    const enc = tok.encodeChat(request as unknown as ChatRequest, { specialText });
+    const enc = tok.tok.encodeChat(request as unknown as ChatRequest, { specialText });
     ids = enc.ids;
     const cells = chatwireCells(tok, enc);
     renderChatwire(part(chatwire, ".tokens"), cells);
@@ -86,7 +86,7 @@ function encodeBoth(request: Request): void {
   if (pipeline === undefined) {
     part(naive, ".tokens").replaceChildren();
     part(naive, ".summary").textContent =
-      `${current.entry.label}: no tokenizer.json, so no transformers.js-style pipeline to compare.`;
+      `${current.entry.label}: no transformers.js-style pipeline offered to compare (it needs a tokenizer.json, and is offered only where loading it a second time is cheap).`;
     part(naive, ".rendered").textContent = "";
     showError(naive, undefined);
   } else {
@@ -130,7 +130,7 @@ function replay(): void {
   decodeRun?.cancel();
   if (current === undefined) return;
   try {
-    const ids = generationIds(current.tok, sampleFor(current.tok.format));
+    const ids = generationIds(current.tok, sampleFor(current.tok.format, current.tok.reservedStrings));
     decodeRun = streamDecode(current.tok, ids, decodePanel, 25);
   } catch (e) {
     part(decodePanel, ".transcript").textContent = describe(e);
@@ -140,7 +140,7 @@ function replay(): void {
 function resetConversation(): void {
   if (current === undefined) return;
   json.value = formatConversation(
-    structuredClone(sampleFor(current.tok.format).request) as unknown as Request,
+    structuredClone(sampleFor(current.tok.format, current.tok.reservedStrings).request) as unknown as Request,
   );
   onJsonInput();
 }

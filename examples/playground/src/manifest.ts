@@ -1,13 +1,10 @@
 // tokenizers/index.json, written by build/bundled-tokenizers.ts: the tokenizers served next to
 // the page, each under tokenizers/<name>/.
-import type { FormatName } from "@chatwire/tokenizer";
-
 export interface TokenizerEntry {
   readonly name: string;
   readonly label: string;
-  readonly format: FormatName;
   readonly files: readonly string[];
-  /** A tokenizer.json the naive render-then-tokenize pipeline (@huggingface/tokenizers) can load. */
+  /** Offer the naive render-then-tokenize pipeline (@huggingface/tokenizers loads the tokenizer.json again). */
   readonly naive: boolean;
 }
 

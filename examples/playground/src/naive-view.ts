@@ -3,8 +3,8 @@
 // conversation has no counterpart for (it came out of caller text). Counterparts come from
 // aligning the two ID sequences (align.ts); past its edit bound, reserved IDs are paired in
 // order with chatwire's reserved IDs instead.
-import type { ChatTokenizer } from "@chatwire/tokenizer";
 import { matchedInB } from "./align.ts";
+import type { PageTokenizer } from "./page-tokenizer.ts";
 import { tokenLabel } from "./token-label.ts";
 
 export interface NaiveCell {
@@ -37,7 +37,7 @@ function unpairedReserved(
 }
 
 export function naiveCells(
-  tok: ChatTokenizer,
+  tok: PageTokenizer,
   chatwireIds: readonly number[],
   naiveIds: readonly number[],
   reserved: ReadonlySet<number>,

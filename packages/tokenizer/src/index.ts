@@ -32,7 +32,9 @@ export { PLAIN_TEXT_CALL_KIND } from "./families/grammar.ts";
 export { FAMILIES, FAMILY_NAMES, FAMILY_NAMES as FORMAT_NAMES } from "./families/index.ts";
 export { type AddedTokenDecl, parseTokenizerConfig, type TokenizerConfig } from "./load/config.ts";
 export {
+  type AnyUrlOptions,
   type FromUrlOptions,
+  fromAnyUrl,
   fromGgufUrl,
   fromUrl,
   type GgufUrlOptions,

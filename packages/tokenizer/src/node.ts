@@ -7,6 +7,7 @@ export {
   fromDirectory,
   fromDirectorySync,
   loadAnyTokenizer,
+  loadTemplateTokenizerSync,
   loadTokenizer,
   loadTokenizerSync,
   type NodeLoadOptions,
@@ -23,4 +24,3 @@ export {
 } from "./node/gguf.ts";
 export { QWEN3_DATA_PACKAGE, qwen3Dir } from "./node/qwen3.ts";
 export { defaultCacheDir, type TableCacheOptions } from "./node/table-cache.ts";
-export { loadTemplateTokenizerSync } from "./node/template-directory.ts";

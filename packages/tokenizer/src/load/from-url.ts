@@ -12,7 +12,9 @@ import { type GgufLoad, type GgufLoadOptions, loadGgufMetadata } from "../models
 import { readGgufMetadata } from "../models/gguf/reader.ts";
 import { TEMPLATE_FILE } from "../template/from-files.ts";
 import {
+  type AnyLoadOptions,
   type AnyTokenizer,
+  buildAnyTokenizer,
   buildTokenizer,
   CONFIG_FILE,
   checkFormatOption,
@@ -108,11 +110,20 @@ const OPTIONAL_FILES: readonly string[] = [...EOS_FILES, TEMPLATE_FILE];
  * "file-not-found"; the rest as fromFiles.
  */
 export async function fromUrl(baseUrl: string | URL, options: FromUrlOptions = {}): Promise<ChatTokenizer> {
+  checkFormatOption(options.format);
+  const { files, label } = await fetchFiles(baseUrl, options);
+  return buildTokenizer(files, options, label);
+}
+
+/** The tokenizer files beside `baseUrl` (see fromUrl), and the URL of each by name. */
+async function fetchFiles(
+  baseUrl: string | URL,
+  options: Pick<FromUrlOptions, "fetch" | "init">,
+): Promise<{ files: Record<string, Uint8Array>; label: (name: string) => string }> {
   const dir = directoryOf(baseUrl);
   const doFetch = options.fetch ?? globalThis.fetch;
   if (typeof doFetch !== "function")
     throw new TokenizerError("invalid-argument", "no fetch: pass options.fetch in this runtime");
-  checkFormatOption(options.format);
   const label = (name: string): string => new URL(name, dir).href;
   const files: Record<string, Uint8Array> = {};
   const add = async (name: string): Promise<void> => {
@@ -121,7 +132,43 @@ export async function fromUrl(baseUrl: string | URL, options: FromUrlOptions = {
   };
   await Promise.all([CONFIG_FILE, JSON_MODEL_FILE, ...OPTIONAL_FILES].map(add));
   if (files[JSON_MODEL_FILE] === undefined && files[CONFIG_FILE] !== undefined) await add(SPM_MODEL_FILE);
-  return buildTokenizer(files, options, label);
+  return { files, label };
+}
+
+/** fromAnyUrl's options: the one choice rule's (a family name, "template", "auto") plus fetch's. */
+export type AnyUrlOptions = AnyLoadOptions & Omit<GgufUrlOptions, "format" | keyof LoadOptions>;
+
+/**
+ * The one loader over HTTP(S): a GGUF file (a URL whose path ends in ".gguf", as fromGgufUrl)
+ * or a model directory (the files fromUrl fetches), with the one choice rule of ./load.ts
+ * buildAnyTokenizer: the native family detected from the files, else the model's chat template.
+ */
+export async function fromAnyUrl(url: string | URL, options: AnyUrlOptions = {}): Promise<AnyTokenizer> {
+  const { fetch: doFetch, init, firstRange, file, ...any } = options;
+  const io = {
+    ...(doFetch === undefined ? {} : { fetch: doFetch }),
+    ...(init === undefined ? {} : { init }),
+  };
+  if (isGgufUrl(url))
+    return (
+      await loadGgufUrl(url, {
+        ...any,
+        ...io,
+        ...(firstRange === undefined ? {} : { firstRange }),
+        ...(file === undefined ? {} : { file }),
+      } as GgufUrlOptions)
+    ).tokenizer;
+  if (any.format !== undefined && any.format !== "template") checkFormatOption(any.format);
+  const { files, label } = await fetchFiles(url, io);
+  return buildAnyTokenizer(files, any, label);
+}
+
+function isGgufUrl(url: string | URL): boolean {
+  try {
+    return new URL(url).pathname.toLowerCase().endsWith(".gguf");
+  } catch {
+    return false;
+  }
 }
 
 /** The first ranged read of a GGUF URL; the metadata of most models fits. */

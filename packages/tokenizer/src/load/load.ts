@@ -21,6 +21,7 @@ import type { TemplateTokenizer } from "../template/tokenizer.ts";
 import { parseEosTokenIds, parseTokenizerConfig, type TokenizerConfig } from "./config.ts";
 import {
   loadTextModel,
+  type ModelSource,
   readModelSource,
   TEKKEN_FILE,
   unreachableIds,
@@ -139,6 +140,15 @@ export function checkFormatOption(format: FormatName | undefined): void {
 }
 
 /**
+ * What a build read from the files, kept for a second build from the same files (the template
+ * tokenizer after a native attempt: buildAnyTokenizer).
+ */
+export interface LoadMemo {
+  config?: TokenizerConfig;
+  source?: ModelSource;
+}
+
+/**
  * Builds a tokenizer from in-memory files; `label` names a file in errors (a path or URL).
  * Throws TokenizerError (file-not-found, bad-tokenizer-file, tokenizer-config-mismatch,
  * unknown-format, invalid-argument).
@@ -147,6 +157,7 @@ export function buildTokenizer(
   files: TokenizerFiles,
   options: LoadOptions,
   label: (name: string) => string,
+  memo: LoadMemo = {},
 ): ChatTokenizer {
   if (typeof files !== "object" || files === null)
     throw new TokenizerError("invalid-argument", "files must be an object keyed by file name");
@@ -154,9 +165,11 @@ export function buildTokenizer(
   const bare =
     !Object.hasOwn(files, CONFIG_FILE) &&
     [...VERSIONED_SPM_FILES, TEKKEN_FILE].some((n) => Object.hasOwn(files, n));
-  const config = bare ? parseTokenizerConfig("{}", label(CONFIG_FILE)) : configOf(files, label);
+  memo.config ??= bare ? parseTokenizerConfig("{}", label(CONFIG_FILE)) : configOf(files, label);
+  const config = memo.config;
   checkFormatOption(options.format);
-  const source = readModelSource(files, label, options.tables);
+  memo.source ??= readModelSource(files, label, options.tables);
+  const source = memo.source;
   const modelAdded =
     source.kind === "byte-level-bpe" || source.kind === "sentencepiece-json" || source.kind === "tekken"
       ? source.added
@@ -243,15 +256,18 @@ export function buildAnyTokenizer(
   options: AnyLoadOptions,
   label: (name: string) => string,
 ): AnyTokenizer {
-  if (options.format === "template") return buildTemplateTokenizer(files, options, label);
+  if (options.format === "template") return buildTemplateTokenizer(files, options, label, options.tables);
   const { chatTemplate: _t, limits: _l, now: _n, ...native } = options;
+  // The config and the model file are read (decoded, scanned or taken from their tables) once
+  // for both choices.
+  const memo: LoadMemo = {};
   try {
-    return buildTokenizer(files, native as LoadOptions, label);
+    return buildTokenizer(files, native as LoadOptions, label, memo);
   } catch (e) {
     const auto = options.format === undefined || options.format === "auto";
     if (!(auto && TokenizerError.isInstance(e) && NO_NATIVE_FAMILY.has(e.type))) throw e;
     try {
-      return buildTemplateTokenizer(files, options, label);
+      return buildTemplateTokenizer(files, options, label, options.tables, memo);
     } catch (t) {
       // No template either: the native failure says more (which family, which token).
       if (TokenizerError.isInstance(t) && t.type === "file-not-found") throw e;

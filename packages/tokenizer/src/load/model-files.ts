@@ -17,9 +17,20 @@ import {
   scanTokenizerJson,
 } from "../models/bytelevel/index.ts";
 import { loadSentencePieceModel } from "../models/sentencepiece/index.ts";
-import { isSentencePieceJson, loadSpJsonModel } from "../models/sentencepiece-json/index.ts";
+import {
+  isSentencePieceJson,
+  loadSpJsonModel,
+  readSpJsonTables,
+  type StoredSpJson,
+} from "../models/sentencepiece-json/index.ts";
 import type { ModelTables } from "../models/tables/model-tables.ts";
-import { loadTekkenModel, readTekkenFile, type TekkenFile } from "../models/tekken/index.ts";
+import {
+  loadTekkenModel,
+  readTekkenFile,
+  readTekkenTables,
+  type StoredTekken,
+  type TekkenFile,
+} from "../models/tekken/index.ts";
 import type { TextModel } from "../models/text-model.ts";
 import type { AddedTokenDecl } from "./config.ts";
 
@@ -50,6 +61,8 @@ export type ModelSource =
       readonly scanned: ScannedTokenizerJson | undefined;
       /** Read from a table file of this content (models/bytelevel/model-tables.ts): no text, no scan. */
       readonly stored?: StoredByteLevel;
+      /** The same for a SentencePiece-flavoured file (models/sentencepiece-json/model-tables.ts). */
+      readonly storedSp?: StoredSpJson;
       readonly added: AddedTokenDecl[];
     }
   | { readonly kind: "sentencepiece"; readonly name: string; readonly bytes: Uint8Array }
@@ -57,6 +70,8 @@ export type ModelSource =
       readonly kind: "tekken";
       readonly name: typeof TEKKEN_FILE;
       readonly tekken: TekkenFile;
+      /** Read from a table file of this content (models/tekken/model-tables.ts): no JSON, no base64. */
+      readonly stored?: StoredTekken;
       /** The special-token table: every entry is reserved (the reference never makes one from text). */
       readonly added: AddedTokenDecl[];
     }
@@ -101,6 +116,21 @@ export function readModelSource(
       added: addedTokensOf(json, file),
     };
   }
+  // tokenizer.model is preferred over a SentencePiece-flavoured tokenizer.json (rule 2).
+  const storedSp = jsonContent === undefined || spm !== undefined ? undefined : readSpJsonTables(tables);
+  if (storedSp !== undefined) {
+    const json = storedSp.rest;
+    const added = addedTokensOf(json, label(JSON_MODEL_FILE));
+    return {
+      kind: "sentencepiece-json",
+      name: JSON_MODEL_FILE,
+      text: "",
+      json,
+      scanned: undefined,
+      storedSp,
+      added,
+    };
+  }
   if (jsonContent !== undefined) {
     const file = label(JSON_MODEL_FILE);
     const text = textOf(jsonContent, file);
@@ -130,6 +160,11 @@ export function readModelSource(
   const tekken = present(files, TEKKEN_FILE);
   if (tekken !== undefined) {
     const file = label(TEKKEN_FILE);
+    const stored = readTekkenTables(tables);
+    if (stored !== undefined) {
+      const added = stored.tekken.special.map((content, id) => ({ id, content, special: true }));
+      return { kind: "tekken", name: TEKKEN_FILE, tekken: stored.tekken, stored, added };
+    }
     let json: unknown;
     try {
       json = JSON.parse(textOf(tekken, file));
@@ -220,11 +255,23 @@ export function loadTextModel(
       });
     }
     case "sentencepiece-json":
-      return loadSpJsonModel(source.text, { file, blocked });
+      // source.json is the scan's or the table file's rest when those hold the vocabulary.
+      return loadSpJsonModel(source.json, {
+        file,
+        blocked,
+        ...(source.scanned === undefined ? {} : { scanned: source.scanned }),
+        ...(source.storedSp === undefined ? {} : { stored: source.storedSp }),
+        ...withTables,
+      });
     case "sentencepiece":
       return loadSentencePieceModel(source.bytes, { file, blocked, ...withTables });
     case "tekken":
-      return loadTekkenModel(source.tekken, { file, blocked });
+      return loadTekkenModel(source.tekken, {
+        file,
+        blocked,
+        ...(source.stored === undefined ? {} : { stored: source.stored }),
+        ...withTables,
+      });
   }
 }
 

@@ -3,8 +3,10 @@
 // plus tokenizer.json (byte-level BPE) and/or tokenizer.model (SentencePiece; which one is used
 // follows ../load/model-files.ts, from the files present), and when present generation_config.json,
 // config.json (EOS IDs) and chat_template.jinja (detection). The files are read, then built by
-// the runtime-neutral steps of ../load/load.ts; errors name the file's path. format "template" goes
-// to the template loader (./template-directory.ts).
+// the runtime-neutral steps of ../load/load.ts; errors name the file's path. format "template"
+// builds the template tokenizer from the same files (../template/from-files.ts), and
+// loadAnyTokenizer reads a directory once for both of its choices. Every build goes through the
+// table cache (./table-cache.ts), native family or template alike.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -13,6 +15,7 @@ import { TokenizerError } from "../errors.ts";
 import {
   type AnyLoadOptions,
   type AnyTokenizer,
+  buildAnyTokenizer,
   buildTemplateTokenizerOf,
   buildTokenizer,
   CONFIG_FILE,
@@ -25,12 +28,11 @@ import {
 import { JSON_MODEL_FILE, SPM_MODEL_FILE, TEKKEN_FILE, VERSIONED_SPM_FILES } from "../load/model-files.ts";
 import type { GgufMetadata } from "../models/gguf/reader.ts";
 import { ggufTokenizerFiles } from "../models/gguf/vocabulary.ts";
-import { TEMPLATE_FILE } from "../template/from-files.ts";
+import { TEMPLATE_FILE, type TemplateLoadOptions } from "../template/from-files.ts";
 import type { TemplateTokenizer } from "../template/tokenizer.ts";
 import { isGgufPath, readGgufHeadMetadata, readGgufHeadMetadataSync } from "./gguf.ts";
 import { qwen3Dir } from "./qwen3.ts";
-import { openTableCache, type TableCacheOptions } from "./table-cache.ts";
-import { loadTemplateTokenizerSync } from "./template-directory.ts";
+import { openTableCache, type TableCacheOptions, type TableCacheSession } from "./table-cache.ts";
 
 /**
  * LoadOptions plus the table cache (node/table-cache.ts): the model file's derived tables are
@@ -39,21 +41,39 @@ import { loadTemplateTokenizerSync } from "./template-directory.ts";
  */
 export interface NodeLoadOptions extends LoadOptions, TableCacheOptions {}
 
-/** buildTokenizer with the model's tables from (and, when rebuilt, into) the cache. */
+/** A cache session for the model files present (their digest names the tables), or undefined. */
+function cacheFor(
+  files: Record<string, Uint8Array>,
+  options: TableCacheOptions,
+): TableCacheSession | undefined {
+  const parts = MODEL_FILES.flatMap((n) => (files[n] === undefined ? [] : [files[n]]));
+  return parts.length === 0 ? undefined : openTableCache(parts, options);
+}
+
+/** `build` with the model's tables from (and, when rebuilt, into) the cache. */
+function cached<T extends AnyTokenizer>(
+  files: Record<string, Uint8Array>,
+  options: TableCacheOptions,
+  build: (tables: TableCacheSession["tables"] | undefined) => T,
+): T {
+  const cache = cacheFor(files, options);
+  const tok = build(cache?.tables);
+  cache?.settle(tok.textModel);
+  return tok;
+}
+
 function buildCached(
   files: Record<string, Uint8Array>,
   options: NodeLoadOptions,
   label: (name: string) => string,
 ): ChatTokenizer {
-  const parts = [JSON_MODEL_FILE, SPM_MODEL_FILE, ...VERSIONED_SPM_FILES].flatMap((n) =>
-    files[n] === undefined ? [] : [files[n]],
+  return cached(files, options, (tables) =>
+    buildTokenizer(files, tables === undefined ? options : { ...options, tables }, label),
   );
-  const cache = parts.length === 0 ? undefined : openTableCache(parts, options);
-  if (cache === undefined) return buildTokenizer(files, options, label);
-  const tok = buildTokenizer(files, { ...options, tables: cache.tables }, label);
-  cache.settle(tok.textModel);
-  return tok;
 }
+
+/** The model files whose content the cached tables stand for. */
+const MODEL_FILES: readonly string[] = [JSON_MODEL_FILE, SPM_MODEL_FILE, ...VERSIONED_SPM_FILES, TEKKEN_FILE];
 
 /** The files a directory load reads when present (../load/load.ts TokenizerFiles). */
 const FILE_NAMES: readonly string[] = [
@@ -152,28 +172,57 @@ async function list(dir: string): Promise<readonly string[] | undefined> {
   }
 }
 
-function loadSync(dir: string, options: NodeLoadOptions): ChatTokenizer {
-  const label = (name: string): string => join(dir, name);
+/** The FILE_NAMES present in `dir`, read with readFileSync. */
+function readFilesSync(dir: string): Record<string, Uint8Array> {
   const files: Record<string, Uint8Array> = {};
-  const add = (name: string): void => {
-    const bytes = readSync(label(name));
+  for (const name of present(listSync(dir))) {
+    const bytes = readSync(join(dir, name));
+    if (bytes !== undefined) files[name] = bytes;
+  }
+  return files;
+}
+
+/** The FILE_NAMES present in `dir`, read concurrently. */
+async function readFiles(dir: string): Promise<Record<string, Uint8Array>> {
+  const files: Record<string, Uint8Array> = {};
+  const add = async (name: string): Promise<void> => {
+    const bytes = await read(join(dir, name));
     if (bytes !== undefined) files[name] = bytes;
   };
+  await Promise.all(present(await list(dir)).map(add));
+  return files;
+}
+
+function loadSync(dir: string, options: NodeLoadOptions): ChatTokenizer {
   checkFormatOption(options.format);
-  for (const name of present(listSync(dir))) add(name);
-  return buildCached(files, options, label);
+  return buildCached(readFilesSync(dir), options, (name) => join(dir, name));
 }
 
 async function load(dir: string, options: NodeLoadOptions): Promise<ChatTokenizer> {
-  const label = (name: string): string => join(dir, name);
-  const files: Record<string, Uint8Array> = {};
-  const add = async (name: string): Promise<void> => {
-    const bytes = await read(label(name));
-    if (bytes !== undefined) files[name] = bytes;
-  };
   checkFormatOption(options.format);
-  await Promise.all(present(await list(dir)).map(add));
-  return buildCached(files, options, label);
+  return buildCached(await readFiles(dir), options, (name) => join(dir, name));
+}
+
+/** The template format from a directory's files, through the table cache. */
+function templateOf(
+  dir: string,
+  files: Record<string, Uint8Array>,
+  options: TemplateLoadOptions & TableCacheOptions,
+): TemplateTokenizer {
+  const label = (name: string): string => join(dir, name);
+  return cached(files, options, (tables) => buildTemplateTokenizerOf(files, options, label, tables));
+}
+
+/**
+ * The "template" format from a model directory: tokenizer_config.json, tokenizer.json (else
+ * tokenizer.model), chat_template.jinja and generation_config.json when present (docs/templates.md).
+ */
+export function loadTemplateTokenizerSync(
+  dir: string,
+  options: TemplateLoadOptions & TableCacheOptions = {},
+): TemplateTokenizer {
+  const d = checkDir(dir);
+  return templateOf(d, readFilesSync(d), options);
 }
 
 /** A tokenizer from a Hugging Face model directory (the files of FILE_NAMES that exist are read). */
@@ -185,7 +234,7 @@ export function fromDirectory(
 ): Promise<ChatTokenizer | TemplateTokenizer> {
   try {
     const d = checkDir(dir);
-    if (options.format === "template") return Promise.resolve(loadTemplateTokenizerSync(d, options));
+    if (options.format === "template") return readFiles(d).then((files) => templateOf(d, files, options));
     return load(d, options);
   } catch (e) {
     return Promise.reject(e);
@@ -238,7 +287,7 @@ export async function loadTokenizer(
   if (isGgufPath(nameOrDir))
     return loadGgufNative(nameOrDir, (await readGgufHeadMetadata(nameOrDir)).metadata, options);
   const d = resolveDir(nameOrDir);
-  if (options.format === "template") return loadTemplateTokenizerSync(d, options);
+  if (options.format === "template") return templateOf(d, await readFiles(d), options);
   return load(d, options);
 }
 
@@ -268,20 +317,30 @@ export async function loadAnyTokenizer(
   source: string,
   options: AnyNodeLoadOptions = {},
 ): Promise<AnyTokenizer> {
-  if (options.format === "template") return loadTokenizer(source, { ...options, format: "template" });
-  const { chatTemplate: _t, limits: _l, now: _n, ...native } = options;
-  const nativeOptions = native as NodeLoadOptions;
-  try {
-    return await loadTokenizer(source, nativeOptions);
-  } catch (e) {
-    const auto = options.format === undefined || options.format === "auto";
-    if (!(auto && TokenizerError.isInstance(e) && NO_NATIVE_FAMILY.has(e.type))) throw e;
+  if (isGgufPath(source)) {
+    if (options.format === "template") return loadTokenizer(source, { ...options, format: "template" });
+    const { chatTemplate: _t, limits: _l, now: _n, ...native } = options;
     try {
-      return await loadTokenizer(source, { ...options, format: "template" });
-    } catch (t) {
-      // No template either: the native failure says more (which family, which token).
-      if (TokenizerError.isInstance(t) && t.type === "file-not-found") throw e;
-      throw t;
+      return await loadTokenizer(source, native as NodeLoadOptions);
+    } catch (e) {
+      const auto = options.format === undefined || options.format === "auto";
+      if (!(auto && TokenizerError.isInstance(e) && NO_NATIVE_FAMILY.has(e.type))) throw e;
+      try {
+        return await loadTokenizer(source, { ...options, format: "template" });
+      } catch (t) {
+        // No template either: the native failure says more (which family, which token).
+        if (TokenizerError.isInstance(t) && t.type === "file-not-found") throw e;
+        throw t;
+      }
     }
   }
+  // A directory is read once; both choices of the rule build from the same files and cache.
+  const d = resolveDir(source);
+  if (options.format !== undefined && options.format !== "template") checkFormatOption(options.format);
+  const files = await readFiles(d);
+  return cached(files, options, (tables) =>
+    buildAnyTokenizer(files, tables === undefined ? options : { ...options, tables }, (name) =>
+      join(d, name),
+    ),
+  );
 }

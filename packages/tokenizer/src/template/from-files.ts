@@ -3,19 +3,26 @@
 // and the chat template — `options.chatTemplate` (the CLI's --chat-template FILE), else the
 // file "chat_template.jinja" beside the config, else the config's `chat_template` (a string, or
 // a named list: "default", plus "tool_use" chosen when the request has tools, as transformers
-// does). ../node/template-directory.ts reads the same files from a directory (Node).
+// does). ../node/directory.ts reads the same files from a directory (Node).
 
 import { TokenizerError } from "../errors.ts";
-import { configOf, type TokenizerFiles } from "../load/load.ts";
+import { configOf, type LoadMemo, type TokenizerFiles } from "../load/load.ts";
 import { unreachablePiece } from "../load/model-files.ts";
 import {
   loadByteLevelModel,
+  readByteLevelTables,
   type ScannedTokenizerJson,
+  type StoredByteLevel,
   scanTokenizerJson,
 } from "../models/bytelevel/index.ts";
 import { planMultiSplit, withOuterSplits } from "../models/bytelevel/multi-split.ts";
 import { loadSentencePieceModel } from "../models/sentencepiece/index.ts";
-import { isSentencePieceJson, loadSpJsonForTemplate } from "../models/sentencepiece-json/index.ts";
+import {
+  isSentencePieceJson,
+  loadSpJsonForTemplate,
+  readSpJsonTables,
+} from "../models/sentencepiece-json/index.ts";
+import { type ModelTables, registerTableExporter } from "../models/tables/model-tables.ts";
 import type { TextModel } from "../models/text-model.ts";
 import { type AddedToken, splitAddedTokens } from "./reserved-set.ts";
 import {
@@ -94,10 +101,10 @@ function generationEos(files: TokenizerFiles, label: (n: string) => string): num
   return list as number[];
 }
 
-/** model.vocab's pieces by id (from the fast scan, or the parsed JSON). */
+/** model.vocab's pieces by id (from the fast scan or a table file, or the parsed JSON). */
 function vocabPieces(
   json: object,
-  scanned: ScannedTokenizerJson | undefined,
+  scanned: ScannedTokenizerJson | StoredByteLevel | undefined,
 ): (id: number) => string | undefined {
   if (scanned !== undefined) return (id) => scanned.vocab.pieces[id];
   const vocab = (json as { model?: { vocab?: unknown } }).model?.vocab;
@@ -126,14 +133,26 @@ function blockable(
   return out;
 }
 
+/**
+ * `tables`: the model file's tables from an earlier load of this content (the Node entry's
+ * cache, ../node/table-cache.ts); tokenizer.json's text is then neither decoded nor scanned.
+ * `memo`: the config and tokenizer.json as a native attempt read them (../load/load.ts buildAnyTokenizer).
+ */
 export function buildTemplateTokenizer(
   files: TokenizerFiles,
   options: TemplateLoadOptions,
   label: (name: string) => string,
+  tables?: ModelTables,
+  memo: LoadMemo = {},
 ): TemplateTokenizer {
   if (typeof files !== "object" || files === null)
     throw new TokenizerError("invalid-argument", "files must be an object keyed by file name");
-  const config = configOf(files, label);
+  // A native attempt's config is this file's, parsed the same way (without the file it parsed
+  // none: a bare Mistral directory, which has no template either).
+  const config =
+    memo.config !== undefined && Object.hasOwn(files, "tokenizer_config.json")
+      ? memo.config
+      : configOf(files, label);
   const jinja = textOf(files, TEMPLATE_FILE, label);
   const templates: TemplateSources | undefined =
     options.chatTemplate !== undefined
@@ -148,7 +167,24 @@ export function buildTemplateTokenizer(
       { file: label(TEMPLATE_FILE) },
     );
   const modelFile = label("tokenizer.json");
-  const text = textOf(files, "tokenizer.json", label);
+  const present = Object.hasOwn(files, "tokenizer.json");
+  // What the native attempt read from tokenizer.json (not tokenizer.model: this path prefers the json).
+  const read = memo.source;
+  const pre =
+    read !== undefined && (read.kind === "byte-level-bpe" || read.kind === "sentencepiece-json")
+      ? read
+      : undefined;
+  const storedSp = pre !== undefined ? pre.storedSp : present ? readSpJsonTables(tables) : undefined;
+  const storedBl =
+    pre !== undefined
+      ? pre.stored
+      : present && storedSp === undefined
+        ? readByteLevelTables(tables)
+        : undefined;
+  const text =
+    pre !== undefined || storedSp !== undefined || storedBl !== undefined
+      ? ""
+      : textOf(files, "tokenizer.json", label);
   if (text === undefined) {
     const spm = Object.hasOwn(files, "tokenizer.model") ? files["tokenizer.model"] : undefined;
     if (spm instanceof Uint8Array && spm.length > 0)
@@ -157,10 +193,12 @@ export function buildTemplateTokenizer(
       file: modelFile,
     });
   }
-  const scanned = scanTokenizerJson(text);
+  const stored = storedSp ?? storedBl;
+  const scanned =
+    pre !== undefined ? pre.scanned : stored === undefined ? scanTokenizerJson(text) : undefined;
   let json: unknown;
   try {
-    json = scanned?.rest ?? JSON.parse(text);
+    json = pre?.json ?? stored?.rest ?? scanned?.rest ?? JSON.parse(text);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     throw new TokenizerError("bad-tokenizer-file", `${modelFile} is not valid JSON: ${why}`, {
@@ -187,14 +225,22 @@ export function buildTemplateTokenizer(
   // The SentencePiece-converted flavour (Gemma 3, Llama 2): ../spjson/, text pieces matched in
   // the encoder as HF does, every other added token blocked.
   const sources = [templates.default, ...(templates.toolUse === undefined ? [] : [templates.toolUse])];
-  const textModel: TextModel = isSentencePieceJson(json)
-    ? loadSpJsonForTemplate(
-        text,
-        modelFile,
-        added.keys(),
-        splitAddedTokens([...added.values()], sources).textPieces,
-      )
-    : byteLevelTemplateModel(json as object, modelFile, added, scanned);
+  const textModel: TextModel =
+    storedSp !== undefined ||
+    (storedBl === undefined &&
+      (pre?.kind === "sentencepiece-json" || (pre === undefined && isSentencePieceJson(json))))
+      ? loadSpJsonForTemplate(
+          json,
+          modelFile,
+          added.keys(),
+          splitAddedTokens([...added.values()], sources).textPieces,
+          {
+            ...(tables === undefined ? {} : { tables }),
+            ...(scanned === undefined ? {} : { scanned }),
+            ...(storedSp === undefined ? {} : { stored: storedSp }),
+          },
+        )
+      : byteLevelTemplateModel(json as object, modelFile, added, scanned ?? storedBl, tables);
   return createTemplateTokenizer({
     textModel,
     config,
@@ -256,8 +302,11 @@ function byteLevelTemplateModel(
   parsed: object,
   modelFile: string,
   added: ReadonlyMap<number, AddedToken>,
-  scanned: ScannedTokenizerJson | undefined,
+  read: ScannedTokenizerJson | StoredByteLevel | undefined,
+  tables: ModelTables | undefined,
 ): TextModel {
+  const scanned = read !== undefined && "mergeRanges" in read ? read : undefined;
+  const stored = read !== undefined && "file" in read ? read : undefined;
   let json = parsed;
   // apply_chat_template encodes with add_special_tokens=False: the post-processor (Llama 3's
   // TemplateProcessing that adds <|begin_of_text|>) never runs, so it is not loaded either.
@@ -272,11 +321,18 @@ function byteLevelTemplateModel(
       added_tokens: list.map((t) => (isObject(t) ? { ...t, lstrip: false, rstrip: false } : t)),
     };
   const plan = planMultiSplit(json as Record<string, unknown>);
+  // Tables are written only for a file loaded as it is (but its post-processor): a rewritten one
+  // (strip flags, outer splits) would store a rest that is not the file's. Reading stored tables
+  // is always sound: they hold this content's vocabulary and merges, and the rest is the file's.
+  const asIs = plan === undefined && (json as { added_tokens?: unknown }).added_tokens === list;
   const inner = loadByteLevelModel(plan?.json ?? json, {
     file: modelFile,
-    blocked: blockable(added, vocabPieces(json, scanned)),
+    blocked: blockable(added, vocabPieces(json, read)),
     ...(scanned === undefined ? {} : { scanned }),
+    ...(stored === undefined ? {} : { stored }),
+    ...(tables === undefined || !asIs ? {} : { tables }),
   });
+  if (!asIs) registerTableExporter(inner, () => undefined);
   return plan === undefined ? inner : withOuterSplits(inner, plan.outer);
 }
 

@@ -1,4 +1,4 @@
-// The template format's runtime-neutral API (the directory loader is in ../node/template-directory.ts, exported
+// The template format's runtime-neutral API (the directory loader is in ../node/directory.ts, exported
 // from the ./node entry).
 
 export type { StructureAuditEntry } from "../jinja/interpreter.ts";

@@ -221,7 +221,7 @@ function parseModel(
   }
   if (scanned !== undefined) {
     if (!Array.isArray(m.merges)) return fail("model.merges is missing or not an array", "model.merges");
-    return { ...resolveScanned(scanned), ignoreMerges: m.ignore_merges === true };
+    return { ...resolveScannedMerges(scanned), ignoreMerges: m.ignore_merges === true };
   }
   const vocabObject = m.vocab;
   const keys = Object.keys(vocabObject);
@@ -265,8 +265,8 @@ function parseModel(
   return { vocab, merges, mergeStrings, ignoreMerges: m.ignore_merges === true };
 }
 
-/** The merges of a scanned file (json-scan.ts), resolved to ids. */
-function resolveScanned(scanned: ScannedTokenizerJson): {
+/** The merges of a scanned file (json-scan.ts), resolved to ids (-1: a piece not in the vocabulary). */
+export function resolveScannedMerges(scanned: ScannedTokenizerJson): {
   vocab: Vocab;
   merges: Int32Array;
   mergeStrings: (rank: number) => readonly [string, string];

@@ -5,6 +5,9 @@
 // unsupported file never encodes differently in silence.
 
 import { TokenizerError } from "../../errors.ts";
+import type { ScannedTokenizerJson } from "../bytelevel/json-scan.ts";
+import { resolveScannedMerges } from "../bytelevel/tokenizer-json.ts";
+import { Vocab } from "../bytelevel/vocab.ts";
 
 export type NormalizerStep =
   | { readonly kind: "replace"; readonly from: string; readonly to: string }
@@ -43,11 +46,11 @@ export interface SpJsonSpec {
   readonly normalizer: readonly NormalizerStep[];
   readonly preTokenizer: readonly PreTokenizerStep[];
   readonly decoder: readonly DecoderStep[];
-  /** model.vocab as parallel arrays. */
-  readonly vocabKeys: readonly string[];
-  readonly vocabIds: Int32Array;
-  /** model.merges as [left, right] strings in rank order. */
-  readonly merges: readonly (readonly [string, string])[];
+  readonly vocab: Vocab;
+  /** model.merges in rank order as ids: [3r] left, [3r + 1] right, [3r + 2] merged (-1: not in model.vocab). */
+  readonly merges: Int32Array;
+  /** The two strings of merge `rank` (for error messages). */
+  mergeStrings(rank: number): readonly [string, string];
   readonly byteFallback: boolean;
   readonly unkToken: string | null;
   readonly fuseUnk: boolean;
@@ -85,7 +88,16 @@ export function isSentencePieceJson(json: unknown): boolean {
   return JSON.stringify(json.normalizer ?? null).includes("▁");
 }
 
-export function parseSpJson(root: unknown, file: string): SpJsonSpec {
+/**
+ * Where model.vocab and model.merges come from when not from `root` itself (which then holds
+ * them emptied): the fast text scan (../bytelevel/json-scan.ts) or a table file of this content
+ * (./model-tables.ts, every merge id already checked against the vocabulary).
+ */
+export type SpJsonVocabulary =
+  | { readonly scanned: ScannedTokenizerJson }
+  | { readonly stored: { readonly vocab: Vocab; readonly merges: Int32Array } };
+
+export function parseSpJson(root: unknown, file: string, from?: SpJsonVocabulary): SpJsonSpec {
   const fail: Fail = (message, field) => {
     throw new TokenizerError(
       "bad-tokenizer-file",
@@ -113,16 +125,48 @@ export function parseSpJson(root: unknown, file: string): SpJsonSpec {
       fail(`unsupported model ${key} ${JSON.stringify(v)}`, `model.${key}`);
   }
   if (!isObject(m.vocab)) return fail("model.vocab is missing or not an object", "model.vocab");
-  const vocabKeys = Object.keys(m.vocab);
-  const vocabIds = new Int32Array(vocabKeys.length);
-  for (let i = 0; i < vocabKeys.length; i++) {
-    const id = m.vocab[vocabKeys[i] as string];
-    if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= 2 ** 24)
-      fail(`model.vocab[${JSON.stringify(vocabKeys[i])}] is not a valid id`, "model.vocab");
-    vocabIds[i] = id as number;
-  }
   if (!Array.isArray(m.merges)) return fail("model.merges is missing or not an array", "model.merges");
-  const merges = m.merges.map((entry, i): readonly [string, string] => {
+  const { vocab, merges, mergeStrings } =
+    from === undefined
+      ? vocabularyOf(m.vocab, m.merges, fail)
+      : "scanned" in from
+        ? resolveScannedMerges(from.scanned)
+        : { ...from.stored, mergeStrings: storedMergeStrings(from.stored) };
+  const unk = m.unk_token ?? null;
+  if (unk !== null && typeof unk !== "string")
+    fail("model.unk_token must be a string or null", "model.unk_token");
+  return {
+    normalizer,
+    preTokenizer,
+    decoder,
+    vocab,
+    merges,
+    mergeStrings,
+    byteFallback: m.byte_fallback === true,
+    unkToken: unk as string | null,
+    fuseUnk: m.fuse_unk === true,
+    ignoreMerges: m.ignore_merges === true,
+    addedTokens: parseAddedTokens(root.added_tokens ?? [], fail),
+  };
+}
+
+/** model.vocab and model.merges of a parsed file, the merges resolved to ids entry by entry. */
+function vocabularyOf(
+  vocabObject: JsonObject,
+  list: Json[],
+  fail: Fail,
+): { vocab: Vocab; merges: Int32Array; mergeStrings: (rank: number) => readonly [string, string] } {
+  const keys = Object.keys(vocabObject);
+  const ids = new Int32Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const id = vocabObject[keys[i] as string];
+    if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= 2 ** 24)
+      fail(`model.vocab[${JSON.stringify(keys[i])}] is not a valid id`, "model.vocab");
+    ids[i] = id as number;
+  }
+  const vocab = new Vocab(keys, ids);
+  const merges = new Int32Array(3 * list.length);
+  const pair = (entry: Json, i: number): readonly [string, string] => {
     if (typeof entry === "string") {
       const parts = entry.split(" ");
       if (parts.length !== 2) fail(`model.merges[${i}] is not "a b"`, "model.merges");
@@ -133,23 +177,22 @@ export function parseSpJson(root: unknown, file: string): SpJsonSpec {
       if (typeof a === "string" && typeof b === "string") return [a, b];
     }
     return fail(`model.merges[${i}] is neither "a b" nor [a, b]`, "model.merges");
-  });
-  const unk = m.unk_token ?? null;
-  if (unk !== null && typeof unk !== "string")
-    fail("model.unk_token must be a string or null", "model.unk_token");
-  return {
-    normalizer,
-    preTokenizer,
-    decoder,
-    vocabKeys,
-    vocabIds,
-    merges,
-    byteFallback: m.byte_fallback === true,
-    unkToken: unk as string | null,
-    fuseUnk: m.fuse_unk === true,
-    ignoreMerges: m.ignore_merges === true,
-    addedTokens: parseAddedTokens(root.added_tokens ?? [], fail),
   };
+  for (let i = 0; i < list.length; i++) {
+    const [a, b] = pair(list[i] as Json, i);
+    vocab.resolveMerge(a, b, merges, 3 * i);
+  }
+  return { vocab, merges, mergeStrings: (rank) => pair(list[rank] as Json, rank) };
+}
+
+function storedMergeStrings(stored: {
+  readonly vocab: Vocab;
+  readonly merges: Int32Array;
+}): (rank: number) => readonly [string, string] {
+  return (rank) => [
+    stored.vocab.pieces[stored.merges[3 * rank] as number] ?? "",
+    stored.vocab.pieces[stored.merges[3 * rank + 1] as number] ?? "",
+  ];
 }
 
 function typeOf(v: Json, fail: Fail, field: string): string {

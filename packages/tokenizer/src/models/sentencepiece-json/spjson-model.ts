@@ -13,9 +13,12 @@
 import { TokenizerError } from "../../errors.ts";
 import { createSpecialScanner, type SpecialScanner } from "../../special-text/scanner.ts";
 import { MergeTable, WordMerger } from "../bytelevel/bpe.ts";
-import { Vocab } from "../bytelevel/vocab.ts";
+import { type ScannedTokenizerJson, scanTokenizerJson } from "../bytelevel/json-scan.ts";
+import type { Vocab } from "../bytelevel/vocab.ts";
+import { type ModelTables, registerTableExporter } from "../tables/model-tables.ts";
 import type { DecodeTable, TextModel } from "../text-model.ts";
 import { buildSpDecodeTable, byteOfToken, decodeTokens } from "./decode.ts";
+import { readSpJsonTables, type StoredSpJson, spJsonTableFile } from "./model-tables.ts";
 import { normalize, preTokenize } from "./pretokenize.ts";
 import {
   type DecoderStep,
@@ -23,6 +26,7 @@ import {
   parseSpJson,
   type SpAddedToken,
   type SpJsonSpec,
+  type SpJsonVocabulary,
 } from "./spec.ts";
 
 export interface SpJsonModelOptions {
@@ -40,6 +44,15 @@ export interface SpJsonModelOptions {
    * (../../template/strip-sink.ts): such tokens are accepted. Default: refused.
    */
   readonly stripApplied?: boolean;
+  /**
+   * The model's tables from an earlier load of this content (../tables/model-tables.ts): the
+   * vocabulary and merges are then read from them, not from the file's text.
+   */
+  readonly tables?: ModelTables;
+  /** The fast read of the file's text (../bytelevel/json-scan.ts), when the caller made it. */
+  readonly scanned?: ScannedTokenizerJson;
+  /** `tables` as the caller already read them (readSpJsonTables); `json` is then their rest. */
+  readonly stored?: StoredSpJson;
 }
 
 export interface SpJsonModel extends TextModel {
@@ -52,23 +65,50 @@ export { isSentencePieceJson };
 const CACHE_MAX_KEY = 48;
 const CACHE_WORDS = 50_000;
 
+/**
+ * The parsed file and where its vocabulary comes from: a table file of this content (`tables`),
+ * else the caller's or this function's fast scan of the text, else JSON.parse of the whole text.
+ */
+function readSpJson(
+  json: string | object,
+  file: string,
+  tables: ModelTables | undefined,
+  scannedGiven: ScannedTokenizerJson | undefined,
+  storedGiven?: StoredSpJson,
+): { spec: SpJsonSpec; rest: object | undefined; used: boolean } {
+  const stored = storedGiven ?? readSpJsonTables(tables);
+  let from: SpJsonVocabulary | undefined;
+  let root: unknown = json;
+  if (stored !== undefined) {
+    from = { stored };
+    root = stored.rest;
+  } else if (typeof json === "string") {
+    const scanned = scannedGiven ?? scanTokenizerJson(json);
+    if (scanned !== undefined) {
+      from = { scanned };
+      root = scanned.rest;
+    } else {
+      try {
+        root = JSON.parse(json);
+      } catch (e) {
+        throw new TokenizerError("bad-tokenizer-file", `${file}: not valid JSON: ${(e as Error).message}`, {
+          file,
+        });
+      }
+    }
+  } else if (scannedGiven !== undefined) {
+    from = { scanned: scannedGiven };
+  }
+  const spec = parseSpJson(root, file, from);
+  // A file without table-able parts (shared ids, duplicate keys) is never exported.
+  const rest = typeof root === "object" && root !== null && !Array.isArray(root) ? root : undefined;
+  return { spec, rest: from === undefined ? undefined : rest, used: stored !== undefined };
+}
+
 /** Loads a SentencePiece-flavoured tokenizer.json (text or parsed). Throws TokenizerError. */
 export function loadSpJsonModel(json: string | object, options: SpJsonModelOptions): SpJsonModel {
-  let root: unknown = json;
-  if (typeof json === "string") {
-    try {
-      root = JSON.parse(json);
-    } catch (e) {
-      throw new TokenizerError(
-        "bad-tokenizer-file",
-        `${options.file}: not valid JSON: ${(e as Error).message}`,
-        {
-          file: options.file,
-        },
-      );
-    }
-  }
-  return new SpJsonBpeModel(parseSpJson(root, options.file), options);
+  const read = readSpJson(json, options.file, options.tables, options.scanned, options.stored);
+  return withTables(new SpJsonBpeModel(read.spec, options), read, options.tables);
 }
 
 /**
@@ -77,20 +117,18 @@ export function loadSpJsonModel(json: string | object, options: SpJsonModelOptio
  * too: HF would not match them).
  */
 export function loadSpJsonForTemplate(
-  text: string,
+  text: string | object,
   file: string,
   added: Iterable<number>,
   textPieces: ReadonlyMap<string, number>,
+  from: {
+    readonly tables?: ModelTables;
+    readonly scanned?: ScannedTokenizerJson;
+    readonly stored?: StoredSpJson;
+  } = {},
 ): SpJsonModel {
-  let root: unknown;
-  try {
-    root = JSON.parse(text);
-  } catch (e) {
-    throw new TokenizerError("bad-tokenizer-file", `${file}: not valid JSON: ${(e as Error).message}`, {
-      file,
-    });
-  }
-  const spec = parseSpJson(root, file);
+  const read = readSpJson(text, file, from.tables, from.scanned, from.stored);
+  const spec = read.spec;
   const inFile = new Map(spec.addedTokens.map((t) => [t.content, t.id]));
   const pieces = new Map<string, number>();
   for (const [content, id] of textPieces) if (inFile.get(content) === id) pieces.set(content, id);
@@ -109,7 +147,23 @@ export function loadSpJsonForTemplate(
       `${file}: unsupported added token ${JSON.stringify(strips.content)} with ${strips.lstrip ? "lstrip" : "rstrip"}: true beside text piece ${JSON.stringify(spaced)} holding whitespace`,
       { file, field: "added_tokens" },
     );
-  return new SpJsonBpeModel(spec, { file, blocked, textPieces: pieces, stripApplied: true });
+  const model = new SpJsonBpeModel(spec, { file, blocked, textPieces: pieces, stripApplied: true });
+  return withTables(model, read, from.tables);
+}
+
+/** Tells `tables` whether they were used, and registers the export of this model's tables. */
+function withTables(
+  model: SpJsonModel,
+  read: { readonly spec: SpJsonSpec; readonly rest: object | undefined; readonly used: boolean },
+  tables: ModelTables | undefined,
+): SpJsonModel {
+  tables?.report?.(read.used);
+  const { spec, rest } = read;
+  if (rest !== undefined)
+    registerTableExporter(model, (source) =>
+      spJsonTableFile(source, rest, spec.vocab, spec.merges, model.blocked),
+    );
+  return model;
 }
 
 class SpJsonBpeModel implements SpJsonModel {
@@ -142,7 +196,7 @@ class SpJsonBpeModel implements SpJsonModel {
     };
     this.spec = spec;
     this.decoder = spec.decoder;
-    this.vocab = new Vocab(spec.vocabKeys, spec.vocabIds);
+    this.vocab = spec.vocab;
     this.addedTokens = spec.addedTokens;
     this.blocked = options.blocked ?? new Set();
     let maxId = this.vocab.maxId;
@@ -213,17 +267,19 @@ class SpJsonBpeModel implements SpJsonModel {
         );
     }
     // A merge whose parts or result are missing is an error at load, as in HF.
-    spec.merges.forEach(([a, b], rank) => {
+    const merges = spec.merges;
+    for (let rank = 0; rank < merges.length / 3; rank++)
       if (
-        this.vocab.get(a) === undefined ||
-        this.vocab.get(b) === undefined ||
-        this.vocab.get(a + b) === undefined
-      )
+        (merges[3 * rank] as number) < 0 ||
+        (merges[3 * rank + 1] as number) < 0 ||
+        (merges[3 * rank + 2] as number) < 0
+      ) {
+        const [a, b] = spec.mergeStrings(rank);
         fail(
           `model.merges[${rank}] ${JSON.stringify(`${a} ${b}`)} uses a piece missing from model.vocab`,
           "model.merges",
         );
-    });
+      }
     // Byte-exact offsets: no prefix is added and the only rewrite is " " -> "▁" (decoded back).
     const adds =
       spec.normalizer.some((s) => s.kind === "prepend") ||
@@ -321,15 +377,17 @@ class SpJsonBpeModel implements SpJsonModel {
   private merger(): WordMerger {
     if (this.mergerBuilt !== undefined) return this.mergerBuilt;
     const merges = this.spec.merges;
-    const table = new MergeTable(merges.length);
-    merges.forEach(([a, b], rank) => {
-      const l = this.vocab.get(a) as number;
-      const r = this.vocab.get(b) as number;
-      const m = this.vocab.get(a + b) as number;
+    const count = merges.length / 3;
+    const table = new MergeTable(count);
+    // Every id was checked at load (the constructor).
+    for (let rank = 0; rank < count; rank++) {
+      const l = merges[3 * rank] as number;
+      const r = merges[3 * rank + 1] as number;
+      const m = merges[3 * rank + 2] as number;
       // A merge producing (or using) a blocked ID never fires: as if the piece were absent.
-      if (this.blocked.has(m) || this.blocked.has(l) || this.blocked.has(r)) return;
+      if (this.blocked.has(m) || this.blocked.has(l) || this.blocked.has(r)) continue;
       table.set(l, r, rank, m);
-    });
+    }
     this.mergerBuilt = new WordMerger(table);
     return this.mergerBuilt;
   }

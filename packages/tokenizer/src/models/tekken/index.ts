@@ -1,2 +1,3 @@
+export { readTekkenTables, type StoredTekken } from "./model-tables.ts";
 export { base64Bytes, readTekkenFile, type TekkenFile } from "./tekken-file.ts";
 export { loadTekkenModel, type TekkenModel, type TekkenModelOptions } from "./tekken-model.ts";

@@ -12,7 +12,10 @@
 
 import { TokenizerError } from "../../errors.ts";
 import { MergeTable, WordMerger } from "../bytelevel/bpe.ts";
+import { Vocab } from "../bytelevel/vocab.ts";
+import { type ModelTables, registerTableExporter } from "../tables/model-tables.ts";
 import { type DecodeTable, type TextModel, TokenKind } from "../text-model.ts";
+import { type StoredTekken, tekkenTableFile } from "./model-tables.ts";
 import type { TekkenFile } from "./tekken-file.ts";
 
 export interface TekkenModel extends TextModel {
@@ -25,6 +28,10 @@ export interface TekkenModelOptions {
   readonly file: string;
   /** Reserved IDs (all special-token IDs: the encoder never produces them anyway). */
   readonly blocked?: Iterable<number>;
+  /** The tables of an earlier load of this file (./model-tables.ts), `f` being their `tekken`. */
+  readonly stored?: StoredTekken;
+  /** The table option the caller passed (told whether the tables came from it). */
+  readonly tables?: ModelTables;
 }
 
 /** The bytes as a string of code units 0..255 (a Map key); chunked so no call gets too many arguments. */
@@ -53,13 +60,20 @@ export function loadTekkenModel(f: TekkenFile, options: TekkenModelOptions): Tek
   const file = options.file;
   const n = f.ranks.length;
   const offset = f.numSpecial;
-  const byBytes = new Map<string, number>();
-  const keys = new Array<string>(n);
-  for (let r = 0; r < n; r++) {
-    const key = latin1(f.ranks[r] as Uint8Array);
-    keys[r] = key;
-    if (!byBytes.has(key)) byBytes.set(key, r);
-  }
+  const stored = options.stored;
+  const keys = stored?.keys ?? new Array<string>(n);
+  if (stored === undefined)
+    for (let r = 0; r < n; r++) (keys as string[])[r] = latin1(f.ranks[r] as Uint8Array);
+  // Bytes -> rank through a piece index (integer hashes, ../bytelevel/vocab.ts), stored with the
+  // tables; a Map of every key would be most of a cached load. Equal byte strings (the first
+  // rank wins, as in tiktoken's map) need the Map: a Vocab keeps the last.
+  const vocab =
+    stored?.vocab ??
+    new Vocab(
+      keys,
+      Int32Array.from({ length: n }, (_, r) => r),
+    );
+  const byBytes: { get(key: string): number | undefined } = vocab.duplicateKeys ? firstRanks(keys) : vocab;
   const byteRank = new Int32Array(256);
   for (let b = 0; b < 256; b++) {
     const r = byBytes.get(String.fromCharCode(b));
@@ -73,16 +87,14 @@ export function loadTekkenModel(f: TekkenFile, options: TekkenModelOptions): Tek
       );
     byteRank[b] = r;
   }
-  const table = new MergeTable(n * 4);
-  for (let r = 0; r < n; r++) {
-    const key = keys[r] as string;
-    if (byBytes.get(key) !== r) continue;
-    for (let k = 1; k < key.length; k++) {
-      const a = byBytes.get(key.slice(0, k));
-      const b = a === undefined ? undefined : byBytes.get(key.slice(k));
-      if (a !== undefined && b !== undefined) table.set(a, b, r, r);
-    }
+  const merges = stored?.merges ?? mergeEntries(keys, byBytes);
+  const exportable = !vocab.duplicateKeys;
+  const table = new MergeTable(merges.length / 3);
+  for (let k = 0; k < merges.length; k += 3) {
+    const r = merges[k + 2] as number;
+    table.set(merges[k] as number, merges[k + 1] as number, r, r);
   }
+  options.tables?.report?.(stored !== undefined);
   const merger = new WordMerger(table);
   let pattern: RegExp;
   try {
@@ -163,7 +175,7 @@ export function loadTekkenModel(f: TekkenFile, options: TekkenModelOptions): Tek
     return table_;
   };
 
-  return {
+  const model: TekkenModel = {
     family: "byte-level-bpe",
     vocabSize: size,
     special: f.special,
@@ -210,4 +222,45 @@ export function loadTekkenModel(f: TekkenFile, options: TekkenModelOptions): Tek
     },
     normalization: "none",
   };
+  if (exportable)
+    registerTableExporter(model, (source) => tekkenTableFile(source, f, keys, vocab, merges, blocked));
+  return model;
+}
+
+/** Bytes -> the first rank with them. */
+function firstRanks(keys: readonly string[]): Map<string, number> {
+  const m = new Map<string, number>();
+  for (let r = 0; r < keys.length; r++) if (!m.has(keys[r] as string)) m.set(keys[r] as string, r);
+  return m;
+}
+
+/**
+ * The merge table's entries: for every rank r (the first of equal byte strings), every split of
+ * its bytes into two tokens a + b, as [a, b, r] (tiktoken's "merge the pair whose concatenation
+ * has the lowest rank" is exactly "apply the merge of lowest rank" over these).
+ */
+function mergeEntries(
+  keys: readonly string[],
+  byBytes: { get(key: string): number | undefined },
+): Int32Array {
+  let out = new Int32Array(keys.length * 12);
+  let used = 0;
+  for (let r = 0; r < keys.length; r++) {
+    const key = keys[r] as string;
+    if (byBytes.get(key) !== r) continue;
+    for (let k = 1; k < key.length; k++) {
+      const a = byBytes.get(key.slice(0, k));
+      const b = a === undefined ? undefined : byBytes.get(key.slice(k));
+      if (a === undefined || b === undefined) continue;
+      if (used + 3 > out.length) {
+        const grown = new Int32Array(out.length * 2);
+        grown.set(out);
+        out = grown;
+      }
+      out[used++] = a;
+      out[used++] = b;
+      out[used++] = r;
+    }
+  }
+  return out.slice(0, used);
 }

@@ -1,0 +1,65 @@
+// A SentencePiece-converted tokenizer.json's tables in a table file (../tables/table-file.ts):
+// the file with model.vocab and model.merges emptied (the rest, as JSON: normalizer,
+// pre-tokenizer, decoder, added tokens, model flags), the vocabulary's pieces and index slots,
+// and the merges as ids in rank order. Read back, the rest goes through the same parser as the
+// file (./spec.ts) and every merge id is range-checked; anything missing or inconsistent means
+// "read the tokenizer.json". Blocking is applied after reading (the merge table is built on the
+// first encode), so one table file serves the native and the template loaders alike.
+
+import { Vocab } from "../bytelevel/vocab.ts";
+import { type ModelTables, metaFor, openTables } from "../tables/model-tables.ts";
+import { type JsonValue, writeTableFile } from "../tables/table-file.ts";
+
+export const FAMILY = "sentencepiece-json";
+
+export interface StoredSpJson {
+  /** The tokenizer.json without model.vocab / model.merges (they are {} and []). */
+  readonly rest: object;
+  readonly vocab: Vocab;
+  /** [3r] left, [3r + 1] right, [3r + 2] merged id of merge rank r; all pieces of `vocab`. */
+  readonly merges: Int32Array;
+}
+
+function restOf(json: object): JsonValue | undefined {
+  const root = json as { [key: string]: JsonValue };
+  const model = root.model;
+  if (typeof model !== "object" || model === null || Array.isArray(model)) return undefined;
+  return { ...root, model: { ...model, vocab: {}, merges: [] } };
+}
+
+/** The table file of a loaded model, or undefined when its vocabulary has no stored form. */
+export function spJsonTableFile(
+  source: string,
+  json: object,
+  vocab: Vocab,
+  merges: Int32Array,
+  blocked: ReadonlySet<number>,
+): Uint8Array | undefined {
+  const rest = restOf(json);
+  if (rest === undefined || vocab.sharedIds || vocab.duplicateKeys) return undefined;
+  return writeTableFile({
+    meta: { ...metaFor(FAMILY, source, blocked), rest },
+    arrays: { vocabSlots: vocab.index.slots, merges },
+    strings: { pieces: vocab.pieces.slice(0, vocab.maxId + 1) },
+  });
+}
+
+/** The stored vocabulary, merges and rest, or undefined (absent, other content, malformed). */
+export function readSpJsonTables(tables: ModelTables | undefined): StoredSpJson | undefined {
+  const file = openTables(tables, FAMILY);
+  if (file === undefined) return undefined;
+  const rest = file.meta.rest;
+  if (typeof rest !== "object" || rest === null || Array.isArray(rest)) return undefined;
+  const pieces = file.strings("pieces");
+  const slots = file.array("vocabSlots", "i32");
+  const merges = file.array("merges", "i32");
+  if (pieces === undefined || slots === undefined || merges === undefined || merges.length % 3 !== 0)
+    return undefined;
+  const vocab = Vocab.fromStored(pieces, slots);
+  if (vocab === undefined || vocab.maxId !== pieces.length - 1) return undefined;
+  for (let k = 0; k < merges.length; k++) {
+    const id = merges[k] as number;
+    if (id < 0 || id > vocab.maxId || pieces[id] === undefined) return undefined;
+  }
+  return { rest, vocab, merges };
+}
