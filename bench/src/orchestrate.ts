@@ -222,15 +222,18 @@ async function oursAvailable(): Promise<{ decoder: boolean; tokenizer: boolean }
   return { decoder, tokenizer };
 }
 
-/** Builds our packages' dist/ (tsc -b: incremental, a no-op when up to date) and Qwen3's prebuilt tables. */
+/**
+ * Builds our packages' dist/ (scripts/build.js: tsc -b and the Node bundles the workers import;
+ * incremental, a no-op when up to date) and Qwen3's prebuilt tables.
+ */
 function buildDist(): void {
   const root = resolve(benchDir, "..");
-  const p = spawnSync(
-    process.execPath,
-    [resolve(root, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.build.json"],
-    { cwd: root, encoding: "utf8", stdio: ["ignore", "inherit", "inherit"] },
-  );
-  if (p.status !== 0) throw new Error("tsc -b tsconfig.build.json failed: the bench measures dist/");
+  const p = spawnSync(process.execPath, [resolve(root, "scripts/build.js")], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  if (p.status !== 0) throw new Error("scripts/build.js failed: the bench measures dist/");
   // What `npm pack` of @chatwire/tokenizer-qwen3 ships (its prepack runs the same script).
   const t = spawnSync(process.execPath, [resolve(root, "packages/tokenizer-qwen3/scripts/build-tables.js")], {
     cwd: root,
