@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { updateReadme } from "../readme-table.js";
+import { coldImportRows } from "./cold-import.ts";
 import { coldCorpus, encodeCorpus } from "./corpus.ts";
 import {
   ensureFamilyFixture,
@@ -545,6 +546,12 @@ export async function main(settings: Settings): Promise<void> {
     }
   }
   results.cold_tables = tableRows as unknown as Record<string, WorkerResult>;
+  // Import + cold start in plain node processes, ours vs gpt-tokenizer (cold-import.ts).
+  if (avail.tokenizer && avail.decoder && models.includes("qwen3")) {
+    const t0 = performance.now();
+    results.cold_import = coldImportRows(q ? 5 : 11) as WorkerResult;
+    log(`cold-import.ts (plain node, with imports) ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
 
   const passes: Record<string, WorkerResult[]> = {};
   for (let rep = 0; rep < reps; rep++) {
