@@ -5,12 +5,15 @@
 //  2. the README's "Install" command, with each name replaced by its tarball, in an empty npm
 //     project: only those packages (no Qwen3 data), then the README's usage idea runs there;
 //  3. `npm install ./*.tgz` (every tarball) in another empty project: plain `node` imports each
-//     main entry (and require(esm) where this Node supports it), "qwen3" loads through the
-//     data package, the CLI bin runs compiled JS;
+//     main entry (and require(esm) where this Node supports it), and Node resolves each to its
+//     bundle (dist/bundle/, the "node" condition); the import time of the three core entries in
+//     fresh processes is printed; "qwen3" loads through the data package, the CLI bin runs
+//     compiled JS;
 //  4. a consumer (every entry + the README's usage example) type-checks with `tsc`, module
 //     NodeNext, no skipLibCheck;
 //  5. esbuild --platform=browser bundles each runtime-neutral main entry; any node:* import
-//     fails the run; bundle sizes (minified, gzip -9) are printed;
+//     fails the run; bundle sizes (minified, gzip -9) are printed; tree-shaking: a program that
+//     imports only `TokenizerError` bundles to a few KB (bundlers get the per-file layout);
 //  6. publint and @arethetypeswrong/cli (--profile esm-only) on every tarball.
 // Usage: node scripts/pack-smoke.js [--keep]   (--keep leaves the temp directory)
 import { spawnSync } from "node:child_process";
@@ -188,12 +191,17 @@ step("npm install ./*.tgz + plain node imports + CLI", () => {
       [
         "--input-type=module",
         "-e",
-        `const m = await import(${JSON.stringify(e)}); console.log(Object.keys(m).length)`,
+        `const m = await import(${JSON.stringify(e)}); console.log(Object.keys(m).length, import.meta.resolve(${JSON.stringify(e)}))`,
       ],
       { cwd: all },
     );
-    log(`  import ${e}: ${r.stdout.trim()} exports`);
+    const [count, url] = r.stdout.trim().split(" ");
+    const file = url.slice(url.indexOf("/node_modules/") + "/node_modules/".length);
+    log(`  import ${e}: ${count} exports from ${file}`);
+    if (e.startsWith("@chatwire/") && e !== "@chatwire/tokenizer-qwen3" && !file.includes("/dist/bundle/"))
+      fail(`${e} does not resolve to its Node bundle (dist/bundle/)`);
   }
+  importCost(all);
   if (process.features.require_module === true) {
     const r = run(
       process.execPath,
@@ -222,6 +230,28 @@ step("npm install ./*.tgz + plain node imports + CLI", () => {
   const binSrc = readFileSync(join(all, "node_modules", "chatwire", "bin", "chatwire.js"), "utf8");
   if (binSrc.includes("tsx")) fail("the CLI bin still uses tsx");
 });
+
+/**
+ * The import of the three core entries in fresh processes (wall and CPU ms, median of 7), as a
+ * user's program pays it before its first call. Printed, not checked: this machine is shared.
+ */
+function importCost(dir) {
+  const code = `const c = process.cpuUsage(); const t = performance.now();
+await import("@chatwire/tokenizer"); await import("@chatwire/tokenizer/node"); await import("@chatwire/stream-decoder");
+const u = process.cpuUsage(c); console.log(performance.now() - t, (u.user + u.system) / 1000);`;
+  const wall = [];
+  const cpu = [];
+  for (let i = 0; i < 7; i++) {
+    const [w, c] = run(process.execPath, ["--input-type=module", "-e", code], { cwd: dir })
+      .stdout.trim()
+      .split(" ")
+      .map(Number);
+    wall.push(w);
+    cpu.push(c);
+  }
+  const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1].toFixed(1);
+  log(`  import of the three core entries: ${median(wall)} ms wall, ${median(cpu)} ms CPU (median of 7)`);
+}
 
 // ---- 4. a consumer type-checks (tsc, NodeNext)
 step("tsc consumer (module NodeNext, strict, no skipLibCheck)", () => {
@@ -327,6 +357,23 @@ step("esbuild --platform=browser bundles (no node:* allowed)", () => {
     );
     for (const n of nodeImports) fail(`${entry} bundle imports ${n}`);
   }
+  // Only what a program reaches ships: one class and its module, not the package.
+  const one = esbuild.buildSync({
+    stdin: {
+      contents: `export { TokenizerError } from "@chatwire/tokenizer";`,
+      resolveDir: all,
+      loader: "js",
+    },
+    bundle: true,
+    platform: "browser",
+    format: "esm",
+    minify: true,
+    write: false,
+    logLevel: "silent",
+  }).outputFiles[0].contents.length;
+  log(`  tree-shaking: { TokenizerError } alone: ${one} B minified`);
+  if (one > 4096)
+    fail(`importing only TokenizerError bundles ${one} B: tree-shaking no longer drops the rest`);
 });
 
 // ---- 6. publint + attw

@@ -7,6 +7,9 @@
 // Reports per-pair ratios (wall and CPU time of the interval), their median and range.
 //
 //   node --conditions=source --import tsx bench/src/cold-start.ts [internlm2|chatglm3|qwen3 ...] [--pairs=N]
+//   node --import tsx bench/src/cold-start.ts --with-import [--pairs=N]
+//     Qwen3 with the imports inside the clock, in plain node processes, ours vs gpt-tokenizer
+//     (cold-import.ts; the summary's import_ms and cold_start.qwen3.*_with_import_ms).
 //
 // Our side reads the table file from bench/out/table-cache-cold (filled by one untimed process
 // first), as a user's second and later loads do. Runs our packages' compiled dist/ (build first).
@@ -14,6 +17,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { coldImportRows } from "./cold-import.ts";
 import { type ModelName, spmModelPath } from "./fixtures.ts";
 import { median } from "./measure.ts";
 
@@ -71,6 +75,12 @@ const num = (r: Result, k: string): number => {
 const args = process.argv.slice(2);
 const pairs = Number(args.find((a) => a.startsWith("--pairs="))?.slice(8) ?? 7);
 const models = args.filter((a) => !a.startsWith("--")) as ModelName[];
+if (args.includes("--with-import")) {
+  const rows = coldImportRows(pairs);
+  delete rows.samples;
+  process.stdout.write(`${JSON.stringify(rows, null, 1)}\n`);
+  process.exit(0);
+}
 mkdirSync(outDir, { recursive: true });
 writeFileSync(corpus, JSON.stringify([["Hello"], ["world"], ["again"]]));
 rmSync(cacheDir, { recursive: true, force: true });

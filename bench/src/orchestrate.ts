@@ -6,6 +6,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { updateReadme } from "../readme-table.js";
+import { coldImportRows } from "./cold-import.ts";
 import { coldCorpus, encodeCorpus } from "./corpus.ts";
 import {
   ensureFamilyFixture,
@@ -224,15 +225,18 @@ async function oursAvailable(): Promise<{ decoder: boolean; tokenizer: boolean }
   return { decoder, tokenizer };
 }
 
-/** Builds our packages' dist/ (tsc -b: incremental, a no-op when up to date) and Qwen3's prebuilt tables. */
+/**
+ * Builds our packages' dist/ (scripts/build.js: tsc -b and the Node bundles the workers import;
+ * incremental, a no-op when up to date) and Qwen3's prebuilt tables.
+ */
 function buildDist(): void {
   const root = resolve(benchDir, "..");
-  const p = spawnSync(
-    process.execPath,
-    [resolve(root, "node_modules/typescript/bin/tsc"), "-b", "tsconfig.build.json"],
-    { cwd: root, encoding: "utf8", stdio: ["ignore", "inherit", "inherit"] },
-  );
-  if (p.status !== 0) throw new Error("tsc -b tsconfig.build.json failed: the bench measures dist/");
+  const p = spawnSync(process.execPath, [resolve(root, "scripts/build.js")], {
+    cwd: root,
+    encoding: "utf8",
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  if (p.status !== 0) throw new Error("scripts/build.js failed: the bench measures dist/");
   // What `npm pack` of @chatwire/tokenizer-qwen3 ships (its prepack runs the same script).
   const t = spawnSync(process.execPath, [resolve(root, "packages/tokenizer-qwen3/scripts/build-tables.js")], {
     cwd: root,
@@ -544,6 +548,12 @@ export async function main(settings: Settings): Promise<void> {
     }
   }
   results.cold_tables = tableRows as unknown as Record<string, WorkerResult>;
+  // Import + cold start in plain node processes, ours vs gpt-tokenizer (cold-import.ts).
+  if (avail.tokenizer && avail.decoder && models.includes("qwen3")) {
+    const t0 = performance.now();
+    results.cold_import = coldImportRows(q ? 5 : 11) as WorkerResult;
+    log(`cold-import.ts (plain node, with imports) ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
 
   const passes: Record<string, WorkerResult[]> = {};
   for (let rep = 0; rep < reps; rep++) {

@@ -41,7 +41,15 @@ export interface TiktokenRanks {
   pattern: string;
 }
 
+let ranksMemo: TiktokenRanks | undefined;
+
+/**
+ * The tiktoken rank file (written on first use) and Qwen3's split pattern. Memoized: the pattern
+ * comes from the 11 MB tokenizer.json, whose JSON.parse is no part of any peer's load, so the
+ * workers call preparePeerFiles() before their clocks and loadPeer() reads the memo.
+ */
 export function qwen3TiktokenRanks(): TiktokenRanks {
+  if (ranksMemo !== undefined) return ranksMemo;
   const file = resolve(outDir, "qwen3.tiktoken");
   const json = JSON.parse(readFileSync(qwen3TokenizerJson(), "utf8")) as TokenizerJson;
   const split = json.pre_tokenizer.pretokenizers.find((p) => p.type === "Split");
@@ -56,7 +64,13 @@ export function qwen3TiktokenRanks(): TiktokenRanks {
     }
     writeFileSync(file, `${lines.join("\n")}\n`);
   }
-  return { file, pattern };
+  ranksMemo = { file, pattern };
+  return ranksMemo;
+}
+
+/** Qwen3's split pattern (the Split pre-tokenizer's regex in tokenizer.json). */
+export function qwen3SplitPattern(): string {
+  return qwen3TiktokenRanks().pattern;
 }
 
 /**
@@ -142,6 +156,28 @@ export function qwen3GptTokenizerFile(): string {
 }
 
 /**
+ * The same ranks as qwen3GptTokenizerFile() in the layout of gpt-tokenizer's own rank modules
+ * (its bpeRanks/*.js: array literals concatenated, `export default`), which its encodings import;
+ * written once to bench/out/qwen3.gpt-tokenizer.js.
+ */
+export function qwen3GptTokenizerModule(): string {
+  const file = resolve(outDir, "qwen3.gpt-tokenizer.js");
+  if (!existsSync(file)) {
+    const ranks = JSON.parse(readFileSync(qwen3GptTokenizerFile(), "utf8")) as unknown[];
+    const half = Math.ceil(ranks.length / 2);
+    const literal = (part: unknown[]): string =>
+      `[\n${part.map((v) => `\t${JSON.stringify(v)}`).join(",\n")}\n]`;
+    writeFileSync(
+      file,
+      `const c0 = ${literal(ranks.slice(0, half))};\nconst c1 = ${literal(ranks.slice(half))};\n` +
+        "/** @type {(string | number[])[]} */\nconst bpe = c0.concat(c1);\nc0.length = 0;\nc1.length = 0;\n" +
+        "export { bpe as default };\n",
+    );
+  }
+  return file;
+}
+
+/**
  * One long "word" for the quadratic-growth rows: `chars` UTF-16 units of pseudo-random common CJK
  * ideographs (one \p{L}+ run: a single pre-token of 3 bytes per character) or of random ASCII
  * lowercase letters (a single pre-token of 1 byte per character). Deterministic (fixed LCG seed).
@@ -191,8 +227,9 @@ export interface Peer {
 }
 
 /**
- * Loads one peer with Qwen3's ranks: reads its rank file (built beforehand: call the file
- * builders before the clock) and constructs the encoder; this is what "load" times.
+ * Loads one peer with Qwen3's ranks: reads its rank file and constructs the encoder; this is what
+ * "load" times. Call preparePeerFiles() before the clock: it writes the rank files and memoizes
+ * the split pattern, so nothing here reads tokenizer.json.
  */
 export function loadPeer(lib: PeerLib, mods: Awaited<ReturnType<typeof peerModules>>): Peer {
   const pattern = qwen3TiktokenRanks().pattern;

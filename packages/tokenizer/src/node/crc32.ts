@@ -4,7 +4,7 @@
 // every burst of up to 32 damaged bits and other damage with probability 1 - 2^-32: what a
 // cache file needs (truncation, bit flips, a foreign file); it is no defence against someone who
 // writes the cache directory on purpose, and neither would an unkeyed digest stored beside it be.
-import * as zlib from "node:zlib";
+import { nodeZlib } from "./builtins.ts";
 
 let table: Uint32Array | undefined;
 
@@ -27,9 +27,8 @@ export function crc32Fallback(bytes: Uint8Array): number {
   return (c ^ 0xffffffff) >>> 0;
 }
 
-const native = (zlib as { crc32?: (data: Uint8Array) => number }).crc32;
-
 /** CRC-32 of `bytes`, an unsigned 32-bit integer. */
 export function crc32(bytes: Uint8Array): number {
+  const native = (nodeZlib() as { crc32?: (data: Uint8Array) => number }).crc32;
   return native !== undefined ? native(bytes) : crc32Fallback(bytes);
 }

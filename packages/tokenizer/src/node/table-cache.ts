@@ -17,13 +17,13 @@
 // half a file). Every cache problem (unwritable directory, full disk) only costs the speed-up,
 // never an error. (A file of an older TABLES_VERSION is rebuilt like any stale one.)
 
-import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { exportModelTables, type ModelTables, tablesAreCurrent } from "../models/tables/model-tables.ts";
 import type { TextModel } from "../models/text-model.ts";
+import { nodeCrypto } from "./builtins.ts";
 import { crc32 } from "./crc32.ts";
 
 /** "CWS1": a stored table file with a CRC-32. */
@@ -51,7 +51,7 @@ export function defaultCacheDir(): string | undefined {
 }
 
 function sha256(...parts: readonly Uint8Array[]): Buffer {
-  const h = createHash("sha256");
+  const h = nodeCrypto().createHash("sha256");
   for (const p of parts) h.update(p);
   return h.digest();
 }
