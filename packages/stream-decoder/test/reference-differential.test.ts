@@ -454,3 +454,42 @@ for (const f of FORMATS) {
     });
   });
 }
+
+describe("engine = reference: lifecycle and misuse", () => {
+  const f = FORMATS.find((x) => x.available && x.encode !== undefined) as Format;
+  const makers: ReadonlyArray<readonly [string, Make]> = [
+    ["engine", createDecoder],
+    ["reference", createReferenceDecoder],
+  ];
+
+  it("reset() starts a new stream: the same events as a fresh decoder, on both", () => {
+    const spec = f.spec("default");
+    const ids = (f.encode as (s: string) => number[])("Hello world 🙂\n\nParis");
+    const options: DecoderOptions = { stopStrings: ["Paris"], maxTokens: 40 };
+    for (const [, make] of makers) {
+      const c = eventCollector();
+      const d = make(spec, c, options);
+      d.pushMany(ids.slice(0, 3));
+      d.reset();
+      c.events.length = 0;
+      d.pushMany(ids);
+      d.end();
+      expect(c.events).toEqual(run(createReferenceDecoder, spec, ids, options, [1]));
+    }
+  });
+
+  it("misuse throws TypeError on both: a numeric string, 1.5, push after end, bad options", () => {
+    const spec = f.spec("default");
+    for (const [name, make] of makers) {
+      const d = make(spec, eventCollector(), {});
+      expect(() => d.push("5" as unknown as number), name).toThrow(TypeError);
+      expect(() => d.push(1.5), name).toThrow(TypeError);
+      d.end();
+      expect(() => d.push(1), name).toThrow(TypeError);
+      expect(() => make(spec, eventCollector(), { maxTokens: 0 }), name).toThrow(TypeError);
+      expect(() => make(spec, eventCollector(), { stopStrings: [""] }), name).toThrow(TypeError);
+      expect(() => make(spec, eventCollector(), { maxBufferedChars: 0 }), name).toThrow(TypeError);
+      expect(() => make(spec, eventCollector(), { stopTokenIds: [1.5] }), name).toThrow(TypeError);
+    }
+  });
+});
