@@ -373,6 +373,27 @@ function streams(f: Format): fc.Arbitrary<number[]> {
   return fc.array(fc.oneof(...segs), { maxLength: 24 }).map((s) => s.flat());
 }
 
+/** Whole corpus vectors with a few IDs inserted, dropped or replaced (markers, byte pieces, whitespace). */
+function editedCorpus(f: Format): fc.Arbitrary<number[]> {
+  const corpus = f.corpus().filter((v) => v.ids.length > 0);
+  const p = pools(f);
+  const extra = [...f.markers(), ...p.bytes, ...p.spaces];
+  if (corpus.length === 0 || extra.length === 0) return fc.constant([]);
+  const edit = fc.tuple(fc.constantFrom("insert", "drop", "replace"), fc.nat(), fc.constantFrom(...extra));
+  return fc
+    .tuple(fc.nat({ max: corpus.length - 1 }), fc.array(edit, { minLength: 1, maxLength: 4 }))
+    .map(([v, edits]) => {
+      const ids = [...(corpus[v] as { ids: readonly number[] }).ids];
+      for (const [kind, at, id] of edits) {
+        const i = at % (ids.length + 1);
+        if (kind === "insert") ids.splice(i, 0, id);
+        else if (kind === "drop") ids.splice(i, 1);
+        else ids.splice(i, 1, id);
+      }
+      return ids;
+    });
+}
+
 function optionsArb(f: Format): fc.Arbitrary<{ eos: "default" | "none"; options: DecoderOptions }> {
   const markers = [...f.markers()];
   return fc
@@ -450,6 +471,18 @@ for (const f of FORMATS) {
           (ids, o, sizes) => expectSame(f.spec(o.eos), ids, o.options, sizes, "random stream"),
         ),
         { numRuns: 100, seed: 3301 },
+      );
+    });
+
+    it("corpus vectors with random edits (a marker, byte piece or whitespace inserted, dropped or replaced)", () => {
+      fc.assert(
+        fc.property(
+          editedCorpus(f),
+          optionsArb(f),
+          fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 10 }),
+          (ids, o, sizes) => expectSame(f.spec(o.eos), ids, o.options, sizes, "edited corpus vector"),
+        ),
+        { numRuns: 40, seed: 3302 },
       );
     });
   });
