@@ -41,7 +41,32 @@ const TOOLS = [
 
 type Make = (spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions) => Decoder;
 
-/** Events of `ids` pushed through pushMany in chunks of the given sizes (the last size repeats). */
+/**
+ * Events of `ids` pushed through pushMany in chunks of the given sizes (the last size repeats);
+ * `stopped`: the decoder's `stopped` after each chunk.
+ */
+function runStopped(
+  make: Make,
+  spec: DecoderSpec,
+  ids: readonly number[],
+  options: DecoderOptions,
+  sizes: readonly number[],
+): { events: DecoderEvent[]; stopped: boolean[] } {
+  const c = eventCollector();
+  const d = make(spec, c, options);
+  const stopped: boolean[] = [];
+  let i = 0;
+  let k = 0;
+  while (i < ids.length) {
+    const n = sizes.length === 0 ? 1 : (sizes[Math.min(k++, sizes.length - 1)] as number);
+    d.pushMany(ids.slice(i, i + n));
+    stopped.push(d.stopped);
+    i += n;
+  }
+  d.end();
+  return { events: c.events, stopped };
+}
+
 function run(
   make: Make,
   spec: DecoderSpec,
@@ -49,17 +74,7 @@ function run(
   options: DecoderOptions,
   sizes: readonly number[],
 ): DecoderEvent[] {
-  const c = eventCollector();
-  const d = make(spec, c, options);
-  let i = 0;
-  let k = 0;
-  while (i < ids.length) {
-    const n = sizes.length === 0 ? 1 : (sizes[Math.min(k++, sizes.length - 1)] as number);
-    d.pushMany(ids.slice(i, i + n));
-    i += n;
-  }
-  d.end();
-  return c.events;
+  return runStopped(make, spec, ids, options, sizes).events;
 }
 
 /** Fast and reference events of one input must be equal; a failure shows the IDs and their texts. */
@@ -70,8 +85,8 @@ function expectSame(
   sizes: readonly number[],
   label: string,
 ): void {
-  const fast = run(createDecoder, spec, ids, options, sizes);
-  const ref = run(createReferenceDecoder, spec, ids, options, sizes);
+  const fast = runStopped(createDecoder, spec, ids, options, sizes);
+  const ref = runStopped(createReferenceDecoder, spec, ids, options, sizes);
   if (JSON.stringify(fast) === JSON.stringify(ref)) return;
   const pieces = ids.map(
     (id) => `${id}:${JSON.stringify(spec.text[id] ?? spec.reservedName.get(id) ?? "?")}`,
