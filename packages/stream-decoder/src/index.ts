@@ -24,6 +24,7 @@ export {
   parsePythonCall,
   parsePythonLiteral,
 } from "./python-literal.ts";
+export { createReferenceDecoder } from "./reference/create-reference-decoder.ts";
 export {
   compileDecoderSpecFor,
   type DecoderFormat,
