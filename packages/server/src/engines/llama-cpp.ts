@@ -6,8 +6,8 @@
 // used on caller text: its tokenize(text, false) still matches USER_DEFINED tokens such as
 // Qwen3's <think> (pinned by test/llama-cpp.test.ts).
 //
-// threads defaults to 1: on a shared 2-core machine llama.cpp's spinning worker threads took the
-// tiny model from ~100 to ~5 tokens/s with 2 threads (measured here); raise it on a real host.
+// threads defaults to 1: on a small shared machine llama.cpp's spinning worker threads slow
+// generation down badly; raise it on a dedicated host.
 import type { SamplingOptions, SamplingParam } from "@chatwire/openai";
 import type { Engine, GenerateRequest } from "../engine.ts";
 import { EngineError } from "../engine.ts";
