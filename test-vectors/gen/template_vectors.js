@@ -14,8 +14,8 @@
 // produces beyond the twin's (`forged`).
 //
 // Usage: node test-vectors/gen/template_vectors.js [OUT_DIR]   (default test-vectors/golden/template)
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import tokenizers from "tokenizers";
 import * as gen from "./gen_common.mjs";
 
@@ -45,8 +45,6 @@ export const MODELS = [
 
 export const { insertEverywhere, NOW } = gen;
 
-const pkgVersion = (name) => gen.dataPackageVersion(gen.requireTok.resolve(`${name}/models/tokenizer.json`));
-
 /** The variables transformers passes from the config (special_tokens_map). */
 function specialVars(cfg) {
   const content = (v) =>
@@ -75,14 +73,12 @@ const render = (template, special, requests) =>
   );
 
 async function main() {
-  const outDir = resolve(process.argv[2] ?? join(gen.vectorsDir, "golden/template"));
-  mkdirSync(outDir, { recursive: true });
+  const outDir = gen.outDirArg("golden/template");
   const suite = JSON.parse(readFileSync(join(gen.vectorsDir, "template-requests.json"), "utf8"));
   const jinjaVersion = gen.jinjaVersion();
   const tokVersion = gen.bindingVersion();
   for (const m of MODELS) {
-    const tokPath = gen.requireTok.resolve(`${m.pkg}/models/tokenizer.json`);
-    const cfgPath = gen.requireTok.resolve(`${m.pkg}/models/tokenizer_config.json`);
+    const { tokPath, cfgPath, version: pkgVersion } = gen.dataPackage(m.pkg);
     const tplBytes = readFileSync(join(gen.templatesDir, m.template));
     const template = tplBytes.toString("utf8");
     const cfg = JSON.parse(readFileSync(cfgPath, "utf8"));
@@ -146,7 +142,7 @@ async function main() {
         request_mapping:
           "re-implemented server layer (gen/request_common.py), labelled: vLLM content normalization with its content-format detection (parts as a list for a template that loops over content), null content as none for an assistant tool-call message when the template tests content against none, developer -> system, reasoning under the template's own name, chat_template_kwargs as variables, transformers' continue_final_message cut",
         tokenizer: `tokenizers ${tokVersion} (HF Rust, npm binding) encode(rendered, add_special_tokens=false)`,
-        tokenizer_file: `${m.pkg}@${pkgVersion(m.pkg)}/models/tokenizer.json`,
+        tokenizer_file: `${m.pkg}@${pkgVersion}/models/tokenizer.json`,
         tokenizer_sha256: gen.sha256Short(readFileSync(tokPath)),
         template_file: `../shared/templates/${m.template}`,
         template_sha256: gen.sha256(tplBytes),

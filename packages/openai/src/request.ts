@@ -17,7 +17,6 @@ import { quote40, RequestError } from "./errors.ts";
 import {
   ALL_SAMPLING_PARAMS,
   type ResponseFormat,
-  SAMPLING_PARAMS,
   type SamplingOptions,
   type SamplingParam,
   unhonoured,
@@ -98,7 +97,7 @@ const HANDLED = new Set([
   "max_tokens",
   "max_completion_tokens",
   "stop",
-  ...Object.values(SAMPLING_PARAMS),
+  ...ALL_SAMPLING_PARAMS,
   // vLLM's extra parameters for the chat template
   "add_generation_prompt",
   "continue_final_message",
