@@ -10,55 +10,53 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 export const BEGIN = "<!-- bench:begin -->";
 export const END = "<!-- bench:end -->";
 
-/**
- * What each target of bench/src/report.ts measures, in the README's words, and the unit its
- * value reads in (a ratio, "x ..."). A target missing here still gets a row, named by its key, so a new one cannot vanish.
- */
-const LABELS = {
-  decoder_within_3x_honest_floor: [
-    "Stream decoder vs the floor (a string lookup per ID), each alone in its process",
-    "x the floor's time",
-  ],
-  decoder_within_5x_floor: ["Stream decoder vs the floor (looser target)", "x the floor's time"],
-  stop_strings_within_1_5x_decoder: ["Stream decoder with 2 stop strings vs without", "x the time"],
-  decoder_1000x_naive_4k: [
-    "Naive re-decode of a 4k-token output per token vs the stream decoder",
-    "x slower",
-  ],
-  decoder_ahead_of_js_alternatives_every_row: [
-    "Best JS alternative (windowed re-decode) vs the stream decoder, worst row",
-    "x slower",
-  ],
-  encode_qwen3_ge_hf_js: ["Qwen3 encoding vs @huggingface/tokenizers", "x faster"],
-  encode_qwen3_ge_3x_tiktoken_wasm: ["Qwen3 encoding vs tiktoken (WASM, same ranks), paired", "x faster"],
-  encode_qwen3_cold_ge_1_8x_tiktoken_wasm: [
-    "Qwen3 encoding of cold text vs tiktoken (WASM), paired",
-    "x faster",
-  ],
-  encode_internlm2_ge_wasm: ["InternLM2 encoding vs SentencePiece WASM", "x faster"],
-  encode_internlm2_within_2x_cpp: [
-    "InternLM2 encoding vs Google's C++ SentencePiece (at least half its speed)",
-    "x faster",
-  ],
-  encode_internlm2_ge_3x_cpp: ["InternLM2 encoding vs Google's C++ SentencePiece", "x faster"],
-  encode_chatglm3_ge_wasm: ["ChatGLM3 encoding vs SentencePiece WASM", "x faster"],
-  encode_chatglm3_within_2x_cpp: [
-    "ChatGLM3 encoding vs Google's C++ SentencePiece (at least half its speed)",
-    "x faster",
-  ],
-  encode_chatglm3_ge_3x_cpp: ["ChatGLM3 encoding vs Google's C++ SentencePiece", "x faster"],
-  cold_start_qwen3_faster_than_every_peer: [
-    "Qwen3 cold start (load + first chat encode + first decoded token) vs the fastest peer",
-    "x faster",
-  ],
-  cold_start_internlm2_within_1_5x_cpp: ["InternLM2 cold start vs Google's C++ SentencePiece", "x its time"],
-  cold_start_chatglm3_within_1_5x_cpp: ["ChatGLM3 cold start vs Google's C++ SentencePiece", "x its time"],
-  chat_encode_within_10pct: ["Safe chat encoding vs raw text encoding, worst model", "x the time"],
-  chat_encode_within_5pct: [
-    "Safe chat encoding vs raw text encoding, worst model (stricter target)",
-    "x the time",
-  ],
+/** Each target's label in the README's words under the unit its value reads in (a ratio, "x ..."). */
+const LABELS_BY_UNIT = {
+  "x the floor's time": {
+    decoder_within_3x_honest_floor:
+      "Stream decoder vs the floor (a string lookup per ID), each alone in its process",
+    decoder_within_5x_floor: "Stream decoder vs the floor (looser target)",
+  },
+  "x the time": {
+    stop_strings_within_1_5x_decoder: "Stream decoder with 2 stop strings vs without",
+    chat_encode_within_10pct: "Safe chat encoding vs raw text encoding, worst model",
+    chat_encode_within_5pct: "Safe chat encoding vs raw text encoding, worst model (stricter target)",
+  },
+  "x slower": {
+    decoder_1000x_naive_4k: "Naive re-decode of a 4k-token output per token vs the stream decoder",
+    decoder_ahead_of_js_alternatives_every_row:
+      "Best JS alternative (windowed re-decode) vs the stream decoder, worst row",
+  },
+  "x faster": {
+    encode_qwen3_ge_hf_js: "Qwen3 encoding vs @huggingface/tokenizers",
+    encode_qwen3_ge_3x_tiktoken_wasm: "Qwen3 encoding vs tiktoken (WASM, same ranks), paired",
+    encode_qwen3_cold_ge_1_8x_tiktoken_wasm: "Qwen3 encoding of cold text vs tiktoken (WASM), paired",
+    encode_internlm2_ge_wasm: "InternLM2 encoding vs SentencePiece WASM",
+    encode_internlm2_within_2x_cpp:
+      "InternLM2 encoding vs Google's C++ SentencePiece (at least half its speed)",
+    encode_internlm2_ge_3x_cpp: "InternLM2 encoding vs Google's C++ SentencePiece",
+    encode_chatglm3_ge_wasm: "ChatGLM3 encoding vs SentencePiece WASM",
+    encode_chatglm3_within_2x_cpp:
+      "ChatGLM3 encoding vs Google's C++ SentencePiece (at least half its speed)",
+    encode_chatglm3_ge_3x_cpp: "ChatGLM3 encoding vs Google's C++ SentencePiece",
+    cold_start_qwen3_faster_than_every_peer:
+      "Qwen3 cold start (load + first chat encode + first decoded token) vs the fastest peer",
+  },
+  "x its time": {
+    cold_start_internlm2_within_1_5x_cpp: "InternLM2 cold start vs Google's C++ SentencePiece",
+    cold_start_chatglm3_within_1_5x_cpp: "ChatGLM3 cold start vs Google's C++ SentencePiece",
+  },
 };
+
+/**
+ * What each target of bench/src/report.ts measures: [label, unit]. A target missing here still
+ * gets a row, named by its key, so a new one cannot vanish.
+ */
+const LABELS = Object.fromEntries(
+  Object.entries(LABELS_BY_UNIT).flatMap(([unit, labels]) =>
+    Object.entries(labels).map(([key, what]) => [key, [what, unit]]),
+  ),
+);
 
 /** The targets of a RESULTS.md text: [{ key, met, value, target }], in file order. */
 export function parseTargets(markdown) {

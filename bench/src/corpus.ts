@@ -472,22 +472,32 @@ export function toolCallJson(r: Rng, argsKey: "arguments" | "parameters"): strin
  * encoder), so caches see new text every round, as a server does.
  */
 export function encodeCorpus(seed: number, partChars: number, parts: number): string[][] {
+  return corpusParts(seed, partChars, parts, (r, size) => {
+    const x = r();
+    return x < 0.45
+      ? englishText(r, size)
+      : x < 0.7
+        ? cjkText(r, size / 2)
+        : x < 0.9
+          ? mixedText(r, size)
+          : toolCallJson(r, "arguments");
+  });
+}
+
+/** `parts` parts of about `partChars` characters, each a list of documents `doc` writes for a drawn size of 500-4000. */
+function corpusParts(
+  seed: number,
+  partChars: number,
+  parts: number,
+  doc: (r: Rng, size: number) => string,
+): string[][] {
   const r = rng(seed);
   const out: string[][] = [];
   for (let p = 0; p < parts; p++) {
     const docs: string[] = [];
     let total = 0;
     while (total < partChars) {
-      const size = 500 + Math.floor(r() * 3500);
-      const x = r();
-      const d =
-        x < 0.45
-          ? englishText(r, size)
-          : x < 0.7
-            ? cjkText(r, size / 2)
-            : x < 0.9
-              ? mixedText(r, size)
-              : toolCallJson(r, "arguments");
+      const d = doc(r, 500 + Math.floor(r() * 3500));
       docs.push(d);
       total += d.length;
     }
@@ -520,19 +530,9 @@ function coldWord(r: Rng): string {
  * encodeCorpus (parts of documents of 500-4000 characters); NFC by construction.
  */
 export function coldCorpus(seed: number, partChars: number, parts: number): string[][] {
-  const r = rng(seed);
-  const out: string[][] = [];
-  for (let p = 0; p < parts; p++) {
-    const docs: string[] = [];
-    let total = 0;
-    while (total < partChars) {
-      const size = 500 + Math.floor(r() * 3500);
-      let d = "";
-      while (d.length < size) d += coldWord(r) + (r() < 0.12 ? pick(r, PUNCT) : "") + " ";
-      docs.push(d);
-      total += d.length;
-    }
-    out.push(docs);
-  }
-  return out;
+  return corpusParts(seed, partChars, parts, (r, size) => {
+    let d = "";
+    while (d.length < size) d += coldWord(r) + (r() < 0.12 ? pick(r, PUNCT) : "") + " ";
+    return d;
+  });
 }

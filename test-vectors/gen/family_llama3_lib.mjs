@@ -14,24 +14,7 @@
 // derive31() applies exactly these renames to the 3.0 files' text (in memory; the tests write
 // the result to a temp dir, never into the repository).
 
-/** Python-style middle by code points. */
-function insertMid(s, token) {
-  const cps = [...s];
-  const mid = Math.floor(cps.length / 2);
-  return cps.slice(0, mid).join("") + token + cps.slice(mid).join("");
-}
-
-/** Every caller string (not `role` / `type` values) with `token` inserted at its middle. */
-export function insertEverywhere(v, token, key = "") {
-  if (typeof v === "string") return key === "role" || key === "type" ? v : insertMid(v, token);
-  if (Array.isArray(v)) return v.map((x) => insertEverywhere(x, token));
-  if (v !== null && typeof v === "object") {
-    const o = {};
-    for (const [k, x] of Object.entries(v)) o[k] = insertEverywhere(x, token, k);
-    return o;
-  }
-  return v;
-}
+export { insertEverywhere } from "./gen_common.mjs";
 
 /** The Llama 3.1 name of an added-token ID of the 3.0 vocabulary (same name when not renamed). */
 export function llama31Name(id, name30) {

@@ -15,64 +15,41 @@
 //                                 expected calls are the request's own (name + arguments as sent)
 //
 // Usage: node test-vectors/gen/family_qwen3_coder.js [OUT_DIR]   (default test-vectors/golden/families)
-import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { basename, dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import tokenizers from "tokenizers";
+import * as gen from "./gen_common.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const vectorsDir = resolve(here, "..");
-const repoRoot = resolve(vectorsDir, "..");
-const python = process.env.CHATWIRE_PYTHON ?? "/usr/bin/python3";
-const requireTok = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
-const require = createRequire(import.meta.url);
-const fixtures = JSON.parse(readFileSync(join(vectorsDir, "families/qwen3-coder.fixtures.json"), "utf8"));
-const templatesDir = process.env.CHATWIRE_TEMPLATES ?? resolve(repoRoot, "../shared/templates");
-const NOW = "2024-07-26T10:00:00";
+const fixtures = JSON.parse(readFileSync(join(gen.vectorsDir, "families/qwen3-coder.fixtures.json"), "utf8"));
 const ASSISTANT = "<|im_start|>assistant\n";
 const IM_END = "<|im_end|>";
 
-const sha256 = (buf) => createHash("sha256").update(buf).digest("hex");
-
-function py(script, input) {
-  const r = spawnSync(python, [join(here, script)], { input, encoding: "utf8", maxBuffer: 1 << 28 });
-  if (r.status !== 0) throw new Error(`${script} failed: ${r.stderr}`);
-  return r.stdout;
-}
-
 async function main() {
-  const outDir = resolve(process.argv[2] ?? join(vectorsDir, "golden/families"));
-  mkdirSync(outDir, { recursive: true });
-  const tokPath = requireTok.resolve(`${fixtures.tokenizers[0].source.package}/models/tokenizer.json`);
-  const tokVersion = JSON.parse(readFileSync(join(dirname(tokPath), "../package.json"), "utf8")).version;
+  const outDir = gen.outDirArg("golden/families");
+  const tokPath = gen.requireTok.resolve(`${fixtures.tokenizers[0].source.package}/models/tokenizer.json`);
+  const tokVersion = gen.dataPackageVersion(tokPath);
   const templateName = basename(fixtures.tokenizers[0].template);
-  const tplBytes = readFileSync(join(templatesDir, templateName));
+  const tplBytes = readFileSync(join(gen.templatesDir, templateName));
   const template = tplBytes.toString("utf8");
-  const inputs = JSON.parse(readFileSync(join(vectorsDir, fixtures.requests), "utf8")).requests;
+  const inputs = JSON.parse(readFileSync(join(gen.vectorsDir, fixtures.requests), "utf8")).requests;
   // The template reads no special-token variable (bos_token, ...): none are passed.
-  const job = JSON.stringify({ template, special: {}, now: NOW, requests: inputs.map((x) => x.request) });
-  const rendered = JSON.parse(py("template_render.py", py("family_qwen3_coder_args.py", job)));
+  const job = JSON.stringify({ template, special: {}, now: gen.NOW, requests: inputs.map((x) => x.request) });
+  const rendered = JSON.parse(
+    gen.runPython("template_render.py", gen.runPython("family_qwen3_coder_args.py", job)),
+  );
   const tok = tokenizers.Tokenizer.fromFile(tokPath);
   const encode = async (text) => (await tok.encode(text, null, { addSpecialTokens: false })).getIds();
   const imEnd = (await encode(IM_END))[0];
-  const jinjaVersion = spawnSync(python, ["-c", "import jinja2; print(jinja2.__version__)"], {
-    encoding: "utf8",
-  }).stdout.trim();
-  const bindingVersion = JSON.parse(
-    readFileSync(join(dirname(require.resolve("tokenizers")), "package.json"), "utf8"),
-  ).version;
+  const jinjaVersion = gen.jinjaVersion();
   const source = {
     renderer: `Python jinja2 ${jinjaVersion} ImmutableSandboxedEnvironment(trim_blocks, lstrip_blocks, loopcontrols) with transformers' tojson/raise_exception/strftime_now (gen/template_render.py)`,
     request_mapping:
       "re-implemented server layer, labelled: gen/request_common.py (vLLM content normalization, developer -> system, transformers' continue_final_message cut) and gen/family_qwen3_coder_args.py (vLLM json.loads of JSON-string tool-call arguments)",
-    tokenizer: `tokenizers ${bindingVersion} (HF Rust, npm binding) encode(rendered, add_special_tokens=false)`,
+    tokenizer: `tokenizers ${gen.bindingVersion()} (HF Rust, npm binding) encode(rendered, add_special_tokens=false)`,
     tokenizer_file: `${fixtures.tokenizers[0].source.package}@${tokVersion}/models/tokenizer.json`,
-    tokenizer_sha256: sha256(readFileSync(tokPath)),
+    tokenizer_sha256: gen.sha256(readFileSync(tokPath)),
     template_file: `../shared/templates/${templateName}`,
-    template_sha256: sha256(tplBytes),
+    template_sha256: gen.sha256(tplBytes),
   };
 
   const vectors = [];

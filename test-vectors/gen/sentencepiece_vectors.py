@@ -334,6 +334,25 @@ def decode_vectors(model, inputs, count=300, seed=0x5EED):
 # ---------------------------------------------------------------------------- chat vectors
 
 
+def encode_split_on_added(model, added, specials, rendered):
+    """HF's slow InternLM2Tokenizer: split on the added-token strings (`specials`, longest
+    first), each one its ID from `added`, sp.encode each chunk between them."""
+    ids, i, start = [], 0, 0
+    while i < len(rendered):
+        hit = next((s for s in specials if rendered.startswith(s, i)), None)
+        if hit is None:
+            i += 1
+            continue
+        if i > start:
+            ids += model.sp.encode(rendered[start:i])
+        ids.append(added[hit])
+        i += len(hit)
+        start = i
+    if start < len(rendered):
+        ids += model.sp.encode(rendered[start:])
+    return ids
+
+
 def internlm2_chat(model, fixtures, conversations):
     """The vendor text format rendered with the special token strings, then tokenized like
     HF's slow InternLM2Tokenizer: split on the added-token strings, sp.encode each chunk."""
@@ -370,20 +389,7 @@ def internlm2_chat(model, fixtures, conversations):
         return rendered
 
     def tokenize(rendered):
-        ids, i, chunk_start = [], 0, 0
-        while i < len(rendered):
-            hit = next((s for s in specials if rendered.startswith(s, i)), None)
-            if hit is None:
-                i += 1
-                continue
-            if i > chunk_start:
-                ids += model.sp.encode(rendered[chunk_start:i])
-            ids.append(added[hit])
-            i += len(hit)
-            chunk_start = i
-        if chunk_start < len(rendered):
-            ids += model.sp.encode(rendered[chunk_start:])
-        return ids
+        return encode_split_on_added(model, added, specials, rendered)
 
     vectors = []
     for c in conversations:

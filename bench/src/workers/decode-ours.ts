@@ -9,16 +9,12 @@
 // Also: allocation/GC per million tokens (v8.GCProfiler, measure.ts) on the headline
 // fixture, and per-stream memory: 10,000 live decoders, each mid-stream.
 import { readFileSync } from "node:fs";
-import {
-  compileDecoderSpecFor,
-  createDecoder,
-  type DecoderHandler,
-  type StopInfo,
-} from "@chatwire/stream-decoder";
+import { compileDecoderSpecFor, createDecoder, type StopInfo } from "@chatwire/stream-decoder";
 import { isFamily, loadFamily } from "../family-fixtures.ts";
 import { type Fixture, loadFixture } from "../fixtures.ts";
 import { allocation, alternate, type Candidate, heapUsedAfterGc, reply, request, SINK } from "../measure.ts";
 import { loadOurs } from "../ours.ts";
+import { sinkHandler, sinkText } from "../sink-handler.ts";
 
 interface Req {
   models: Record<string, { fixtures: string[]; pieces: string }>;
@@ -31,39 +27,11 @@ interface Req {
 const req = request<Req>();
 
 let lastStop: StopInfo | undefined;
-const handler: DecoderHandler = {
-  onMessageStart(role, metadata) {
-    SINK.v += role.length + metadata.length;
-  },
-  onText(text) {
-    SINK.v += text.length;
-  },
-  onReasoning(text) {
-    SINK.v += text.length;
-  },
-  onActionStart(kind) {
-    SINK.v += kind.length;
-  },
-  onActionText(text) {
-    SINK.v += text.length;
-  },
-  onActionEnd(end) {
-    SINK.v += end.raw.length;
-  },
-  onMessageEnd() {
-    SINK.v++;
-  },
-  onStop(stop) {
-    lastStop = stop;
-  },
-  onError(error) {
-    SINK.v += error.message.length;
-  },
-};
+const handler = sinkHandler((stop) => {
+  lastStop = stop;
+});
 
-const floorCb = (s: string): void => {
-  SINK.v += s.length;
-};
+const floorCb = sinkText;
 
 /** The decoder options a fixture needs: the request's tools (Llama 3.x plain-JSON calls). */
 function decoderOptions(fx: Fixture): { tools?: readonly unknown[] } {

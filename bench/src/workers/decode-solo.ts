@@ -18,6 +18,7 @@ import { type FamilyModel, isFamily, loadFamily } from "../family-fixtures.ts";
 import { type Fixture, loadFixture } from "../fixtures.ts";
 import { alternate, type Candidate, reply, request, SINK } from "../measure.ts";
 import { loadOurs } from "../ours.ts";
+import { sinkHandler, sinkText } from "../sink-handler.ts";
 
 type Name = "floor" | "ours" | "ours_stop" | "floor_append" | "ours_append";
 interface Req {
@@ -47,35 +48,7 @@ const headlineFx = loadFixture(req.file);
 const headline = headlineFx.ids;
 const headlineTools = toolsOf(headlineFx);
 
-const sinkHandler: DecoderHandler = {
-  onMessageStart(role, metadata) {
-    SINK.v += role.length + metadata.length;
-  },
-  onText(text) {
-    SINK.v += text.length;
-  },
-  onReasoning(text) {
-    SINK.v += text.length;
-  },
-  onActionStart(kind) {
-    SINK.v += kind.length;
-  },
-  onActionText(text) {
-    SINK.v += text.length;
-  },
-  onActionEnd(end) {
-    SINK.v += end.raw.length;
-  },
-  onMessageEnd() {
-    SINK.v++;
-  },
-  onStop(stop) {
-    SINK.v += stop.reason.length;
-  },
-  onError(error) {
-    SINK.v += error.message.length;
-  },
-};
+const handler = sinkHandler();
 const acc = { content: "", reasoning: "", action: "" };
 const appendHandler: DecoderHandler = {
   onText(text) {
@@ -97,9 +70,7 @@ const drain = (): void => {
   acc.reasoning = "";
   acc.action = "";
 };
-const floorCb = (s: string): void => {
-  SINK.v += s.length;
-};
+const floorCb = sinkText;
 const appendCb = (s: string): void => {
   acc.content += s;
 };
@@ -108,6 +79,19 @@ const opts = (stop: string[] | undefined, tools: readonly unknown[] | undefined)
   ...(tools === undefined ? {} : { tools }),
   ...(stop === undefined ? {} : { stopStrings: stop }),
 });
+/** One whole sequence through a fresh decoder, one ID at a time. */
+function decode(
+  h: DecoderHandler,
+  ids: readonly number[],
+  stop: string[] | undefined,
+  tools: readonly unknown[] | undefined,
+): number {
+  const d = createDecoder(spec, h, opts(stop, tools));
+  const n = ids.length;
+  for (let i = 0; i < n; i++) d.push(ids[i] as number);
+  d.end();
+  return n;
+}
 const runs: Record<Name, (ids: readonly number[], stop?: string[], tools?: readonly unknown[]) => number> = {
   floor(ids) {
     const cb = floorCb;
@@ -116,18 +100,10 @@ const runs: Record<Name, (ids: readonly number[], stop?: string[], tools?: reado
     return n;
   },
   ours(ids, stop, tools) {
-    const d = createDecoder(spec, sinkHandler, opts(stop, tools));
-    const n = ids.length;
-    for (let i = 0; i < n; i++) d.push(ids[i] as number);
-    d.end();
-    return n;
+    return decode(handler, ids, stop, tools);
   },
   ours_stop(ids, _stop, tools) {
-    const d = createDecoder(spec, sinkHandler, opts(req.stopStrings, tools));
-    const n = ids.length;
-    for (let i = 0; i < n; i++) d.push(ids[i] as number);
-    d.end();
-    return n;
+    return decode(handler, ids, req.stopStrings, tools);
   },
   floor_append(ids) {
     const cb = appendCb;
@@ -137,10 +113,7 @@ const runs: Record<Name, (ids: readonly number[], stop?: string[], tools?: reado
     return n;
   },
   ours_append(ids, stop, tools) {
-    const d = createDecoder(spec, appendHandler, opts(stop, tools));
-    const n = ids.length;
-    for (let i = 0; i < n; i++) d.push(ids[i] as number);
-    d.end();
+    const n = decode(appendHandler, ids, stop, tools);
     drain();
     return n;
   },

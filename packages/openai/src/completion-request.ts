@@ -4,7 +4,7 @@
 // as ./request.ts: a RequestError value for anything that cannot be honoured.
 import { quote40, RequestError } from "./errors.ts";
 import { IGNORED, isObj, isOff, type MapOptions, mapSampling, OFF_ONLY, optBool, own } from "./request.ts";
-import type { SamplingOptions } from "./sampling.ts";
+import { ALL_SAMPLING_PARAMS, type SamplingOptions } from "./sampling.ts";
 
 export type CompletionPrompt = { readonly text: string } | { readonly ids: readonly number[] };
 
@@ -23,16 +23,7 @@ const HANDLED = new Set([
   "stream_options",
   "max_tokens",
   "stop",
-  "seed",
-  "temperature",
-  "top_p",
-  "top_k",
-  "min_p",
-  "repetition_penalty",
-  "presence_penalty",
-  "frequency_penalty",
-  "logit_bias",
-  "response_format",
+  ...ALL_SAMPLING_PARAMS,
 ]);
 /** Completions-only fields whose "off" value is fine. */
 const OFF_HERE = new Set(["echo", "suffix", "best_of"]);

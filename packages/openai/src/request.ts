@@ -97,16 +97,7 @@ const HANDLED = new Set([
   "max_tokens",
   "max_completion_tokens",
   "stop",
-  "seed",
-  "temperature",
-  "top_p",
-  "top_k",
-  "min_p",
-  "repetition_penalty",
-  "presence_penalty",
-  "frequency_penalty",
-  "logit_bias",
-  "response_format",
+  ...ALL_SAMPLING_PARAMS,
   // vLLM's extra parameters for the chat template
   "add_generation_prompt",
   "continue_final_message",
@@ -142,21 +133,23 @@ export function isOff(key: string, v: unknown): boolean {
 const bad = (param: string, message: string) =>
   new RequestError("invalid-parameter", `${param}: ${message}`, param);
 
-function optInt(o: Obj, k: string, min: number, max: number): number | undefined | RequestError {
+function optNum(
+  o: Obj,
+  k: string,
+  min: number,
+  max: number,
+  integer = false,
+): number | undefined | RequestError {
   const v = own(o, k);
   if (v === undefined || v === null) return undefined;
-  if (typeof v !== "number" || !Number.isSafeInteger(v)) return bad(k, "must be an integer");
+  if (typeof v !== "number" || !(integer ? Number.isSafeInteger(v) : Number.isFinite(v)))
+    return bad(k, integer ? "must be an integer" : "must be a number");
   if (v < min || v > max) return bad(k, `must be between ${min} and ${max}`);
   return v;
 }
 
-function optNum(o: Obj, k: string, min: number, max: number): number | undefined | RequestError {
-  const v = own(o, k);
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== "number" || !Number.isFinite(v)) return bad(k, "must be a number");
-  if (v < min || v > max) return bad(k, `must be between ${min} and ${max}`);
-  return v;
-}
+const optInt = (o: Obj, k: string, min: number, max: number): number | undefined | RequestError =>
+  optNum(o, k, min, max, true);
 
 export function optBool(o: Obj, k: string): boolean | undefined | RequestError {
   const v = own(o, k);

@@ -6,9 +6,9 @@
 // used on caller text: its tokenize(text, false) still matches USER_DEFINED tokens such as
 // Qwen3's <think> (pinned by test/llama-cpp.test.ts).
 //
-// threads defaults to 1: on a shared 2-core machine llama.cpp's spinning worker threads took the
-// tiny model from ~100 to ~5 tokens/s with 2 threads (measured here); raise it on a real host.
-import type { SamplingOptions, SamplingParam } from "@chatwire/openai";
+// threads defaults to 1: on a small shared machine llama.cpp's spinning worker threads slow
+// generation down badly; raise it on a dedicated host.
+import { ALL_SAMPLING_PARAMS, type SamplingOptions, type SamplingParam } from "@chatwire/openai";
 import type { Engine, GenerateRequest } from "../engine.ts";
 import { EngineError } from "../engine.ts";
 
@@ -56,18 +56,7 @@ interface NodeLlamaCpp {
 }
 
 /** The sampling parameters node-llama-cpp's sequence.evaluate() takes (docs/openai.md "Sampling"). */
-export const LLAMA_CPP_SAMPLING: ReadonlySet<SamplingParam> = new Set<SamplingParam>([
-  "seed",
-  "temperature",
-  "top_p",
-  "top_k",
-  "min_p",
-  "repetition_penalty",
-  "presence_penalty",
-  "frequency_penalty",
-  "logit_bias",
-  "response_format",
-]);
+export const LLAMA_CPP_SAMPLING: ReadonlySet<SamplingParam> = ALL_SAMPLING_PARAMS;
 
 /** How many of the generated tokens the repetition penalties look back on (llama.cpp's default). */
 const PENALTY_WINDOW = 64;

@@ -5,9 +5,10 @@
 // IDs. Both are handled: the index of output_ids[0] in the whole output is
 // completion_tokens - output_ids.length, so the new IDs are those past what was already yielded
 // (without meta_info, cumulative is assumed); the IDs before them must be those yielded. Published protocol: SGLang's native /generate API.
-import type { SamplingOptions, SamplingParam } from "@chatwire/openai";
+import { ALL_SAMPLING_PARAMS, type SamplingOptions, type SamplingParam } from "@chatwire/openai";
 import type { Engine, GenerateRequest } from "../engine.ts";
 import { EngineError } from "../engine.ts";
+import { type UpstreamSamplingShape, upstreamSampling } from "./sampling-body.ts";
 import {
   checkErrorEvent,
   checkId,
@@ -50,36 +51,18 @@ export function sglangNewIds(chunk: unknown, yielded: readonly number[]): number
 }
 
 /** Every sampling parameter: SGLang's sampling_params take them all (JSON schemas as text). */
-export const SGLANG_SAMPLING: ReadonlySet<SamplingParam> = new Set<SamplingParam>([
-  "seed",
-  "temperature",
-  "top_p",
-  "top_k",
-  "min_p",
-  "repetition_penalty",
-  "presence_penalty",
-  "frequency_penalty",
-  "logit_bias",
-  "response_format",
-]);
+export const SGLANG_SAMPLING: ReadonlySet<SamplingParam> = ALL_SAMPLING_PARAMS;
+
+const SGLANG_SHAPE: UpstreamSamplingShape = {
+  seedKey: "sampling_seed",
+  responseFormat: (f) => ({
+    json_schema: JSON.stringify(f.type === "json_schema" ? f.schema : { type: "object" }),
+  }),
+};
 
 /** The sampling part of SGLang's sampling_params (its own names: sampling_seed, json_schema text). */
 export function sglangSampling(s: SamplingOptions): Record<string, unknown> {
-  const f = s.responseFormat;
-  return {
-    ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
-    ...(s.topP !== undefined ? { top_p: s.topP } : {}),
-    ...(s.seed !== undefined ? { sampling_seed: s.seed } : {}),
-    ...(s.topK !== undefined ? { top_k: s.topK } : {}),
-    ...(s.minP !== undefined ? { min_p: s.minP } : {}),
-    ...(s.repetitionPenalty !== undefined ? { repetition_penalty: s.repetitionPenalty } : {}),
-    ...(s.presencePenalty !== undefined ? { presence_penalty: s.presencePenalty } : {}),
-    ...(s.frequencyPenalty !== undefined ? { frequency_penalty: s.frequencyPenalty } : {}),
-    ...(s.logitBias !== undefined ? { logit_bias: Object.fromEntries(s.logitBias) } : {}),
-    ...(f === undefined
-      ? {}
-      : { json_schema: JSON.stringify(f.type === "json_schema" ? f.schema : { type: "object" }) }),
-  };
+  return upstreamSampling(s, SGLANG_SHAPE);
 }
 
 export async function createSglangEngine(o: UpstreamOptions): Promise<Engine> {

@@ -5,9 +5,10 @@
 // `return_token_ids` field) is used instead when present. `skip_special_tokens: false` and
 // `include_stop_str_in_output`-free defaults: chatwire's decoder applies stops itself.
 // Published protocol: vLLM's OpenAI-compatible server, "Completions API" extra parameters.
-import type { SamplingOptions, SamplingParam } from "@chatwire/openai";
+import { ALL_SAMPLING_PARAMS, type SamplingOptions, type SamplingParam } from "@chatwire/openai";
 import type { Engine, GenerateRequest } from "../engine.ts";
 import { EngineError } from "../engine.ts";
+import { type UpstreamSamplingShape, upstreamSampling } from "./sampling-body.ts";
 import {
   checkErrorEvent,
   checkId,
@@ -47,38 +48,19 @@ export function vllmChunkIds(chunk: unknown): number[] {
 }
 
 /** Every sampling parameter: vLLM's completions API takes them all (passed through as named). */
-export const VLLM_SAMPLING: ReadonlySet<SamplingParam> = new Set<SamplingParam>([
-  "seed",
-  "temperature",
-  "top_p",
-  "top_k",
-  "min_p",
-  "repetition_penalty",
-  "presence_penalty",
-  "frequency_penalty",
-  "logit_bias",
-  "response_format",
-]);
+export const VLLM_SAMPLING: ReadonlySet<SamplingParam> = ALL_SAMPLING_PARAMS;
+
+const VLLM_SHAPE: UpstreamSamplingShape = {
+  seedKey: "seed",
+  responseFormat: (f) =>
+    f.type === "json_object"
+      ? { response_format: { type: "json_object" } }
+      : { response_format: { type: "json_schema", json_schema: { name: f.name, schema: f.schema } } },
+};
 
 /** The sampling part of a vLLM /v1/completions body (vLLM's own parameter names). */
 export function vllmSampling(s: SamplingOptions): Record<string, unknown> {
-  const f = s.responseFormat;
-  return {
-    ...(s.temperature !== undefined ? { temperature: s.temperature } : {}),
-    ...(s.topP !== undefined ? { top_p: s.topP } : {}),
-    ...(s.seed !== undefined ? { seed: s.seed } : {}),
-    ...(s.topK !== undefined ? { top_k: s.topK } : {}),
-    ...(s.minP !== undefined ? { min_p: s.minP } : {}),
-    ...(s.repetitionPenalty !== undefined ? { repetition_penalty: s.repetitionPenalty } : {}),
-    ...(s.presencePenalty !== undefined ? { presence_penalty: s.presencePenalty } : {}),
-    ...(s.frequencyPenalty !== undefined ? { frequency_penalty: s.frequencyPenalty } : {}),
-    ...(s.logitBias !== undefined ? { logit_bias: Object.fromEntries(s.logitBias) } : {}),
-    ...(f === undefined
-      ? {}
-      : f.type === "json_object"
-        ? { response_format: { type: "json_object" } }
-        : { response_format: { type: "json_schema", json_schema: { name: f.name, schema: f.schema } } }),
-  };
+  return upstreamSampling(s, VLLM_SHAPE);
 }
 
 export async function createVllmEngine(o: UpstreamOptions): Promise<Engine> {

@@ -23,6 +23,7 @@ import { sendEngineFailure, sendError, sendJson } from "../http/respond.ts";
 import { SseWriter } from "../http/sse.ts";
 import { reportIgnored } from "../ignored-fields.ts";
 import { waitForSlot } from "../slot.ts";
+import { mapOptions, sendModelNotFound } from "./mapping.ts";
 import { refuse } from "./refuse.ts";
 
 export async function chatCompletions(
@@ -35,24 +36,10 @@ export async function chatCompletions(
   deadline: AbortSignal,
   held: Lease,
 ): Promise<void> {
-  const mapped = mapChatCompletionParams(body, {
-    defaultMaxTokens: ctx.limits.defaultMaxTokens,
-    maxTokensLimit: ctx.limits.maxModelLen,
-    ...(ctx.engine.sampling !== undefined
-      ? { engine: { name: ctx.engine.name, honours: ctx.engine.sampling } }
-      : {}),
-    unknownFields: ctx.unknownFields,
-  });
+  const mapped = mapChatCompletionParams(body, { ...mapOptions(ctx), unknownFields: ctx.unknownFields });
   if (RequestError.isInstance(mapped)) return sendError(res, 400, mapped.type, mapped.message, mapped.param);
   if (mapped.ignored.length > 0) reportIgnored(mapped.ignored, res, log);
-  if (mapped.model !== ctx.modelId)
-    return sendError(
-      res,
-      404,
-      "model-not-found",
-      `the model ${JSON.stringify(mapped.model.slice(0, 80))} does not exist; this server serves ${JSON.stringify(ctx.modelId)}`,
-      "model",
-    );
+  if (mapped.model !== ctx.modelId) return sendModelNotFound(res, ctx, mapped.model);
   log.stream = mapped.stream;
   const readAt = performance.now();
   // The slot before the encode: a request refused (429) or timed out in the queue costs none.

@@ -18,6 +18,7 @@ import { sendEngineFailure, sendError, sendJson } from "../http/respond.ts";
 import { SseWriter } from "../http/sse.ts";
 import { waitForSlot } from "../slot.ts";
 import { TextSink } from "../text-sink.ts";
+import { mapOptions, sendModelNotFound } from "./mapping.ts";
 import { refuse } from "./refuse.ts";
 
 export async function completions(
@@ -30,23 +31,9 @@ export async function completions(
   deadline: AbortSignal,
   held: Lease,
 ): Promise<void> {
-  const m = mapCompletionParams(body, {
-    defaultMaxTokens: ctx.limits.defaultMaxTokens,
-    maxTokensLimit: ctx.limits.maxModelLen,
-    ...(ctx.engine.sampling !== undefined
-      ? { engine: { name: ctx.engine.name, honours: ctx.engine.sampling } }
-      : {}),
-    vocabSize: ctx.spec.classes.length,
-  });
+  const m = mapCompletionParams(body, { ...mapOptions(ctx), vocabSize: ctx.spec.classes.length });
   if (RequestError.isInstance(m)) return sendError(res, 400, m.type, m.message, m.param);
-  if (m.model !== ctx.modelId)
-    return sendError(
-      res,
-      404,
-      "model-not-found",
-      `this server serves ${JSON.stringify(ctx.modelId)}`,
-      "model",
-    );
+  if (m.model !== ctx.modelId) return sendModelNotFound(res, ctx, m.model);
   log.stream = m.stream;
   // The slot before the encode: a request refused (429) or timed out in the queue costs none.
   const got = await waitForSlot(ctx.limiter, req, deadline, held);

@@ -26,7 +26,7 @@ export interface Detection {
   /**
    * When the files carry a chat template, one source contains every one of these strings (files
    * without a template still match): tells the template variants this family's renderer
-   * reproduces from later ones of the same vocabulary that it does not (added by the lead).
+   * reproduces from later ones of the same vocabulary that it does not.
    */
   readonly templateIfPresentIncludes?: readonly string[];
   readonly priority?: number;
@@ -37,7 +37,7 @@ export interface Detection {
   readonly modelFiles?: readonly string[];
   /** The model file states one of these versions (tekken.json config.version "v3", "v7", ...). */
   readonly modelVersions?: readonly string[];
-  /** The family also matches when every condition of one of these holds (added by core-tok). */
+  /** The family also matches when every condition of one of these holds. */
   readonly alternatives?: readonly Detection[];
 }
 
@@ -54,7 +54,7 @@ export interface ReservedPolicy {
   /** The text model must have exactly this many pieces (InternLM2 92544). */
   readonly vocabSize?: number;
   /**
-   * Token keys the grammar names that are NOT reserved IDs (added by core-tok): the text model's
+   * Token keys the grammar names that are NOT reserved IDs: the text model's
    * own control / unknown pieces, kept out of the registry (ChatGLM3 <unk>, </s>).
    */
   readonly notReserved?: readonly string[];

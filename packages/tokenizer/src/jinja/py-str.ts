@@ -3,17 +3,8 @@
 // String.prototype.trim), lengths and indices count code points, split(None) splits on runs of
 // whitespace, strip(chars) removes any of the given characters. Every result is sliced from the
 // input (or built from it and the arguments), so every character keeps its origin.
+import { isPySpace } from "../py/strip.ts";
 import { concat, PStr, PStrBuilder } from "./pstr.ts";
-
-/** Python str.isspace() code points (Python 3.11). */
-const PY_SPACE: ReadonlySet<number> = new Set([
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002,
-  0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
-]);
-
-export function isPySpace(c: number): boolean {
-  return PY_SPACE.has(c);
-}
 
 /** True when the string has a surrogate (so UTF-16 offsets differ from code point indices). */
 function astral(s: string): boolean {
@@ -26,18 +17,6 @@ export function pyLen(s: string): number {
   let n = 0;
   for (const _ of s) n++;
   return n;
-}
-
-/** UTF-16 offsets of every code point start, plus the end (only for strings with surrogates). */
-function _cpOffsets(s: string): number[] {
-  const offs: number[] = [];
-  let i = 0;
-  for (const ch of s) {
-    offs.push(i);
-    i += ch.length;
-  }
-  offs.push(i);
-  return offs;
 }
 
 /** Python s[i] (code points; negative from the end); undefined when out of range. */

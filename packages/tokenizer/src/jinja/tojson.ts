@@ -4,7 +4,7 @@
 // was handed keeps its own origin, a caller's is caller text); every character of a caller string (key or
 // value), escaped or not, keeps the caller's origin — so a caller's `"` written as `\"` is two
 // caller characters and can never close a template-made structure at the token level.
-import { pyFloatRepr } from "../py/json.ts";
+import { JSON_ESCAPES, pyFloatRepr } from "../py/json.ts";
 import { ITEM_COST, type Meter, tooLong } from "./limits.ts";
 import { type PStr, PStrBuilder, PStr as PStrClass } from "./pstr.ts";
 import {
@@ -31,16 +31,6 @@ export interface JsonOptions {
   readonly ensureAscii?: boolean;
 }
 
-const ESC: ReadonlyMap<number, string> = new Map([
-  [8, "\\b"],
-  [9, "\\t"],
-  [10, "\\n"],
-  [12, "\\f"],
-  [13, "\\r"],
-  [34, '\\"'],
-  [92, "\\\\"],
-]);
-
 function jsonString(s: PStr, out: PStrBuilder, ascii: boolean): void {
   out.add('"');
   for (let r = 0; r < s.runs.length; r++) {
@@ -51,7 +41,7 @@ function jsonString(s: PStr, out: PStrBuilder, ascii: boolean): void {
       const c = run.charCodeAt(i);
       if (c >= 0x20 && c !== 34 && c !== 92 && (!ascii || c < 0x7f)) continue;
       out.add(run.slice(from, i), origin);
-      out.add(ESC.get(c) ?? `\\u${c.toString(16).padStart(4, "0")}`, origin);
+      out.add(JSON_ESCAPES.get(c) ?? `\\u${c.toString(16).padStart(4, "0")}`, origin);
       from = i + 1;
     }
     out.add(from === 0 ? run : run.slice(from), origin);

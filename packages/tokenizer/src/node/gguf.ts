@@ -23,6 +23,31 @@ function cannotRead(path: string, e: unknown): TokenizerError {
   return new TokenizerError("bad-gguf-file", `${path} cannot be read`, { file: path });
 }
 
+/** A typed error stays as it is; anything else thrown while reading is `cannotRead`. */
+function readError(path: string, e: unknown): TokenizerError {
+  return TokenizerError.isInstance(e) ? e : cannotRead(path, e);
+}
+
+/**
+ * The head and its metadata when the `got` bytes read (of `want` asked, of a `size`-byte file)
+ * hold the whole metadata section; else the size of the next, larger read.
+ */
+function headOrNextSize(
+  buf: Uint8Array,
+  got: number,
+  want: number,
+  size: number,
+  path: string,
+): { head: Uint8Array; metadata: GgufMetadata } | number {
+  const head = buf.subarray(0, got);
+  try {
+    return { head, metadata: readGgufMetadata(head, path) };
+  } catch (e) {
+    if (!truncated(e) || got < want || want >= size) throw e;
+    return Math.min(size, want * 4);
+  }
+}
+
 /** The head of `path` holding the whole metadata section (growing reads). */
 export function readGgufHeadSync(path: string): Uint8Array {
   return readGgufHeadMetadataSync(path).head;
@@ -47,17 +72,12 @@ export function readGgufHeadMetadataSync(path: string): { head: Uint8Array; meta
         if (n === 0) break;
         got += n;
       }
-      const head = buf.subarray(0, got);
-      try {
-        return { head, metadata: readGgufMetadata(head, path) };
-      } catch (e) {
-        if (!truncated(e) || got < want || want >= size) throw e;
-        want = Math.min(size, want * 4);
-      }
+      const r = headOrNextSize(buf, got, want, size, path);
+      if (typeof r !== "number") return r;
+      want = r;
     }
   } catch (e) {
-    if (TokenizerError.isInstance(e)) throw e;
-    throw cannotRead(path, e);
+    throw readError(path, e);
   } finally {
     closeSync(fd);
   }
@@ -89,17 +109,12 @@ export async function readGgufHeadMetadata(
         if (bytesRead === 0) break;
         got += bytesRead;
       }
-      const head = buf.subarray(0, got);
-      try {
-        return { head, metadata: readGgufMetadata(head, path) };
-      } catch (e) {
-        if (!truncated(e) || got < want || want >= size) throw e;
-        want = Math.min(size, want * 4);
-      }
+      const r = headOrNextSize(buf, got, want, size, path);
+      if (typeof r !== "number") return r;
+      want = r;
     }
   } catch (e) {
-    if (TokenizerError.isInstance(e)) throw e;
-    throw cannotRead(path, e);
+    throw readError(path, e);
   } finally {
     await handle.close();
   }

@@ -12,7 +12,8 @@
 //   else as Python's repr(float) (1e-05, 0.1, 1.5, 1e+21).
 import { TokenizerError } from "../errors.ts";
 
-const ESCAPES: ReadonlyMap<number, string> = new Map([
+/** JSON's two-character escapes by UTF-16 unit (json.dumps writes every other control unit as \\u00xx). */
+export const JSON_ESCAPES: ReadonlyMap<number, string> = new Map([
   [8, "\\b"],
   [9, "\\t"],
   [10, "\\n"],
@@ -30,7 +31,7 @@ export function pyJsonString(s: string): string {
     const c = s.charCodeAt(i);
     if (c >= 0x20 && c !== 34 && c !== 92) continue;
     parts ??= ['"'];
-    parts.push(s.slice(from, i), ESCAPES.get(c) ?? `\\u${c.toString(16).padStart(4, "0")}`);
+    parts.push(s.slice(from, i), JSON_ESCAPES.get(c) ?? `\\u${c.toString(16).padStart(4, "0")}`);
     from = i + 1;
   }
   if (parts === undefined) return `"${s}"`;

@@ -11,24 +11,9 @@
 // (Cn in 14.0) are printable here, escaped by Python.
 // Linear in the value; recursion bounded by the request's MAX_JSON_DEPTH.
 import { pyFloatRepr } from "./json.ts";
-import type { PyValue } from "./value.ts";
+import { type PyValue, type PyWriteStyle, pyWrite } from "./value.ts";
 
 const NOT_PRINTABLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]/u;
-
-/** Python str.isspace() code points (what str.strip() removes; listed by Python 3.11). */
-const PY_SPACE: ReadonlySet<number> = new Set([
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002,
-  0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
-]);
-
-/** Python str.strip() (jinja2's `trim`), with the number of units dropped in front. */
-export function pyStrip(s: string): { text: string; dropped: number } {
-  let a = 0;
-  let z = s.length;
-  while (a < z && PY_SPACE.has(s.charCodeAt(a))) a++;
-  while (z > a && PY_SPACE.has(s.charCodeAt(z - 1))) z--;
-  return { text: s.slice(a, z), dropped: a };
-}
 
 function hex(cp: number, width: number): string {
   return cp.toString(16).padStart(width, "0");
@@ -68,35 +53,17 @@ function floatRepr(f: number): string {
   return pyFloatRepr(f);
 }
 
+const REPR_STYLE: PyWriteStyle = {
+  none: "None",
+  true: "True",
+  false: "False",
+  str: pyReprString,
+  float: floatRepr,
+};
+
 /** repr() of a value. */
 export function pyRepr(v: PyValue): string {
-  const parts: string[] = [];
-  const go = (x: PyValue): void => {
-    if (x === null) parts.push("None");
-    else if (x === true) parts.push("True");
-    else if (x === false) parts.push("False");
-    else if (typeof x === "string") parts.push(pyReprString(x));
-    else if (Array.isArray(x)) {
-      parts.push("[");
-      x.forEach((y, k) => {
-        if (k > 0) parts.push(", ");
-        go(y);
-      });
-      parts.push("]");
-    } else if (x instanceof Map) {
-      parts.push("{");
-      let k = 0;
-      for (const [key, y] of x) {
-        if (k++ > 0) parts.push(", ");
-        parts.push(pyReprString(key), ": ");
-        go(y);
-      }
-      parts.push("}");
-    } else if ("int" in x) parts.push(x.int);
-    else parts.push(floatRepr((x as { float: number }).float));
-  };
-  go(v);
-  return parts.join("");
+  return pyWrite(v, REPR_STYLE);
 }
 
 /** str() of a value: a str as it is, anything else its repr(). */

@@ -8,6 +8,11 @@ const PY_SPACE: ReadonlySet<number> = new Set([
   0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
 ]);
 
+/** Python str.isspace() of one UTF-16 unit (every code point it accepts is in the BMP). */
+export function isPySpace(c: number): boolean {
+  return PY_SPACE.has(c);
+}
+
 /** `s.strip()` and how many UTF-16 units were dropped in front (the audit offset). */
 export function pyStrip(s: string): { readonly text: string; readonly dropped: number } {
   let a = 0;

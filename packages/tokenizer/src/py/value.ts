@@ -176,23 +176,53 @@ function isMap(v: PyValue): v is ReadonlyMap<string, PyValue> {
   return v instanceof Map;
 }
 
+/** How a PyValue is written: the three literals, strings (keys too) and floats. */
+export interface PyWriteStyle {
+  readonly none: string;
+  readonly true: string;
+  readonly false: string;
+  readonly str: (s: string) => string;
+  readonly float: (f: number) => string;
+}
+
+const JSON_STYLE: PyWriteStyle = {
+  none: "null",
+  true: "true",
+  false: "false",
+  str: pyJsonString,
+  float: pyFloatRepr,
+};
+
+const LITERAL_STYLE: PyWriteStyle = {
+  none: "None",
+  true: "True",
+  false: "False",
+  str: pyJsonString,
+  float: (f) => {
+    if (!Number.isFinite(f))
+      throw new TokenizerError("invalid-conversation", "a non-finite number has no Python literal");
+    return pyFloatRepr(f);
+  },
+};
+
 /** json.dumps(v, ensure_ascii=False) (default separators). */
 export function pyValueJson(v: PyValue): string {
-  return write(v, "json");
+  return pyWrite(v, JSON_STYLE);
 }
 
 /** Python repr()-style literal with double-quoted strings (see chatglm3.ts for why). */
 export function pyValueLiteral(v: PyValue): string {
-  return write(v, "python");
+  return pyWrite(v, LITERAL_STYLE);
 }
 
-function write(v: PyValue, style: "json" | "python"): string {
+/** `v` with ", " between items and ": " after keys, literals, strings and floats as `style` writes them. */
+export function pyWrite(v: PyValue, style: PyWriteStyle): string {
   const parts: string[] = [];
   const go = (x: PyValue): void => {
-    if (x === null) parts.push(style === "json" ? "null" : "None");
-    else if (x === true) parts.push(style === "json" ? "true" : "True");
-    else if (x === false) parts.push(style === "json" ? "false" : "False");
-    else if (typeof x === "string") parts.push(pyJsonString(x));
+    if (x === null) parts.push(style.none);
+    else if (x === true) parts.push(style.true);
+    else if (x === false) parts.push(style.false);
+    else if (typeof x === "string") parts.push(style.str(x));
     else if (Array.isArray(x)) {
       parts.push("[");
       x.forEach((y, k) => {
@@ -205,17 +235,12 @@ function write(v: PyValue, style: "json" | "python"): string {
       let k = 0;
       for (const [key, y] of x as ReadonlyMap<string, PyValue>) {
         if (k++ > 0) parts.push(", ");
-        parts.push(`${pyJsonString(key)}: `);
+        parts.push(style.str(key), ": ");
         go(y);
       }
       parts.push("}");
     } else if ("int" in (x as object)) parts.push((x as { int: string }).int);
-    else {
-      const f = (x as { float: number }).float;
-      if (style === "python" && !Number.isFinite(f))
-        throw new TokenizerError("invalid-conversation", "a non-finite number has no Python literal");
-      parts.push(pyFloatRepr(f));
-    }
+    else parts.push(style.float((x as { float: number }).float));
   };
   go(v);
   return parts.join("");

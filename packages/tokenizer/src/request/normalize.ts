@@ -12,6 +12,7 @@
 import type { CallerRef } from "../chat/builder.ts";
 import type { ChatSink } from "../chat/sink.ts";
 import { quote } from "../errors.ts";
+import { isPySpace } from "../py/strip.ts";
 import { parseNow } from "./clock.ts";
 import { MAX_JSON_DEPTH } from "./request.ts";
 import { type At, checkKeys, checkRole, invalid, isObject, items, type JsonObject, own } from "./schema.ts";
@@ -477,12 +478,6 @@ export function normalizeRequest(request: unknown, p: FamilyProfile): NRequest {
   };
 }
 
-/** Python str.isspace() code points (what str.strip() removes; listed by Python 3.11). */
-const PY_SPACE: ReadonlySet<number> = new Set([
-  0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x1c, 0x1d, 0x1e, 0x1f, 0x20, 0x85, 0xa0, 0x1680, 0x2000, 0x2001, 0x2002,
-  0x2003, 0x2004, 0x2005, 0x2006, 0x2007, 0x2008, 0x2009, 0x200a, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000,
-]);
-
 /**
  * The part of the final message's rendered content that transformers keeps with
  * continue_final_message: it finds content.strip() in the rendering and cuts after it, keeping
@@ -491,11 +486,11 @@ const PY_SPACE: ReadonlySet<number> = new Set([
  */
 export function prefillKeep(content: string, rendered: string): string | undefined {
   let a = 0;
-  while (a < content.length && PY_SPACE.has(content.charCodeAt(a))) a++;
+  while (a < content.length && isPySpace(content.charCodeAt(a))) a++;
   if (a === content.length) return undefined;
   if (a === 0) return rendered;
   let z = rendered.length;
-  while (z > 0 && PY_SPACE.has(rendered.charCodeAt(z - 1))) z--;
+  while (z > 0 && isPySpace(rendered.charCodeAt(z - 1))) z--;
   return rendered.slice(0, z);
 }
 

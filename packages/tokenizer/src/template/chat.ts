@@ -18,9 +18,9 @@ import { TokenizerError } from "../errors.ts";
 import type { ProgramNode } from "../jinja/ast.ts";
 import { Origins } from "../jinja/origins.ts";
 import { concat, PStr, TEMPLATE } from "../jinja/pstr.ts";
-import { isPySpace } from "../jinja/py-str.ts";
 import { type RenderOptions, type RenderResult, renderProgram } from "../jinja/render.ts";
 import { type DictEntries, type DictSource, PDict, PList, type Value } from "../jinja/values.ts";
+import { isPySpace } from "../py/strip.ts";
 import { checkJsonValue, type FamilyProfile, normalizeRequest } from "../request/normalize.ts";
 import { REASONING_NAMES, type ReasoningName, type RequestShape, requestShape } from "./request-shape.ts";
 

@@ -24,7 +24,8 @@
 // fails on a string: `|items` needs a mapping); they must be a JSON object.
 
 import type { ChatSink } from "../../chat/sink.ts";
-import { pyStr, pyStrip } from "../../py/str-repr.ts";
+import { pyStr } from "../../py/str-repr.ts";
+import { pyStrip } from "../../py/strip.ts";
 import { PyJsonError, type PyValue, parsePyJson, pyFromJs, pyValueJson } from "../../py/value.ts";
 import {
   type FamilyProfile,

@@ -9,6 +9,7 @@
 // tokenizers' Rust code (normalizers/*.rs, pre_tokenizers/*.rs, NormalizedString::split), checked
 // against the Rust crate by test/tokenizer-breadth.test.ts.
 
+import { type Fail, isObject, type Json, type JsonObject, typeOf } from "../tokenizer-json-fields.ts";
 import { translateOnigPattern, WHITE_SPACE } from "./regex-translate.ts";
 
 export type Behavior = "Isolated" | "Removed" | "MergedWithPrevious" | "MergedWithNext" | "Contiguous";
@@ -105,19 +106,6 @@ function parseDecoder(d: Json, fail: Fail): object {
     return { type: "ByteLevel" };
   }
   return fail(`unsupported decoder "${type}" (supported: ByteLevel, Sequence of ByteLevel)`, "decoder");
-}
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
-type Fail = (message: string, field?: string) => never;
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function typeOf(v: Json, fail: Fail, field: string): string {
-  if (!isObject(v) || typeof v.type !== "string") return fail(`${field} has no "type"`, field);
-  return v.type;
 }
 
 // ------------------------------------------------------------------------------ normalizers

@@ -3,6 +3,14 @@
 // error naming the component, so an unsupported file never encodes differently in silence.
 
 import { TokenizerError } from "../../errors.ts";
+import {
+  addedTokenEntries,
+  type Fail,
+  isObject,
+  type Json,
+  type JsonObject,
+  typeOf,
+} from "../tokenizer-json-fields.ts";
 import type { ScannedTokenizerJson } from "./json-scan.ts";
 import { GPT2_PATTERN, RegexTranslateError, translateOnigPattern } from "./regex-translate.ts";
 import { Vocab } from "./vocab.ts";
@@ -39,9 +47,6 @@ export interface ByteLevelBpeSpec {
   readonly llamaCppSymbols: boolean;
   readonly addedTokens: readonly AddedTokenSpec[];
 }
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
 
 /**
  * Parse (when given a string) and validate a tokenizer.json. `file` names it in errors. With
@@ -99,17 +104,6 @@ export function parseByteLevelTokenizerJson(
     llamaCppSymbols,
     addedTokens,
   };
-}
-
-type Fail = (message: string, field?: string) => never;
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function typeOf(v: Json, fail: Fail, field: string): string {
-  if (!isObject(v) || typeof v.type !== "string") return fail(`${field} has no "type"`, field);
-  return v.type;
 }
 
 function parseNormalizer(n: Json, fail: Fail): boolean {
@@ -290,17 +284,7 @@ export function resolveScannedMerges(scanned: ScannedTokenizerJson): {
 }
 
 function parseAddedTokens(a: Json, fail: Fail): AddedTokenSpec[] {
-  if (!Array.isArray(a)) return fail("added_tokens is not an array", "added_tokens");
-  return a.map((t, i) => {
-    if (
-      !isObject(t) ||
-      typeof t.content !== "string" ||
-      typeof t.id !== "number" ||
-      !Number.isInteger(t.id) ||
-      t.id < 0
-    ) {
-      return fail(`added_tokens[${i}] needs an integer id and a string content`, "added_tokens");
-    }
+  return addedTokenEntries(a, fail).map((t) => {
     // HF applies these where it matches the token in text (a rendered template around it): the
     // native encoders place added tokens as IDs and would not strip or refuse the text beside
     // them. The template path applies lstrip / rstrip itself (../../template/strip-sink.ts) and

@@ -8,6 +8,14 @@ import { TokenizerError } from "../../errors.ts";
 import type { ScannedTokenizerJson } from "../bytelevel/json-scan.ts";
 import { resolveScannedMerges } from "../bytelevel/tokenizer-json.ts";
 import { Vocab } from "../bytelevel/vocab.ts";
+import {
+  addedTokenEntries,
+  type Fail,
+  isObject,
+  type Json,
+  type JsonObject,
+  typeOf,
+} from "../tokenizer-json-fields.ts";
 
 export type NormalizerStep =
   | { readonly kind: "replace"; readonly from: string; readonly to: string }
@@ -56,14 +64,6 @@ export interface SpJsonSpec {
   readonly fuseUnk: boolean;
   readonly ignoreMerges: boolean;
   readonly addedTokens: readonly SpAddedToken[];
-}
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
-type Fail = (message: string, field?: string) => never;
-
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
 /**
@@ -193,11 +193,6 @@ function storedMergeStrings(stored: {
     stored.vocab.pieces[stored.merges[3 * rank] as number] ?? "",
     stored.vocab.pieces[stored.merges[3 * rank + 1] as number] ?? "",
   ];
-}
-
-function typeOf(v: Json, fail: Fail, field: string): string {
-  if (!isObject(v) || typeof v.type !== "string") return fail(`${field} has no "type"`, field);
-  return v.type;
 }
 
 /** A {String: s} pattern (Regex patterns are refused). */
@@ -330,25 +325,14 @@ function parseDecoder(d: Json, fail: Fail): DecoderStep[] {
 }
 
 function parseAddedTokens(a: Json, fail: Fail): SpAddedToken[] {
-  if (!Array.isArray(a)) return fail("added_tokens is not an array", "added_tokens");
-  return a.map((t, i) => {
-    if (
-      !isObject(t) ||
-      typeof t.content !== "string" ||
-      typeof t.id !== "number" ||
-      !Number.isInteger(t.id) ||
-      t.id < 0
-    )
-      return fail(`added_tokens[${i}] needs an integer id and a string content`, "added_tokens");
-    return {
-      id: t.id,
-      content: t.content,
-      special: t.special === true,
-      lstrip: t.lstrip === true,
-      rstrip: t.rstrip === true,
-      singleWord: t.single_word === true,
-      // HF's default for a token without the flag: normalized unless special.
-      normalized: t.normalized === undefined ? t.special !== true : t.normalized === true,
-    };
-  });
+  return addedTokenEntries(a, fail).map((t) => ({
+    id: t.id,
+    content: t.content,
+    special: t.special === true,
+    lstrip: t.lstrip === true,
+    rstrip: t.rstrip === true,
+    singleWord: t.single_word === true,
+    // HF's default for a token without the flag: normalized unless special.
+    normalized: t.normalized === undefined ? t.special !== true : t.normalized === true,
+  }));
 }

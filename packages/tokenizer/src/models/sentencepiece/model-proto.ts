@@ -379,140 +379,103 @@ function readPiece(r: Reader, end: number, index: number, table: PieceTable, at:
   table.push(pieceStart, pieceEnd, hash, units, score, type);
 }
 
-// A message field that occurs twice is merged (proto2 semantics): `prev` holds the first.
-function readTrainer(r: Reader, prev?: TrainerSpec): TrainerSpec {
-  const t: { -readonly [K in keyof TrainerSpec]: TrainerSpec[K] } = {
-    modelType: ModelType.Unigram as number,
-    vocabSize: 8000,
-    byteFallback: false,
-    splitDigits: false,
-    treatWhitespaceAsSuffix: false,
-    allowWhitespaceOnlyPieces: false,
-    unkId: 0,
-    bosId: 1,
-    eosId: 2,
-    padId: -1,
-    unkPiece: "<unk>",
-    bosPiece: "<s>",
-    eosPiece: "</s>",
-    padPiece: "<pad>",
-    unkSurface: " \u2047 ",
-    ...prev,
-  };
+/**
+ * A scalar field of a spec message, as data: its proto name, how it is read (int / bool: a
+ * varint; string: UTF-8; length: a byte string of which only the length is kept) and the key it sets.
+ */
+type ScalarField<T> = readonly [name: string, kind: "int" | "bool" | "string" | "length", key: keyof T];
+
+const TRAINER_FIELDS: ReadonlyMap<number, ScalarField<TrainerSpec>> = new Map([
+  [3, ["model_type", "int", "modelType"]],
+  [4, ["vocab_size", "int", "vocabSize"]],
+  [24, ["treat_whitespace_as_suffix", "bool", "treatWhitespaceAsSuffix"]],
+  [25, ["split_digits", "bool", "splitDigits"]],
+  [26, ["allow_whitespace_only_pieces", "bool", "allowWhitespaceOnlyPieces"]],
+  [35, ["byte_fallback", "bool", "byteFallback"]],
+  [40, ["unk_id", "int", "unkId"]],
+  [41, ["bos_id", "int", "bosId"]],
+  [42, ["eos_id", "int", "eosId"]],
+  [43, ["pad_id", "int", "padId"]],
+  [44, ["unk_surface", "string", "unkSurface"]],
+  [45, ["unk_piece", "string", "unkPiece"]],
+  [46, ["bos_piece", "string", "bosPiece"]],
+  [47, ["eos_piece", "string", "eosPiece"]],
+  [48, ["pad_piece", "string", "padPiece"]],
+] as const);
+
+const TRAINER_DEFAULTS: TrainerSpec = {
+  modelType: ModelType.Unigram as number,
+  vocabSize: 8000,
+  byteFallback: false,
+  splitDigits: false,
+  treatWhitespaceAsSuffix: false,
+  allowWhitespaceOnlyPieces: false,
+  unkId: 0,
+  bosId: 1,
+  eosId: 2,
+  padId: -1,
+  unkPiece: "<unk>",
+  bosPiece: "<s>",
+  eosPiece: "</s>",
+  padPiece: "<pad>",
+  unkSurface: " \u2047 ",
+};
+
+const NORMALIZER_FIELDS: ReadonlyMap<number, ScalarField<NormalizerSpec>> = new Map([
+  [1, ["name", "string", "name"]],
+  [2, ["precompiled_charsmap", "length", "precompiledCharsmapLength"]],
+  [3, ["add_dummy_prefix", "bool", "addDummyPrefix"]],
+  [4, ["remove_extra_whitespaces", "bool", "removeExtraWhitespaces"]],
+  [5, ["escape_whitespaces", "bool", "escapeWhitespaces"]],
+] as const);
+
+const NORMALIZER_DEFAULTS: NormalizerSpec = {
+  name: "",
+  precompiledCharsmapLength: 0,
+  addDummyPrefix: true,
+  removeExtraWhitespaces: true,
+  escapeWhitespaces: true,
+};
+
+/**
+ * A spec message of scalar fields over `defaults`; other fields are skipped. A message field that
+ * occurs twice is merged (proto2 semantics): `prev` holds the first.
+ */
+function readScalars<T extends object>(
+  r: Reader,
+  fields: ReadonlyMap<number, ScalarField<T>>,
+  defaults: T,
+  prev: T | undefined,
+): T {
+  const out: { [key: string]: unknown } = {};
+  Object.assign(out, defaults, prev);
   while (r.pos < r.end) {
     const tag = r.tag();
     const field = tag >>> 3;
     const wire = tag & 7;
-    switch (field) {
-      case 3:
-        r.expect(wire, WIRE_VARINT, "model_type");
-        t.modelType = r.varint();
-        break;
-      case 4:
-        r.expect(wire, WIRE_VARINT, "vocab_size");
-        t.vocabSize = r.varint();
-        break;
-      case 24:
-        r.expect(wire, WIRE_VARINT, "treat_whitespace_as_suffix");
-        t.treatWhitespaceAsSuffix = r.varint() !== 0;
-        break;
-      case 25:
-        r.expect(wire, WIRE_VARINT, "split_digits");
-        t.splitDigits = r.varint() !== 0;
-        break;
-      case 26:
-        r.expect(wire, WIRE_VARINT, "allow_whitespace_only_pieces");
-        t.allowWhitespaceOnlyPieces = r.varint() !== 0;
-        break;
-      case 35:
-        r.expect(wire, WIRE_VARINT, "byte_fallback");
-        t.byteFallback = r.varint() !== 0;
-        break;
-      case 40:
-        r.expect(wire, WIRE_VARINT, "unk_id");
-        t.unkId = r.varint();
-        break;
-      case 41:
-        r.expect(wire, WIRE_VARINT, "bos_id");
-        t.bosId = r.varint();
-        break;
-      case 42:
-        r.expect(wire, WIRE_VARINT, "eos_id");
-        t.eosId = r.varint();
-        break;
-      case 43:
-        r.expect(wire, WIRE_VARINT, "pad_id");
-        t.padId = r.varint();
-        break;
-      case 44:
-        r.expect(wire, WIRE_LEN, "unk_surface");
-        t.unkSurface = r.string();
-        break;
-      case 45:
-        r.expect(wire, WIRE_LEN, "unk_piece");
-        t.unkPiece = r.string();
-        break;
-      case 46:
-        r.expect(wire, WIRE_LEN, "bos_piece");
-        t.bosPiece = r.string();
-        break;
-      case 47:
-        r.expect(wire, WIRE_LEN, "eos_piece");
-        t.eosPiece = r.string();
-        break;
-      case 48:
-        r.expect(wire, WIRE_LEN, "pad_piece");
-        t.padPiece = r.string();
-        break;
-      default:
-        r.skip(wire, field);
+    const f = fields.get(field);
+    if (f === undefined) {
+      r.skip(wire, field);
+      continue;
+    }
+    const [name, kind, key] = f;
+    r.expect(wire, kind === "int" || kind === "bool" ? WIRE_VARINT : WIRE_LEN, name);
+    if (kind === "int") out[key as string] = r.varint();
+    else if (kind === "bool") out[key as string] = r.varint() !== 0;
+    else if (kind === "string") out[key as string] = r.string();
+    else {
+      const [s, e] = r.lengthDelimited();
+      out[key as string] = e - s;
     }
   }
-  return t;
+  return out as T;
 }
 
-function readNormalizer(r: Reader, prev?: NormalizerSpec): NormalizerSpec {
-  const n: { -readonly [K in keyof NormalizerSpec]: NormalizerSpec[K] } = {
-    name: "",
-    precompiledCharsmapLength: 0,
-    addDummyPrefix: true,
-    removeExtraWhitespaces: true,
-    escapeWhitespaces: true,
-    ...prev,
-  };
-  while (r.pos < r.end) {
-    const tag = r.tag();
-    const field = tag >>> 3;
-    const wire = tag & 7;
-    switch (field) {
-      case 1:
-        r.expect(wire, WIRE_LEN, "name");
-        n.name = r.string();
-        break;
-      case 2: {
-        r.expect(wire, WIRE_LEN, "precompiled_charsmap");
-        const [s, e] = r.lengthDelimited();
-        n.precompiledCharsmapLength = e - s;
-        break;
-      }
-      case 3:
-        r.expect(wire, WIRE_VARINT, "add_dummy_prefix");
-        n.addDummyPrefix = r.varint() !== 0;
-        break;
-      case 4:
-        r.expect(wire, WIRE_VARINT, "remove_extra_whitespaces");
-        n.removeExtraWhitespaces = r.varint() !== 0;
-        break;
-      case 5:
-        r.expect(wire, WIRE_VARINT, "escape_whitespaces");
-        n.escapeWhitespaces = r.varint() !== 0;
-        break;
-      default:
-        r.skip(wire, field);
-    }
-  }
-  return n;
-}
+const readTrainer = (r: Reader, prev?: TrainerSpec): TrainerSpec =>
+  readScalars(r, TRAINER_FIELDS, TRAINER_DEFAULTS, prev);
+
+const readNormalizer = (r: Reader, prev?: NormalizerSpec): NormalizerSpec =>
+  readScalars(r, NORMALIZER_FIELDS, NORMALIZER_DEFAULTS, prev);
 
 /** Parses the wire format only (no semantic checks). */
 function parse(bytes: Uint8Array, file: string): SentencePieceProto {

@@ -1,0 +1,36 @@
+// What the tokenizer.json readers share (byte-level BPE and its pipeline components, the
+// SentencePiece-converted flavour): the JSON value type, the typed-failure callback each reader
+// passes down (a `bad-tokenizer-file` naming the field), and the checks of a component's "type"
+// and of an added_tokens entry.
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
+export type Fail = (message: string, field?: string) => never;
+
+export function isObject(v: unknown): v is JsonObject {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** A component's "type" string. */
+export function typeOf(v: Json, fail: Fail, field: string): string {
+  if (!isObject(v) || typeof v.type !== "string") return fail(`${field} has no "type"`, field);
+  return v.type;
+}
+
+/** The added_tokens entries, each checked to hold an integer id >= 0 and a string content. */
+export function addedTokenEntries(
+  a: Json,
+  fail: Fail,
+): Array<JsonObject & { readonly id: number; readonly content: string }> {
+  if (!Array.isArray(a)) return fail("added_tokens is not an array", "added_tokens");
+  return a.map((t, i) => {
+    if (
+      !isObject(t) ||
+      typeof t.content !== "string" ||
+      typeof t.id !== "number" ||
+      !Number.isInteger(t.id) ||
+      t.id < 0
+    )
+      return fail(`added_tokens[${i}] needs an integer id and a string content`, "added_tokens");
+    return t as JsonObject & { readonly id: number; readonly content: string };
+  });
+}
