@@ -86,6 +86,22 @@ function toolCallIdOf(request: unknown, i: number): string | undefined {
   return typeof id === "string" ? id : undefined;
 }
 
+/**
+ * A message's text as mistral-common's normalizer aggregates it: text chunks of one message
+ * joined by "\n\n" (its chunk_join_str), empty chunks skipped; the common request form joins
+ * parts with "\n" (vLLM's rule), so the parts are read again here.
+ */
+function withChunksJoined(request: unknown, m: NMessage): NMessage {
+  const parts = rawMessage(request, m.index)?.content;
+  if (!Array.isArray(parts)) return m;
+  const texts: string[] = [];
+  for (const p of parts) {
+    const t = isObject(p) ? own(p, "text") : undefined;
+    if (typeof t === "string" && t.length > 0) texts.push(t);
+  }
+  return { ...m, content: texts.join("\n\n") };
+}
+
 function nonEmpty(ms: readonly NMessage[]): Piece[] {
   return ms.filter((m) => m.content.length > 0).map((m) => ({ text: m.content, message: m.index }));
 }
@@ -93,7 +109,7 @@ function nonEmpty(ms: readonly NMessage[]): Piece[] {
 /** Validates and normalizes `request` for tokenizer version `v` (typed errors: invalid-conversation). */
 export function planRequest(request: unknown, v: MistralVersion): Plan {
   const req = normalizeRequest(request, PROFILE);
-  const msgs = req.messages;
+  const msgs = req.messages.map((m) => withChunksJoined(request, m));
   for (const m of msgs) {
     if (v === 1 && (m.role === "tool" || m.toolCalls.length > 0))
       throw invalid("Mistral tokenizer v1 has no tools", { message: m.index, field: "tool_calls" });
