@@ -1,8 +1,8 @@
 // The small tekken tokenizers mistral-common's own v11/v13 tests build (tests/test_tekken.py
 // quick_vocab + get_special_tokens, a re-implementation labelled as such): the 256 byte tokens
 // (its extra tokens lie past vocab_size - num_special_tokens and are cut off), pattern ".+",
-// 100 special tokens: the deprecated list, fillers, [ARGS] = 32, [CALL_ID] = 33 and, with
-// `think`, [THINK] = 35, [/THINK] = 36. So a byte b of text is ID b + 100, as its expected IDs say.
+// 100 special tokens: the deprecated list, then (v11+) fillers, [ARGS] = 32, [CALL_ID] = 33 and,
+// with `think`, [THINK] = 35, [/THINK] = 36. So a byte b of text is ID b + 100, as its expected IDs say.
 
 const DEPRECATED = [
   "<unk>",
@@ -27,12 +27,14 @@ const DEPRECATED = [
   "[TOOL_CONTENT]",
 ];
 
-export function syntheticTekken(version: "v11" | "v13", think = false): Uint8Array {
+export function syntheticTekken(version: "v7" | "v11" | "v13", think = false): Uint8Array {
   const special = [...DEPRECATED];
-  for (let i = special.length; i < 24; i++) special.push(`<SPECIAL_${i}>`);
-  for (let i = special.length; i < 32; i++) special.push(`<SPCECIAL_${i}>`);
-  special.push("[ARGS]", "[CALL_ID]");
-  if (version === "v13" && think) special.push("<SPCECIAL_34>", "[THINK]", "[/THINK]");
+  if (version !== "v7") {
+    for (let i = special.length; i < 24; i++) special.push(`<SPECIAL_${i}>`);
+    for (let i = special.length; i < 32; i++) special.push(`<SPCECIAL_${i}>`);
+    special.push("[ARGS]", "[CALL_ID]");
+    if (version === "v13" && think) special.push("<SPCECIAL_34>", "[THINK]", "[/THINK]");
+  }
   const vocab = Array.from({ length: 256 }, (_, i) => ({
     rank: i,
     token_bytes: Buffer.from([i]).toString("base64"),
