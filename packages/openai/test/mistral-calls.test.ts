@@ -7,6 +7,7 @@ import { createRequire } from "node:module";
 import { type ChatMessage, type ChatRequest, type ChatTokenizer, fromFiles } from "@chatwire/tokenizer";
 import { describe, expect, it } from "vitest";
 import { haveMistralSuite, mistralSpm } from "../../../test-support/mistral-suite.ts";
+import { syntheticTekken } from "../../../test-support/mistral-synthetic-tekken.ts";
 import { RequestError, toolChoicePrefill } from "../src/index.ts";
 import { runWriter } from "./writer-support.ts";
 
@@ -40,9 +41,9 @@ const TURN = [
 ];
 
 /** The assistant turn's IDs after the generation prompt, through the first EOS. */
-function generation(tok: ChatTokenizer): number[] {
+function generation(tok: ChatTokenizer, turn: readonly unknown[] = TURN): number[] {
   const prompt = tok.encodeChat({ messages: CONTEXT as ChatMessage[], add_generation_prompt: true }).ids;
-  const full = tok.encodeChat({ messages: [...CONTEXT, ...TURN] as ChatMessage[] }).ids;
+  const full = tok.encodeChat({ messages: [...CONTEXT, ...turn] as ChatMessage[] }).ids;
   expect(full.slice(0, prompt.length)).toEqual(prompt);
   const gen = full.slice(prompt.length);
   const eos = new Set(tok.registry.eosIds);
@@ -89,5 +90,41 @@ describe.each(tokenizers())("Mistral tool_choice prefill (Grammar.callOpening): 
     if (p instanceof RequestError) throw p;
     expect(p.ids).toEqual(ids.slice(0, 1));
     expect(runWriter(tok, ids.slice(1), {}, {}, p.ids).calls.length).toBe(2);
+  });
+});
+
+// v11/v13 (tekken): each call [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{...} (v13: no [CALL_ID]), on the
+// small tekken files of mistral-common's own tests.
+describe.each([
+  ["v11", () => fromFiles({ "tekken.json": syntheticTekken("v11") })],
+  ["v13", () => fromFiles({ "tekken.json": syntheticTekken("v13") })],
+] as const)("Mistral %s [TOOL_CALLS]NAME[ARGS]{...} -> OpenAI tool_calls", (version, load) => {
+  const tok = load();
+  // v11 writes a call's id ([CALL_ID]) when it has one; these calls have none there, so the
+  // rendering starts as the named prefill does.
+  const turn = TURN.map((m) =>
+    m.role === "assistant" && version === "v11"
+      ? { ...m, tool_calls: m.tool_calls?.map(({ id: _id, ...c }) => c) }
+      : m,
+  );
+  const ids = generation(tok, turn);
+  it.each(["per-call", "incremental"] as const)("%s: one tool call per [TOOL_CALLS]", (mode) => {
+    const r = runWriter(tok, ids, { toolCallStreaming: mode });
+    expect(r.breaches).toEqual([]);
+    expect(r.errors).toEqual([]);
+    expect(r.calls.map((c) => ({ name: c.name, arguments: JSON.parse(c.arguments) }))).toEqual([
+      { name: "get_weather", arguments: { city: "Paris" } },
+      { name: "get_time", arguments: { tz: "CET" } },
+    ]);
+    expect(r.finish).toEqual(["tool_calls"]);
+  });
+  it("named prefill: [TOOL_CALLS]NAME[ARGS], the start of the encoder's own rendering", () => {
+    const chat = { messages: CONTEXT, tools: [fn("get_weather"), fn("get_time")] } as unknown as ChatRequest;
+    const p = toolChoicePrefill(tok, chat, { type: "function", name: "get_weather" }, 2);
+    if (p instanceof RequestError) throw p;
+    expect(tok.decode(p.ids, { specialTokens: "show" })).toBe("[TOOL_CALLS]get_weather[ARGS]");
+    expect(ids.slice(0, p.ids.length)).toEqual(p.ids);
+    const r = runWriter(tok, ids.slice(p.ids.length), {}, {}, p.ids);
+    expect(r.calls.map((c) => c.name)).toEqual(["get_weather", "get_time"]);
   });
 });

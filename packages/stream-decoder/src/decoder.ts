@@ -982,6 +982,14 @@ export class StreamDecoder implements Decoder {
       case Cls.BlockOpen: {
         const b = this.spec.markerArg.get(id) as number;
         const blk = g.blocks[b] as CompiledBlock;
+        if (state === S_ACTION && this.block === b && blk.reopens) {
+          // The next call of a block without a close marker: this one ends here.
+          this.closeSpan(DROP_NONE);
+          if (this.isStopped) return;
+          this.endAction();
+          this.openBlock(b);
+          return;
+        }
         if (blk.parent >= 0 ? state !== S_CONTAINER || this.container !== blk.parent : state !== S_CONTENT) {
           this.misplaced(id);
           return;

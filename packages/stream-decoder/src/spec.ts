@@ -102,6 +102,8 @@ export interface CompiledBlock {
   /** Index of the container block it must be opened in, -1 at the top level. */
   readonly parent: number;
   readonly kindFromMarker: boolean;
+  /** Opening it while it is open ends the open action first (BlockGrammar.reopens). */
+  readonly reopens: boolean;
   /** The "missing-action-kind" error message (kindFromMarker). */
   readonly missingKind: string;
 }
@@ -375,6 +377,7 @@ export function compileGrammarSpec(
       afterClose: nl(b.newlines?.afterClose),
       parent: parentOf.get(b.name) ?? -1,
       kindFromMarker: b.kindFromMarker === true,
+      reopens: b.reopens === true,
       missingKind: `${openName} was not followed by ${kindNames.join(" or ") || "a kind marker"}`,
     };
   });

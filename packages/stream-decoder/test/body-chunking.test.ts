@@ -361,3 +361,38 @@ describe("the nesting check on a parsed value is the check on its text", () => {
     );
   });
 });
+
+describe("name-args: any chunking, streamed or not, gives the same call and deltas", () => {
+  const id = fc.stringMatching(/^[A-Za-z0-9]{1,9}$/);
+  it("well-formed calls, with and without a call id", () => {
+    fc.assert(
+      fc.property(
+        name,
+        fc.option(id, { nil: undefined }),
+        argsObject,
+        fc.nat(2),
+        cuts,
+        (n, i, a, style, cs) => {
+          const argsText = spelled(a, style);
+          const pieces: Piece[] = i === undefined ? [n, SEP, argsText] : [n, SEP, i, SEP, argsText];
+          const r = checkBody("name-args", pieces, "", cs);
+          expect(r.result).toEqual({ call: { name: n, arguments: JSON.parse(argsText) } });
+          expect(r.args).toBe(argsText);
+        },
+      ),
+      { seed: 343, numRuns: 300 },
+    );
+  });
+
+  it("garbage never throws and is chunk-invariant", () => {
+    fc.assert(
+      fc.property(garbage, garbage, garbage, cuts, (g, h, k, cs) => {
+        checkBody("name-args", [g, SEP, h], "", cs);
+        checkBody("name-args", [g, SEP, h, SEP, k], "", cs);
+        checkBody("name-args", [g], "", cs);
+        checkBody("name-args", [g, SEP, " ", h, SEP], "", cs);
+      }),
+      { seed: 344, numRuns: 500 },
+    );
+  });
+});

@@ -6,6 +6,7 @@ import type { BodyParserFactory } from "./body.ts";
 import { createFencedJsonCallParser } from "./fenced-json-call.ts";
 import { JsonCallParser } from "./json-call.ts";
 import { createJsonCallListParser } from "./json-call-list.ts";
+import { createNameArgsParser } from "./name-args.ts";
 import { PythonCallParser } from "./python-call.ts";
 import { RawParser } from "./raw.ts";
 import { XmlCallParser } from "./xml-call.ts";
@@ -17,4 +18,5 @@ export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactor
   raw: () => new RawParser(),
   "fenced-json-call": createFencedJsonCallParser,
   "xml-call": (o) => new XmlCallParser(o.maxBufferedChars),
+  "name-args": createNameArgsParser,
 };

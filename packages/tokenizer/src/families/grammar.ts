@@ -97,6 +97,11 @@ export type BodySyntax =
   | "xml-call"
   /** DeepSeek: `TYPE<sep>NAME\n```json\nARGS\n```` (the separator is a marker). */
   | "fenced-json-call"
+  /**
+   * `NAME<sep>ARGS` or `NAME<sep>ID<sep>ARGS` (Mistral v11+: ‹CALL_ID› / ‹ARGS›, both separator
+   * markers), ARGS a JSON object.
+   */
+  | "name-args"
   /** Kept as raw action text only (InternLM2 interpreter). */
   | "raw";
 
@@ -114,6 +119,11 @@ export interface BlockGrammar {
   readonly kindFromMarker?: boolean;
   /** json-call: the key read first for the arguments (default "arguments"; both are accepted). */
   readonly argumentsKey?: "arguments" | "parameters";
+  /**
+   * An action block without a close marker whose open marker starts each call: opening it
+   * while it is open ends the open action first (Mistral v11+ ‹TOOL_CALLS› per call).
+   */
+  readonly reopens?: boolean;
 }
 
 /** One part of a call's opening (CallOpening), in the order the model writes it. */

@@ -5,20 +5,20 @@
 import type { FamilyDefinition } from "../definition.ts";
 import { grammar } from "./grammar.ts";
 import { mistralRenderer } from "./render.ts";
-import { KEYS_OF, type MistralKey, type MistralVersion, SPM_IDS, TOKENS } from "./tokens.ts";
+import { KEYS_OF, type MistralKey, type MistralVersion, SPM_IDS, type SpmVersion, TOKENS } from "./tokens.ts";
 
 /** The Mistral model file of each version as Mistral's repositories name it. */
-export const MODEL_FILE_OF: Readonly<Record<MistralVersion, string>> = {
+export const MODEL_FILE_OF: Readonly<Record<SpmVersion, string>> = {
   1: "tokenizer.model.v1",
   2: "tokenizer.model.v2",
   3: "tokenizer.model.v3",
   7: "tokenizer.model.v7",
 };
 
-function definitionOf(v: MistralVersion): FamilyDefinition<MistralKey> {
+function definitionOf(v: SpmVersion): FamilyDefinition<MistralKey> {
   const keys = KEYS_OF[v];
   const fixedIds: Partial<Record<MistralKey, number>> = {};
-  for (const k of keys) fixedIds[k] = SPM_IDS[k];
+  for (const k of keys) if (k in SPM_IDS) fixedIds[k] = SPM_IDS[k as keyof typeof SPM_IDS];
   return {
     name: `mistral-v${v}`,
     title: `Mistral (tokenizer v${v})`,
@@ -37,7 +37,7 @@ function definitionOf(v: MistralVersion): FamilyDefinition<MistralKey> {
  * The tekken tokenizers of a version: the same rendering over a tekken.json whose special-token
  * table gives the IDs (resolved by string, every entry reserved).
  */
-function tekkenDefinitionOf(v: 3 | 7): FamilyDefinition<MistralKey> {
+function tekkenDefinitionOf(v: MistralVersion): FamilyDefinition<MistralKey> {
   const keys = KEYS_OF[v];
   return {
     name: `mistral-tekken-v${v}`,
@@ -59,5 +59,5 @@ const FILLERS: readonly string[] = Array.from({ length: 1000 }, (_, i) => `<SPEC
 
 export const definitions: readonly FamilyDefinition<MistralKey>[] = [
   ...([1, 2, 3, 7] as const).map(definitionOf),
-  ...([3, 7] as const).map(tekkenDefinitionOf),
+  ...([3, 7, 11, 13] as const).map(tekkenDefinitionOf),
 ];

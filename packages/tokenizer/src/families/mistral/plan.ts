@@ -1,9 +1,11 @@
 // mistral-common's request normalization (InstructRequestNormalizer, and its V7 variant), as
 // data the renderer walks: consecutive messages of one role are merged (text joined by "\n\n",
 // empty texts skipped), tool-call arguments and tool results are JSON-normalized
-// (json.loads + json.dumps, ensure_ascii=False; text that is not JSON stays as it is), and
-// system messages either become one system prompt (v1-v3) or stay in place (v7). A
-// re-implementation of the vendor's rules, checked against mistral-common's own samples.
+// (json.loads + json.dumps, ensure_ascii=False; text that is not JSON stays as it is; tool
+// results only up to v3), system messages either become one system prompt (v1-v3) or stay in
+// place (v7+), and from v11 on (InstructRequestNormalizerV13) a run of tool messages is put in
+// the order of the calls they answer. A re-implementation of the vendor's rules, checked
+// against mistral-common's own samples and test expectations.
 
 import { PyJsonError, type PyValue, parsePyJson, pyFromJs, pyValueJson } from "../../py/value.ts";
 import { type FamilyProfile, type NMessage, normalizeRequest } from "../../request/normalize.ts";
@@ -35,6 +37,8 @@ export type Planned =
       readonly message: number;
       readonly parts: readonly Piece[];
       readonly calls: readonly PlannedCall[];
+      /** The reasoning (reasoning_content) of the first message of the run that has one. */
+      readonly reasoning: Piece | undefined;
     }
   | {
       readonly role: "tool";
@@ -86,6 +90,22 @@ function toolCallIdOf(request: unknown, i: number): string | undefined {
   return typeof id === "string" ? id : undefined;
 }
 
+/**
+ * A message's text as mistral-common's normalizer aggregates it: text chunks of one message
+ * joined by "\n\n" (its chunk_join_str), empty chunks skipped; the common request form joins
+ * parts with "\n" (vLLM's rule), so the parts are read again here.
+ */
+function withChunksJoined(request: unknown, m: NMessage): NMessage {
+  const parts = rawMessage(request, m.index)?.content;
+  if (!Array.isArray(parts)) return m;
+  const texts: string[] = [];
+  for (const p of parts) {
+    const t = isObject(p) ? own(p, "text") : undefined;
+    if (typeof t === "string" && t.length > 0) texts.push(t);
+  }
+  return { ...m, content: texts.join("\n\n") };
+}
+
 function nonEmpty(ms: readonly NMessage[]): Piece[] {
   return ms.filter((m) => m.content.length > 0).map((m) => ({ text: m.content, message: m.index }));
 }
@@ -93,7 +113,7 @@ function nonEmpty(ms: readonly NMessage[]): Piece[] {
 /** Validates and normalizes `request` for tokenizer version `v` (typed errors: invalid-conversation). */
 export function planRequest(request: unknown, v: MistralVersion): Plan {
   const req = normalizeRequest(request, PROFILE);
-  const msgs = req.messages;
+  const msgs = req.messages.map((m) => withChunksJoined(request, m));
   for (const m of msgs) {
     if (v === 1 && (m.role === "tool" || m.toolCalls.length > 0))
       throw invalid("Mistral tokenizer v1 has no tools", { message: m.index, field: "tool_calls" });
@@ -101,6 +121,15 @@ export function planRequest(request: unknown, v: MistralVersion): Plan {
       throw invalid(`Mistral tokenizer v${v} cannot hold content and tool_calls in one message`, {
         message: m.index,
         field: "content",
+      });
+    if (v >= 13)
+      m.toolCalls.forEach((_, k) => {
+        const id = callIdOf(request, m.index, k);
+        if (id === undefined || id === "" || id === "null")
+          throw invalid(`Mistral tokenizer v${v} needs the id of every tool call`, {
+            message: m.index,
+            field: `tool_calls[${k}].id`,
+          });
       });
     if (m.role === "tool" && v >= 3 && toolCallIdOf(request, m.index) === undefined)
       throw invalid(`Mistral tokenizer v${v} needs the tool_call_id of a tool message`, {
@@ -111,6 +140,9 @@ export function planRequest(request: unknown, v: MistralVersion): Plan {
   if (v === 1 && req.tools.length > 0) throw invalid("Mistral tokenizer v1 has no tools", { field: "tools" });
   const systemInPlace = v >= 7;
   const out: Planned[] = [];
+  /** The call ids of the assistant messages since the last tool messages (the V13 order). */
+  let latestCallIds = new Map<string, number>();
+  let latestCalls = 0;
   let i = 0;
   while (i < msgs.length) {
     const first = msgs[i] as NMessage;
@@ -141,21 +173,40 @@ export function planRequest(request: unknown, v: MistralVersion): Plan {
               index: k,
             });
           });
-        out.push({ role: "assistant", message: first.index, parts: nonEmpty(run), calls });
+        // Python's {call_id: idx for ...}: a repeated id keeps its last position.
+        for (const c of calls) latestCallIds.set(c.id ?? "null", latestCalls++);
+        const withReasoning = run.find((m) => m.reasoning !== undefined && m.reasoning.length > 0);
+        out.push({
+          role: "assistant",
+          message: first.index,
+          parts: nonEmpty(run),
+          calls,
+          reasoning:
+            withReasoning === undefined
+              ? undefined
+              : { text: withReasoning.reasoning as string, message: withReasoning.index },
+        });
         break;
       }
-      case "tool":
-        for (const m of run) {
-          const parsed = m.content.length === 0 ? undefined : loadsOrUndefined(m.content);
-          out.push({
-            role: "tool",
-            message: m.index,
-            content: m.content.length === 0 ? "{}" : parsed === undefined ? m.content : pyValueJson(parsed),
-            name: m.name,
-            callId: toolCallIdOf(request, m.index),
-          });
+      case "tool": {
+        const tools = run.map((m, k) => {
+          const callId = toolCallIdOf(request, m.index);
+          // Unanswered ids go last; ties keep the given order.
+          return { m, callId, at: latestCallIds.get(callId ?? "null") ?? latestCalls + k };
+        });
+        if (v >= 11) tools.sort((a, b) => a.at - b.at);
+        latestCallIds = new Map();
+        latestCalls = 0;
+        for (const { m, callId } of tools) {
+          let content = m.content;
+          if (v < 7) {
+            const parsed = m.content.length === 0 ? undefined : loadsOrUndefined(m.content);
+            content = m.content.length === 0 ? "{}" : parsed === undefined ? m.content : pyValueJson(parsed);
+          }
+          out.push({ role: "tool", message: m.index, content, name: m.name, callId });
         }
         break;
+      }
       default:
         throw invalid(`role ${JSON.stringify(first.role)} cannot be rendered by Mistral`, {
           message: first.index,

@@ -6,15 +6,19 @@
 //   ‹s› then per message:
 //   user       v1: "[INST] CONTENT [/INST]" (one text run; [INST] is text in v1)
 //              v2+: [‹AVAILABLE_TOOLS› TOOLS_JSON ‹/AVAILABLE_TOOLS›] ‹INST› CONTENT ‹/INST›
-//              (tools before the LAST user message; v1-v3 put the system prompt + "\n\n" in
-//              front of the first (v1) / last (v2, v3) user message's content)
-//   system     v7: ‹SYSTEM_PROMPT› CONTENT ‹/SYSTEM_PROMPT›
-//   assistant  CONTENT (v2+: trailing " " stripped) [‹TOOL_CALLS› CALLS_JSON] ‹/s›
-//              (no ‹/s› on the message continue_final_message leaves open)
+//              (tools before the LAST user message, v13: the FIRST; v1-v3 put the system
+//              prompt + "\n\n" in front of the first (v1) / last (v2, v3) user message's content)
+//   system     v7+: ‹SYSTEM_PROMPT› CONTENT ‹/SYSTEM_PROMPT›
+//   assistant  [‹THINK› REASONING ‹/THINK›] CONTENT (v2+: trailing " " stripped) CALLS ‹/s›
+//              (no ‹/s› on the message continue_final_message leaves open; the reasoning
+//              only where the tokenizer has ‹THINK›)
+//              CALLS v2-v7: ‹TOOL_CALLS› CALLS_JSON
+//                    v11+: per call ‹TOOL_CALLS› NAME [‹CALL_ID› ID (v11)] ‹ARGS› ARGS_JSON
 //   tool       v2: ‹TOOL_RESULTS› [{"name": N, "content": C}, ...] ‹/TOOL_RESULTS› (one list per
 //              run of tool messages)
 //              v3: ‹TOOL_RESULTS› {"content": C, "call_id": ID} ‹/TOOL_RESULTS›
-//              v7: ‹TOOL_RESULTS› ID ‹TOOL_CONTENT› CONTENT ‹/TOOL_RESULTS›
+//              v7, v11: ‹TOOL_RESULTS› ID ‹TOOL_CONTENT› CONTENT ‹/TOOL_RESULTS›
+//              v13: ‹TOOL_RESULTS› CONTENT ‹/TOOL_RESULTS›
 // v2 leaves out tool calls and tool results before the last user message.
 
 import type { ChatSink } from "../../chat/sink.ts";
@@ -45,13 +49,39 @@ function writeCalls(b: ChatSink, calls: readonly PlannedCall[], v: MistralVersio
     b.caller(pyJsonString(c.name), m, "tool_calls", { field: `${at}.name` });
     b.text(', "arguments": ', m, "template");
     b.caller(pyValueJson(c.arguments), m, "tool_calls", { field: `${at}.arguments` });
-    if (v >= 3 && c.id !== undefined && c.id !== "" && c.id !== "null") {
+    if (writesId(v, c.id)) {
       b.text(', "id": ', m, "template");
       b.caller(pyJsonString(c.id), m, "tool_calls", { field: `tool_calls[${c.index}].id` });
     }
     b.text("}", m, "template");
   });
   b.text("]", null, "template");
+}
+
+/** Whether version `v` writes the call id `id` (_prepare_function_call: not empty, not "null"). */
+function writesId(v: MistralVersion, id: string | undefined): id is string {
+  return v >= 3 && v < 13 && id !== undefined && id !== "" && id !== "null";
+}
+
+/** v11+: each call on its own, NAME ‹CALL_ID› ID ‹ARGS› json.dumps(arguments). */
+function writeNamedCalls(
+  b: ChatSink,
+  calls: readonly PlannedCall[],
+  v: MistralVersion,
+  ids: TokenIds<MistralKey>,
+): void {
+  for (const c of calls) {
+    const m = c.message;
+    const at = `tool_calls[${c.index}].function`;
+    b.reserved(ids.toolCalls, m, "tool_calls");
+    b.caller(c.name, m, "tool_calls", { field: `${at}.name` });
+    if (writesId(v, c.id)) {
+      b.reserved(ids.callId, m, "tool_calls");
+      b.caller(c.id, m, "tool_calls", { field: `tool_calls[${c.index}].id` });
+    }
+    b.reserved(ids.args, m, "tool_calls");
+    b.caller(pyValueJson(c.arguments), m, "tool_calls", { field: `${at}.arguments` });
+  }
 }
 
 function toolsJson(plan: Plan): string {
@@ -70,6 +100,8 @@ export function mistralRenderer(v: MistralVersion) {
     const list = plan.messages;
     let firstUser = -1;
     let lastUser = -1;
+    const think = (ids as Partial<TokenIds<MistralKey>>).think;
+    const thinkEnd = (ids as Partial<TokenIds<MistralKey>>).thinkEnd;
     list.forEach((m, k) => {
       if (m.role !== "user") return;
       if (firstUser === -1) firstUser = k;
@@ -85,7 +117,7 @@ export function mistralRenderer(v: MistralVersion) {
             b.cut();
             b.text("[INST] ", m.message, "template");
           } else {
-            if (k === lastUser && plan.tools.length > 0) {
+            if (k === (v >= 13 ? firstUser : lastUser) && plan.tools.length > 0) {
               b.reserved(ids.tools, null, "tools");
               b.caller(toolsJson(plan), null, "tools");
               b.reserved(ids.toolsEnd, null, "tools");
@@ -108,12 +140,18 @@ export function mistralRenderer(v: MistralVersion) {
           return;
         case "assistant": {
           if (m.calls.length > 0 && v === 2 && k < lastUser) return;
+          if (m.reasoning !== undefined && v >= 11 && think !== undefined && thinkEnd !== undefined) {
+            b.reserved(think, m.reasoning.message, "marker");
+            b.caller(m.reasoning.text, m.reasoning.message, "reasoning_content");
+            b.reserved(thinkEnd, m.reasoning.message, "marker");
+          }
           if (m.parts.length > 0) {
             b.cut();
             writeAssistantText(b, m.parts, v);
             b.cut();
           }
-          if (m.calls.length > 0) {
+          if (m.calls.length > 0 && v >= 11) writeNamedCalls(b, m.calls, v, ids);
+          else if (m.calls.length > 0) {
             b.reserved(ids.toolCalls, m.message, "tool_calls");
             writeCalls(b, m.calls, v);
           }
@@ -124,7 +162,8 @@ export function mistralRenderer(v: MistralVersion) {
           if (v === 2 && (k < lastUser || list[k - 1]?.role === "tool")) return;
           b.reserved(ids.toolResults, m.message, "marker");
           const at = { field: "content" };
-          if (v >= 7) {
+          if (v >= 13) b.caller(m.content, m.message, "content", at);
+          else if (v >= 7) {
             b.caller(m.callId ?? "", m.message, "tool_call_id", { field: "tool_call_id" });
             b.reserved(ids.toolContent, m.message, "marker");
             b.caller(m.content, m.message, "content", at);

@@ -21,15 +21,24 @@ export const TOKENS = {
   system: "[SYSTEM_PROMPT]",
   systemEnd: "[/SYSTEM_PROMPT]",
   toolContent: "[TOOL_CONTENT]",
+  args: "[ARGS]",
+  callId: "[CALL_ID]",
+  think: "[THINK]",
+  thinkEnd: "[/THINK]",
 } as const;
 
 export type MistralKey = keyof typeof TOKENS;
 
 /** mistral-common's tokenizer versions this family renders. */
-export type MistralVersion = 1 | 2 | 3 | 7;
+export type MistralVersion = 1 | 2 | 3 | 7 | 11 | 13;
+
+/** The versions with SentencePiece files (the rest are tekken only). */
+export type SpmVersion = 1 | 2 | 3 | 7;
 
 /** The IDs of the SentencePiece files (mistral-common's data/, Mistral's Hugging Face repositories). */
-export const SPM_IDS: Readonly<Record<MistralKey, number>> = {
+export const SPM_IDS: Readonly<
+  Record<Exclude<MistralKey, "args" | "callId" | "think" | "thinkEnd">, number>
+> = {
   bos: 1,
   eos: 2,
   inst: 3,
@@ -50,43 +59,23 @@ export const SPM_IDS: Readonly<Record<MistralKey, number>> = {
   toolContent: 18,
 };
 
-/** The keys each version's files hold (v1: only <s> </s>; [INST] is text there). */
-export const KEYS_OF: Readonly<Record<MistralVersion, readonly MistralKey[]>> = {
-  1: ["bos", "eos"],
-  2: ["bos", "eos", "inst", "instEnd", "toolCalls", "tools", "toolsEnd", "toolResults", "toolResultsEnd"],
-  3: [
-    "bos",
-    "eos",
-    "inst",
-    "instEnd",
-    "toolCalls",
-    "tools",
-    "toolsEnd",
-    "toolResults",
-    "toolResultsEnd",
-    "img",
-    "prefix",
-    "middle",
-    "suffix",
-  ],
-  7: [
-    "bos",
-    "eos",
-    "inst",
-    "instEnd",
-    "toolCalls",
-    "tools",
-    "toolsEnd",
-    "toolResults",
-    "toolResultsEnd",
-    "img",
-    "prefix",
-    "middle",
-    "suffix",
-    "imgBreak",
-    "imgEnd",
-    "system",
-    "systemEnd",
-    "toolContent",
-  ],
-};
+/**
+ * The keys each version's files hold, each version adding to the one before (v1: only <s> </s>;
+ * [INST] is text there). v13 tekken files have [THINK] [/THINK] only where the model reasons
+ * (Magistral), so those two are optional there.
+ */
+const ADDED: ReadonlyArray<readonly [MistralVersion, readonly MistralKey[]]> = [
+  [1, ["bos", "eos"]],
+  [2, ["inst", "instEnd", "toolCalls", "tools", "toolsEnd", "toolResults", "toolResultsEnd"]],
+  [3, ["img", "prefix", "middle", "suffix"]],
+  [7, ["imgBreak", "imgEnd", "system", "systemEnd", "toolContent"]],
+  [11, ["args", "callId"]],
+  [13, []],
+];
+
+export const KEYS_OF: Readonly<Record<MistralVersion, readonly MistralKey[]>> = (() => {
+  const out: Partial<Record<MistralVersion, readonly MistralKey[]>> = {};
+  let keys: readonly MistralKey[] = [];
+  for (const [v, added] of ADDED) out[v] = keys = [...keys, ...added];
+  return out as Record<MistralVersion, readonly MistralKey[]>;
+})();

@@ -1,0 +1,219 @@
+// Body syntax "name-args": a call written as its name, an optional call id, then the arguments,
+// each part after a separator marker (docs/families/ says which families write it):
+//
+//   get_weather‹sep›{"city": "Paris"}
+//   get_weather‹sep›a1b2c3d4e‹sep›{"city": "Paris"}
+//   └── NAME ─┘     └── ID ─┘     └──── ARGS ────┘
+//
+// The separators are told apart by their count, not their marker: after the first one the text
+// is the ID when a second separator follows, else ARGS. So the part after the first separator
+// is held until that is known, except when its first non-whitespace unit opens a JSON object
+// or list ("{" or "[", which no call id starts with): then it is ARGS at once and, with a sink,
+// streamed through the incremental JSON reader (tool-call-scanner.ts, top "arguments") as it
+// arrives. The name is reported at the first separator. ARGS must be a JSON object; read by
+// the reader when streamed, else by JSON.parse at the end from the tail of the body text the
+// decoder kept. The ID is checked (non-empty, one line) and not reported: calls carry no id.
+//
+// Linear in the body, memory bounded by maxBufferedChars (a longer body is an error result),
+// never throws on model output.
+import { type ActionResult, valueNestsDeeperThan } from "../action-parse.ts";
+import { MAX_NESTING_DEPTH } from "../limits.ts";
+import type { JsonValue } from "../python-literal.ts";
+import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
+import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
+
+// ---- states ----
+/** Before the first separator: the name.   get_wea‸ther‹sep›… */
+const S_NAME = 0;
+/** After the first separator, not yet known to be the ID or ARGS.   ‹sep›a1b2‸… */
+const S_HELD = 1;
+/** ARGS (after the second separator, or known by its first unit).   ‹sep›{"ci‸ty": … */
+const S_ARGS = 2;
+/** Malformed or too long: `error` says why; nothing more is reported. */
+const S_FAIL = 3;
+
+const NOT_OBJECT_ERROR = "the tool call's arguments are not a JSON object";
+
+function isObject(v: unknown): v is { [key: string]: JsonValue } {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** JSON whitespace (space, \t, \n, \r). */
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+
+/** The index of the first non-whitespace unit of `s`, or -1. */
+function firstNonSpace(s: string): number {
+  for (let i = 0; i < s.length; i++) if (!isSpace(s.charCodeAt(i))) return i;
+  return -1;
+}
+
+export class NameArgsParser implements BodyParser {
+  private readonly maxChars: number;
+  /** Made at the first streamed body; null until then. */
+  private scanner: ToolCallScanner | null = null;
+  private sink: ToolCallSink | null = null;
+  private state = S_NAME;
+  private error = "";
+  /** Units fed so far (the bound). */
+  private fed = 0;
+  /** The name, or the held part after the first separator. */
+  private part = "";
+  private name = "";
+  /** S_HELD: a non-whitespace unit was held (whether it opens ARGS is decided). */
+  private heldBegun = false;
+  /** Units of ARGS fed so far (the tail of end()'s raw text). */
+  private argsFed = 0;
+
+  constructor(maxBufferedChars = 1_000_000) {
+    this.maxChars = maxBufferedChars;
+  }
+
+  reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined, _kind?: string): void {
+    this.sink = sink;
+    this.scanner?.reset(null);
+    this.state = S_NAME;
+    this.error = "";
+    this.fed = 0;
+    this.part = "";
+    this.name = "";
+    this.heldBegun = false;
+    this.argsFed = 0;
+  }
+
+  separator(): void {
+    switch (this.state) {
+      case S_NAME:
+        if (this.part.length === 0) {
+          this.fail("the tool call has an empty name");
+          return;
+        }
+        this.name = this.part;
+        this.part = "";
+        this.state = S_HELD;
+        this.sink?.onToolCallName(this.name);
+        return;
+      case S_HELD: {
+        // The held part was the call id.
+        const id = this.part;
+        this.part = "";
+        if (id.length === 0 || id.includes("\n")) {
+          this.fail("the tool call's id is empty or not one line");
+          return;
+        }
+        this.startArgs("");
+        return;
+      }
+      case S_ARGS:
+        this.fail("a separator after the tool call's arguments");
+        return;
+      default:
+        return;
+    }
+  }
+
+  feed(text: string): void {
+    if (this.state === S_FAIL || text.length === 0) return;
+    this.fed += text.length;
+    if (this.fed > this.maxChars) {
+      this.fail(`the tool call body is longer than ${this.maxChars} characters`);
+      return;
+    }
+    switch (this.state) {
+      case S_ARGS:
+        this.argsFed += text.length;
+        if (this.sink !== null) this.scanner?.feed(text);
+        return;
+      case S_NAME:
+        this.part += text;
+        return;
+      default: {
+        // S_HELD: ARGS at once when the part opens a JSON object or list.
+        this.part += text;
+        if (this.heldBegun) return;
+        const i = firstNonSpace(text);
+        if (i < 0) return;
+        this.heldBegun = true;
+        const c = text.charCodeAt(i);
+        if (c === 123 /* { */ || c === 91 /* [ */) {
+          const held = this.part;
+          this.part = "";
+          this.startArgs(held);
+        }
+      }
+    }
+  }
+
+  /** ARGS begin; `text` is their first part. */
+  private startArgs(text: string): void {
+    this.state = S_ARGS;
+    this.argsFed = text.length;
+    if (this.sink === null) return;
+    this.scanner ??= new ToolCallScanner(null, undefined, {
+      top: "arguments",
+      trail: "trim",
+      build: true,
+      maxKept: this.maxChars,
+    });
+    this.scanner.reset(this.sink);
+    if (text.length > 0) this.scanner.feed(text);
+  }
+
+  /** `raw`: the body text fed, concatenated (read only without a built value; BodyParser contract). */
+  end(raw: string): ActionResult {
+    const r = this.result(raw);
+    // The built value is the caller's now; the parser holds nothing until the next body.
+    this.scanner?.reset(null);
+    this.sink = null;
+    this.part = "";
+    return r;
+  }
+
+  private result(raw: string): ActionResult {
+    switch (this.state) {
+      case S_FAIL:
+        return { error: this.error };
+      case S_NAME:
+        return { error: "the tool call has no arguments separator after its name" };
+      case S_HELD:
+        // One separator: the held part is ARGS.
+        if (this.sink !== null) {
+          const t = this.part.trim();
+          if (t.length > 0) this.sink.onToolCallArguments(t);
+        }
+        return this.parsed(this.part);
+      default:
+        break;
+    }
+    const built = this.sink !== null ? this.scanner?.result() : undefined;
+    if (built !== undefined)
+      return isObject(built) ? { call: { name: this.name, arguments: built } } : { error: NOT_OBJECT_ERROR };
+    if (raw.length < this.argsFed) return { error: "the tool call body text is incomplete" };
+    return this.parsed(raw.slice(raw.length - this.argsFed));
+  }
+
+  private parsed(json: string): ActionResult {
+    let v: unknown;
+    try {
+      v = JSON.parse(json);
+    } catch (e) {
+      return { error: `invalid JSON arguments: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    if (valueNestsDeeperThan(v, MAX_NESTING_DEPTH))
+      return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels` };
+    if (!isObject(v)) return { error: NOT_OBJECT_ERROR };
+    return { call: { name: this.name, arguments: v } };
+  }
+
+  private fail(why: string): void {
+    this.state = S_FAIL;
+    this.error = why;
+    this.part = "";
+  }
+}
+
+/** The factory of syntax/index.ts: one parser per decoder (one body at a time; reset() at each block open). */
+export function createNameArgsParser(options: BodyParserOptions): BodyParser {
+  return new NameArgsParser(options.maxBufferedChars);
+}
