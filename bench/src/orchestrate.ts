@@ -592,6 +592,8 @@ export async function main(settings: Settings): Promise<void> {
     const t0 = performance.now();
     results.gguf_load = ggufLoadRows(defaultGgufFiles(), q ? 3 : 7);
     log(`gguf-load ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  }
+
   // 8. Load cost through the table cache: template-only Gemma 3 vs the native family of the
   // closest vocabulary size, and tekken, cold and cached, one process per load (load-cache.ts).
   if (avail.tokenizer) {
