@@ -5,11 +5,13 @@ get_special_tokens(version, add_think=...): the 256 byte tokens (the extra token
 vocab_size - num_special_tokens = 256 and are cut off by the Tekkenizer), pattern ".+",
 default_vocab_size 356, 100 special tokens (the rest filled by the loader as <SPECIAL_N>).
 
-Usage: /usr/bin/python3 test-vectors/gen/tiny_tekken.py   (writes the four files)
+Usage: /usr/bin/python3 test-vectors/gen/tiny_tekken.py [OUT_DIR]   (writes the four files;
+OUT_DIR defaults to test-vectors/models)
 """
 import base64
 import json
 import os
+import sys
 
 DEPRECATED = [
     "<unk>", "<s>", "</s>", "[INST]", "[/INST]", "[AVAILABLE_TOOLS]", "[/AVAILABLE_TOOLS]",
@@ -51,7 +53,7 @@ def tekken(version, think):
 
 
 def main():
-    out = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models")
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "models")
     for name, version, think in [("v7", 7, False), ("v11", 11, False), ("v13", 13, False), ("v13-think", 13, True)]:
         with open(os.path.join(out, f"tiny-tekken-{name}.json"), "w", encoding="utf-8") as f:
             json.dump(tekken(version, think), f, ensure_ascii=False, separators=(",", ":"))
