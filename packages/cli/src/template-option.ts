@@ -12,6 +12,7 @@ import {
 } from "@chatwire/tokenizer";
 import { loadTokenizer, loadTokenizerSync } from "@chatwire/tokenizer/node";
 import { getFlag, getString, type OptionSpecs, type ParsedOptions, UsageError } from "./args.ts";
+import { auditJson } from "./audit-json.ts";
 import { quoteInput } from "./quote.ts";
 import { DEFAULT_TOKENIZER, loadTokenizerOption, TOKENIZER_OPTIONS } from "./tokenizer-option.ts";
 
@@ -113,13 +114,7 @@ export function templateEncoder(
     const { ids, audit, structure } = tok.encodeChat(request, { specialText });
     return {
       ids,
-      audit: audit.map((a) => ({
-        message: a.message,
-        field: a.field,
-        token: a.token,
-        index: a.index,
-        id: a.id,
-      })),
+      audit: auditJson(audit),
       structure,
       ...(withText ? { text: tok.renderChat(request) } : {}),
       ...(provenance ? { provenance: tok.renderProvenance(request) } : {}),

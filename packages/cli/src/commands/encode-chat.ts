@@ -7,6 +7,7 @@
 // (CHAT_REQUEST_FIELDS), so the CLI never refuses a field the library takes.
 import { CHAT_REQUEST_FIELDS, type ChatRequest } from "@chatwire/tokenizer";
 import { getFlag } from "../args.ts";
+import { auditJson } from "../audit-json.ts";
 import type { Command } from "../command.ts";
 import {
   CHAT_FORMAT_OPTION,
@@ -52,13 +53,7 @@ export const command: Command = {
       const { ids, audit } = tokenizer.encodeChat(request, { specialText });
       const out = {
         ids,
-        audit: audit.map((a) => ({
-          message: a.message,
-          field: a.field,
-          token: a.token,
-          index: a.index,
-          id: a.id,
-        })),
+        audit: auditJson(audit),
       };
       return withText ? { ...out, text: tokenizer.renderChat(request, { specialText }) } : out;
     };

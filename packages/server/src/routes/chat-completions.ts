@@ -1,7 +1,7 @@
 // POST /v1/chat/completions: map the request (400 for what cannot be honoured), wait for a slot,
 // encode it with chatwire (caller text never becomes a reserved ID; the audit count goes to the
 // log), generate, and answer as SSE chunks or one chat.completion (docs/serve.md).
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import {
   type ChatCompletionChunk,
   ChunkWriter,
@@ -18,24 +18,14 @@ import { createDecoder } from "@chatwire/stream-decoder";
 import { TokenizerError } from "@chatwire/tokenizer";
 import type { RequestLog, ServerContext } from "../context.ts";
 import { runGeneration } from "../generate.ts";
-import type { Lease } from "../http/budget.ts";
 import { sendEngineFailure, sendError, sendJson } from "../http/respond.ts";
 import { SseWriter } from "../http/sse.ts";
 import { reportIgnored } from "../ignored-fields.ts";
 import { waitForSlot } from "../slot.ts";
-import { mapOptions, sendModelNotFound } from "./mapping.ts";
+import { type GenerationRoute, mapOptions, sendModelNotFound } from "./mapping.ts";
 import { refuse } from "./refuse.ts";
 
-export async function chatCompletions(
-  ctx: ServerContext,
-  body: unknown,
-  req: IncomingMessage,
-  res: ServerResponse,
-  log: RequestLog,
-  t0: number,
-  deadline: AbortSignal,
-  held: Lease,
-): Promise<void> {
+export const chatCompletions: GenerationRoute = async (ctx, body, req, res, log, t0, deadline, held) => {
   const mapped = mapChatCompletionParams(body, { ...mapOptions(ctx), unknownFields: ctx.unknownFields });
   if (RequestError.isInstance(mapped)) return sendError(res, 400, mapped.type, mapped.message, mapped.param);
   if (mapped.ignored.length > 0) reportIgnored(mapped.ignored, res, log);
@@ -51,7 +41,7 @@ export async function chatCompletions(
   } finally {
     got.slot.release();
   }
-}
+};
 
 /** The request from its encode on, holding a generation slot. */
 async function withSlot(

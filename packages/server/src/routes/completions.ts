@@ -1,7 +1,7 @@
 // POST /v1/completions: a text prompt (encoded by chatwire as ordinary text: a marker string in
 // it is text, counted in the audit) or a token-ID prompt (passed as is); output as
 // text_completion objects, streamed or not. finish_reason: "length" for max_tokens, else "stop".
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import {
   type MappedCompletion,
   mapCompletionParams,
@@ -13,24 +13,14 @@ import {
 import { createDecoder } from "@chatwire/stream-decoder";
 import type { RequestLog, ServerContext } from "../context.ts";
 import { runGeneration } from "../generate.ts";
-import type { Lease } from "../http/budget.ts";
 import { sendEngineFailure, sendError, sendJson } from "../http/respond.ts";
 import { SseWriter } from "../http/sse.ts";
 import { waitForSlot } from "../slot.ts";
 import { TextSink } from "../text-sink.ts";
-import { mapOptions, sendModelNotFound } from "./mapping.ts";
+import { type GenerationRoute, mapOptions, sendModelNotFound } from "./mapping.ts";
 import { refuse } from "./refuse.ts";
 
-export async function completions(
-  ctx: ServerContext,
-  body: unknown,
-  req: IncomingMessage,
-  res: ServerResponse,
-  log: RequestLog,
-  t0: number,
-  deadline: AbortSignal,
-  held: Lease,
-): Promise<void> {
+export const completions: GenerationRoute = async (ctx, body, req, res, log, t0, deadline, held) => {
   const m = mapCompletionParams(body, { ...mapOptions(ctx), vocabSize: ctx.spec.classes.length });
   if (RequestError.isInstance(m)) return sendError(res, 400, m.type, m.message, m.param);
   if (m.model !== ctx.modelId) return sendModelNotFound(res, ctx, m.model);
@@ -43,7 +33,7 @@ export async function completions(
   } finally {
     got.slot.release();
   }
-}
+};
 
 /** The request from its encode on, holding a generation slot. */
 async function withSlot(

@@ -1,9 +1,26 @@
-// What both generation routes do before they wait for a slot: map the request with the server's
-// limits and the engine's honoured sampling parameters, and refuse a model this server does not serve.
-import type { ServerResponse } from "node:http";
+// What both generation routes share: their signature and, before they wait for a slot, the
+// mapping of the request with the server's limits and the engine's honoured sampling parameters,
+// and the refusal of a model this server does not serve.
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MapOptions } from "@chatwire/openai";
-import type { ServerContext } from "../context.ts";
+import type { RequestLog, ServerContext } from "../context.ts";
+import type { Lease } from "../http/budget.ts";
 import { sendError } from "../http/respond.ts";
+
+/**
+ * A generation route: the parsed body, the request and its response, the log record, the start
+ * time (performance.now()), the request deadline and the lease of its body budget.
+ */
+export type GenerationRoute = (
+  ctx: ServerContext,
+  body: unknown,
+  req: IncomingMessage,
+  res: ServerResponse,
+  log: RequestLog,
+  t0: number,
+  deadline: AbortSignal,
+  held: Lease,
+) => Promise<void>;
 
 export function mapOptions(ctx: ServerContext): MapOptions {
   return {
