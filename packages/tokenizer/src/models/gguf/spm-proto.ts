@@ -5,7 +5,8 @@
 // BPE over the same pieces: escape " " as "▁", a "▁" before the text when add_space_prefix, no
 // other normalization, unknown characters as byte pieces.
 
-import { Utf8Writer, utf8Length } from "./utf8-writer.ts";
+import { utf8Length } from "../sentencepiece/utf8-length.ts";
+import { Utf8Writer } from "./utf8-writer.ts";
 
 export interface SpmProtoInput {
   readonly pieces: readonly string[];
@@ -86,7 +87,7 @@ export function writeSpmProto(input: SpmProtoInput): Uint8Array {
   const lengths = new Int32Array(pieces.length);
   let total = 256;
   for (let i = 0; i < pieces.length; i++) {
-    const n = utf8Length(pieces[i] ?? "");
+    const n = utf8Length(pieces[i] ?? "", false);
     lengths[i] = n;
     total += n + 16;
   }

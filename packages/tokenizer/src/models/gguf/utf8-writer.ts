@@ -87,21 +87,3 @@ export class Utf8Writer {
     return this.buf.slice(0, this.length);
   }
 }
-
-/** Bytes of `s` as UTF-8 (a lone surrogate: the 3 bytes of U+FFFD). */
-export function utf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 2;
-        i++;
-      } else n += 2;
-    } else n += 2;
-  }
-  return n;
-}
