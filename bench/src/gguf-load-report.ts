@@ -1,7 +1,7 @@
 // The GGUF load rows (gguf-load.ts) in the bench summary and its text tables:
 //   gguf_load.<file>.ours_ms, .node_llama_cpp_ms, .ratio (median of per-round ratios), .ratio_range,
 //   .ours_first_ms, .node_llama_cpp_first_ms; gguf_load.max_ratio_vs_node_llama_cpp (the worst
-//   file); gguf_load.rounds and .method.
+//   file), .max_first_load_ratio_vs_node_llama_cpp (the worst first load); .rounds and .method.
 type Obj = Record<string, unknown>;
 
 function isObj(v: unknown): v is Obj {
@@ -18,6 +18,8 @@ export function ggufLoadSummary(r: unknown): Obj | null {
   const out: Obj = {};
   if (isObj(r.files)) for (const [file, row] of Object.entries(r.files)) out[file] = row;
   out.max_ratio_vs_node_llama_cpp = r.max_ratio_vs_node_llama_cpp ?? null;
+  // The first (coldest) load of each side in the process, file by file: ours pays its JIT there.
+  out.max_first_load_ratio_vs_node_llama_cpp = r.max_first_load_ratio_vs_node_llama_cpp ?? null;
   out.rounds = r.rounds ?? null;
   out.method = METHOD;
   return out;

@@ -37,7 +37,9 @@ describe("symbols outside a byte-level vocabulary", () => {
 
   test("the same vocabulary as an HF tokenizer.json is refused", () => {
     const { files } = ggufTokenizerFiles(readGgufMetadata(bytes), "outside.gguf");
-    const json = String(files["tokenizer.json"]).replace('"chatwire_llama_cpp_symbols":true,', "");
+    const derived = files["tokenizer.json"];
+    const text = typeof derived === "string" ? derived : new TextDecoder().decode(derived);
+    const json = text.replace('"chatwire_llama_cpp_symbols":true,', "");
     expect(json).not.toContain("chatwire_llama_cpp_symbols");
     let err: unknown;
     try {

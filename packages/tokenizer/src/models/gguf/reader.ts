@@ -236,17 +236,18 @@ class Reader {
     }
     const all = new Uint8Array(total);
     p = start;
-    for (let i = 0, at = 0; i < n; i++) {
+    // One pass copies the bytes and counts each string's UTF-16 units (one per sequence start, two
+    // for a 4-byte sequence: a surrogate pair); ends[i] then becomes the string's end in units.
+    for (let i = 0, at = 0, u = 0; i < n; i++) {
       const end = ends[i] as number;
       p += 8;
       if (end > at && ((bytes[p] as number) & 0xc0) === 0x80) return this.stringsOneByOne(start, n, key);
-      // Short strings (most tokens) byte by byte: a subarray and a set() call cost more.
-      if (end - at < 32) while (at < end) all[at++] = bytes[p++] as number;
-      else {
-        all.set(bytes.subarray(p, p + end - at), at);
-        p += end - at;
-        at = end;
+      while (at < end) {
+        const c = bytes[p++] as number;
+        all[at++] = c;
+        if ((c & 0xc0) !== 0x80) u += c >= 0xf0 ? 2 : 1;
       }
+      ends[i] = u;
     }
     let text: string;
     try {
@@ -255,16 +256,10 @@ class Reader {
       return this.stringsOneByOne(start, n, key);
     }
     const items = new Array<string>(n);
-    for (let i = 0, b = 0, u = 0; i < n; i++) {
-      const end = ends[i] as number;
-      let units = 0;
-      // UTF-16 units: one per sequence start, two for a 4-byte sequence (a surrogate pair).
-      for (; b < end; b++) {
-        const c = all[b] as number;
-        if ((c & 0xc0) !== 0x80) units += c >= 0xf0 ? 2 : 1;
-      }
-      items[i] = text.slice(u, u + units);
-      u += units;
+    for (let i = 0, u = 0; i < n; i++) {
+      const stop = ends[i] as number;
+      items[i] = text.slice(u, stop);
+      u = stop;
     }
     this.pos = p;
     return items;

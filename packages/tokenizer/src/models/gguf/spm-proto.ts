@@ -5,6 +5,9 @@
 // BPE over the same pieces: escape " " as "▁", a "▁" before the text when add_space_prefix, no
 // other normalization, unknown characters as byte pieces.
 
+import { utf8Length } from "../sentencepiece/utf8-length.ts";
+import { Utf8Writer } from "./utf8-writer.ts";
+
 export interface SpmProtoInput {
   readonly pieces: readonly string[];
   readonly scores: ArrayLike<number> | undefined;
@@ -21,32 +24,11 @@ export interface SpmProtoInput {
 
 const BPE = 2;
 
-/**
- * Protobuf wire writer (varints, length-delimited fields, fixed32 floats) into one buffer sized
- * by the caller's estimate (grown if short). Strings are written as UTF-8 in place: a
- * TextEncoder call and a Uint8Array per piece would be most of the write (a vocabulary is tens
- * of thousands of short pieces).
- */
-class Writer {
-  private buf: Uint8Array;
-  private view: DataView;
-  length = 0;
+/** Scratch for one little-endian float32. */
+const FLOAT = new DataView(new ArrayBuffer(4));
 
-  constructor(capacity: number) {
-    this.buf = new Uint8Array(capacity);
-    this.view = new DataView(this.buf.buffer);
-  }
-
-  private room(n: number): void {
-    if (this.length + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
-    while (size < this.length + n) size *= 2;
-    const next = new Uint8Array(size);
-    next.set(this.buf.subarray(0, this.length));
-    this.buf = next;
-    this.view = new DataView(next.buffer);
-  }
-
+/** Protobuf wire writer (varints, length-delimited fields, fixed32 floats) over ./utf8-writer.ts. */
+class Writer extends Utf8Writer {
   varint(v: number): void {
     this.room(10);
     // Negative int32 values are written as 10-byte two's complement (proto int32).
@@ -70,51 +52,11 @@ class Writer {
     this.varint((field << 3) | wire);
   }
 
-  /** A string field: its UTF-8 length (utf8Length), then its bytes. */
+  /** A string field of `n` UTF-8 bytes (utf8Length). */
   string(field: number, s: string, n: number): void {
     this.tag(field, 2);
     this.varint(n);
-    this.room(n);
-    const buf = this.buf;
-    let at = this.length;
-    for (let i = 0; i < s.length; i++) {
-      let c = s.charCodeAt(i);
-      if (c < 0x80) buf[at++] = c;
-      else if (c < 0x800) {
-        buf[at++] = 0xc0 | (c >> 6);
-        buf[at++] = 0x80 | (c & 0x3f);
-      } else {
-        if (c >= 0xd800 && c <= 0xdfff) {
-          const d = s.charCodeAt(i + 1);
-          if (c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff) {
-            i++;
-            c = 0x10000 + ((c - 0xd800) << 10) + (d - 0xdc00);
-            buf[at++] = 0xf0 | (c >> 18);
-            buf[at++] = 0x80 | ((c >> 12) & 0x3f);
-            buf[at++] = 0x80 | ((c >> 6) & 0x3f);
-            buf[at++] = 0x80 | (c & 0x3f);
-            continue;
-          }
-          c = 0xfffd; // a lone surrogate, as TextEncoder writes it
-        }
-        buf[at++] = 0xe0 | (c >> 12);
-        buf[at++] = 0x80 | ((c >> 6) & 0x3f);
-        buf[at++] = 0x80 | (c & 0x3f);
-      }
-    }
-    this.length = at;
-  }
-
-  float(field: number, v: number): void {
-    this.tag(field, 5);
-    this.room(4);
-    this.view.setFloat32(this.length, v, true);
-    this.length += 4;
-  }
-
-  int(field: number, v: number): void {
-    this.tag(field, 0);
-    this.varint(v);
+    this.text(s);
   }
 
   bytes(field: number, b: Uint8Array): void {
@@ -125,27 +67,17 @@ class Writer {
     this.length += b.length;
   }
 
-  result(): Uint8Array {
-    return this.buf.slice(0, this.length);
+  float(field: number, v: number): void {
+    this.tag(field, 5);
+    this.room(4);
+    FLOAT.setFloat32(0, v, true);
+    for (let i = 0; i < 4; i++) this.buf[this.length++] = FLOAT.getUint8(i);
   }
-}
 
-/** Bytes of `s` as UTF-8 (a lone surrogate: the 3 bytes of U+FFFD). */
-function utf8Length(s: string): number {
-  let n = s.length;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) continue;
-    if (c < 0x800) n += 1;
-    else if (c >= 0xd800 && c <= 0xdbff) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        n += 2;
-        i++;
-      } else n += 2;
-    } else n += 2;
+  int(field: number, v: number): void {
+    this.tag(field, 0);
+    this.varint(v);
   }
-  return n;
 }
 
 export function writeSpmProto(input: SpmProtoInput): Uint8Array {
@@ -155,7 +87,7 @@ export function writeSpmProto(input: SpmProtoInput): Uint8Array {
   const lengths = new Int32Array(pieces.length);
   let total = 256;
   for (let i = 0; i < pieces.length; i++) {
-    const n = utf8Length(pieces[i] ?? "");
+    const n = utf8Length(pieces[i] ?? "", false);
     lengths[i] = n;
     total += n + 16;
   }

@@ -19,6 +19,7 @@ import { PieceIndex } from "../sentencepiece/piece-index.ts";
 import { ggufPreTokenizer } from "./pre-tokenizers.ts";
 import type { GgufMetadata, GgufValue } from "./reader.ts";
 import { writeSpmProto } from "./spm-proto.ts";
+import { Utf8Writer } from "./utf8-writer.ts";
 
 const NORMAL = 1;
 const UNKNOWN = 2;
@@ -264,10 +265,12 @@ function configJson(
 }
 
 /**
- * tokenizer.json text of a byte-level vocabulary (built as text: the fast reader scans it). Its
- * model carries chatwire_llama_cpp_symbols: a byte or merge piece missing from the vocabulary
- * follows llama.cpp's rule (../bytelevel/llama-cpp-symbols.ts), as for Falcon's and StarCoder's
- * files, which lack some byte symbols.
+ * tokenizer.json of a byte-level vocabulary, as UTF-8 bytes written in one buffer (template
+ * strings per token joined into one text cost several times more; the loaders decode the bytes
+ * in one call and the fast reader scans them). Its model carries chatwire_llama_cpp_symbols: a
+ * byte or merge piece missing from the vocabulary follows llama.cpp's rule
+ * (../bytelevel/llama-cpp-symbols.ts), as for Falcon's and StarCoder's files, which lack some
+ * byte symbols.
  */
 function byteLevelJson(
   tokens: readonly string[],
@@ -275,28 +278,8 @@ function byteLevelJson(
   merges: readonly string[],
   regexes: readonly string[],
   ignoreMerges: boolean,
-): string {
+): Uint8Array {
   const addedIds = new Set(added.map((t) => t.id));
-  // Added tokens stay out of the vocabulary (the encoder never produces them), except a lone
-  // symbol of a byte UTF-8 never holds: part of the byte alphabet, and unreachable from text.
-  const vocab: string[] = [];
-  for (let i = 0; i < tokens.length; i++) {
-    const t = tokens[i] as string;
-    if (!addedIds.has(i) || impossibleByte(t)) vocab.push(`${jsonString(t)}:${i}`);
-  }
-  const pairs: string[] = [];
-  for (const m of merges) {
-    // llama.cpp splits at the first space after the first character; a merge without one
-    // becomes ("", "") there, which never applies: skipped here (the others keep their order).
-    const at = m.indexOf(" ", 1);
-    if (at < 0) continue;
-    // "a b" when that is unambiguous (the fast reader's common case), else [a, b].
-    pairs.push(
-      m.indexOf(" ", at + 1) < 0 && m.indexOf(" ") === at
-        ? jsonString(m)
-        : `[${jsonString(m.slice(0, at))},${jsonString(m.slice(at + 1))}]`,
-    );
-  }
   const pre = {
     type: "Sequence",
     pretokenizers: [
@@ -313,7 +296,47 @@ function byteLevelJson(
     normalized: false,
     special: t.special,
   }));
-  return `{"version":"1.0","truncation":null,"padding":null,"added_tokens":${JSON.stringify(addedJson)},"normalizer":null,"pre_tokenizer":${JSON.stringify(pre)},"post_processor":null,"decoder":{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":false,"use_regex":false},"model":{"type":"BPE","dropout":null,"unk_token":null,"continuing_subword_prefix":null,"end_of_word_suffix":null,"fuse_unk":false,"byte_fallback":false,"ignore_merges":${ignoreMerges},"chatwire_llama_cpp_symbols":true,"vocab":{${vocab.join(",")}},"merges":[${pairs.join(",")}]}}`;
+  let chars = 0;
+  for (const t of tokens) chars += t.length;
+  for (const m of merges) chars += m.length;
+  const w = new Utf8Writer(2 * chars + 16 * (tokens.length + merges.length) + 4096);
+  // JSON.stringify for the small parts, which may hold any character (JSON text is UTF-8).
+  w.text(
+    `{"version":"1.0","truncation":null,"padding":null,"added_tokens":${JSON.stringify(addedJson)},"normalizer":null,"pre_tokenizer":${JSON.stringify(pre)},"post_processor":null,"decoder":{"type":"ByteLevel","add_prefix_space":false,"trim_offsets":false,"use_regex":false},"model":{"type":"BPE","dropout":null,"unk_token":null,"continuing_subword_prefix":null,"end_of_word_suffix":null,"fuse_unk":false,"byte_fallback":false,"ignore_merges":${ignoreMerges},"chatwire_llama_cpp_symbols":true,"vocab":{`,
+  );
+  // Added tokens stay out of the vocabulary (the encoder never produces them), except a lone
+  // symbol of a byte UTF-8 never holds: part of the byte alphabet, and unreachable from text.
+  let first = true;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as string;
+    if (addedIds.has(i) && !impossibleByte(t)) continue;
+    if (!first) w.byte(0x2c); // ,
+    first = false;
+    w.jsonString(t);
+    w.byte(0x3a); // :
+    w.ascii(String(i));
+  }
+  w.ascii(`},"merges":[`);
+  first = true;
+  for (const m of merges) {
+    // llama.cpp splits at the first space after the first character; a merge without one
+    // becomes ("", "") there, which never applies: skipped here (the others keep their order).
+    const at = m.indexOf(" ", 1);
+    if (at < 0) continue;
+    if (!first) w.byte(0x2c);
+    first = false;
+    // "a b" when that is unambiguous (the fast reader's common case), else [a, b].
+    if (m.indexOf(" ", at + 1) < 0 && m.indexOf(" ") === at) w.jsonString(m);
+    else {
+      w.byte(0x5b); // [
+      w.jsonString(m.slice(0, at));
+      w.byte(0x2c);
+      w.jsonString(m.slice(at + 1));
+      w.byte(0x5d); // ]
+    }
+  }
+  w.ascii("]}}");
+  return w.result();
 }
 
 /**
@@ -328,12 +351,3 @@ function impossibleByte(content: string): boolean {
 }
 
 export { BYTE, CONTROL, NORMAL, UNKNOWN, UNUSED, USER_DEFINED };
-
-/** JSON text of a string; most vocabulary strings need no escape (JSON.stringify per token costs more). */
-function jsonString(s: string): string {
-  return NEEDS_ESCAPE.test(s) ? JSON.stringify(s) : `"${s}"`;
-}
-
-// Quote, backslash, control characters, and surrogates (JSON.stringify escapes lone ones).
-// biome-ignore lint/suspicious/noControlCharactersInRegex: exactly the characters JSON escapes
-const NEEDS_ESCAPE = /["\\\u0000-\u001f\ud800-\udfff]/;
