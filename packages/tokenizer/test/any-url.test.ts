@@ -18,7 +18,7 @@ const PLAIN = "{% for m in messages %}<|im_start|>{{ m.role }}\n{{ m.content }}<
 
 /** A fetch answering from `files` under https://models.test/m/ (404 otherwise), recording the URLs asked. */
 function serve(files: Record<string, Uint8Array | string>, asked: string[]): typeof fetch {
-  return (async (input: RequestInfo | URL) => {
+  return (async (input: string | URL | Request) => {
     const url = String(input);
     asked.push(url);
     const name = url.replace("https://models.test/m/", "");
