@@ -219,13 +219,24 @@ function isObject(v: unknown): v is { [key: string]: JsonValue } {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/**
+ * Files already read, by their bytes: a load asks several readers in turn (the cache's version
+ * check, then each model kind's), and the header's JSON (a tokenizer.json's rest, with its added
+ * tokens) is parsed once. What a read returns is never written to.
+ */
+const readFiles = new WeakMap<Uint8Array, TableFile | undefined>();
+
 /** Reads a table file; undefined when it is not a well-formed one (never throws). */
 export function readTableFile(input: Uint8Array): TableFile | undefined {
+  if (readFiles.has(input)) return readFiles.get(input);
+  let file: TableFile | undefined;
   try {
-    return read(input);
+    file = read(input);
   } catch {
-    return undefined;
+    file = undefined;
   }
+  if (input instanceof Uint8Array) readFiles.set(input, file);
+  return file;
 }
 
 function read(input: Uint8Array): TableFile | undefined {
