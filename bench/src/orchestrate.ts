@@ -29,6 +29,7 @@ import {
 } from "./fixtures.ts";
 import { defaultGgufFiles, ggufLoadRows } from "./gguf-load.ts";
 import { loadCacheRows } from "./load-cache.ts";
+import { ensureRealisticFixture, REALISTIC_MODELS } from "./realistic-fixture.ts";
 import { buildReport } from "./report.ts";
 
 export interface Settings {
@@ -392,6 +393,23 @@ export async function main(settings: Settings): Promise<void> {
       Object.assign(merged, r);
     }
     results.decode_ours = merged;
+  }
+  // Realistic replies and byte-split fixtures (realistic-fixture.ts): floor, UTF-8-reassembling
+  // floor, push() and 8-ID pushMany() bursts, alternating in one process per model.
+  if (avail.decoder && avail.tokenizer) {
+    const real: Record<string, WorkerResult> = {};
+    for (const m of REALISTIC_MODELS.filter((x) => x === "qwen3" || familyModels.includes(x))) {
+      const fixtures = [
+        await ensureRealisticFixture(m, "realistic", 8192),
+        await ensureRealisticFixture(m, "bytesplit", 8192),
+      ];
+      real[m] = worker("decode-realistic.ts", {
+        models: { [m]: { fixtures, pieces: pieceFile(m) } },
+        warmup: q ? 10 : 20,
+        rounds: q ? 21 : 41,
+      });
+    }
+    results.decode_realistic = real;
   }
   const dw = (lib: string, m: ModelName, extra: Record<string, unknown>) =>
     worker("decode-window.ts", { lib, model: m, fixtures: fx(m), warmup: 2, rounds: q ? 5 : 9, ...extra });

@@ -622,6 +622,74 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     familyRows,
   );
 
+  // Realistic replies and byte-split fixtures (decode-realistic.ts, realistic-fixture.ts): per
+  // model, every candidate alternating in one process.
+  const realNs = (m: string, key: string, which: string): Num =>
+    num(R.decode_realistic, m, m, "rows", key, which, "ns_per_token");
+  const realistic: Obj = {};
+  const realisticRows: string[][] = [];
+  for (const m of Object.keys((R.decode_realistic as Obj | undefined) ?? {})) {
+    const o: Obj = {};
+    for (const key of ["realistic-8192", "bytesplit-8192"]) {
+      const f = realNs(m, key, "floor");
+      const fu = realNs(m, key, "floor_utf8");
+      const us = realNs(m, key, "ours");
+      const b8 = realNs(m, key, "ours_burst8");
+      const split = num(R.decode_realistic, m, m, "rows", key, "byte_split_tokens");
+      const calls = num(R.decode_realistic, m, m, "rows", key, "tool_call_tokens");
+      o[key] = {
+        ns_per_token: us,
+        floor_ns_per_token: f,
+        floor_utf8_ns_per_token: fu,
+        ratio_vs_floor: ratio(us, f),
+        ratio_vs_utf8_floor: ratio(us, fu),
+        burst8_ns_per_token: b8,
+        burst8_speedup_vs_push: ratio(us, b8),
+        byte_split_tokens: split,
+        tool_call_tokens: calls,
+      };
+      realisticRows.push([
+        m,
+        key.replace("-8192", " 8k"),
+        String(split ?? "—"),
+        String(calls ?? "—"),
+        fmtNs(f),
+        fmtNs(fu),
+        fmtNs(us),
+        fmtX(ratio(us, f)),
+        fmtX(ratio(us, fu)),
+        fmtNs(b8),
+        fmtX(ratio(us, b8), 2),
+      ]);
+    }
+    realistic[m] = o;
+  }
+  const realisticTable = table(
+    [
+      "model",
+      "generation",
+      "byte-split tokens",
+      "tool-call tokens",
+      "floor",
+      "UTF-8 floor",
+      "ours",
+      "ours/floor",
+      "ours/UTF-8 floor",
+      "ours, pushMany(8)",
+      "push / pushMany(8)",
+    ],
+    realisticRows,
+  );
+  // Every tools row of the decoder table (every model), ours / floor in one process.
+  let toolsMax: Num = null;
+  for (const m of inp.decoderModels ?? inp.models) {
+    for (const { kind, n } of inp.plan[m] ?? []) {
+      if (kind !== "tools") continue;
+      const r = ratio(ours(m, `${kind}-${n}`, "ours"), ours(m, `${kind}-${n}`, "floor"));
+      if (r !== null && (toolsMax === null || r > toolsMax)) toolsMax = r;
+    }
+  }
+
   // The template path row (bench/src/template-bench.ts): CPU-time ratios (best rounds; per-round pairs).
   const tr = R.template as WorkerResult | undefined;
   const templateLines =
@@ -684,6 +752,22 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
       create_decoder_with_stop_strings_ns: num(R.decode_ours, "create", "ns_with_stop_strings"),
       reused_decoder_ns_per_token: ours("qwen3", "mixed-8192", "ours_reset"),
       families,
+      // Qwen3's realistic 8k reply and byte-split fixture (decode-realistic.ts); every model in `realistic`.
+      realistic_fixture_ns_per_token: realNs("qwen3", "realistic-8192", "ours"),
+      realistic_fixture_floor_ns_per_token: realNs("qwen3", "realistic-8192", "floor"),
+      realistic_fixture_ratio_vs_floor: ratio(
+        realNs("qwen3", "realistic-8192", "ours"),
+        realNs("qwen3", "realistic-8192", "floor"),
+      ),
+      byte_split_ns_per_token: realNs("qwen3", "bytesplit-8192", "ours"),
+      byte_split_floor_ns_per_token: realNs("qwen3", "bytesplit-8192", "floor_utf8"),
+      burst8_ns_per_token: realNs("qwen3", "realistic-8192", "ours_burst8"),
+      burst8_speedup_vs_push: ratio(
+        realNs("qwen3", "realistic-8192", "ours"),
+        realNs("qwen3", "realistic-8192", "ours_burst8"),
+      ),
+      tools_rows_max_ratio_vs_floor: toolsMax,
+      realistic,
     },
     encode: encodeSummary,
     // Importing @chatwire/tokenizer, @chatwire/tokenizer/node and @chatwire/stream-decoder in a
@@ -790,6 +874,11 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     "The families as data (Llama 3.x `llama31`, DeepSeek V3), solo pairs the same way:",
     "",
     familyTable,
+    "",
+    "Realistic 8k replies (our own encoder: reasoning, markdown, code, CJK with rare characters, emoji with ZWJ",
+    "sequences, a long tool call) and byte-split fixtures (emoji and rare CJK only), one process per model, alternating:",
+    "",
+    realisticTable,
     "",
     `## Naive re-decode of the whole output per token (sampled window of positions)`,
     naiveTable,

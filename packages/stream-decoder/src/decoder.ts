@@ -26,7 +26,15 @@
 // span concatenate to the reference one-shot decode of its IDs.
 import { type ActionCall, type ActionResult, NO_KIND_ERROR } from "./action-parse.ts";
 import type { DecoderErrorCode, DecoderHandler, MessageHeader, StopInfo, StopReason } from "./events.ts";
-import { flatText, type NlAllCut, nlAllCutOf, nlCutOf, nlTextOf, plainTextOf } from "./fast-tables.ts";
+import {
+  byteSplitsOf,
+  flatText,
+  type NlAllCut,
+  nlAllCutOf,
+  nlCutOf,
+  nlTextOf,
+  plainTextOf,
+} from "./fast-tables.ts";
 import { type CoreHandler, coreHandler } from "./handler.ts";
 import { HarmonyArgumentsParser } from "./harmony-arguments.ts";
 import { CHANNELS, P_CHANNEL, P_CONSTRAIN, P_HEAD, parseHarmonyHeader } from "./harmony-header.ts";
@@ -58,7 +66,7 @@ import type { ToolCallSink } from "./tool-call-scanner.ts";
 import { toolCallSink } from "./tool-call-stream.ts";
 import { toolSchemas } from "./tool-schemas.ts";
 import type { Decoder, DecoderOptions } from "./types.ts";
-import { Utf8Pending } from "./utf8-pending.ts";
+import { type ByteSplit, byteSplitOf, Utf8Pending } from "./utf8-pending.ts";
 
 const S_CONTENT = 0;
 const S_REASONING = 1;
@@ -117,6 +125,7 @@ const FAST_OFF = 0;
 const FAST_CONTENT = 1;
 const FAST_REASONING = 2;
 const FAST_FILTERED = 3;
+const FAST_ACTION = 4;
 
 const NO_CALLER_STOPS: ReadonlySet<number> = new Set();
 
@@ -148,6 +157,8 @@ export class StreamDecoder implements Decoder {
   private nlCut: (string | undefined)[] | null = null;
   /** nlAllCutOf(spec), once the NL_ALL rule needed it. */
   private nlAll: NlAllCut | null = null;
+  /** byteSplitsOf(spec), once a byte piece came. */
+  private splits: (ByteSplit | null | undefined)[] | null = null;
   private readonly spanStarts: boolean;
   // When the start state of a span ends (DecodeTable.startEnds, matching the reference):
   // Text ends it unless it printed nothing under "first-visible"; Bytes always end it (they
@@ -194,7 +205,9 @@ export class StreamDecoder implements Decoder {
    * stop matcher by setSlow() (the only writer of both): FAST_OFF (slow != 0), FAST_CONTENT /
    * FAST_REASONING (straight to onText / onReasoning, uncounted: no maxTokens, and no stop
    * strings or nothing held by the matcher, the table then having only IDs that cannot start
-   * one), FAST_FILTERED (the action state, the matcher holds a prefix, or maxTokens counts).
+   * one), FAST_ACTION (the same for an action's text, whose body parser reads chunks with
+   * feed(): every syntax but a list of calls, whose cuts end actions), FAST_FILTERED (the
+   * matcher holds a prefix, or maxTokens counts).
    * State and matcher changes only happen where setSlow() runs after them (the slow paths,
    * and the FAST_FILTERED branch of pushOther()).
    */
@@ -220,6 +233,10 @@ export class StreamDecoder implements Decoder {
   /** Body index of the open action (g.bodies), -1: no kind marker came. */
   private actionBody = -1;
   private parser: BodyParser | null = null;
+  /** The open action's parser reads chunks (BodyParser.readsText); false: only raw at its end. */
+  private parserReads = false;
+  /** The open action's parser cuts a list of calls (BodyParser.feedCall). */
+  private callList = false;
   /**
    * Action text so far. Kept as `raw += t` on purpose: an array of chunks joined once at the
    * action end was measured SLOWER (tools 8k: 48 vs 34 ns/token; push ~7 ns + join ~14 ns per
@@ -306,7 +323,9 @@ export class StreamDecoder implements Decoder {
             ? FAST_CONTENT
             : this.state === S_REASONING
               ? FAST_REASONING
-              : FAST_FILTERED;
+              : this.state === S_ACTION && !this.callList
+                ? FAST_ACTION
+                : FAST_FILTERED;
   }
 
   get stopped(): boolean {
@@ -443,8 +462,18 @@ export class StreamDecoder implements Decoder {
       return;
     }
     this.h.onActionText(t);
-    if (p !== null) p.feed(t);
-    this.keepRaw(t);
+    this.actionTail(t);
+  }
+
+  /**
+   * After an action text's event: the parser's chunk (only when it reads chunks: a JSON call
+   * that is not streamed is parsed from `raw` at its end) and the raw text.
+   */
+  private actionTail(t: string): void {
+    if (this.parserReads) (this.parser as BodyParser).feed(t);
+    const raw = this.raw;
+    if (!this.rawOverflow && raw.length + t.length <= this.maxBuffered) this.raw = raw + t;
+    else this.keepRaw(t);
   }
 
   /**
@@ -803,12 +832,18 @@ export class StreamDecoder implements Decoder {
       }
       if (p !== null) p.reset(this.sink, this.tools, kind);
     }
+    this.useParser(p);
+  }
+
+  private useParser(p: BodyParser | null): void {
     this.parser = p;
+    this.parserReads = p !== null && (p.readsText === undefined || p.readsText());
+    this.callList = p !== null && p.feedCall !== undefined;
   }
 
   private endAction(): void {
     const p = this.parser;
-    this.parser = null;
+    this.useParser(null);
     this.finishAction(p);
     this.leaveBlock();
   }
@@ -850,6 +885,13 @@ export class StreamDecoder implements Decoder {
     const b = this.spec.bytes[id];
     this.atStart = false;
     if (b === undefined) return;
+    // First sight of a byte piece: its split, for pushOther's byte path.
+    let sp = this.splits;
+    if (sp === null) {
+      sp = byteSplitsOf(this.spec);
+      this.splits = sp;
+    }
+    if (sp[id] === undefined) sp[id] = byteSplitOf(b);
     const out = this.utf.feed(b);
     if (out !== "") this.spanText(out);
   }
@@ -1137,7 +1179,7 @@ export class StreamDecoder implements Decoder {
       const parser = this.toolArgs ?? new HarmonyArgumentsParser();
       this.toolArgs = parser;
       parser.reset(fn ? this.sink : null, this.tools, fn ? r.slice(10) : r);
-      this.parser = parser;
+      this.useParser(parser);
     } else if (p.role === "assistant" && hd.channel === "analysis") {
       this.state = S_REASONING;
       this.nlMode = NL_NONE;
@@ -1267,11 +1309,11 @@ export class StreamDecoder implements Decoder {
     // undefined and take the checked path). The typeof test keeps a numeric string ("5",
     // which an array would index like 5) off the fast path: it throws there like everywhere.
     const t = typeof id === "number" ? this.plainText[id] : undefined;
-    // Fast path (docs/decoder.md "Fast path"): plain text in an open content or reasoning
-    // span with nothing held (no partial UTF-8, no span start, no held newline, no
+    // Fast path (docs/decoder.md "Fast path"): plain text in an open content, reasoning or
+    // action span with nothing held (no partial UTF-8, no span start, no held newline, no
     // leading-text rule, no stop-string prefix), no caller stop IDs, no maxTokens, not
     // stopped: the precomputed string goes straight to the handler. Nothing is counted here
-    // (`left` only matters with maxTokens, whose decoders never take these two modes). Every
+    // (`left` only matters with maxTokens, whose decoders never take these modes). Every
     // other case is one call, so push() stays small enough to inline into a caller's loop.
     if (t !== undefined) {
       const f = this.fast;
@@ -1281,6 +1323,11 @@ export class StreamDecoder implements Decoder {
       }
       if (f === FAST_REASONING) {
         this.h.onReasoning(t);
+        return;
+      }
+      if (f === FAST_ACTION) {
+        this.h.onActionText(t);
+        this.actionTail(t);
         return;
       }
     }
@@ -1311,12 +1358,18 @@ export class StreamDecoder implements Decoder {
         this.afterHeldNewlines(id, t);
         return;
       }
-    } else if (this.lean && typeof id === "number") {
+    } else if (typeof id === "number") {
+      const slow = this.slow;
+      const sp = this.splits;
+      if (sp !== null && (slow & ~(SLOW_UTF8 | SLOW_HELD_NL)) === 0) {
+        // A byte piece seen before, in an open text span with at most held bytes and newlines.
+        const p = sp[id];
+        if (p !== undefined && p !== null && this.splitPiece(p)) return;
+      }
       // A newline-ending piece seen before (an entry in the rule's cut table: class TextNl)
       // with only SLOW_HELD_NL or nothing set: what textNlPush -> leanNewline do, from the
       // table (no class table, no text table, no scan for the trailing newlines).
-      const slow = this.slow;
-      if (slow === 0 || slow === SLOW_HELD_NL) {
+      if (this.lean && (slow === 0 || slow === SLOW_HELD_NL)) {
         const mode = this.nlMode;
         const nc = this.nlCut;
         const na = this.nlAll;
@@ -1338,6 +1391,29 @@ export class StreamDecoder implements Decoder {
     const slow = this.slow;
     if (slow === 0 || slow === SLOW_HELD_NL) this.textNlPush(id);
     else this.checkedPush(id);
+  }
+
+  /**
+   * What checkedPush -> bytesPiece do for a byte piece whose bytes, with the held ones, are
+   * valid UTF-8 (Utf8Pending.feedSplit; false: they are not, nothing changed): the completed
+   * text through shaped() (only the newline rules and stop strings apply here: `slow` holds
+   * at most SLOW_UTF8 and SLOW_HELD_NL), held bytes kept for the next piece.
+   */
+  private splitPiece(p: ByteSplit): boolean {
+    const out = this.utf.feedSplit(p);
+    if (out === undefined) return false;
+    // Nothing held and no trailing "\n": the newline rules keep it as it is (shaped()).
+    if (out !== "") {
+      if (this.heldNl === 0 && out.charCodeAt(out.length - 1) !== 10) this.emitText(out);
+      else this.shaped(out);
+    }
+    this.setSlow(
+      (this.slow & ~(SLOW_UTF8 | SLOW_HELD_NL)) |
+        (this.utf.len > 0 ? SLOW_UTF8 : 0) |
+        (this.heldNl > 0 ? SLOW_HELD_NL : 0),
+    );
+    if (--this.left === 0) this.finish("max_tokens");
+    return true;
   }
 
   /**
@@ -1558,8 +1634,53 @@ export class StreamDecoder implements Decoder {
     if (this.left === 0 && !this.isStopped) this.finish("max_tokens");
   }
 
+  /**
+   * push() per ID, as one loop: the table, the handler and the mode are read once per run of
+   * fast-path IDs instead of once per call, and a run of one mode stays in its own tight loop.
+   * The mode is read again after every callback (a handler may call end() or reset()), so
+   * the events are exactly those of one push() per ID.
+   */
   pushMany(ids: ArrayLike<number>): void {
-    for (let i = 0; i < ids.length; i++) this.push(ids[i] as number);
+    const n = ids.length;
+    const table = this.plainText;
+    const h = this.h;
+    let i = 0;
+    while (i < n) {
+      const id = ids[i++] as number;
+      let t = typeof id === "number" ? table[id] : undefined;
+      if (t !== undefined) {
+        const f = this.fast;
+        if (f === FAST_CONTENT) {
+          // A run of content text: each ID's piece to onText while the mode holds.
+          for (;;) {
+            h.onText(t);
+            if (i === n || this.fast !== FAST_CONTENT) break;
+            const next = ids[i] as number;
+            t = typeof next === "number" ? table[next] : undefined;
+            if (t === undefined) break;
+            i++;
+          }
+          continue;
+        }
+        if (f === FAST_REASONING) {
+          for (;;) {
+            h.onReasoning(t);
+            if (i === n || this.fast !== FAST_REASONING) break;
+            const next = ids[i] as number;
+            t = typeof next === "number" ? table[next] : undefined;
+            if (t === undefined) break;
+            i++;
+          }
+          continue;
+        }
+        if (f === FAST_ACTION) {
+          h.onActionText(t);
+          this.actionTail(t);
+          continue;
+        }
+      }
+      this.pushOther(id, t);
+    }
   }
 
   end(): void {
@@ -1593,7 +1714,7 @@ export class StreamDecoder implements Decoder {
     this.headerName = "";
     this.actionKind = "";
     this.actionBody = -1;
-    this.parser = null;
+    this.useParser(null);
     this.raw = "";
     this.rawOverflow = false;
     this.fieldKinds = [];

@@ -4,6 +4,7 @@
 // sequential copies (flatText) so a consumer's loads on them see few string maps.
 import type { DecoderSpec } from "./spec.ts";
 import { undefinedTable } from "./text-table.ts";
+import type { ByteSplit } from "./utf8-pending.ts";
 
 const PLAIN_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
 
@@ -72,6 +73,23 @@ function specTable(
   if (out === undefined) {
     out = undefinedTable(spec.classes.length);
     tables.set(spec, out);
+  }
+  return out;
+}
+
+const BYTE_SPLITS = new WeakMap<DecoderSpec, (ByteSplit | null | undefined)[]>();
+
+/**
+ * Per spec, filled lazily at each byte piece's first sight (the checked path): its ByteSplit,
+ * or null when its bytes are not valid UTF-8 in that shape (those always take the checked
+ * path). Made at the first byte piece a decoder of the spec meets.
+ */
+export function byteSplitsOf(spec: DecoderSpec): (ByteSplit | null | undefined)[] {
+  let out = BYTE_SPLITS.get(spec);
+  if (out === undefined) {
+    out = [];
+    for (let i = 0; i < spec.classes.length; i++) out.push(undefined);
+    BYTE_SPLITS.set(spec, out);
   }
   return out;
 }

@@ -23,6 +23,10 @@ export class HarmonyArgumentsParser implements BodyParser {
     if (this.sink !== null) this.sink.onToolCallArguments(text);
   }
 
+  readsText(): boolean {
+    return this.sink !== null;
+  }
+
   separator(): void {}
 
   end(raw: string): ActionResult {

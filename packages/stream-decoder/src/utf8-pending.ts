@@ -34,6 +34,65 @@ export class Utf8Pending {
     return out;
   }
 
+  /**
+   * feed() of a piece with a ByteSplit, when the held bytes and its own make valid UTF-8: the
+   * completed text (possibly ""), with no per-byte work; undefined (nothing changed) when they
+   * do not (then feed() decides the replacement characters).
+   */
+  feedSplit(p: ByteSplit): string | undefined {
+    let out = p.mid;
+    const k = this.len;
+    if (k === 0) {
+      if (p.lead !== 0) return undefined;
+    } else {
+      if (p.lead === 0) return undefined;
+      const held = this.packed();
+      if (held === p.memoHeld) out = p.memoOut;
+      else {
+        const r = this.complete(p, k);
+        if (r === undefined || r === "") return r;
+        out = r;
+        p.memoHeld = held;
+        p.memoOut = r;
+      }
+    }
+    const t = p.tailBytes;
+    const b = this.buf;
+    for (let i = 0; i < p.tailLen; i++) b[i] = (t >>> (8 * i)) & 0xff;
+    this.len = p.tailLen;
+    return out;
+  }
+
+  /** The held bytes packed little-endian, their count above bit 24. */
+  private packed(): number {
+    const b = this.buf;
+    let v = this.len << 24;
+    for (let i = 0; i < this.len; i++) v |= (b[i] as number) << (8 * i);
+    return v;
+  }
+
+  /**
+   * feedSplit with `k` held bytes, for a piece that starts with continuation bytes: the
+   * completed character and the piece's middle; "" when the sequence is still incomplete (the
+   * bytes were added to the held ones); undefined when the bytes are not valid UTF-8.
+   */
+  private complete(p: ByteSplit, k: number): string | undefined {
+    const b = this.buf;
+    const lead = p.lead;
+    const need = seqLen(b[0] as number);
+    if (k + lead > need) return undefined;
+    for (let i = 0; i < lead; i++) b[k + i] = (p.leadBytes >>> (8 * i)) & 0xff;
+    if (!validPrefix(b, 0, k + lead)) return undefined;
+    if (k + lead < need) {
+      // Still incomplete: only a piece of nothing but continuation bytes can add to it.
+      if (p.mid !== "" || p.tailLen !== 0) return undefined;
+      this.len = k + lead;
+      return "";
+    }
+    const cp = String.fromCodePoint(this.codePoint(need));
+    return p.mid === "" ? cp : cp + p.mid;
+  }
+
   /** The span ends: everything held is resolved (incomplete sequences -> U+FFFD). */
   flush(): string {
     return this.len === 0 ? "" : this.drain(true);
@@ -131,4 +190,90 @@ export class Utf8Pending {
     if (cp < min || (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff) return -1;
     return need + 1;
   }
+}
+
+/**
+ * A byte piece's bytes, split once per ID (byteSplitOf): `lead` continuation bytes that finish
+ * a held sequence, then complete valid UTF-8 (`mid`, decoded), then a valid prefix of one more
+ * sequence (`tail`, held). Only pieces whose bytes are all valid UTF-8 in that sense get one:
+ * on valid input both replacement policies decode the same, so Utf8Pending.feedSplit needs
+ * neither; everything else takes feed().
+ */
+export class ByteSplit {
+  constructor(
+    /** Leading continuation bytes (0..3), packed little-endian in `leadBytes`. */
+    readonly lead: number,
+    readonly leadBytes: number,
+    readonly mid: string,
+    /** Trailing incomplete sequence (0..3 bytes), packed little-endian in `tailBytes`. */
+    readonly tailLen: number,
+    readonly tailBytes: number,
+  ) {}
+
+  /**
+   * The last held prefix this piece completed (held bytes packed like `leadBytes`, with their
+   * count above bit 24; -1: none) and the text that gave: a piece usually follows the same
+   * prefix (an emoji's second half its first half), so its character is made once.
+   */
+  memoHeld = -1;
+  memoOut = "";
+}
+
+/** Length of the sequence a lead byte starts (1..4), 0 for a byte that cannot start one. */
+function seqLen(b0: number): number {
+  if (b0 < 0x80) return 1;
+  if (b0 >= 0xc2 && b0 <= 0xdf) return 2;
+  if (b0 >= 0xe0 && b0 <= 0xef) return 3;
+  if (b0 >= 0xf0 && b0 <= 0xf4) return 4;
+  return 0;
+}
+
+/** b[from .. from+n) is a valid prefix (or all) of one UTF-8 sequence: no overlong, surrogate or > U+10FFFF. */
+function validPrefix(b: ArrayLike<number>, from: number, n: number): boolean {
+  const b0 = b[from] as number;
+  const len = seqLen(b0);
+  if (len === 0 || n > len) return false;
+  for (let i = 1; i < n; i++) {
+    const x = b[from + i] as number;
+    let lo = 0x80;
+    let hi = 0xbf;
+    if (i === 1) {
+      if (b0 === 0xe0) lo = 0xa0;
+      else if (b0 === 0xed) hi = 0x9f;
+      else if (b0 === 0xf0) lo = 0x90;
+      else if (b0 === 0xf4) hi = 0x8f;
+    }
+    if (x < lo || x > hi) return false;
+  }
+  return true;
+}
+
+const STRICT = new TextDecoder("utf-8", { fatal: true });
+
+/** The ByteSplit of a byte piece, or null when its bytes are not valid UTF-8 in that shape. */
+export function byteSplitOf(bytes: Uint8Array): ByteSplit | null {
+  const n = bytes.length;
+  let lead = 0;
+  let leadBytes = 0;
+  while (lead < n && ((bytes[lead] as number) & 0xc0) === 0x80) {
+    if (lead === 3) return null;
+    leadBytes |= (bytes[lead] as number) << (8 * lead);
+    lead++;
+  }
+  let i = lead;
+  let tail = n;
+  while (i < n) {
+    const len = seqLen(bytes[i] as number);
+    if (len === 0) return null;
+    if (i + len > n) {
+      if (!validPrefix(bytes, i, n - i)) return null;
+      tail = i;
+      break;
+    }
+    if (!validPrefix(bytes, i, len)) return null;
+    i += len;
+  }
+  let tailBytes = 0;
+  for (let j = tail; j < n; j++) tailBytes |= (bytes[j] as number) << (8 * (j - tail));
+  return new ByteSplit(lead, leadBytes, STRICT.decode(bytes.subarray(lead, tail)), n - tail, tailBytes);
 }

@@ -19,6 +19,11 @@ export interface BodyParser {
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, kind?: string): void;
   /** The next chunk of the body's decoded text. */
   feed(text: string): void;
+  /**
+   * After reset(): false when feed() would ignore the text (the body is read from `raw` at
+   * end()), so the decoder's fast path does not call it. Absent: true.
+   */
+  readsText?(): boolean;
   /** A separator marker of the block (e.g. <｜tool▁sep｜>). */
   separator(): void;
   /**

@@ -36,6 +36,10 @@ export class JsonCallParser implements BodyParser {
     if (this.streaming) (this.scanner as ToolCallScanner).feed(text);
   }
 
+  readsText(): boolean {
+    return this.streaming;
+  }
+
   separator(): void {}
 
   /** `raw`: the body text the decoder kept (read unless the body was streamed and well formed). */

@@ -17,6 +17,10 @@ export class PythonCallParser implements BodyParser {
 
   feed(_text: string): void {}
 
+  readsText(): boolean {
+    return false;
+  }
+
   separator(): void {}
 
   end(raw: string): ActionResult {

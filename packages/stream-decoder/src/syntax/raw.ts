@@ -12,6 +12,10 @@ export class RawParser implements BodyParser {
 
   feed(_text: string): void {}
 
+  readsText(): boolean {
+    return false;
+  }
+
   separator(): void {}
 
   end(raw: string): ActionResult {

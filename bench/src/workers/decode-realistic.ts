@@ -1,0 +1,189 @@
+// The realistic replies and the byte-split fixtures (../realistic-fixture.ts), every candidate
+// in ONE process, alternating round by round (measure.ts):
+//   floor        the minimal floor: a precomputed piece string per ID to a callback that adds
+//                its length to a sink (as decode-ours.ts);
+//   floor_utf8   a floor that also reassembles UTF-8: a whole-text ID's precomputed string to
+//                the callback; a byte-split ID's precomputed bytes through a minimal UTF-8
+//                state machine (no validation), each completed character to the callback;
+//   ours         createDecoder(spec, handler) per sequence, push(id) per ID, end();
+//   ours_burst8  the same with pushMany() of 8 IDs at a time (the chunks made before timing).
+// Also per fixture: its byte-split tokens (IDs whose own decode is not valid UTF-8) and its
+// tool-call tokens (IDs pushed while an action was open), counted before timing.
+import { readFileSync } from "node:fs";
+import { compileDecoderSpecFor, createDecoder, type DecoderHandler } from "@chatwire/stream-decoder";
+import { loadFamily } from "../family-fixtures.ts";
+import { alternate, type Candidate, reply, request, SINK } from "../measure.ts";
+import { loadOurs } from "../ours.ts";
+import type { RealisticFixture } from "../realistic-fixture.ts";
+
+interface Req {
+  models: Record<string, { fixtures: string[]; pieces: string }>;
+  warmup: number;
+  rounds: number;
+}
+const req = request<Req>();
+
+const handler: DecoderHandler = {
+  onMessageStart(role, metadata) {
+    SINK.v += role.length + metadata.length;
+  },
+  onText(text) {
+    SINK.v += text.length;
+  },
+  onReasoning(text) {
+    SINK.v += text.length;
+  },
+  onActionStart(kind) {
+    SINK.v += kind.length;
+  },
+  onActionText(text) {
+    SINK.v += text.length;
+  },
+  onActionEnd(end) {
+    SINK.v += end.raw.length;
+  },
+  onMessageEnd() {
+    SINK.v++;
+  },
+  onError(error) {
+    SINK.v += error.message.length;
+  },
+};
+
+const floorCb = (s: string): void => {
+  SINK.v += s.length;
+};
+
+const out: Record<string, unknown> = {};
+for (const [model, cfg] of Object.entries(req.models)) {
+  const tok =
+    model === "qwen3" ? await loadOurs("qwen3") : await loadFamily(model as "llama31" | "deepseek-v3");
+  const spec = compileDecoderSpecFor(tok);
+  const pieces = JSON.parse(readFileSync(cfg.pieces, "utf8")) as string[];
+  while (pieces.length < spec.classes.length) pieces.push("");
+  const rows: Record<string, unknown> = {};
+  for (const file of cfg.fixtures) {
+    const fx = JSON.parse(readFileSync(file, "utf8")) as RealisticFixture;
+    const ids = fx.ids;
+    const n = ids.length;
+    // Counts, and the reassembling floor's tables: per ID its text, or its bytes when its own
+    // decode is not valid UTF-8 (a byte-split token).
+    const enc = new TextEncoder();
+    const text: (string | undefined)[] = [];
+    const bytes: (Uint8Array | undefined)[] = [];
+    for (let i = 0; i < spec.classes.length; i++) {
+      text.push(undefined);
+      bytes.push(undefined);
+    }
+    let byteSplit = 0;
+    for (const id of ids) {
+      const t = tok.decode([id]);
+      if (t.includes("\uFFFD")) {
+        byteSplit++;
+        bytes[id] = spec.bytes[id] ?? enc.encode(t);
+      } else text[id] = t;
+    }
+    let inAction = false;
+    let toolCall = 0;
+    let reason = "";
+    const counter = createDecoder(spec, {
+      onActionStart() {
+        inAction = true;
+      },
+      onActionEnd() {
+        inAction = false;
+      },
+      onStop(s) {
+        reason = s.reason;
+      },
+    });
+    for (const id of ids) {
+      if (inAction) toolCall++;
+      counter.push(id);
+    }
+    counter.end();
+    const chunks: number[][] = [];
+    for (let i = 0; i < n; i += 8) chunks.push(ids.slice(i, i + 8));
+    const floor: Candidate = {
+      name: "floor",
+      run() {
+        const cb = floorCb;
+        for (let i = 0; i < n; i++) cb(pieces[ids[i] as number] as string);
+        return n;
+      },
+    };
+    const floorUtf8: Candidate = {
+      name: "floor_utf8",
+      run() {
+        const cb = floorCb;
+        let need = 0;
+        let cp = 0;
+        for (let i = 0; i < n; i++) {
+          const id = ids[i] as number;
+          const s = text[id];
+          if (s !== undefined) {
+            cb(s);
+            continue;
+          }
+          const b = bytes[id];
+          if (b === undefined) continue;
+          for (let k = 0; k < b.length; k++) {
+            const x = b[k] as number;
+            if (need > 0) {
+              cp = (cp << 6) | (x & 0x3f);
+              if (--need === 0) cb(String.fromCodePoint(cp));
+            } else if (x < 0x80) cb(String.fromCharCode(x));
+            else if (x >= 0xf0) {
+              cp = x & 7;
+              need = 3;
+            } else if (x >= 0xe0) {
+              cp = x & 15;
+              need = 2;
+            } else {
+              cp = x & 31;
+              need = 1;
+            }
+          }
+        }
+        return n;
+      },
+    };
+    const ours: Candidate = {
+      name: "ours",
+      run() {
+        const d = createDecoder(spec, handler);
+        for (let i = 0; i < n; i++) d.push(ids[i] as number);
+        d.end();
+        return n;
+      },
+    };
+    const burst8: Candidate = {
+      name: "ours_burst8",
+      run() {
+        const d = createDecoder(spec, handler);
+        for (let i = 0; i < chunks.length; i++) d.pushMany(chunks[i] as number[]);
+        d.end();
+        return n;
+      },
+    };
+    const cands = [floor, floorUtf8, ours, burst8];
+    // Pre-warm (tier-up before timing, as decode-ours.ts).
+    for (let pass = 0; pass < 3; pass++) for (const c of cands) c.run();
+    const t = await alternate(cands, { warmup: req.warmup, rounds: req.rounds });
+    rows[`${fx.kind}-${fx.n}`] = {
+      tokens: n,
+      byte_split_tokens: byteSplit,
+      tool_call_tokens: toolCall,
+      stop_reason: reason,
+      floor: t.floor,
+      floor_utf8: t.floor_utf8,
+      ours: t.ours,
+      ours_burst8: t.ours_burst8,
+    };
+    process.stderr.write(
+      `realistic ${model} ${fx.kind}-${fx.n}: ${byteSplit} byte-split, ${toolCall} tool-call tokens; floor ${t.floor?.ns_per_token.toFixed(1)} utf8 floor ${t.floor_utf8?.ns_per_token.toFixed(1)} ours ${t.ours?.ns_per_token.toFixed(1)} burst8 ${t.ours_burst8?.ns_per_token.toFixed(1)} ns/token\n`,
+    );
+  }
+  out[model] = { rows };
+}
+reply(out);
