@@ -700,6 +700,15 @@ export class ReferenceDecoder implements Decoder {
       case Cls.BlockOpen: {
         const b = this.spec.markerArg.get(id) as number;
         const blk = this.blockAt(b);
+        if (blk.reopens && state === State.Action && this.block === b) {
+          // A block with no close marker (Mistral v11's [TOOL_CALLS]NAME[ARGS]{...}): opening it
+          // again ends the open call and starts the next one.
+          this.closeSpan(Nl.None);
+          if (this.isStopped) return;
+          this.closeAction();
+          this.openBlock(b);
+          return;
+        }
         const allowed =
           blk.parent >= 0
             ? state === State.Container && this.container === blk.parent
