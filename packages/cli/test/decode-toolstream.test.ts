@@ -1,3 +1,5 @@
+// `chatwire decode --stream-tool-calls` through the real binary: the same events as without the
+// flag, plus tool_call_name / tool_call_arguments inside each tool-call action.
 import type { ChatMessage } from "@chatwire/tokenizer";
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import { describe, expect, it } from "vitest";

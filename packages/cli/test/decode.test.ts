@@ -1,3 +1,4 @@
+// `chatwire decode` through the real binary: JSONL in, {"events": [...]} out (cli-contract.md).
 import { describe, expect, it } from "vitest";
 import { type CliRun, runCli } from "./support.ts";
 

@@ -1,3 +1,5 @@
+// `chatwire demo` (the README's first command) through the real binary: it must exit 0, show
+// that no reserved ID came from caller text, and stream a turn to a parsed call and an EOS stop.
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import { runCli } from "./support.ts";

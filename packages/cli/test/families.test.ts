@@ -1,3 +1,5 @@
+// The CLI over the family list (docs/cli-contract.md): --format auto / NAME / unknown, encode-chat
+// and decode for every family with a fixture tokenizer here, and decode lines carrying "tools".
 import { FAMILY_NAMES } from "@chatwire/tokenizer";
 import { describe, expect, it } from "vitest";
 import { familyFixtures, missingOf, sourceDir } from "../../../test-support/family-fixtures.ts";

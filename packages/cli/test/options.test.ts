@@ -1,3 +1,9 @@
+// Command-line options and per-line shapes of the encode/decode commands (docs/cli-contract.md):
+// per-command --help, caller-keyed lookups (no Object.prototype members as options or commands),
+// caller input echoed to at most 40 characters, --format that does not fit the files, an
+// out-of-vocabulary --stop-token, the audits of both encode commands, and one error type for an
+// unknown top-level field.
+
 import { CHAT_REQUEST_FIELDS, type ChatRequest } from "@chatwire/tokenizer";
 import { loadTokenizer } from "@chatwire/tokenizer/node";
 import { describe, expect, it } from "vitest";

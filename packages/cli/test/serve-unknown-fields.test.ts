@@ -1,3 +1,6 @@
+// `chatwire serve --unknown-fields` (docs/cli-contract.md "serve"): reject by default (400),
+// ignore serves the request and names the dropped fields in the x-chatwire-ignored-fields header
+// and the stderr log line; a bad value is one exit-2 line. Through the real bin.
 import { afterEach, describe, expect, it } from "vitest";
 import { runCli, startServe as serve } from "./support.ts";
 
