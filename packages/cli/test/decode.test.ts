@@ -1,24 +1,8 @@
 // `chatwire decode` through the real binary: JSONL in, {"events": [...]} out (cli-contract.md).
-import { spawnSync } from "node:child_process";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { type CliRun, runCli } from "./support.ts";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-
-function cli(args: string[], lines: unknown[]): { out: unknown[]; code: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, ["packages/cli/bin/chatwire.js", "decode", ...args], {
-    cwd: root,
-    input: lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n",
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  const out = r.stdout
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => JSON.parse(l) as unknown);
-  return { out, code: r.status, stderr: r.stderr };
-}
+const cli = (args: string[], lines: unknown[]): CliRun => runCli(["decode", ...args], lines);
 
 describe("chatwire decode", () => {
   it("events per line, errors per bad line, options", () => {

@@ -1,20 +1,12 @@
 // `chatwire demo` (the README's first command) through the real binary: it must exit 0, show
 // that no reserved ID came from caller text, and stream a turn to a parsed call and an EOS stop.
-import { spawnSync } from "node:child_process";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+import { runCli } from "./support.ts";
 
 function demo(args: string[]): { out: string; code: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, ["packages/cli/bin/chatwire.js", "demo", ...args], {
-    cwd: root,
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  return { out: r.stdout, code: r.status, stderr: r.stderr };
+  const r = runCli(["demo", ...args]);
+  return { out: r.stdout, code: r.code, stderr: r.stderr };
 }
 
 function expectDemo(out: string, eosToken: number): void {

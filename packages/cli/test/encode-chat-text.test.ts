@@ -1,12 +1,9 @@
 // encode-chat --text through the real CLI entry: the golden OpenAI-shaped requests give the
 // golden IDs, and --text adds the golden rendering (test-vectors/golden/qwen3.request.json).
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+import { repoRoot as root, runCli } from "./support.ts";
 
 interface Golden {
   readonly name: string;
@@ -16,16 +13,9 @@ interface Golden {
 }
 
 function run(args: string[], lines: unknown[]): Array<Record<string, unknown>> {
-  const r = spawnSync("node", ["packages/cli/bin/chatwire.js", ...args], {
-    cwd: root,
-    input: `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`,
-    encoding: "utf8",
-  });
-  expect(r.status).toBe(0);
-  return r.stdout
-    .split("\n")
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
+  const r = runCli(args, lines);
+  expect(r.code).toBe(0);
+  return r.out;
 }
 
 describe("encode-chat --text", () => {

@@ -1,28 +1,16 @@
 // encode-text / encode-chat through the real CLI entry (node packages/cli/bin/chatwire.js).
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+import { repoRoot as root, runCli } from "./support.ts";
 
 function run(
   args: string[],
   lines: unknown[],
 ): { out: Array<Record<string, unknown>>; status: number | null; stderr: string } {
-  const input = lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n");
-  const r = spawnSync("node", ["packages/cli/bin/chatwire.js", ...args], {
-    cwd: root,
-    input: `${input}\n`,
-    encoding: "utf8",
-  });
-  const out = r.stdout
-    .split("\n")
-    .filter((l) => l.length > 0)
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { out, status: r.status, stderr: r.stderr };
+  const r = runCli(args, lines);
+  return { out: r.out, status: r.code, stderr: r.stderr };
 }
 
 describe("encode-text", () => {

@@ -1,31 +1,11 @@
 // The CLI over the family list (docs/cli-contract.md): --format auto / NAME / unknown, encode-chat
 // and decode for every family with a fixture tokenizer here, and decode lines carrying "tools".
-import { spawnSync } from "node:child_process";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { FAMILY_NAMES } from "@chatwire/tokenizer";
 import { describe, expect, it } from "vitest";
 import { familyFixtures, missingOf, sourceDir } from "../../../test-support/family-fixtures.ts";
+import { type CliRun, runCli } from "./support.ts";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-
-function cli(
-  command: string,
-  args: string[],
-  lines: unknown[],
-): { out: Record<string, unknown>[]; code: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, ["packages/cli/bin/chatwire.js", command, ...args], {
-    cwd: root,
-    input: `${lines.map((l) => JSON.stringify(l)).join("\n")}\n`,
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  const out = r.stdout
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { out, code: r.status, stderr: r.stderr };
-}
+const cli = (command: string, args: string[], lines: unknown[]): CliRun => runCli([command, ...args], lines);
 
 /** Field `key` of output line `i` (the line must exist). */
 function at<T>(r: { out: Record<string, unknown>[] }, i: number, key: string): T {

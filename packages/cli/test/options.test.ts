@@ -4,34 +4,18 @@
 // out-of-vocabulary --stop-token, the audits of both encode commands, and one error type for an
 // unknown top-level field.
 
-import { spawnSync } from "node:child_process";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { CHAT_REQUEST_FIELDS, type ChatRequest } from "@chatwire/tokenizer";
 import { loadTokenizer } from "@chatwire/tokenizer/node";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+import { runCli } from "./support.ts";
 
 function cli(
   args: string[],
   lines: unknown[] = [],
 ): { out: Record<string, unknown>[]; code: number | null; stdout: string; stderr: string } {
-  const input = lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n");
-  const r = spawnSync(process.execPath, ["packages/cli/bin/chatwire.js", ...args], {
-    cwd: root,
-    input: lines.length === 0 ? "" : `${input}\n`,
-    encoding: "utf8",
-    timeout: 60_000,
-  });
-  const out = r.stdout.startsWith("{")
-    ? r.stdout
-        .split("\n")
-        .filter((l) => l !== "")
-        .map((l) => JSON.parse(l) as Record<string, unknown>)
-    : [];
-  return { out, code: r.status, stdout: r.stdout, stderr: r.stderr };
+  const r = runCli(args, lines);
+  return { out: r.stdout.startsWith("{") ? r.out : [], code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
 function usageLine(r: { code: number | null; stderr: string }, type: string): string {

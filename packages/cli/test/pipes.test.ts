@@ -7,30 +7,12 @@
 // - an answer nested deeper than JSON.stringify's recursion is still written.
 
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadTokenizer } from "@chatwire/tokenizer/node";
 import { describe, expect, it } from "vitest";
+import { BIN, type CliRun, repoRoot as root, runCli } from "./support.ts";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const BIN = "packages/cli/bin/chatwire.js";
-
-function runSync(
-  args: string[],
-  input: string | Buffer,
-): { out: Record<string, unknown>[]; code: number | null; stderr: string } {
-  const r = spawnSync(process.execPath, [BIN, ...args], {
-    cwd: root,
-    input,
-    encoding: "utf8",
-    timeout: 120_000,
-    maxBuffer: 1 << 28,
-  });
-  const out = r.stdout
-    .split("\n")
-    .filter((l) => l !== "")
-    .map((l) => JSON.parse(l) as Record<string, unknown>);
-  return { out, code: r.status, stderr: r.stderr };
+function runSync(args: string[], input: string | Buffer): CliRun {
+  return runCli(args, input, 120_000);
 }
 
 /** Resolves with the next stdout line of `child` (fails after `ms`). */

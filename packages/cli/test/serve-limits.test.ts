@@ -2,15 +2,11 @@
 // value is one exit-2 `invalid-option-value` line before anything loads, and a good one reaches
 // the server or engine (a short headers timeout answers 408 sooner than the default; a short
 // upstream idle time turns a stalled vLLM upstream into 504 engine-timeout). Through the real bin.
-import { spawn, spawnSync } from "node:child_process";
 import { connect } from "node:net";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { hostileUpstream } from "../../server/test/hostile-upstreams.ts";
+import { runCli, startServe as serve } from "./support.ts";
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const bin = "packages/cli/bin/chatwire.js";
 const NEW = [
   "headers-timeout-ms",
   "request-read-timeout-ms",
@@ -25,34 +21,18 @@ afterEach(async () => {
 });
 
 function startServe(args: string[]): Promise<string> {
-  const child = spawn(process.execPath, [bin, "serve", "--port", "0", "--tokenizer", "qwen3", ...args], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  const s = serve(["--port", "0", "--tokenizer", "qwen3", ...args]);
   cleanup.push(() => {
-    child.kill("SIGKILL");
-    return exited;
+    s.child.kill("SIGKILL");
+    return s.exited.then(() => undefined);
   });
-  let out = "";
-  let err = "";
-  child.stderr.setEncoding("utf8").on("data", (c: string) => {
-    err += c;
-  });
-  return new Promise((res, rej) => {
-    child.stdout.setEncoding("utf8").on("data", (c: string) => {
-      out += c;
-      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out);
-      if (m?.[1]) res(m[1]);
-    });
-    child.once("exit", (code) => rej(new Error(`serve exited ${code}: ${err}`)));
-  });
+  return s.ready;
 }
 
 describe("chatwire serve limit options", () => {
   it("--help lists each limit option with its default", () => {
-    const r = spawnSync(process.execPath, [bin, "serve", "--help"], { cwd: root, encoding: "utf8" });
-    expect(r.status).toBe(0);
+    const r = runCli(["serve", "--help"]);
+    expect(r.code).toBe(0);
     for (const name of NEW) expect(r.stdout).toMatch(new RegExp(`--${name} N\\n .*\\(default [^)]+\\)`));
   });
 
@@ -70,12 +50,8 @@ describe("chatwire serve limit options", () => {
     ];
     for (const args of bad) {
       // A tokenizer that does not exist: had the value been accepted, the error would name it.
-      const r = spawnSync(process.execPath, [bin, "serve", "--tokenizer", "/nonexistent", ...args], {
-        cwd: root,
-        encoding: "utf8",
-        timeout: 30_000,
-      });
-      expect(r.status, args.join(" ")).toBe(2);
+      const r = runCli(["serve", "--tokenizer", "/nonexistent", ...args], [], 30_000);
+      expect(r.code, args.join(" ")).toBe(2);
       expect(r.stdout).toBe("");
       const lines = r.stderr.trimEnd().split("\n");
       expect(lines).toHaveLength(1);

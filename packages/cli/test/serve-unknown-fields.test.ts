@@ -1,13 +1,8 @@
 // `chatwire serve --unknown-fields` (docs/cli-contract.md "serve"): reject by default (400),
 // ignore serves the request and names the dropped fields in the x-chatwire-ignored-fields header
 // and the stderr log line; a bad value is one exit-2 line. Through the real bin.
-import { spawn, spawnSync } from "node:child_process";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-
-const root = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-const bin = "packages/cli/bin/chatwire.js";
+import { runCli, startServe as serve } from "./support.ts";
 
 const cleanup: Array<() => Promise<void> | void> = [];
 afterEach(async () => {
@@ -15,30 +10,12 @@ afterEach(async () => {
 });
 
 function startServe(args: string[]): { ready: Promise<string>; stderr: () => string } {
-  const child = spawn(
-    process.execPath,
-    [bin, "serve", "--port", "0", "--tokenizer", "qwen3", "--engine", "replay", ...args],
-    { cwd: root, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  const exited = new Promise<void>((r) => child.once("exit", () => r()));
+  const s = serve(["--port", "0", "--tokenizer", "qwen3", "--engine", "replay", ...args]);
   cleanup.push(() => {
-    child.kill("SIGKILL");
-    return exited;
+    s.child.kill("SIGKILL");
+    return s.exited.then(() => undefined);
   });
-  let out = "";
-  let err = "";
-  child.stderr.setEncoding("utf8").on("data", (c: string) => {
-    err += c;
-  });
-  const ready = new Promise<string>((res, rej) => {
-    child.stdout.setEncoding("utf8").on("data", (c: string) => {
-      out += c;
-      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out);
-      if (m?.[1]) res(m[1]);
-    });
-    child.once("exit", (code) => rej(new Error(`serve exited ${code}: ${err}`)));
-  });
-  return { ready, stderr: () => err };
+  return s;
 }
 
 const BODY = JSON.stringify({
@@ -71,12 +48,8 @@ describe("chatwire serve --unknown-fields", () => {
   });
 
   it("a bad value exits 2 with one invalid-option-value line", () => {
-    const r = spawnSync(process.execPath, [bin, "serve", "--port", "0", "--unknown-fields", "maybe"], {
-      cwd: root,
-      encoding: "utf8",
-      timeout: 30_000,
-    });
-    expect(r.status).toBe(2);
+    const r = runCli(["serve", "--port", "0", "--unknown-fields", "maybe"], [], 30_000);
+    expect(r.code).toBe(2);
     expect(r.stdout).toBe("");
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toContain("invalid-option-value");

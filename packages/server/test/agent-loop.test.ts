@@ -21,18 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { familyFixtures, missingOf } from "../../../test-support/family-fixtures.ts";
 import { loadFixtureTokenizer } from "../../../test-support/family-tokenizer.ts";
 import { builtinReplayScript, createReplayEngine } from "../src/index.ts";
-import { type Running, start } from "./support.ts";
-
-const TOOLS = [
-  {
-    type: "function" as const,
-    function: {
-      name: "get_weather",
-      description: "Current weather",
-      parameters: { type: "object", properties: { city: { type: "string" }, unit: { type: "string" } } },
-    },
-  },
-];
+import { type Running, start, WEATHER_TOOLS as TOOLS } from "./support.ts";
 
 interface Case {
   readonly label: string;

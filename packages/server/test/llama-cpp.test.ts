@@ -4,38 +4,25 @@
 // official openai client's reassembly equals the decoder's reference on the very IDs the engine
 // produced; two concurrent streams; and, documenting why chatwire encodes the prompt itself,
 // that llama.cpp's own tokenize(text, false) turns caller text "<think>" into the reserved 151667.
-import { spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLlamaCppEngine, type LlamaCppEngine } from "../src/index.ts";
-import { type Running, start, tokenizer } from "./support.ts";
-import { reference, tap } from "./tap.ts";
+import type { LlamaCppEngine } from "../src/index.ts";
+import { type Running, tokenizer } from "./support.ts";
+import { reference } from "./tap.ts";
+import { startTinyLlamaCpp, type TinyLlamaCpp } from "./tiny-llama-cpp.ts";
 
-const root = resolve(import.meta.dirname, "../../..");
-let dir: string;
 let engine: LlamaCppEngine;
-let tapped: ReturnType<typeof tap>;
+let tapped: TinyLlamaCpp["tapped"];
 let srv: Running;
+let tiny: TinyLlamaCpp | undefined;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "chatwire-gguf-"));
-  const file = join(dir, "tiny.gguf");
-  const r = spawnSync(process.execPath, [join(root, "scripts/make-tiny-gguf.js"), file], {
-    encoding: "utf8",
-  });
-  if (r.status !== 0) throw new Error(`make-tiny-gguf failed: ${r.stderr}`);
-  engine = await createLlamaCppEngine({ modelPath: file, sequences: 2, contextSize: 1024, threads: 1 });
-  tapped = tap(engine);
-  srv = await start(tokenizer("qwen3"), tapped.engine, { limits: { maxConcurrent: 2, maxModelLen: 1024 } });
+  tiny = await startTinyLlamaCpp("chatwire-gguf-", 2);
+  ({ engine, tapped, srv } = tiny);
 }, 120_000);
 
 afterAll(async () => {
-  await srv?.close();
-  await engine?.close();
-  rmSync(dir, { recursive: true, force: true });
+  await tiny?.close();
 });
 
 describe("node-llama-cpp engine, tiny Qwen3-vocabulary GGUF", () => {

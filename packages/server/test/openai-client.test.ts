@@ -6,19 +6,15 @@
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtinReplayScript, createReplayEngine, plainReplayScript } from "../src/index.ts";
-import { EXPECT, FAMILIES, type Running, start, tokenizer } from "./support.ts";
-
-const USER = [{ role: "user" as const, content: "What is the weather in Paris and Tokyo?" }];
-const TOOLS = [
-  {
-    type: "function" as const,
-    function: {
-      name: "get_weather",
-      description: "Current weather",
-      parameters: { type: "object", properties: { city: { type: "string" }, unit: { type: "string" } } },
-    },
-  },
-];
+import {
+  EXPECT,
+  FAMILIES,
+  type Running,
+  start,
+  WEATHER_TOOLS as TOOLS,
+  tokenizer,
+  WEATHER_QUESTION as USER,
+} from "./support.ts";
 
 for (const fam of FAMILIES) {
   describe.skipIf(!fam.available)(`openai client, ${fam.name}, replay engine`, () => {

@@ -87,3 +87,18 @@ export const EXPECT = {
     ],
   },
 } as const;
+
+/** The question and the one tool the tool-calling suites send. */
+export const WEATHER_QUESTION = [
+  { role: "user" as const, content: "What is the weather in Paris and Tokyo?" },
+];
+export const WEATHER_TOOLS = [
+  {
+    type: "function" as const,
+    function: {
+      name: "get_weather",
+      description: "Current weather",
+      parameters: { type: "object", properties: { city: { type: "string" }, unit: { type: "string" } } },
+    },
+  },
+];

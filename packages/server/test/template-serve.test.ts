@@ -20,7 +20,7 @@ import {
   createVllmEngine,
 } from "../src/index.ts";
 import { sglangStandIn, vllmStandIn } from "./stand-ins.ts";
-import { type Running, start } from "./support.ts";
+import { type Running, start, WEATHER_TOOLS as TOOLS, WEATHER_QUESTION as USER } from "./support.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../../..");
 const require = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
@@ -31,18 +31,6 @@ const template = (name: string): string =>
 function load(name: string, pkg: string): TemplateTokenizer {
   return loadTemplateTokenizerSync(pkgDir(pkg), { chatTemplate: template(name) });
 }
-
-const USER = [{ role: "user" as const, content: "What is the weather in Paris and Tokyo?" }];
-const TOOLS = [
-  {
-    type: "function" as const,
-    function: {
-      name: "get_weather",
-      description: "Current weather",
-      parameters: { type: "object", properties: { city: { type: "string" }, unit: { type: "string" } } },
-    },
-  },
-];
 
 interface Case {
   readonly name: string;

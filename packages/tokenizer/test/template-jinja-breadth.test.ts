@@ -3,7 +3,7 @@
 // provenance the fix must keep.
 import { describe, expect, test } from "vitest";
 import { TEMPLATE } from "../src/index.ts";
-import { havePython, ourRender, ourResult, pythonRender } from "./template-support.ts";
+import { havePython, ourRender, ourResult, pythonRenderEach } from "./template-support.ts";
 
 interface Case {
   readonly name: string;
@@ -92,12 +92,13 @@ const ERRORS: Case[] = [
 ];
 
 describe.runIf(havePython())("template semantics found by templates-extra = Python jinja2", () => {
+  const jinja = pythonRenderEach([...CASES, ...ERRORS]);
   test.each(CASES.map((c) => [c.name, c] as const))("%s", (_, c) => {
-    const [ref] = pythonRender(c.template, [c.ctx]);
+    const ref = jinja(c);
     expect(ourResult(c.template, c.ctx)).toEqual(ref);
   });
   test.each(ERRORS.map((c) => [c.name, c] as const))("error: %s", (_, c) => {
-    const [ref] = pythonRender(c.template, [c.ctx]);
+    const ref = jinja(c);
     expect(ref && "error" in ref && /TypeError/.test(ref.error)).toBe(true);
     expect(ourResult(c.template, c.ctx)).toEqual({ error: "template-error" });
   });

@@ -11,6 +11,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 export const repoRoot = resolve(here, "../../..");
 const python = process.env.CHATWIRE_PYTHON ?? "/usr/bin/python3";
 const script = join(repoRoot, "test-vectors/gen/template_render.py");
+const batchScript = join(here, "template-render-batch.py");
+const NOW = "2024-07-26T10:00:00";
 
 /** True when /usr/bin/python3 with jinja2 is available (the live cross-checks need it). */
 export function havePython(): boolean {
@@ -21,11 +23,7 @@ export function havePython(): boolean {
 export type RefResult = { readonly text: string } | { readonly error: string };
 
 /** Python jinja2 renders of `template` over raw variable sets. */
-export function pythonRender(
-  template: string,
-  contexts: readonly object[],
-  now = "2024-07-26T10:00:00",
-): RefResult[] {
+export function pythonRender(template: string, contexts: readonly object[], now = NOW): RefResult[] {
   const r = spawnSync(python, [script], {
     input: JSON.stringify({ template, contexts, now }),
     encoding: "utf8",
@@ -33,6 +31,44 @@ export function pythonRender(
   });
   if (r.status !== 0) throw new Error(`template_render.py failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as RefResult[];
+}
+
+/** A case rendered with one raw variable set. */
+export interface RenderCase {
+  readonly template: string;
+  readonly ctx: object;
+}
+
+/**
+ * pythonRender(c.template, [c.ctx])[0] for each of `cases`, all rendered by one python3 process
+ * (./template-render-batch.py runs template_render.py per case) on the first lookup. A case the
+ * script fails on throws at its own lookup, as its own pythonRender call would.
+ */
+export function pythonRenderEach<C extends RenderCase>(cases: readonly C[]): (c: C) => RefResult | undefined {
+  let results: Map<C, RefResult | undefined | { fail: string }> | undefined;
+  const run = (): Map<C, RefResult | undefined | { fail: string }> => {
+    const jobs = cases.map((c) => ({ template: c.template, contexts: [c.ctx], now: NOW }));
+    const r = spawnSync(python, [batchScript, script], {
+      input: JSON.stringify(jobs),
+      encoding: "utf8",
+      maxBuffer: 1 << 28,
+    });
+    if (r.status !== 0) throw new Error(`template-render-batch.py failed: ${r.stderr}`);
+    const out = JSON.parse(r.stdout) as (RefResult[] | { fail: string })[];
+    return new Map(
+      cases.map((c, i) => {
+        const o = out[i];
+        return [c, Array.isArray(o) ? o[0] : o] as const;
+      }),
+    );
+  };
+  return (c) => {
+    results ??= run();
+    if (!results.has(c)) throw new Error("pythonRenderEach: a case outside the batch");
+    const r = results.get(c);
+    if (r !== undefined && "fail" in r) throw new Error(`template_render.py failed: ${r.fail}`);
+    return r;
+  };
 }
 
 /** Our render of the same raw variables (every string a caller string of field = its variable name). */
