@@ -74,6 +74,14 @@ const ALLOWED: ReadonlyMap<string, string> = new Map([
     "engine: the harmony tool-call body, a body syntax named after its format",
   ],
   ["packages/stream-decoder/src/spec.ts", 'engine: the header syntax is named "harmony" (Header.Harmony)'],
+  [
+    "packages/stream-decoder/src/reference/engine.ts",
+    "reference engine: runs the header syntax named harmony (Header.Harmony) with the engine's parsers",
+  ],
+  [
+    "packages/stream-decoder/src/reference/fields-header.ts",
+    "reference engine: the harmony header syntax's parts, from harmony-header.ts",
+  ],
   // Tool-call bodies.
   ["packages/stream-decoder/src/action-parse.ts", "bodies: the ActionParser.InternLM2Plugin mode"],
   // Request normalization.
