@@ -41,10 +41,16 @@ const LABELS_BY_UNIT = {
     encode_chatglm3_ge_3x_cpp: "ChatGLM3 encoding vs Google's C++ SentencePiece",
     cold_start_qwen3_faster_than_every_peer:
       "Qwen3 cold start (load + first chat encode + first decoded token) vs the fastest peer",
+    cold_start_qwen3_with_import_faster_than_gpt_tokenizer:
+      "Qwen3 cold start with the imports (fresh plain node process) vs gpt-tokenizer",
   },
   "x its time": {
     cold_start_internlm2_within_1_5x_cpp: "InternLM2 cold start vs Google's C++ SentencePiece",
     cold_start_chatglm3_within_1_5x_cpp: "ChatGLM3 cold start vs Google's C++ SentencePiece",
+    gguf_load_le_node_llama_cpp: "GGUF vocabulary load vs node-llama-cpp's vocab-only load, worst file",
+  },
+  " ms": {
+    import_within_25ms: "Importing the three core entries (fresh plain node process)",
   },
 };
 
