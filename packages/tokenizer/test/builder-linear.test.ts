@@ -86,7 +86,9 @@ describe("a run of many template segments is linear", () => {
     for (let i = 0; i < 3; i++) run(4000);
     let small = 0;
     for (let i = 0; i < 10; i++) small += run(4000) / 10;
-    const large = run(40_000);
+    // The best of three large runs: a GC pause or the other worker can slow one run, while a
+    // quadratic cost slows every one of them.
+    const large = Math.min(run(40_000), run(40_000), run(40_000));
     const ratio = large / 40_000 / (small / 4000);
     expect(ratio).toBeLessThan(4);
   });
