@@ -520,8 +520,14 @@ describe("split steps are linear on hostile input", () => {
         let hostileTime = Number.POSITIVE_INFINITY;
         let benignTime = Number.POSITIVE_INFINITY;
         for (let r = 0; r < 3; r++) {
-          hostileTime = Math.min(hostileTime, cpu(() => scan(re, h)));
-          benignTime = Math.min(benignTime, cpu(() => scan(re, benign)));
+          hostileTime = Math.min(
+            hostileTime,
+            cpu(() => scan(re, h)),
+          );
+          benignTime = Math.min(
+            benignTime,
+            cpu(() => scan(re, benign)),
+          );
         }
         const ratio = hostileTime / Math.max(benignTime, 1);
         if (ratio > worst) {
