@@ -100,19 +100,34 @@ function reply(model: FamilyModel, kind: FamilyKind, text: string): Record<strin
   return { role: "assistant", content: null, tool_calls: model === "llama31" ? [call] : [read, call] };
 }
 
-function generated(tok: ChatTok, model: FamilyModel, kind: FamilyKind, text: string): number[] {
-  const tools = kind === "tools" ? { tools: [WRITE_FILE_TOOL] } : {};
-  const history = [{ role: "user", content: "Please write the notes." }];
-  const prompt = tok.encodeChat({ messages: history, add_generation_prompt: true, ...tools } as never).ids;
+/**
+ * The IDs a model generates for `reply` after `history`: the conversation's encoding minus the
+ * prompt's (with its generation prompt), which must be a prefix of it. `label` names the fixture
+ * in the error.
+ */
+export function generatedReply(
+  tok: ChatTok,
+  history: readonly unknown[],
+  reply: unknown,
+  tools: readonly unknown[] | undefined,
+  label: string,
+): number[] {
+  const t = tools === undefined ? {} : { tools };
+  const prompt = tok.encodeChat({ messages: history, add_generation_prompt: true, ...t } as never).ids;
   const full = tok.encodeChat({
-    messages: [...history, reply(model, kind, text)],
+    messages: [...history, reply],
     add_generation_prompt: false,
-    ...tools,
+    ...t,
   } as never).ids;
   for (let i = 0; i < prompt.length; i++)
-    if (full[i] !== prompt[i])
-      throw new Error(`${model}/${kind}: the prompt is not a prefix of the conversation`);
+    if (full[i] !== prompt[i]) throw new Error(`${label}: the prompt is not a prefix of the conversation`);
   return Array.from(full.slice(prompt.length));
+}
+
+function generated(tok: ChatTok, model: FamilyModel, kind: FamilyKind, text: string): number[] {
+  const history = [{ role: "user", content: "Please write the notes." }];
+  const tools = kind === "tools" ? [WRITE_FILE_TOOL] : undefined;
+  return generatedReply(tok, history, reply(model, kind, text), tools, `${model}/${kind}`);
 }
 
 export async function buildFamilyFixture(

@@ -17,7 +17,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { cjkText, englishText, mixedText, type Rng, rng } from "./corpus.ts";
-import { type FamilyModel, loadFamily } from "./family-fixtures.ts";
+import { type FamilyModel, generatedReply, loadFamily, WRITE_FILE_TOOL } from "./family-fixtures.ts";
 import { outDir } from "./fixtures.ts";
 import { loadOurs } from "./ours.ts";
 
@@ -80,31 +80,8 @@ function callArguments(r: Rng): { path: string; content: string } {
 }
 
 function diff(tok: Tok, history: unknown[], reply: unknown, tools: unknown[] | undefined): number[] {
-  const t = tools === undefined ? {} : { tools };
-  const prompt = tok.encodeChat({ messages: history, add_generation_prompt: true, ...t } as never).ids;
-  const full = tok.encodeChat({
-    messages: [...history, reply],
-    add_generation_prompt: false,
-    ...t,
-  } as never).ids;
-  for (let i = 0; i < prompt.length; i++)
-    if (full[i] !== prompt[i])
-      throw new Error("realistic fixture: the prompt is not a prefix of the conversation");
-  return Array.from(full.slice(prompt.length));
+  return generatedReply(tok, history, reply, tools, "realistic fixture");
 }
-
-const WRITE_FILE = {
-  type: "function",
-  function: {
-    name: "write_file",
-    description: "Write a file.",
-    parameters: {
-      type: "object",
-      properties: { path: { type: "string" }, content: { type: "string" } },
-      required: ["path", "content"],
-    },
-  },
-} as const;
 
 /** The generated IDs of one reply (reasoning, answer, call) as the family writes it. */
 function replyIds(
@@ -118,7 +95,7 @@ function replyIds(
   const call = { type: "function", function: { name: "write_file", arguments: args } };
   if (model === "qwen3") {
     const reply = { role: "assistant", reasoning_content: reasoning, content: answer, tool_calls: [call] };
-    return diff(tok, history, reply, [WRITE_FILE]);
+    return diff(tok, history, reply, [WRITE_FILE_TOOL]);
   }
   // Families without a reasoning block: the reasoning is the first paragraphs of the text.
   const text = diff(tok, history, { role: "assistant", content: `${reasoning}\n\n${answer}` }, undefined);
@@ -127,7 +104,7 @@ function replyIds(
   if (model === "deepseek-v3") {
     const read = { type: "function", function: { name: "read_file", arguments: { path: "CHANGELOG.md" } } };
     const calls = diff(tok, history, { role: "assistant", content: null, tool_calls: [read, call] }, [
-      WRITE_FILE,
+      WRITE_FILE_TOOL,
     ]);
     return [...text, ...calls];
   }
