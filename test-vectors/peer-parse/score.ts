@@ -11,12 +11,15 @@ import { dirname, join, resolve } from "node:path";
 import {
   compileTemplateDecoderSpec,
   createDecoder,
+  promptOpensStartBlock,
   type DecoderEvent,
   type DecoderSpec,
   eventCollector,
 } from "../../packages/stream-decoder/src/index.ts";
 import {
+  type ChatRequest,
   probeTemplate,
+  type TemplateProbe,
   type TemplateTokenizer,
   templateFromFiles,
 } from "../../packages/tokenizer/src/index.ts";
@@ -250,6 +253,7 @@ export function notApplicable(c: PeerCase): string | undefined {
 
 export interface Loaded {
   readonly tok?: TemplateTokenizer;
+  readonly probe?: TemplateProbe;
   /** The decoder spec of the template, compiled once (or why it could not be). */
   readonly spec?: DecoderSpec;
   readonly encode?: (text: string) => number[];
@@ -269,24 +273,55 @@ export function loadSafe(entry: FormatEntry): Loaded {
   }
   const encode = outputEncoder(loaded.tok);
   try {
-    return {
-      ...loaded,
-      encode,
-      spec: compileTemplateDecoderSpec(loaded.tok.textModel, probeTemplate(loaded.tok)),
-    };
+    const probe = probeTemplate(loaded.tok);
+    return { ...loaded, encode, probe, spec: compileTemplateDecoderSpec(loaded.tok.textModel, probe) };
   } catch (e) {
     return { ...loaded, encode, error: `probe ${errorText(e)}` };
   }
 }
 
+/** The case's own prompt (its messages, tools and enable_thinking), as the peer renders it. */
+function casePrompt(c: PeerCase, tok: TemplateTokenizer): readonly number[] | undefined {
+  const p = c.params;
+  const messages = Array.isArray(p.messages) ? p.messages : [{ role: "user", content: "Hey there!" }];
+  const tools = c.tools.map((t) => ({ type: "function", function: t }));
+  const request = {
+    messages,
+    ...(tools.length > 0 ? { tools } : {}),
+    add_generation_prompt: p.add_generation_prompt !== false,
+    ...(typeof p.enable_thinking === "boolean"
+      ? { chat_template_kwargs: { enable_thinking: p.enable_thinking } }
+      : {}),
+  } as unknown as ChatRequest;
+  try {
+    return tok.encodeChat(request).ids;
+  } catch {
+    return undefined; // a template that refuses the case's conversation: the default prompt
+  }
+}
+
+/** The decoder spec for a case: decoding starts in reasoning when the case's prompt opened it,
+ * as a server that rendered that prompt would decide (promptOpensStartBlock). */
+function caseSpec(c: PeerCase, loaded: Loaded, base: DecoderSpec): DecoderSpec {
+  const { tok, probe } = loaded;
+  if (tok === undefined || probe === undefined) return base;
+  const prompt = casePrompt(c, tok);
+  if (prompt === undefined) return base;
+  const open = promptOpensStartBlock(base, prompt);
+  return open === base.startInReasoning
+    ? base
+    : compileTemplateDecoderSpec(tok.textModel, probe, { startInReasoning: open });
+}
+
 export function scoreCase(c: PeerCase, loaded: Loaded): Outcome {
   const na = notApplicable(c);
   if (na !== undefined) return { kind: "skip", why: na };
-  const { spec, encode } = loaded;
-  if (spec === undefined || encode === undefined)
+  const { spec: base, encode } = loaded;
+  if (base === undefined || encode === undefined)
     return { kind: "fail", why: loaded.error ?? "no tokenizer" };
   let events: DecoderEvent[];
   try {
+    const spec = caseSpec(c, loaded, base);
     const sink = eventCollector();
     const tools = c.tools.map((t) => ({ type: "function", function: t }));
     const d = createDecoder(spec, sink, tools.length > 0 ? { tools } : {});

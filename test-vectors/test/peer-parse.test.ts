@@ -110,17 +110,29 @@ describe("peer-parse scoring rules (llama.cpp assert_msg_equals, whitespace-inse
 // request only (CHATWIRE_PEER_TABLE=1 prints it, CHATWIRE_WRITE_PEER_TABLE=1 also writes it).
 const wanted = process.env.CHATWIRE_PEER_TABLE === "1" || process.env.CHATWIRE_WRITE_PEER_TABLE === "1";
 
+// CHATWIRE_PEER_FORMATS=LFM2,Gemma 4 scores only those formats (format names of formats.json,
+// comma-separated) and prints their failures; the table is written only from a full run.
+const only = (process.env.CHATWIRE_PEER_FORMATS ?? "")
+  .split(",")
+  .map((s) => s.trim())
+  .filter((s) => s !== "");
+
 describe.runIf(wanted && templatesPresent)("peer-parse pass table (measured, not asserted)", () => {
   it("scores every case and writes the table on request", () => {
-    const scored = scoreFile(file, fmt);
-    const md = renderTable(file, scored);
+    const cases =
+      only.length === 0
+        ? file.cases
+        : file.cases.filter((c) => only.includes(fmt.templates[c.template]?.format ?? ""));
+    const scored = scoreFile({ ...file, cases }, fmt);
+    const md = renderTable({ ...file, cases }, scored);
     const scoredCases = scored.rows.reduce((n, r) => n + r.scored + r.skipped, 0);
-    expect(scoredCases).toBe(file.cases.length);
-    if (process.env.CHATWIRE_WRITE_PEER_TABLE === "1")
+    expect(scoredCases).toBe(cases.length);
+    if (process.env.CHATWIRE_WRITE_PEER_TABLE === "1" && only.length === 0)
       writeFileSync(join(repoRoot, "docs/output-formats.md"), md);
     const total = scored.rows.reduce((n, r) => n + r.scored, 0);
     const passed = scored.rows.reduce((n, r) => n + r.passed, 0);
     console.log(`peer-parse (llama.cpp): ${passed}/${total} cases pass`);
+    if (only.length > 0) for (const f of scored.failures) console.log(`FAIL ${f.name} (line ${f.line}): ${f.why}`);
     const slow = [...scored.loadMs].sort((a, b) => b[1] - a[1]).slice(0, 8);
     console.log(`slowest template loads (ms): ${slow.map(([t, ms]) => `${t.slice(17)} ${ms}`).join(", ")}`);
   }, 900_000);
