@@ -11,10 +11,10 @@ import { dirname, join, resolve } from "node:path";
 import {
   compileTemplateDecoderSpec,
   createDecoder,
-  promptOpensStartBlock,
   type DecoderEvent,
   type DecoderSpec,
   eventCollector,
+  promptOpensStartBlock,
 } from "../../packages/stream-decoder/src/index.ts";
 import {
   type ChatRequest,

@@ -132,7 +132,8 @@ describe.runIf(wanted && templatesPresent)("peer-parse pass table (measured, not
     const total = scored.rows.reduce((n, r) => n + r.scored, 0);
     const passed = scored.rows.reduce((n, r) => n + r.passed, 0);
     console.log(`peer-parse (llama.cpp): ${passed}/${total} cases pass`);
-    if (only.length > 0) for (const f of scored.failures) console.log(`FAIL ${f.name} (line ${f.line}): ${f.why}`);
+    if (only.length > 0)
+      for (const f of scored.failures) console.log(`FAIL ${f.name} (line ${f.line}): ${f.why}`);
     const slow = [...scored.loadMs].sort((a, b) => b[1] - a[1]).slice(0, 8);
     console.log(`slowest template loads (ms): ${slow.map(([t, ms]) => `${t.slice(17)} ${ms}`).join(", ")}`);
   }, 900_000);

@@ -92,8 +92,8 @@ describe("probeTemplate: the markers of real templates", () => {
     expect(p.userStart).toEqual([id("<|start_header_id|>"), id("<|end_header_id|>")]);
     expect(p.endOfTurn).toBe(id("<|eot_id|>"));
     expect(p.eosIds).toContain(id("<|eot_id|>"));
-    expect(p.think).toBeNull();
-    expect(p.toolCall).toBeNull();
+    expect(p.output.grammar.blocks).toEqual([]);
+    expect(p.output.name).toBe("text");
   });
   test("DeepSeek V3: <｜Assistant｜> opens, <｜end▁of▁sentence｜> ends, <｜User｜> opens a user turn", () => {
     const t = tok("deepseek-v3", DEEPSEEK);
@@ -106,8 +106,13 @@ describe("probeTemplate: the markers of real templates", () => {
   test("Qwen3 (through its template): <think> and <tool_call> grammars match", () => {
     const t = tok("qwen3", QWEN);
     const p = probeTemplate(t);
-    expect(p.think).toEqual({ start: t.reserved.get("<think>"), end: t.reserved.get("</think>") });
-    expect(p.toolCall).toEqual({ start: t.reserved.get("<tool_call>"), end: t.reserved.get("</tool_call>") });
+    const { grammar, ids } = p.output;
+    expect(grammar.markers["<think>"]).toEqual({ move: "block-open", block: "think" });
+    expect(grammar.markers["</think>"]).toEqual({ move: "block-close", block: "think" });
+    expect(ids["<think>"]).toBe(t.reserved.get("<think>"));
+    expect(ids["</think>"]).toBe(t.reserved.get("</think>"));
+    expect(grammar.markers["<tool_call>"]).toEqual({ move: "block-open", block: "tool_call" });
+    expect(ids["</tool_call>"]).toBe(t.reserved.get("</tool_call>"));
     expect(p.endOfTurn).toBe(t.reserved.get("<|im_end|>"));
   });
 });
@@ -159,8 +164,9 @@ describe("probeTemplate: the tool-call grammar of real templates", () => {
   for (const [template, pkg, body, plain] of cases)
     test(`${template}: <tool_call> body ${body}, plain-text calls ${plain}`, () => {
       const p = probeTemplate(tok(template, pkg));
-      expect(p.toolCallBody).toBe(body);
-      expect(p.plainTextToolCall).toBe(plain);
+      const g = p.output.grammar;
+      expect((g.blocks ?? []).find((b) => b.name === "tool_call")?.body ?? "json-call").toBe(body);
+      expect(g.plainTextToolCall === "json-call").toBe(plain);
     });
 });
 
@@ -344,15 +350,24 @@ describe("template decoder: DeepSeek V3 tool calls (<｜tool▁calls▁begin｜>
   ];
   test("the probe finds the five markers", () => {
     const t = tok("deepseek-v3", DEEPSEEK);
-    const f = probeTemplate(t).fencedToolCalls;
-    expect(f).toEqual({
-      callsBegin: t.reserved.get("<｜tool▁calls▁begin｜>"),
-      callBegin: t.reserved.get("<｜tool▁call▁begin｜>"),
-      sep: t.reserved.get("<｜tool▁sep｜>"),
-      callEnd: t.reserved.get("<｜tool▁call▁end｜>"),
-      callsEnd: t.reserved.get("<｜tool▁calls▁end｜>"),
+    const { grammar, ids } = probeTemplate(t).output;
+    const moves = Object.fromEntries(
+      [
+        "<｜tool▁calls▁begin｜>",
+        "<｜tool▁call▁begin｜>",
+        "<｜tool▁sep｜>",
+        "<｜tool▁call▁end｜>",
+        "<｜tool▁calls▁end｜>",
+      ].map((s) => [s, [grammar.markers[s]?.move, ids[s] === t.reserved.get(s)]]),
+    );
+    expect(moves).toEqual({
+      "<｜tool▁calls▁begin｜>": ["block-open", true],
+      "<｜tool▁call▁begin｜>": ["block-open", true],
+      "<｜tool▁sep｜>": ["separator", true],
+      "<｜tool▁call▁end｜>": ["block-close", true],
+      "<｜tool▁calls▁end｜>": ["block-close", true],
     });
-    expect(probeTemplate(tok("llama-3-8b-instruct", LLAMA)).fencedToolCalls).toBeNull();
+    expect(probeTemplate(tok("llama-3-8b-instruct", LLAMA)).output.grammar.blocks).toEqual([]);
   });
   test("two calls encoded by the template decode to two tool-call actions, then the end of turn", () => {
     const t = tok("deepseek-v3", DEEPSEEK);
@@ -400,7 +415,7 @@ describe("template decoder: DeepSeek V3 tool calls (<｜tool▁calls▁begin｜>
     const spec = compileTemplateDecoderSpec(t.textModel, probeTemplate(t));
     const c = eventCollector();
     const d = createDecoder(spec, c, { streamToolCalls: true });
-    const end = ids.indexOf(probeTemplate(t).fencedToolCalls?.callEnd as number);
+    const end = ids.indexOf(t.reserved.get("<｜tool▁call▁end｜>") as number);
     for (const id of ids.slice(0, end)) d.push(id);
     // Before <｜tool▁call▁end｜>: the name and every argument delta are already out.
     expect(c.events.find((e) => e.type === "tool_call_name")).toEqual({
@@ -436,9 +451,14 @@ describe("template decoder: DeepSeek V3 tool calls (<｜tool▁calls▁begin｜>
   });
   test("malformed bodies are action errors, never thrown", () => {
     const t = tok("deepseek-v3", DEEPSEEK);
-    const f = probeTemplate(t).fencedToolCalls as NonNullable<
-      ReturnType<typeof probeTemplate>["fencedToolCalls"]
-    >;
+    const r = (s: string): number => t.reserved.get(s) as number;
+    const f = {
+      callsBegin: r("<｜tool▁calls▁begin｜>"),
+      callBegin: r("<｜tool▁call▁begin｜>"),
+      sep: r("<｜tool▁sep｜>"),
+      callEnd: r("<｜tool▁call▁end｜>"),
+      callsEnd: r("<｜tool▁calls▁end｜>"),
+    };
     const enc = (s: string) => t.textModel.encode(s);
     const bodies = [
       "get_weather\n{no fence}",

@@ -16,7 +16,10 @@ export {
   templateFromFiles,
   templateSources,
 } from "./from-files.ts";
-export { type FencedToolCallMarkers, type MarkerPair, probeTemplate, type TemplateProbe } from "./probe.ts";
+export type { Generated, Piece, ProbeCall, ProbeContext, ProbeTurn } from "./output/context.ts";
+export type { DerivedOutput } from "./output/derive.ts";
+export type { FormatPart, Recognizer } from "./output/part.ts";
+export { probeTemplate, type TemplateProbe } from "./probe.ts";
 export { type AddedToken, hasControlShape, isTextPiece, splitAddedTokens } from "./reserved-set.ts";
 export {
   createTemplateTokenizer,

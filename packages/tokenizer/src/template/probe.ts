@@ -9,33 +9,13 @@
 //   turn starts        reserved tokens between one message's content and the next one's
 //   EOS                config eos_token, generation_config.json eos_token_id, the end of turn
 //   user turn          ids([user N1, assistant N2, user N3]) from after the end of turn to N3
-//   grammars           <think>/</think>, <tool_call>/</tool_call> (JSON): only when both are
-//                      reserved single tokens and the template source spells at least one;
-//                      DeepSeek's <｜tool▁calls▁begin｜> <｜tool▁call▁begin｜> TYPE <｜tool▁sep｜>
-//                      NAME\n```json\nARGS\n``` <｜tool▁call▁end｜> <｜tool▁calls▁end｜>: when all
-//                      five are reserved and the template spells the first
-//   tool-call body     <tool_call> bodies are Qwen3-Coder's XML (xml-call) when the template
-//                      spells "<function=" and "<parameter=", else JSON (json-call)
-//   plain-text calls   a [user, assistant with one tool call] rendering whose generated part
-//                      (up to the end of turn) has no reserved token and is a JSON object with
-//                      the call's "name" (Llama 3.1+: {"name": N, "parameters": {...}})
+//   output grammar     the reasoning block and the tool-call syntax, derived by the recognizers
+//                      of ./output/ from more renderings (./output/derive.ts)
 import { TokenizerError } from "../errors.ts";
 import type { ChatRequest } from "../request/request.ts";
+import { createProbeContext } from "./output/context.ts";
+import { type DerivedOutput, deriveOutput } from "./output/derive.ts";
 import type { TemplateTokenizer } from "./tokenizer.ts";
-
-export interface MarkerPair {
-  readonly start: number;
-  readonly end: number;
-}
-
-/** DeepSeek V3 / R1 tool-call markers (docs/templates.md "Decoding"). */
-export interface FencedToolCallMarkers {
-  readonly callsBegin: number;
-  readonly callBegin: number;
-  readonly sep: number;
-  readonly callEnd: number;
-  readonly callsEnd: number;
-}
 
 export interface TemplateProbe {
   /** IDs the generation prompt adds after the last message (e.g. `<|start_header_id|>assistant<|end_header_id|>\n\n`). */
@@ -54,18 +34,10 @@ export interface TemplateProbe {
   readonly endOfTurn: number | null;
   /** Stop IDs: config eos_token, generation_config.json eos_token_id, endOfTurn (sorted, unique). */
   readonly eosIds: readonly number[];
-  /** `<think>` / `</think>` when the grammar matches, else null. */
-  readonly think: MarkerPair | null;
-  /** The generation prompt ends inside an open `<think>` (decoding starts in reasoning). */
+  /** The output grammar derived from the template: reasoning block, tool-call syntax, evidence. */
+  readonly output: DerivedOutput;
+  /** The generation prompt ends inside the output grammar's reasoning block (decoding starts in reasoning). */
   readonly startInReasoning: boolean;
-  /** `<tool_call>` / `</tool_call>` with a JSON `{"name", "arguments"}` body, else null. */
-  readonly toolCall: MarkerPair | null;
-  /** The body syntax of `toolCall`: Qwen3's JSON or Qwen3-Coder's XML. */
-  readonly toolCallBody: "json-call" | "xml-call";
-  /** The template writes a tool call as plain JSON text, marked by no token (Llama 3.1+). */
-  readonly plainTextToolCall: boolean;
-  /** DeepSeek's tool-call block markers (fenced JSON arguments), else null. */
-  readonly fencedToolCalls: FencedToolCallMarkers | null;
   /** Display name per reserved ID. */
   readonly names: ReadonlyMap<number, string>;
 }
@@ -104,14 +76,6 @@ function reservedIn(tok: TemplateTokenizer, text: string): number[] {
   return tok.scanner.scan(text).map((m) => m.id);
 }
 
-function pair(tok: TemplateTokenizer, start: string, end: string): MarkerPair | null {
-  const s = tok.reserved.get(start);
-  const e = tok.reserved.get(end);
-  if (s === undefined || e === undefined) return null;
-  const src = [tok.templates.default, tok.templates.toolUse ?? ""].join("\n");
-  return src.includes(start) || src.includes(end) ? { start: s, end: e } : null;
-}
-
 /** The user turn's opening IDs: after the end of turn that follows message 1, up to message 2's content. */
 function userPromptIds(tok: TemplateTokenizer, request: ChatRequest, endOfTurn: number | null): number[] {
   if (endOfTurn === null) return [];
@@ -134,58 +98,23 @@ function userPromptIds(tok: TemplateTokenizer, request: ChatRequest, endOfTurn: 
   return e.ids.slice(k, to);
 }
 
-function fenced(tok: TemplateTokenizer): FencedToolCallMarkers | null {
-  const get = (s: string): number | undefined => tok.reserved.get(s);
-  const callsBegin = get("<｜tool▁calls▁begin｜>");
-  const callBegin = get("<｜tool▁call▁begin｜>");
-  const sep = get("<｜tool▁sep｜>");
-  const callEnd = get("<｜tool▁call▁end｜>");
-  const callsEnd = get("<｜tool▁calls▁end｜>");
-  if (
-    callsBegin === undefined ||
-    callBegin === undefined ||
-    sep === undefined ||
-    callEnd === undefined ||
-    callsEnd === undefined
-  )
-    return null;
-  const src = [tok.templates.default, tok.templates.toolUse ?? ""].join("\n");
-  return src.includes("<｜tool▁calls▁begin｜>") ? { callsBegin, callBegin, sep, callEnd, callsEnd } : null;
-}
-
-function toolCallBody(tok: TemplateTokenizer): "json-call" | "xml-call" {
-  const src = [tok.templates.default, tok.templates.toolUse ?? ""].join("\n");
-  return src.includes("<function=") && src.includes("<parameter=") ? "xml-call" : "json-call";
-}
-
-/** Whether one rendered tool call is plain JSON text after the generation prompt (no reserved ID). */
-function plainTextToolCall(tok: TemplateTokenizer, endOfTurn: number | null): boolean {
-  const fn = { name: "probe_tool", parameters: { type: "object", properties: { k: { type: "string" } } } };
-  const tools = [{ type: "function", function: fn }];
-  const call = { type: "function", function: { name: "probe_tool", arguments: '{"k": "v"}' } };
-  const user = { role: "user", content: N1 };
-  const req = (messages: readonly object[], gp: boolean): ChatRequest =>
-    ({ messages, tools, add_generation_prompt: gp }) as unknown as ChatRequest;
-  let prompt: readonly number[];
-  let full: readonly number[];
-  try {
-    prompt = tok.encodeChat(req([user], true)).ids;
-    full = tok.encodeChat(req([user, { role: "assistant", content: "", tool_calls: [call] }], false)).ids;
-  } catch {
-    return false; // a template that refuses tools or tool calls
+/** Whether `ids` leave the grammar's startBlock open (its last open/close marker is an open). */
+function opensStartBlock(output: DerivedOutput, ids: readonly number[]): boolean {
+  const start = output.grammar.startBlock;
+  if (start === undefined) return false;
+  const moves = new Map<number, string>();
+  for (const [key, m] of Object.entries(output.grammar.markers)) {
+    const id = output.ids[key];
+    if (m === undefined || id === undefined || !("block" in m) || m.block !== start) continue;
+    moves.set(id, m.move);
   }
-  for (let i = 0; i < prompt.length; i++) if (prompt[i] !== full[i]) return false;
-  let gen = full.slice(prompt.length);
-  const end = endOfTurn === null ? -1 : gen.indexOf(endOfTurn);
-  if (end >= 0) gen = gen.slice(0, end);
-  const reservedIds = new Set(tok.reserved.values());
-  if (gen.length === 0 || gen.some((id) => reservedIds.has(id))) return false;
-  try {
-    const v: unknown = JSON.parse(tok.textModel.decode(gen));
-    return typeof v === "object" && v !== null && (v as { name?: unknown }).name === "probe_tool";
-  } catch {
-    return false;
+  let open = false;
+  for (const id of ids) {
+    const m = moves.get(id);
+    if (m === "block-open") open = true;
+    else if (m === "block-close") open = false;
   }
+  return open;
 }
 
 /** Probes the template; a template that refuses the needle conversations is a typed error. */
@@ -220,13 +149,11 @@ export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
   const between = reservedIn(tok, templateBetween(tok, threeTurns, 1, 2));
   const userStart = endOfTurn !== null && between[0] === endOfTurn ? between.slice(1) : between;
   if (endOfTurn !== null) eos.add(endOfTurn);
-  const think = pair(tok, "<think>", "</think>");
-  let startInReasoning = false;
-  if (think !== null)
-    for (const id of generationPrompt) {
-      if (id === think.start) startInReasoning = true;
-      else if (id === think.end) startInReasoning = false;
-    }
+  const output = deriveOutput(
+    createProbeContext(tok, endOfTurn),
+    [...eos].sort((x, y) => x - y),
+  );
+  const startInReasoning = opensStartBlock(output, generationPrompt);
   const names = new Map<number, string>();
   for (const [s, id] of tok.reserved) names.set(id, s);
   return Object.freeze({
@@ -236,12 +163,8 @@ export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
     userPrompt: userPromptIds(tok, threeTurns, endOfTurn),
     endOfTurn,
     eosIds: [...eos].sort((x, y) => x - y),
-    think,
+    output,
     startInReasoning,
-    toolCall: pair(tok, "<tool_call>", "</tool_call>"),
-    toolCallBody: toolCallBody(tok),
-    plainTextToolCall: plainTextToolCall(tok, endOfTurn),
-    fencedToolCalls: fenced(tok),
     names,
   });
 }

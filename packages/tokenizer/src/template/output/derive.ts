@@ -1,0 +1,79 @@
+// The output grammar of a template-only model, derived from its chat template: the end of turn
+// and EOS IDs the probe found, then the first reasoning part and the first tool-call part a
+// recognizer finds (./recognizers/index.ts), merged into one Grammar keyed by reserved string
+// with the verified IDs beside it. What was recognized is kept as evidence (`--explain`).
+import type { BlockGrammar, Grammar, MarkerMove } from "../../families/grammar.ts";
+import type { ProbeContext } from "./context.ts";
+import type { FormatPart, Recognizer } from "./part.ts";
+import { REASONING_RECOGNIZERS, TOOL_RECOGNIZERS } from "./recognizers/index.ts";
+
+export interface DerivedOutput {
+  /** "reasoning <think>…</think>; tool_call JSON", or "text" when nothing was recognized. */
+  readonly name: string;
+  readonly grammar: Grammar<string>;
+  /** Marker key -> verified reserved ID (every key of grammar.markers). */
+  readonly ids: Readonly<Record<string, number>>;
+  /** One line per finding, prefixed by the recognizer's name. */
+  readonly evidence: readonly string[];
+}
+
+function first(ctx: ProbeContext, list: readonly Recognizer[]): [Recognizer, FormatPart] | null {
+  for (const r of list) {
+    let p: FormatPart | null;
+    try {
+      p = r.recognize(ctx);
+    } catch {
+      p = null; // a recognizer never decides on an exception: the template is not its shape
+    }
+    if (p !== null && Object.keys(p.markers).every((s) => ctx.id(s) !== undefined)) return [r, p];
+  }
+  return null;
+}
+
+export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): DerivedOutput {
+  const markers: Record<string, MarkerMove> = {};
+  const ids: Record<string, number> = {};
+  const textMarkers: Record<string, MarkerMove> = {};
+  const blocks: BlockGrammar[] = [];
+  const names: string[] = [];
+  const evidence: string[] = [];
+  const reserved = new Set(ctx.tok.reserved.values());
+  // Later keys win for the same ID: EOS first, then the end of turn, then the parts.
+  for (const id of eosIds)
+    if (reserved.has(id)) {
+      markers[`eos ${id}`] = { move: "end-of-text" };
+      ids[`eos ${id}`] = id;
+    }
+  if (ctx.endOfTurn !== null) {
+    markers.endOfTurn = { move: "message-end" };
+    ids.endOfTurn = ctx.endOfTurn;
+  }
+  let startBlock: string | undefined;
+  let plainTextToolCall: "json-call" | undefined;
+  let header: Grammar["header"] = { syntax: "none" };
+  for (const list of [REASONING_RECOGNIZERS, TOOL_RECOGNIZERS]) {
+    const found = first(ctx, list);
+    if (found === null) continue;
+    const [r, p] = found;
+    for (const [s, move] of Object.entries(p.markers)) {
+      markers[s] = move;
+      ids[s] = ctx.id(s) as number; // checked by first()
+    }
+    Object.assign(textMarkers, p.textMarkers ?? {});
+    blocks.push(...p.blocks);
+    startBlock ??= p.startBlock;
+    plainTextToolCall ??= p.plainTextToolCall;
+    if (p.header !== undefined) header = p.header;
+    names.push(p.name);
+    for (const e of p.evidence) evidence.push(`${r.name}: ${e}`);
+  }
+  const grammar: Grammar<string> = {
+    markers,
+    header,
+    blocks,
+    ...(Object.keys(textMarkers).length > 0 ? { textMarkers } : {}),
+    ...(startBlock !== undefined ? { startBlock } : {}),
+    ...(plainTextToolCall !== undefined ? { plainTextToolCall } : {}),
+  };
+  return { name: names.length > 0 ? names.join("; ") : "text", grammar, ids, evidence };
+}

@@ -1,0 +1,34 @@
+// DeepSeek V3 / R1: <｜tool▁calls▁begin｜> <｜tool▁call▁begin｜>TYPE<｜tool▁sep｜>NAME\n```json\nARGS\n```
+// <｜tool▁call▁end｜> <｜tool▁calls▁end｜>, when all five are reserved and the template spells the first.
+import type { Recognizer } from "../part.ts";
+
+const CALLS_BEGIN = "<｜tool▁calls▁begin｜>";
+const CALL_BEGIN = "<｜tool▁call▁begin｜>";
+const SEP = "<｜tool▁sep｜>";
+const CALL_END = "<｜tool▁call▁end｜>";
+const CALLS_END = "<｜tool▁calls▁end｜>";
+
+export const deepseekFenced: Recognizer = {
+  name: "deepseek-fenced",
+  recognize(ctx) {
+    for (const s of [CALLS_BEGIN, CALL_BEGIN, SEP, CALL_END, CALLS_END])
+      if (ctx.id(s) === undefined) return null;
+    if (!ctx.source.includes(CALLS_BEGIN)) return null;
+    return {
+      name: "DeepSeek fenced JSON",
+      markers: {
+        [CALLS_BEGIN]: { move: "block-open", block: "tool_calls" },
+        [CALLS_END]: { move: "block-close", block: "tool_calls" },
+        [CALL_BEGIN]: { move: "block-open", block: "fenced_call" },
+        [CALL_END]: { move: "block-close", block: "fenced_call" },
+        [SEP]: { move: "separator", block: "fenced_call" },
+      },
+      // A container of action blocks whose "fenced-json-call" body takes the separator.
+      blocks: [
+        { name: "tool_calls", emits: "container", children: ["fenced_call"] },
+        { name: "fenced_call", emits: "action", kind: "tool_call", body: "fenced-json-call" },
+      ],
+      evidence: ["the five DeepSeek tool-call markers are reserved; the template spells the first"],
+    };
+  },
+};
