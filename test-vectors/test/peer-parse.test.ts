@@ -85,6 +85,10 @@ describe("peer-parse scoring rules (llama.cpp assert_msg_equals, whitespace-inse
       tool_calls: [{ ...(expect1.tool_calls[0] as PeerCase["expect"]["tool_calls"][0]), id: "0" }],
     };
     expect(compareMessage(withId, got({}))).toMatch(/id/);
+    const call = { name: "f", arguments: { a: 1, b: [true, null] } };
+    expect(compareMessage(withId, got({ calls: [{ ...call, id: "0" }] }))).toBeUndefined();
+    expect(compareMessage(withId, got({ calls: [{ ...call, id: "1" }] }))).toMatch(/id/);
+    expect(compareMessage(expect1, got({ calls: [{ ...call, id: "0" }] }))).toMatch(/id/);
   });
   it("sameJson: key order free, types strict", () => {
     expect(sameJson({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 })).toBe(true);
@@ -132,7 +136,8 @@ describe.runIf(wanted && templatesPresent)("peer-parse pass table (measured, not
     const total = scored.rows.reduce((n, r) => n + r.scored, 0);
     const passed = scored.rows.reduce((n, r) => n + r.passed, 0);
     console.log(`peer-parse (llama.cpp): ${passed}/${total} cases pass`);
-    if (only.length > 0) for (const f of scored.failures) console.log(`FAIL ${f.name} (line ${f.line}): ${f.why}`);
+    if (only.length > 0)
+      for (const f of scored.failures) console.log(`FAIL ${f.name} (line ${f.line}): ${f.why}`);
     const slow = [...scored.loadMs].sort((a, b) => b[1] - a[1]).slice(0, 8);
     console.log(`slowest template loads (ms): ${slow.map(([t, ms]) => `${t.slice(17)} ${ms}`).join(", ")}`);
   }, 900_000);
