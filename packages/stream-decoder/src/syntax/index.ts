@@ -8,6 +8,7 @@ import { JsonCallParser } from "./json-call.ts";
 import { createJsonCallListParser } from "./json-call-list.ts";
 import { createNameArgsParser } from "./name-args.ts";
 import { PythonCallParser } from "./python-call.ts";
+import { createPythonCallListParser } from "./python-call-list.ts";
 import { RawParser } from "./raw.ts";
 import { XmlCallParser } from "./xml-call.ts";
 
@@ -19,4 +20,5 @@ export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactor
   "fenced-json-call": createFencedJsonCallParser,
   "xml-call": (o) => new XmlCallParser(o.maxBufferedChars),
   "name-args": createNameArgsParser,
+  "python-call-list": createPythonCallListParser,
 };

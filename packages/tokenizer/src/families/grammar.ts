@@ -103,7 +103,13 @@ export type BodySyntax =
    */
   | "name-args"
   /** Kept as raw action text only (InternLM2 interpreter). */
-  | "raw";
+  | "raw"
+  /**
+   * LFM2: `[NAME(k=V, ...), ...]`, a Python list of calls with keyword arguments (dotted names
+   * allowed), each call its own action; values are Python literals whose strings are read raw
+   * (the text between the quotes) and whose dicts may be JSON.
+   */
+  | "python-call-list";
 
 export interface BlockGrammar {
   readonly name: string;
