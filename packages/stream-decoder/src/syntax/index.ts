@@ -6,6 +6,7 @@ import type { BodyParserFactory } from "./body.ts";
 import { createFencedJsonCallParser } from "./fenced-json-call.ts";
 import { JsonCallParser } from "./json-call.ts";
 import { createJsonCallListParser } from "./json-call-list.ts";
+import { createMarkerQuotedCallParser } from "./marker-quoted-call.ts";
 import { createNameArgsParser } from "./name-args.ts";
 import { PythonCallParser } from "./python-call.ts";
 import { createPythonCallListParser } from "./python-call-list.ts";
@@ -21,4 +22,5 @@ export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactor
   "xml-call": (o) => new XmlCallParser(o.maxBufferedChars),
   "name-args": createNameArgsParser,
   "python-call-list": createPythonCallListParser,
+  "marker-quoted-call": createMarkerQuotedCallParser,
 };

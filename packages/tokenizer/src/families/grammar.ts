@@ -109,7 +109,13 @@ export type BodySyntax =
    * allowed), each call its own action; values are Python literals whose strings are read raw
    * (the text between the quotes) and whose dicts may be JSON.
    */
-  | "python-call-list";
+  | "python-call-list"
+  /**
+   * Gemma 4: `call:NAME{key:value,...}` with bare keys and strings quoted by a reserved marker
+   * (the block's separator, `<|"|>`); values are numbers, true / false, null / None, lists and
+   * objects of the same syntax.
+   */
+  | "marker-quoted-call";
 
 export interface BlockGrammar {
   readonly name: string;
