@@ -11,6 +11,7 @@ import { createNameArgsParser } from "./name-args.ts";
 import { PythonCallParser } from "./python-call.ts";
 import { createPythonCallListParser } from "./python-call-list.ts";
 import { RawParser } from "./raw.ts";
+import { createTagNameJsonParser } from "./tag-name-json.ts";
 import { XmlCallParser } from "./xml-call.ts";
 
 export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactory>>> = {
@@ -23,4 +24,5 @@ export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactor
   "name-args": createNameArgsParser,
   "python-call-list": createPythonCallListParser,
   "marker-quoted-call": createMarkerQuotedCallParser,
+  "tag-name-json": createTagNameJsonParser,
 };

@@ -115,7 +115,12 @@ export type BodySyntax =
    * (the block's separator, `<|"|>`); values are numbers, true / false, null / None, lists and
    * objects of the same syntax.
    */
-  | "marker-quoted-call";
+  | "marker-quoted-call"
+  /**
+   * Functionary v3.1: `NAME>{json}`, the body of `<function=NAME>{json}</function>` between
+   * its text markers (Grammar.textMarkers `<function=` / `</function>`).
+   */
+  | "tag-name-json";
 
 export interface BlockGrammar {
   readonly name: string;

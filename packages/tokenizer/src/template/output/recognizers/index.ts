@@ -2,6 +2,7 @@
 // (one reasoning part, one tool-call part). More specific shapes come first.
 import type { Recognizer } from "../part.ts";
 import { deepseekFenced } from "./deepseek-fenced.ts";
+import { functionTag } from "./function-tag.ts";
 import { markerQuotedCall } from "./marker-quoted-call.ts";
 import { plainJson } from "./plain-json.ts";
 import { pythonCallList } from "./python-call-list.ts";
@@ -16,4 +17,5 @@ export const TOOL_RECOGNIZERS: readonly Recognizer[] = [
   plainJson,
   pythonCallList,
   markerQuotedCall,
+  functionTag,
 ];
