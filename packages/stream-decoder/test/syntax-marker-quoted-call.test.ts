@@ -235,14 +235,17 @@ describe.skipIf(!haveTemplate(GEMMA4))(
   () => {
     const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
     const text = (parts: readonly Part[]): string => parts.map((p) => (p === Q ? '<|"|>' : p)).join("");
-    it("content and calls; bursts and the reference path agree; deltas concatenate to the arguments", () => {
+    it("reasoning (a marker inside it is text), content and calls; bursts and the reference path agree", () => {
       fc.assert(
         fc.property(
           fc.array(fc.tuple(key, argsArb), { minLength: 1, maxLength: 3 }),
           fc.constantFrom("", "Let me check."),
+          fc.constantFrom("", "plan <|tool_call>call:f{}<tool_call|> more"),
           fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
-          (calls, content, bursts) => {
-            const output = `${content}${calls.map(([n, a]) => `<|tool_call>${text(gemmaCall(n, a))}<tool_call|>`).join("")}<|tool_response>`;
+          (calls, content, reasoning, bursts) => {
+            // The template's reasoning block: fixed open text and one "\n" each side.
+            const think = reasoning === "" ? "" : `<|channel>thought\n${reasoning}\n<channel|>`;
+            const output = `${think}${content}${calls.map(([n, a]) => `<|tool_call>${text(gemmaCall(n, a))}<tool_call|>`).join("")}<|tool_response>`;
             const ids = loadEntry(GEMMA4).encode(output);
             const options = { streamToolCalls: true, tools };
             const one = decodeIds(GEMMA4, ids, "one", options);
@@ -251,6 +254,7 @@ describe.skipIf(!haveTemplate(GEMMA4))(
             const m = message(one);
             expect(m.errors).toEqual([]);
             expect(m.content).toBe(content);
+            expect(m.reasoning).toBe(reasoning);
             expect(m.calls).toEqual(calls.map(([name, args]) => ({ name, arguments: args })));
             expect(m.streamed.map((s) => JSON.parse(s.args))).toEqual(calls.map(([, a]) => a));
           },
