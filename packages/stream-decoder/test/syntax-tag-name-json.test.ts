@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { ActionResult } from "../src/action-parse.ts";
 import type { BodyParser } from "../src/syntax/body.ts";
 import { BODY_SYNTAXES } from "../src/syntax/index.ts";
+import { decodeIds, haveTemplate, loadEntry, message } from "./derived-format-support.ts";
 
 function parser(max = 1_000_000): BodyParser {
   const make = BODY_SYNTAXES["tag-name-json"];
@@ -111,3 +112,46 @@ describe("tag-name-json: NAME>{json}, any chunking", () => {
     );
   });
 });
+
+const V31 = "models/templates/meetkai-functionary-medium-v3.1.jinja";
+
+describe.skipIf(!haveTemplate(V31))(
+  "tag-name-json through the decoder (Functionary v3.1 template, text markers)",
+  () => {
+    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+    it("content and calls written as text; bursts and the reference path agree", () => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.tuple(name, args), { minLength: 1, maxLength: 3 }),
+          fc.constantFrom("", "Let me check. 1 > 0."),
+          fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+          (calls, content, bursts) => {
+            const output = `${content}${calls.map(([n, a]) => `<function=${n}>${JSON.stringify(a)}</function>`).join("")}<|eom_id|>`;
+            const ids = loadEntry(V31).encode(output);
+            const options = { streamToolCalls: true, tools };
+            const one = decodeIds(V31, ids, "one", options);
+            expect(decodeIds(V31, ids, { bursts }, options)).toEqual(one);
+            expect(decodeIds(V31, ids, "reference", options)).toEqual(one);
+            const m = message(one);
+            const expected = calls.map(([n, a]) => ({
+              name: n,
+              arguments: JSON.parse(JSON.stringify(a)) as unknown,
+            }));
+            expect(m.errors).toEqual([]);
+            expect(m.content).toBe(content);
+            expect(m.calls).toEqual(expected);
+            expect(m.streamed.map((s) => JSON.parse(s.args))).toEqual(expected.map((c) => c.arguments));
+          },
+        ),
+        { numRuns: 40 },
+      );
+    });
+
+    it("a python call after <|python_tag|> is code", () => {
+      const ids = loadEntry(V31).encode("<|python_tag|>print(1 > 0)<|eom_id|>");
+      expect(message(decodeIds(V31, ids, "one")).calls).toEqual([
+        { name: "python", arguments: { code: "print(1 > 0)" } },
+      ]);
+    });
+  },
+);
