@@ -8,7 +8,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ActionResult } from "../src/action-parse.ts";
-import type { JsonValue } from "../src/python-literal.ts";
+import { type JsonValue, PythonLiteralError, parsePythonLiteral } from "../src/python-literal.ts";
 import type { BodyParser } from "../src/syntax/body.ts";
 import { BODY_SYNTAXES } from "../src/syntax/index.ts";
 import { decodeIds, haveTemplate, loadEntry, message } from "./derived-format-support.ts";
@@ -285,3 +285,14 @@ describe.skipIf(!haveTemplate(LFM2))(
     });
   },
 );
+
+describe("python-literal dialect options (rawStrings, jsonNames)", () => {
+  it("raw strings keep backslashes and may span lines; JSON names only when asked", () => {
+    expect(parsePythonLiteral('"a\\nb"')).toBe("a\nb");
+    expect(parsePythonLiteral('"a\\nb"', { rawStrings: true })).toBe("a\\nb");
+    expect(parsePythonLiteral('"a\nb"', { rawStrings: true })).toBe("a\nb");
+    expect(() => parsePythonLiteral('"a\nb"')).toThrow(PythonLiteralError);
+    expect(parsePythonLiteral("[true, false, null]", { jsonNames: true })).toEqual([true, false, null]);
+    expect(() => parsePythonLiteral("true")).toThrow(PythonLiteralError);
+  });
+});
