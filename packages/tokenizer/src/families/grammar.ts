@@ -103,7 +103,24 @@ export type BodySyntax =
    */
   | "name-args"
   /** Kept as raw action text only (InternLM2 interpreter). */
-  | "raw";
+  | "raw"
+  /**
+   * LFM2: `[NAME(k=V, ...), ...]`, a Python list of calls with keyword arguments (dotted names
+   * allowed), each call its own action; values are Python literals whose strings are read raw
+   * (the text between the quotes) and whose dicts may be JSON.
+   */
+  | "python-call-list"
+  /**
+   * Gemma 4: `call:NAME{key:value,...}` with bare keys and strings quoted by a reserved marker
+   * (the block's separator, `<|"|>`); values are numbers, true / false, null / None, lists and
+   * objects of the same syntax.
+   */
+  | "marker-quoted-call"
+  /**
+   * Functionary v3.1: `NAME>{json}`, the body of `<function=NAME>{json}</function>` between
+   * its text markers (Grammar.textMarkers `<function=` / `</function>`).
+   */
+  | "tag-name-json";
 
 export interface BlockGrammar {
   readonly name: string;
