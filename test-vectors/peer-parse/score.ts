@@ -280,11 +280,14 @@ export function loadSafe(entry: FormatEntry): Loaded {
   }
 }
 
+/** The case's tools in the OpenAI shape (the decoder's `tools` option). */
+export const caseTools = (c: PeerCase): unknown[] => c.tools.map((t) => ({ type: "function", function: t }));
+
 /** The case's own prompt (its messages, tools and enable_thinking), as the peer renders it. */
 function casePrompt(c: PeerCase, tok: TemplateTokenizer): readonly number[] | undefined {
   const p = c.params;
   const messages = Array.isArray(p.messages) ? p.messages : [{ role: "user", content: "Hey there!" }];
-  const tools = c.tools.map((t) => ({ type: "function", function: t }));
+  const tools = caseTools(c);
   const request = {
     messages,
     ...(tools.length > 0 ? { tools } : {}),
@@ -302,7 +305,7 @@ function casePrompt(c: PeerCase, tok: TemplateTokenizer): readonly number[] | un
 
 /** The decoder spec for a case: decoding starts in reasoning when the case's prompt opened it,
  * as a server that rendered that prompt would decide (promptOpensStartBlock). */
-function caseSpec(c: PeerCase, loaded: Loaded, base: DecoderSpec): DecoderSpec {
+export function caseSpec(c: PeerCase, loaded: Loaded, base: DecoderSpec): DecoderSpec {
   const { tok, probe } = loaded;
   if (tok === undefined || probe === undefined) return base;
   const prompt = casePrompt(c, tok);
@@ -323,7 +326,7 @@ export function scoreCase(c: PeerCase, loaded: Loaded): Outcome {
   try {
     const spec = caseSpec(c, loaded, base);
     const sink = eventCollector();
-    const tools = c.tools.map((t) => ({ type: "function", function: t }));
+    const tools = caseTools(c);
     const d = createDecoder(spec, sink, tools.length > 0 ? { tools } : {});
     d.pushMany(encode(c.input));
     d.end();
