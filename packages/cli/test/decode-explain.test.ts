@@ -2,11 +2,13 @@
 // and the per-line start state with real chat templates from ../shared over the Qwen3 files:
 // Qwen3.5 (templates-extra/llamacpp-Qwen3.5-4B.jinja), whose generation prompt ends "<think>\n"
 // unless enable_thinking is false, and Qwen3 (templates/qwen3.jinja), whose prompt never leaves
-// <think> open. Marker IDs are checked against the vocabulary's own tokenizer.json.
+// <think> open. Marker IDs are checked against the vocabulary's own tokenizer.json; a GGUF file
+// (llama.cpp's Phi-3 vocabulary, ../shared/gguf-vocab) is explained from its own template.
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { ggufVocabDir } from "../../../test-support/gguf-vocab.ts";
 import { areaDir } from "../../../test-support/shared-sources.ts";
 import { repoRoot as root, runCli } from "./support.ts";
 
@@ -17,6 +19,7 @@ const QWEN35 = join(areaDir("templates-extra"), "llamacpp-Qwen3.5-4B.jinja");
 const QWEN3 = join(areaDir("templates"), "qwen3.jinja");
 const LLAMA31 = join(areaDir("templates-extra"), "meta-llama-Llama-3.1-8B-Instruct.jinja");
 const present = [QWEN35, QWEN3, LLAMA31].every((f) => existsSync(f));
+const PHI3_GGUF = join(ggufVocabDir(), "ggml-vocab-phi-3.gguf");
 
 /** The vocabulary's own ID of an added token (tokenizer.json), not chatwire's. */
 function addedId(dir: string, content: string): number {
@@ -93,6 +96,14 @@ describe.runIf(present)("decode --explain", () => {
     expect(f.plain_text_tool_call).toBe("json-call");
     expect(f.blocks).toEqual([]);
     expect(f.markers.map((m) => m.token)).toEqual(["<|eot_id|>"]);
+  });
+
+  it.runIf(existsSync(PHI3_GGUF))("a GGUF file: the format derived from its own chat template", () => {
+    const f = explain(["--format", "auto", "--tokenizer", PHI3_GGUF]);
+    expect(f.source).toBe("template");
+    // Phi-3's added tokens (its tokenizer_config.json): <|endoftext|> 32000, <|end|> 32007.
+    expect(f.markers).toContainEqual({ token: "<|end|>", id: 32007, move: "message-end" });
+    expect(f.end_of_turn).toBe(32007);
   });
 
   it("a native family: its grammar (built-in qwen3)", () => {
