@@ -280,14 +280,11 @@ export function loadSafe(entry: FormatEntry): Loaded {
   }
 }
 
-/** The case's tools in the OpenAI shape (the decoder's `tools` option). */
-export const caseTools = (c: PeerCase): unknown[] => c.tools.map((t) => ({ type: "function", function: t }));
-
 /** The case's own prompt (its messages, tools and enable_thinking), as the peer renders it. */
 function casePrompt(c: PeerCase, tok: TemplateTokenizer): readonly number[] | undefined {
   const p = c.params;
   const messages = Array.isArray(p.messages) ? p.messages : [{ role: "user", content: "Hey there!" }];
-  const tools = caseTools(c);
+  const tools = c.tools.map((t) => ({ type: "function", function: t }));
   const request = {
     messages,
     ...(tools.length > 0 ? { tools } : {}),
@@ -316,6 +313,9 @@ export function caseSpec(c: PeerCase, loaded: Loaded, base: DecoderSpec): Decode
     : compileTemplateDecoderSpec(tok.textModel, probe, { startInReasoning: open });
 }
 
+/** The case's tools in the OpenAI shape, as scoreCase gives them to the decoder. */
+export const caseTools = (c: PeerCase): unknown[] => c.tools.map((t) => ({ type: "function", function: t }));
+
 export function scoreCase(c: PeerCase, loaded: Loaded): Outcome {
   const na = notApplicable(c);
   if (na !== undefined) return { kind: "skip", why: na };
@@ -326,7 +326,7 @@ export function scoreCase(c: PeerCase, loaded: Loaded): Outcome {
   try {
     const spec = caseSpec(c, loaded, base);
     const sink = eventCollector();
-    const tools = caseTools(c);
+    const tools = c.tools.map((t) => ({ type: "function", function: t }));
     const d = createDecoder(spec, sink, tools.length > 0 ? { tools } : {});
     d.pushMany(encode(c.input));
     d.end();
