@@ -304,7 +304,7 @@ function casePrompt(c: PeerCase, tok: TemplateTokenizer): readonly number[] | un
 
 /** The decoder spec for a case: decoding starts in reasoning when the case's prompt opened it,
  * as a server that rendered that prompt would decide (promptOpensStartBlock). */
-function caseSpec(c: PeerCase, loaded: Loaded, base: DecoderSpec): DecoderSpec {
+export function caseSpec(c: PeerCase, loaded: Loaded, base: DecoderSpec): DecoderSpec {
   const { tok, probe } = loaded;
   if (tok === undefined || probe === undefined) return base;
   const prompt = casePrompt(c, tok);
@@ -314,6 +314,9 @@ function caseSpec(c: PeerCase, loaded: Loaded, base: DecoderSpec): DecoderSpec {
     ? base
     : compileTemplateDecoderSpec(tok.textModel, probe, { startInReasoning: open });
 }
+
+/** The case's tools in the OpenAI shape, as scoreCase gives them to the decoder. */
+export const caseTools = (c: PeerCase): unknown[] => c.tools.map((t) => ({ type: "function", function: t }));
 
 export function scoreCase(c: PeerCase, loaded: Loaded): Outcome {
   const na = notApplicable(c);

@@ -1,6 +1,6 @@
 // What a CLI command is: its options, and a prepare step that loads everything once
 // (bad options / unloadable tokenizer -> UsageError, exit 2) and returns the per-line
-// handler. A handler returns the output object for one JSON input line, or throws;
+// handler, or null when it answered without input. A handler returns the output object for one JSON input line, or throws;
 // thrown errors become that line's {"error": {...}} and processing goes on.
 import type { OptionSpecs, ParsedOptions } from "./args.ts";
 
@@ -12,7 +12,8 @@ export interface Command {
   readonly options: OptionSpecs;
   /** true: reads JSONL from stdin; false: runs once (e.g. demo) and prepare does all the work. */
   readonly jsonl: boolean;
-  prepare(opts: ParsedOptions): Promise<LineHandler>;
+  /** null: prepare did all the work and no input is read (decode --explain). */
+  prepare(opts: ParsedOptions): Promise<LineHandler | null>;
 }
 
 /** A per-line error with a contract type (kebab-case) and structured fields. */

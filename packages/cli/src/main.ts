@@ -57,7 +57,7 @@ export async function main(argv: readonly string[]): Promise<number> {
     const maxLineBytes = getInt(opts, "max-line-bytes") ?? DEFAULT_MAX_LINE_BYTES;
     if (maxLineBytes < 1) throw new UsageError("--max-line-bytes must be at least 1", "invalid-option-value");
     const handler = await command.prepare(opts);
-    if (command.jsonl) {
+    if (command.jsonl && handler !== null) {
       // Never an unhandled 'error' on stdout (EPIPE when the reader goes away): runJsonl stops.
       const outcome = await runJsonl(handler, process.stdin, process.stdout, { maxLineBytes });
       if (outcome === "reader-gone") process.stdin.destroy();

@@ -85,7 +85,12 @@ export interface RequestLog {
 export interface ServerContext {
   /** A native family's tokenizer or a template-only model's (./served-tokenizer.ts). */
   readonly tokenizer: ServedEncoder;
+  /** The spec of the format's default start (vocabulary size, tokenize). */
   readonly spec: DecoderSpec;
+  /** The spec a generation after these prompt IDs decodes with (ServedTokenizer.specFor). */
+  specFor(promptIds: readonly number[]): DecoderSpec;
+  /** The reserved ID that closes the reasoning block a prompt may leave open, or undefined. */
+  readonly startBlockClose: number | undefined;
   /** ChunkWriter's grammar; undefined: the native family's, by its format name. */
   readonly grammar: Grammar | undefined;
   /** What tool_choice's prefill reads (the format's call opening). */

@@ -7,11 +7,16 @@
 //   template  spec compileTemplateDecoderSpec(tok.textModel, probeTemplate(tok)); prefill
 //             templateCallOpening(tok); ChunkWriter grammar the probed one; stops the probed
 //             EOS IDs and end of turn
+// Where decoding starts is per request (specFor): in the grammar's reasoning block exactly when
+// that request's rendered prompt leaves it open (enable_thinking and the like change it), the
+// spec of each start state compiled once.
 import { type PrefillSource, templateCallOpening } from "@chatwire/openai";
 import {
   compileDecoderSpecFor,
   compileTemplateDecoderSpec,
   type DecoderSpec,
+  type DecoderSpecOptions,
+  promptOpensStartBlock,
   templateGrammarOf,
 } from "@chatwire/stream-decoder";
 import {
@@ -37,7 +42,16 @@ export interface ServedEncoder {
 
 export interface ServedTokenizer {
   readonly tokenizer: ServedEncoder;
+  /** The spec of the format's default start (the probed or family's own generation prompt). */
   readonly spec: DecoderSpec;
+  /**
+   * The spec to decode the generation that follows `promptIds`: it starts inside the grammar's
+   * reasoning block exactly when the prompt leaves that block open (promptOpensStartBlock).
+   * Linear in the prompt; each start state's spec is compiled once.
+   */
+  specFor(promptIds: readonly number[]): DecoderSpec;
+  /** The reserved ID that closes that reasoning block (the tool_choice prefill's close), or undefined. */
+  readonly startBlockClose: number | undefined;
   /** ChunkWriter's grammar; undefined: the native family's, found by its format name. */
   readonly grammar: Grammar | undefined;
   /** What toolChoicePrefill reads. */
@@ -62,10 +76,39 @@ export function servedTokenizer(tok: AnyTokenizer): ServedTokenizer {
   return s;
 }
 
+/** specFor over `compile`: the base spec, and the other start state's compiled on first use. */
+function perStart(compile: (o: DecoderSpecOptions) => DecoderSpec): {
+  spec: DecoderSpec;
+  specFor: (promptIds: readonly number[]) => DecoderSpec;
+} {
+  const spec = compile({});
+  const byStart = new Map<boolean, DecoderSpec>([[spec.startInReasoning, spec]]);
+  const specFor = (promptIds: readonly number[]): DecoderSpec => {
+    const open = promptOpensStartBlock(spec, promptIds);
+    let s = byStart.get(open);
+    if (s === undefined) {
+      s = compile({ startInReasoning: open });
+      byStart.set(open, s);
+    }
+    return s;
+  };
+  return { spec, specFor };
+}
+
+/** The ID of the marker that closes the grammar's startBlock, from the grammar's own data. */
+function startBlockClose(grammar: Grammar, ids: Readonly<Record<string, number>>): number | undefined {
+  const start = grammar.startBlock;
+  if (start === undefined) return undefined;
+  for (const [key, m] of Object.entries(grammar.markers))
+    if (m?.move === "block-close" && m.block === start && ids[key] !== undefined) return ids[key];
+  return undefined;
+}
+
 function fromNative(tok: ChatTokenizer): ServedTokenizer {
   return {
     tokenizer: tok,
-    spec: compileDecoderSpecFor(tok),
+    ...perStart((o) => compileDecoderSpecFor(tok, o)),
+    startBlockClose: startBlockClose(tok.family.grammar, tok.tokenIds),
     grammar: undefined,
     prefill: tok,
     stopIds: tok.registry.eosIds,
@@ -75,13 +118,15 @@ function fromNative(tok: ChatTokenizer): ServedTokenizer {
 
 function fromTemplate(tok: TemplateTokenizer): ServedTokenizer {
   const probe = probeTemplate(tok);
-  const spec = compileTemplateDecoderSpec(tok.textModel, probe);
+  const { spec, specFor } = perStart((o) => compileTemplateDecoderSpec(tok.textModel, probe, o));
   const callOpening = templateCallOpening(tok);
   const stops = [...probe.eosIds];
   if (probe.endOfTurn !== null && !stops.includes(probe.endOfTurn)) stops.push(probe.endOfTurn);
   return {
     tokenizer: tok,
     spec,
+    specFor,
+    startBlockClose: startBlockClose(probe.output.grammar, probe.output.ids),
     grammar: templateGrammarOf(spec),
     prefill: { encodeText: (text) => tok.encodeText(text), callOpening },
     stopIds: stops,

@@ -115,6 +115,8 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
   const ctx: ServerContext = {
     tokenizer: served.tokenizer,
     spec: served.spec,
+    specFor: served.specFor,
+    startBlockClose: served.startBlockClose,
     grammar: served.grammar,
     prefill: served.prefill,
     engine: o.engine,

@@ -2,7 +2,8 @@
 // "decode"). The tokens after the prompt, fed one ID at a time (or one pushMany per chunk) to a
 // fresh decoder. The spec is compiled once per process and per start state: a line whose
 // prompt-side settings (chat_template_kwargs, tools) make the generation prompt open the
-// grammar's start block (e.g. <think>) starts decoding inside it.
+// grammar's start block (e.g. <think>) starts decoding inside it. --explain prints the output
+// format instead (./decode-explain.ts) and reads no input.
 
 import {
   compileDecoderSpecFor,
@@ -20,8 +21,10 @@ import {
 import { type ChatRequest, probeTemplate, type TextModel, TokenizerError } from "@chatwire/tokenizer";
 import { getFlag, getInt, getInts, getStrings, type ParsedOptions, UsageError } from "../args.ts";
 import type { Command } from "../command.ts";
+import { stringifyLine } from "../json-out.ts";
 import { CHAT_FORMAT_OPTION, CHAT_TEMPLATE_OPTION, loadChatTokenizerOption } from "../template-option.ts";
 import { TOKENIZER_OPTIONS } from "../tokenizer-option.ts";
+import { type ExplainSource, explainLine } from "./decode-explain.ts";
 import { burstsOfLine, kwargsOfLine } from "./decode-line.ts";
 import { toolsOfLine } from "./decode-tools.ts";
 import { inputObject } from "./input.ts";
@@ -43,6 +46,11 @@ export const command: Command = {
     "stream-tool-calls": {
       kind: "flag",
       description: "also emit tool_call_name / tool_call_arguments events (OpenAI-style streaming)",
+    },
+    explain: {
+      kind: "flag",
+      description:
+        "print the output format the decoder uses (derived from the chat template, or the family's grammar) as one JSON line; reads no input",
     },
   },
   jsonl: true,
@@ -67,7 +75,11 @@ export const command: Command = {
     const stopTokenIds = getInts(opts, "stop-token");
     if (stopTokenIds.some((id) => id < 0))
       throw new UsageError("--stop-token takes a non-negative ID", "stop-token-out-of-vocabulary");
-    const { tokenizer, specFor } = await decoderSpecOption(opts);
+    const { tokenizer, specFor, explain } = await decoderSpecOption(opts);
+    if (getFlag(opts, "explain")) {
+      process.stdout.write(`${stringifyLine(explainLine(explain()))}\n`);
+      return null;
+    }
     const vocabSize = tokenizer.textModel.vocabSize;
     const outside = stopTokenIds.find((id) => id >= vocabSize);
     if (outside !== undefined)
@@ -137,14 +149,28 @@ interface ChatEncoder {
  * The spec of --format: a family's, or the probed template's (--format template / auto's
  * fallback), per start state (undefined: the format's default), compiled once each.
  */
-async function decoderSpecOption(
-  opts: ParsedOptions,
-): Promise<{ tokenizer: ChatEncoder; specFor: (startInReasoning: boolean | undefined) => DecoderSpec }> {
+async function decoderSpecOption(opts: ParsedOptions): Promise<{
+  tokenizer: ChatEncoder;
+  specFor: (startInReasoning: boolean | undefined) => DecoderSpec;
+  /** What --explain prints (everything but the start state, which needs the spec). */
+  explain: () => ExplainSource;
+}> {
   const loaded = await loadChatTokenizerOption(opts, "neutralize");
   let compile: (o: DecoderSpecOptions) => DecoderSpec;
+  let source: () => Omit<ExplainSource, "startsInReasoning">;
   if (loaded.kind === "native") {
     const tok = loaded.tokenizer;
     compile = (o) => compileDecoderSpecFor(tok, o);
+    source = () => ({
+      source: "native",
+      name: tok.format,
+      grammar: tok.family.grammar,
+      ids: tok.tokenIds,
+      names: tok.registry.nameById,
+      evidence: [],
+      eosIds: tok.registry.eosIds,
+      endOfTurn: undefined,
+    });
   } else {
     const tok = loaded.tokenizer;
     let probe: ReturnType<typeof probeTemplate>;
@@ -158,6 +184,16 @@ async function decoderSpecOption(
       );
     }
     compile = (o) => compileTemplateDecoderSpec(tok.textModel, probe, o);
+    source = () => ({
+      source: "template",
+      name: probe.output.name,
+      grammar: probe.output.grammar,
+      ids: probe.output.ids,
+      names: probe.names,
+      evidence: probe.output.evidence,
+      eosIds: probe.eosIds,
+      endOfTurn: probe.endOfTurn ?? undefined,
+    });
   }
   const specs = new Map<boolean | undefined, DecoderSpec>();
   const specFor = (startInReasoning: boolean | undefined): DecoderSpec => {
@@ -169,5 +205,24 @@ async function decoderSpecOption(
     return s;
   };
   specFor(undefined);
-  return { tokenizer: loaded.tokenizer as ChatEncoder, specFor };
+  const tokenizer = loaded.tokenizer as ChatEncoder;
+  const explain = (): ExplainSource => ({
+    ...source(),
+    startsInReasoning: startsInReasoning(tokenizer, specFor(undefined)),
+  });
+  return { tokenizer, specFor, explain };
+}
+
+/** Whether a one-message conversation's generation prompt opens the start block (undefined: refused). */
+function startsInReasoning(tok: ChatEncoder, spec: DecoderSpec): boolean | undefined {
+  const request = {
+    messages: [{ role: "user", content: "Hi" }],
+    add_generation_prompt: true,
+  } as unknown as ChatRequest;
+  try {
+    return promptOpensStartBlock(spec, tok.encodeChat(request).ids);
+  } catch (err) {
+    if (TokenizerError.isInstance(err)) return undefined;
+    throw err;
+  }
 }

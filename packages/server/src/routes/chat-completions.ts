@@ -79,6 +79,23 @@ async function withSlot(
   );
   if (RequestError.isInstance(prefill))
     return sendError(res, 400, prefill.type, prefill.message, prefill.param);
+  // This request's prompt decides whether the generation starts inside the reasoning block
+  // (e.g. chat_template_kwargs.enable_thinking). A forced call cannot wait for the reasoning to
+  // end (that needs constrained decoding), so a prefill after an open block closes it first:
+  // the close goes into the prompt and the model answers without reasoning.
+  let spec = ctx.specFor(promptIds);
+  if (prefill.ids.length > 0 && spec.startInReasoning) {
+    if (ctx.startBlockClose === undefined)
+      return sendError(
+        res,
+        400,
+        "unsupported-parameter",
+        "tool_choice: required / named are not supported when the prompt leaves the reasoning block open and the format has no marker to close it",
+        "tool_choice",
+      );
+    promptIds = [...promptIds, ctx.startBlockClose];
+    spec = ctx.specFor(promptIds);
+  }
   if (prefill.ids.length > 0) {
     const hit = mapped.sampling.stop.find((s) => prefill.text.includes(s));
     if (hit !== undefined)
@@ -143,7 +160,7 @@ async function withSlot(
       includeUsage: mapped.includeUsage,
       toolCallStreaming: sse !== undefined ? ctx.toolCallStreaming : "per-call",
     });
-    const decoder = createDecoder(ctx.spec, writer, {
+    const decoder = createDecoder(spec, writer, {
       streamToolCalls: true,
       // The request's tools: a family whose calls are plain model text (Llama 3.x) detects them
       // only with these, and one that writes values as text (Qwen3-Coder) types them by schema.

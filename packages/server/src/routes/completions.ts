@@ -82,7 +82,8 @@ async function withSlot(
       if (sse !== undefined) sse.write(sseData(obj(text, null)));
       else parts.push(text);
     });
-    const decoder = createDecoder(ctx.spec, sink, {
+    // A token-ID prompt may leave the reasoning block open: its markers are then not misplaced.
+    const decoder = createDecoder(ctx.specFor(promptIds), sink, {
       maxTokens,
       ...(m.sampling.stop.length > 0 ? { stopStrings: m.sampling.stop } : {}),
     });
