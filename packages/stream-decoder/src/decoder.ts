@@ -433,7 +433,8 @@ export class StreamDecoder implements Decoder {
   private leaveBlock(): void {
     const blk = this.g.blocks[this.block];
     this.block = -1;
-    if (blk !== undefined && blk.parent >= 0) {
+    // A child opened at the top level (alsoTopLevel) has no open container to go back to.
+    if (blk !== undefined && blk.parent >= 0 && this.container === blk.parent) {
       this.state = S_CONTAINER;
       this.nlMode = NL_NONE;
     } else this.enterContent();
@@ -1032,7 +1033,17 @@ export class StreamDecoder implements Decoder {
           this.openBlock(b);
           return;
         }
-        if (blk.parent >= 0 ? state !== S_CONTAINER || this.container !== blk.parent : state !== S_CONTENT) {
+        if (state === S_REASONING && blk.endsReasoning && (blk.parent < 0 || blk.alsoTopLevel)) {
+          // The reasoning ends here as at its close marker; the block opens at the top level.
+          const r = g.blocks[this.block] as CompiledBlock;
+          this.closeSpan(r.beforeClose === Nl.OneBeforeEnd ? DROP_NONE : r.beforeClose);
+          if (this.isStopped) return;
+          this.leaveBlock();
+          this.marker(cls, id);
+          return;
+        }
+        const topLevel = blk.parent < 0 || (blk.alsoTopLevel && state === S_CONTENT);
+        if (topLevel ? state !== S_CONTENT : state !== S_CONTAINER || this.container !== blk.parent) {
           this.misplaced(id);
           return;
         }

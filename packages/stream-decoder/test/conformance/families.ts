@@ -18,7 +18,15 @@ import {
 import { loadFixtureTokenizer } from "../../../../test-support/family-tokenizer.ts";
 import { vocab as llamaVocab } from "../../../tokenizer/test/llama3-support.ts";
 import { compileDecoderSpecFor, type DecoderSpec } from "../../src/index.ts";
-import { PAIR_GRAMMAR, PAIR_KEYS, ROLE_KEYS, roleGrammar, syntheticFamily } from "../grammar-support.ts";
+import {
+  PAIR_GRAMMAR,
+  PAIR_KEYS,
+  ROLE_KEYS,
+  roleGrammar,
+  SECTION_GRAMMAR,
+  SECTION_KEYS,
+  syntheticFamily,
+} from "../grammar-support.ts";
 import { familyOn, repoRoot, tinyModel } from "../models.ts";
 
 export interface FamilyCase {
@@ -151,4 +159,5 @@ export const FAMILY_CASES: readonly FamilyCase[] = [
     ROLE_KEYS,
     "eos",
   ),
+  synthetic("synthetic sectioned calls (Kimi K2 shape)", SECTION_GRAMMAR, SECTION_KEYS, "eot"),
 ];

@@ -4,8 +4,14 @@ import type { Recognizer } from "../part.ts";
 import { deepseekFenced } from "./deepseek-fenced.ts";
 import { plainJson } from "./plain-json.ts";
 import { reasoningPair } from "./reasoning-pair.ts";
+import { separatedCall } from "./separated-call.ts";
 import { toolCallTag } from "./tool-call-tag.ts";
 
 export const REASONING_RECOGNIZERS: readonly Recognizer[] = [reasoningPair];
 
-export const TOOL_RECOGNIZERS: readonly Recognizer[] = [deepseekFenced, toolCallTag, plainJson];
+export const TOOL_RECOGNIZERS: readonly Recognizer[] = [
+  separatedCall,
+  deepseekFenced,
+  toolCallTag,
+  plainJson,
+];
