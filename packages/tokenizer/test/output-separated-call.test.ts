@@ -39,7 +39,18 @@ const MARKERS = [
   "<|im_end|>",
   "<think>",
   "</think>",
+  // harmony's formatting tokens (the gpt-oss template)
+  "<|start|>",
+  "<|end|>",
+  "<|message|>",
+  "<|channel|>",
+  "<|constrain|>",
+  "<|return|>",
+  "<|call|>",
 ];
+
+/** Templates the harmony recognizer must claim. */
+const HARMONY = ["templates/gpt-oss-120b.jinja"];
 
 /** Templates this recognizer must claim, with the body it must derive. */
 const CLAIMED: Readonly<Record<string, "name-args" | "call-id-args">> = {
@@ -122,8 +133,11 @@ describe.skipIf(!present)("separated-call recognizer over ../shared's templates"
     expect(kimi.evidence.some((e) => e.includes("PREFIX.NAME:INDEX"))).toBe(true);
   });
 
-  it("claims exactly the DeepSeek V3.1 and Kimi K2 templates", { timeout: 600_000 }, () => {
+  it("claims exactly the DeepSeek V3.1 and Kimi K2 templates (and harmony only gpt-oss's)", {
+    timeout: 600_000,
+  }, () => {
     const claimed: Record<string, string> = {};
+    const harmony: string[] = [];
     for (const d of dirs)
       for (const file of readdirSync(templateDir(d))
         .filter((f) => f.endsWith(".jinja"))
@@ -139,7 +153,9 @@ describe.skipIf(!present)("separated-call recognizer over ../shared's templates"
           continue; // a template this vocabulary cannot load is not claimed by anything
         }
         if (name.includes("separated calls")) claimed[`${d}/${file}`] = body ?? "?";
+        if (name.includes("harmony")) harmony.push(`${d}/${file}`);
       }
     expect(claimed).toEqual(CLAIMED);
+    expect(harmony).toEqual(HARMONY);
   });
 });
