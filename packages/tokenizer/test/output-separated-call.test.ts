@@ -58,6 +58,7 @@ const CLAIMED: Readonly<Record<string, "name-args" | "call-id-args">> = {
   "templates-extra/llamacpp-moonshotai-Kimi-K2.jinja": "call-id-args",
   "templates-extra/llamacpp-Kimi-K2-Instruct.jinja": "call-id-args",
   "templates-extra/llamacpp-Kimi-K2-Thinking.jinja": "call-id-args",
+  "templates-extra/hfjs-moonshotai-Kimi-K2-Thinking.jinja": "call-id-args",
 };
 
 const dirs = ["templates", "templates-extra"] as const;

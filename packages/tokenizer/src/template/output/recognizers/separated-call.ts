@@ -14,8 +14,8 @@ import type { BlockGrammar, MarkerMove } from "../../../families/grammar.ts";
 import type { Generated, Piece, ProbeContext } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
 
-const A = { name: "probe_alpha", arguments: { city: "Paris", n: 1 } };
-const B = { name: "probe_beta", arguments: { flag: true, list: [1, "two"], none: null } };
+const A = { name: "probe_alpha", arguments: { city: "Paris", n: 1 }, id: "probe_id_a" };
+const B = { name: "probe_beta", arguments: { flag: true, list: [1, "two"], none: null }, id: "probe_id_b" };
 
 type Reserved = { readonly reserved: string; readonly id: number };
 const isReserved = (p: Piece | undefined): p is Reserved => p !== undefined && "reserved" in p;
@@ -105,9 +105,17 @@ function cut(pieces: readonly Piece[], args: readonly unknown[]): Shape | null {
   };
 }
 
-/** How TEXT names the call: the name itself, or a call id `PREFIX.NAME:INDEX` (the same PREFIX each time). */
-function headSyntax(heads: readonly string[], names: readonly string[]): "name-args" | "call-id-args" | null {
+type Body = "name-args" | "call-id-args";
+type Head = Body | "caller-id";
+
+/**
+ * How TEXT names the call: the name itself, a call id `PREFIX.NAME:INDEX` (the same PREFIX each
+ * time), or the request's call id as given ("caller-id": the template does not say how the
+ * model's own ids name the call).
+ */
+function headSyntax(heads: readonly string[], names: readonly string[], ids: readonly string[]): Head | null {
   if (heads.every((h, i) => h === names[i])) return "name-args";
+  if (heads.every((h, i) => h === ids[i])) return "caller-id";
   let prefix: string | null = null;
   for (const [i, h] of heads.entries()) {
     const tail = `.${names[i]}:${i}`;
@@ -119,10 +127,8 @@ function headSyntax(heads: readonly string[], names: readonly string[]): "name-a
   return "call-id-args";
 }
 
-type Body = "name-args" | "call-id-args";
-
 /** The shape of the renderings; "refused" when the template refused a call turn. */
-function shapeOf(ctx: ProbeContext): { shape: Shape; body: Body } | "refused" | null {
+function shapeOf(ctx: ProbeContext): { shape: Shape; body: Head } | "refused" | null {
   const tools = [A, B];
   const toolDefs = tools.map((t) => ({
     type: "function" as const,
@@ -146,8 +152,12 @@ function shapeOf(ctx: ProbeContext): { shape: Shape; body: Body } | "refused" | 
       s.sectionClose !== s1.sectionClose
     )
       return null;
-  const body = headSyntax(s2.heads, [A.name, B.name]);
-  if (body === null || headSyntax(s1.heads, [A.name]) !== body || headSyntax(s3.heads, [B.name]) !== body)
+  const body = headSyntax(s2.heads, [A.name, B.name], [A.id, B.id]);
+  if (
+    body === null ||
+    headSyntax(s1.heads, [A.name], [A.id]) !== body ||
+    headSyntax(s3.heads, [B.name], [B.id]) !== body
+  )
     return null;
   return { shape: s2, body };
 }
@@ -234,7 +244,24 @@ export const separatedCall: Recognizer = {
         `the template refuses to render a call; ${k.shape.callOpen}, ${k.shape.sep} and ${k.shape.callClose} are reserved and spelled by it`,
       ]);
     }
-    const { shape: s, body } = found;
+    const { shape: s, body: head } = found;
+    if (head === "caller-id") {
+      // The template writes the request's call id: the model's own ids are the known shape's.
+      const k = KNOWN.find(
+        (x) =>
+          x.callOpen === s.callOpen &&
+          x.sep === s.sep &&
+          x.callClose === s.callClose &&
+          x.sectionOpen === s.sectionOpen &&
+          x.sectionClose === s.sectionClose,
+      );
+      if (k === undefined) return null;
+      return part(k, k.body, [
+        `a call renders as ${s.callOpen}CALL_ID${s.sep}{json}${s.callClose} inside ${s.sectionOpen}…${s.sectionClose}`,
+        "the template writes the request's call id; the model's own ids are functions.NAME:IDX (Kimi K2), naming the call",
+      ]);
+    }
+    const body = head;
     const evidence = [
       `a call renders as ${s.callOpen}${body === "name-args" ? "NAME" : "PREFIX.NAME:INDEX"}${s.sep}{json}${s.callClose}`,
     ];
