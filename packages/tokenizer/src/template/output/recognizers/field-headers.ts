@@ -23,8 +23,8 @@ const res = (p: Piece | undefined): string | null => (p !== undefined && "reserv
 const txt = (p: Piece | undefined): string | null => (p !== undefined && "text" in p ? p.text : null);
 const isReserved = (p: Piece | undefined): p is Reserved => res(p) !== null;
 
-export const harmony: Recognizer = {
-  name: "harmony",
+export const fieldHeaders: Recognizer = {
+  name: "field-headers",
   recognize(ctx) {
     const g = ctx.assistant({ reasoning: NEEDLE, content: ANSWER });
     const prompt = ctx.prompt();
@@ -63,7 +63,7 @@ export const harmony: Recognizer = {
       evidence.push(`${CONSTRAIN} is reserved: harmony's content-type field`);
     }
     return {
-      name: "harmony messages",
+      name: "messages with channel headers",
       markers,
       header: { syntax: "harmony" },
       // A message to functions.NAME is a "tool_call" action whose content is the JSON arguments.
