@@ -282,7 +282,9 @@ export function loadSafe(entry: FormatEntry): Loaded {
   }
 }
 
-/** The case's own prompt (its messages, tools and enable_thinking), as the peer renders it. */
+/** The case's own prompt (its messages, tools and enable_thinking), as the peer renders it:
+ * llama.cpp passes `enable_thinking` to every template, true unless the case sets it
+ * (common_chat_templates_inputs.enable_thinking defaults to true). */
 function casePrompt(c: PeerCase, tok: TemplateTokenizer): readonly number[] | undefined {
   const p = c.params;
   const messages = Array.isArray(p.messages) ? p.messages : [{ role: "user", content: "Hey there!" }];
@@ -291,9 +293,9 @@ function casePrompt(c: PeerCase, tok: TemplateTokenizer): readonly number[] | un
     messages,
     ...(tools.length > 0 ? { tools } : {}),
     add_generation_prompt: p.add_generation_prompt !== false,
-    ...(typeof p.enable_thinking === "boolean"
-      ? { chat_template_kwargs: { enable_thinking: p.enable_thinking } }
-      : {}),
+    chat_template_kwargs: {
+      enable_thinking: typeof p.enable_thinking === "boolean" ? p.enable_thinking : true,
+    },
   } as unknown as ChatRequest;
   try {
     return tok.encodeChat(request).ids;

@@ -450,7 +450,8 @@ export class StreamDecoder implements Decoder {
   private leaveBlock(): void {
     const blk = this.g.blocks[this.block];
     this.block = -1;
-    if (blk !== undefined && blk.parent >= 0) {
+    // A child opened at the top level (alsoTopLevel) has no open container to go back to.
+    if (blk !== undefined && blk.parent >= 0 && this.container === blk.parent) {
       this.state = S_CONTAINER;
       this.nlMode = NL_NONE;
     } else this.enterContent();
@@ -1135,14 +1136,22 @@ export class StreamDecoder implements Decoder {
   private blockOpen(b: number, id: number, text: boolean): void {
     const state = this.state;
     const blk = this.g.blocks[b] as CompiledBlock;
+    if (state === S_REASONING && blk.endsReasoning && (blk.parent < 0 || blk.alsoTopLevel)) {
+      // The reasoning ends here as at its close marker; the block opens at the top level.
+      const r = this.g.blocks[this.block] as CompiledBlock;
+      this.endSpanAt(r.beforeClose === Nl.OneBeforeEnd ? DROP_NONE : r.beforeClose, text);
+      if (this.isStopped) return;
+      this.leaveBlock();
+      this.blockOpen(b, id, text);
+      return;
+    }
+    const topLevel = blk.parent < 0 || (blk.alsoTopLevel && state === S_CONTENT);
     if (state === S_ACTION && this.block === b && blk.reopens) {
       // The next call of a block without a close marker: this one ends here.
       this.endSpanAt(DROP_NONE, text);
       if (this.isStopped) return;
       this.endAction();
-    } else if (
-      blk.parent >= 0 ? state !== S_CONTAINER || this.container !== blk.parent : state !== S_CONTENT
-    ) {
+    } else if (topLevel ? state !== S_CONTENT : state !== S_CONTAINER || this.container !== blk.parent) {
       this.misplaced(id);
       return;
     } else {

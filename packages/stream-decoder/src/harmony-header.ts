@@ -56,8 +56,9 @@ export function parseHarmonyHeader(
       return;
     }
     if (kind === P_CHANNEL && first) {
-      if (h.channel === undefined) h.channel = w;
-      else out.problems.push(`a second channel ${quote40(w)}`);
+      // A later channel marker names the channel (the peers read gpt-oss's
+      // `<|channel|>commentary to=assistant<|channel|>analysis` as the analysis channel).
+      h.channel = w;
       return;
     }
     if (kind === P_CONSTRAIN && first) {

@@ -105,6 +105,10 @@ export interface CompiledBlock {
   readonly kindFromMarker: boolean;
   /** Opening it while it is open ends the open action first (BlockGrammar.reopens). */
   readonly reopens: boolean;
+  /** A child block that may also open at the top level (BlockGrammar.alsoTopLevel). */
+  readonly alsoTopLevel: boolean;
+  /** Its open marker inside reasoning closes the reasoning first (BlockGrammar.endsReasoning). */
+  readonly endsReasoning: boolean;
   /** The "missing-action-kind" error message (kindFromMarker). */
   readonly missingKind: string;
   /** Text that must follow its reserved open marker (BlockGrammar.openText), "" for none. */
@@ -383,6 +387,8 @@ export function compileGrammarSpec(
       parent: parentOf.get(b.name) ?? -1,
       kindFromMarker: b.kindFromMarker === true,
       reopens: b.reopens === true,
+      alsoTopLevel: b.alsoTopLevel === true,
+      endsReasoning: b.endsReasoning === true,
       missingKind: `${openName} was not followed by ${kindNames.join(" or ") || "a kind marker"}`,
       openText: b.openText ?? "",
     };

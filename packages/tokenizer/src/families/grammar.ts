@@ -102,6 +102,12 @@ export type BodySyntax =
    * markers), ARGS a JSON object.
    */
   | "name-args"
+  /**
+   * `ID<sep>ARGS` (Kimi K2 `functions.get_weather:0<|tool_call_argument_begin|>{...}`): the
+   * call id, reported as the call's id, names the function between its first "." and its last
+   * ":"; ARGS a JSON object.
+   */
+  | "call-id-args"
   /** Kept as raw action text only (InternLM2 interpreter). */
   | "raw"
   /**
@@ -149,6 +155,17 @@ export interface BlockGrammar {
    * text"). Not read after a text marker (Grammar.textMarkers: write the whole literal there).
    */
   readonly openText?: string;
+  /**
+   * A child block that may also open at the top level, outside its container (Kimi K2 writes a
+   * lone call without its tool section); it then returns to content when it ends.
+   */
+  readonly alsoTopLevel?: boolean;
+  /**
+   * Opening it while the reasoning block is open closes the reasoning first (Kimi K2 starts its
+   * tool section or a call without closing its thinking, as Moonshot's and vLLM's parsers read it);
+   * without it, its open marker inside reasoning is reasoning text.
+   */
+  readonly endsReasoning?: boolean;
 }
 
 /** One part of a call's opening (CallOpening), in the order the model writes it. */

@@ -66,6 +66,8 @@ export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): Deri
     if (p.header !== undefined) header = p.header;
     names.push(p.name);
     for (const e of p.evidence) evidence.push(`${r.name}: ${e}`);
+    // A whole-turn syntax (harmony) is the whole grammar: no other part is added to it.
+    if (p.header !== undefined) break;
   }
   const grammar: Grammar<string> = {
     markers,

@@ -2,17 +2,21 @@
 // (one reasoning part, one tool-call part). More specific shapes come first.
 import type { Recognizer } from "../part.ts";
 import { deepseekFenced } from "./deepseek-fenced.ts";
+import { fieldHeaders } from "./field-headers.ts";
 import { functionTag } from "./function-tag.ts";
 import { markerQuotedCall } from "./marker-quoted-call.ts";
 import { plainJson } from "./plain-json.ts";
 import { pythonCallList } from "./python-call-list.ts";
 import { reasoningOpenText } from "./reasoning-open-text.ts";
 import { reasoningPair } from "./reasoning-pair.ts";
+import { separatedCall } from "./separated-call.ts";
 import { toolCallTag } from "./tool-call-tag.ts";
 
-export const REASONING_RECOGNIZERS: readonly Recognizer[] = [reasoningPair, reasoningOpenText];
+// Channel headers (gpt-oss) first: their messages also put reasoning between two reserved tokens.
+export const REASONING_RECOGNIZERS: readonly Recognizer[] = [fieldHeaders, reasoningPair, reasoningOpenText];
 
 export const TOOL_RECOGNIZERS: readonly Recognizer[] = [
+  separatedCall,
   deepseekFenced,
   toolCallTag,
   plainJson,
