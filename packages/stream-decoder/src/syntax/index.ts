@@ -2,6 +2,8 @@
 // grammar naming a syntax that is not listed here still decodes: its actions end with an
 // error ("no parser for body syntax ...") and carry the raw text.
 import type { BodySyntax } from "@chatwire/tokenizer";
+import { XML_SPELLINGS } from "@chatwire/tokenizer";
+import { ArgKeyValueParser } from "./arg-key-value.ts";
 import type { BodyParserFactory } from "./body.ts";
 import { createFencedJsonCallParser } from "./fenced-json-call.ts";
 import { JsonCallParser } from "./json-call.ts";
@@ -9,7 +11,7 @@ import { createJsonCallListParser } from "./json-call-list.ts";
 import { createNameArgsParser } from "./name-args.ts";
 import { PythonCallParser } from "./python-call.ts";
 import { RawParser } from "./raw.ts";
-import { XmlCallParser } from "./xml-call.ts";
+import { XmlCallListParser, XmlCallParser } from "./xml-call.ts";
 
 export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactory>>> = {
   "json-call": (o) => new JsonCallParser(o),
@@ -19,4 +21,7 @@ export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactor
   "fenced-json-call": createFencedJsonCallParser,
   "xml-call": (o) => new XmlCallParser(o.maxBufferedChars),
   "name-args": createNameArgsParser,
+  "xml-invoke-list": (o) => new XmlCallListParser(o.maxBufferedChars, XML_SPELLINGS["xml-invoke-list"]),
+  "dsml-invoke-list": (o) => new XmlCallListParser(o.maxBufferedChars, XML_SPELLINGS["dsml-invoke-list"]),
+  "arg-key-value": (o) => new ArgKeyValueParser(o.maxBufferedChars),
 };
