@@ -107,7 +107,9 @@ export class ArgKeyValueParser implements BodyParser {
       return;
     }
     if ((this.state === K_TO_VALUE || this.state === K_AFTER) && !blank(text)) {
-      this.fail(`text between the key/value tags: ${quote40(text.trim())}`);
+      const at = text.search(/[^ \t\r\n]/u); // not blank: found
+      const c = text.codePointAt(at) as number;
+      this.fail(`text between the key/value tags: ${quote40(String.fromCodePoint(c))}`);
       return;
     }
     this.pieces.push(text);
