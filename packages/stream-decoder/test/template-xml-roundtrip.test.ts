@@ -1,6 +1,6 @@
 // Round trip of the derived XML-parameter and key/value formats through the decoder: the chat
 // template itself (../shared/templates-extra) renders an assistant turn with calls whose
-// arguments cover every JSON type, after a reasoning text (strings with quotes, newlines inside and non-ASCII text;
+// arguments cover every JSON type, after a reasoning text and a content text (strings with quotes, newlines inside and non-ASCII text;
 // integers, floats, booleans, arrays, objects); the IDs the model would have generated for that
 // turn are decoded by probeTemplate + compileTemplateDecoderSpec + createDecoder with the
 // request's tools, and must give back those calls (the reference is the template's input, not
@@ -58,6 +58,7 @@ const CALLS = [
 ];
 
 const REASONING = "thinking about it";
+const CONTENT = "Let me check.";
 
 const schemaOf = (v: unknown): object =>
   typeof v === "string"
@@ -113,7 +114,7 @@ function generated(tok: TemplateTokenizer, endOfTurn: number | null): [number[],
   const user = { role: "user", content: "Hey there!" };
   const assistant = {
     role: "assistant",
-    content: "",
+    content: CONTENT,
     reasoning_content: REASONING,
     tool_calls: CALLS.map((c) => ({ type: "function", function: c })),
   };
@@ -123,8 +124,9 @@ function generated(tok: TemplateTokenizer, endOfTurn: number | null): [number[],
   const full = tok.encodeChat(req([user, assistant], false)).ids;
   let k = 0;
   while (k < prompt.length && prompt[k] === full[k]) k++;
+  // The model's generation ends with the end of turn (included: it ends the message).
   const end = endOfTurn === null ? -1 : full.indexOf(endOfTurn, k);
-  return [[...prompt], full.slice(k, end < 0 ? full.length : end)];
+  return [[...prompt], full.slice(k, end < 0 ? full.length : end + 1)];
 }
 
 describe.skipIf(!present)("derived XML-parameter / key-value formats decode the template's own calls", () => {
@@ -153,6 +155,10 @@ describe.skipIf(!present)("derived XML-parameter / key-value formats decode the 
       expect(events.filter((e) => e.type === "error")).toEqual([]);
       const reasoning = events.flatMap((e) => (e.type === "reasoning" ? [e.text] : [])).join("");
       expect(reasoning.trim()).toBe(REASONING);
+      // The "\n"s the template writes between the content and the call are not content.
+      const content = events.flatMap((e) => (e.type === "text" ? [e.text] : [])).join("");
+      expect(content.trimStart()).toBe(CONTENT);
+      expect(events.at(-1)).toMatchObject({ type: "stop" });
       // Per action: the name first, then argument deltas that concatenate to its arguments.
       let at = -1;
       for (const [i, c] of CALLS.entries()) {

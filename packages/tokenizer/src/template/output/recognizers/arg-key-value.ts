@@ -6,6 +6,7 @@
 // block in that order (body syntax "arg-key-value"); a two-call turn must wrap each call.
 import type { Generated, Piece } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
+import { callLayout, layoutEvidence } from "./call-layout.ts";
 
 const NAME = "probe_fn";
 const OTHER = "probe_other";
@@ -51,6 +52,7 @@ export const argKeyValue: Recognizer = {
     });
     if (two === null || two.pieces.filter((p) => reservedOf(p) === open).length !== 2) return null;
     const sep = { move: "separator", block: BLOCK } as const;
+    const newlines = callLayout(ctx, { name: NAME, arguments: { [KEY]: VALUE } }, open, close);
     return {
       name: `${open} key/value tags`,
       markers: {
@@ -61,10 +63,18 @@ export const argKeyValue: Recognizer = {
         [v]: sep,
         [vc]: sep,
       },
-      blocks: [{ name: BLOCK, emits: "action", body: "arg-key-value" }],
+      blocks: [
+        {
+          name: BLOCK,
+          emits: "action",
+          body: "arg-key-value",
+          ...(newlines !== undefined ? { newlines } : {}),
+        },
+      ],
       evidence: [
         `a one-call turn renders ${open}NAME${k}KEY${kc}${v}VALUE${vc}${close}, all six reserved`,
         "a two-call turn wraps each call",
+        ...layoutEvidence(newlines, open, close),
       ],
     };
   },

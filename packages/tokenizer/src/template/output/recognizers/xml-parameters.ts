@@ -11,6 +11,7 @@
 import { XML_SPELLINGS, type XmlSpelling, type XmlSyntax } from "../../../families/xml-spellings.ts";
 import type { Generated, ProbeContext } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
+import { callLayout, layoutEvidence } from "./call-layout.ts";
 
 const NAME = "probe_fn";
 const OTHER = "probe_other";
@@ -119,16 +120,20 @@ function part(ctx: ProbeContext): FormatPart | null {
     [open]: { move: "block-open", block: BLOCK },
     [close]: { move: "block-close", block: BLOCK },
   } as const;
+  const newlines = callLayout(ctx, { name: NAME, arguments: { [KEY]: VALUE } }, open, close);
   const how = reserved !== null ? "reserved tokens" : "literal tags (text markers)";
   return {
     name: `${open} XML parameters (${found.syntax})`,
     markers: reserved !== null ? moves : {},
     ...(reserved === null ? { textMarkers: moves } : {}),
-    blocks: [{ name: BLOCK, emits: "action", body: found.syntax }],
+    blocks: [
+      { name: BLOCK, emits: "action", body: found.syntax, ...(newlines !== undefined ? { newlines } : {}) },
+    ],
     evidence: [
       `a one-call turn renders ${found.sp.callOpen}NAME… ${paramTag(found.sp).replace(KEY, "KEY")}VALUE${found.sp.paramClose} … ${found.sp.callClose}`,
       `the call is wrapped by the ${how} ${open} … ${close}`,
       wrappers < 2 ? "a two-call turn writes both calls in one wrapper" : "a two-call turn wraps each call",
+      ...layoutEvidence(newlines, open, close),
     ],
   };
 }
