@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { ActionResult } from "../src/action-parse.ts";
 import type { BodyParser, ToolSchemas } from "../src/syntax/body.ts";
 import { BODY_SYNTAXES } from "../src/syntax/index.ts";
+import { pyStrip } from "../src/syntax/python-number.ts";
 
 type Syntax = "xml-call" | "xml-invoke-list" | "dsml-invoke-list";
 
@@ -133,6 +134,35 @@ describe("MiniMax-M2 (xml-invoke-list): several calls in one block, one action e
       { name: "special_function", arguments: { arg1: "1" } },
       { name: "get_weather", arguments: { city: "Paris", days: "[1, 2]" } },
     ]);
+  });
+  it("typing by every type the schema allows (vLLM's own tests of this format's parser)", () => {
+    const nullable = (t: string): ToolSchemas =>
+      new Map([["f", { type: "object", properties: { p: { anyOf: [{ type: t }, { type: "null" }] } } }]]);
+    const arg = (v: string, tools?: ToolSchemas): unknown =>
+      (
+        calls(
+          check("xml-invoke-list", `<invoke name="f"><parameter name="p">${v}</parameter></invoke>`, tools),
+        )[0] as {
+          arguments: { p: unknown };
+        }
+      ).arguments.p;
+    expect(arg("Alice", nullable("string"))).toBe("Alice");
+    expect(arg("null", nullable("string"))).toBe(null);
+    expect(arg('{"theme": "dark", "fontSize": 14}', nullable("object"))).toEqual({
+      theme: "dark",
+      fontSize: 14,
+    });
+    // Without the request's tools: the text, stripped.
+    expect(arg(" 5 ")).toBe("5");
+    // The order integer, number, boolean, object / array, string; else JSON, else the text.
+    const types = (t: unknown): ToolSchemas => new Map([["f", { type: "object", properties: { p: t } }]]);
+    expect(arg("7", types({ type: ["string", "integer"] }))).toBe(7);
+    expect(arg("7.5", types({ type: ["integer", "number"] }))).toBe(7.5);
+    expect(arg("yes", types({ type: "boolean" }))).toBe(true);
+    expect(arg("maybe", types({ type: "boolean" }))).toBe("maybe");
+    expect(arg("[1]", types({ enum: [1, [2]] }))).toEqual([1]);
+    expect(arg("[1]", types({ enum: [1, "a"] }))).toBe("[1]");
+    expect(arg("x", types({ oneOf: [{ type: "integer" }, { allOf: [{ type: "string" }] }] }))).toBe("x");
   });
   it("malformed: an error result, never a throw", () => {
     const cases: ReadonlyArray<readonly [string, string]> = [
@@ -271,12 +301,17 @@ describe("any chunking of random calls gives the same calls, names first, deltas
             .join("");
           const got = drive(syntax, split(text, cuts));
           expect(got).toEqual(drive(syntax, [text]));
+          // The invoke list's typing strips each value (vLLM's rule for it); the others keep it.
+          const want = (v: string): string => (syntax === "xml-invoke-list" ? pyStrip(v) : v);
+          const args = cs.map((c) =>
+            Object.fromEntries(Object.entries(c.args).map(([k, v]) => [k, want(v)])),
+          );
           expect(got.map((g) => g.result)).toEqual(
-            cs.map((c) => ({ call: { name: c.name, arguments: c.args } })),
+            cs.map((c, i) => ({ call: { name: c.name, arguments: args[i] } })),
           );
           for (const [i, g] of got.entries()) {
             expect(g.names).toEqual([cs[i]?.name]);
-            expect(JSON.parse(g.args)).toEqual(cs[i]?.args);
+            expect(JSON.parse(g.args)).toEqual(args[i]);
           }
         }),
         { seed: 37, numRuns: 300 },

@@ -1,4 +1,4 @@
-// Body syntax "arg-key-value" (GLM 4.5 / 4.6 / 4.7): the call's name, then key/value pairs
+// Body syntax "arg-key-value": the call's name, then key/value pairs
 // whose four tags are reserved tokens, given to the block as separator markers:
 //
 //   ‹<tool_call>›get_weather‹<arg_key>›city‹</arg_key>›‹<arg_value>›Paris‹</arg_value>›‹</tool_call>›
@@ -7,13 +7,14 @@
 // The decoder hands separators over without saying which one (BodyParser.separator()), so they
 // are read by position: after the name, sep 1 opens a key, sep 2 closes it, sep 3 opens its value,
 // sep 4 closes it, and so on. Only whitespace may stand between sep 2 and sep 3 and between sep 4
-// and the next sep 1 (GLM 4.6 writes "\n" there). A tag out of that order is therefore read as the
+// and the next sep 1 (some templates write "\n" there). A tag out of that order is therefore read as the
 // one expected there; the text around it usually makes the body an error, but not always.
 //
 // Streamed as name + arguments JSON text: the name at the first separator (or at the end of a
 // call without arguments), `{"city": "Paris"` when the first value closes, `, "k": v` per further
 // value, `}` (or `{}`) at the end. Name and keys are trimmed; values are kept as written. Typing,
-// after vLLM's GLM-4 MoE tool parser (a re-implementation of its rule, labelled as such): a value
+// after vLLM's tool parser for this format (a re-implementation of its rule, labelled as such;
+// the file is named in docs/decoder.md, which this engine file may not name): a value
 // whose parameter the request's tool types as "string" is text; any other value is json.loads,
 // else ast.literal_eval, else text (./xml-call-typing.ts gives the Python-equal steps).
 //

@@ -1,6 +1,6 @@
 // The XML-parameter call bodies, one parser for every spelling of XML_SPELLINGS
 // (@chatwire/tokenizer families/xml-spellings.ts). Shown
-// with "xml-call" (Qwen3-Coder, Seed-OSS), the text between the tool-call block's markers:
+// with "xml-call", the text between the tool-call block's markers:
 //
 //   ‹<tool_call>›\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n‹</tool_call>›
 //                  └ name at this ">"               value at its </parameter> ┘   └ "}" here
@@ -8,10 +8,10 @@
 // streamed to the OpenAI-style name + arguments JSON text: `{"city": "Paris"}` arrives as the
 // deltas `{"city": "Paris"` (when </parameter> closes) and `}` (at </function>); no parameter:
 // `{}`. Values are typed by the tool's schema when the request carried tools (./xml-call-typing.ts,
-// vLLM's rules), else strings; a spelling with a `stringAttribute` (DeepSeek V3.2 DSML's
-// `string="true|false"`) types each value by that attribute instead: text, or JSON (falling back
-// to the schema rules when it is not JSON). Concatenated, the deltas are the JSON of end()'s
-// arguments.
+// vLLM's rules; a spelling may name other rules, ./xml-invoke-typing.ts), else strings; a
+// spelling with a `stringAttribute` (`string="true|false"`) types each value by that attribute
+// instead: text, or JSON (falling back to the schema rules when it is not JSON). Concatenated,
+// the deltas are the JSON of end()'s arguments.
 //
 // The grammar read here (the template's layout, whitespace " \t\r\n" tolerated between tags;
 // CALL_OPEN etc. are the spelling's literals):
@@ -19,9 +19,9 @@
 // END is ">" for an unquoted spelling (`<function=NAME>`), else `"` ATTRIBUTES ">" (`<invoke
 // name="NAME">`; ATTRIBUTES empty, or ` string="true|false"` for a key of a spelling with that
 // attribute). NAME / KEY: one line, no "<", not empty. VALUE: any text up to the first
-// PARAM_CLOSE, less one leading and one trailing "\n" (the templates write them; vLLM and
-// llama.cpp strip them). A `multiple` spelling (MiniMax-M2's `<invoke>`s in one
-// `<minimax:tool_call>`) reads several calls: where the next CALL_OPEN starts, feedCall() stops
+// PARAM_CLOSE, less one leading and one trailing "\n" (the templates write them; vLLM strips
+// them). A `multiple` spelling (several `<invoke>`s in one block) reads several
+// calls: where the next CALL_OPEN starts, feedCall() stops
 // and the decoder makes it a new action. Anything else is a malformed body: end() is an error and
 // nothing more is streamed. Differences from vLLM's regex reading, which finds calls anywhere:
 // text before CALL_OPEN or between parameters is an error here, not skipped; a value ends only at
@@ -48,6 +48,7 @@ import {
   type Typed,
   typeValue,
 } from "./xml-call-typing.ts";
+import { typeInvokeValue } from "./xml-invoke-typing.ts";
 
 // ---- states ----
 /** Before the call tag: `ws* <function=`. */
@@ -389,6 +390,7 @@ export class XmlCallParser implements BodyParser {
   private typed(raw: string): Typed {
     if (this.written === "true") return asString(raw);
     if (this.written === "false") return jsonLoads(raw) ?? typeValue(raw, this.key, this.props ?? {});
+    if (this.sp.valueTyping === "type-set") return typeInvokeValue(raw, this.key, this.props);
     return typeValue(raw, this.key, this.props);
   }
 
@@ -412,7 +414,7 @@ export class XmlCallParser implements BodyParser {
 }
 
 /**
- * A `multiple` spelling: one body of several calls (MiniMax-M2, DeepSeek V3.2 DSML), each its own
+ * A `multiple` spelling: one body of several calls (`<invoke>` lists), each its own
  * action. feedCall() stops where the next call's open tag starts; the decoder ends this action,
  * opens the next and calls nextCall().
  */

@@ -27,6 +27,13 @@ export interface XmlSpelling {
   readonly stringAttribute?: string;
   /** One body holds several calls, each its own action (BodyParser.feedCall). */
   readonly multiple: boolean;
+  /**
+   * How a value is typed by the request's tool schema (without tools every value is text):
+   * "type-name": the property's `type` string alone decides (vLLM's Qwen3-Coder rule);
+   * "type-set": every type the property allows (`type` lists, `enum` values, `anyOf` / `oneOf` /
+   * `allOf` branches) is tried in a fixed order, the value stripped first (vLLM's MiniMax-M2 rule).
+   */
+  readonly valueTyping: "type-name" | "type-set";
 }
 
 /** Qwen3-Coder / Qwen3.5 / Seed-OSS / Nemotron 3 / StepFun 3.5: `<function=N>` `<parameter=K>`. */
@@ -37,6 +44,7 @@ const FUNCTION_EQUALS: XmlSpelling = {
   paramClose: "</parameter>",
   quoted: false,
   multiple: false,
+  valueTyping: "type-name",
 };
 
 /** MiniMax-M2: `<invoke name="N">` `<parameter name="K">V</parameter>` `</invoke>`, all calls in one block. */
@@ -47,6 +55,7 @@ const INVOKE: XmlSpelling = {
   paramClose: "</parameter>",
   quoted: true,
   multiple: true,
+  valueTyping: "type-set",
 };
 
 /** DeepSeek V3.2 DSML: `<｜DSML｜invoke name="N">` `<｜DSML｜parameter name="K" string="true|false">`. */
@@ -58,6 +67,7 @@ const DSML_INVOKE: XmlSpelling = {
   quoted: true,
   stringAttribute: "string",
   multiple: true,
+  valueTyping: "type-name",
 };
 
 /** The body syntaxes read by ./xml-call.ts, by name. */
