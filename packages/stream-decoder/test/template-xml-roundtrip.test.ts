@@ -7,7 +7,7 @@
 // our output). The same IDs one at a time give the same events (bursts), and each call's
 // streamed name comes first and its argument deltas concatenate to its arguments.
 // Vocabulary: Qwen3's, with the marker strings of test-vectors/peer-parse/formats.json added as
-// special tokens (a stand-in, as the peer-parse vectors use).
+// special tokens (a stand-in, as the peer-parse vectors use), and DeepSeek's turn tokens.
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -37,7 +37,14 @@ const TEMPLATES = [
   "llamacpp-Qwen3.5-4B.jinja",
   "llamacpp-NVIDIA-Nemotron-3-Nano-30B-A3B-BF16.jinja",
   "llamacpp-StepFun3.5-Flash.jinja",
+  "llamacpp-deepseek-ai-DeepSeek-V3.2.jinja",
 ];
+/** Template variables per template: DeepSeek V3.2 renders the last turn's reasoning only when thinking. */
+const KWARGS: Readonly<Record<string, Readonly<Record<string, boolean>>>> = {
+  "llamacpp-deepseek-ai-DeepSeek-V3.2.jinja": { enable_thinking: true },
+};
+/** The DeepSeek V3 turn and sentence tokens (its own vocabulary reserves them; Qwen3's does not). */
+const DEEPSEEK_TOKENS = ["<｜begin▁of▁sentence｜>", "<｜end▁of▁sentence｜>", "<｜User｜>", "<｜Assistant｜>"];
 const present = TEMPLATES.every((t) => existsSync(join(extra, t)));
 
 const CALLS = [
@@ -91,12 +98,12 @@ function tokenizerMaker(): (template: string) => TemplateTokenizer {
   };
   const have = new Set(added.map((a) => a.content));
   let next = Math.max(...added.map((a) => a.id)) + 1;
-  for (const e of Object.values(fm.templates))
-    for (const m of e.vocabulary.markers)
-      if (!have.has(m)) {
-        have.add(m);
-        added.push({ id: next++, content: m, special: true });
-      }
+  for (const m of [...Object.values(fm.templates).flatMap((e) => e.vocabulary.markers), ...DEEPSEEK_TOKENS]) {
+    if (!have.has(m)) {
+      have.add(m);
+      added.push({ id: next++, content: m, special: true });
+    }
+  }
   return (template) =>
     createTemplateTokenizer({
       textModel: base.textModel,
@@ -110,7 +117,11 @@ function tokenizerMaker(): (template: string) => TemplateTokenizer {
 /**
  * The generation prompt, and the IDs after it up to the end of turn: what the model generated.
  */
-function generated(tok: TemplateTokenizer, endOfTurn: number | null): [number[], number[]] {
+function generated(
+  tok: TemplateTokenizer,
+  endOfTurn: number | null,
+  kwargs: Readonly<Record<string, boolean>> | undefined,
+): [number[], number[]] {
   const user = { role: "user", content: "Hey there!" };
   const assistant = {
     role: "assistant",
@@ -119,7 +130,12 @@ function generated(tok: TemplateTokenizer, endOfTurn: number | null): [number[],
     tool_calls: CALLS.map((c) => ({ type: "function", function: c })),
   };
   const req = (messages: object[], gp: boolean): ChatRequest =>
-    ({ messages, tools: TOOLS, add_generation_prompt: gp }) as unknown as ChatRequest;
+    ({
+      messages,
+      tools: TOOLS,
+      add_generation_prompt: gp,
+      ...(kwargs !== undefined ? { chat_template_kwargs: kwargs } : {}),
+    }) as unknown as ChatRequest;
   const prompt = tok.encodeChat(req([user], true)).ids;
   const full = tok.encodeChat(req([user, assistant], false)).ids;
   let k = 0;
@@ -135,7 +151,7 @@ describe.skipIf(!present)("derived XML-parameter / key-value formats decode the 
     it(t, () => {
       const tok = make(readFileSync(join(extra, t), "utf8"));
       const probe = probeTemplate(tok);
-      const [prompt, ids] = generated(tok, probe.endOfTurn);
+      const [prompt, ids] = generated(tok, probe.endOfTurn, KWARGS[t]);
       // Decoding starts in reasoning when this prompt opened it, as a server would decide.
       const base = compileTemplateDecoderSpec(tok.textModel, probe);
       const open = promptOpensStartBlock(base, prompt);

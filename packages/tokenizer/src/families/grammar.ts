@@ -106,7 +106,8 @@ export type BodySyntax =
   | "raw"
   /**
    * MiniMax-M2: `<invoke name="N">\n<parameter name="K">V</parameter>\n</invoke>` repeated in one
-   * block, each call its own action; values typed by the tool schema as in "xml-call".
+   * block, each call its own action; values typed by every type the tool schema allows
+   * (XmlSpelling.valueTyping "type-set").
    */
   | "xml-invoke-list"
   /**
@@ -199,11 +200,6 @@ export interface Grammar<K extends string = string> {
    * documented as such. Its actions are of kind PLAIN_TEXT_CALL_KIND.
    */
   readonly plainTextToolCall?: "json-call";
-  /**
-   * Literal text -> move: markers the model writes as ordinary text (DeepSeek V3.2's DSML tags),
-   * read from the decoded text where the move is valid (docs/decoder.md "Text markers").
-   */
-  readonly textMarkers?: Readonly<Record<string, MarkerMove>>;
   /** Decoding may start inside this block (Qwen3 thinking-only prompts opened <think>). */
   readonly startBlock?: string;
   /** How a call opens (tool_choice prefill); absent: "required" / named cannot be prefilled. */
