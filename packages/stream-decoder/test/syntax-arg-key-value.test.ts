@@ -125,6 +125,29 @@ describe("arg-key-value: malformed bodies are errors, never throws", () => {
   });
 });
 
+describe("arg-key-value: vLLM's own GLM-4.7 parser cases (its tests), the tags as separators", () => {
+  const cases: ReadonlyArray<readonly [Piece[], unknown]> = [
+    [["get_current_date"], { name: "get_current_date", arguments: {} }],
+    [["get_current_date\n"], { name: "get_current_date", arguments: {} }],
+    [
+      ["get_weather", SEP, "city", SEP, SEP, "Beijing", SEP],
+      { name: "get_weather", arguments: { city: "Beijing" } },
+    ],
+    [
+      ["get_weather\n", SEP, "city", SEP, "\n", SEP, "Beijing", SEP, "\n"],
+      { name: "get_weather", arguments: { city: "Beijing" } },
+    ],
+  ];
+  const tools: ToolSchemas = new Map([
+    ["get_current_date", {}],
+    ["get_weather", { type: "object", properties: { city: { type: "string" }, date: { type: "string" } } }],
+  ]);
+  for (const [pieces, call] of cases)
+    it(JSON.stringify(pieces.map((x) => (x === SEP ? "‹sep›" : x))), () => {
+      expect(check(pieces, tools).result).toEqual({ call });
+    });
+});
+
 describe("arg-key-value: random calls under random chunkings", () => {
   const ident = fc.string({ minLength: 1, maxLength: 8 }).filter((s) => s.trim() === s && !/[\n\r<]/.test(s));
   const call = fc.record({
@@ -151,6 +174,18 @@ describe("arg-key-value: random calls under random chunkings", () => {
         expect(whole.result).toEqual({ call: { name: c.name, arguments: c.args } });
         expect(whole.names).toEqual([c.name]);
         expect(JSON.parse(whole.args)).toEqual(c.args);
+      }),
+      { seed: 37, numRuns: 300 },
+    );
+  });
+  it("random pieces and separators never throw", () => {
+    const piece = fc.oneof(
+      fc.constant<Piece>(SEP),
+      fc.constantFrom<Piece>("", " ", "\n", "a", "1", "[", '{"', "<"),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), (pieces) => {
+        expect(() => run(pieces)).not.toThrow();
       }),
       { seed: 37, numRuns: 300 },
     );
