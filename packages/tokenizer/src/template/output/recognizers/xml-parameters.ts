@@ -9,7 +9,7 @@
 // wrapper holds one call or all of them; a spelling that reads one call per body cannot take the
 // latter, and the template is then not recognized.
 import { XML_SPELLINGS, type XmlSpelling, type XmlSyntax } from "../../../families/xml-spellings.ts";
-import type { Generated, ProbeContext } from "../context.ts";
+import type { Generated, Piece, ProbeContext } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
 import { callLayout, layoutEvidence } from "./call-layout.ts";
 
@@ -51,35 +51,25 @@ function findCall(g: Generated): Found | null {
   return null;
 }
 
-/** Start offset of each piece in the rendering's text. */
-function offsets(g: Generated): number[] {
-  const out: number[] = [];
-  let at = 0;
-  for (const p of g.pieces) {
-    out.push(at);
-    at += "text" in p ? p.text.length : p.reserved.length;
-  }
-  return out;
-}
-
 /** The reserved tokens right around [from, to) with only whitespace between, or null. */
 function reservedAround(g: Generated, from: number, to: number): readonly [string, string] | null {
-  const at = offsets(g);
-  const k = at.findIndex(
-    (o, i) => o <= from && from < o + ((g.pieces[i] as { text?: string }).text?.length ?? 0),
-  );
-  if (k < 0) return null;
-  const piece = g.pieces[k];
-  if (piece === undefined || !("text" in piece)) return null;
-  const start = at[k] as number;
-  const end = start + piece.text.length;
-  if (to > end) return null;
-  if (!blank(piece.text.slice(0, from - start)) || !blank(piece.text.slice(to - start))) return null;
-  const open = g.pieces[k - 1];
-  const close = g.pieces[k + 1];
-  if (open === undefined || close === undefined || !("reserved" in open) || !("reserved" in close))
-    return null;
-  return open.reserved === close.reserved ? null : [open.reserved, close.reserved];
+  let start = 0;
+  for (let k = 0; k < g.pieces.length; k++) {
+    const piece = g.pieces[k] as Piece;
+    const length = "text" in piece ? piece.text.length : piece.reserved.length;
+    if ("text" in piece && start <= from && from < start + length) {
+      // The call must lie in this one text piece, only whitespace beside it.
+      if (to > start + length) return null;
+      if (!blank(piece.text.slice(0, from - start)) || !blank(piece.text.slice(to - start))) return null;
+      const open = g.pieces[k - 1];
+      const close = g.pieces[k + 1];
+      if (open === undefined || close === undefined || !("reserved" in open) || !("reserved" in close))
+        return null;
+      return open.reserved === close.reserved ? null : [open.reserved, close.reserved];
+    }
+    start += length;
+  }
+  return null;
 }
 
 /** Literal tags right around [from, to) (`<X>` … `</X>`, whitespace between), or null. */
