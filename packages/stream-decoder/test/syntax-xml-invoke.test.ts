@@ -215,6 +215,40 @@ describe('DeepSeek V3.2 DSML (dsml-invoke-list): string="true" is text, "false" 
     expect(arg(body("a", "true", "[1, 2]"))).toEqual({ a: "[1, 2]" });
     expect(arg(body("a", "true", "</parameter>"))).toEqual({ a: "</parameter>" });
   });
+  it("with the request's tools the schema's types win over the attribute (vLLM's own tests of this format)", () => {
+    const tool = (props: object): ToolSchemas => new Map([["f", { type: "object", properties: props }]]);
+    const args = (params: string, tools: ToolSchemas): unknown =>
+      (
+        calls(check("dsml-invoke-list", `<${P}invoke name="f">\n${params}</${P}invoke>`, tools))[0] as {
+          arguments: unknown;
+        }
+      ).arguments;
+    const param = (k: string, s: string, v: string): string =>
+      `<${P}parameter name="${k}" string="${s}">${v}</${P}parameter>\n`;
+    expect(
+      args(
+        param("enabled", "false", "true") + param("count", "false", "42"),
+        tool({ enabled: { type: "boolean" }, count: { type: "integer" } }),
+      ),
+    ).toEqual({ enabled: true, count: 42 });
+    expect(args(param("value", "true", "42"), tool({ value: { type: "integer" } }))).toEqual({ value: 42 });
+    expect(
+      args(
+        param("wait", "true", '{"type":"for","minutes":2880}'),
+        tool({ wait: { anyOf: [{ type: "object" }, { type: "null" }] } }),
+      ),
+    ).toEqual({ wait: { type: "for", minutes: 2880 } });
+    expect(
+      args(
+        param("tags", "false", '["a", "b"]') +
+          param("meta", "false", '{"k": 1}') +
+          param("ratio", "false", "3.14"),
+        tool({ tags: { type: "array" }, meta: { type: "object" }, ratio: { type: "number" } }),
+      ),
+    ).toEqual({ tags: ["a", "b"], meta: { k: 1 }, ratio: 3.14 });
+    // A string-typed property keeps the text, whatever the attribute says.
+    expect(args(param("s", "false", "42"), tool({ s: { type: "string" } }))).toEqual({ s: "42" });
+  });
   it("an unknown attribute value is an error", () => {
     const r = check(
       "dsml-invoke-list",

@@ -10,8 +10,8 @@
 // `{}`. Values are typed by the tool's schema when the request carried tools (./xml-call-typing.ts,
 // vLLM's rules; a spelling may name other rules, ./xml-invoke-typing.ts), else strings; a
 // spelling with a `stringAttribute` (`string="true|false"`) types each value by that attribute
-// instead: text, or JSON (falling back to the schema rules when it is not JSON). Concatenated,
-// the deltas are the JSON of end()'s arguments.
+// and the schema (./xml-attribute-typing.ts). Concatenated, the deltas are the JSON of end()'s
+// arguments.
 //
 // The grammar read here (the template's layout, whitespace " \t\r\n" tolerated between tags;
 // CALL_OPEN etc. are the spelling's literals):
@@ -40,14 +40,8 @@ import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, ToolSchemas } from "./body.ts";
 import { jsonString } from "./json-text.ts";
-import {
-  asString,
-  jsonLoads,
-  type Properties,
-  propertiesOf,
-  type Typed,
-  typeValue,
-} from "./xml-call-typing.ts";
+import { typeAttributedValue } from "./xml-attribute-typing.ts";
+import { type Properties, propertiesOf, type Typed, typeValue } from "./xml-call-typing.ts";
 import { typeInvokeValue } from "./xml-invoke-typing.ts";
 
 // ---- states ----
@@ -111,7 +105,7 @@ export class XmlCallParser implements BodyParser {
   /** S_ATTRS: after the key (else after the name). */
   private inKey = false;
   /** The open value's `string` attribute: "" none, "true" text, "false" JSON. */
-  private written = "";
+  private written: "" | "true" | "false" = "";
   private props: Properties | undefined;
   private args: { [key: string]: JsonValue } = {};
   private count = 0;
@@ -388,8 +382,7 @@ export class XmlCallParser implements BodyParser {
 
   /** The value as the spelling writes it: by its `string` attribute, else by the schema. */
   private typed(raw: string): Typed {
-    if (this.written === "true") return asString(raw);
-    if (this.written === "false") return jsonLoads(raw) ?? typeValue(raw, this.key, this.props ?? {});
+    if (this.written !== "") return typeAttributedValue(raw, this.written, this.key, this.props);
     if (this.sp.valueTyping === "type-set") return typeInvokeValue(raw, this.key, this.props);
     return typeValue(raw, this.key, this.props);
   }

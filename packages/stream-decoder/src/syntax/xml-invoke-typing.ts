@@ -22,7 +22,7 @@ import { jsonNumber } from "./json-text.ts";
 import { pyFloat, pyIntText, pyStrip } from "./python-number.ts";
 import { asString, jsonLoads, type Properties, type Typed } from "./xml-call-typing.ts";
 
-const PRIORITY = [
+export const PRIORITY = [
   "integer",
   "int",
   "number",
@@ -66,15 +66,20 @@ function collectTypes(schema: unknown, into: Set<string>, depth: number): void {
   }
 }
 
-/** The types a property allows, lower-cased ("string" when the schema names none). */
-export function schemaTypes(props: Properties, name: string): ReadonlySet<string> {
+/** The types a property's schema names, lower-cased (empty: none). */
+export function namedTypes(props: Properties, name: string): ReadonlySet<string> {
   const out = new Set<string>();
   if (Object.hasOwn(props, name)) collectTypes(props[name], out, 0);
-  if (out.size === 0) out.add("string");
   return new Set([...out].map((t) => t.toLowerCase()));
 }
 
-function byType(value: string, type: string): Typed | undefined {
+/** The types a property allows ("string" when the schema names none). */
+export function schemaTypes(props: Properties, name: string): ReadonlySet<string> {
+  const named = namedTypes(props, name);
+  return named.size === 0 ? new Set(["string"]) : named;
+}
+
+export function byType(value: string, type: string): Typed | undefined {
   switch (type) {
     case "integer":
     case "int": {
