@@ -30,6 +30,7 @@ export type {
 } from "./families/grammar.ts";
 export { PLAIN_TEXT_CALL_KIND } from "./families/grammar.ts";
 export { FAMILIES, FAMILY_NAMES, FAMILY_NAMES as FORMAT_NAMES } from "./families/index.ts";
+export { XML_SPELLINGS, type XmlSpelling, type XmlSyntax } from "./families/xml-spellings.ts";
 export { type AddedTokenDecl, parseTokenizerConfig, type TokenizerConfig } from "./load/config.ts";
 export {
   type AnyUrlOptions,

@@ -2,6 +2,8 @@
 // grammar naming a syntax that is not listed here still decodes: its actions end with an
 // error ("no parser for body syntax ...") and carry the raw text.
 import type { BodySyntax } from "@chatwire/tokenizer";
+import { XML_SPELLINGS } from "@chatwire/tokenizer";
+import { ArgKeyValueParser } from "./arg-key-value.ts";
 import type { BodyParserFactory } from "./body.ts";
 import { createCallIdArgsParser } from "./call-id-args.ts";
 import { createFencedJsonCallParser } from "./fenced-json-call.ts";
@@ -13,7 +15,7 @@ import { PythonCallParser } from "./python-call.ts";
 import { createPythonCallListParser } from "./python-call-list.ts";
 import { RawParser } from "./raw.ts";
 import { createTagNameJsonParser } from "./tag-name-json.ts";
-import { XmlCallParser } from "./xml-call.ts";
+import { XmlCallListParser, XmlCallParser } from "./xml-call.ts";
 
 export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactory>>> = {
   "json-call": (o) => new JsonCallParser(o),
@@ -27,4 +29,7 @@ export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactor
   "marker-quoted-call": createMarkerQuotedCallParser,
   "tag-name-json": createTagNameJsonParser,
   "call-id-args": createCallIdArgsParser,
+  "xml-invoke-list": (o) => new XmlCallListParser(o.maxBufferedChars, XML_SPELLINGS["xml-invoke-list"]),
+  "dsml-invoke-list": (o) => new XmlCallListParser(o.maxBufferedChars, XML_SPELLINGS["dsml-invoke-list"]),
+  "arg-key-value": (o) => new ArgKeyValueParser(o.maxBufferedChars),
 };

@@ -62,7 +62,7 @@ export function propertiesOf(parameters: unknown): Properties {
   return parameters;
 }
 
-function asString(raw: string): Typed {
+export function asString(raw: string): Typed {
   return { json: jsonString(raw), value: raw };
 }
 
@@ -105,7 +105,7 @@ function parsed(v: JsonValue): Typed | undefined {
 const TOO_DEEP: Typed = { error: `a parameter value is nested deeper than ${MAX_NESTING_DEPTH} levels` };
 
 /** json.loads, or undefined when it fails (or gives a value JSON text cannot carry). */
-function jsonLoads(raw: string): Typed | undefined {
+export function jsonLoads(raw: string): Typed | undefined {
   let v: JsonValue;
   try {
     v = JSON.parse(raw) as JsonValue;
@@ -118,7 +118,7 @@ function jsonLoads(raw: string): Typed | undefined {
 }
 
 /** ast.literal_eval (leading spaces/tabs stripped, as it does), or undefined when it fails. */
-function literalEval(raw: string): Typed | undefined {
+export function literalEval(raw: string): Typed | undefined {
   let a = 0;
   while (a < raw.length && (raw.charCodeAt(a) === 32 || raw.charCodeAt(a) === 9)) a++;
   try {

@@ -126,7 +126,25 @@ export type BodySyntax =
    * Functionary v3.1: `NAME>{json}`, the body of `<function=NAME>{json}</function>` between
    * its text markers (Grammar.textMarkers `<function=` / `</function>`).
    */
-  | "tag-name-json";
+  | "tag-name-json"
+  /**
+   * MiniMax-M2: `<invoke name="N">\n<parameter name="K">V</parameter>\n</invoke>` repeated in one
+   * block, each call its own action; values typed by every type the tool schema allows
+   * (XmlSpelling.valueTyping "type-set").
+   */
+  | "xml-invoke-list"
+  /**
+   * DeepSeek V3.2 DSML: `<｜DSML｜invoke name="N">` with `<｜DSML｜parameter name="K"
+   * string="true|false">V</｜DSML｜parameter>` repeated in one block, each call its own action;
+   * `string="true"` values are text, `"false"` values JSON.
+   */
+  | "dsml-invoke-list"
+  /**
+   * GLM 4.5 / 4.6 / 4.7: `NAME<arg_key>K</arg_key><arg_value>V</arg_value>...`, the four tags
+   * reserved tokens given to the block as separator markers (in that order, repeated); values
+   * are text for a string-typed parameter, else JSON / a Python literal / text.
+   */
+  | "arg-key-value";
 
 export interface BlockGrammar {
   readonly name: string;

@@ -1,6 +1,7 @@
 // The recognizers, in the order they are tried: the first that recognizes the template wins
 // (one reasoning part, one tool-call part). More specific shapes come first.
 import type { Recognizer } from "../part.ts";
+import { argKeyValue } from "./arg-key-value.ts";
 import { deepseekFenced } from "./deepseek-fenced.ts";
 import { fieldHeaders } from "./field-headers.ts";
 import { functionTag } from "./function-tag.ts";
@@ -11,6 +12,7 @@ import { reasoningOpenText } from "./reasoning-open-text.ts";
 import { reasoningPair } from "./reasoning-pair.ts";
 import { separatedCall } from "./separated-call.ts";
 import { toolCallTag } from "./tool-call-tag.ts";
+import { xmlParameters } from "./xml-parameters.ts";
 
 // Channel headers (gpt-oss) first: their messages also put reasoning between two reserved tokens.
 export const REASONING_RECOGNIZERS: readonly Recognizer[] = [fieldHeaders, reasoningPair, reasoningOpenText];
@@ -18,6 +20,8 @@ export const REASONING_RECOGNIZERS: readonly Recognizer[] = [fieldHeaders, reaso
 export const TOOL_RECOGNIZERS: readonly Recognizer[] = [
   separatedCall,
   deepseekFenced,
+  argKeyValue,
+  xmlParameters,
   toolCallTag,
   plainJson,
   pythonCallList,
