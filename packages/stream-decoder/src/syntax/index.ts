@@ -5,7 +5,7 @@ import type { BodySyntax } from "@chatwire/tokenizer";
 import type { BodyParserFactory } from "./body.ts";
 import { createFencedJsonCallParser } from "./fenced-json-call.ts";
 import { JsonCallParser } from "./json-call.ts";
-import { createJsonCallListParser } from "./json-call-list.ts";
+import { createJsonCallListParser, createJsonNamedCallListParser } from "./json-call-list.ts";
 import { createNameArgsParser } from "./name-args.ts";
 import { PythonCallParser } from "./python-call.ts";
 import { RawParser } from "./raw.ts";
@@ -19,4 +19,5 @@ export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactor
   "fenced-json-call": createFencedJsonCallParser,
   "xml-call": (o) => new XmlCallParser(o.maxBufferedChars),
   "name-args": createNameArgsParser,
+  "json-named-call-list": createJsonNamedCallListParser,
 };

@@ -18,6 +18,7 @@ export class JsonCallParser implements BodyParser {
   /** Made at the first streamed body; null until then. */
   private scanner: ToolCallScanner | null = null;
   private streaming = false;
+  private sink: ToolCallSink | null = null;
 
   constructor(options: BodyParserOptions) {
     this.argsKeys = options.argumentsKey === "parameters" ? PARAMETERS_FIRST : ARGUMENTS_FIRST;
@@ -26,6 +27,7 @@ export class JsonCallParser implements BodyParser {
 
   reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined): void {
     this.streaming = sink !== null;
+    this.sink = sink;
     if (sink === null) return;
     const max = this.maxBufferedChars;
     if (this.scanner === null) this.scanner = new ToolCallScanner(sink, max, { build: true, maxKept: max });
@@ -48,6 +50,9 @@ export class JsonCallParser implements BodyParser {
     this.streaming = false;
     const scanner = this.scanner as ToolCallScanner;
     const r = jsonCallResult(scanner, raw, this.argsKeys);
+    // Arguments written as a JSON string were not streamed: the decoded object is one delta.
+    if (scanner.argumentsString && "call" in r)
+      this.sink?.onToolCallArguments(JSON.stringify(r.call.arguments));
     // The built value is the caller's now; the reader holds nothing until the next body.
     scanner.reset(null);
     return r;
