@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import {
   compareMessage,
   type Decoded,
+  defaultNoneApplies,
   failureKind,
   formats,
   notApplicable,
@@ -95,6 +96,12 @@ describe("peer-parse scoring rules (llama.cpp assert_msg_equals, whitespace-inse
     expect(sameJson({ a: 1 }, { a: "1" })).toBe(false);
     expect(sameJson([1, 2], [2, 1])).toBe(false);
     expect(sameJson({ a: null }, {})).toBe(false);
+  });
+  it("a case without reasoning_format (llama.cpp's default none) is not scored when reasoning was read", () => {
+    const base = file.cases[0] as PeerCase;
+    expect(defaultNoneApplies({ ...base, params: {} }, got({ reasoning: "x" }))).toMatch(/none by default/);
+    expect(defaultNoneApplies({ ...base, params: {} }, got({ reasoning: " \n" }))).toBeUndefined();
+    expect(defaultNoneApplies({ ...base, params: { reasoning_format: "auto" } }, got({}))).toBeUndefined();
   });
   it("classifies a failure by what differed first", () => {
     expect(failureKind(compareMessage(expect1, got({ content: "x" })) ?? "")).toBe("content");
