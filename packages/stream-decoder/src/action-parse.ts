@@ -91,6 +91,15 @@ export function valueNestsDeeperThan(v: unknown, max: number): boolean {
   }
 }
 
+/**
+ * When the request gave tools, a call must name one of them: any other name is an action error
+ * that names it (the call is not reported; its streamed name and deltas stay what they were).
+ */
+export function knownTool(r: ActionResult, tools: ReadonlyMap<string, unknown> | undefined): ActionResult {
+  if (tools === undefined || !("call" in r) || tools.has(r.call.name)) return r;
+  return { error: `the call names a tool the request does not give: ${quote40(r.call.name)}` };
+}
+
 /** A call whose JSON has two top-level "name" keys: its streamed name may not be its name. */
 export const DUPLICATE_NAME_ERROR = 'the call has more than one "name" key';
 

@@ -31,7 +31,12 @@ function parser(syntax: Syntax, options: Partial<BodyParserOptions> = {}): BodyP
 }
 
 /** The decoder's loop: feedCall per chunk (feed() without it); a short read ends the action. */
-function drive(p: BodyParser, chunks: readonly string[], streamed: boolean): Action[] {
+function drive(
+  p: BodyParser,
+  chunks: readonly string[],
+  streamed: boolean,
+  tools?: ReadonlyMap<string, unknown>,
+): Action[] {
   const actions: Action[] = [];
   let raw = "";
   let names: string[] = [];
@@ -49,7 +54,7 @@ function drive(p: BodyParser, chunks: readonly string[], streamed: boolean): Act
     names = [];
     args = "";
   };
-  p.reset(streamed ? sink : null, undefined, "tool_call");
+  p.reset(streamed ? sink : null, tools, "tool_call");
   for (const chunk of chunks) {
     if (p.feedCall === undefined) {
       p.feed(chunk);
@@ -241,5 +246,27 @@ describe("JSON-string arguments are decoded once (as vLLM does)", () => {
       expect(b?.result).toEqual({ error: `the call's "arguments" is not a JSON object` });
       expect(b?.args).toBe("");
     }
+  });
+});
+
+describe("a call naming a tool the request does not give is an action error naming it", () => {
+  const tools = new Map<string, unknown>([["known", { type: "object" }]]);
+  const cases: [Syntax, Partial<BodyParserOptions>, string, string][] = [
+    ["json-call", {}, '{"name": "nope", "arguments": {}}', '{"name": "known", "arguments": {}}'],
+    ["json-call-list", {}, '[{"name": "nope", "arguments": {}}]', '[{"name": "known", "arguments": {}}]'],
+    ["json-named-call-list", {}, '[{"nope": {}}]', '[{"known": {}}]'],
+  ];
+  it("in every JSON body syntax, streamed or not; a known name is a call", () => {
+    for (const [syntax, options, unknown, known] of cases)
+      for (const streamed of [false, true]) {
+        expect(drive(parser(syntax, options), [unknown], streamed, tools)[0]?.result).toEqual({
+          error: 'the call names a tool the request does not give: "nope"',
+        });
+        expect(drive(parser(syntax, options), [known], streamed, tools)[0]?.result).toEqual({
+          call: { name: "known", arguments: {} },
+        });
+        // Without tools, any name is a call.
+        expect("call" in (drive(parser(syntax, options), [unknown], streamed)[0]?.result ?? {})).toBe(true);
+      }
   });
 });

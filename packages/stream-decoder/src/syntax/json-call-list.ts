@@ -18,7 +18,13 @@
 // end (their raw text is not the arguments' JSON). Linear in the body, keeps nothing but
 // offsets and the reader's bounded state, never throws: a malformed list is an error result
 // of the action it is in.
-import { type ActionResult, jsonCallResult, parseJsonCall, valueNestsDeeperThan } from "../action-parse.ts";
+import {
+  type ActionResult,
+  jsonCallResult,
+  knownTool,
+  parseJsonCall,
+  valueNestsDeeperThan,
+} from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
 import type { JsonValue } from "../python-literal.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
@@ -56,6 +62,8 @@ export class JsonCallListParser implements BodyParser {
   /** Made at the first streamed body; null until then. */
   private scanner: ToolCallScanner | null = null;
   private sink: ToolCallSink | null = null;
+  /** The request's tools: a call must name one of them (knownTool). */
+  private tools: ToolSchemas | undefined = undefined;
   private state = L_BEFORE;
   private error = "";
   /** Elements begun in the whole list. */
@@ -82,7 +90,8 @@ export class JsonCallListParser implements BodyParser {
     this.named = named;
   }
 
-  reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined, _kind?: string): void {
+  reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
+    this.tools = tools;
     this.sink = sink;
     this.state = L_BEFORE;
     this.error = "";
@@ -190,7 +199,7 @@ export class JsonCallListParser implements BodyParser {
 
   /** `raw`: this action's text (the decoder's; the element is read from it). */
   end(raw: string): ActionResult {
-    const r = this.result(raw);
+    const r = knownTool(this.result(raw), this.tools);
     if (this.sink !== null && this.scanner?.argumentsString === true && "call" in r)
       this.sink.onToolCallArguments(JSON.stringify(r.call.arguments));
     this.scanner?.reset(null);
