@@ -193,11 +193,6 @@ export interface Grammar<K extends string = string> {
    * documented as such. Its actions are of kind PLAIN_TEXT_CALL_KIND.
    */
   readonly plainTextToolCall?: "json-call";
-  /**
-   * Literal text -> move: markers the model writes as ordinary text (DeepSeek V3.2's DSML tags),
-   * read from the decoded text where the move is valid (docs/decoder.md "Text markers").
-   */
-  readonly textMarkers?: Readonly<Record<string, MarkerMove>>;
   /** Decoding may start inside this block (Qwen3 thinking-only prompts opened <think>). */
   readonly startBlock?: string;
   /** How a call opens (tool_choice prefill); absent: "required" / named cannot be prefilled. */
