@@ -22,10 +22,19 @@ import { probeTemplate } from "../src/template/probe.ts";
 /**
  * Template file -> the part json-calls derives: its name, the body syntax (and whether each
  * call reopens the block), the marker strings. Every other template: nothing. (The
- * `<tool_call>` templates are claimed first by tool-call-tag in the recognizer order; Mistral
- * v3's templates need a call id, Command R7B fills its own "tool_call_id".)
+ * `<tool_call>` ones read the same as tool-call-tag's; Mistral v3's templates need a call id,
+ * Command R7B fills its own "tool_call_id"; Command-R, Apriel and Jamba write their markers as
+ * text: text markers, the literal as the template source spells it.)
  */
 const EXPECTED: Readonly<Record<string, string>> = {
+  "templates-extra/CohereLabs-c4ai-command-r-v01--tool_use.jinja":
+    '"Action:\\n```json" JSON list of calls (tool_name, parameters) | json-call-list | "Action:\\n```json" "```"',
+  "templates-extra/hfjs-ai21labs-AI21-Jamba-Large-1.6.jinja":
+    '"<tool_calls>" JSON list of calls (name, arguments) | json-call-list | "<tool_calls>" "</tool_calls>"',
+  "templates-extra/llamacpp-Apriel-1.6-15b-Thinker-fixed.jinja":
+    '"<tool_calls>" JSON list of calls (name, arguments) | json-call-list | "<tool_calls>" "</tool_calls>"',
+  "templates-extra/llamacpp-unsloth-Apriel-1.5.jinja":
+    '"<tool_calls>" JSON list of calls (name, arguments) | json-call-list | "<tool_calls>" "</tool_calls>"',
   "templates-extra/Qwen-QwQ-32B.jinja": "<tool_call> JSON call object | json-call | <tool_call> </tool_call>",
   "templates-extra/Qwen-Qwen2.5-3B-Instruct.jinja":
     "<tool_call> JSON call object | json-call | <tool_call> </tool_call>",
@@ -107,7 +116,7 @@ describe.runIf(present)("json-calls recognizer over every template in ../shared"
         const block = part?.blocks[0];
         if (part !== null && block !== undefined)
           got[`${dir}/${file}`] =
-            `${part.name} | ${block.body}${block.reopens === true ? " reopens" : ""} | ${Object.keys(part.markers).join(" ")}`;
+            `${part.name} | ${block.body}${block.reopens === true ? " reopens" : ""} | ${[...Object.keys(part.markers), ...Object.keys(part.textMarkers ?? {}).map((t) => JSON.stringify(t))].join(" ")}`;
       }
     expect(got).toEqual(EXPECTED);
   }, 600_000);

@@ -9,4 +9,4 @@ import { toolCallTag } from "./tool-call-tag.ts";
 
 export const REASONING_RECOGNIZERS: readonly Recognizer[] = [reasoningPair];
 
-export const TOOL_RECOGNIZERS: readonly Recognizer[] = [deepseekFenced, toolCallTag, jsonCalls, plainJson];
+export const TOOL_RECOGNIZERS: readonly Recognizer[] = [deepseekFenced, jsonCalls, toolCallTag, plainJson];

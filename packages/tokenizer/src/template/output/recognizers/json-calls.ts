@@ -14,9 +14,11 @@
 // Where the name, the arguments and the id go is read from the JSON: the key whose value is
 // the rendered name, the one holding the rendered arguments, a string key the template fills
 // per call (the id). A two-call turn says whether each call repeats the opening token.
+// A turn with no reserved token at all may open its calls with literal text (text markers):
+// the text before a JSON list of calls opens them, the text after it closes them.
 import type { BlockGrammar, MarkerMove } from "../../../families/grammar.ts";
 import type { Generated, Piece, ProbeCall, ProbeContext } from "../context.ts";
-import type { Recognizer } from "../part.ts";
+import type { FormatPart, Recognizer } from "../part.ts";
 
 // Nine alphanumerics: Mistral's templates refuse any other call id.
 const A: ProbeCall = { name: "probe_tool_a", arguments: { k: "v", n: 1 }, id: "probeida1" };
@@ -88,11 +90,14 @@ interface Shape {
 function jsonShape(g: Generated, at: number, one: { withId: boolean }): Shape | null {
   const body = g.pieces[at + 1];
   if (!isText(body)) return null;
-  const v = parse(body.text.trim());
   const after = g.pieces[at + 2];
-  const close = isReserved(after) ? after.reserved : undefined;
+  return shapeOf(parse(body.text.trim()), isReserved(after) ? after.reserved : undefined, one);
+}
+
+/** A rendered JSON value as calls: a list of call objects, of {NAME: ARGS}, or one call object. */
+function shapeOf(v: unknown, close: string | undefined, one: { withId: boolean }): Shape | null {
   const closeLine =
-    close === undefined ? "no close token: the calls run to the end of the turn" : `closed by ${close}`;
+    close === undefined ? "no close marker: the calls run to the end of the turn" : `closed by ${close}`;
   const base = { name: "tool_calls", emits: "action", kind: "tool_call" } as const;
   if (Array.isArray(v) && v.length === 1 && isRecord(v[0])) {
     const e = v[0];
@@ -173,6 +178,88 @@ function count(g: Generated | null, reserved: string): number {
   return g === null ? 0 : g.pieces.filter((p) => isReserved(p) && p.reserved === reserved).length;
 }
 
+/** The end of the JSON container that opens at text[i] (strings skipped), or -1. */
+function containerEnd(text: string, i: number): number {
+  let depth = 0;
+  for (let j = i; j < text.length; j++) {
+    const c = text[j];
+    if (c === '"') {
+      for (j++; j < text.length && text[j] !== '"'; j++) if (text[j] === "\\") j++;
+    } else if (c === "[" || c === "{") depth++;
+    else if ((c === "]" || c === "}") && --depth === 0) return j + 1;
+  }
+  return -1;
+}
+
+/**
+ * The longest end of `text` (whole words) that the template source spells, a newline also as
+ * the two characters of a "\n" escape in a Jinja string (Command-R's '\nAction:\n```json'):
+ * the marker is what the template writes, not the role header a turn may repeat before it.
+ */
+function spelled(source: string, text: string): string {
+  for (let k = 0; k < text.length; k++) {
+    if (k > 0 && !/\s/u.test(text[k - 1] ?? "")) continue;
+    const t = text.slice(k);
+    if (/^\s/u.test(t)) continue;
+    if (source.includes(t) || source.includes(t.replaceAll("\n", "\\n"))) return t;
+  }
+  return "";
+}
+
+/** The longest start of `text` that the template source spells ("" when none). */
+function spelledStart(source: string, text: string): string {
+  for (let k = text.length; k > 0; k--) {
+    const t = text.slice(0, k);
+    if (source.includes(t) || source.includes(t.replaceAll("\n", "\\n"))) return t;
+  }
+  return "";
+}
+
+/**
+ * Calls written after literal text, no reserved token (FireFunction ` functools[…]`, Apriel
+ * `<tool_calls>[…]</tool_calls>`, Command-R `Action:\n```json\n[…]```): the text before the
+ * first JSON list that reads as calls opens them, the text after it (if any) closes them.
+ */
+function textCalls(ctx: ProbeContext, g: Generated, one: { withId: boolean }): FormatPart | null {
+  // The first text of the turn; reserved tokens before it must be the generation prompt's own
+  // (a template that writes the role header again for a call turn: Command-R).
+  const k = g.pieces.findIndex((p) => isText(p) && !blank(p.text));
+  const piece = g.pieces[k];
+  if (!isText(piece)) return null;
+  const header = new Set((ctx.prompt()?.pieces ?? []).filter(isReserved).map((p) => p.reserved));
+  if (!g.pieces.slice(0, k).every((p) => isText(p) || header.has(p.reserved))) return null;
+  const text = piece.text;
+  // Renderings are short; a long one is not a call rendering worth a quadratic search.
+  if (text.length > 4096) return null;
+  for (let i = 0; i < text.length; i++) {
+    if (text[i] !== "[") continue;
+    const end = containerEnd(text, i);
+    if (end < 0) continue;
+    const open = spelled(ctx.source, text.slice(0, i).trim());
+    const close = spelledStart(ctx.source, text.slice(end).trim());
+    if (open === "" || /\s/u.test(close)) continue;
+    const shape = shapeOf(parse(text.slice(i, end)), close === "" ? undefined : close, one);
+    if (shape === null) continue;
+    const calls = one.withId ? [A, B] : [A, B].map(({ id: _, ...c }) => c);
+    const two = ctx.assistant({ calls });
+    if (two === null || two.text.split(open).length !== 2) return null;
+    const textMarkers: Record<string, MarkerMove> = { [open]: { move: "block-open", block: "tool_calls" } };
+    if (close !== "") textMarkers[close] = { move: "block-close", block: "tool_calls" };
+    return {
+      name: `${JSON.stringify(open)} ${shape.name}`,
+      markers: {},
+      textMarkers,
+      blocks: [shape.block],
+      evidence: [
+        `a call opens with the text ${JSON.stringify(open)}`,
+        ...shape.evidence,
+        "two calls share one opening",
+      ],
+    };
+  }
+  return null;
+}
+
 export const jsonCalls: Recognizer = {
   name: "json-calls",
   recognize(ctx) {
@@ -181,9 +268,9 @@ export const jsonCalls: Recognizer = {
     const { g } = one;
     const at = g.pieces.findIndex((p) => !(isText(p) && blank(p.text)));
     const open = g.pieces[at];
-    if (!isReserved(open)) return null;
+    if (!isReserved(open)) return textCalls(ctx, g, one);
     const shape = jsonShape(g, at, one) ?? nameArgsShape(g, at);
-    if (shape === null) return null;
+    if (shape === null) return textCalls(ctx, g, one);
     const calls = one.withId ? [A, B] : [A, B].map(({ id: _, ...c }) => c);
     const two = ctx.assistant({ calls });
     const perCall = count(two, open.reserved) >= 2;
