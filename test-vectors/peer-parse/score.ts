@@ -253,6 +253,23 @@ export function notApplicable(c: PeerCase): string | undefined {
   return undefined;
 }
 
+/**
+ * A case that does not set reasoning_format runs with llama.cpp's default, none (common/chat.h
+ * `reasoning_format = COMMON_REASONING_FORMAT_NONE`): the peer leaves reasoning in the content.
+ * Where the output has no reasoning, none and a reasoning parser agree and the case is scored;
+ * where the decoder read reasoning that the peer kept in its content with the markers around it,
+ * the peer answered a question the decoder cannot be asked.
+ */
+export function defaultNoneApplies(c: PeerCase, got: Decoded): string | undefined {
+  if (c.params.reasoning_format !== undefined) return undefined;
+  const read = strip(got.reasoning);
+  const kept = strip(c.expect.content);
+  // Only when the peer kept that reasoning in its content WITH its markers: a decoder that read
+  // plain content as reasoning (the peer's content is exactly that text) is still scored.
+  if (read === "" || !kept.includes(read) || kept === read) return undefined;
+  return "reasoning_format none by default (reasoning left in content)";
+}
+
 export interface Loaded {
   readonly tok?: TemplateTokenizer;
   readonly probe?: TemplateProbe;
@@ -339,6 +356,8 @@ export function scoreCase(c: PeerCase, loaded: Loaded): Outcome {
     return { kind: "fail", why: `threw ${errorText(e)}` };
   }
   const got = collect(events);
+  const na2 = defaultNoneApplies(c, got);
+  if (na2 !== undefined) return { kind: "skip", why: na2 };
   const why = compareMessage(c.expect, got);
   if (why === undefined) return { kind: "pass" };
   const errs = [...new Set(got.errors)].slice(0, 2);

@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import {
   compareMessage,
   type Decoded,
+  defaultNoneApplies,
   failureKind,
   formats,
   notApplicable,
@@ -95,6 +96,16 @@ describe("peer-parse scoring rules (llama.cpp assert_msg_equals, whitespace-inse
     expect(sameJson({ a: 1 }, { a: "1" })).toBe(false);
     expect(sameJson([1, 2], [2, 1])).toBe(false);
     expect(sameJson({ a: null }, {})).toBe(false);
+  });
+  it("a case without reasoning_format (llama.cpp's default none) is not scored when reasoning was read", () => {
+    const base = file.cases[0] as PeerCase;
+    const kept = { ...base, params: {}, expect: { ...base.expect, content: "<think>x</think>Hello" } };
+    expect(defaultNoneApplies(kept, got({ reasoning: "x" }))).toMatch(/none by default/);
+    // Content the decoder read as reasoning (the peer's content is exactly that text) is scored.
+    const plain = { ...base, params: {}, expect: { ...base.expect, content: "x" } };
+    expect(defaultNoneApplies(plain, got({ reasoning: "x" }))).toBeUndefined();
+    expect(defaultNoneApplies(kept, got({ reasoning: " \n" }))).toBeUndefined();
+    expect(defaultNoneApplies({ ...base, params: { reasoning_format: "auto" } }, got({}))).toBeUndefined();
   });
   it("classifies a failure by what differed first", () => {
     expect(failureKind(compareMessage(expect1, got({ content: "x" })) ?? "")).toBe("content");

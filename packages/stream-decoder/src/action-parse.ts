@@ -91,6 +91,15 @@ export function valueNestsDeeperThan(v: unknown, max: number): boolean {
   }
 }
 
+/**
+ * When the request gave tools, a call must name one of them: any other name is an action error
+ * that names it (the call is not reported; its streamed name and deltas stay what they were).
+ */
+export function knownTool(r: ActionResult, tools: ReadonlyMap<string, unknown> | undefined): ActionResult {
+  if (tools === undefined || !("call" in r) || tools.has(r.call.name)) return r;
+  return { error: `the call names a tool the request does not give: ${quote40(r.call.name)}` };
+}
+
 /** A call whose JSON has two top-level "name" keys: its streamed name may not be its name. */
 export const DUPLICATE_NAME_ERROR = 'the call has more than one "name" key';
 
@@ -103,12 +112,18 @@ const NAME_LETTER_ESCAPE = /\\u006[15de]/i;
  * it escapes one of its letters, so a text with one `"name"` and no such escape has at most
  * one; any other text is read by the scanner (linear, without building).
  */
-function hasDuplicateName(text: string): boolean {
+function hasDuplicateName(text: string, nameKey = "name"): boolean {
+  // Another key spelling (Command-R's "tool_name"): the scanner reads it.
+  if (nameKey !== "name") return duplicateKey(text, nameKey);
   const first = text.indexOf('"name"');
   const twice = first >= 0 && text.indexOf('"name"', first + 1) >= 0;
   // includes() first: a native substring search, a fraction of the regex's cost per unit.
   if (!twice && !(text.includes("\\u006") && NAME_LETTER_ESCAPE.test(text))) return false;
-  const scanner = new ToolCallScanner(null);
+  return duplicateKey(text, "name");
+}
+
+function duplicateKey(text: string, nameKey: string): boolean {
+  const scanner = new ToolCallScanner(null, undefined, { nameKey });
   scanner.feed(text);
   return scanner.duplicateName;
 }
@@ -123,11 +138,29 @@ export function jsonCallResult(
   raw: string,
   argsKeys: readonly string[],
   idKey?: string,
+  nameKey = "name",
 ): ActionResult {
   const v = scanner.result();
-  if (v === undefined || !isObject(v)) return parseJsonCall(raw, argsKeys, idKey);
-  if (scanner.duplicateName) return { error: DUPLICATE_NAME_ERROR };
-  return checkCall(v, argsKeys, idKey);
+  if (v === undefined || !isObject(v)) return parseJsonCall(raw, argsKeys, idKey, nameKey);
+  if (scanner.duplicateName) return { error: duplicateNameError(nameKey) };
+  return checkCall(v, argsKeys, idKey, nameKey);
+}
+
+const duplicateNameError = (nameKey: string): string =>
+  nameKey === "name" ? DUPLICATE_NAME_ERROR : `the call has more than one "${nameKey}" key`;
+
+/**
+ * Arguments written as a JSON string holding the object (`"arguments": "{\"a\": 1}"`) are
+ * decoded once, as vLLM's parsers do; any other string stays what it is (an error below).
+ */
+function decodedOnce(args: unknown): unknown {
+  if (typeof args !== "string") return args;
+  try {
+    const v: unknown = JSON.parse(args);
+    return isObject(v) && !valueNestsDeeperThan(v, MAX_NESTING_DEPTH) ? v : args;
+  } catch {
+    return args;
+  }
 }
 
 /**
@@ -139,13 +172,14 @@ function checkCall(
   v: { [key: string]: JsonValue },
   argsKeys: readonly string[],
   idKey: string | undefined,
+  nameKey = "name",
 ): ActionResult {
-  const name = v.name;
-  if (typeof name !== "string") return { error: 'the call has no string "name"' };
+  const name = v[nameKey];
+  if (typeof name !== "string") return { error: `the call has no string "${nameKey}"` };
   let args: unknown = {};
   for (const k of argsKeys) {
     if (k in v) {
-      args = v[k];
+      args = decodedOnce(v[k]);
       break;
     }
   }
@@ -155,12 +189,18 @@ function checkCall(
 }
 
 /**
- * A JSON call `{"name": N, K: {...}}`, K the first of `argsKeys` present (none: {}); a second
- * "name" key is an error (DUPLICATE_NAME_ERROR); a string at `idKey` is the call's id. Parsed with JSON.parse: in V8 the native
+ * A JSON call `{"name": N, K: {...}}` (`nameKey` for "name"), K the first of `argsKeys` present
+ * (none: {}; a JSON string holding the object is decoded once); a second name key is an error
+ * (DUPLICATE_NAME_ERROR); a string at `idKey` is the call's id. Parsed with JSON.parse: in V8 the native
  * parse of the whole text costs less than following it unit by unit in JavaScript as it
  * arrives (bench/README.md, decoder tool rows), so a body that is not streamed is read here.
  */
-export function parseJsonCall(raw: string, argsKeys: readonly string[], idKey?: string): ActionResult {
+export function parseJsonCall(
+  raw: string,
+  argsKeys: readonly string[],
+  idKey?: string,
+  nameKey = "name",
+): ActionResult {
   let v: unknown;
   const text = raw.trim();
   try {
@@ -171,8 +211,8 @@ export function parseJsonCall(raw: string, argsKeys: readonly string[], idKey?: 
   if (valueNestsDeeperThan(v, MAX_NESTING_DEPTH))
     return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels` };
   if (!isObject(v)) return { error: "the call is not a JSON object" };
-  if (hasDuplicateName(text)) return { error: DUPLICATE_NAME_ERROR };
-  return checkCall(v, argsKeys, idKey);
+  if (hasDuplicateName(text, nameKey)) return { error: duplicateNameError(nameKey) };
+  return checkCall(v, argsKeys, idKey, nameKey);
 }
 
 function isFenceLangUnit(c: number): boolean {

@@ -45,6 +45,7 @@ import { CHANNELS, P_CHANNEL, P_CONSTRAIN, P_HEAD, parseHarmonyHeader } from "./
 import { SLOW_PATH_ONLY } from "./internal.ts";
 import { newlines, trailingNewlines } from "./newlines.ts";
 import {
+  bodyParserOptions,
   Cls,
   type CompiledBlock,
   type CompiledGrammar,
@@ -856,10 +857,7 @@ export class StreamDecoder implements Decoder {
       if (p === null) {
         const create = this.g.bodies[body]?.create ?? null;
         if (create !== null) {
-          p = create({
-            maxBufferedChars: this.maxBuffered,
-            argumentsKey: this.g.bodies[body]?.argumentsKey ?? "arguments",
-          });
+          p = create(bodyParserOptions(this.g.bodies[body], this.maxBuffered));
           this.parsers[body] = p;
         }
       }

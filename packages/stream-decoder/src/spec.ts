@@ -17,7 +17,7 @@ import {
   type TextModel,
   TokenKind,
 } from "@chatwire/tokenizer";
-import type { BodyParserFactory } from "./syntax/body.ts";
+import type { BodyParserFactory, BodyParserOptions } from "./syntax/body.ts";
 import { BODY_SYNTAXES } from "./syntax/index.ts";
 import { type CompiledTextMarkers, compileTextMarkers } from "./text-markers.ts";
 
@@ -84,7 +84,20 @@ export const Nl = {
 export interface CompiledBody {
   readonly syntax: BodySyntax;
   readonly argumentsKey: "arguments" | "parameters";
+  /** BlockGrammar.callKeys, "" for the default. */
+  readonly nameKey: string;
+  readonly idKey: string;
   readonly create: BodyParserFactory | null;
+}
+
+/** What a compiled body's parser factory is given (BodyParserOptions). */
+export function bodyParserOptions(b: CompiledBody | undefined, maxBufferedChars: number): BodyParserOptions {
+  return {
+    maxBufferedChars,
+    argumentsKey: b?.argumentsKey ?? "arguments",
+    ...(b !== undefined && b.nameKey !== "" ? { nameKey: b.nameKey } : {}),
+    ...(b !== undefined && b.idKey !== "" ? { idKey: b.idKey } : {}),
+  };
 }
 
 export interface CompiledBlock {
@@ -315,13 +328,22 @@ export function compileGrammarSpec(
   };
   // ---- blocks and bodies ----
   const bodies: CompiledBody[] = [];
-  const bodyIndex = (syntax: BodySyntax | undefined, key: "arguments" | "parameters" | undefined): number => {
+  const bodyIndex = (
+    syntax: BodySyntax | undefined,
+    key: "arguments" | "parameters" | undefined,
+    callKeys?: BlockGrammar["callKeys"],
+  ): number => {
     if (syntax === undefined) return -1;
     const argumentsKey = key ?? "arguments";
-    let i = bodies.findIndex((b) => b.syntax === syntax && b.argumentsKey === argumentsKey);
+    const nameKey = callKeys?.name ?? "";
+    const idKey = callKeys?.id ?? "";
+    let i = bodies.findIndex(
+      (b) =>
+        b.syntax === syntax && b.argumentsKey === argumentsKey && b.nameKey === nameKey && b.idKey === idKey,
+    );
     if (i === -1) {
       i = bodies.length;
-      bodies.push({ syntax, argumentsKey, create: BODY_SYNTAXES[syntax] ?? null });
+      bodies.push({ syntax, argumentsKey, nameKey, idKey, create: BODY_SYNTAXES[syntax] ?? null });
     }
     return i;
   };
@@ -379,7 +401,7 @@ export function compileGrammarSpec(
       emits:
         b.emits === "reasoning" ? Emits.Reasoning : b.emits === "action" ? Emits.Action : Emits.Container,
       kind: b.kindFromMarker === true ? "" : (b.kind ?? b.name),
-      body: bodyIndex(b.body, b.argumentsKey),
+      body: bodyIndex(b.body, b.argumentsKey, b.callKeys),
       beforeOpen: nl(b.newlines?.beforeOpen),
       afterOpen: nl(b.newlines?.afterOpen),
       beforeClose: nl(b.newlines?.beforeClose),

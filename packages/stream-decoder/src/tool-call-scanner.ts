@@ -103,9 +103,11 @@ const KEY_CAP = 16;
 /**
  * The top-level value: "call", an object `{"name": …, "arguments" | "parameters": …}` (trim
  * whitespace before it); "arguments", the arguments value itself, any JSON value (JSON
- * whitespace before it, as JSON.parse takes).
+ * whitespace before it, as JSON.parse takes); "named", an object whose first key is the tool
+ * name and its value the arguments (Apertus `{"NAME": {...}}`; a second key counts as a second
+ * name, duplicateName).
  */
-export type ScanTop = "call" | "arguments";
+export type ScanTop = "call" | "arguments" | "named";
 
 /**
  * What may follow the top-level value: "trim", String.prototype.trim whitespace; "fence",
@@ -120,6 +122,8 @@ export interface ScanOptions {
   readonly build?: boolean;
   /** Fed units beyond which a built value is dropped (the body is then too long). */
   readonly maxKept?: number;
+  /** The key of the tool name in a "call" object (default "name"; Command-R "tool_name"). */
+  readonly nameKey?: string;
 }
 
 /** A JSON object as JSON.parse makes it (own data properties, "__proto__" included). */
@@ -195,6 +199,10 @@ export class ToolCallScanner {
   /** Cap on the kept name (longer names are not reported). */
   private readonly maxName: number;
   private readonly argsTop: boolean;
+  private readonly named: boolean;
+  private readonly nameKey: string;
+  /** Cap on a kept top-level key: a named call's key is its name. */
+  private readonly keyCap: number;
   private readonly fenceTrail: boolean;
   private readonly buildOption: boolean;
   private readonly maxKept: number;
@@ -221,6 +229,8 @@ export class ToolCallScanner {
   private nameDone = false;
   private nameKeys = 0;
   private args = A_NOT_YET;
+  /** The arguments value is a JSON string (not streamed: the call parser decodes it once). */
+  private argsString = false;
   /** The chunk being fed, and the start of its unsent arguments text. */
   private chunk = "";
   private segStart = 0;
@@ -241,6 +251,9 @@ export class ToolCallScanner {
     this.sink = sink;
     this.maxName = maxName;
     this.argsTop = options.top === "arguments";
+    this.named = options.top === "named";
+    this.nameKey = options.nameKey ?? "name";
+    this.keyCap = this.named ? maxName : Math.max(KEY_CAP, this.nameKey.length);
     this.fenceTrail = options.trail === "fence";
     this.buildOption = options.build === true;
     this.build = this.buildOption;
@@ -274,6 +287,7 @@ export class ToolCallScanner {
     this.nameDone = false;
     this.nameKeys = 0;
     this.args = A_NOT_YET;
+    this.argsString = false;
     this.chunk = "";
     this.segStart = 0;
     this.build = this.buildOption;
@@ -288,9 +302,17 @@ export class ToolCallScanner {
     return this.state >= P_TRAIL;
   }
 
-  /** More than one top-level "name" key was read. */
+  /** More than one top-level name key was read. */
   get duplicateName(): boolean {
     return this.nameKeys > 1;
+  }
+
+  /**
+   * The arguments value was a JSON string: nothing of it was streamed (a call parser that
+   * decodes it once sends the decoded arguments as one delta at the end).
+   */
+  get argumentsString(): boolean {
+    return this.argsString;
   }
 
   /**
@@ -492,7 +514,7 @@ export class ToolCallScanner {
 
   private keep(s: string): void {
     const b = this.buf + s;
-    if (this.strKind === STR_TOP_KEY ? b.length > KEY_CAP : b.length > this.maxName) {
+    if (this.strKind === STR_TOP_KEY ? b.length > this.keyCap : b.length > this.maxName) {
       // Too long to be a key we look for / a name we report: stop keeping it.
       this.strKind = this.strKind === STR_TOP_KEY ? STR_KEY : STR_VALUE;
       this.buf = "";
@@ -513,7 +535,14 @@ export class ToolCallScanner {
     if (kind === STR_KEY || kind === STR_TOP_KEY) {
       if (kind === STR_TOP_KEY) {
         // Building, `s` is the whole key; else at most KEY_CAP units (a longer key is STR_KEY).
-        if (s === "name") {
+        if (this.named) {
+          // {"NAME": ARGS}: the first key is the name, its value the arguments.
+          if (++this.nameKeys === 1 && s.length <= this.maxName) {
+            this.nameDone = true;
+            this.sink?.onToolCallName(s);
+          }
+          this.valRole = this.nameKeys === 1 ? V_ARGS : V_OTHER;
+        } else if (s === this.nameKey) {
           this.valRole = V_NAME;
           this.nameKeys++;
         } else this.valRole = s === "arguments" || s === "parameters" ? V_ARGS : V_OTHER;
@@ -581,8 +610,14 @@ export class ToolCallScanner {
         return false;
     }
     if (role === V_ARGS && this.args === A_NOT_YET) {
-      this.args = A_STREAMING;
-      this.segStart = i;
+      if (c === 34 && !this.argsTop) {
+        // A JSON string holding the arguments: its raw text is not the arguments' JSON.
+        this.args = A_DONE;
+        this.argsString = true;
+      } else {
+        this.args = A_STREAMING;
+        this.segStart = i;
+      }
     }
     return true;
   }

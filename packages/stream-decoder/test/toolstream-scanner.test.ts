@@ -116,11 +116,8 @@ describe("ToolCallScanner: well-formed calls", () => {
     check('\u00a0\ufeff\u3000{"name": "f", "arguments": {}}', { name: "f", args: "{}" });
   });
 
-  it("arguments as a string, as an empty object, as a number, as a literal, as an array", () => {
-    check(String.raw`{"name": "f", "arguments": "{\"a\": 1}"}`, {
-      name: "f",
-      args: String.raw`"{\"a\": 1}"`,
-    });
+  it("arguments as a string (not streamed: decoded once by the call parser), as an empty object, as a number, as a literal, as an array", () => {
+    check(String.raw`{"name": "f", "arguments": "{\"a\": 1}"}`, { name: "f", args: "" });
     check('{"name": "f", "arguments": {}}', { name: "f", args: "{}" });
     check('{"arguments": -0.5e-3, "name": "f"}', { name: "f", args: "-0.5e-3" });
     check('{"arguments":12}', { args: "12" });

@@ -27,7 +27,16 @@ import type { DecoderErrorCode, DecoderHandler, MessageHeader, StopReason } from
 import { type CoreHandler, coreHandler } from "../handler.ts";
 import { HarmonyArgumentsParser } from "../harmony-arguments.ts";
 import { CHANNELS, parseHarmonyHeader } from "../harmony-header.ts";
-import { Cls, type CompiledBlock, classOf, type DecoderSpec, Emits, Header, Nl } from "../spec.ts";
+import {
+  bodyParserOptions,
+  Cls,
+  type CompiledBlock,
+  classOf,
+  type DecoderSpec,
+  Emits,
+  Header,
+  Nl,
+} from "../spec.ts";
 import { checkStopStrings, StopStrings } from "../stop-matcher.ts";
 import type { BodyParser, ToolSchemas } from "../syntax/body.ts";
 import type { CompiledTextMarker } from "../text-markers.ts";
@@ -466,8 +475,7 @@ export class ReferenceDecoder implements Decoder {
     this.trailing.mode = Nl.None;
     const compiled = this.spec.grammar.bodies[body];
     // A parser per action: the reference keeps no parser between actions.
-    const parser =
-      compiled?.create?.({ maxBufferedChars: this.maxBuffered, argumentsKey: compiled.argumentsKey }) ?? null;
+    const parser = compiled?.create?.(bodyParserOptions(compiled, this.maxBuffered)) ?? null;
     parser?.reset(this.sink, this.tools, kind);
     this.action = { kind, body, parser, raw: "", overflow: false };
   }

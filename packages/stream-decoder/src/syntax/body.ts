@@ -49,6 +49,9 @@ export interface BodyParserOptions {
   readonly maxBufferedChars: number;
   /** json-call: the key read first for the arguments (both "arguments" and "parameters" are accepted). */
   readonly argumentsKey: "arguments" | "parameters";
+  /** JSON call lists: the key of the tool name (default "name") and of the call id (default "id"). */
+  readonly nameKey?: string;
+  readonly idKey?: string;
 }
 
 export type BodyParserFactory = (options: BodyParserOptions) => BodyParser;

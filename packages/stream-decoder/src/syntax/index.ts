@@ -8,7 +8,7 @@ import type { BodyParserFactory } from "./body.ts";
 import { createCallIdArgsParser } from "./call-id-args.ts";
 import { createFencedJsonCallParser } from "./fenced-json-call.ts";
 import { JsonCallParser } from "./json-call.ts";
-import { createJsonCallListParser } from "./json-call-list.ts";
+import { createJsonCallListParser, createJsonNamedCallListParser } from "./json-call-list.ts";
 import { createMarkerQuotedCallParser } from "./marker-quoted-call.ts";
 import { createNameArgsParser } from "./name-args.ts";
 import { PythonCallParser } from "./python-call.ts";
@@ -32,4 +32,5 @@ export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactor
   "xml-invoke-list": (o) => new XmlCallListParser(o.maxBufferedChars, XML_SPELLINGS["xml-invoke-list"]),
   "dsml-invoke-list": (o) => new XmlCallListParser(o.maxBufferedChars, XML_SPELLINGS["dsml-invoke-list"]),
   "arg-key-value": (o) => new ArgKeyValueParser(o.maxBufferedChars),
+  "json-named-call-list": createJsonNamedCallListParser,
 };

@@ -11,9 +11,22 @@
 // action sees one call per element. A small lexer (strings, escapes, bracket depth) finds the
 // element boundaries; the element object itself is read as json-call reads a body (streamed
 // through the incremental JSON reader when there is a sink, JSON.parse at the action's end
-// otherwise); its string "id" is the call's id. Linear in the body, keeps nothing but offsets and the reader's bounded state,
-// never throws: a malformed list is an error result of the action it is in.
-import { type ActionResult, jsonCallResult, parseJsonCall } from "../action-parse.ts";
+// otherwise); its string "id" is the call's id. The key spellings are the grammar's
+// (BodyParserOptions nameKey / idKey: Command R7B's "tool_name" / "tool_call_id"); the
+// "json-named-call-list" variant reads Apertus' `{"NAME": {...}}` elements. Arguments written
+// as a JSON string holding the object are decoded once and sent as one delta at the element's
+// end (their raw text is not the arguments' JSON). Linear in the body, keeps nothing but
+// offsets and the reader's bounded state, never throws: a malformed list is an error result
+// of the action it is in.
+import {
+  type ActionResult,
+  jsonCallResult,
+  knownTool,
+  parseJsonCall,
+  valueNestsDeeperThan,
+} from "../action-parse.ts";
+import { MAX_NESTING_DEPTH } from "../limits.ts";
+import type { JsonValue } from "../python-literal.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
 
@@ -42,9 +55,15 @@ function isSpace(c: number): boolean {
 export class JsonCallListParser implements BodyParser {
   private readonly argsKeys: readonly string[];
   private readonly maxChars: number;
+  private readonly nameKey: string;
+  private readonly idKey: string;
+  /** Elements are `{"NAME": ARGS}` (json-named-call-list). */
+  private readonly named: boolean;
   /** Made at the first streamed body; null until then. */
   private scanner: ToolCallScanner | null = null;
   private sink: ToolCallSink | null = null;
+  /** The request's tools: a call must name one of them (knownTool). */
+  private tools: ToolSchemas | undefined = undefined;
   private state = L_BEFORE;
   private error = "";
   /** Elements begun in the whole list. */
@@ -63,12 +82,16 @@ export class JsonCallListParser implements BodyParser {
   private inString = false;
   private escaped = false;
 
-  constructor(options: BodyParserOptions) {
+  constructor(options: BodyParserOptions, named = false) {
     this.argsKeys = options.argumentsKey === "parameters" ? PARAMETERS_FIRST : ARGUMENTS_FIRST;
     this.maxChars = options.maxBufferedChars;
+    this.nameKey = options.nameKey ?? "name";
+    this.idKey = options.idKey ?? "id";
+    this.named = named;
   }
 
-  reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined, _kind?: string): void {
+  reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
+    this.tools = tools;
     this.sink = sink;
     this.state = L_BEFORE;
     this.error = "";
@@ -86,7 +109,12 @@ export class JsonCallListParser implements BodyParser {
     if (this.sink === null) return;
     const max = this.maxChars;
     if (this.scanner === null)
-      this.scanner = new ToolCallScanner(this.sink, max, { build: true, maxKept: max });
+      this.scanner = new ToolCallScanner(this.sink, max, {
+        build: true,
+        maxKept: max,
+        nameKey: this.nameKey,
+        top: this.named ? "named" : "call",
+      });
     else this.scanner.reset(this.sink);
   }
 
@@ -171,7 +199,9 @@ export class JsonCallListParser implements BodyParser {
 
   /** `raw`: this action's text (the decoder's; the element is read from it). */
   end(raw: string): ActionResult {
-    const r = this.result(raw);
+    const r = knownTool(this.result(raw), this.tools);
+    if (this.sink !== null && this.scanner?.argumentsString === true && "call" in r)
+      this.sink.onToolCallArguments(JSON.stringify(r.call.arguments));
     this.scanner?.reset(null);
     return r;
   }
@@ -184,8 +214,10 @@ export class JsonCallListParser implements BodyParser {
     if (!this.cut && this.state !== L_DONE) return { error: 'the list of calls is not closed by "]"' };
     if (raw.length < this.end_) return { error: "the tool call body text is incomplete" };
     const element = raw.slice(this.start, this.end_);
-    if (this.sink === null || this.scanner === null) return parseJsonCall(element, this.argsKeys, "id");
-    return jsonCallResult(this.scanner, element, this.argsKeys, "id");
+    if (this.named) return namedCall(this.sink === null ? undefined : this.scanner?.result(), element);
+    if (this.sink === null || this.scanner === null)
+      return parseJsonCall(element, this.argsKeys, this.idKey, this.nameKey);
+    return jsonCallResult(this.scanner, element, this.argsKeys, this.idKey, this.nameKey);
   }
 
   private fail(why: string): void {
@@ -197,4 +229,45 @@ export class JsonCallListParser implements BodyParser {
 /** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
 export function createJsonCallListParser(options: BodyParserOptions): BodyParser {
   return new JsonCallListParser(options);
+}
+
+/** json-named-call-list's factory. */
+export function createJsonNamedCallListParser(options: BodyParserOptions): BodyParser {
+  return new JsonCallListParser(options, true);
+}
+
+const isObject = (v: unknown): v is { [key: string]: JsonValue } =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * A `{"NAME": ARGS}` element: `built` is the reader's value when it read the element, else the
+ * text is parsed here. ARGS an object (or a JSON string holding one, decoded once).
+ */
+function namedCall(built: JsonValue | undefined, element: string): ActionResult {
+  let v: unknown = built;
+  if (v === undefined) {
+    try {
+      v = JSON.parse(element);
+    } catch (e) {
+      return { error: `invalid JSON: ${e instanceof Error ? e.message : String(e)}` };
+    }
+    if (valueNestsDeeperThan(v, MAX_NESTING_DEPTH))
+      return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels` };
+  }
+  if (!isObject(v)) return { error: "the call is not a JSON object" };
+  const keys = Object.keys(v);
+  const name = keys[0];
+  if (name === undefined || keys.length !== 1)
+    return { error: "a named call has exactly one key, the tool name" };
+  let args: unknown = v[name];
+  if (typeof args === "string") {
+    try {
+      args = JSON.parse(args);
+    } catch {
+      // not JSON: the error below
+    }
+  }
+  if (!isObject(args) || valueNestsDeeperThan(args, MAX_NESTING_DEPTH))
+    return { error: `the arguments of ${JSON.stringify(name.slice(0, 40))} are not a JSON object` };
+  return { call: { name, arguments: args } };
 }

@@ -16,7 +16,7 @@
 //
 // Linear in the body, memory bounded by maxBufferedChars (a longer body is an error result),
 // never throws on model output.
-import { type ActionCall, type ActionResult, valueNestsDeeperThan } from "../action-parse.ts";
+import { type ActionCall, type ActionResult, knownTool, valueNestsDeeperThan } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
 import type { JsonValue } from "../python-literal.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
@@ -51,6 +51,8 @@ function firstNonSpace(s: string): number {
 
 export class NameArgsParser implements BodyParser {
   private readonly maxChars: number;
+  /** The request's tools: a call must name one of them (knownTool). */
+  private tools: ToolSchemas | undefined = undefined;
   /** Made at the first streamed body; null until then. */
   private scanner: ToolCallScanner | null = null;
   private sink: ToolCallSink | null = null;
@@ -72,7 +74,8 @@ export class NameArgsParser implements BodyParser {
     this.maxChars = maxBufferedChars;
   }
 
-  reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined, _kind?: string): void {
+  reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
+    this.tools = tools;
     this.sink = sink;
     this.scanner?.reset(null);
     this.state = S_NAME;
@@ -166,7 +169,7 @@ export class NameArgsParser implements BodyParser {
 
   /** `raw`: the body text fed, concatenated (read only without a built value; BodyParser contract). */
   end(raw: string): ActionResult {
-    const r = this.result(raw);
+    const r = knownTool(this.result(raw), this.tools);
     // The built value is the caller's now; the parser holds nothing until the next body.
     this.scanner?.reset(null);
     this.sink = null;

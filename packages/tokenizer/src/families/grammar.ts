@@ -91,6 +91,11 @@ export type BodySyntax =
    * json-call objects, each element its own action.
    */
   | "json-call-list"
+  /**
+   * `[{"NAME": {...}}, ...]` (Apertus): a JSON list of one-key objects, the key the tool name
+   * and its value the arguments; each element its own action.
+   */
+  | "json-named-call-list"
   /** ChatGLM3: metadata = name, body = Python call / fenced code. */
   | "python-call"
   /** Qwen3-Coder: `<function=N>\n<parameter=K>\nV\n</parameter>...</function>`, values typed by the tool schema. */
@@ -160,6 +165,12 @@ export interface BlockGrammar {
   readonly kindFromMarker?: boolean;
   /** json-call: the key read first for the arguments (default "arguments"; both are accepted). */
   readonly argumentsKey?: "arguments" | "parameters";
+  /**
+   * json-call-list: the keys of the tool name and the call id when the format spells them
+   * otherwise (Command R7B `{"tool_call_id": …, "tool_name": …, "parameters": …}`; default
+   * "name" / "id").
+   */
+  readonly callKeys?: { readonly name?: string; readonly id?: string };
   /**
    * An action block without a close marker whose open marker starts each call: opening it
    * while it is open ends the open action first (Mistral v11+ ‹TOOL_CALLS› per call).

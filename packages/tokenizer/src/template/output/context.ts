@@ -62,7 +62,9 @@ function defaultTools(calls: readonly ProbeCall[]): ToolDefinition[] {
   for (const c of calls) {
     if (seen.has(c.name)) continue;
     const properties: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(c.arguments)) properties[k] = schemaOf(v);
+    // A description per parameter: templates that print it (Command-R) fail without one.
+    for (const [k, v] of Object.entries(c.arguments))
+      properties[k] = { ...schemaOf(v), description: `probe ${k}` };
     seen.set(c.name, {
       type: "function",
       function: { name: c.name, description: `probe ${c.name}`, parameters: { type: "object", properties } },

@@ -5,6 +5,7 @@ import { argKeyValue } from "./arg-key-value.ts";
 import { deepseekFenced } from "./deepseek-fenced.ts";
 import { fieldHeaders } from "./field-headers.ts";
 import { functionTag } from "./function-tag.ts";
+import { jsonCalls } from "./json-calls.ts";
 import { markerQuotedCall } from "./marker-quoted-call.ts";
 import { plainJson } from "./plain-json.ts";
 import { pythonCallList } from "./python-call-list.ts";
@@ -22,6 +23,7 @@ export const TOOL_RECOGNIZERS: readonly Recognizer[] = [
   deepseekFenced,
   argKeyValue,
   xmlParameters,
+  jsonCalls,
   toolCallTag,
   plainJson,
   pythonCallList,
