@@ -823,9 +823,11 @@ export class StreamDecoder implements Decoder {
       if (p === null) {
         const create = this.g.bodies[body]?.create ?? null;
         if (create !== null) {
+          const compiled = this.g.bodies[body];
           p = create({
             maxBufferedChars: this.maxBuffered,
-            argumentsKey: this.g.bodies[body]?.argumentsKey ?? "arguments",
+            argumentsKey: compiled?.argumentsKey ?? "arguments",
+            ...(compiled?.responseField !== undefined ? { responseField: compiled.responseField } : {}),
           });
           this.parsers[body] = p;
         }

@@ -14,6 +14,7 @@ import {
   type Grammar,
   type MarkerMove,
   PLAIN_TEXT_CALL_KIND,
+  type ResponseFieldBody,
   type TextModel,
   TokenKind,
 } from "@chatwire/tokenizer";
@@ -83,6 +84,8 @@ export const Nl = {
 export interface CompiledBody {
   readonly syntax: BodySyntax;
   readonly argumentsKey: "arguments" | "parameters";
+  /** BlockGrammar.responseField of the blocks sharing this body ("response-field" only). */
+  readonly responseField?: ResponseFieldBody;
   readonly create: BodyParserFactory | null;
 }
 
@@ -306,13 +309,24 @@ export function compileGrammarSpec(
   };
   // ---- blocks and bodies ----
   const bodies: CompiledBody[] = [];
-  const bodyIndex = (syntax: BodySyntax | undefined, key: "arguments" | "parameters" | undefined): number => {
+  const bodyIndex = (
+    syntax: BodySyntax | undefined,
+    key: "arguments" | "parameters" | undefined,
+    responseField?: ResponseFieldBody,
+  ): number => {
     if (syntax === undefined) return -1;
     const argumentsKey = key ?? "arguments";
-    let i = bodies.findIndex((b) => b.syntax === syntax && b.argumentsKey === argumentsKey);
+    let i = bodies.findIndex(
+      (b) => b.syntax === syntax && b.argumentsKey === argumentsKey && b.responseField === responseField,
+    );
     if (i === -1) {
       i = bodies.length;
-      bodies.push({ syntax, argumentsKey, create: BODY_SYNTAXES[syntax] ?? null });
+      bodies.push({
+        syntax,
+        argumentsKey,
+        ...(responseField !== undefined ? { responseField } : {}),
+        create: BODY_SYNTAXES[syntax] ?? null,
+      });
     }
     return i;
   };
@@ -370,7 +384,7 @@ export function compileGrammarSpec(
       emits:
         b.emits === "reasoning" ? Emits.Reasoning : b.emits === "action" ? Emits.Action : Emits.Container,
       kind: b.kindFromMarker === true ? "" : (b.kind ?? b.name),
-      body: bodyIndex(b.body, b.argumentsKey),
+      body: bodyIndex(b.body, b.argumentsKey, b.responseField),
       beforeOpen: nl(b.newlines?.beforeOpen),
       afterOpen: nl(b.newlines?.afterOpen),
       beforeClose: nl(b.newlines?.beforeClose),

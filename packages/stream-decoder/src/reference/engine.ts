@@ -436,7 +436,11 @@ export class ReferenceDecoder implements Decoder {
     const compiled = this.spec.grammar.bodies[body];
     // A parser per action: the reference keeps no parser between actions.
     const parser =
-      compiled?.create?.({ maxBufferedChars: this.maxBuffered, argumentsKey: compiled.argumentsKey }) ?? null;
+      compiled?.create?.({
+        maxBufferedChars: this.maxBuffered,
+        argumentsKey: compiled.argumentsKey,
+        ...(compiled.responseField !== undefined ? { responseField: compiled.responseField } : {}),
+      }) ?? null;
     parser?.reset(this.sink, this.tools, kind);
     this.action = { kind, body, parser, raw: "", overflow: false };
   }

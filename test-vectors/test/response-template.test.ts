@@ -1,0 +1,136 @@
+// HF transformers' own response_template parse cases (test-vectors/response-template/, extracted
+// from its tests/utils/test_chat_parsing.py by a committed script) run through chatwire's
+// decoder on token IDs. A template chatwire compiles must give transformers' exact message, in
+// one push and in any chunking; a template it cannot compile is refused with a reason (the
+// template-derived format decodes instead), never half-used. transformers' fallback templates
+// (Qwen, Gemma 4) are run on those models' llama.cpp peer cases (test-vectors/peer-parse,
+// templates from ../shared: skipped with the notice when absent).
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { GEMMA4_RESPONSE_TEMPLATE, QWEN_RESPONSE_TEMPLATE } from "../../packages/tokenizer/src/index.ts";
+import { formats, loadSafe, peerFile, sameJson, scoreCase, templateDir } from "../peer-parse/score.ts";
+import { type Prepared, prepare, runCase, transformersFile } from "../response-template/decode.ts";
+
+const file = transformersFile();
+
+/**
+ * Compiled with delimiters the stand-in vocabulary does not reserve (`<tool>`, `</tool>`): they
+ * are text markers (Grammar.textMarkers), which the decoder engine reads once it supports them.
+ */
+const TEXT_MARKERS = ["test_transform_dotted_paths"];
+
+/** The cases whose template chatwire compiles and decodes today; every other template is refused. */
+const DECODED = [
+  "test_smollm_thinking_and_tool_call",
+  "test_smollm_tool_call_no_thinking",
+  "test_smollm_thinking_no_tool_call",
+  "test_qwen3_tool_calls",
+];
+
+describe("response_template vectors: transformers tests/utils/test_chat_parsing.py", () => {
+  it("records its source and the cases' shape", () => {
+    expect(file.source.licence).toBe("Apache-2.0");
+    expect(file.source.revision).toMatch(/^[0-9a-f]{40}$/);
+    expect(file.source.sha256).toMatch(/^[0-9a-f]{64}$/);
+    expect(file.cases.length).toBe(14);
+    for (const c of file.cases) {
+      expect(file.templates[c.template], c.name).toBeDefined();
+      expect(typeof c.input).toBe("string");
+    }
+  });
+
+  const prepared = new Map<string, Prepared>();
+  const prep = (name: string): Prepared => {
+    let p = prepared.get(name);
+    if (p === undefined) {
+      p = prepare(file, name);
+      prepared.set(name, p);
+    }
+    return p;
+  };
+
+  it("decodes every case of a compiled template to transformers' message; refuses the others", () => {
+    const decoded: string[] = [];
+    for (const c of file.cases) {
+      const p = prep(c.template);
+      if (p.refused !== undefined) {
+        expect(p.refused, c.name).toMatch(/^response-template: not used: field '/);
+        continue;
+      }
+      if (p.textMarkers) {
+        expect(TEXT_MARKERS, c.name).toContain(c.name);
+        continue;
+      }
+      const r = runCase(p, c);
+      expect(r.errors, c.name).toEqual([]);
+      expect(sameJson(r.message, c.expect), `${c.name}: ${JSON.stringify(r.message)}`).toBe(true);
+      decoded.push(c.name);
+    }
+    expect(decoded).toEqual(DECODED);
+  });
+
+  it("gives the same events under any chunking of the IDs", () => {
+    const cases = file.cases.filter((c) => DECODED.includes(c.name));
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...cases),
+        fc.array(fc.integer({ min: 1, max: 7 }), { maxLength: 64 }),
+        (c, cuts) => {
+          const p = prep(c.template);
+          const whole = runCase(p, c).events;
+          const chunked = runCase(p, c, (ids) => {
+            const parts: number[][] = [];
+            let at = 0;
+            for (const n of cuts) {
+              if (at >= ids.length) break;
+              parts.push(ids.slice(at, at + n));
+              at += n;
+            }
+            parts.push(ids.slice(at));
+            return parts;
+          }).events;
+          expect(chunked).toEqual(whole);
+        },
+      ),
+      { numRuns: 40, seed: 37 },
+    );
+  });
+});
+
+const peer = peerFile("llamacpp.json");
+const fmt = formats();
+const QWEN = ["models/templates/Qwen-QwQ-32B.jinja"];
+const GEMMA4 = "models/templates/google-gemma-4-31B-it.jinja";
+const present = [...QWEN, GEMMA4].every((t) => {
+  const e = fmt.templates[t];
+  return e !== undefined && existsSync(join(templateDir(e.template.dir), e.template.file));
+});
+
+describe.skipIf(!present)("transformers' fallback response_templates on the peer cases", () => {
+  for (const t of QWEN)
+    it(`Qwen fallback decodes ${t}'s cases as the derived format does`, () => {
+      const entry = fmt.templates[t];
+      if (entry === undefined) throw new Error(`no formats.json entry for ${t}`);
+      const derived = loadSafe(entry);
+      const fallback = loadSafe(entry, { response_template: QWEN_RESPONSE_TEMPLATE });
+      expect(fallback.probe?.output.name).toMatch(/^response_template/);
+      let passed = 0;
+      for (const c of peer.cases.filter((x) => x.template === t)) {
+        const a = scoreCase(c, fallback);
+        expect(a, c.name).toEqual(scoreCase(c, derived));
+        if (a.kind === "pass") passed++;
+      }
+      expect(passed).toBeGreaterThan(0);
+    });
+
+  it("the Gemma 4 fallback is refused until a marker may be followed by fixed text", () => {
+    const entry = fmt.templates[GEMMA4];
+    if (entry === undefined) throw new Error(`no formats.json entry for ${GEMMA4}`);
+    const loaded = loadSafe(entry, { response_template: GEMMA4_RESPONSE_TEMPLATE });
+    expect(loaded.probe?.output.evidence).toContain(
+      "response-template: not used: field 'thinking': \"<|channel>thought\\n\" is the reserved <|channel> followed by fixed text",
+    );
+  });
+});
