@@ -110,6 +110,24 @@ describe("response-field body syntax", () => {
     });
   });
 
+  it("reads a reserved string delimiter back from the separator marker", () => {
+    const p = createResponseFieldParser({
+      maxBufferedChars: 1 << 16,
+      argumentsKey: "arguments",
+      responseField: { ...LAX, separatorText: '<|"|>' },
+    });
+    p.reset(null, undefined);
+    expect(p.readsText?.()).toBe(true);
+    for (const piece of ["call:f{a:", null, "x, y:1", null, ",b:[", null, "c", null, "]}"])
+      if (piece === null) p.separator();
+      else p.feed(piece);
+    // The decoder's text holds no marker: what it passes is not read.
+    expect(call(p.end("call:f{a:x, y:1,b:[c]}"))).toEqual({
+      name: "f",
+      arguments: { a: "x, y:1", b: ["c"] },
+    });
+  });
+
   it("reads xml-inline parameters, values through the JSON value parser (text when not JSON)", () => {
     const body =
       '\n<function=get_weather>\n<parameter=locations>\n[{"country": "France"}]\n</parameter>\n' +

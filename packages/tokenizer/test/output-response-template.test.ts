@@ -146,6 +146,14 @@ describe("compileResponseTemplate", () => {
     if ("error" in c) throw new Error(c.error);
     expect(Object.keys(c.part.markers)).toEqual(["<|tool_call>", "<tool_call|>"]);
     expect(c.part.blocks[0]?.body).toBe("response-field");
+    expect(c.part.blocks[0]?.responseField?.separatorText).toBeUndefined();
+    const reserved = compileResponseTemplate(
+      read({ fields: { tool_calls: GEMMA4_RESPONSE_TEMPLATE.fields.tool_calls } }),
+      vocab(["<|tool_call>", "<tool_call|>", '<|"|>']),
+    );
+    if ("error" in reserved) throw new Error(reserved.error);
+    expect(reserved.part.markers['<|"|>']).toEqual({ move: "separator", block: "tool_call" });
+    expect(reserved.part.blocks[0]?.responseField?.separatorText).toBe('<|"|>');
     expect(c.part.blocks[0]?.responseField).toMatchObject({
       header: [{ lit: "call:" }, { word: "name" }],
       content: "json",

@@ -310,6 +310,12 @@ export class ResponseFieldParser implements BodyParser {
   private head = "";
   private headerRead = false;
   private named = false;
+  /**
+   * With a reserved string delimiter (separatorText) the body is kept here, the separators
+   * spelled back in: the decoder's text holds no marker. Bounded by maxBufferedChars.
+   */
+  private body = "";
+  private overflow = false;
 
   constructor(
     private readonly f: ResponseFieldBody,
@@ -322,14 +328,29 @@ export class ResponseFieldParser implements BodyParser {
     this.head = "";
     this.headerRead = false;
     this.named = false;
+    this.body = "";
+    this.overflow = false;
   }
 
-  /** Only a streamed name read from the header needs the text as it comes. */
+  /** A streamed name read from the header, or a body with separators, needs the text as it comes. */
   readsText(): boolean {
-    return this.sink !== null && "capture" in this.f.name;
+    return this.f.separatorText !== undefined || (this.sink !== null && "capture" in this.f.name);
   }
 
   feed(text: string): void {
+    if (this.f.separatorText !== undefined) this.keep(text);
+    this.readHeader(text);
+  }
+
+  private keep(text: string): void {
+    if (this.overflow) return;
+    if (this.body.length + text.length > this.maxBufferedChars) {
+      this.overflow = true;
+      this.body = "";
+    } else this.body += text;
+  }
+
+  private readHeader(text: string): void {
     if (this.headerRead || this.sink === null || !("capture" in this.f.name)) return;
     this.head += text;
     const m = matchItems(this.f.header, this.head, 0, false);
@@ -343,10 +364,17 @@ export class ResponseFieldParser implements BodyParser {
     }
   }
 
-  separator(): void {}
+  separator(): void {
+    const t = this.f.separatorText;
+    if (t === undefined) return;
+    this.keep(t);
+    this.readHeader(t);
+  }
 
-  end(raw: string): ActionResult {
+  end(decoded: string): ActionResult {
     try {
+      if (this.overflow) return fail("the region exceeded maxBufferedChars");
+      const raw = this.f.separatorText !== undefined ? this.body : decoded;
       const m = matchItems(this.f.header, raw, 0, true);
       if (m === null || m === "more") return fail("the region does not start as its open pattern reads");
       const parsed = content(raw.slice(m.end), this.f);
@@ -370,6 +398,8 @@ export class ResponseFieldParser implements BodyParser {
       this.head = "";
       this.named = false;
       this.headerRead = false;
+      this.body = "";
+      this.overflow = false;
     }
   }
 }

@@ -135,6 +135,11 @@ export interface ResponseFieldBody {
   readonly unquotedKeys?: boolean;
   readonly stringDelims?: ReadonlyArray<readonly [string, string]>;
   readonly allowNonJson?: boolean;
+  /**
+   * A string delimiter the vocabulary reserves (Gemma 4's `<|"|>`): the block's separator marker,
+   * which the body reads back as this text.
+   */
+  readonly separatorText?: string;
   /** xml-inline: `tag_pattern` (with `key` and `value` captures), duplicate keys as a list. */
   readonly tag?: readonly ResponsePatternItem[];
   readonly mergeDuplicates?: boolean;

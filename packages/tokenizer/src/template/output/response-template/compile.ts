@@ -201,7 +201,16 @@ class Builder {
       if ("lazy" in it) refuse(`${scope}: the open pattern skips text (.*?)`);
     }
     const [name, args] = callPaths(scope, f.transform, captures);
-    const body = bodyOf(scope, f, open.header, name, args);
+    let body = bodyOf(scope, f, open.header, name, args);
+    // A reserved string delimiter reaches the body as a separator marker, read back as its text.
+    const reservedDelims = new Set(
+      (body.field?.stringDelims ?? []).flat().filter((d) => this.ctx.id(d) !== undefined),
+    );
+    if (reservedDelims.size > 1) refuse(`${scope}: more than one reserved string delimiter`);
+    for (const d of reservedDelims) {
+      this.markers[d] = { move: "separator", block: CALL };
+      if (body.field !== undefined) body = { ...body, field: { ...body.field, separatorText: d } };
+    }
     this.add(open, { move: "block-open", block: CALL });
     this.add(close, { move: "block-close", block: CALL });
     this.blocks.push({
