@@ -203,10 +203,11 @@ export function runCase(
   p: Prepared,
   c: TransformersCase,
   chunk?: (ids: readonly number[]) => ReadonlyArray<readonly number[]>,
+  make: typeof createDecoder = createDecoder,
 ): CaseRun {
   if (p.loaded === undefined) throw new Error(`${c.template} was refused: ${p.refused}`);
   const sink = eventCollector();
-  const d = createDecoder(p.loaded.spec, sink, { streamToolCalls: true });
+  const d = make(p.loaded.spec, sink, { streamToolCalls: true });
   const ids = p.loaded.encode(c.input);
   for (const part of chunk === undefined ? [ids] : chunk(ids)) d.pushMany(part);
   d.end();

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { createReferenceDecoder } from "../../packages/stream-decoder/src/index.ts";
 import {
   GEMMA4_RESPONSE_TEMPLATE,
   probeTemplate,
@@ -73,6 +74,13 @@ describe("response_template vectors: transformers tests/utils/test_chat_parsing.
       decoded.push(c.name);
     }
     expect(decoded).toEqual(DECODED);
+  });
+
+  it("gives the reference decoder's events", () => {
+    for (const c of file.cases.filter((x) => DECODED.includes(x.name))) {
+      const p = prep(c.template);
+      expect(runCase(p, c, undefined, createReferenceDecoder).events, c.name).toEqual(runCase(p, c).events);
+    }
   });
 
   it("gives the same events under any chunking of the IDs", () => {
