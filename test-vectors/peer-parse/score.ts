@@ -75,7 +75,7 @@ export interface Formats {
 export interface Decoded {
   readonly content: string;
   readonly reasoning: string;
-  readonly calls: ReadonlyArray<{ readonly name: string; readonly arguments: unknown }>;
+  readonly calls: ReadonlyArray<{ readonly name: string; readonly arguments: unknown; readonly id?: string }>;
   /** Error events (code or action error), for the failure notes. */
   readonly errors: readonly string[];
 }
@@ -184,13 +184,13 @@ function encodeWith(tok: TemplateTokenizer, re: RegExp, text: string): number[] 
 export function collect(events: readonly DecoderEvent[]): Decoded {
   let content = "";
   let reasoning = "";
-  const calls: Array<{ name: string; arguments: unknown }> = [];
+  const calls: Array<{ name: string; arguments: unknown; id?: string }> = [];
   const errors: string[] = [];
   for (const e of events) {
     if (e.type === "text") content += e.text;
     else if (e.type === "reasoning") reasoning += e.text;
     else if (e.type === "action_end") {
-      if (e.call !== undefined) calls.push({ name: e.call.name, arguments: e.call.arguments });
+      if (e.call !== undefined) calls.push({ ...e.call });
       else errors.push(`action ${e.kind}: ${e.error ?? "no call"}`);
     } else if (e.type === "error") errors.push(e.code);
   }
@@ -228,7 +228,7 @@ const clip = (s: string): string => JSON.stringify(s.length > 60 ? `${s.slice(0,
 
 /** llama.cpp's assert_msg_equals(expected, actual, ignore_whitespace_differences = true):
  * content and reasoning after string_strip; tool calls in order, name exact, arguments as JSON
- * values, id exact (the decoder reports no call ids: "" is what it is compared as). */
+ * values, id exact (a call whose format writes no id reports none: "" is what it is compared as). */
 export function compareMessage(expect: PeerMessage, got: Decoded): string | undefined {
   if (strip(expect.reasoning_content) !== strip(got.reasoning))
     return `reasoning ${clip(strip(got.reasoning))}, expected ${clip(strip(expect.reasoning_content))}`;
@@ -241,7 +241,9 @@ export function compareMessage(expect: PeerMessage, got: Decoded): string | unde
     if (want.name !== have.name) return `call ${i} name ${clip(have.name)}, expected ${clip(want.name)}`;
     if (!sameJson(argumentValue(want.arguments), have.arguments))
       return `call ${i} arguments ${clip(JSON.stringify(have.arguments))}, expected ${clip(want.arguments)}`;
-    if (want.id !== "") return `call ${i} id: none reported, expected ${clip(want.id)}`;
+    const id = have.id ?? "";
+    if (want.id !== id)
+      return `call ${i} id ${id === "" ? "none reported" : clip(id)}, expected ${clip(want.id)}`;
   }
   return undefined;
 }

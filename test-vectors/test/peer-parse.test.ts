@@ -85,6 +85,10 @@ describe("peer-parse scoring rules (llama.cpp assert_msg_equals, whitespace-inse
       tool_calls: [{ ...(expect1.tool_calls[0] as PeerCase["expect"]["tool_calls"][0]), id: "0" }],
     };
     expect(compareMessage(withId, got({}))).toMatch(/id/);
+    const call = { name: "f", arguments: { a: 1, b: [true, null] } };
+    expect(compareMessage(withId, got({ calls: [{ ...call, id: "0" }] }))).toBeUndefined();
+    expect(compareMessage(withId, got({ calls: [{ ...call, id: "1" }] }))).toMatch(/id/);
+    expect(compareMessage(expect1, got({ calls: [{ ...call, id: "0" }] }))).toMatch(/id/);
   });
   it("sameJson: key order free, types strict", () => {
     expect(sameJson({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 })).toBe(true);

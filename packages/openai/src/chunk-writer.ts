@@ -9,7 +9,8 @@
 // "per-call" (default here; always for a format whose call body is converted to JSON at its end,
 // such as ChatGLM3's Python tool_call(...): tool-kinds.ts streamsCallArguments): a call's name and argument fragments are held until its action
 // ends. Then
-//   parsed   -> one delta {index, id, type: "function", function: {name, arguments: ""}},
+//   parsed   -> one delta {index, id, type: "function", function: {name, arguments: ""}}
+//               (id: the call id the model wrote, when its format writes one, else ours),
 //               then one delta {index, function: {arguments}} per held fragment, in order
 //               (id, type and name are never sent again);
 //   malformed (the decoder's action_end error, incl. a call cut by max_tokens/stop)
@@ -18,7 +19,8 @@
 // "incremental" (calls written as JSON): the decoder's scanner validates the JSON as it
 // arrives and forwards argument text only while the text so far is a valid JSON prefix. The
 // header delta goes out once the name is known AND the arguments value has begun as an object
-// ("{"); from then on every fragment is forwarded as it comes. Held until then (and sent per
+// ("{"); from then on every fragment is forwarded as it comes. Its id is always ours: a call
+// id the model writes may come after the arguments, when the header is out. Held until then (and sent per
 // call at the end): calls whose arguments come before the name, are absent, or are not an
 // object. A call whose header went out and that then fails (malformed JSON later on, cut by
 // max_tokens / stop / end of input, or a streamed value that differs from the parsed call:
@@ -270,7 +272,7 @@ export class ChunkWriter implements DecoderHandler {
       return;
     }
     if (this.wantsStop) return;
-    const index = this.header(end.call.name);
+    const index = this.header(end.call.name, end.call.id);
     // The streamed fragments are the raw arguments value; OpenAI clients expect a JSON object
     // text. Anything else (no arguments key, a string or array value) goes out as the parsed
     // call's arguments object, compact. One JSON.parse per call end, linear in its size.
@@ -313,12 +315,18 @@ export class ChunkWriter implements DecoderHandler {
     };
   }
 
-  private header(name: string): number {
+  /** A call's header delta; `id`: the call id the model wrote (ActionCall.id), else one of ours. */
+  private header(name: string, id?: string): number {
     const index = this.calls++;
     this.emit(
       {
         tool_calls: [
-          { index, id: toolCallId(this.hex, index), type: "function", function: { name, arguments: "" } },
+          {
+            index,
+            id: id ?? toolCallId(this.hex, index),
+            type: "function",
+            function: { name, arguments: "" },
+          },
         ],
       },
       null,

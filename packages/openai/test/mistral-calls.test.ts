@@ -8,7 +8,7 @@ import { type ChatMessage, type ChatRequest, type ChatTokenizer, fromFiles } fro
 import { describe, expect, it } from "vitest";
 import { haveMistralSuite, mistralSpm } from "../../../test-support/mistral-suite.ts";
 import { syntheticTekken } from "../../../test-support/mistral-synthetic-tekken.ts";
-import { RequestError, toolChoicePrefill } from "../src/index.ts";
+import { CompletionBuilder, RequestError, toolChoicePrefill } from "../src/index.ts";
 import { runWriter } from "./writer-support.ts";
 
 const require = createRequire(import.meta.url);
@@ -63,6 +63,24 @@ describe("Mistral [TOOL_CALLS] list -> OpenAI tool_calls", () => {
       { name: "get_time", arguments: { tz: "CET" } },
     ]);
     expect(r.finish).toEqual(["tool_calls"]);
+    // Per call, each tool call's id is the element's "id" the model wrote; incremental headers
+    // go out before it is read (it follows the arguments), so they carry the writer's own ids.
+    expect(r.calls.map((c) => c.id)).toEqual(
+      mode === "per-call"
+        ? ["abcdefghi", "bcdefghij"]
+        : [`call_${"0".repeat(24)}_0`, `call_${"0".repeat(24)}_1`],
+    );
+  });
+
+  it("non-streaming: the completion's tool calls carry the model's ids", () => {
+    const r = runWriter(tok, ids, { toolCallStreaming: "per-call" });
+    const b = new CompletionBuilder();
+    for (const c of r.chunks) b.chunk(c);
+    const message = b.result({ prompt_tokens: 0, completion_tokens: 0, total_tokens: 0 }).choices[0]?.message;
+    expect(message?.tool_calls?.map((c) => [c.id, c.function.name])).toEqual([
+      ["abcdefghi", "get_weather"],
+      ["bcdefghij", "get_time"],
+    ]);
   });
 });
 
@@ -117,6 +135,21 @@ describe.each([
       { name: "get_time", arguments: { tz: "CET" } },
     ]);
     expect(r.finish).toEqual(["tool_calls"]);
+  });
+  it("a call id written as [CALL_ID] is the tool call's id (v11); none: the writer's own", () => {
+    const r = runWriter(tok, generation(tok, TURN), { toolCallStreaming: "per-call" });
+    expect(r.errors).toEqual([]);
+    expect(r.calls.map((c) => [c.id, c.name])).toEqual(
+      version === "v11"
+        ? [
+            ["abcdefghi", "get_weather"],
+            ["bcdefghij", "get_time"],
+          ]
+        : [
+            [`call_${"0".repeat(24)}_0`, "get_weather"],
+            [`call_${"0".repeat(24)}_1`, "get_time"],
+          ],
+    );
   });
   it("named prefill: [TOOL_CALLS]NAME[ARGS], the start of the encoder's own rendering", () => {
     const chat = { messages: CONTEXT, tools: [fn("get_weather"), fn("get_time")] } as unknown as ChatRequest;

@@ -7,6 +7,11 @@ import { ToolCallScanner } from "./tool-call-scanner.ts";
 export interface ActionCall {
   readonly name: string;
   readonly arguments: { readonly [key: string]: JsonValue };
+  /**
+   * The call id the model wrote, when its format writes one (a JSON list's `"id"`, a
+   * `[CALL_ID]` part); the OpenAI layer uses it as the tool call's id. Absent otherwise.
+   */
+  readonly id?: string;
 }
 
 export type ActionResult = { readonly call: ActionCall } | { readonly error: string };
@@ -117,15 +122,24 @@ export function jsonCallResult(
   scanner: ToolCallScanner,
   raw: string,
   argsKeys: readonly string[],
+  idKey?: string,
 ): ActionResult {
   const v = scanner.result();
-  if (v === undefined || !isObject(v)) return parseJsonCall(raw, argsKeys);
+  if (v === undefined || !isObject(v)) return parseJsonCall(raw, argsKeys, idKey);
   if (scanner.duplicateName) return { error: DUPLICATE_NAME_ERROR };
-  return checkCall(v, argsKeys);
+  return checkCall(v, argsKeys, idKey);
 }
 
-/** The checks after a successful parse of a call object, in the order the messages are given. */
-function checkCall(v: { [key: string]: JsonValue }, argsKeys: readonly string[]): ActionResult {
+/**
+ * The checks after a successful parse of a call object, in the order the messages are given.
+ * `idKey`: the key of the call id the format writes (its string value becomes the call's id;
+ * any other value is ignored, as the peers ignore it).
+ */
+function checkCall(
+  v: { [key: string]: JsonValue },
+  argsKeys: readonly string[],
+  idKey: string | undefined,
+): ActionResult {
   const name = v.name;
   if (typeof name !== "string") return { error: 'the call has no string "name"' };
   let args: unknown = {};
@@ -136,16 +150,17 @@ function checkCall(v: { [key: string]: JsonValue }, argsKeys: readonly string[])
     }
   }
   if (!isObject(args)) return { error: `the call's "${argsKeys[0]}" is not a JSON object` };
-  return { call: { name, arguments: args } };
+  const id = idKey === undefined ? undefined : v[idKey];
+  return { call: typeof id === "string" ? { name, arguments: args, id } : { name, arguments: args } };
 }
 
 /**
  * A JSON call `{"name": N, K: {...}}`, K the first of `argsKeys` present (none: {}); a second
- * "name" key is an error (DUPLICATE_NAME_ERROR). Parsed with JSON.parse: in V8 the native
+ * "name" key is an error (DUPLICATE_NAME_ERROR); a string at `idKey` is the call's id. Parsed with JSON.parse: in V8 the native
  * parse of the whole text costs less than following it unit by unit in JavaScript as it
  * arrives (bench/README.md, decoder tool rows), so a body that is not streamed is read here.
  */
-export function parseJsonCall(raw: string, argsKeys: readonly string[]): ActionResult {
+export function parseJsonCall(raw: string, argsKeys: readonly string[], idKey?: string): ActionResult {
   let v: unknown;
   const text = raw.trim();
   try {
@@ -157,7 +172,7 @@ export function parseJsonCall(raw: string, argsKeys: readonly string[]): ActionR
     return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels` };
   if (!isObject(v)) return { error: "the call is not a JSON object" };
   if (hasDuplicateName(text)) return { error: DUPLICATE_NAME_ERROR };
-  return checkCall(v, argsKeys);
+  return checkCall(v, argsKeys, idKey);
 }
 
 function isFenceLangUnit(c: number): boolean {

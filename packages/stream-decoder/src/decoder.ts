@@ -18,12 +18,16 @@
 //               there (./harmony-header.ts), it routes the content: reasoning, text, or an
 //               action addressed to a tool (./harmony-arguments.ts)
 //   SKIP        after a FIELDS header overflow: everything dropped until a message start
+//   OPEN_TEXT   after a reserved open marker whose block has openText: that text, not yet all
+//               read                                 ‹<|channel>›thou|ght\n
 //
-// Structure comes ONLY from reserved IDs (classes resolved in ./spec.ts); decoded text is
-// never matched against marker strings (pitfall B14). The one exception is the grammar's
-// plainTextToolCall (a call written as plain JSON text, docs/decoder.md), read only when the
-// caller passed the request's tools. Text between two reserved IDs is a span: the deltas of a
-// span concatenate to the reference one-shot decode of its IDs.
+// Structure comes from reserved IDs (classes resolved in ./spec.ts); decoded text is matched
+// against marker strings only where the grammar says so: its text markers (Grammar.textMarkers,
+// ./text-markers.ts: found where their move is valid, before the newline rules and stop
+// strings: markedText), a block's openText, and the plainTextToolCall (a call written as plain
+// JSON text, docs/decoder.md), read only when the caller passed the request's tools. Text
+// between two reserved IDs is a span: the deltas of a span concatenate to the reference
+// one-shot decode of its IDs.
 import { type ActionCall, type ActionResult, NO_KIND_ERROR } from "./action-parse.ts";
 import type { DecoderErrorCode, DecoderHandler, MessageHeader, StopInfo, StopReason } from "./events.ts";
 import {
@@ -62,6 +66,7 @@ import {
   WITHOUT_NEWLINES,
 } from "./stop-matcher.ts";
 import type { BodyParser, ToolSchemas } from "./syntax/body.ts";
+import type { CompiledTextMarker, CompiledTextMarkers, TextMarkerSet } from "./text-markers.ts";
 import type { ToolCallSink } from "./tool-call-scanner.ts";
 import { toolCallSink } from "./tool-call-stream.ts";
 import { toolSchemas } from "./tool-schemas.ts";
@@ -79,6 +84,7 @@ const S_PAIR = 7;
 const S_CONTAINER = 8;
 const S_FIELDS = 9;
 const S_SKIP = 10;
+const S_OPEN_TEXT = 11;
 
 /** Most parts (field markers + 1) of a FIELDS header. */
 const MAX_HEADER_PARTS = 64;
@@ -119,6 +125,8 @@ const SLOW_STOPPED = 128;
 const SLOW_CALLER_STOPS = 256;
 /** Internal test mode (./internal.ts SLOW_PATH_ONLY): never the fast path. */
 const SLOW_FORCED = 512;
+/** Text markers are valid in the current state: every text piece is scanned (markedText). */
+const SLOW_MARKERS = 1024;
 
 /** StreamDecoder.fast (see there). */
 const FAST_OFF = 0;
@@ -189,6 +197,8 @@ export class StreamDecoder implements Decoder {
   private readonly forced: number;
   /** One parser per body syntax of the grammar, made at its first use (null until an action). */
   private parsers: (BodyParser | undefined)[] | null = null;
+  /** The spec's text markers (null: the grammar has none, and no text is scanned for them). */
+  private readonly tm: CompiledTextMarkers | null;
 
   // ---- per-stream state (all reset by reset()) ----
   private readonly utf: Utf8Pending;
@@ -253,10 +263,16 @@ export class StreamDecoder implements Decoder {
   private outsideReported = false;
   /** FIELDS headers: the body of a message addressed to a tool (made at first use). */
   private toolArgs: HarmonyArgumentsParser | null = null;
+  /** The state of the current place's text-marker automaton (markerSet()): 0, nothing held. */
+  private tmState = 0;
+  /** OPEN_TEXT: units of the block's openText read; the reserved open marker's ID. */
+  private openPos = 0;
+  private openId = -1;
 
   constructor(spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions) {
     this.spec = spec;
     this.g = spec.grammar;
+    this.tm = spec.textMarkers;
     this.classes = spec.classes;
     this.textOf = spec.text;
     this.specPlain = plainTextOf(spec);
@@ -343,6 +359,7 @@ export class StreamDecoder implements Decoder {
       (this.nlMode === NL_AFTER_ACTION ? SLOW_AFTER_ACTION : 0) |
       (this.isStopped || this.ended ? SLOW_STOPPED : 0) |
       (this.callerStops.size > 0 ? SLOW_CALLER_STOPS : 0) |
+      (this.tm !== null && this.markerSet() !== null ? SLOW_MARKERS : 0) |
       this.forced
     );
   }
@@ -663,8 +680,20 @@ export class StreamDecoder implements Decoder {
     if (ws !== "") this.emitText(ws);
   }
 
-  /** Decoded text of the current span, routed by state. */
+  /** Decoded text of the current span: its text markers first (markedText), then by state. */
   private spanText(t: string): void {
+    if (this.tm !== null) {
+      const set = this.markerSet();
+      if (set !== null) {
+        this.markedText(t, set);
+        return;
+      }
+    }
+    this.stateText(t);
+  }
+
+  /** Text of the current span (no text marker in it), routed by state. */
+  private stateText(t: string): void {
     switch (this.state) {
       case S_CONTENT:
       case S_REASONING:
@@ -685,9 +714,12 @@ export class StreamDecoder implements Decoder {
         const blk = this.g.blocks[this.block] as CompiledBlock;
         this.error("missing-action-kind", blk.missingKind);
         this.startAction("unknown", -1);
-        this.shaped(t);
+        this.spanText(t);
         return;
       }
+      case S_OPEN_TEXT:
+        this.openTextPart(t);
+        return;
       case S_FIELDS:
         this.fieldText(t);
         return;
@@ -730,7 +762,7 @@ export class StreamDecoder implements Decoder {
     this.line = "";
     this.openHeader(header);
     // Header and content are one text run of the template: same span, no new start.
-    if (rest !== "") this.shaped(rest);
+    if (rest !== "") this.spanText(rest);
   }
 
   /** A header (text + name tokens) over maxBufferedChars: what is held becomes content. */
@@ -741,7 +773,7 @@ export class StreamDecoder implements Decoder {
     this.headerName = "";
     this.h.onMessageStart("", name);
     this.enterContent();
-    if (line !== "") this.shaped(line);
+    if (line !== "") this.spanText(line);
     if (this.isStopped) return;
     this.error("buffer-overflow", `message header longer than maxBufferedChars (${this.maxBuffered})`);
   }
@@ -795,7 +827,7 @@ export class StreamDecoder implements Decoder {
     } else this.enterMessage(role);
     // The content is its own enc() call: a new span with its own start rule.
     this.atStart = this.spanStarts && rest === "";
-    if (rest !== "") this.shaped(rest);
+    if (rest !== "") this.spanText(rest);
   }
 
   /** A metadata line that never ended: like the vendor's process_response, it was content. */
@@ -804,7 +836,7 @@ export class StreamDecoder implements Decoder {
     this.line = "";
     this.h.onMessageStart(this.role, "");
     this.enterContent();
-    if (held !== "") this.shaped(held);
+    if (held !== "") this.spanText(held);
   }
 
   /** An action of `kind` starts; `body` indexes g.bodies (-1: no kind marker came). */
@@ -916,6 +948,19 @@ export class StreamDecoder implements Decoder {
       if (f !== "") this.spanText(f);
       if (this.isStopped) return;
     }
+    if (this.tmState !== 0) {
+      this.flushMarkerHold();
+      if (this.isStopped) return;
+    }
+    this.closeText(drop);
+    this.atStart = this.spanStarts;
+  }
+
+  /**
+   * closeSpan at a text marker: held bytes of a partial UTF-8 character stay held (they come
+   * after the marker) and the text after it is the same text run (no new span start).
+   */
+  private closeText(drop: number): void {
     if (this.plainPending) {
       this.plainOff();
       if (this.isStopped) return;
@@ -927,7 +972,6 @@ export class StreamDecoder implements Decoder {
       if (this.isStopped) return;
     }
     this.flushStopHold();
-    this.atStart = this.spanStarts;
     this.lstrip = false;
     this.dropPos = -1;
   }
@@ -981,6 +1025,11 @@ export class StreamDecoder implements Decoder {
   }
 
   private marker(cls: number, id: number): void {
+    if (this.state === S_OPEN_TEXT) {
+      // A marker before the open text was all read: the open marker opened nothing.
+      this.openTextFailed("");
+      if (this.isStopped) return;
+    }
     const state = this.state;
     const g = this.g;
     if (g.header === Header.Harmony) {
@@ -1023,55 +1072,14 @@ export class StreamDecoder implements Decoder {
         this.openPair();
         this.dropPrefix(g.dropAfter);
         return;
-      case Cls.BlockOpen: {
-        const b = this.spec.markerArg.get(id) as number;
-        const blk = g.blocks[b] as CompiledBlock;
-        if (state === S_ACTION && this.block === b && blk.reopens) {
-          // The next call of a block without a close marker: this one ends here.
-          this.closeSpan(DROP_NONE);
-          if (this.isStopped) return;
-          this.endAction();
-          this.openBlock(b);
-          return;
-        }
-        if (blk.parent >= 0 ? state !== S_CONTAINER || this.container !== blk.parent : state !== S_CONTENT) {
-          this.misplaced(id);
-          return;
-        }
-        this.closeSpan(blk.beforeOpen);
-        if (this.isStopped) return;
-        this.openBlock(b);
+      case Cls.BlockOpen:
+        this.blockOpen(this.spec.markerArg.get(id) as number, id, false);
         return;
-      }
-      case Cls.BlockClose: {
-        const b = this.spec.markerArg.get(id) as number;
-        const blk = g.blocks[b] as CompiledBlock;
-        if ((state === S_REASONING || state === S_ACTION) && this.block === b) {
-          this.closeSpan(blk.beforeClose === Nl.OneBeforeEnd ? DROP_NONE : blk.beforeClose);
-          if (this.isStopped) return;
-          if (state === S_ACTION) this.endAction();
-          else this.leaveBlock();
-        } else if (state === S_CONTAINER && this.container === b) {
-          this.closeSpan(DROP_NONE);
-          if (this.isStopped) return;
-          this.container = -1;
-          this.enterContent();
-        } else {
-          this.misplaced(id);
-          return;
-        }
-        if (blk.afterClose === Nl.OneBeforeEnd) this.nlMode = NL_AFTER_ACTION;
-        else this.dropLeading(blk.afterClose);
+      case Cls.BlockClose:
+        this.blockClose(this.spec.markerArg.get(id) as number, id, false);
         return;
-      }
       case Cls.Separator:
-        if (state !== S_ACTION || this.block !== this.spec.markerArg.get(id)) {
-          this.misplaced(id);
-          return;
-        }
-        this.closeSpan(DROP_NONE);
-        if (this.isStopped) return;
-        this.parser?.separator();
+        this.separatorMove(this.spec.markerArg.get(id) as number, id, false);
         return;
       case Cls.ActionKind: {
         const k = g.kinds[this.spec.markerArg.get(id) as number];
@@ -1117,6 +1125,209 @@ export class StreamDecoder implements Decoder {
       default:
         this.misplaced(id);
     }
+  }
+
+  /** The span ends at a marker: a reserved one (closeSpan) or a text marker (closeText). */
+  private endSpanAt(drop: number, text: boolean): void {
+    if (text) this.closeText(drop);
+    else this.closeSpan(drop);
+  }
+
+  /** Block `b`'s open marker (reserved ID `id`, or a text marker: `text`). */
+  private blockOpen(b: number, id: number, text: boolean): void {
+    const state = this.state;
+    const blk = this.g.blocks[b] as CompiledBlock;
+    if (state === S_ACTION && this.block === b && blk.reopens) {
+      // The next call of a block without a close marker: this one ends here.
+      this.endSpanAt(DROP_NONE, text);
+      if (this.isStopped) return;
+      this.endAction();
+    } else if (
+      blk.parent >= 0 ? state !== S_CONTAINER || this.container !== blk.parent : state !== S_CONTENT
+    ) {
+      this.misplaced(id);
+      return;
+    } else {
+      this.endSpanAt(blk.beforeOpen, text);
+      if (this.isStopped) return;
+    }
+    if (text || blk.openText === "") this.openBlock(b);
+    else {
+      // The block opens once its open text follows (openTextPart).
+      this.state = S_OPEN_TEXT;
+      this.block = b;
+      this.openPos = 0;
+      this.openId = id;
+    }
+  }
+
+  /** Block `b`'s close marker (reserved ID `id`, or a text marker: `text`). */
+  private blockClose(b: number, id: number, text: boolean): void {
+    const state = this.state;
+    const blk = this.g.blocks[b] as CompiledBlock;
+    if ((state === S_REASONING || state === S_ACTION) && this.block === b) {
+      this.endSpanAt(blk.beforeClose === Nl.OneBeforeEnd ? DROP_NONE : blk.beforeClose, text);
+      if (this.isStopped) return;
+      if (state === S_ACTION) this.endAction();
+      else this.leaveBlock();
+    } else if (state === S_CONTAINER && this.container === b) {
+      this.endSpanAt(DROP_NONE, text);
+      if (this.isStopped) return;
+      this.container = -1;
+      this.enterContent();
+    } else {
+      this.misplaced(id);
+      return;
+    }
+    if (blk.afterClose === Nl.OneBeforeEnd) this.nlMode = NL_AFTER_ACTION;
+    else this.dropLeading(blk.afterClose);
+  }
+
+  /** A separator of block `b` (reserved ID `id`, or a text marker: `text`): to the body parser. */
+  private separatorMove(b: number, id: number, text: boolean): void {
+    if (this.state !== S_ACTION || this.block !== b) {
+      this.misplaced(id);
+      return;
+    }
+    this.endSpanAt(DROP_NONE, text);
+    if (this.isStopped) return;
+    this.parser?.separator();
+  }
+
+  // ---- text markers and open text ----
+
+  /** The text markers valid where the decoder is (./text-markers.ts), null: none. */
+  private markerSet(): TextMarkerSet | null {
+    const tm = this.tm;
+    if (tm === null) return null;
+    switch (this.state) {
+      case S_CONTENT:
+        return tm.content;
+      case S_REASONING:
+      case S_ACTION:
+        return this.block >= 0 ? (tm.inBlock[this.block] ?? null) : null;
+      case S_CONTAINER:
+        return tm.inBlock[this.container] ?? null;
+      default:
+        return null;
+    }
+  }
+
+  /**
+   * Span text where text markers are valid (`set`): the text that cannot be part of one goes
+   * on by state (stateText: newline rules, stop strings, the handler), a marker makes its move,
+   * and a tail that may still become one is held (tmState; at most the longest marker). The held
+   * text is scanned once: this chunk's units are stepped from the held state. A marker is found
+   * before the newline rules and stop strings see its text, so stop strings never match into it.
+   *
+   *   content  Hello <func|tion=get_weather>…    "Hello " out, "<func" held, then the move
+   */
+  private markedText(t: string, set: TextMarkerSet): void {
+    let a = set;
+    let s = this.tmState;
+    this.tmState = 0;
+    const held = s === 0 ? "" : a.heldText(s);
+    const buf = held === "" ? t : held + t;
+    let from = 0;
+    for (let i = held.length; i < buf.length; i++) {
+      s = a.next(s, buf.charCodeAt(i));
+      const m = a.match[s] as number;
+      if (m < 0) continue;
+      const mk = a.markers[m] as CompiledTextMarker;
+      const at = i + 1 - mk.text.length;
+      if (at > from) {
+        this.stateText(buf.slice(from, at));
+        if (this.isStopped) return;
+        // That text changed where the decoder is (a plain-text call began): the rest, marker
+        // included, is read there.
+        if (this.markerSet() !== a) {
+          this.spanText(buf.slice(at));
+          return;
+        }
+      }
+      this.textMarker(mk);
+      if (this.isStopped) return;
+      from = i + 1;
+      const next = this.markerSet();
+      if (next === null) {
+        if (from < buf.length) this.spanText(buf.slice(from));
+        return;
+      }
+      a = next;
+      s = 0;
+    }
+    const end = buf.length - (a.depth[s] as number);
+    if (end > from) {
+      this.stateText(buf.slice(from, end));
+      if (this.isStopped) return;
+      if (this.markerSet() !== a) {
+        if (end < buf.length) this.spanText(buf.slice(end));
+        return;
+      }
+    }
+    this.tmState = s;
+  }
+
+  /** A text marker's move (valid where it was found: markedText only looks for those). */
+  private textMarker(mk: CompiledTextMarker): void {
+    if (mk.cls === Cls.BlockOpen) this.blockOpen(mk.block, -1, true);
+    else if (mk.cls === Cls.BlockClose) this.blockClose(mk.block, -1, true);
+    else this.separatorMove(mk.block, -1, true);
+  }
+
+  /** The held start of a possible text marker is text after all (a span ends). */
+  private flushMarkerHold(): void {
+    const set = this.markerSet();
+    const s = this.tmState;
+    this.tmState = 0;
+    if (set !== null) this.stateText(set.heldText(s));
+  }
+
+  /**
+   * OPEN_TEXT: text after a reserved open marker, compared with its block's openText; all of it
+   * opens the block (the rest is its body), other text means the marker opened nothing.
+   *
+   *   ‹<|channel>›thou|ght\nLet me see    "thou" read, "ght\n" completes it, "Let me see" reasoning
+   */
+  private openTextPart(t: string): void {
+    const want = (this.g.blocks[this.block] as CompiledBlock).openText;
+    let p = this.openPos;
+    let i = 0;
+    while (i < t.length && p < want.length && t.charCodeAt(i) === want.charCodeAt(p)) {
+      i++;
+      p++;
+    }
+    this.openPos = p;
+    if (p === want.length) {
+      this.openPos = 0;
+      this.openBlock(this.block);
+      if (i < t.length) this.spanText(t.slice(i));
+    } else if (i < t.length) this.openTextFailed(t.slice(i));
+  }
+
+  /**
+   * The open marker was not followed by its open text (other text, a marker or the end came): an
+   * "unexpected-reserved-token" error, and the text read after it is text where the marker was.
+   */
+  private openTextFailed(rest: string): void {
+    const b = this.block;
+    const blk = this.g.blocks[b] as CompiledBlock;
+    const read = blk.openText.slice(0, this.openPos);
+    this.openPos = 0;
+    this.block = -1;
+    if (blk.parent >= 0) {
+      this.state = S_CONTAINER;
+      this.nlMode = NL_NONE;
+    } else this.enterContent();
+    const id = this.openId;
+    const name = this.spec.reservedName.get(id) ?? String(id);
+    this.error(
+      "unexpected-reserved-token",
+      `reserved token ${name} (${id}) is not valid here: it is not followed by ${quote40(blk.openText)}`,
+      id,
+    );
+    const text = read + rest;
+    if (text !== "") this.spanText(text);
   }
 
   // ---- FIELDS headers (Header.Harmony) ----
@@ -1255,6 +1466,10 @@ export class StreamDecoder implements Decoder {
 
   private finish(reason: StopReason, token?: number, text?: string): void {
     if (this.isStopped) return;
+    if (this.state === S_OPEN_TEXT) {
+      this.openTextFailed("");
+      if (this.isStopped) return;
+    }
     if (reason !== "stop_string") {
       if (this.state === S_META) this.metaAsContent();
       if (this.isStopped) return;
@@ -1724,6 +1939,9 @@ export class StreamDecoder implements Decoder {
     this.fieldChars = 0;
     this.presetRole = undefined;
     this.outsideReported = false;
+    this.tmState = 0;
+    this.openPos = 0;
+    this.openId = -1;
     this.setSlow(this.computeSlow());
   }
 }

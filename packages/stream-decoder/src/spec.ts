@@ -20,6 +20,7 @@ import {
 } from "@chatwire/tokenizer";
 import type { BodyParserFactory } from "./syntax/body.ts";
 import { BODY_SYNTAXES } from "./syntax/index.ts";
+import { type CompiledTextMarkers, compileTextMarkers } from "./text-markers.ts";
 
 /** ID classes. Text classes first; then the moves. */
 export const Cls = {
@@ -109,6 +110,8 @@ export interface CompiledBlock {
   readonly reopens: boolean;
   /** The "missing-action-kind" error message (kindFromMarker). */
   readonly missingKind: string;
+  /** Text that must follow its reserved open marker (BlockGrammar.openText), "" for none. */
+  readonly openText: string;
 }
 
 export interface CompiledActionKind {
@@ -182,6 +185,8 @@ export interface DecoderSpec {
   readonly reservedName: ReadonlyMap<number, string>;
   readonly startInReasoning: boolean;
   readonly grammar: CompiledGrammar;
+  /** Grammar.textMarkers compiled per place they are valid (./text-markers.ts), null: none. */
+  readonly textMarkers: CompiledTextMarkers | null;
 }
 
 /** What compileDecoderSpecFor reads of a loaded ChatTokenizer (structural). */
@@ -393,8 +398,16 @@ export function compileGrammarSpec(
       kindFromMarker: b.kindFromMarker === true,
       reopens: b.reopens === true,
       missingKind: `${openName} was not followed by ${kindNames.join(" or ") || "a kind marker"}`,
+      openText: b.openText ?? "",
     };
   });
+  const textMarkers = compileTextMarkers(
+    grammar,
+    blocks,
+    blockAt,
+    { blockOpen: Cls.BlockOpen, blockClose: Cls.BlockClose, separator: Cls.Separator },
+    bad,
+  );
   let contentNl: number = Nl.None;
   for (const b of blocks) if (b.parent === -1 && b.beforeOpen > contentNl) contentNl = b.beforeOpen;
   const header = grammar.header;
@@ -469,5 +482,6 @@ export function compileGrammarSpec(
     reservedName,
     startInReasoning: inputs.startInReasoning && startBlock >= 0,
     grammar: compiled,
+    textMarkers,
   });
 }

@@ -376,7 +376,8 @@ describe("name-args: any chunking, streamed or not, gives the same call and delt
           const argsText = spelled(a, style);
           const pieces: Piece[] = i === undefined ? [n, SEP, argsText] : [n, SEP, i, SEP, argsText];
           const r = checkBody("name-args", pieces, "", cs);
-          expect(r.result).toEqual({ call: { name: n, arguments: JSON.parse(argsText) } });
+          const call = { name: n, arguments: JSON.parse(argsText) };
+          expect(r.result).toEqual({ call: i === undefined ? call : { ...call, id: i } });
           expect(r.args).toBe(argsText);
         },
       ),

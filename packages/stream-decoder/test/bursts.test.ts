@@ -64,6 +64,8 @@ interface Format {
   /** Reserved IDs (markers and misplaced ones) for the random streams. */
   markers(): readonly number[];
   vocabSize(): number;
+  /** Generations to cut windows from (a synthetic grammar's text markers), if any. */
+  samples?(): ReadonlyArray<{ readonly ids: readonly number[] }>;
 }
 
 function optionsArb(markers: readonly number[]): fc.Arbitrary<DecoderOptions> {
@@ -99,7 +101,25 @@ function streams(f: Format): fc.Arbitrary<number[]> {
     { weight: 1, arbitrary: fc.constantFrom(-1, size + 4096) },
   ];
   if (markers.length > 0) pool.push({ weight: 3, arbitrary: fc.constantFrom(...markers) });
-  return fc.array(fc.oneof(...pool), { maxLength: 80 });
+  const ids = fc.array(fc.oneof(...pool), { maxLength: 80 });
+  const samples = f.samples?.().filter((v) => v.ids.length > 0) ?? [];
+  if (samples.length === 0) return ids;
+  // Windows of the samples between random IDs: text markers cut by burst boundaries.
+  const window = fc
+    .tuple(fc.nat({ max: samples.length - 1 }), fc.nat(), fc.integer({ min: 1, max: 40 }))
+    .map(([k, at, n]) => {
+      const v = (samples[k] as { ids: readonly number[] }).ids;
+      return v.slice(at % v.length, (at % v.length) + n);
+    });
+  return fc
+    .array(
+      fc.oneof(
+        ids.map((x) => x.slice(0, 6)),
+        window,
+      ),
+      { minLength: 1, maxLength: 6 },
+    )
+    .map((parts) => parts.flat());
 }
 
 const require = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
@@ -152,6 +172,7 @@ const FORMATS: readonly Format[] = [
       spec: () => c.spec("default"),
       markers: c.markerIds,
       vocabSize: c.vocabSize,
+      ...(c.samples === undefined ? {} : { samples: c.samples }),
     }),
   ),
   {

@@ -32,8 +32,9 @@ export function syntheticFamily(
   grammar: Grammar,
   keys: readonly string[],
   eosKeys: readonly string[],
+  pieces: readonly string[] = PIECES,
 ): SyntheticFamily {
-  const s = synthetic(PIECES, false);
+  const s = synthetic(pieces, false);
   const base = s.model.vocabSize;
   const id: Record<string, number> = {};
   const nameById = new Map<number, string>();
@@ -116,3 +117,167 @@ export function roleGrammar(body: "raw" | "json-call" | "fenced-json-call"): Gra
     ],
   };
 }
+
+// ---- grammars with text markers (Grammar.textMarkers) ----
+
+/**
+ * Text pieces that cut the text markers below anywhere: whole, in halves, glued to the text
+ * around them (`x<`, `all>{`), plus JSON and name pieces ("▁" is a space). "｜" (3 UTF-8
+ * bytes) has no piece of its own: a marker with it is also spelled through byte pieces.
+ */
+export const MARKER_PIECES = [
+  ...PIECES,
+  "<",
+  ">",
+  "<th",
+  "ink>",
+  "<think>",
+  "</think>",
+  "</th",
+  "Hmm",
+  "<｜DSML｜call>",
+  "</｜DSML｜call>",
+  "x<",
+  "all>",
+  "all>{",
+  "DSML",
+  "call",
+  "<calls>",
+  "</calls>",
+  "<call>",
+  "</call>",
+  "</ca",
+  "ll>",
+  "<ca",
+  "|ARGS|",
+  "|A",
+  "RGS|",
+  "|A|",
+  ">>",
+  ">>>",
+  "get_time",
+  '{"name":▁"get_weather",▁"arguments":▁{"city":▁"Paris"}}',
+  '{"city":▁"Paris"}',
+  '"',
+  "{",
+  "}",
+  "{}",
+];
+
+export const TEXT_MARKER_KEYS = ["eos", "user", "assistant"];
+
+/**
+ * A reasoning block and a call block (json-call) opened and closed by text markers, with
+ * newline rules around them (the shape of DeepSeek V3.2's DSML calls).
+ */
+export const TEXT_CALL_GRAMMAR: Grammar = {
+  markers: { eos: { move: "message-end" } },
+  header: { syntax: "none" },
+  blocks: [
+    {
+      name: "think",
+      emits: "reasoning",
+      newlines: { afterOpen: "one", beforeClose: "all", afterClose: "all" },
+    },
+    {
+      name: "call",
+      emits: "action",
+      kind: "tool_call",
+      body: "json-call",
+      newlines: { beforeOpen: "one" },
+    },
+  ],
+  textMarkers: {
+    "<think>": { move: "block-open", block: "think" },
+    "</think>": { move: "block-close", block: "think" },
+    "<｜DSML｜call>": { move: "block-open", block: "call" },
+    "</｜DSML｜call>": { move: "block-close", block: "call" },
+  },
+};
+
+/**
+ * A container whose children are text-marked (name-args bodies with a text separator), and a
+ * block that reopens at its own text marker (no close marker), in a role-marker grammar.
+ */
+export const TEXT_CONTAINER_GRAMMAR: Grammar = {
+  markers: {
+    eos: { move: "message-end" },
+    user: { move: "role", role: "user" },
+    assistant: { move: "role", role: "assistant" },
+  },
+  header: { syntax: "none" },
+  blocks: [
+    { name: "calls", emits: "container", children: ["call"] },
+    { name: "call", emits: "action", kind: "tool_call", body: "name-args" },
+    { name: "step", emits: "action", kind: "tool_call", body: "name-args", reopens: true },
+  ],
+  textMarkers: {
+    "<calls>": { move: "block-open", block: "calls" },
+    "</calls>": { move: "block-close", block: "calls" },
+    "<call>": { move: "block-open", block: "call" },
+    "</call>": { move: "block-close", block: "call" },
+    "|ARGS|": { move: "separator", block: "call" },
+    ">>>": { move: "block-open", block: "step" },
+    "|A|": { move: "separator", block: "step" },
+  },
+};
+
+/** Generations of the text-marker grammars, as text (encoded by the synthetic model's `enc`). */
+export const TEXT_CALL_SAMPLES = [
+  'Hello\n<｜DSML｜call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</｜DSML｜call>',
+  '<think>\nHmm <｜DSML｜call> is text here\n\n</think>\n\nx<｜DSML｜call>{"name": "f", "arguments": {}}</｜DSML｜call> after',
+  "a <｜DSML｜cal> b </think> <think",
+];
+export const TEXT_CONTAINER_SAMPLES = [
+  'Hello <calls><call>get_weather|ARGS|{"city": "Paris"}</call>\n<call>get_time|ARGS|{}</call></calls> done',
+  '>>>get_weather|A|{"city": "Paris"}>>>get_time|A|{}',
+  "<call>x</call> <calls>text</calls> |ARGS| <calls><call>f|ARGS|{}",
+];
+
+// ---- a block whose reserved open marker must be followed by fixed text (BlockGrammar.openText) ----
+
+export const OPEN_TEXT_KEYS = ["eos", "channel", "channelEnd", "toolCall", "toolCallEnd"];
+
+/** Reasoning as ‹channel›thought\n…‹channelEnd› (the shape of Gemma 4), a call block beside it. */
+export const OPEN_TEXT_GRAMMAR: Grammar = {
+  markers: {
+    eos: { move: "message-end" },
+    channel: { move: "block-open", block: "thought" },
+    channelEnd: { move: "block-close", block: "thought" },
+    toolCall: { move: "block-open", block: "call" },
+    toolCallEnd: { move: "block-close", block: "call" },
+  },
+  header: { syntax: "none" },
+  blocks: [
+    { name: "thought", emits: "reasoning", openText: "thought\n" },
+    { name: "call", emits: "action", kind: "tool_call", body: "json-call" },
+  ],
+};
+
+export const OPEN_TEXT_PIECES = [
+  ...MARKER_PIECES,
+  "thought",
+  "thought\n",
+  "tho",
+  "ught",
+  "ught\nLet",
+  "Let",
+  "▁me",
+];
+
+/** Generations of OPEN_TEXT_GRAMMAR as text and marker keys (`<channel>` etc. are the reserved IDs). */
+export const OPEN_TEXT_SAMPLES: ReadonlyArray<readonly string[]> = [
+  ["<channel>", "thought\nLet me see", "<channelEnd>", "Answer"],
+  [
+    "<channel>",
+    "tho",
+    "ught\nLet",
+    " me",
+    "<channelEnd>",
+    "<toolCall>",
+    '{"name": "f", "arguments": {}}',
+    "<toolCallEnd>",
+  ],
+  ["<channel>", "other text", "<channelEnd>", "x"],
+  ["a", "<channel>", "thou", "<toolCall>", "{}"],
+];

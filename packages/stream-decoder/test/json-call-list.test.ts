@@ -93,10 +93,14 @@ describe("json-call-list: one action per element, any chunking, streamed or not"
         fc.boolean(),
         (calls, indent, lead, cuts, streamed) => {
           const text = `${lead}${JSON.stringify(calls, null, indent)}${lead}`;
-          const expected = (JSON.parse(text) as { name: string; arguments: unknown }[]).map((c) => ({
-            name: c.name,
-            arguments: c.arguments,
-          }));
+          // The call id is the element's "id" string, when it has one.
+          const expected = (JSON.parse(text) as { name: string; arguments: unknown; id?: string }[]).map(
+            (c) => ({
+              name: c.name,
+              arguments: c.arguments,
+              ...(c.id === undefined ? {} : { id: c.id }),
+            }),
+          );
           const whole = drive(parser(), [text], streamed);
           const parts = drive(parser(), chunked(text, cuts), streamed);
           expect(parts).toEqual(whole);
@@ -120,7 +124,7 @@ describe("json-call-list: one action per element, any chunking, streamed or not"
       '{"name": "b", "arguments": {}}]',
     ]);
     expect(actions.map((a) => a.result)).toEqual([
-      { call: { name: "a", arguments: { x: 1 } } },
+      { call: { name: "a", arguments: { x: 1 }, id: "abc123def" } },
       { call: { name: "b", arguments: {} } },
     ]);
     expect(actions.map((a) => a.args)).toEqual(['{"x": 1}', "{}"]);

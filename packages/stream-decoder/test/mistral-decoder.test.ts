@@ -112,9 +112,10 @@ describe.each(cases())("Mistral decoding: %s", (_name, load) => {
           e.type === "action_text" || e.type === "tool_call_arguments" ? e.type : JSON.stringify(e),
         );
       const calls = events.flatMap((e) => (e.type === "action_end" ? [e.call] : []));
+      // Each call carries the id the rendered turn wrote in its element.
       expect(calls).toEqual([
-        { name: "get_weather", arguments: { city: "Paris" } },
-        { name: "get_time", arguments: { tz: "CET", n: [1] } },
+        { name: "get_weather", arguments: { city: "Paris" }, id: "abcdefghi" },
+        { name: "get_time", arguments: { tz: "CET", n: [1] }, id: "bcdefghij" },
       ]);
       expect(kinds.filter((k) => k.includes('"action_start"')).length).toBe(2);
       const names = events.flatMap((e) => (e.type === "tool_call_name" ? [e.name] : []));

@@ -3,7 +3,8 @@
 // mistral-common's own tests (test-support/mistral-synthetic-tekken.ts), through the decoder
 // compiled from the loaded tokenizer: each [TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{...} call its own
 // action (body syntax name-args; the next [TOOL_CALLS] ends the call before it), reasoning from
-// [THINK]...[/THINK], the EOS stop. Expected events come from the rendered turn itself.
+// [THINK]...[/THINK], the EOS stop. Expected events come from the rendered turn itself (a
+// call's id where the version writes [CALL_ID]: v11; v13 writes none).
 import { type ChatTokenizer, fromFiles } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -101,6 +102,9 @@ describe.each(VERSIONS)("Mistral %s decoding", (version, load) => {
       ...t.calls.map((_, k) => ({ role: "tool", content: "ok", tool_call_id: `abcdefgh${k}` })),
     ]);
 
+  /** The call id the rendered turn carries, as the decoded call reports it (v11 writes [CALL_ID]). */
+  const idOf = (k: number) => (version === "v11" ? { id: `abcdefgh${k}` } : {});
+
   for (const t of TURNS) {
     it(`round trip: ${t.name}`, () => {
       const ids = turnIds(t);
@@ -108,7 +112,7 @@ describe.each(VERSIONS)("Mistral %s decoding", (version, load) => {
         const events = decode(tok, [ids], { streamToolCalls: stream });
         expect(events.filter((e) => e.type === "error")).toEqual([]);
         expect(events.flatMap((e) => (e.type === "action_end" ? [e.call] : []))).toEqual(
-          t.calls.map(([name, args]) => ({ name, arguments: args })),
+          t.calls.map(([name, args], k) => ({ name, arguments: args, ...idOf(k) })),
         );
         expect(events.filter((e) => e.type === "action_start")).toEqual(
           t.calls.map(() => ({ type: "action_start", kind: "tool_call" })),
@@ -189,14 +193,14 @@ describe.each(VERSIONS)("Mistral %s decoding", (version, load) => {
     const ids = turnIds(TURNS[0] as (typeof TURNS)[number]);
     const events = decode(tok, [ids], { stopStrings: ['get_weather{"city"'] });
     expect(events.flatMap((e) => (e.type === "action_end" ? [e.call] : []))).toEqual([
-      { name: "get_weather", arguments: { city: "Paris" } },
+      { name: "get_weather", arguments: { city: "Paris" }, ...idOf(0) },
     ]);
     expect(events.at(-1)).toMatchObject({ type: "stop", reason: "eos" });
   });
 });
 
 describe("Mistral v11 call ids", () => {
-  it("[CALL_ID] is read and not reported; the call is the name and arguments", () => {
+  it("[CALL_ID] is read and reported as the call's id", () => {
     const tok = fromFiles({ "tekken.json": syntheticTekken("v11") });
     const ids = generationIds(tok, CONTEXT, [
       { role: "assistant", content: null, tool_calls: [call("abcdefghi", "f", { a: 1 })] },
@@ -206,8 +210,11 @@ describe("Mistral v11 call ids", () => {
       '[TOOL_CALLS]f[CALL_ID]abcdefghi[ARGS]{"a": 1}</s>',
     );
     const events = decode(tok, [ids], { streamToolCalls: true });
-    expect(events.find((e) => e.type === "action_end")).toMatchObject({
-      call: { name: "f", arguments: { a: 1 } },
+    expect(events.find((e) => e.type === "action_end")).toEqual({
+      type: "action_end",
+      kind: "tool_call",
+      raw: 'fabcdefghi{"a": 1}',
+      call: { name: "f", arguments: { a: 1 }, id: "abcdefghi" },
     });
     expect(events.flatMap((e) => (e.type === "tool_call_arguments" ? [e.text] : [])).join("")).toBe(
       '{"a": 1}',

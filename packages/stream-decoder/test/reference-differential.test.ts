@@ -2,8 +2,9 @@
 // automaton) against the readable reference path over the same compiled spec
 // (createReferenceDecoder: src/reference/): both must give the same events, for every format —
 // each family of the conformance list (the native families whose files are available, Mistral
-// variants included, the tiny committed models, the synthetic grammars), gpt-oss (harmony
-// header) and template-derived formats (Qwen3, Qwen3-Coder, DeepSeek V3 / R1, Llama 3.2).
+// variants included, the tiny committed models, the synthetic grammars: two with text markers),
+// gpt-oss (harmony header) and template-derived formats (Qwen3, Qwen3-Coder, DeepSeek V3 / R1,
+// Llama 3.2).
 //
 // Inputs: each format's corpus (the reference tools' golden ID sequences; openai/harmony's test
 // data for gpt-oss; conversations rendered by each chat template), and fast-check streams
@@ -126,7 +127,11 @@ const families: Format[] = FAMILY_CASES.map((c) => {
     markers: c.markerIds,
     vocabSize: c.vocabSize,
     ...(tok === undefined ? {} : { encode: (s: string) => [...tok().textModel.encode(s)] }),
-    corpus: cached(() => [...c.goldenIds(), ...(tok === undefined ? [] : renderedCorpus(tok()))]),
+    corpus: cached(() => [
+      ...c.goldenIds(),
+      ...(c.samples?.() ?? []),
+      ...(tok === undefined ? [] : renderedCorpus(tok())),
+    ]),
   };
 });
 
@@ -454,6 +459,10 @@ const CORPUS_OPTIONS: readonly DecoderOptions[] = [
 describe("formats covered by the reference differential", () => {
   it("native families, gpt-oss and template formats are listed", () => {
     expect(FORMATS.filter((f) => f.available).length).toBeGreaterThanOrEqual(8);
+    // Two grammars with text markers: a block opened and closed by them (json-call body), and a
+    // container whose children are text-marked.
+    const marked = FORMATS.filter((f) => f.name.startsWith("synthetic text markers"));
+    expect(marked.map((f) => f.spec("default").textMarkers !== null)).toEqual([true, true]);
     expect(FORMATS.some((f) => f.name.startsWith("gpt-oss"))).toBe(true);
     expect(FORMATS.filter((f) => f.name.startsWith("template")).length).toBeGreaterThanOrEqual(3);
   });

@@ -18,6 +18,10 @@
 //   Container   inside a "container" block, between its child blocks
 //   Fields      a harmony header up to its header-end marker (./fields-header.ts)
 //   Skip        after a harmony header overflow: everything up to the next message start
+//   OpenText    after a reserved open marker whose block has openText, until it is all read
+//
+// Text markers (Grammar.textMarkers) are looked for in a span's text before anything else
+// (./marker-text.ts): only those whose move is valid in the current state (validMarkers).
 import { type ActionCall, type ActionResult, NO_KIND_ERROR } from "../action-parse.ts";
 import type { DecoderErrorCode, DecoderHandler, MessageHeader, StopReason } from "../events.ts";
 import { type CoreHandler, coreHandler } from "../handler.ts";
@@ -26,11 +30,13 @@ import { CHANNELS, parseHarmonyHeader } from "../harmony-header.ts";
 import { Cls, type CompiledBlock, classOf, type DecoderSpec, Emits, Header, Nl } from "../spec.ts";
 import { checkStopStrings, StopStrings } from "../stop-matcher.ts";
 import type { BodyParser, ToolSchemas } from "../syntax/body.ts";
+import type { CompiledTextMarker } from "../text-markers.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import { toolCallSink } from "../tool-call-stream.ts";
 import { toolSchemas } from "../tool-schemas.ts";
 import type { Decoder, DecoderOptions } from "../types.ts";
 import { FieldsHeader, MAX_FIELD_PARTS } from "./fields-header.ts";
+import { firstMarker, heldLength } from "./marker-text.ts";
 import { StopFilter } from "./stop-filter.ts";
 import { LeadingText, TrailingNewlines } from "./text-rules.ts";
 import { ReferenceUtf8 } from "./utf8.ts";
@@ -47,6 +53,7 @@ const State = {
   Container: "container",
   Fields: "fields",
   Skip: "skip",
+  OpenText: "open-text",
 } as const;
 type State = (typeof State)[keyof typeof State];
 
@@ -98,6 +105,13 @@ export class ReferenceDecoder implements Decoder {
   /** Harmony: text outside a message was reported in this stretch. */
   private outsideReported = false;
   private action: OpenAction | null = null;
+  /** Every text marker of the spec (where each is valid: validMarkers). */
+  private readonly textMarkers: readonly CompiledTextMarker[];
+  /** Span text held because it may still become a text marker. */
+  private markerHeld = "";
+  /** OpenText: the open text read so far, and the reserved open marker. */
+  private openRead = "";
+  private openId = -1;
 
   constructor(
     private readonly spec: DecoderSpec,
@@ -135,6 +149,11 @@ export class ReferenceDecoder implements Decoder {
     this.callerStops = callerStops;
     this.utf = new ReferenceUtf8(spec.invalidUtf8);
     this.stops = new StopFilter(this.patterns);
+    const tm = spec.textMarkers;
+    const all = new Set<CompiledTextMarker>();
+    for (const set of tm === null ? [] : [tm.content, ...tm.inBlock])
+      for (const m of set?.markers ?? []) all.add(m);
+    this.textMarkers = [...all];
   }
 
   get stopped(): boolean {
@@ -186,6 +205,9 @@ export class ReferenceDecoder implements Decoder {
     this.fields = null;
     this.outsideReported = false;
     this.action = null;
+    this.markerHeld = "";
+    this.openRead = "";
+    this.openId = -1;
   }
 
   // ---- one ID ----
@@ -274,7 +296,13 @@ export class ReferenceDecoder implements Decoder {
 
   // ---- text of a span, by state ----
 
+  /** Span text: text markers first, where any is valid; the rest by state. */
   private spanText(t: string): void {
+    if (this.validMarkers().length > 0) this.markedText(t);
+    else this.stateText(t);
+  }
+
+  private stateText(t: string): void {
     switch (this.state) {
       case State.Content:
       case State.Reasoning:
@@ -295,9 +323,12 @@ export class ReferenceDecoder implements Decoder {
         const blk = this.blockAt(this.block);
         this.error("missing-action-kind", blk.missingKind);
         this.startAction("unknown", -1);
-        this.shaped(t);
+        this.spanText(t);
         return;
       }
+      case State.OpenText:
+        this.openTextPart(t);
+        return;
       case State.Fields: {
         const f = this.fields as FieldsHeader;
         f.addText(t);
@@ -528,6 +559,22 @@ export class ReferenceDecoder implements Decoder {
   private closeSpan(drop: number): void {
     this.flushBytes();
     if (this.isStopped) return;
+    if (this.markerHeld !== "") {
+      // What was held as a possible text marker is text.
+      const held = this.markerHeld;
+      this.markerHeld = "";
+      this.stateText(held);
+      if (this.isStopped) return;
+    }
+    this.endText(drop);
+    this.atStart = true;
+  }
+
+  /**
+   * The end of a span's text at a text marker (closeSpan without the UTF-8 flush and the new
+   * span start: held bytes come after the marker, and the text after it is one text run).
+   */
+  private endText(drop: number): void {
     if (this.plainWs !== null) {
       this.plainOff();
       if (this.isStopped) return;
@@ -537,8 +584,147 @@ export class ReferenceDecoder implements Decoder {
     if (this.isStopped) return;
     const held = this.stops.release();
     if (held !== "") this.deliver(held);
-    this.atStart = true;
     this.leading.clear();
+  }
+
+  // ---- text markers and open text ----
+
+  /** The text markers whose move is valid in the current state. */
+  private validMarkers(): CompiledTextMarker[] {
+    return this.textMarkers.filter((m) => {
+      const blk = this.blockAt(m.block);
+      const s = this.state;
+      if (m.cls === Cls.BlockOpen)
+        return (
+          (s === State.Action && this.block === m.block && blk.reopens) ||
+          (blk.parent >= 0 ? s === State.Container && this.container === blk.parent : s === State.Content)
+        );
+      if (m.cls === Cls.BlockClose)
+        return (
+          ((s === State.Reasoning || s === State.Action) && this.block === m.block) ||
+          (s === State.Container && this.container === m.block)
+        );
+      return s === State.Action && this.block === m.block;
+    });
+  }
+
+  /**
+   * Text where text markers are valid: the held text and `t` are searched for the first marker
+   * completed in `t`; the text before it goes on by state, the marker makes its move, and the
+   * search goes on in the rest with the markers valid after it. What is left is given out but
+   * for its longest end that a valid marker starts with, which is held.
+   */
+  private markedText(t: string): void {
+    let text = this.markerHeld + t;
+    let searched = this.markerHeld.length;
+    this.markerHeld = "";
+    for (;;) {
+      const valid = this.validMarkers();
+      if (valid.length === 0) {
+        if (text !== "") this.stateText(text);
+        return;
+      }
+      const found = firstMarker(text, searched, valid);
+      if (found === undefined) break;
+      if (found.start > 0) {
+        const before = this.state;
+        const beforeBlock = this.block;
+        this.stateText(text.slice(0, found.start));
+        if (this.isStopped) return;
+        if (this.state !== before || this.block !== beforeBlock) {
+          // That text moved the decoder (a plain-text call began): the rest is read there.
+          this.spanText(text.slice(found.start));
+          return;
+        }
+      }
+      this.textMarker(found.marker);
+      if (this.isStopped) return;
+      text = text.slice(found.end);
+      searched = 0;
+    }
+    const keep = heldLength(text, this.validMarkers());
+    const out = text.slice(0, text.length - keep);
+    if (out !== "") {
+      const before = this.state;
+      const beforeBlock = this.block;
+      this.stateText(out);
+      if (this.isStopped) return;
+      if (this.state !== before || this.block !== beforeBlock) {
+        if (keep > 0) this.spanText(text.slice(text.length - keep));
+        return;
+      }
+    }
+    this.markerHeld = text.slice(text.length - keep);
+  }
+
+  /** A text marker's move (it is valid here): as its reserved form, but the span's text runs on. */
+  private textMarker(m: CompiledTextMarker): void {
+    const b = m.block;
+    const blk = this.blockAt(b);
+    if (m.cls === Cls.BlockOpen) {
+      if (this.state === State.Action) {
+        // Its own open marker again: the next call.
+        this.endText(Nl.None);
+        if (this.isStopped) return;
+        this.closeAction();
+      } else {
+        this.endText(blk.beforeOpen);
+        if (this.isStopped) return;
+      }
+      this.openBlock(b);
+      return;
+    }
+    if (m.cls === Cls.Separator) {
+      this.endText(Nl.None);
+      if (this.isStopped) return;
+      this.action?.parser?.separator();
+      return;
+    }
+    if (this.state === State.Container) {
+      this.endText(Nl.None);
+      if (this.isStopped) return;
+      this.container = -1;
+      this.enterContent();
+    } else {
+      this.endText(blk.beforeClose === Nl.OneBeforeEnd ? Nl.None : blk.beforeClose);
+      if (this.isStopped) return;
+      if (this.state === State.Action) this.closeAction();
+      else this.leaveBlock();
+    }
+    if (blk.afterClose === Nl.OneBeforeEnd) this.trailing.mode = Nl.OneBeforeEnd;
+    else this.leading.afterMarker(blk.afterClose);
+  }
+
+  /** OpenText: the text after the open marker, compared with the block's openText. */
+  private openTextPart(t: string): void {
+    const want = this.blockAt(this.block).openText;
+    const read = this.openRead + t;
+    if (read.startsWith(want)) {
+      this.openRead = "";
+      this.openBlock(this.block);
+      if (read.length > want.length) this.spanText(read.slice(want.length));
+    } else if (want.startsWith(read)) this.openRead = read;
+    else this.openTextFailed(t);
+  }
+
+  /** The open marker was not followed by its open text: an error; the text read is text where it was. */
+  private openTextFailed(t: string): void {
+    const blk = this.blockAt(this.block);
+    const text = this.openRead + t;
+    this.openRead = "";
+    this.block = -1;
+    if (blk.parent >= 0) {
+      this.state = State.Container;
+      this.trailing.mode = Nl.None;
+    } else this.enterContent();
+    const name = this.spec.reservedName.get(this.openId) ?? String(this.openId);
+    const why = `it is not followed by ${quote40(blk.openText)}`;
+    this.error(
+      "unexpected-reserved-token",
+      `reserved token ${name} (${this.openId}) is not valid here: ${why}`,
+      this.openId,
+    );
+    if (text !== "") this.spanText(text);
   }
 
   private error(code: DecoderErrorCode, message: string, token?: number): void {
@@ -574,7 +760,7 @@ export class ReferenceDecoder implements Decoder {
     this.line = "";
     this.openHeader(header);
     // Header and content are one text run of the template: the same span.
-    if (rest !== "") this.shaped(rest);
+    if (rest !== "") this.spanText(rest);
   }
 
   /** A held header over maxBufferedChars: what is held becomes content. */
@@ -585,7 +771,7 @@ export class ReferenceDecoder implements Decoder {
     this.headerName = "";
     this.h.onMessageStart("", name);
     this.enterContent();
-    if (line !== "") this.shaped(line);
+    if (line !== "") this.spanText(line);
     if (this.isStopped) return;
     this.error("buffer-overflow", `message header longer than maxBufferedChars (${this.maxBuffered})`);
   }
@@ -635,7 +821,7 @@ export class ReferenceDecoder implements Decoder {
     } else this.enterMessage(this.role);
     // The content is its own span.
     this.atStart = rest === "";
-    if (rest !== "") this.shaped(rest);
+    if (rest !== "") this.spanText(rest);
   }
 
   /** A metadata line that never ended was content. */
@@ -644,7 +830,7 @@ export class ReferenceDecoder implements Decoder {
     this.line = "";
     this.h.onMessageStart(this.role, "");
     this.enterContent();
-    if (held !== "") this.shaped(held);
+    if (held !== "") this.spanText(held);
   }
 
   /** A held "line" or "pair" header opens its message as it is (a stop or a role marker came). */
@@ -658,7 +844,24 @@ export class ReferenceDecoder implements Decoder {
 
   // ---- markers ----
 
+  /** Block `b` after its reserved open marker `id`: at once, or once its openText was read. */
+  private openAfterMarker(b: number, id: number): void {
+    if (this.blockAt(b).openText === "") {
+      this.openBlock(b);
+      return;
+    }
+    this.state = State.OpenText;
+    this.block = b;
+    this.openRead = "";
+    this.openId = id;
+  }
+
   private marker(cls: number, id: number): void {
+    if (this.state === State.OpenText) {
+      // A marker before the open text was all read: the open marker opened nothing.
+      this.openTextFailed("");
+      if (this.isStopped) return;
+    }
     if (this.spec.grammar.header === Header.Harmony) {
       this.fieldsMarker(cls, id);
       return;
@@ -710,7 +913,7 @@ export class ReferenceDecoder implements Decoder {
           this.closeSpan(Nl.None);
           if (this.isStopped) return;
           this.closeAction();
-          this.openBlock(b);
+          this.openAfterMarker(b, id);
           return;
         }
         const allowed =
@@ -723,7 +926,7 @@ export class ReferenceDecoder implements Decoder {
         }
         this.closeSpan(blk.beforeOpen);
         if (this.isStopped) return;
-        this.openBlock(b);
+        this.openAfterMarker(b, id);
         return;
       }
       case Cls.BlockClose: {
@@ -907,6 +1110,10 @@ export class ReferenceDecoder implements Decoder {
 
   private finish(reason: StopReason, token?: number, text?: string): void {
     if (this.isStopped) return;
+    if (this.state === State.OpenText) {
+      this.openTextFailed("");
+      if (this.isStopped) return;
+    }
     if (reason !== "stop_string") {
       // What is held goes out first (a stop string in it stops the stream there).
       if (this.state === State.Meta) this.metaAsContent();

@@ -11,7 +11,7 @@
 // action sees one call per element. A small lexer (strings, escapes, bracket depth) finds the
 // element boundaries; the element object itself is read as json-call reads a body (streamed
 // through the incremental JSON reader when there is a sink, JSON.parse at the action's end
-// otherwise). Linear in the body, keeps nothing but offsets and the reader's bounded state,
+// otherwise); its string "id" is the call's id. Linear in the body, keeps nothing but offsets and the reader's bounded state,
 // never throws: a malformed list is an error result of the action it is in.
 import { type ActionResult, jsonCallResult, parseJsonCall } from "../action-parse.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
@@ -184,8 +184,8 @@ export class JsonCallListParser implements BodyParser {
     if (!this.cut && this.state !== L_DONE) return { error: 'the list of calls is not closed by "]"' };
     if (raw.length < this.end_) return { error: "the tool call body text is incomplete" };
     const element = raw.slice(this.start, this.end_);
-    if (this.sink === null || this.scanner === null) return parseJsonCall(element, this.argsKeys);
-    return jsonCallResult(this.scanner, element, this.argsKeys);
+    if (this.sink === null || this.scanner === null) return parseJsonCall(element, this.argsKeys, "id");
+    return jsonCallResult(this.scanner, element, this.argsKeys, "id");
   }
 
   private fail(why: string): void {

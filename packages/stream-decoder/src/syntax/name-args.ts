@@ -12,11 +12,11 @@
 // streamed through the incremental JSON reader (tool-call-scanner.ts, top "arguments") as it
 // arrives. The name is reported at the first separator. ARGS must be a JSON object; read by
 // the reader when streamed, else by JSON.parse at the end from the tail of the body text the
-// decoder kept. The ID is checked (non-empty, one line) and not reported: calls carry no id.
+// decoder kept. The ID is checked (non-empty, one line) and reported as the call's id.
 //
 // Linear in the body, memory bounded by maxBufferedChars (a longer body is an error result),
 // never throws on model output.
-import { type ActionResult, valueNestsDeeperThan } from "../action-parse.ts";
+import { type ActionCall, type ActionResult, valueNestsDeeperThan } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
 import type { JsonValue } from "../python-literal.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
@@ -61,6 +61,8 @@ export class NameArgsParser implements BodyParser {
   /** The name, or the held part after the first separator. */
   private part = "";
   private name = "";
+  /** The call id (the part between two separators), "" when none came. */
+  private id = "";
   /** S_HELD: a non-whitespace unit was held (whether it opens ARGS is decided). */
   private heldBegun = false;
   /** Units of ARGS fed so far (the tail of end()'s raw text). */
@@ -78,6 +80,7 @@ export class NameArgsParser implements BodyParser {
     this.fed = 0;
     this.part = "";
     this.name = "";
+    this.id = "";
     this.heldBegun = false;
     this.argsFed = 0;
   }
@@ -102,6 +105,7 @@ export class NameArgsParser implements BodyParser {
           this.fail("the tool call's id is empty or not one line");
           return;
         }
+        this.id = id;
         this.startArgs("");
         return;
       }
@@ -188,7 +192,7 @@ export class NameArgsParser implements BodyParser {
     }
     const built = this.sink !== null ? this.scanner?.result() : undefined;
     if (built !== undefined)
-      return isObject(built) ? { call: { name: this.name, arguments: built } } : { error: NOT_OBJECT_ERROR };
+      return isObject(built) ? { call: this.call(built) } : { error: NOT_OBJECT_ERROR };
     if (raw.length < this.argsFed) return { error: "the tool call body text is incomplete" };
     return this.parsed(raw.slice(raw.length - this.argsFed));
   }
@@ -203,7 +207,13 @@ export class NameArgsParser implements BodyParser {
     if (valueNestsDeeperThan(v, MAX_NESTING_DEPTH))
       return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels` };
     if (!isObject(v)) return { error: NOT_OBJECT_ERROR };
-    return { call: { name: this.name, arguments: v } };
+    return { call: this.call(v) };
+  }
+
+  private call(args: { [key: string]: JsonValue }): ActionCall {
+    return this.id === ""
+      ? { name: this.name, arguments: args }
+      : { name: this.name, arguments: args, id: this.id };
   }
 
   private fail(why: string): void {

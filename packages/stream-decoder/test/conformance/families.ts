@@ -4,7 +4,7 @@
 // compileDecoderSpecFor(tok) (its grammar, its verified registry); the golden ID sequences are
 // the fixtures' goldens. A new family gets every check of the battery by being listed there.
 // Also: the tiny committed SentencePiece models under the built-in grammars, and the synthetic
-// pair / role grammars (../grammar-support.ts). Harmony-syntax families have their own decoder
+// pair / role / text-marker grammars (../grammar-support.ts). Harmony-syntax families have their own decoder
 // (and its own differential test): they are listed but not run here.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
@@ -18,7 +18,20 @@ import {
 import { loadFixtureTokenizer } from "../../../../test-support/family-tokenizer.ts";
 import { vocab as llamaVocab } from "../../../tokenizer/test/llama3-support.ts";
 import { compileDecoderSpecFor, type DecoderSpec } from "../../src/index.ts";
-import { PAIR_GRAMMAR, PAIR_KEYS, ROLE_KEYS, roleGrammar, syntheticFamily } from "../grammar-support.ts";
+import {
+  MARKER_PIECES,
+  PAIR_GRAMMAR,
+  PAIR_KEYS,
+  PIECES,
+  ROLE_KEYS,
+  roleGrammar,
+  syntheticFamily,
+  TEXT_CALL_GRAMMAR,
+  TEXT_CALL_SAMPLES,
+  TEXT_CONTAINER_GRAMMAR,
+  TEXT_CONTAINER_SAMPLES,
+  TEXT_MARKER_KEYS,
+} from "../grammar-support.ts";
 import { familyOn, repoRoot, tinyModel } from "../models.ts";
 
 export interface FamilyCase {
@@ -32,6 +45,11 @@ export interface FamilyCase {
   vocabSize(): number;
   /** Golden ID sequences from the reference tools (test-vectors/golden), if any. */
   goldenIds(): ReadonlyArray<{ readonly name: string; readonly ids: readonly number[] }>;
+  /**
+   * Hand-written generations of a synthetic grammar (inputs, not expected events), where no
+   * reference tool renders it: random streams are cut from them.
+   */
+  samples?(): ReadonlyArray<{ readonly name: string; readonly ids: readonly number[] }>;
   /** The loaded tokenizer, for encode -> decode round trips (absent: a grammar without an encoder here). */
   readonly tokenizer?: () => ChatTokenizer;
   /** The assistant turns the family's template carries (its fixtures file's "roundTrip"). */
@@ -123,11 +141,21 @@ function tiny(model: "tiny-ilm" | "tiny-glm", format: "internlm2" | "chatglm3"):
   };
 }
 
-function synthetic(name: string, grammar: Grammar, keys: readonly string[], eosKey: string): FamilyCase {
+function synthetic(
+  name: string,
+  grammar: Grammar,
+  keys: readonly string[],
+  eosKey: string,
+  texts: { readonly pieces: readonly string[]; readonly samples: readonly string[] } = {
+    pieces: PIECES,
+    samples: [],
+  },
+): FamilyCase {
   const fams = {
-    default: cached(() => syntheticFamily(grammar, keys, [eosKey])),
-    none: cached(() => syntheticFamily(grammar, keys, [])),
+    default: cached(() => syntheticFamily(grammar, keys, [eosKey], texts.pieces)),
+    none: cached(() => syntheticFamily(grammar, keys, [], texts.pieces)),
   };
+  const eos = () => fams.default().id[eosKey] as number;
   return {
     name,
     available: true,
@@ -135,6 +163,8 @@ function synthetic(name: string, grammar: Grammar, keys: readonly string[], eosK
     markerIds: () => Object.values(fams.default().id),
     vocabSize: () => fams.default().vocabSize,
     goldenIds: () => [],
+    samples: () =>
+      texts.samples.map((t, i) => ({ name: `sample ${i}`, ids: [...fams.default().enc(t), eos()] })),
   };
 }
 
@@ -150,5 +180,22 @@ export const FAMILY_CASES: readonly FamilyCase[] = [
     roleGrammar("json-call"),
     ROLE_KEYS,
     "eos",
+  ),
+  synthetic(
+    "synthetic text markers: reasoning and json-call blocks",
+    TEXT_CALL_GRAMMAR,
+    TEXT_MARKER_KEYS,
+    "eos",
+    {
+      pieces: MARKER_PIECES,
+      samples: TEXT_CALL_SAMPLES,
+    },
+  ),
+  synthetic(
+    "synthetic text markers: a container of text-marked calls, a reopening block",
+    TEXT_CONTAINER_GRAMMAR,
+    TEXT_MARKER_KEYS,
+    "eos",
+    { pieces: MARKER_PIECES, samples: TEXT_CONTAINER_SAMPLES },
   ),
 ];

@@ -178,6 +178,14 @@ export interface BlockGrammar {
   readonly reopens?: boolean;
   /** body "response-field": the region's compiled description. */
   readonly responseField?: ResponseFieldBody;
+  /**
+   * Fixed text that follows the block's RESERVED open marker and is part of the marker, not of
+   * the body (Gemma 4 reasoning: ‹<|channel>›`thought\n`…‹<channel|>›). The block opens only
+   * when the model writes exactly this text after the marker; other text there makes the marker
+   * an "unexpected-reserved-token" error and the text is content (docs/decoder.md "Open-marker
+   * text"). Not read after a text marker (Grammar.textMarkers: write the whole literal there).
+   */
+  readonly openText?: string;
 }
 
 /** One part of a call's opening (CallOpening), in the order the model writes it. */
@@ -228,13 +236,16 @@ export interface Grammar<K extends string = string> {
    * documented as such. Its actions are of kind PLAIN_TEXT_CALL_KIND.
    */
   readonly plainTextToolCall?: "json-call";
-  /**
-   * Literal text -> move: markers the model writes as ordinary text (DeepSeek V3.2's DSML tags),
-   * read from the decoded text where the move is valid (docs/decoder.md "Text markers").
-   */
-  readonly textMarkers?: Readonly<Record<string, MarkerMove>>;
   /** Decoding may start inside this block (Qwen3 thinking-only prompts opened <think>). */
   readonly startBlock?: string;
   /** How a call opens (tool_choice prefill); absent: "required" / named cannot be prefilled. */
   readonly callOpening?: CallOpening<K>;
+  /**
+   * Literal text that acts as a marker when the model writes it as ordinary text, for formats
+   * whose structure has no reserved token (DeepSeek V3.2 `<｜DSML｜function_calls>`, Functionary
+   * `<function=` / `</function>`, Command-R `Action:`, Phi-4 `functools[`). Text -> move; only
+   * "block-open", "block-close" and "separator" moves, each recognized only where that move is
+   * valid (docs/decoder.md "Text markers"). Non-empty, well-formed strings without U+FFFD.
+   */
+  readonly textMarkers?: Readonly<Record<string, MarkerMove>>;
 }

@@ -1,0 +1,338 @@
+// Text markers (Grammar.textMarkers, docs/decoder.md "Text markers"): literal strings the model
+// writes as ordinary text that make a marker move where that move is valid. Expected events are
+// written by hand from the rules; the engine is compared with the reference decoder and with
+// itself under every chunking (IDs one at a time, bursts, the text cut into tokens anywhere,
+// markers spelled through byte pieces).
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  createDecoder,
+  createReferenceDecoder,
+  type Decoder,
+  type DecoderEvent,
+  type DecoderHandler,
+  type DecoderOptions,
+  eventCollector,
+} from "../src/index.ts";
+import type { DecoderSpec } from "../src/spec.ts";
+import {
+  MARKER_PIECES,
+  mergedAll,
+  type SyntheticFamily,
+  syntheticFamily,
+  TEXT_CALL_GRAMMAR,
+  TEXT_CALL_SAMPLES,
+  TEXT_CONTAINER_GRAMMAR,
+  TEXT_CONTAINER_SAMPLES,
+  TEXT_MARKER_KEYS,
+} from "./grammar-support.ts";
+
+type Make = (spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions) => Decoder;
+
+const callFam = syntheticFamily(TEXT_CALL_GRAMMAR, TEXT_MARKER_KEYS, ["eos"], MARKER_PIECES);
+const boxFam = syntheticFamily(TEXT_CONTAINER_GRAMMAR, TEXT_MARKER_KEYS, ["eos"], MARKER_PIECES);
+
+/** The text cut at `cuts` (fractions), each part encoded on its own: other tokens, same text. */
+function encCut(fam: SyntheticFamily, text: string, cuts: readonly number[] = []): number[] {
+  const at = [...new Set(cuts.map((c) => Math.floor(c * text.length)))].sort((a, b) => a - b);
+  const ids: number[] = [];
+  let from = 0;
+  for (const a of [...at, text.length]) {
+    // Never between the two halves of a surrogate pair (no such text piece exists).
+    if (a <= from || /[\uDC00-\uDFFF]/.test(text[a] ?? "")) continue;
+    ids.push(...fam.enc(text.slice(from, a)));
+    from = a;
+  }
+  if (from < text.length) ids.push(...fam.enc(text.slice(from)));
+  return ids;
+}
+
+function run(
+  make: Make,
+  fam: SyntheticFamily,
+  ids: readonly number[],
+  options: DecoderOptions = {},
+  sizes: readonly number[] = [1],
+): DecoderEvent[] {
+  const c = eventCollector();
+  const d = make(fam.spec, c, options);
+  let i = 0;
+  let k = 0;
+  while (i < ids.length) {
+    const n = sizes[Math.min(k++, sizes.length - 1)] as number;
+    d.pushMany(ids.slice(i, i + n));
+    i += n;
+  }
+  d.end();
+  return c.events;
+}
+
+/** Events of the text (then EOS), merged; the same under the reference decoder and in one burst. */
+function decodeText(fam: SyntheticFamily, text: string, options: DecoderOptions = {}): DecoderEvent[] {
+  const ids = [...fam.enc(text), fam.id.eos as number];
+  const events = run(createDecoder, fam, ids, options);
+  expect(run(createReferenceDecoder, fam, ids, options)).toEqual(events);
+  expect(run(createDecoder, fam, ids, options, [ids.length])).toEqual(events);
+  return mergedAll(events);
+}
+
+const START = { type: "message_start", role: "assistant", metadata: "" } as const;
+const END = [{ type: "message_end" }, { type: "stop", reason: "eos", token: 0 }] as const;
+const end = (fam: SyntheticFamily) => [END[0], { ...END[1], token: fam.id.eos }];
+
+describe("text markers: moves where they are valid", () => {
+  it("a call block opened and closed by text markers; the template's newline before it dropped", () => {
+    const json = '{"name": "get_weather", "arguments": {"city": "Paris"}}';
+    const events = decodeText(callFam, `Hello\n<｜DSML｜call>\n${json}\n</｜DSML｜call> after`);
+    expect(events).toEqual([
+      START,
+      { type: "text", text: "Hello" },
+      { type: "action_start", kind: "tool_call" },
+      // An action's text is its body as written (no newline rule inside, as with reserved markers).
+      { type: "action_text", text: `\n${json}\n` },
+      {
+        type: "action_end",
+        kind: "tool_call",
+        raw: `\n${json}\n`,
+        call: { name: "get_weather", arguments: { city: "Paris" } },
+      },
+      { type: "text", text: " after" },
+      ...end(callFam),
+    ]);
+    // Streamed: the name, then the arguments, as with a reserved open marker.
+    const streamed = decodeText(callFam, `<｜DSML｜call>${json}</｜DSML｜call>`, { streamToolCalls: true });
+    expect(streamed.filter((e) => e.type === "tool_call_name")).toEqual([
+      { type: "tool_call_name", name: "get_weather" },
+    ]);
+    expect(
+      streamed
+        .filter((e) => e.type === "tool_call_arguments")
+        .map((e) => (e as { text: string }).text)
+        .join(""),
+    ).toBe('{"city": "Paris"}');
+  });
+
+  it("only the block's own close is a marker in reasoning; a call's open there is reasoning text", () => {
+    const events = decodeText(
+      callFam,
+      "<think>\nHmm <｜DSML｜call> is text here\n\n</think>\n\nok <think> again",
+    );
+    expect(events).toEqual([
+      START,
+      { type: "reasoning", text: "Hmm <｜DSML｜call> is text here" },
+      // "<think>" opens only in content; after the close "\n\n" is the template's.
+      { type: "text", text: "ok " },
+      { type: "reasoning", text: " again" },
+      ...end(callFam),
+    ]);
+  });
+
+  it("a marker that is not valid where it is written is text (a close in content, a separator outside its block)", () => {
+    expect(decodeText(callFam, "a </｜DSML｜call> b </think>")).toEqual([
+      START,
+      { type: "text", text: "a </｜DSML｜call> b </think>" },
+      ...end(callFam),
+    ]);
+    expect(decodeText(boxFam, "x |ARGS| </call> </calls> |A| y")).toEqual([
+      START,
+      { type: "text", text: "x |ARGS| </call> </calls> |A| y" },
+      ...end(boxFam),
+    ]);
+  });
+
+  it("a container whose children are text-marked; the separator is the body's", () => {
+    const events = decodeText(
+      boxFam,
+      'Hi <calls><call>get_weather|ARGS|{"city": "Paris"}</call>\n<call>get_time|ARGS|{}</call></calls> done',
+    );
+    expect(events).toEqual([
+      START,
+      { type: "text", text: "Hi " },
+      { type: "action_start", kind: "tool_call" },
+      { type: "action_text", text: 'get_weather{"city": "Paris"}' },
+      {
+        type: "action_end",
+        kind: "tool_call",
+        raw: 'get_weather{"city": "Paris"}',
+        call: { name: "get_weather", arguments: { city: "Paris" } },
+      },
+      { type: "action_start", kind: "tool_call" },
+      { type: "action_text", text: "get_time{}" },
+      { type: "action_end", kind: "tool_call", raw: "get_time{}", call: { name: "get_time", arguments: {} } },
+      { type: "text", text: " done" },
+      ...end(boxFam),
+    ]);
+  });
+
+  it("text between a container's children is an error; a child's open is text outside the container", () => {
+    const events = decodeText(boxFam, "<call>x</call><calls> oops <call>f|ARGS|{}</call></calls>");
+    // One error per piece of text (whitespace is dropped: the templates write it between blocks).
+    const oops = [..."oops"].map((c) => ({
+      type: "error",
+      code: "text-outside-block",
+      message: `text between the blocks of "calls": "${c}"`,
+    }));
+    expect(events).toEqual([
+      START,
+      { type: "text", text: "<call>x</call>" },
+      ...oops,
+      { type: "action_start", kind: "tool_call" },
+      { type: "action_text", text: "f{}" },
+      { type: "action_end", kind: "tool_call", raw: "f{}", call: { name: "f", arguments: {} } },
+      ...end(boxFam),
+    ]);
+  });
+
+  it("a block that reopens at its own text marker: each call ends at the next one", () => {
+    const events = decodeText(boxFam, '>>>get_weather|A|{"city": "Paris"}>>>get_time|A|{}');
+    expect(events.filter((e) => e.type === "action_end")).toEqual([
+      {
+        type: "action_end",
+        kind: "tool_call",
+        raw: 'get_weather{"city": "Paris"}',
+        call: { name: "get_weather", arguments: { city: "Paris" } },
+      },
+      { type: "action_end", kind: "tool_call", raw: "get_time{}", call: { name: "get_time", arguments: {} } },
+    ]);
+  });
+});
+
+/**
+ * Events with each action's body deltas gathered (its text, streamed name and arguments: other
+ * tokens cut them elsewhere) and adjacent text / reasoning merged.
+ */
+function bodies(events: readonly DecoderEvent[]): unknown[] {
+  const out: unknown[] = [];
+  let body: { text: string; names: string[]; args: string } | null = null;
+  for (const e of mergedAll(events)) {
+    if (e.type === "action_text" || e.type === "tool_call_name" || e.type === "tool_call_arguments") {
+      if (body === null) {
+        body = { text: "", names: [], args: "" };
+        out.push(body);
+      }
+      if (e.type === "action_text") body.text += e.text;
+      else if (e.type === "tool_call_name") body.names.push(e.name);
+      else body.args += e.text;
+    } else {
+      body = null;
+      out.push(e);
+    }
+  }
+  return out;
+}
+
+describe("text markers: streaming", () => {
+  /** The events after each pushed ID. */
+  function progress(fam: SyntheticFamily, ids: readonly number[]): DecoderEvent[][] {
+    const c = eventCollector();
+    const d = createDecoder(fam.spec, c, {});
+    const out: DecoderEvent[][] = [];
+    for (const id of ids) {
+      d.push(id);
+      out.push([...c.events]);
+    }
+    return out;
+  }
+
+  it("text that may still become a marker is held, and released at the unit that rules it out", () => {
+    // "a", "b", "<", the 3 bytes of "｜" (text only when complete), "DSML", then "x".
+    const ids = [...callFam.enc("ab<"), ...callFam.enc("｜"), ...callFam.enc("DSML"), ...callFam.enc("x")];
+    expect(ids.length).toBe(8);
+    const seen = progress(callFam, ids).map((evs) =>
+      evs
+        .filter((e) => e.type === "text")
+        .map((e) => (e as { text: string }).text)
+        .join(""),
+    );
+    expect(seen).toEqual(["a", "ab", "ab", "ab", "ab", "ab", "ab", "ab<｜DSMLx"]);
+  });
+
+  it("a marker cut anywhere, spelled through byte pieces or glued to text, gives the same events", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(
+          ...TEXT_CALL_SAMPLES.map((t) => [callFam, t] as const),
+          ...TEXT_CONTAINER_SAMPLES.map((t) => [boxFam, t] as const),
+        ),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 12 }),
+        fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        ([fam, text], cuts, sizes, stream) => {
+          const options: DecoderOptions = stream ? { streamToolCalls: true } : {};
+          const whole = bodies(run(createDecoder, fam, [...fam.enc(text), fam.id.eos as number], options));
+          const ids = [...encCut(fam, text, cuts), fam.id.eos as number];
+          const events = run(createDecoder, fam, ids, options, sizes);
+          expect(bodies(events)).toEqual(whole);
+          expect(run(createReferenceDecoder, fam, ids, options, sizes)).toEqual(events);
+          for (const e of events)
+            if (e.type === "text" || e.type === "reasoning" || e.type === "action_text")
+              expect(e.text).not.toMatch(/[\uD800-\uDBFF]$|^[\uDC00-\uDFFF]|\uFFFD/);
+        },
+      ),
+      { seed: 3701, numRuns: 300 },
+    );
+  });
+});
+
+describe("text markers and stop strings", () => {
+  it("a stop string in the text before a marker stops there; one inside a marker's text never matches it", () => {
+    const text = 'Hello\n<｜DSML｜call>\n{"name": "f", "arguments": {}}\n</｜DSML｜call>';
+    expect(decodeText(callFam, text, { stopStrings: ["llo"] })).toEqual([
+      START,
+      { type: "text", text: "He" },
+      { type: "stop", reason: "stop_string", text: "llo" },
+    ]);
+    // "DSML" is only ever marker text here: the call is decoded and nothing stops.
+    const events = decodeText(callFam, text, { stopStrings: ["DSML"] });
+    expect(events.find((e) => e.type === "action_end")).toMatchObject({ call: { name: "f", arguments: {} } });
+    expect(events.at(-1)).toMatchObject({ type: "stop", reason: "eos" });
+  });
+
+  it("held text that is not a marker goes through the stop strings like any text (never leaks)", () => {
+    expect(decodeText(callFam, "a <｜DSML｜caX b", { stopStrings: ["｜ca"] })).toEqual([
+      START,
+      { type: "text", text: "a <｜DSML" },
+      { type: "stop", reason: "stop_string", text: "｜ca" },
+    ]);
+    // Held at the end of the stream: flushed as text, stop strings apply.
+    expect(decodeText(callFam, "a <｜DSML｜ca", { stopStrings: ["L｜c"] })).toEqual([
+      START,
+      { type: "text", text: "a <｜DSM" },
+      { type: "stop", reason: "stop_string", text: "L｜c" },
+    ]);
+  });
+
+  it("a stop inside a text-marked call ends it with an error and its raw text", () => {
+    const events = decodeText(
+      callFam,
+      '<｜DSML｜call>{"name": "f", "arguments": {"a": "STOP"}}</｜DSML｜call>',
+      {
+        stopStrings: ["STOP"],
+      },
+    );
+    expect(events.filter((e) => e.type === "action_end")).toEqual([
+      {
+        type: "action_end",
+        kind: "tool_call",
+        raw: '{"name": "f", "arguments": {"a": "',
+        error: expect.any(String),
+      },
+    ]);
+    expect(events.at(-1)).toEqual({ type: "stop", reason: "stop_string", text: "STOP" });
+  });
+});
+
+describe("text markers: the compiler", () => {
+  const compile = (textMarkers: Record<string, unknown>) => () =>
+    syntheticFamily({ ...TEXT_CALL_GRAMMAR, textMarkers } as typeof TEXT_CALL_GRAMMAR, TEXT_MARKER_KEYS, [
+      "eos",
+    ]);
+  it("rejects markers it cannot read, with a TypeError", () => {
+    expect(compile({ "": { move: "block-open", block: "call" } })).toThrow(TypeError);
+    expect(compile({ "a\uFFFD": { move: "block-open", block: "call" } })).toThrow(TypeError);
+    expect(compile({ "a\uD800": { move: "block-open", block: "call" } })).toThrow(TypeError);
+    expect(compile({ "<x>": { move: "message-end" } })).toThrow(/cannot be text/);
+    expect(compile({ "<x>": { move: "block-open", block: "nope" } })).toThrow(/unknown block/);
+    expect(compile({ "<｜x>": { move: "block-open", block: "call" } })).not.toThrow();
+  });
+});
