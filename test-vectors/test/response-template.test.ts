@@ -20,18 +20,16 @@ import { type Prepared, prepare, runCase, standIn, transformersFile } from "../r
 
 const file = transformersFile();
 
-/**
- * Compiled with delimiters the stand-in vocabulary does not reserve (`<tool>`, `</tool>`): they
- * are text markers (Grammar.textMarkers), which the decoder engine reads once it supports them.
- */
-const TEXT_MARKERS = ["test_transform_dotted_paths"];
-
-/** The cases whose template chatwire compiles and decodes today; every other template is refused. */
+/** The cases whose template chatwire compiles and decodes; every other template is refused. */
 const DECODED = [
   "test_smollm_thinking_and_tool_call",
   "test_smollm_tool_call_no_thinking",
   "test_smollm_thinking_no_tool_call",
   "test_qwen3_tool_calls",
+  "test_gemma4_tool_call",
+  "test_gemma4_complex_tool_call",
+  // `<tool>` / `</tool>` are not reserved by the stand-in vocabulary: text markers.
+  "test_transform_dotted_paths",
 ];
 
 describe("response_template vectors: transformers tests/utils/test_chat_parsing.py", () => {
@@ -62,10 +60,6 @@ describe("response_template vectors: transformers tests/utils/test_chat_parsing.
       const p = prep(c.template);
       if (p.refused !== undefined) {
         expect(p.refused, c.name).toMatch(/^response-template: not used: field '/);
-        continue;
-      }
-      if (p.loaded?.textMarkers === true) {
-        expect(TEXT_MARKERS, c.name).toContain(c.name);
         continue;
       }
       const r = runCase(p, c);
@@ -151,12 +145,24 @@ describe.skipIf(!present)("transformers' fallback response_templates on the peer
       expect(passed).toBeGreaterThan(0);
     });
 
-  it("the Gemma 4 fallback is refused until a marker may be followed by fixed text", () => {
+  it("the Gemma 4 fallback decodes Gemma 4's cases but one (the template opens reasoning with `thought\\n`)", () => {
     const entry = fmt.templates[GEMMA4];
     if (entry === undefined) throw new Error(`no formats.json entry for ${GEMMA4}`);
     const loaded = loadSafe(entry, { response_template: GEMMA4_RESPONSE_TEMPLATE });
-    expect(loaded.probe?.output.evidence).toContain(
-      "response-template: not used: field 'thinking': \"<|channel>thought\\n\" is the reserved <|channel> followed by fixed text",
-    );
+    expect(loaded.probe?.output.name).toBe("response_template (reasoning, calls response-field)");
+    const failed: string[] = [];
+    let scored = 0;
+    for (const c of peer.cases.filter((x) => x.template === GEMMA4)) {
+      const o = scoreCase(c, loaded);
+      if (o.kind === "skip") continue;
+      scored++;
+      if (o.kind === "fail") failed.push(`${c.name}: ${o.why}`);
+    }
+    expect(scored).toBe(23);
+    // `<|channel>thought<channel|>`: no "\n" after "thought", so the template's open literal
+    // `<|channel>thought\n` does not match (transformers' parser does not open the region either).
+    expect(failed).toEqual([
+      'google-gemma-4-31B-it#3: content "thoughtHello, world!\\nWhat\'s up?", expected "Hello, world!\\nWhat\'s up?" [unexpected-reserved-token]',
+    ]);
   });
 });

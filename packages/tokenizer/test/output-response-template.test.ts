@@ -194,8 +194,13 @@ describe("compileResponseTemplate", () => {
       return "error" in c ? c.error : "compiled";
     };
     expect(
-      refusal(GEMMA4_RESPONSE_TEMPLATE, vocab(["<|channel>", "<channel|>", "<|tool_call>", "<tool_call|>"])),
-    ).toBe("field 'thinking': \"<|channel>thought\\n\" is the reserved <|channel> followed by fixed text");
+      refusal(
+        { fields: { thinking: { open: "<|channel|>analysis<|message|>", close: "<|end|>" } } },
+        vocab(["<|channel|>", "<|message|>", "<|end|>"]),
+      ),
+    ).toBe(
+      "field 'thinking': \"<|channel|>analysis<|message|>\" mixes the reserved tokens <|channel|> and <|message|> with text",
+    );
     expect(refusal({ fields: { content: { open: "<r>", close: "</r>" } } })).toMatch(
       /content between its own markers/,
     );
@@ -227,6 +232,16 @@ describe("compileResponseTemplate", () => {
     expect(refusal({ fields: { thinking: { open: "a".repeat(300), close: "</think>" } } })).toMatch(
       /300 characters/,
     );
+  });
+
+  it("fixed text after a reserved open marker is the reasoning block's openText", () => {
+    const c = compileResponseTemplate(
+      read(GEMMA4_RESPONSE_TEMPLATE),
+      vocab(["<|channel>", "<channel|>", "<|tool_call>", "<tool_call|>", "<turn|>", "<|tool_response>"]),
+    );
+    if ("error" in c) throw new Error(c.error);
+    expect(c.part.markers["<|channel>"]).toEqual({ move: "block-open", block: "think" });
+    expect(c.part.blocks[0]).toEqual({ name: "think", emits: "reasoning", openText: "thought\n" });
   });
 
   it("an open pattern `(?:^|<think>\\s*)` starts decoding in reasoning", () => {

@@ -53,6 +53,8 @@ interface Edge {
   readonly text: readonly string[];
   /** What the open pattern reads after its marker (tool calls only). */
   readonly header: readonly ResponsePatternItem[];
+  /** Fixed text after a reserved open marker (reasoning only: BlockGrammar.openText). */
+  readonly openText: string;
   readonly fromStart: boolean;
 }
 
@@ -94,43 +96,64 @@ class Builder {
     }
   }
 
-  /** An open delimiter; `withHeader`: a pattern may read more after its marker (tool calls). */
+  /**
+   * An open delimiter: its marker, and the fixed text a reserved marker is followed by (Gemma 4's
+   * `<|channel>` + `thought\n`): the block's openText, or for tool calls (`withHeader`) the start
+   * of the header the body reads (`<|tool_call>` + `call:(?P<name>\w+)`).
+   */
   open(scope: string, d: Delimiter, withHeader: boolean): Edge {
     const out = { reserved: [] as string[], text: [] as string[] };
     if ("eos" in d) return refuse(`${scope}: opens at the end of the stream`);
+    let items: ResponsePatternItem[];
+    let fromStart = false;
     if ("literals" in d) {
-      for (const s of d.literals) {
-        const prefix = withHeader ? "" : this.reservedPrefix(s);
-        if (prefix !== "" && prefix !== s)
-          refuse(`${scope}: ${JSON.stringify(s)} is the reserved ${prefix} followed by fixed text`);
-        this.marker(scope, s, out);
-      }
-      return { ...out, header: [], fromStart: false };
+      const heads = d.literals.map((s) => this.split(scope, s, out));
+      if (new Set(heads).size > 1) refuse(`${scope}: its open literals differ after their marker`);
+      items = heads[0] === undefined || heads[0] === "" ? [] : [{ lit: heads[0] }];
+    } else {
+      let source = d.pattern;
+      const inner = startAlternative(source);
+      if (inner !== null) source = inner;
+      fromStart = inner !== null;
+      const read =
+        readPattern(source) ??
+        refuse(`${scope}: pattern ${JSON.stringify(d.pattern)} is outside the supported subset`);
+      const first = read[0];
+      if (first === undefined || !("lit" in first))
+        return refuse(`${scope}: the pattern does not start with literal text`);
+      const tail = this.split(scope, first.lit, out);
+      items = [...(tail === "" ? [] : [{ lit: tail }]), ...read.slice(1)];
     }
-    let source = d.pattern;
-    const inner = startAlternative(source);
-    if (inner !== null) source = inner;
-    const items =
-      readPattern(source) ??
-      refuse(`${scope}: pattern ${JSON.stringify(d.pattern)} is outside the supported subset`);
-    const first = items[0];
-    if (first === undefined || !("lit" in first))
-      return refuse(`${scope}: the pattern does not start with literal text`);
-    let rest = items.slice(1);
-    const prefix = this.reservedPrefix(first.lit);
-    if (prefix !== "" && prefix !== first.lit) {
-      if (!withHeader) refuse(`${scope}: the reserved ${prefix} is followed by fixed text`);
-      rest = [{ lit: first.lit.slice(prefix.length) }, ...rest];
-      out.reserved.push(prefix);
-    } else this.marker(scope, first.lit, out);
-    if (!withHeader) {
-      if (!rest.every((it) => "ws" in it)) refuse(`${scope}: the pattern reads more than its marker`);
-      rest = [];
-    }
-    for (const it of rest)
+    for (const it of items)
       if ("lit" in it && this.reservedInside(it.lit) !== undefined)
         refuse(`${scope}: the pattern has a reserved token after its marker`);
-    return { ...out, header: rest, fromStart: inner !== null };
+    if (withHeader) return { ...out, header: items, openText: "", fromStart };
+    // Reasoning: fixed text after the marker (whitespace the text parser strips is not kept).
+    while (items.length > 0 && "ws" in (items[items.length - 1] as ResponsePatternItem)) items.pop();
+    const [only, ...more] = items;
+    if (more.length > 0 || (only !== undefined && !("lit" in only)))
+      refuse(`${scope}: the pattern reads more than its marker and fixed text`);
+    const openText = only !== undefined && "lit" in only ? only.lit : "";
+    if (openText !== "" && out.text.length > 0) refuse(`${scope}: fixed text after a text marker`);
+    return { ...out, header: [], openText, fromStart };
+  }
+
+  /**
+   * A literal's marker (added to `out`) and the text after it: a reserved prefix followed by text
+   * that holds no reserved string, a whole reserved string, or text with no reserved string in it.
+   */
+  split(scope: string, s: string, out: { reserved: string[]; text: string[] }): string {
+    const prefix = this.reservedPrefix(s);
+    if (prefix === "" || prefix === s) {
+      this.marker(scope, s, out);
+      return "";
+    }
+    const tail = s.slice(prefix.length);
+    const inside = this.reservedInside(tail);
+    if (inside !== undefined)
+      refuse(`${scope}: ${JSON.stringify(s)} mixes the reserved tokens ${prefix} and ${inside} with text`);
+    out.reserved.push(prefix);
+    return tail;
   }
 
   close(scope: string, d: Delimiter): { reserved: string[]; text: string[] } {
@@ -182,10 +205,14 @@ class Builder {
     const close = this.close(`field '${f.name}'`, f.close as Delimiter);
     this.add(open, { move: "block-open", block: THINK });
     this.add(close, { move: "block-close", block: THINK });
-    this.blocks.push({ name: THINK, emits: "reasoning" });
+    this.blocks.push({
+      name: THINK,
+      emits: "reasoning",
+      ...(open.openText !== "" ? { openText: open.openText } : {}),
+    });
     this.startsInReasoning = open.fromStart;
     this.evidence.push(
-      `field '${f.name}': reasoning between ${[...open.reserved, ...open.text].join(" | ")} and ${[...close.reserved, ...close.text].join(" | ")}${open.fromStart ? " (or from the start)" : ""}`,
+      `field '${f.name}': reasoning between ${[...open.reserved, ...open.text].join(" | ")}${open.openText !== "" ? ` + ${JSON.stringify(open.openText)}` : ""} and ${[...close.reserved, ...close.text].join(" | ")}${open.fromStart ? " (or from the start)" : ""}`,
     );
   }
 
