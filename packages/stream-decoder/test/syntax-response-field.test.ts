@@ -237,6 +237,39 @@ describe("response-field body syntax", () => {
     );
   });
 
+  it("never throws on any body text", () => {
+    const pieces = fc.oneof(
+      fc.constantFrom(
+        "call:",
+        "f",
+        "{",
+        "}",
+        "[",
+        "]",
+        ":",
+        ",",
+        '<|"|>',
+        "<parameter=",
+        ">",
+        "</parameter>",
+        "\n",
+        "\u0001",
+      ),
+      fc.string({ maxLength: 6 }),
+    );
+    fc.assert(
+      fc.property(
+        fc.constantFrom(LAX, XML, KV, DOTTED),
+        fc.array(pieces, { maxLength: 30 }),
+        (field, parts) => {
+          const r = run(field, parts).result;
+          expect("call" in r || "error" in r).toBe(true);
+        },
+      ),
+      { numRuns: 500, seed: 37 },
+    );
+  });
+
   it("matches pattern items anchored and reports when more text is needed", () => {
     const items = LAX.header;
     expect(matchItems(items, "call:get_x{", 0, false)).toEqual({ end: 10, groups: { name: "get_x" } });

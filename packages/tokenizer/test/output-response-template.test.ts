@@ -63,9 +63,14 @@ describe("readResponseTemplate", () => {
   it("never throws on any JSON value", () => {
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {
-        readResponseTemplate(v);
-        readResponseTemplate({ fields: { a: v } });
-        readResponseTemplate({ fields: { a: { open: v, close: v, content: "json", transform: v } } });
+        for (const t of [
+          v,
+          { fields: { a: v } },
+          { fields: { a: { open: v, close: v, content: "json", transform: v } } },
+        ]) {
+          const r = readResponseTemplate(t);
+          if ("error" in r) expect(r.error).not.toMatch(/^internal error/);
+        }
       }),
       { numRuns: 300, seed: 37 },
     );
@@ -242,6 +247,56 @@ describe("compileResponseTemplate", () => {
     if ("error" in c) throw new Error(c.error);
     expect(c.part.markers["<|channel>"]).toEqual({ move: "block-open", block: "think" });
     expect(c.part.blocks[0]).toEqual({ name: "think", emits: "reasoning", openText: "thought\n" });
+  });
+
+  it("never throws on any field shape, delimiter or pattern", () => {
+    const v = vocab(["<think>", "</think>", "<tool_call>", "</tool_call>", "<|im_end|>", "<|c>"]);
+    const text = fc.oneof(
+      fc.constantFrom(
+        "<think>",
+        "</think>",
+        "<tool_call>",
+        "<|c>x",
+        "(?P<name>\\w+)",
+        "\\s*",
+        ".*?",
+        "(?:^|<think>)",
+      ),
+      fc.string({ maxLength: 12 }),
+    );
+    const delim = fc.oneof(text, fc.array(text, { maxLength: 3 }));
+    const field = fc.record(
+      {
+        open: delim,
+        open_pattern: text,
+        close: delim,
+        content: fc.constantFrom("text", "json", "xml-inline", "kv-lines", "int"),
+        content_args: fc.dictionary(
+          fc.constantFrom("tag_pattern", "string_delims", "unquoted_keys", "value_parser", "kv_sep"),
+          fc.jsonValue({ maxDepth: 2 }),
+        ),
+        transform: fc.oneof(
+          fc.jsonValue({ maxDepth: 2 }),
+          fc.constant({ type: "function", function: "{content}" }),
+          fc.constant({ type: "function", function: { name: "{name}", arguments: "{content.a}" } }),
+        ),
+      },
+      { requiredKeys: [] },
+    );
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.constantFrom("thinking", "tool_calls", "content", "other"), field, { minKeys: 1 }),
+        (fields) => {
+          const r = readResponseTemplate({ fields });
+          if ("error" in r) expect(r.error).not.toMatch(/^internal error/);
+          else {
+            const c = compileResponseTemplate(r.template, v);
+            if ("error" in c) expect(c.error).not.toMatch(/^internal error/);
+          }
+        },
+      ),
+      { numRuns: 200, seed: 37 },
+    );
   });
 
   it("an open pattern `(?:^|<think>\\s*)` starts decoding in reasoning", () => {

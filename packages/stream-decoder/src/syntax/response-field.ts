@@ -393,7 +393,8 @@ export class ResponseFieldParser implements BodyParser {
       }
       return { call: { name, arguments: record as { [key: string]: JsonValue } } };
     } catch (e) {
-      return { error: e instanceof Fail ? e.why : String(e) };
+      // A Fail is the body's fault; anything else is this parser's, still a result.
+      return { error: e instanceof Fail ? e.why : `internal error: ${String(e)}` };
     } finally {
       this.head = "";
       this.named = false;

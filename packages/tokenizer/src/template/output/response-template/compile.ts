@@ -389,7 +389,8 @@ export function compileResponseTemplate(t: ResponseTemplate, ctx: CompileContext
     }
   } catch (e) {
     if (e instanceof Refused) return { error: e.reason };
-    return { error: e instanceof Error ? e.message : String(e) };
+    // Not a refusal but a fault of this compiler: still a reason, never an exception.
+    return { error: `internal error: ${e instanceof Error ? e.message : String(e)}` };
   }
   if (t.startAnchor !== null)
     b.evidence.push(

@@ -171,6 +171,6 @@ export function readResponseTemplate(value: unknown): ResponseTemplateRead {
     };
   } catch (e) {
     if (e instanceof Refused) return { error: e.reason };
-    return { error: `response_template: ${e instanceof Error ? e.message : String(e)}` };
+    return { error: `internal error: ${e instanceof Error ? e.message : String(e)}` };
   }
 }
