@@ -1575,6 +1575,19 @@ export class StreamDecoder implements Decoder {
         this.afterHeldNewlines(id, t);
         return;
       }
+      // Where text markers are valid and nothing is held: a piece with no unit a marker starts
+      // with cannot begin one, so it is text of the state as it is (what checkedPush ->
+      // markedText do with it, without the scan; a byte per ID and place says which pieces).
+      if (this.slow === SLOW_MARKERS && this.tmState === 0 && this.state <= S_ACTION) {
+        const set = this.markerSet();
+        if (set?.clearOf(id, t, this.classes.length) === true) {
+          this.left--;
+          this.stateText(t);
+          this.setSlow(this.computeSlow());
+          if (this.left === 0 && !this.isStopped) this.finish("max_tokens");
+          return;
+        }
+      }
     } else if (typeof id === "number") {
       const slow = this.slow;
       const sp = this.splits;

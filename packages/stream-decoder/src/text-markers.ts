@@ -32,6 +32,8 @@ export class TextMarkerSet {
   private readonly edges: ReadonlyArray<ReadonlyMap<number, number>>;
   private readonly fail: Int32Array;
   private readonly prefix: readonly string[];
+  /** clearOf's byte per ID: 0 not seen, 1 clear, 2 has a unit a marker starts with. */
+  private clear: Uint8Array | null = null;
 
   constructor(markers: readonly CompiledTextMarker[]) {
     this.markers = markers;
@@ -94,6 +96,31 @@ export class TextMarkerSet {
       if (s === 0) return 0;
       s = fail[s] as number;
     }
+  }
+
+  /**
+   * Whether the text `t` of ID `id` (in [0, size)) has no unit a marker of the set starts with:
+   * fed from state 0 it holds and finds nothing. Computed at the ID's first sight, then one
+   * byte per ID (made at the first call: only decoders of a grammar with text markers pay it).
+   */
+  clearOf(id: number, t: string, size: number): boolean {
+    let c = this.clear;
+    if (c === null) {
+      c = new Uint8Array(size);
+      this.clear = c;
+    }
+    let v = c[id] as number;
+    if (v === 0) {
+      const first = this.edges[0] as ReadonlyMap<number, number>;
+      v = 1;
+      for (let i = 0; i < t.length; i++)
+        if (first.has(t.charCodeAt(i))) {
+          v = 2;
+          break;
+        }
+      c[id] = v;
+    }
+    return v === 1;
   }
 
   /** The state after unit `c` in state `s` (amortized O(1): each fallback shortens the held text). */

@@ -168,7 +168,7 @@ export const TEXT_MARKER_KEYS = ["eos", "user", "assistant"];
 
 /**
  * A reasoning block and a call block (json-call) opened and closed by text markers, with
- * newline rules around them (the shape of DeepSeek V3.2's DSML calls).
+ * newline rules around them (the shape of DeepSeek V3.2's DSML calls), and plain-text calls.
  */
 export const TEXT_CALL_GRAMMAR: Grammar = {
   markers: { eos: { move: "message-end" } },
@@ -193,6 +193,9 @@ export const TEXT_CALL_GRAMMAR: Grammar = {
     "<｜DSML｜call>": { move: "block-open", block: "call" },
     "</｜DSML｜call>": { move: "block-close", block: "call" },
   },
+  // With the request's tools, content that starts with "{" is a call: the text before a
+  // marker can move the decoder (then the marker is read where it moved).
+  plainTextToolCall: "json-call",
 };
 
 /**
@@ -227,6 +230,7 @@ export const TEXT_CALL_SAMPLES = [
   'Hello\n<｜DSML｜call>\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n</｜DSML｜call>',
   '<think>\nHmm <｜DSML｜call> is text here\n\n</think>\n\nx<｜DSML｜call>{"name": "f", "arguments": {}}</｜DSML｜call> after',
   "a <｜DSML｜cal> b </think> <think",
+  '{"name": "f", "arguments": {}}<｜DSML｜call>{}</｜DSML｜call>',
 ];
 export const TEXT_CONTAINER_SAMPLES = [
   'Hello <calls><call>get_weather|ARGS|{"city": "Paris"}</call>\n<call>get_time|ARGS|{}</call></calls> done',

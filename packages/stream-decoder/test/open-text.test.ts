@@ -1,7 +1,7 @@
 // A block whose reserved open marker must be followed by fixed text (BlockGrammar.openText,
 // docs/decoder.md "Open-marker text"): Gemma 4 writes reasoning as ‹<|channel>›thought\n…‹<channel|>›.
 // Expected events are written by hand from the rule; the engine is compared with the reference
-// decoder and with itself under every burst size.
+// decoder, with its own checked path, and with itself under every burst size.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -11,6 +11,7 @@ import {
   type DecoderOptions,
   eventCollector,
 } from "../src/index.ts";
+import { SLOW_PATH_ONLY } from "../src/internal.ts";
 import {
   mergedAll,
   OPEN_TEXT_GRAMMAR,
@@ -155,7 +156,7 @@ describe("openText: the open marker and its text open the block", () => {
     ]);
   });
 
-  it("engine = reference, bursts = one at a time, on the samples with random IDs between them", () => {
+  it("engine = reference = the engine's checked path only, bursts = one at a time, on samples and random IDs", () => {
     const size = fam.vocabSize;
     const part = fc.oneof(
       fc.constantFrom(...OPEN_TEXT_SAMPLES.map(ids)),
@@ -176,6 +177,7 @@ describe("openText: the open marker and its text open the block", () => {
           const one = run(input, options);
           expect(run(input, options, sizes)).toEqual(one);
           expect(run(input, options, sizes, true)).toEqual(one);
+          expect(run(input, { ...options, [SLOW_PATH_ONLY]: true } as DecoderOptions, sizes)).toEqual(one);
         },
       ),
       { seed: 3703, numRuns: 300 },

@@ -247,6 +247,37 @@ describe("text markers: streaming", () => {
     expect(seen).toEqual(["a", "ab", "ab", "ab", "ab", "ab", "ab", "ab<｜DSMLx"]);
   });
 
+  it("after each ID, all the text is out but its longest end that may still become a marker", () => {
+    // Content of the container grammar: its markers there are "<calls>" and ">>>"; these pieces
+    // never complete one ("<calls" and "<ca" are held until the next piece rules them out).
+    const pieces = ["<", "<ca", "ll", "<cal", "x", "ls", "s", "<calls"];
+    const held = (t: string): number => {
+      let k = 0;
+      for (const m of ["<calls>", ">>>"])
+        for (let n = Math.min(m.length - 1, t.length); n > k; n--)
+          if (m.startsWith(t.slice(t.length - n))) {
+            k = n;
+            break;
+          }
+      return k;
+    };
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }), (parts) => {
+        const c = eventCollector();
+        const d = createDecoder(boxFam.spec, c, {});
+        let input = "";
+        for (const part of parts) {
+          for (const id of boxFam.enc(part)) d.push(id);
+          input += part;
+          const out = c.events.map((e) => (e.type === "text" ? e.text : "")).join("");
+          expect(out).toBe(input.slice(0, input.length - held(input)));
+          expect(input.length - out.length).toBeLessThan("<calls>".length);
+        }
+      }),
+      { seed: 3702, numRuns: 200 },
+    );
+  });
+
   it("a marker cut anywhere, spelled through byte pieces or glued to text, gives the same events", () => {
     fc.assert(
       fc.property(
@@ -271,6 +302,29 @@ describe("text markers: streaming", () => {
       ),
       { seed: 3701, numRuns: 300 },
     );
+  });
+});
+
+describe("text markers and a plain-text call", () => {
+  it("text that starts a plain-text call moves the decoder: a marker after it is read there (as text)", () => {
+    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+    const events = decodeText(callFam, '{"name": "f", "arguments": {}}<｜DSML｜call>x', { tools });
+    expect(events).toEqual([
+      START,
+      { type: "action_start", kind: "tool_call" },
+      { type: "action_text", text: '{"name": "f", "arguments": {}}<｜DSML｜call>x' },
+      {
+        type: "action_end",
+        kind: "tool_call",
+        raw: '{"name": "f", "arguments": {}}<｜DSML｜call>x',
+        error: expect.any(String),
+      },
+      ...end(callFam),
+    ]);
+    // Without tools the same text is content, and the marker opens the call block.
+    expect(decodeText(callFam, '{"a": 1}<｜DSML｜call>x').filter((e) => e.type === "action_start")).toEqual([
+      { type: "action_start", kind: "tool_call" },
+    ]);
   });
 });
 
