@@ -270,6 +270,19 @@ describe("response-field body syntax", () => {
     );
   });
 
+  it("stays linear on long runs: a word over 256 characters fails, a missing terminator ends the search", () => {
+    const long = "a".repeat(300);
+    expect(matchItems(LAX.header, `call:${long}{`, 0, true)).toBe(null);
+    const tags = `${"<parameter=k>".repeat(20_000)}x`;
+    const t0 = performance.now();
+    expect(run(XML, [`\n<function=f>${tags}`]).result).toEqual({ name: "f", arguments: {} });
+    expect(run({ ...XML, header: [] }, [`<parameter=${"w".repeat(200_000)}`]).result).toEqual({
+      error: "the call has no name",
+    });
+    // Quadratic work would take minutes here; linear takes milliseconds.
+    expect(performance.now() - t0).toBeLessThan(5_000);
+  });
+
   it("matches pattern items anchored and reports when more text is needed", () => {
     const items = LAX.header;
     expect(matchItems(items, "call:get_x{", 0, false)).toEqual({ end: 10, groups: { name: "get_x" } });

@@ -24,6 +24,14 @@ import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
 
 const WORD = /[\p{L}\p{N}_]/u;
 const isWs = (c: string): boolean => /\s/u.test(c);
+/**
+ * A captured word (a name, a key) is at most this long: a longer one fails the match. Bounds the
+ * work of a match attempt, so finding every tag is linear (a regex engine re-scans the word from
+ * each start: quadratic on a long run of word characters).
+ */
+const MAX_WORD = 256;
+/** The name is streamed only from a header read within this many characters (else at the end). */
+const MAX_HEADER = 1024;
 
 /** A header read so far: matched (end, captures), needs more text, or cannot match. */
 type Match = { readonly end: number; readonly groups: Record<string, string> } | "more" | null;
@@ -39,6 +47,7 @@ export function matchItems(
   text: string,
   at: number,
   final: boolean,
+  miss?: { lazy: boolean },
 ): Match {
   const groups: Record<string, string> = {};
   let i = at;
@@ -54,7 +63,8 @@ export function matchItems(
       if (i === text.length && !final) return "more";
     } else if ("word" in it) {
       const start = i;
-      while (i < text.length && WORD.test(text[i] as string)) i++;
+      while (i < text.length && i - start < MAX_WORD && WORD.test(text[i] as string)) i++;
+      if (i - start >= MAX_WORD) return null;
       if (i === text.length && !final) return "more";
       if (i === start) return null;
       groups[it.word] = text.slice(start, i);
@@ -72,7 +82,11 @@ export function matchItems(
       if (next !== undefined) {
         if (!("lit" in next)) return null;
         const q = text.indexOf(next.lit, i);
-        if (q < 0) return final ? null : "more";
+        if (q < 0) {
+          // No later start can find it either: finding every tag stops here.
+          if (miss !== undefined) miss.lazy = true;
+          return final ? null : "more";
+        }
         end = q;
         stop = q;
         if (trim) while (end > i && isWs(text[end - 1] as string)) end--;
@@ -91,10 +105,12 @@ function matchAll(items: readonly ResponsePatternItem[], text: string): Array<Re
   const out: Array<Record<string, string>> = [];
   if (first === undefined || !("lit" in first)) return out;
   let pos = 0;
+  const miss = { lazy: false };
   for (;;) {
     const at = text.indexOf(first.lit, pos);
     if (at < 0) break;
-    const m = matchItems(items, text, at, true);
+    const m = matchItems(items, text, at, true, miss);
+    if (miss.lazy) break;
     if (m !== null && m !== "more") {
       out.push(m.groups);
       pos = m.end > at ? m.end : at + 1;
@@ -354,7 +370,7 @@ export class ResponseFieldParser implements BodyParser {
     if (this.headerRead || this.sink === null || !("capture" in this.f.name)) return;
     this.head += text;
     const m = matchItems(this.f.header, this.head, 0, false);
-    if (m === "more" && this.head.length <= this.maxBufferedChars) return;
+    if (m === "more" && this.head.length <= MAX_HEADER) return;
     this.headerRead = true;
     const name = m !== null && m !== "more" ? m.groups[this.f.name.capture] : undefined;
     this.head = "";
