@@ -106,6 +106,7 @@ describe("readPattern (the safe subset)", () => {
   });
 
   it("refuses anything else (alternation, classes, quantified literals, backreferences)", () => {
+    expect(readPattern("(?P<a>\\w+)x".repeat(200))).toBeNull(); // over 1,024 characters
     for (const p of ["a|b", "[^<]*x", "a+", "(a)", "(?:x)?y", "\\1", "x{2}", "a.*b", "\\d"])
       expect(readPattern(p), p).toBeNull();
   });

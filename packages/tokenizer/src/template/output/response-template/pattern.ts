@@ -14,8 +14,12 @@ import type { ResponsePatternItem } from "../../../families/grammar.ts";
 
 const ESCAPES: Readonly<Record<string, string>> = { n: "\n", t: "\t", r: "\r" };
 
+/** Patterns are short; a longer one is refused before any work (reading one is linear per group). */
+const MAX_PATTERN = 1024;
+
 /** The items of `source`, or null when it uses anything outside the subset. */
 export function readPattern(source: string): ResponsePatternItem[] | null {
+  if (source.length > MAX_PATTERN) return null;
   const items: ResponsePatternItem[] = [];
   let lit = "";
   const flush = (): void => {
