@@ -71,11 +71,31 @@ function setKey(obj: { [key: string]: JsonValue }, key: string, value: JsonValue
   Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
+/**
+ * Dialects of the literal syntax (default: Python's own). LFM2's templates write a call's values
+ * as `"` + text + `"` with nothing escaped and its dicts through `tojson` (JSON's true / null
+ * inside a Python call), so its calls are read with both options on.
+ */
+export interface PythonLiteralOptions {
+  /** Every string is raw (as if r-prefixed: a backslash is kept) and may span lines. */
+  readonly rawStrings?: boolean;
+  /** JSON's true / false / null are accepted beside True / False / None. */
+  readonly jsonNames?: boolean;
+}
+
 class Parser {
   pos = 0;
   /** Open brackets around the current position. */
   depth = 0;
-  constructor(readonly src: string) {}
+  readonly rawStrings: boolean;
+  readonly jsonNames: boolean;
+  constructor(
+    readonly src: string,
+    options: PythonLiteralOptions = {},
+  ) {
+    this.rawStrings = options.rawStrings === true;
+    this.jsonNames = options.jsonNames === true;
+  }
 
   /** A bracket opens at `pos`: one level deeper, or "too-deep". */
   enter(): void {
@@ -153,9 +173,9 @@ class Parser {
         this.pos = start;
         return this.strings();
       }
-      if (name === "True") return true;
-      if (name === "False") return false;
-      if (name === "None") return null;
+      if (name === "True" || (this.jsonNames && name === "true")) return true;
+      if (name === "False" || (this.jsonNames && name === "false")) return false;
+      if (name === "None" || (this.jsonNames && name === "null")) return null;
       if (q === '"' || q === "'") this.fail(`string prefix ${quote40(name)} is not allowed`, start);
       this.fail(`name ${quote40(name)} is not a literal`, start);
     }
@@ -250,7 +270,7 @@ class Parser {
 
   string(): string {
     const s = this.src;
-    let raw = false;
+    let raw = this.rawStrings;
     while (isStrPrefix(this.peek())) {
       if (this.peek() === "r" || this.peek() === "R") raw = true;
       this.pos++;
@@ -267,7 +287,8 @@ class Parser {
         this.pos += triple ? 3 : 1;
         return out;
       }
-      if (!triple && (c === "\n" || c === "\r")) this.fail("newline in a single-quoted string", this.pos);
+      if (!triple && !this.rawStrings && (c === "\n" || c === "\r"))
+        this.fail("newline in a single-quoted string", this.pos);
       if (c !== "\\") {
         // A run of plain units goes in as one slice: `out += c` per unit made one string per
         // character (ChatGLM3 tools 8k has a 30k-char string argument; profile, bench/).
@@ -361,8 +382,8 @@ function jsonKey(key: JsonValue, at: number): string {
 }
 
 /** One Python literal expression (the whole input). */
-export function parsePythonLiteral(src: string): JsonValue {
-  const p = new Parser(src);
+export function parsePythonLiteral(src: string, options?: PythonLiteralOptions): JsonValue {
+  const p = new Parser(src, options);
   const v = p.value();
   p.skip();
   if (p.pos !== src.length) p.fail("unexpected text after the literal");

@@ -6,10 +6,13 @@ import type { BodyParserFactory } from "./body.ts";
 import { createFencedJsonCallParser } from "./fenced-json-call.ts";
 import { JsonCallParser } from "./json-call.ts";
 import { createJsonCallListParser } from "./json-call-list.ts";
+import { createMarkerQuotedCallParser } from "./marker-quoted-call.ts";
 import { createNameArgsParser } from "./name-args.ts";
 import { PythonCallParser } from "./python-call.ts";
+import { createPythonCallListParser } from "./python-call-list.ts";
 import { RawParser } from "./raw.ts";
 import { createResponseFieldParser } from "./response-field.ts";
+import { createTagNameJsonParser } from "./tag-name-json.ts";
 import { XmlCallParser } from "./xml-call.ts";
 
 export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactory>>> = {
@@ -20,5 +23,8 @@ export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactor
   "fenced-json-call": createFencedJsonCallParser,
   "xml-call": (o) => new XmlCallParser(o.maxBufferedChars),
   "name-args": createNameArgsParser,
+  "python-call-list": createPythonCallListParser,
+  "marker-quoted-call": createMarkerQuotedCallParser,
+  "tag-name-json": createTagNameJsonParser,
   "response-field": createResponseFieldParser,
 };

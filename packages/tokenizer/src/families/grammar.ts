@@ -105,6 +105,23 @@ export type BodySyntax =
   /** Kept as raw action text only (InternLM2 interpreter). */
   | "raw"
   /**
+   * LFM2: `[NAME(k=V, ...), ...]`, a Python list of calls with keyword arguments (dotted names
+   * allowed), each call its own action; values are Python literals whose strings are read raw
+   * (the text between the quotes) and whose dicts may be JSON.
+   */
+  | "python-call-list"
+  /**
+   * Gemma 4: `call:NAME{key:value,...}` with bare keys and strings quoted by a reserved marker
+   * (the block's separator, `<|"|>`); values are numbers, true / false, null / None, lists and
+   * objects of the same syntax.
+   */
+  | "marker-quoted-call"
+  /**
+   * Functionary v3.1: `NAME>{json}`, the body of `<function=NAME>{json}</function>` between
+   * its text markers (Grammar.textMarkers `<function=` / `</function>`).
+   */
+  | "tag-name-json"
+  /**
    * A tool-call region of an HF `response_template` (docs/templates.md "response_template"):
    * what the template's open pattern reads after the open marker, then a json / xml-inline /
    * kv-lines body, the call's name and arguments picked by its transform. The block's

@@ -1,0 +1,379 @@
+// Body syntax "python-call-list": a Python list of calls with keyword arguments, one action per
+// call (LFM2 / LFM2.5 between <|tool_call_start|> and <|tool_call_end|>):
+//
+//   [get_time(city="Paris"), Calendar.create_event(title="demo", tags=["a"], on=True)]
+//   └────── action 1 ───────┘└──────────────────── action 2 ──────────────────────────┘
+//
+// The decoder feeds the body through feedCall() (BodyParser), which stops where the NEXT call's
+// name starts: the decoder then ends the current action and opens another of the same kind
+// (nextCall()), as for json-call-list. The list brackets may be left out (a bare call, or calls
+// separated by ","). A name is a Python identifier that may also hold "." and "-" (dotted tool
+// names such as `Calendar.create_event`; OpenAI tool names allow "-").
+//
+// The values are read the way LFM2's templates write them: a string value is the text between
+// the quotes with nothing unescaped (the templates write `"` + value + `"`; a backslash only
+// keeps the next quote from ending the string); a list is Python's str() of it (escaped
+// strings), a dict JSON (`tojson`: true / null beside True / None). A small lexer (quotes, triple quotes, bracket depth) finds where each top-level value
+// ends; the value is then read ONCE by ../python-literal.ts (literals only, nothing evaluated).
+//
+// Streamed: the name when its "(" arrives, then one arguments delta per value as it completes
+// (`{"city": "Paris"` then `, "days": 3` ... then `}`), concatenated the arguments JSON
+// (json.dumps spelling, ./json-text.ts). Linear in the body: every unit is lexed once and every
+// value parsed once; memory bounded by maxBufferedChars (a longer value or body is an error
+// result); never throws on model output.
+import type { ActionResult } from "../action-parse.ts";
+import { MAX_NESTING_DEPTH } from "../limits.ts";
+import { type JsonValue, PythonLiteralError, parsePythonLiteral } from "../python-literal.ts";
+import type { ToolCallSink } from "../tool-call-scanner.ts";
+import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
+import { jsonString, jsonText } from "./json-text.ts";
+
+// ---- states ----
+/** Before "[" (or a bare call's name).   ‸[get_time(… */
+const B_BEFORE = 0;
+/** After "[" or ",": a call's name, or "]".   [‸get_time(… */
+const B_CALL = 1;
+/** In the name.   [get_ti‸me(… */
+const B_NAME = 2;
+/** After the name, before "(".   [get_time ‸(… */
+const B_NAME_END = 3;
+/** After "(" or ",": a keyword or ")".   (‸city=… */
+const B_ARG = 4;
+/** In a keyword.   (ci‸ty=… */
+const B_KEY = 5;
+/** After a keyword, before "=".   (city ‸=… */
+const B_KEY_END = 6;
+/** In a value (lexed for its end: depth-0 "," or ")").   (city="Pa‸ris"… */
+const B_VALUE = 7;
+/** After a call's ")": "," or "]".   …)‸, … */
+const B_AFTER_CALL = 8;
+/** After "]": only whitespace.   …)]‸ */
+const B_DONE = 9;
+/** Malformed: `error` says why; the rest of the body is not read. */
+const B_FAIL = 10;
+
+/** Python literal dialects of LFM2's templates (see the file comment). */
+const RAW_STRING = { rawStrings: true, jsonNames: true } as const;
+const NESTED = { jsonNames: true } as const;
+/** A value that is one string literal: written raw (`"` + text + `"`). */
+const STRING_START = /^\s*[rRuU]?["']/u;
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 13 || c === 9;
+}
+function isIdStart(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+}
+function isIdPart(c: number): boolean {
+  return isIdStart(c) || (c >= 48 && c <= 57);
+}
+function isNamePart(c: number): boolean {
+  return isIdPart(c) || c === 46 /* . */ || c === 45 /* - */;
+}
+
+/** Sets a key without going through the prototype chain ("__proto__" is an ordinary key). */
+function setKey(obj: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
+  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
+export class PythonCallListParser implements BodyParser {
+  private readonly maxChars: number;
+  private sink: ToolCallSink | null = null;
+  private state = B_BEFORE;
+  private error = "";
+  /** The list has no brackets (a bare call). */
+  private bare = false;
+  /** A call begun in the current action; its ")" was read; the action ends at the next call. */
+  private begun = false;
+  private closed = false;
+  private cut = false;
+  /** Units fed to the current action (the bound). */
+  private fed = 0;
+  private name = "";
+  private key = "";
+  private args: { [key: string]: JsonValue } = {};
+  private argCount = 0;
+  /** The current value's text so far (earlier chunks). */
+  private value = "";
+  // ---- value lexer ----
+  /** Open brackets inside the value. */
+  private depth = 0;
+  /** The open string's quote unit, 0 outside strings. */
+  private quote = 0;
+  /** Quotes seen at a string's start (1, 2: maybe a triple quote), 0 once decided. */
+  private opening = 0;
+  private triple = false;
+  /** Consecutive closing quotes in a triple-quoted string. */
+  private quoteRun = 0;
+  private escaped = false;
+
+  constructor(maxBufferedChars = 1_000_000) {
+    this.maxChars = maxBufferedChars;
+  }
+
+  reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined, _kind?: string): void {
+    this.sink = sink;
+    this.state = B_BEFORE;
+    this.error = "";
+    this.bare = false;
+    this.nextCall();
+  }
+
+  /** The decoder opened the action of the next call (after feedCall stopped before it). */
+  nextCall(): void {
+    this.begun = false;
+    this.closed = false;
+    this.cut = false;
+    this.fed = 0;
+    this.name = "";
+    this.key = "";
+    this.args = {};
+    this.argCount = 0;
+    this.value = "";
+  }
+
+  feed(text: string): void {
+    this.feedCall(text);
+  }
+
+  separator(): void {
+    this.fail("a separator marker inside a Python call list");
+  }
+
+  /**
+   * Reads `text` up to the start of the next call's name: the units consumed (text.length
+   * unless the next call starts in it).
+   */
+  feedCall(text: string): number {
+    const n = text.length;
+    /** Where the current part (name, keyword or value) starts in this chunk. */
+    let from = this.state === B_NAME || this.state === B_KEY || this.state === B_VALUE ? 0 : -1;
+    for (let i = 0; i < n; i++) {
+      const c = text.charCodeAt(i);
+      switch (this.state) {
+        case B_VALUE:
+          if (this.lexValue(c)) continue;
+          // The value ends at this "," or ")".
+          this.value += text.slice(from, i);
+          from = -1;
+          if (!this.endValue()) break;
+          if (c === 41 /* ) */) this.endCall();
+          else this.state = B_ARG;
+          break;
+        case B_NAME:
+          if (isNamePart(c)) break;
+          this.name += text.slice(from, i);
+          from = -1;
+          if (c === 40 /* ( */) this.openArgs();
+          else if (isSpace(c)) this.state = B_NAME_END;
+          else this.fail(`unexpected ${JSON.stringify(text[i])} in a call's name`);
+          break;
+        case B_KEY:
+          if (isIdPart(c)) break;
+          this.key += text.slice(from, i);
+          from = -1;
+          if (c === 61 /* = */) this.openValue();
+          else if (isSpace(c)) this.state = B_KEY_END;
+          else this.fail("positional arguments are not allowed");
+          break;
+        case B_ARG:
+          if (isSpace(c)) break;
+          if (c === 41) this.endCall();
+          else if (isIdStart(c)) {
+            this.state = B_KEY;
+            this.key = "";
+            from = i;
+          } else this.fail("positional arguments are not allowed");
+          break;
+        case B_CALL:
+          if (isSpace(c)) break;
+          if (isIdStart(c)) {
+            if (this.begun) {
+              this.cut = true;
+              return i;
+            }
+            this.begun = true;
+            this.state = B_NAME;
+            this.name = "";
+            from = i;
+          } else if (c === 93 /* ] */ && !this.bare) this.state = B_DONE;
+          else this.fail("expected a call in the list of calls");
+          break;
+        case B_BEFORE:
+          if (isSpace(c)) break;
+          if (c === 91 /* [ */) this.state = B_CALL;
+          else if (isIdStart(c)) {
+            // A bare call: read as a list without its brackets.
+            this.bare = true;
+            this.state = B_CALL;
+            i--;
+          } else this.fail("the tool calls are not a Python list of calls");
+          break;
+        case B_NAME_END:
+          if (isSpace(c)) break;
+          if (c === 40) this.openArgs();
+          else this.fail('expected "(" after the call\'s name');
+          break;
+        case B_KEY_END:
+          if (isSpace(c)) break;
+          if (c === 61) this.openValue();
+          else this.fail("positional arguments are not allowed");
+          break;
+        case B_AFTER_CALL:
+          if (isSpace(c)) break;
+          if (c === 44 /* , */) this.state = B_CALL;
+          else if (c === 93 && !this.bare) this.state = B_DONE;
+          else this.fail('expected "," or "]" after a call in the list');
+          break;
+        case B_DONE:
+          if (!isSpace(c)) this.fail("text after the list of calls");
+          break;
+        default:
+          return n;
+      }
+      if (this.state === B_VALUE && from < 0) from = i + 1;
+    }
+    this.fed += n;
+    if (this.fed > this.maxChars) {
+      this.fail(`the tool call body is longer than ${this.maxChars} characters`);
+      return n;
+    }
+    if (from >= 0 && from < n) {
+      const rest = from === 0 ? text : text.slice(from);
+      if (this.state === B_NAME) this.name += rest;
+      else if (this.state === B_KEY) this.key += rest;
+      else if (this.state === B_VALUE) this.value += rest;
+    }
+    return n;
+  }
+
+  /** One unit of a value: true while the value goes on, false at its depth-0 "," or ")". */
+  private lexValue(c: number): boolean {
+    if (this.opening === 1) {
+      // One quote seen: a second one may start a triple quote or close an empty string.
+      if (c === this.quote) {
+        this.opening = 2;
+        return true;
+      }
+      this.opening = 0;
+      this.triple = false;
+    } else if (this.opening === 2) {
+      this.opening = 0;
+      if (c === this.quote) {
+        this.triple = true;
+        this.quoteRun = 0;
+        return true;
+      }
+      this.quote = 0; // "" was an empty string: c is after it
+    }
+    if (this.quote !== 0) {
+      if (this.escaped) this.escaped = false;
+      else if (c === 92 /* \ */) this.escaped = true;
+      else if (c === this.quote) {
+        if (!this.triple || ++this.quoteRun === 3) this.quote = 0;
+        return true;
+      }
+      this.quoteRun = 0;
+      return true;
+    }
+    if (c === 34 || c === 39) {
+      this.quote = c;
+      this.opening = 1;
+      this.escaped = false;
+      return true;
+    }
+    if (c === 40 || c === 91 || c === 123) {
+      if (++this.depth > MAX_NESTING_DEPTH)
+        this.fail(`the call is nested deeper than ${MAX_NESTING_DEPTH} levels`);
+      return true;
+    }
+    if (c === 41 || c === 93 || c === 125) {
+      if (this.depth > 0) {
+        this.depth--;
+        return true;
+      }
+      if (c !== 41) this.fail(`unexpected ${String.fromCharCode(c)} in a call's arguments`);
+      return this.state === B_FAIL;
+    }
+    return !(c === 44 && this.depth === 0);
+  }
+
+  private openArgs(): void {
+    if (this.name.length === 0) {
+      this.fail("the call has an empty name");
+      return;
+    }
+    this.state = B_ARG;
+    this.sink?.onToolCallName(this.name);
+  }
+
+  private openValue(): void {
+    if (Object.hasOwn(this.args, this.key)) {
+      this.fail(`keyword argument ${JSON.stringify(this.key)} repeated`);
+      return;
+    }
+    this.state = B_VALUE;
+    this.value = "";
+    this.depth = 0;
+    this.quote = 0;
+    this.opening = 0;
+    this.triple = false;
+    this.quoteRun = 0;
+    this.escaped = false;
+  }
+
+  /** The value's text is complete: parsed once, kept and streamed. */
+  private endValue(): boolean {
+    let v: JsonValue;
+    try {
+      v = parsePythonLiteral(this.value, STRING_START.test(this.value) ? RAW_STRING : NESTED);
+    } catch (e) {
+      // Only PythonLiteralError is expected (the parser is depth-bounded: no RangeError).
+      this.fail(e instanceof PythonLiteralError ? e.message : String(e));
+      return false;
+    }
+    this.value = "";
+    setKey(this.args, this.key, v);
+    // The value nests at most MAX_NESTING_DEPTH deep: jsonText's recursion is bounded.
+    this.sink?.onToolCallArguments(
+      `${this.argCount === 0 ? "{" : ", "}${jsonString(this.key)}: ${jsonText(v)}`,
+    );
+    this.argCount++;
+    return true;
+  }
+
+  private endCall(): void {
+    this.closed = true;
+    this.state = B_AFTER_CALL;
+    this.sink?.onToolCallArguments(this.argCount === 0 ? "{}" : "}");
+  }
+
+  end(_raw: string): ActionResult {
+    const r = this.result();
+    // The sink stays: after a cut the decoder opens the next call's action (nextCall()).
+    this.args = {};
+    this.value = "";
+    return r;
+  }
+
+  private result(): ActionResult {
+    if (this.state === B_FAIL) return { error: this.error };
+    if (!this.begun)
+      return { error: this.state === B_DONE ? "the list of calls is empty" : "no call in the list of calls" };
+    if (!this.closed) return { error: 'the call is not closed by ")"' };
+    if (!this.cut && !this.bare && this.state !== B_DONE)
+      return { error: 'the list of calls is not closed by "]"' };
+    return { call: { name: this.name, arguments: this.args } };
+  }
+
+  private fail(why: string): void {
+    this.state = B_FAIL;
+    this.error = why;
+    this.value = "";
+  }
+}
+
+/** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
+export function createPythonCallListParser(options: BodyParserOptions): BodyParser {
+  return new PythonCallListParser(options.maxBufferedChars);
+}

@@ -1,0 +1,92 @@
+// Shared by the decoder-level tests of template-derived formats (syntax-*.test.ts): a peer-parse
+// format loaded as the scorer loads it (test-vectors/peer-parse: its chat template from ../shared
+// and its vocabulary, stand-in markers added), model output text encoded into IDs as a model
+// would generate it, and the events of those IDs pushed one at a time, in bursts, and through
+// the reference decoder, so a test can hold all three equal.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { formats, type Loaded, loadSafe, templateDir } from "../../../test-vectors/peer-parse/score.ts";
+import {
+  createDecoder,
+  createReferenceDecoder,
+  type DecoderEvent,
+  type DecoderOptions,
+  eventCollector,
+} from "../src/index.ts";
+
+/** Whether the chat template of a formats.json entry is in ../shared. */
+export function haveTemplate(key: string): boolean {
+  const e = formats().templates[key];
+  return e !== undefined && existsSync(join(templateDir(e.template.dir), e.template.file));
+}
+
+const loaded = new Map<string, Loaded>();
+
+/** A formats.json entry, loaded, probed and compiled once per test process. */
+export function loadEntry(key: string): Required<Pick<Loaded, "spec" | "encode" | "probe" | "tok">> {
+  let l = loaded.get(key);
+  if (l === undefined) {
+    const e = formats().templates[key];
+    if (e === undefined) throw new Error(`no formats.json entry ${key}`);
+    l = loadSafe(e);
+    loaded.set(key, l);
+  }
+  const { spec, encode, probe, tok } = l;
+  if (spec === undefined || encode === undefined || probe === undefined || tok === undefined)
+    throw new Error(`${key}: ${l.error ?? "not loaded"}`);
+  return { spec, encode, probe, tok };
+}
+
+export type Push = "one" | { readonly bursts: readonly number[] } | "reference";
+
+/** The events of `ids` decoded by `spec`, pushed as `how` says. */
+export function decodeIds(
+  key: string,
+  ids: readonly number[],
+  how: Push,
+  options: DecoderOptions = {},
+): DecoderEvent[] {
+  const { spec } = loadEntry(key);
+  const c = eventCollector();
+  const d = how === "reference" ? createReferenceDecoder(spec, c, options) : createDecoder(spec, c, options);
+  if (how === "one" || how === "reference") for (const id of ids) d.push(id);
+  else {
+    let i = 0;
+    let k = 0;
+    while (i < ids.length) {
+      const n = Math.max(1, how.bursts[Math.min(k++, how.bursts.length - 1)] ?? 1);
+      d.pushMany(ids.slice(i, i + n));
+      i += n;
+    }
+  }
+  d.end();
+  return c.events;
+}
+
+/** The calls, content and reasoning of decoded events, and the streamed name / argument text per call. */
+export function message(events: readonly DecoderEvent[]): {
+  content: string;
+  reasoning: string;
+  calls: { name: string; arguments: unknown }[];
+  errors: string[];
+  streamed: { name: string; args: string }[];
+} {
+  let content = "";
+  let reasoning = "";
+  const calls: { name: string; arguments: unknown }[] = [];
+  const errors: string[] = [];
+  const streamed: { name: string; args: string }[] = [];
+  for (const e of events) {
+    if (e.type === "text") content += e.text;
+    else if (e.type === "reasoning") reasoning += e.text;
+    else if (e.type === "action_end") {
+      if (e.call !== undefined) calls.push({ name: e.call.name, arguments: e.call.arguments });
+      else errors.push(e.error ?? "no call");
+    } else if (e.type === "tool_call_name") streamed.push({ name: e.name, args: "" });
+    else if (e.type === "tool_call_arguments") {
+      const last = streamed.at(-1);
+      if (last !== undefined) last.args += e.text;
+    } else if (e.type === "error") errors.push(e.code);
+  }
+  return { content, reasoning, calls, errors, streamed };
+}

@@ -1,0 +1,157 @@
+// The "tag-name-json" body syntax (Functionary v3.1's `<function=NAME>{json}</function>`, the
+// body between its text markers): `NAME>ARGS`. The reference is the generated call (JSON.parse
+// of JSON.stringify of its arguments): any chunking, streamed or not, gives that call, the name
+// is reported at ">", the deltas concatenate to the arguments; garbage never throws and is
+// chunk-invariant.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { ActionResult } from "../src/action-parse.ts";
+import type { BodyParser } from "../src/syntax/body.ts";
+import { BODY_SYNTAXES } from "../src/syntax/index.ts";
+import { decodeIds, haveTemplate, loadEntry, message } from "./derived-format-support.ts";
+
+function parser(max = 1_000_000): BodyParser {
+  const make = BODY_SYNTAXES["tag-name-json"];
+  if (make === undefined) throw new Error("no tag-name-json parser");
+  return make({ maxBufferedChars: max, argumentsKey: "arguments" });
+}
+
+function drive(
+  p: BodyParser,
+  chunks: readonly string[],
+  streamed: boolean,
+): { result: ActionResult; names: string[]; args: string } {
+  const names: string[] = [];
+  let args = "";
+  p.reset(
+    streamed
+      ? {
+          onToolCallName: (n) => names.push(n),
+          onToolCallArguments: (t) => {
+            args += t;
+          },
+        }
+      : null,
+    undefined,
+  );
+  for (const c of chunks) p.feed(c);
+  return { result: p.end(chunks.join("")), names, args };
+}
+
+function chunked(text: string, cuts: readonly number[]): string[] {
+  const at = [...new Set(cuts.map((f) => Math.floor(f * text.length)))].sort((a, b) => a - b);
+  const out: string[] = [];
+  let from = 0;
+  for (const c of at)
+    if (c > from && c < text.length) {
+      out.push(text.slice(from, c));
+      from = c;
+    }
+  out.push(text.slice(from));
+  return out;
+}
+
+const cutsArb = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 });
+const name = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_.-]{0,8}$/);
+const args = fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
+
+describe("tag-name-json: NAME>{json}, any chunking", () => {
+  it("round trip (the generated call is the reference)", () => {
+    fc.assert(
+      fc.property(
+        name,
+        args,
+        fc.constantFrom(undefined, 1),
+        cutsArb,
+        fc.boolean(),
+        (n, a, indent, cuts, streamed) => {
+          const body = `${n}>${JSON.stringify(a, null, indent)}`;
+          const expected = JSON.parse(JSON.stringify(a)) as unknown;
+          const whole = drive(parser(), [body], streamed);
+          expect(drive(parser(), chunked(body, cuts), streamed)).toEqual(whole);
+          expect(whole.result).toEqual({ call: { name: n, arguments: expected } });
+          if (streamed) {
+            expect(whole.names).toEqual([n]);
+            expect(JSON.parse(whole.args)).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("the peer's case and malformed bodies", () => {
+    for (const streamed of [false, true]) {
+      expect(drive(parser(), ['special_function>{"arg1": 1}'], streamed).result).toEqual({
+        call: { name: "special_function", arguments: { arg1: 1 } },
+      });
+      expect(drive(parser(), ["f{}"], streamed).result).toEqual({
+        error: 'the tool call has no ">" after its name',
+      });
+      expect(drive(parser(), [">{}"], streamed).result).toEqual({
+        error: "the tool call has an empty or multi-line name",
+      });
+      expect(drive(parser(), ["f>[1]"], streamed).result).toEqual({
+        error: "the tool call's arguments are not a JSON object",
+      });
+      expect("error" in drive(parser(), ["f>{"], streamed).result).toBe(true);
+    }
+    expect(drive(parser(10), ['f>{"k": "long value"}'], true).result).toEqual({
+      error: "the tool call body is longer than 10 characters",
+    });
+  });
+
+  it("garbage never throws and is chunk-invariant", () => {
+    const unit = fc.constantFrom(...'{}[]":,>\\ \nab01'.split(""));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 40 }), cutsArb, fc.boolean(), (units, cuts, streamed) => {
+        const body = units.join("");
+        expect(drive(parser(), chunked(body, cuts), streamed)).toEqual(drive(parser(), [body], streamed));
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+const V31 = "models/templates/meetkai-functionary-medium-v3.1.jinja";
+
+describe.skipIf(!haveTemplate(V31))(
+  "tag-name-json through the decoder (Functionary v3.1 template, text markers)",
+  () => {
+    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+    it("content and calls written as text; bursts and the reference path agree", () => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.tuple(name, args), { minLength: 1, maxLength: 3 }),
+          fc.constantFrom("", "Let me check. 1 > 0."),
+          fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+          (calls, content, bursts) => {
+            const output = `${content}${calls.map(([n, a]) => `<function=${n}>${JSON.stringify(a)}</function>`).join("")}<|eom_id|>`;
+            const ids = loadEntry(V31).encode(output);
+            const options = { streamToolCalls: true, tools };
+            const one = decodeIds(V31, ids, "one", options);
+            expect(decodeIds(V31, ids, { bursts }, options)).toEqual(one);
+            expect(decodeIds(V31, ids, "reference", options)).toEqual(one);
+            const m = message(one);
+            const expected = calls.map(([n, a]) => ({
+              name: n,
+              arguments: JSON.parse(JSON.stringify(a)) as unknown,
+            }));
+            expect(m.errors).toEqual([]);
+            expect(m.content).toBe(content);
+            expect(m.calls).toEqual(expected);
+            expect(m.streamed.map((s) => JSON.parse(s.args))).toEqual(expected.map((c) => c.arguments));
+          },
+        ),
+        { numRuns: 40 },
+      );
+    });
+
+    it("a python call after <|python_tag|> is code", () => {
+      const ids = loadEntry(V31).encode("<|python_tag|>print(1 > 0)<|eom_id|>");
+      expect(message(decodeIds(V31, ids, "one")).calls).toEqual([
+        { name: "python", arguments: { code: "print(1 > 0)" } },
+      ]);
+    });
+  },
+);

@@ -1,0 +1,104 @@
+// Shared by the output-<format>.test.ts suites: every chat template of ../shared (templates and
+// templates-extra) probed once over one small vocabulary, so a recognizer can be shown to claim
+// its own templates and no other. The vocabulary is the 256 byte symbols (any text encodes)
+// plus, as special added tokens, every marker string of test-vectors/peer-parse/formats.json and
+// the usual turn tokens: each template finds the reserved strings it writes, as a stand-in
+// vocabulary does for the peer-parse scorer.
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { formats, templateDir } from "../../../test-vectors/peer-parse/score.ts";
+import { probeTemplate, templateFromFiles } from "../src/index.ts";
+import { BYTE_TO_CHAR } from "../src/models/bytelevel/index.ts";
+
+const TURN_TOKENS = [
+  "<|begin_of_text|>",
+  "<|start_header_id|>",
+  "<|end_header_id|>",
+  "<|eot_id|>",
+  "<|eom_id|>",
+  "<|python_tag|>",
+  "<|endoftext|>",
+  "<bos>",
+  "<eos>",
+  "<start_of_turn>",
+  "<end_of_turn>",
+  "<|start|>",
+  "<|message|>",
+  "<|channel|>",
+  "<|return|>",
+  "<|call|>",
+];
+
+/** The small vocabulary's tokenizer.json. */
+function tokenizerJson(): string {
+  const vocab: Record<string, number> = {};
+  BYTE_TO_CHAR.forEach((ch, b) => {
+    vocab[ch] = b;
+  });
+  const markers = new Set<string>(TURN_TOKENS);
+  for (const e of Object.values(formats().templates)) for (const m of e.vocabulary.markers) markers.add(m);
+  const added = [...markers].map((content, i) => ({
+    id: 256 + i,
+    content,
+    special: true,
+    single_word: false,
+    lstrip: false,
+    rstrip: false,
+    normalized: false,
+  }));
+  return JSON.stringify({
+    version: "1.0",
+    truncation: null,
+    padding: null,
+    added_tokens: added,
+    normalizer: null,
+    pre_tokenizer: { type: "ByteLevel", add_prefix_space: false, trim_offsets: true, use_regex: true },
+    post_processor: null,
+    decoder: { type: "ByteLevel" },
+    model: { type: "BPE", dropout: null, vocab, merges: [] },
+  });
+}
+
+/** Every template file of ../shared: "templates/x.jinja" -> its text ([] when absent). */
+export function sharedTemplates(): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const dir of ["templates", "templates-extra"] as const) {
+    const path = templateDir(dir);
+    if (!existsSync(path)) continue;
+    for (const f of readdirSync(path).sort())
+      if (f.endsWith(".jinja")) out.set(`${dir}/${f}`, readFileSync(join(path, f), "utf8"));
+  }
+  return out;
+}
+
+let cache: Map<string, string> | undefined;
+
+/**
+ * The derived output name of every shared template over the small vocabulary ("refused" when
+ * the template refuses the probe's conversations). Computed once per test process.
+ */
+export function derivedNames(): ReadonlyMap<string, string> {
+  if (cache !== undefined) return cache;
+  const json = tokenizerJson();
+  const names = new Map<string, string>();
+  for (const [file, template] of sharedTemplates()) {
+    try {
+      const tok = templateFromFiles(
+        {
+          "tokenizer.json": json,
+          "tokenizer_config.json": JSON.stringify({
+            chat_template: template,
+            bos_token: "<s>",
+            eos_token: "</s>",
+          }),
+        },
+        { now: () => new Date(2024, 6, 26) },
+      );
+      names.set(file, probeTemplate(tok).output.name);
+    } catch {
+      names.set(file, "refused");
+    }
+  }
+  cache = names;
+  return names;
+}

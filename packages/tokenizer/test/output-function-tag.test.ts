@@ -1,0 +1,43 @@
+// The "function-tag" recognizer (Functionary v3.1): derived from renderings of one call, two
+// calls and a call of python, and claimed by no other template of ../shared. The templates are
+// read from ../shared (CHATWIRE_TEMPLATES, CHATWIRE_TEMPLATES_EXTRA); the suite is skipped
+// without them.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formats, loadFormat, templateDir } from "../../../test-vectors/peer-parse/score.ts";
+import { probeTemplate } from "../src/index.ts";
+import { derivedNames } from "./output-claims-support.ts";
+
+const entry = formats().templates["models/templates/meetkai-functionary-medium-v3.1.jinja"];
+const present = entry !== undefined && existsSync(join(templateDir(entry.template.dir), entry.template.file));
+
+describe.skipIf(!present)("function-tag recognizer (Functionary v3.1)", () => {
+  it("derives the text markers of the tag and the python code block from renderings", () => {
+    if (entry === undefined) throw new Error("no Functionary v3.1 entry");
+    const out = probeTemplate(loadFormat(entry).tok).output;
+    expect(out.name).toBe("<function=…</function> call");
+    expect(out.grammar.textMarkers).toEqual({
+      "<function=": { move: "block-open", block: "function" },
+      "</function>": { move: "block-close", block: "function" },
+    });
+    expect(out.grammar.markers["<|python_tag|>"]).toEqual({ move: "block-open", block: "python_tag" });
+    expect(out.grammar.blocks).toEqual(
+      expect.arrayContaining([
+        { name: "function", emits: "action", kind: "tool_call", body: "tag-name-json" },
+        { name: "python_tag", emits: "action", kind: "python", body: "raw" },
+      ]),
+    );
+    expect(out.grammar.markers["<|eom_id|>"]).toEqual({ move: "message-end" });
+    expect(out.evidence).toContain(
+      'function-tag: a one-call turn renders as the text <function=probe_tool>{"k": "v"}</function>',
+    );
+  });
+
+  // The minja variant writes a call's arguments by string concatenation (`'>' + arguments`): the
+  // probe's arguments are objects, so its renderings are not JSON and it is not claimed.
+  it("claims the Functionary v3.1 template of ../shared and no other", () => {
+    const claimed = [...derivedNames()].filter(([, name]) => name.includes("<function=")).map(([f]) => f);
+    expect(claimed).toEqual(["templates-extra/llamacpp-meetkai-functionary-medium-v3.1.jinja"]);
+  });
+});

@@ -1,0 +1,46 @@
+// The "reasoning-open-text" recognizer (Gemma 4's `<|channel>thought\n…\n<channel|>`): the close
+// from a reasoning rendering, the open marker and its fixed text from the generation prompt's
+// empty block, and claimed by no other template of ../shared. The templates are read from
+// ../shared (CHATWIRE_TEMPLATES, CHATWIRE_TEMPLATES_EXTRA); the suite is skipped without them.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { formats, loadFormat, templateDir } from "../../../test-vectors/peer-parse/score.ts";
+import { probeTemplate } from "../src/index.ts";
+import { derivedNames } from "./output-claims-support.ts";
+
+const entry = formats().templates["models/templates/google-gemma-4-31B-it.jinja"];
+const present = entry !== undefined && existsSync(join(templateDir(entry.template.dir), entry.template.file));
+
+describe.skipIf(!present)("reasoning-open-text recognizer (Gemma 4)", () => {
+  it("derives the open marker, its text, the close and the newline rules", () => {
+    if (entry === undefined) throw new Error("no Gemma 4 entry");
+    const probe = probeTemplate(loadFormat(entry).tok);
+    const out = probe.output;
+    expect(out.name).toBe("reasoning <|channel>thought…<channel|>; marker-quoted call");
+    expect(out.grammar.markers["<|channel>"]).toEqual({ move: "block-open", block: "think" });
+    expect(out.grammar.markers["<channel|>"]).toEqual({ move: "block-close", block: "think" });
+    expect(out.grammar.blocks).toContainEqual({
+      name: "think",
+      emits: "reasoning",
+      openText: "thought",
+      newlines: { afterOpen: "one", beforeClose: "one" },
+    });
+    expect(out.grammar.startBlock).toBe("think");
+    // The default prompt closes its empty reasoning block: decoding starts in content.
+    expect(probe.startInReasoning).toBe(false);
+    expect(out.evidence).toContain(
+      "reasoning-open-text: the generation prompt ends with an empty reasoning block <|channel>thought\\n<channel|>",
+    );
+  });
+
+  it("claims the Gemma 4 templates of ../shared and no other", () => {
+    const claimed = [...derivedNames()]
+      .filter(([, name]) => name.includes("<|channel>thought"))
+      .map(([f]) => f);
+    expect(claimed).toEqual([
+      "templates-extra/llamacpp-google-gemma-4-31B-it-interleaved.jinja",
+      "templates-extra/llamacpp-google-gemma-4-31B-it.jinja",
+    ]);
+  });
+});
