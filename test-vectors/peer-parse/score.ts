@@ -116,13 +116,17 @@ interface AddedTokenJson {
 }
 
 /** The vocabulary of a format: the package's files, its chat template replaced by the case's,
- * and (stand-ins) each listed marker the vocabulary lacks appended as a special added token. */
-export function loadFormat(entry: FormatEntry): { tok: TemplateTokenizer; added: string[] } {
+ * and (stand-ins) each listed marker the vocabulary lacks appended as a special added token.
+ * `config`: more tokenizer_config.json fields (a response_template). */
+export function loadFormat(
+  entry: FormatEntry,
+  config: Readonly<Record<string, unknown>> = {},
+): { tok: TemplateTokenizer; added: string[] } {
   const json = readJsonFile<{
     added_tokens: AddedTokenJson[];
     model: { vocab: Record<string, number> | unknown[] };
   }>(packageFile(entry.vocabulary.package, "tokenizer.json"));
-  const config = readJsonFile<Record<string, unknown>>(
+  const base = readJsonFile<Record<string, unknown>>(
     packageFile(entry.vocabulary.package, "tokenizer_config.json"),
   );
   const have = new Set(json.added_tokens.map((t) => t.content));
@@ -151,7 +155,7 @@ export function loadFormat(entry: FormatEntry): { tok: TemplateTokenizer; added:
   const chatTemplate = readFileSync(join(templateDir(entry.template.dir), entry.template.file), "utf8");
   const files = {
     "tokenizer.json": JSON.stringify(json),
-    "tokenizer_config.json": JSON.stringify({ ...config, chat_template: chatTemplate }),
+    "tokenizer_config.json": JSON.stringify({ ...base, chat_template: chatTemplate, ...config }),
   };
   return { tok: templateFromFiles(files, { now: () => new Date(2024, 6, 26) }), added };
 }
@@ -283,10 +287,10 @@ export interface Loaded {
 const errorText = (e: unknown): string =>
   e instanceof Error ? `${(e as { type?: string }).type ?? e.name}: ${e.message.slice(0, 80)}` : String(e);
 
-export function loadSafe(entry: FormatEntry): Loaded {
+export function loadSafe(entry: FormatEntry, config: Readonly<Record<string, unknown>> = {}): Loaded {
   let loaded: { tok: TemplateTokenizer; added: string[] };
   try {
-    loaded = loadFormat(entry);
+    loaded = loadFormat(entry, config);
   } catch (e) {
     return { added: [], error: `load ${errorText(e)}` };
   }

@@ -14,6 +14,7 @@ import {
   type Grammar,
   type MarkerMove,
   PLAIN_TEXT_CALL_KIND,
+  type ResponseFieldBody,
   type TextModel,
   TokenKind,
 } from "@chatwire/tokenizer";
@@ -87,6 +88,8 @@ export interface CompiledBody {
   /** BlockGrammar.callKeys, "" for the default. */
   readonly nameKey: string;
   readonly idKey: string;
+  /** BlockGrammar.responseField of the blocks sharing this body ("response-field" only). */
+  readonly responseField?: ResponseFieldBody;
   readonly create: BodyParserFactory | null;
 }
 
@@ -97,6 +100,7 @@ export function bodyParserOptions(b: CompiledBody | undefined, maxBufferedChars:
     argumentsKey: b?.argumentsKey ?? "arguments",
     ...(b !== undefined && b.nameKey !== "" ? { nameKey: b.nameKey } : {}),
     ...(b !== undefined && b.idKey !== "" ? { idKey: b.idKey } : {}),
+    ...(b?.responseField !== undefined ? { responseField: b.responseField } : {}),
   };
 }
 
@@ -332,6 +336,7 @@ export function compileGrammarSpec(
     syntax: BodySyntax | undefined,
     key: "arguments" | "parameters" | undefined,
     callKeys?: BlockGrammar["callKeys"],
+    responseField?: ResponseFieldBody,
   ): number => {
     if (syntax === undefined) return -1;
     const argumentsKey = key ?? "arguments";
@@ -339,11 +344,22 @@ export function compileGrammarSpec(
     const idKey = callKeys?.id ?? "";
     let i = bodies.findIndex(
       (b) =>
-        b.syntax === syntax && b.argumentsKey === argumentsKey && b.nameKey === nameKey && b.idKey === idKey,
+        b.syntax === syntax &&
+        b.argumentsKey === argumentsKey &&
+        b.nameKey === nameKey &&
+        b.idKey === idKey &&
+        b.responseField === responseField,
     );
     if (i === -1) {
       i = bodies.length;
-      bodies.push({ syntax, argumentsKey, nameKey, idKey, create: BODY_SYNTAXES[syntax] ?? null });
+      bodies.push({
+        syntax,
+        argumentsKey,
+        nameKey,
+        idKey,
+        ...(responseField !== undefined ? { responseField } : {}),
+        create: BODY_SYNTAXES[syntax] ?? null,
+      });
     }
     return i;
   };
@@ -401,7 +417,7 @@ export function compileGrammarSpec(
       emits:
         b.emits === "reasoning" ? Emits.Reasoning : b.emits === "action" ? Emits.Action : Emits.Container,
       kind: b.kindFromMarker === true ? "" : (b.kind ?? b.name),
-      body: bodyIndex(b.body, b.argumentsKey, b.callKeys),
+      body: bodyIndex(b.body, b.argumentsKey, b.callKeys, b.responseField),
       beforeOpen: nl(b.newlines?.beforeOpen),
       afterOpen: nl(b.newlines?.afterOpen),
       beforeClose: nl(b.newlines?.beforeClose),

@@ -27,6 +27,9 @@ export type {
   MarkerMove,
   NewlineRules,
   OpeningPart,
+  ResponseFieldBody,
+  ResponsePatternItem,
+  ResponseValuePath,
 } from "./families/grammar.ts";
 export { PLAIN_TEXT_CALL_KIND } from "./families/grammar.ts";
 export { FAMILIES, FAMILY_NAMES, FAMILY_NAMES as FORMAT_NAMES } from "./families/index.ts";

@@ -5,6 +5,7 @@
 // parser reports the function name as soon as it is known and the arguments as JSON text
 // deltas (concatenated they are the arguments JSON). Linear in the body, bounded memory
 // (maxBufferedChars), never throws on model output: a malformed body is an error result.
+import type { ResponseFieldBody } from "@chatwire/tokenizer";
 import type { ActionResult } from "../action-parse.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 
@@ -52,6 +53,8 @@ export interface BodyParserOptions {
   /** JSON call lists: the key of the tool name (default "name") and of the call id (default "id"). */
   readonly nameKey?: string;
   readonly idKey?: string;
+  /** "response-field": the block's compiled response_template region (BlockGrammar.responseField). */
+  readonly responseField?: ResponseFieldBody;
 }
 
 export type BodyParserFactory = (options: BodyParserOptions) => BodyParser;

@@ -14,6 +14,7 @@ import { createNameArgsParser } from "./name-args.ts";
 import { PythonCallParser } from "./python-call.ts";
 import { createPythonCallListParser } from "./python-call-list.ts";
 import { RawParser } from "./raw.ts";
+import { createResponseFieldParser } from "./response-field.ts";
 import { createTagNameJsonParser } from "./tag-name-json.ts";
 import { XmlCallListParser, XmlCallParser } from "./xml-call.ts";
 
@@ -33,4 +34,5 @@ export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactor
   "dsml-invoke-list": (o) => new XmlCallListParser(o.maxBufferedChars, XML_SPELLINGS["dsml-invoke-list"]),
   "arg-key-value": (o) => new ArgKeyValueParser(o.maxBufferedChars),
   "json-named-call-list": createJsonNamedCallListParser,
+  "response-field": createResponseFieldParser,
 };

@@ -149,7 +149,59 @@ export type BodySyntax =
    * reserved tokens given to the block as separator markers (in that order, repeated); values
    * are text for a string-typed parameter, else JSON / a Python literal / text.
    */
-  | "arg-key-value";
+  | "arg-key-value"
+  /**
+   * A tool-call region of an HF `response_template` (docs/templates.md "response_template"):
+   * what the template's open pattern reads after the open marker, then a json / xml-inline /
+   * kv-lines body, the call's name and arguments picked by its transform. The block's
+   * `responseField` describes it.
+   */
+  | "response-field";
+
+/** One item of a response_template pattern, in the safe subset chatwire runs (linear, no backtracking). */
+export type ResponsePatternItem =
+  /** Literal text. */
+  | { readonly lit: string }
+  /** `\s*`: any whitespace, possibly none. */
+  | { readonly ws: true }
+  /** `(?P<NAME>\w+)`: a word, captured. */
+  | { readonly word: string }
+  /** `(?P<NAME>.*?)` or `.*?`: the shortest text up to the next literal (captured when named). */
+  | { readonly lazy: string | null };
+
+/** Where a call's name or arguments come from: a capture of the open pattern, or a path into the parsed body. */
+export type ResponseValuePath = { readonly capture: string } | { readonly content: readonly string[] };
+
+/** BlockGrammar.responseField: a response_template tool-call region compiled to data. */
+export interface ResponseFieldBody {
+  /** What the open pattern reads after its leading marker (captures the name, e.g. `call:(?P<name>\w+)`). */
+  readonly header: readonly ResponsePatternItem[];
+  readonly content: "json" | "xml-inline" | "kv-lines";
+  /** json: transformers' lax knobs (`unquoted_keys`, `string_delims`, `allow_non_json`). */
+  readonly unquotedKeys?: boolean;
+  readonly stringDelims?: ReadonlyArray<readonly [string, string]>;
+  readonly allowNonJson?: boolean;
+  /**
+   * A string delimiter the vocabulary reserves (Gemma 4's `<|"|>`): the block's separator marker,
+   * which the body reads back as this text.
+   */
+  readonly separatorText?: string;
+  /** xml-inline: `tag_pattern` (with `key` and `value` captures), duplicate keys as a list. */
+  readonly tag?: readonly ResponsePatternItem[];
+  readonly mergeDuplicates?: boolean;
+  /**
+   * xml-inline / kv-lines `value_parser`: none (the text as is), "text" (stripped), "json",
+   * "json-or-text" (json with allow_non_json: the stripped text when it is not JSON).
+   */
+  readonly valueParser?: "text" | "json" | "json-or-text";
+  /** kv-lines: separators and stripping. */
+  readonly lineSep?: string;
+  readonly kvSep?: string;
+  readonly strip?: boolean;
+  /** The transform's `function.name` and `function.arguments`. */
+  readonly name: ResponseValuePath;
+  readonly arguments: ResponseValuePath;
+}
 
 export interface BlockGrammar {
   readonly name: string;
@@ -176,6 +228,8 @@ export interface BlockGrammar {
    * while it is open ends the open action first (Mistral v11+ ‹TOOL_CALLS› per call).
    */
   readonly reopens?: boolean;
+  /** body "response-field": the region's compiled description. */
+  readonly responseField?: ResponseFieldBody;
   /**
    * Fixed text that follows the block's RESERVED open marker and is part of the marker, not of
    * the body (Gemma 4 reasoning: ‹<|channel>›`thought\n`…‹<channel|>›). The block opens only

@@ -1,7 +1,11 @@
 // tokenizer_config.json: read and validate the fields chatwire uses. Everything else is kept
-// in `raw` untouched. A malformed file is a "bad-tokenizer-file" error naming the file and field.
+// in `raw` untouched (`response_template` is read but never fails the load). A malformed file is a "bad-tokenizer-file" error naming the file and field.
 // Runtime-neutral: reading the file from disk is ../node (readTokenizerConfig).
 import { TokenizerError } from "../errors.ts";
+import {
+  type ResponseTemplateRead,
+  readResponseTemplate,
+} from "../template/output/response-template/read.ts";
 
 export interface AddedTokenDecl {
   readonly id: number;
@@ -18,6 +22,12 @@ export interface TokenizerConfig {
   readonly bosToken: string | undefined;
   readonly eosToken: string | undefined;
   readonly chatTemplate: string | undefined;
+  /**
+   * `response_template` (HF transformers' declarative output description), or why it was
+   * ignored: a malformed one never fails the load, the template-derived format is used instead
+   * and the reason is shown as evidence (`chatwire decode --explain`).
+   */
+  readonly responseTemplate?: ResponseTemplateRead;
   readonly raw: Readonly<Record<string, unknown>>;
 }
 
@@ -104,6 +114,9 @@ export function parseTokenizerConfig(text: string, file: string): TokenizerConfi
     bosToken: tokenString(raw, "bos_token", file),
     eosToken: tokenString(raw, "eos_token", file),
     chatTemplate: chatTemplate(raw, file),
+    ...(raw.response_template !== undefined && raw.response_template !== null
+      ? { responseTemplate: readResponseTemplate(raw.response_template) }
+      : {}),
     raw,
   };
 }

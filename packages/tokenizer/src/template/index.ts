@@ -19,6 +19,21 @@ export {
 export type { Generated, Piece, ProbeCall, ProbeContext, ProbeTurn } from "./output/context.ts";
 export type { DerivedOutput } from "./output/derive.ts";
 export type { FormatPart, Recognizer } from "./output/part.ts";
+export {
+  type CompiledResponse,
+  compileResponseTemplate,
+} from "./output/response-template/compile.ts";
+export {
+  GEMMA4_RESPONSE_TEMPLATE,
+  QWEN_RESPONSE_TEMPLATE,
+  RESPONSE_TEMPLATE_FALLBACKS,
+} from "./output/response-template/fallbacks.ts";
+export {
+  type ResponseTemplate,
+  type ResponseTemplateField,
+  type ResponseTemplateRead,
+  readResponseTemplate,
+} from "./output/response-template/read.ts";
 export { probeTemplate, type TemplateProbe } from "./probe.ts";
 export { type AddedToken, hasControlShape, isTextPiece, splitAddedTokens } from "./reserved-set.ts";
 export {

@@ -153,7 +153,7 @@ export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
     createProbeContext(tok, endOfTurn),
     [...eos].sort((x, y) => x - y),
   );
-  const startInReasoning = opensStartBlock(output, generationPrompt);
+  const startInReasoning = output.startsInReasoning === true || opensStartBlock(output, generationPrompt);
   const names = new Map<number, string>();
   for (const [s, id] of tok.reserved) names.set(id, s);
   return Object.freeze({

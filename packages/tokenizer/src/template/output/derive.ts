@@ -6,6 +6,7 @@ import type { BlockGrammar, Grammar, MarkerMove } from "../../families/grammar.t
 import type { ProbeContext } from "./context.ts";
 import type { FormatPart, Recognizer } from "./part.ts";
 import { REASONING_RECOGNIZERS, TOOL_RECOGNIZERS } from "./recognizers/index.ts";
+import { compileResponseTemplate } from "./response-template/compile.ts";
 
 export interface DerivedOutput {
   /** "reasoning <think>…</think>; tool_call JSON", or "text" when nothing was recognized. */
@@ -15,6 +16,28 @@ export interface DerivedOutput {
   readonly ids: Readonly<Record<string, number>>;
   /** One line per finding, prefixed by the recognizer's name. */
   readonly evidence: readonly string[];
+  /** The reasoning block is open at the start of the output whatever the prompt (response_template `(?:^|<think>)`). */
+  readonly startsInReasoning?: boolean;
+}
+
+/** The model's response_template as the one part, or null (absent, malformed or refused: evidence says why). */
+function responsePart(
+  ctx: ProbeContext,
+  ends: ReadonlySet<number>,
+  evidence: string[],
+): [string, FormatPart, boolean] | null {
+  const read = ctx.tok.config.responseTemplate;
+  if (read === undefined) return null;
+  if ("error" in read) {
+    evidence.push(`response-template: ignored: ${read.error}`);
+    return null;
+  }
+  const c = compileResponseTemplate(read.template, { id: ctx.id, ends });
+  if ("error" in c) {
+    evidence.push(`response-template: not used: ${c.error}`);
+    return null;
+  }
+  return ["response-template", c.part, c.startsInReasoning];
 }
 
 function first(ctx: ProbeContext, list: readonly Recognizer[]): [Recognizer, FormatPart] | null {
@@ -51,13 +74,19 @@ export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): Deri
   let startBlock: string | undefined;
   let plainTextToolCall: "json-call" | undefined;
   let header: Grammar["header"] = { syntax: "none" };
-  for (const list of [REASONING_RECOGNIZERS, TOOL_RECOGNIZERS]) {
-    const found = first(ctx, list);
-    if (found === null) continue;
-    const [r, p] = found;
+  // A response_template the model ships takes precedence over the recognizers.
+  const response = responsePart(ctx, new Set(Object.values(ids)), evidence);
+  const parts: Array<[string, FormatPart]> = [];
+  if (response !== null) parts.push([response[0], response[1]]);
+  else
+    for (const list of [REASONING_RECOGNIZERS, TOOL_RECOGNIZERS]) {
+      const found = first(ctx, list);
+      if (found !== null) parts.push([found[0].name, found[1]]);
+    }
+  for (const [r, p] of parts) {
     for (const [s, move] of Object.entries(p.markers)) {
       markers[s] = move;
-      ids[s] = ctx.id(s) as number; // checked by first()
+      ids[s] = ctx.id(s) as number; // checked by first() / reserved by compileResponseTemplate
     }
     Object.assign(textMarkers, p.textMarkers ?? {});
     blocks.push(...p.blocks);
@@ -65,7 +94,7 @@ export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): Deri
     plainTextToolCall ??= p.plainTextToolCall;
     if (p.header !== undefined) header = p.header;
     names.push(p.name);
-    for (const e of p.evidence) evidence.push(`${r.name}: ${e}`);
+    for (const e of p.evidence) evidence.push(`${r}: ${e}`);
     // A whole-turn syntax (harmony) is the whole grammar: no other part is added to it.
     if (p.header !== undefined) break;
   }
@@ -77,5 +106,11 @@ export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): Deri
     ...(startBlock !== undefined ? { startBlock } : {}),
     ...(plainTextToolCall !== undefined ? { plainTextToolCall } : {}),
   };
-  return { name: names.length > 0 ? names.join("; ") : "text", grammar, ids, evidence };
+  return {
+    name: names.length > 0 ? names.join("; ") : "text",
+    grammar,
+    ids,
+    evidence,
+    ...(response?.[2] === true ? { startsInReasoning: true } : {}),
+  };
 }
