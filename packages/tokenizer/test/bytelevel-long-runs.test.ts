@@ -14,7 +14,6 @@
 
 import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -29,13 +28,7 @@ import {
 import { compileSplitFallback, type MatchAt } from "../src/models/bytelevel/split-fallback.ts";
 import { parseByteLevelTokenizerJson } from "../src/models/bytelevel/tokenizer-json.ts";
 import { idDiff, QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.ts";
-
-interface RustTokenizer {
-  encodeBatch(texts: string[], options: { addSpecialTokens: boolean }): Promise<{ getIds(): number[] }[]>;
-}
-const tokenizers = createRequire(import.meta.url)("tokenizers") as {
-  Tokenizer: { fromFile(path: string): RustTokenizer };
-};
+import { type RustTokenizer, rustTokenizer } from "./rust-tokenizers.ts";
 
 const FULL = process.env.CHATWIRE_LONG_RUNS === "all";
 const QWEN3_SOURCE = parseByteLevelTokenizerJson(QWEN3_JSON, QWEN3_FILE).splitPattern;
@@ -156,7 +149,7 @@ describe("one run of one class past V8's limit: Qwen3 ids equal HF tokenizers", 
     json.added_tokens = [];
     const copy = join(tmp, "tokenizer.json");
     writeFileSync(copy, JSON.stringify(json));
-    rust = tokenizers.Tokenizer.fromFile(copy);
+    rust = rustTokenizer().fromFile(copy);
   });
   afterAll(() => {
     if (tmp !== "") rmSync(tmp, { recursive: true, force: true });
