@@ -78,12 +78,22 @@ export function familyAvailable(model: FamilyModel): boolean {
 
 type ChatTok = ReturnType<typeof import("@chatwire/tokenizer/node").loadTokenizerSync>;
 
-/** Loads with `loadTokenizerSync(dir)`; Llama with the 3.x (3.2 template) family forced. */
-export async function loadFamily(model: FamilyModel): Promise<ChatTok> {
-  const { loadTokenizerSync } = await import("@chatwire/tokenizer/node");
-  return model === "llama31"
-    ? loadTokenizerSync(familyDir(model), { format: "llama31" })
-    : loadTokenizerSync(familyDir(model));
+const loaded = new Map<FamilyModel, Promise<ChatTok>>();
+/**
+ * Loads with `loadTokenizerSync(dir)`; Llama with the 3.x (3.2 template) family forced. Once per
+ * model and process: a fixture build encodes many candidate cuts, and a tokenizer is immutable.
+ */
+export function loadFamily(model: FamilyModel): Promise<ChatTok> {
+  let p = loaded.get(model);
+  if (p === undefined) {
+    p = import("@chatwire/tokenizer/node").then(({ loadTokenizerSync }) =>
+      model === "llama31"
+        ? loadTokenizerSync(familyDir(model), { format: "llama31" })
+        : loadTokenizerSync(familyDir(model)),
+    );
+    loaded.set(model, p);
+  }
+  return p;
 }
 
 function reply(model: FamilyModel, kind: FamilyKind, text: string): Record<string, unknown> {

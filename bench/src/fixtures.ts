@@ -140,9 +140,13 @@ function plan(model: ModelName, kind: Kind, n: number, r: Rng, fillChars: number
   ];
 }
 
+/** HF Rust `tokenizers` on Qwen3's tokenizer.json, made once per process (a build encodes several times). */
+let qwen3Rust: ReturnType<typeof tokenizers.Tokenizer.fromFile> | undefined;
+
 async function encodeAll(model: ModelName, texts: string[]): Promise<number[][]> {
   if (model === "qwen3") {
-    const tok = tokenizers.Tokenizer.fromFile(qwen3TokenizerJson());
+    qwen3Rust ??= tokenizers.Tokenizer.fromFile(qwen3TokenizerJson());
+    const tok = qwen3Rust;
     const out: number[][] = [];
     for (const t of texts) out.push((await tok.encode(t, null, { addSpecialTokens: false })).getIds());
     return out;

@@ -111,8 +111,12 @@ function replyIds(
   return [...text, end];
 }
 
-async function loadFor(model: RealisticModel): Promise<Tok> {
-  return model === "qwen3" ? ((await loadOurs("qwen3")) as unknown as Tok) : loadFamily(model);
+let qwen3: Promise<Tok> | undefined;
+/** The tokenizer a fixture is built with (loaded once per process: a build encodes many cuts). */
+function loadFor(model: RealisticModel): Promise<Tok> {
+  if (model !== "qwen3") return loadFamily(model);
+  qwen3 ??= loadOurs("qwen3") as unknown as Promise<Tok>;
+  return qwen3;
 }
 
 export async function buildRealisticFixture(

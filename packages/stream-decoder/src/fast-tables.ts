@@ -12,7 +12,7 @@ const PLAIN_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
  * The fast path's one table, per spec (shared by its decoders, made at the first one): per ID
  * the text the checked path emits for a class Text ID mid-span with nothing held, or
  * undefined. It starts all undefined and is filled lazily, the first time an ID reaches
- * textNlPush (an eager fill of 151k IDs cost ~100 ms at the first decoder), with a flat copy
+ * textNlPush (an eager fill over the whole vocabulary would delay the first decoder), with a flat copy
  * of spec.text[id] (flatText). Only class Text IDs with non-empty text are ever filled.
  */
 export function plainTextOf(spec: DecoderSpec): (string | undefined)[] {
@@ -97,12 +97,9 @@ export function byteSplitsOf(spec: DecoderSpec): (ByteSplit | null | undefined)[
 const CODES: number[] = [];
 
 /**
- * A fresh flat sequential copy of `s` (one-byte when it fits, else two-byte; V8's
- * String.fromCharCode), equal to it. The table's own strings come in ~6 representations
- * (internalized, sequential, sliced, one- and two-byte): a consumer's `text.length` (or any
- * property load on the text) then sees more than 4 string maps and goes megamorphic
- * (measured: Builtins_LoadIC_Megamorphic ~5% of the solo worker's samples, ~1.5 ns/token).
- * Copies are allocated in first-use order, so the frequent pieces also sit close together.
+ * A fresh flat copy of `s`, equal to it: the table's strings then share one representation, so
+ * a consumer's property loads on the text stay fast. Copies are made in first-use order, so
+ * frequent pieces sit close together.
  */
 export function flatText(s: string): string {
   const n = s.length;

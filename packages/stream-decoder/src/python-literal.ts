@@ -1,5 +1,5 @@
 // ChatGLM3 tool calls are Python source, "tool_call(location=\"beijing\", days=3)", which the
-// vendor runs through eval() (pitfall B15). Here a hand-written scanner + recursive-descent
+// vendor runs through eval() (never acceptable on model output). Here a hand-written scanner + recursive-descent
 // parser accepts ONLY literals (str incl. every quote/escape form and r/u prefixes, int,
 // float, True/False/None, list, tuple, dict, unary +/-) as keyword arguments of one call.
 // Anything else (names, calls, operators, f-strings, bytes, sets, positional arguments) is a
@@ -7,8 +7,7 @@
 //
 // Linear in the input and depth-bounded (model output is untrusted): each unit is looked at a
 // bounded number of times (a parenthesized value is parsed ONCE and then turns out to be a
-// grouping or a tuple; it used to be re-parsed as a tuple, doubling the work per nesting
-// level), brackets nest at most MAX_NESTING_DEPTH deep (a PythonLiteralError of type
+// grouping or a tuple), brackets nest at most MAX_NESTING_DEPTH deep (a PythonLiteralError of type
 // "too-deep" beyond), and a run of unary signs is a loop, not recursion.
 import { MAX_NESTING_DEPTH } from "./limits.ts";
 

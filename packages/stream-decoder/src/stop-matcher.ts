@@ -1,21 +1,20 @@
-// Caller stop strings, found across token boundaries (pitfall B5) with text held back ONLY
-// while the held tail is still a prefix of some stop string (llama.cpp's rule, not vLLM's
-// fixed max_len-1 window, pitfall B6). An Aho-Corasick automaton over UTF-16 code units:
+// Caller stop strings, found across token boundaries (a stop string can start in one token and
+// end in a later one), with text held back ONLY while the held tail is still a prefix of some
+// stop string (llama.cpp's rule; vLLM's fixed max_len-1 window holds back text that cannot be
+// a stop string). An Aho-Corasick automaton over UTF-16 code units:
 // the held text is always exactly the string of the current node, so holding costs nothing.
 //
 // When several stop strings could match, the one that ENDS first wins (the stream stops as
 // early as possible); among those ending at the same place, the longest (earliest start).
 //
-// Compiled ONCE per (decoder spec, stop-string set) and shared by every stream (style.md 5):
-// compiling used to run inside every createDecoder() (~18 µs of a 38 µs creation, bench
-// profile); now a stream only allocates its small StopMatcher.
+// Compiled ONCE per (decoder spec, stop-string set) and shared by every stream, so creating a
+// stream only allocates its small StopMatcher.
 //
 // Memory is linear in the total pattern length (about 26 bytes per trie node, plus up to four
 // bytes per vocabulary ID and two 8 KB bitmaps), never length x alphabet: the trie's edges are
 // stored sparsely (a node's children are consecutive node numbers, sorted by unit) and
-// failure links are followed at match time. It used to be a full transition table of
-// nodes x distinct units: one 16,000-unit stop string of distinct units cost ~1 GB. Each
-// unit still costs amortized O(1) (a failure step never gains depth; depth grows by at most
+// failure links are followed at match time (a full transition table would be nodes x distinct
+// units: quadratic in one long stop string). Each unit still costs amortized O(1) (a failure step never gains depth; depth grows by at most
 // one per unit). Sets are limited to MAX_STOP_STRINGS strings of MAX_STOP_STRING_LENGTH
 // units (TypeError beyond), and the per-spec cache of compiled sets is bounded in bytes.
 import { MAX_STOP_STRING_LENGTH, MAX_STOP_STRINGS } from "./limits.ts";
@@ -81,9 +80,7 @@ export class StopStrings {
   readonly nodePattern: Int32Array;
   /**
    * Per token ID of spec.text, filled lazily (ID_*): most tokens never contain a unit that can
-   * start a stop string, so the per-token fast path skips the per-character scan. Measured
-   * (bench --quick, Qwen3 plain 8k, 2 stop strings): 45.2 -> ~12 ns/token together with the
-   * transition table (Map.get per character before).
+   * start a stop string, so the per-token fast path skips the per-character scan.
    */
   readonly idFlags: Uint8Array;
   /**
@@ -108,7 +105,7 @@ export class StopStrings {
     this.patterns = Object.freeze([...patterns]);
     // The trie, built with one Map of edges (key: node * 65536 + unit) and typed arrays, then
     // renumbered breadth-first (children of a node consecutive, units ascending). Transient
-    // memory is linear in the pattern length too (a Map per node was ~100 bytes a node).
+    // memory is linear in the pattern length too (one Map for all edges, not one per node).
     let textUnits = 0;
     for (const p of this.patterns) textUnits += p.length;
     const cap = textUnits + 1;

@@ -1,5 +1,6 @@
-// Incomplete UTF-8 held as bytes between tokens (harmony's approach, not the "ends in U+FFFD"
-// heuristic of pitfall B7). One fixed 4-byte buffer per stream: no allocation per byte.
+// Incomplete UTF-8 held as bytes between tokens (harmony's approach; guessing from a decoded
+// text that ends in U+FFFD would confuse a real U+FFFD with a cut character). One fixed 4-byte
+// buffer per stream: no allocation per byte.
 //
 // Two replacement policies, chosen by the text model's decode table so that the streamed
 // output equals the reference one-shot decode exactly:

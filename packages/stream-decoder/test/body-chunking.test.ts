@@ -17,9 +17,8 @@ import type { JsonValue } from "../src/python-literal.ts";
 import type { BodyParser } from "../src/syntax/body.ts";
 import { BODY_SYNTAXES } from "../src/syntax/index.ts";
 import { ToolCallScanner } from "../src/tool-call-scanner.ts";
+import { cutAt, feedPieces, type Piece, SEP } from "./body-support.ts";
 
-const SEP: unique symbol = Symbol("sep");
-type Piece = string | typeof SEP;
 type Syntax = keyof typeof BODY_SYNTAXES;
 
 interface Run {
@@ -50,15 +49,7 @@ function run(parser: BodyParser, pieces: readonly Piece[], streamed: boolean, ki
     undefined,
     kind,
   );
-  let raw = "";
-  for (const p of pieces) {
-    if (p === SEP) parser.separator();
-    else {
-      parser.feed(p);
-      raw += p;
-    }
-  }
-  return { result: parser.end(raw), names, args };
+  return { result: feedPieces(parser, pieces), names, args };
 }
 
 /** The text pieces split at cut points given as fractions of each text's length. */
@@ -69,15 +60,7 @@ function chunked(pieces: readonly Piece[], cuts: readonly number[]): Piece[] {
       out.push(p);
       continue;
     }
-    const at = [...new Set(cuts.map((f) => Math.floor(f * p.length)))].sort((a, b) => a - b);
-    let from = 0;
-    for (const c of at) {
-      if (c > from && c < p.length) {
-        out.push(p.slice(from, c));
-        from = c;
-      }
-    }
-    out.push(p.slice(from));
+    out.push(...cutAt(p, cuts));
   }
   return out;
 }

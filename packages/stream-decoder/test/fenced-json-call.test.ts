@@ -6,10 +6,9 @@ import { describe, expect, it } from "vitest";
 import type { ActionResult } from "../src/action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../src/limits.ts";
 import { createFencedJsonCallParser, FencedJsonCallParser } from "../src/syntax/fenced-json-call.ts";
+import { feedPieces, type Piece, SEP } from "./body-support.ts";
 import { timeRatio } from "./ratio-support.ts";
 
-const SEP: unique symbol = Symbol("sep");
-type Piece = string | typeof SEP;
 type Out = { readonly kind: "name" | "args"; readonly text: string };
 
 interface Run {
@@ -28,15 +27,7 @@ function run(pieces: readonly Piece[], parser = new FencedJsonCallParser(), stre
       : null,
     undefined,
   );
-  let raw = "";
-  for (const p of pieces) {
-    if (p === SEP) parser.separator();
-    else {
-      parser.feed(p);
-      raw += p;
-    }
-  }
-  return { out, result: parser.end(raw) };
+  return { out, result: feedPieces(parser, pieces) };
 }
 
 /** `type SEP rest`, the text pieces split at the given cut points (sorted, within each text). */

@@ -1,12 +1,7 @@
-// gpt-oss (harmony) stream decoder: openai/harmony's parse vectors (peer suite, expected
-// messages restated from its src/tests.rs), round trips through our encoder, and hostile ID
-// sequences (random IDs, every reserved ID at every position, truncated / endless headers).
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { type ChatTokenizer, fromFiles } from "@chatwire/tokenizer";
+import type { ChatTokenizer } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { GPTOSS_MODEL_DIR, harmonyData, haveHarmonySuite } from "../../../test-support/harmony-suite.ts";
+import { harmonyData, haveHarmonySuite } from "../../../test-support/harmony-suite.ts";
 import { tokenIds } from "../../../test-support/token-ids.ts";
 import { ChatBuilder } from "../../tokenizer/src/chat/builder.ts";
 import type { GptOssKey } from "../../tokenizer/src/families/gpt-oss/definition.ts";
@@ -19,6 +14,7 @@ import {
   type DecoderSpec,
   eventCollector,
 } from "../src/index.ts";
+import { gptOssTokenizer } from "./models.ts";
 import { timeRatio } from "./ratio-support.ts";
 
 interface Parsed {
@@ -80,11 +76,7 @@ async function hfIds(text: string): Promise<number[]> {
 
 describe.runIf(run)("gpt-oss decoder", () => {
   beforeAll(() => {
-    const read = (n: string) => readFileSync(resolve(GPTOSS_MODEL_DIR, n), "utf8");
-    tok = fromFiles({
-      "tokenizer.json": read("tokenizer.json"),
-      "tokenizer_config.json": read("tokenizer_config.json"),
-    });
+    tok = gptOssTokenizer();
     spec = compileDecoderSpecFor(tok);
     // harmony's parse_messages_from_completion_tokens goes on after <|return|> / <|call|>.
     multi = compileDecoderSpecFor(tok, { eosIds: [H.endOfText] });

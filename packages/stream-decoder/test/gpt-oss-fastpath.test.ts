@@ -1,13 +1,6 @@
-// The engine's per-token fast path under the harmony header syntax is an optimisation only: with it off (every token
-// through the checked path) and on, the same events come out, for random harmony streams
-// (valid messages, noise, reserved IDs anywhere, split UTF-8) under random options (stop
-// strings, stop IDs, maxTokens, streamToolCalls, small maxBufferedChars), pushed one by one.
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { type ChatTokenizer, fromFiles } from "@chatwire/tokenizer";
+import type { ChatTokenizer } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
 import { tokenIds } from "../../../test-support/token-ids.ts";
 import type { GptOssKey } from "../../tokenizer/src/families/gpt-oss/definition.ts";
 import {
@@ -21,6 +14,7 @@ import {
   type StopStrings,
 } from "../src/index.ts";
 import { SLOW_PATH_ONLY } from "../src/internal.ts";
+import { gptOssTokenizer } from "./models.ts";
 
 let tok: ChatTokenizer;
 /** The verified IDs of the loaded files (read after beforeAll loads them). */
@@ -73,11 +67,7 @@ const WORDS = [
 
 describe("gpt-oss decoder fast path: off and on give the same events", () => {
   beforeAll(() => {
-    const read = (n: string) => readFileSync(resolve(GPTOSS_MODEL_DIR, n), "utf8");
-    tok = fromFiles({
-      "tokenizer.json": read("tokenizer.json"),
-      "tokenizer_config.json": read("tokenizer_config.json"),
-    });
+    tok = gptOssTokenizer();
     spec = compileDecoderSpecFor(tok);
     multi = compileDecoderSpecFor(tok, { eosIds: [H.endOfText] });
   });

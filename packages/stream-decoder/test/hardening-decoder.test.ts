@@ -1,4 +1,4 @@
-// Hostile ID sequences against the decoder (issue 14, decoder): nothing thrown from push() /
+// Hostile ID sequences against the decoder: nothing thrown from push() /
 // pushMany() / end() on any ID sequence, exactly one stop, per-token work O(token) where
 // newlines or a header / metadata line are held, bounded memory for the header name, and one
 // documented rule for misuse (docs/decoder.md).

@@ -1,4 +1,4 @@
-// Hostile model output against the two parsers that read tool calls (issue 14, decoder): the
+// Hostile model output against the two parsers that read tool calls: the
 // ChatGLM3 Python-literal parser and the JSON tool-call scanner. Linear time (hostile vs
 // benign input of the same size, ratio only), a documented nesting limit that is a typed
 // error (never a throw past the API, never a stack overflow), and fast-check fuzzing with

@@ -1,4 +1,4 @@
-// Stop strings on hostile sizes (issue 14, decoder): documented limits on count and length
+// Stop strings on hostile sizes: documented limits on count and length
 // with a TypeError beyond them, compiled memory linear in the pattern length (never length x
 // alphabet), a per-spec cache bounded in bytes, and the matcher still equal to a plain
 // reference (the stop that ends first; at equal ends the longest) with many patterns.

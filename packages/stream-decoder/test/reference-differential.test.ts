@@ -13,9 +13,8 @@
 // under random options (stop strings, stop IDs, maxTokens, tool-call streaming, tools,
 // includeStopString, small maxBufferedChars) and random pushMany chunkings.
 import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
-import { type ChatRequest, fromFiles, probeTemplate } from "@chatwire/tokenizer";
+import { join } from "node:path";
+import { type ChatRequest, probeTemplate } from "@chatwire/tokenizer";
 import { loadTemplateTokenizerSync } from "@chatwire/tokenizer/node";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -33,7 +32,8 @@ import {
 } from "../src/index.ts";
 import { Cls, classOf, type DecoderSpec } from "../src/spec.ts";
 import { FAMILY_CASES } from "./conformance/families.ts";
-import { repoRoot } from "./models.ts";
+import { optionsOf } from "./drawn-options.ts";
+import { dataPackageDir, gptOssTokenizer, sharedTemplate, sharedTemplatePath } from "./models.ts";
 
 const TOOLS = [
   { type: "function", function: { name: "get_weather", parameters: { type: "object" } } },
@@ -135,13 +135,7 @@ const families: Format[] = FAMILY_CASES.map((c) => {
   };
 });
 
-const gptOss = cached(() => {
-  const read = (n: string) => readFileSync(resolve(GPTOSS_MODEL_DIR, n), "utf8");
-  return fromFiles({
-    "tokenizer.json": read("tokenizer.json"),
-    "tokenizer_config.json": read("tokenizer_config.json"),
-  });
-});
+const gptOss = cached(gptOssTokenizer);
 const gptOssSpecs = {
   default: cached(() => compileDecoderSpecFor(gptOss())),
   // harmony's parse_messages_from_completion_tokens goes on after <|return|> / <|call|>.
@@ -195,9 +189,6 @@ const gptOssFormat: Format = {
   encode: (s) => [...gptOss().textModel.encode(s)],
   corpus: cached(harmonyCorpus),
 };
-
-const require = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
-const templateDir = resolve(repoRoot, process.env.CHATWIRE_TEMPLATES ?? "../shared/templates");
 
 const HISTORY = [
   { role: "system", content: "Be brief." },
@@ -264,9 +255,8 @@ function renderedCorpus(t: Renderer): Array<{ name: string; ids: number[] }> {
 
 function templateFormat(template: string, pkg: string): Format {
   const tok = cached(() => {
-    const dir = dirname(require.resolve(`${pkg}/models/tokenizer.json`));
-    return loadTemplateTokenizerSync(dir, {
-      chatTemplate: readFileSync(join(templateDir, `${template}.jinja`), "utf8"),
+    return loadTemplateTokenizerSync(dataPackageDir(pkg), {
+      chatTemplate: sharedTemplate(template),
       now: () => new Date(2024, 6, 26),
     });
   });
@@ -277,7 +267,7 @@ function templateFormat(template: string, pkg: string): Format {
   };
   return {
     name: `template ${template}`,
-    available: existsSync(join(templateDir, `${template}.jinja`)),
+    available: existsSync(sharedTemplatePath(template)),
     spec: (eos) => specs[eos](),
     markers: () => [...probe().names.keys()],
     vocabSize: () => tok().textModel.vocabSize,
@@ -438,17 +428,7 @@ function optionsArb(f: Format): fc.Arbitrary<{ eos: "default" | "none"; options:
           ? fc.option(fc.constantFrom(...markers), { nil: undefined, freq: 4 })
           : fc.constant(undefined),
     })
-    .map((r) => {
-      const o: Record<string, unknown> = {};
-      if (r.stops.length > 0) o.stopStrings = r.stops;
-      if (r.maxTokens !== undefined) o.maxTokens = r.maxTokens;
-      if (r.stream) o.streamToolCalls = true;
-      if (r.tools) o.tools = TOOLS;
-      if (r.include) o.includeStopString = true;
-      if (r.buffered !== undefined) o.maxBufferedChars = r.buffered;
-      if (r.stopToken !== undefined) o.stopTokenIds = [r.stopToken];
-      return { eos: r.eos, options: o as DecoderOptions };
-    });
+    .map((r) => ({ eos: r.eos, options: optionsOf(r, TOOLS) }));
 }
 
 const CORPUS_OPTIONS: readonly DecoderOptions[] = [

@@ -1,9 +1,3 @@
-// The decoder for template-only models (template-spec.ts over probeTemplate): an assistant turn
-// encoded through the model's own template, its generated part fed back, recovers the role, the
-// exact text, and reasoning / tool calls where a known grammar matches the template's markers.
-import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join } from "node:path";
 import type { ChatRequest, TemplateTokenizer } from "@chatwire/tokenizer";
 import {
   compileTemplate,
@@ -22,20 +16,15 @@ import {
   type DecoderEvent,
   eventCollector,
 } from "../src/index.ts";
-import { repoRoot } from "./models.ts";
-
-const require = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
-const pkgDir = (pkg: string): string => dirname(require.resolve(`${pkg}/models/tokenizer.json`));
-const templateFile = (name: string): string =>
-  readFileSync(join(repoRoot, "..", `shared/templates/${name}.jinja`), "utf8");
+import { dataPackageDir, sharedTemplate } from "./models.ts";
 
 const cache = new Map<string, TemplateTokenizer>();
 function tok(template: string, pkg: string): TemplateTokenizer {
   const key = `${template} ${pkg}`;
   let t = cache.get(key);
   if (t === undefined) {
-    t = loadTemplateTokenizerSync(pkgDir(pkg), {
-      chatTemplate: templateFile(template),
+    t = loadTemplateTokenizerSync(dataPackageDir(pkg), {
+      chatTemplate: sharedTemplate(template),
       now: () => new Date(2024, 6, 26),
     });
     cache.set(key, t);
@@ -123,7 +112,7 @@ describe("probeTemplate: a template that ends a prompt-less rendering with the E
   const phiShaped =
     "{% for m in messages %}{{ '<|im_start|>' + m['role'] + '\\n' + m['content'] + '<|im_end|>\\n' }}{% endfor %}" +
     "{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% else %}{{ eos_token }}{% endif %}";
-  const t = loadTemplateTokenizerSync(pkgDir(QWEN), { chatTemplate: phiShaped });
+  const t = loadTemplateTokenizerSync(dataPackageDir(QWEN), { chatTemplate: phiShaped });
   test("the generation prompt is found before that EOS; a reply round-trips", () => {
     const p = probeTemplate(t);
     const id = (s: string) => t.reserved.get(s) as number;
@@ -143,7 +132,7 @@ describe("probeTemplate: a template that ends a prompt-less rendering with the E
     ).toBe("Hello, 世界!");
   });
   test("a prompt that does not extend the rendering (other than by a trailing EOS) is still refused", () => {
-    const broken = loadTemplateTokenizerSync(pkgDir(QWEN), {
+    const broken = loadTemplateTokenizerSync(dataPackageDir(QWEN), {
       chatTemplate:
         "{% for m in messages %}{{ m['content'] }}{% endfor %}{% if add_generation_prompt %}<|im_start|>{% else %}<|im_end|>x{% endif %}",
     });

@@ -17,9 +17,8 @@
 // Every other field (roles, action kinds, action text, parsed calls, errors, streamed tool-call
 // deltas, stops) must be identical.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import type { ChatRequest, ChatTokenizer, TemplateTokenizer } from "@chatwire/tokenizer";
 import { probeTemplate } from "@chatwire/tokenizer";
 import { loadTemplateTokenizerSync, loadTokenizerSync } from "@chatwire/tokenizer/node";
@@ -35,20 +34,15 @@ import {
   eventCollector,
 } from "../src/index.ts";
 import type { DecoderSpec } from "../src/spec.ts";
-import { repoRoot } from "./models.ts";
-
-const require = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
-const pkgDir = (pkg: string): string => dirname(require.resolve(`${pkg}/models/tokenizer.json`));
-const templateFile = (name: string): string =>
-  readFileSync(join(repoRoot, "..", `shared/templates/${name}.jinja`), "utf8");
+import { dataPackageDir, repoRoot, sharedTemplate } from "./models.ts";
 
 /** A model directory: a package's tokenizer.json + tokenizer_config.json with `template`. */
 function dirWith(pkg: string, template: string): string {
   const dir = mkdtempSync(join(tmpdir(), "chatwire-tpl-vs-native-"));
-  const src = pkgDir(pkg);
+  const src = dataPackageDir(pkg);
   writeFileSync(join(dir, "tokenizer.json"), readFileSync(join(src, "tokenizer.json")));
   const cfg = JSON.parse(readFileSync(join(src, "tokenizer_config.json"), "utf8")) as Record<string, unknown>;
-  cfg.chat_template = templateFile(template);
+  cfg.chat_template = sharedTemplate(template);
   writeFileSync(join(dir, "tokenizer_config.json"), JSON.stringify(cfg));
   return dir;
 }

@@ -2,18 +2,10 @@
 // window of lookups with few hits turns it off for a while). The cache must never change an
 // ID: cold text long enough to turn the bypass on, then warm text while it is on and after it
 // ends, each compared with HF Rust `tokenizers` (added_tokens emptied) and an uncached model.
-import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { loadByteLevelModel } from "../src/models/bytelevel/index.ts";
 import { idDiff, QWEN3_FILE, QWEN3_JSON } from "./bytelevel-support.ts";
-
-interface RustTokenizers {
-  Tokenizer: {
-    fromString(json: string): {
-      encode(s: string, pair: null, o: { addSpecialTokens: boolean }): Promise<{ getIds(): number[] }>;
-    };
-  };
-}
+import { rustTokenizer } from "./rust-tokenizers.ts";
 
 /** Deterministic random words (letters, CJK, digits): nearly all distinct. */
 function coldText(seed: number, words: number): string {
@@ -41,10 +33,10 @@ const WARM =
   "The quick brown fox jumps over the lazy dog, again and again; function encode(text) { return text; }\n";
 
 describe("byte-level cache bypass on cold text", () => {
-  const tokenizers = createRequire(import.meta.url)("tokenizers") as RustTokenizers;
+  const Rust = rustTokenizer();
   const json = JSON.parse(QWEN3_JSON) as { added_tokens: unknown[] };
   json.added_tokens = [];
-  const rust = tokenizers.Tokenizer.fromString(JSON.stringify(json));
+  const rust = Rust.fromString(JSON.stringify(json));
   const model = loadByteLevelModel(QWEN3_JSON, { file: QWEN3_FILE });
   const uncached = loadByteLevelModel(QWEN3_JSON, { file: QWEN3_FILE, cacheWords: 0 });
 

@@ -1,27 +1,13 @@
 // Golden vectors produced by the HF Rust `tokenizers` package (test-vectors/gen): encode() must
 // equal the reference with added tokens removed (neutralized_ids), decode must equal the reference.
 
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { loadByteLevelModel } from "../src/models/bytelevel/index.ts";
 import { idDiff, QWEN3_FILE, QWEN3_JSON, qwen3, textDiff } from "./bytelevel-support.ts";
+import { type DecodeVector, readGolden, type TextVector } from "./golden-vectors.ts";
 
-interface TextVector {
-  name: string;
-  text: string;
-  ids: number[];
-  decoded: string;
-  neutralized_ids: number[];
-}
-interface DecodeVector {
-  name: string;
-  ids: number[];
-  decoded: string;
-}
-const golden = (name: string): unknown =>
-  JSON.parse(readFileSync(new URL(`../../../test-vectors/golden/${name}`, import.meta.url), "utf8"));
-const text = golden("qwen3.text.json") as { reserved_ids: number[]; vectors: TextVector[] };
-const decode = golden("qwen3.decode.json") as { vectors: DecodeVector[] };
+const text = readGolden<{ reserved_ids: number[]; vectors: TextVector[] }>("qwen3.text.json");
+const decode = readGolden<{ vectors: DecodeVector[] }>("qwen3.decode.json");
 
 describe("Qwen3 golden text vectors", () => {
   it("has vectors", () => {

@@ -6,12 +6,14 @@
 //    crosscheck-bytelevel.test.ts), at every code point position of random strings built from
 //    the characters each alternative of the pattern distinguishes (fast-check, fixed seed);
 // 2. end to end against HF Rust `tokenizers` (Qwen3's tokenizer.json, added_tokens removed) on
-//    runs past V8's limit, after checking that V8 does throw on them (so the fallback ran).
-// Large sizes: 9M ASCII letters against HF, 5M CJK round-trips; CHATWIRE_LONG_RUNS=all
-// also compares 5M CJK, 9M of each other class and one 17.5M-byte word with HF (minutes of HF time).
+//    runs past V8's limit, after checking that V8 does throw on them (so the fallback ran); HF's
+//    IDs come from test-vectors/golden/qwen3.long-runs.json (test-vectors/gen/qwen3_long_runs.js).
+// Large sizes: 9M ASCII letters against HF, 5M CJK round-trips; CHATWIRE_LONG_RUNS=all also
+// asks HF live for the golden cases and compares 5M CJK, 9M of each other class and one
+// 17.5M-byte word with HF (minutes of HF time).
 
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -26,16 +28,17 @@ import {
 import { compileSplitFallback, type MatchAt } from "../src/models/bytelevel/split-fallback.ts";
 import { parseByteLevelTokenizerJson } from "../src/models/bytelevel/tokenizer-json.ts";
 import { idDiff, QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.ts";
-
-interface RustTokenizer {
-  encodeBatch(texts: string[], options: { addSpecialTokens: boolean }): Promise<{ getIds(): number[] }[]>;
-}
-const tokenizers = createRequire(import.meta.url)("tokenizers") as {
-  Tokenizer: { fromFile(path: string): RustTokenizer };
-};
+import { type RustTokenizer, rustTokenizer } from "./rust-tokenizers.ts";
 
 const FULL = process.env.CHATWIRE_LONG_RUNS === "all";
 const QWEN3_SOURCE = parseByteLevelTokenizerJson(QWEN3_JSON, QWEN3_FILE).splitPattern;
+/** HF's IDs on the default cases (test-vectors/gen/qwen3_long_runs.js), run-length encoded. */
+const LONG_RUNS = JSON.parse(
+  readFileSync(new URL("../../../test-vectors/golden/qwen3.long-runs.json", import.meta.url), "utf8"),
+) as {
+  source: { tokenizer_sha256: string };
+  vectors: { name: string; parts: [string, number][]; ids: [number, number][] }[];
+};
 
 /** Letters (ASCII, contraction letters and their fold variants, CJK, astral), digits, every kind of space, punctuation, surrogates. */
 const ALPHABET = [
@@ -138,37 +141,45 @@ describe("split fallback = V8's RegExp", () => {
 
 describe("one run of one class past V8's limit: Qwen3 ids equal HF tokenizers", () => {
   let tmp = "";
-  let rust: RustTokenizer;
+  let rust: RustTokenizer | undefined;
   beforeAll(() => {
+    if (!FULL) return;
     tmp = mkdtempSync(join(tmpdir(), "chatwire-long-runs-"));
     const json = JSON.parse(QWEN3_JSON) as { added_tokens: unknown[] };
     json.added_tokens = [];
     const copy = join(tmp, "tokenizer.json");
     writeFileSync(copy, JSON.stringify(json));
-    rust = tokenizers.Tokenizer.fromFile(copy);
+    rust = rustTokenizer().fromFile(copy);
   });
   afterAll(() => {
     if (tmp !== "") rmSync(tmp, { recursive: true, force: true });
   });
 
-  const cases: [string, string][] = [
-    ["9M ASCII letters (\\p{L}+)", `${"a".repeat(9_000_000)} b`],
-    [
-      "4.4M spaces before a letter (\\s*[\\r\\n]+ fails after backtracking over all; then \\s+(?!\\S))",
-      `${" ".repeat(4_400_000)}x`,
-    ],
-  ];
-  if (FULL)
-    cases.push(
-      ["5M CJK", "中".repeat(5_000_000)],
-      // One 17.5M-byte word: the BPE heap's (rank, position) keys past position 2^24 (a key
-      // stride of 2^24 would make the IDs differ from HF's).
-      ["17.5M random ASCII letters (BPE heap positions past 2^24)", randomLetters(17_500_000)],
-      ["9M punctuation then newlines", `${"!".repeat(9_000_000)}\n\n`],
-      ["9M spaces", " ".repeat(9_000_000)],
-      ["9M newlines", "\n".repeat(9_000_000)],
-      ["6M CRLF", "\r\n".repeat(3_000_000)],
-    );
+  it("the golden file was made from this tokenizer.json", () => {
+    expect(LONG_RUNS.source.tokenizer_sha256).toBe(createHash("sha256").update(QWEN3_JSON).digest("hex"));
+    expect(LONG_RUNS.vectors.length).toBeGreaterThan(0);
+  });
+
+  // HF's IDs for the default cases come from test-vectors/golden/qwen3.long-runs.json (HF takes
+  // tens of seconds on them); the full run asks HF live for those cases too.
+  const golden = LONG_RUNS.vectors.map((v): [string, string, number[] | undefined] => [
+    v.name,
+    v.parts.map(([t, n]) => t.repeat(n)).join(""),
+    v.ids.flatMap(([id, n]) => Array<number>(n).fill(id)),
+  ]);
+  const live: [string, string, undefined][] = FULL
+    ? [
+        ["5M CJK", "中".repeat(5_000_000), undefined],
+        // One 17.5M-byte word: the BPE heap's (rank, position) keys past position 2^24 (a key
+        // stride of 2^24 would make the IDs differ from HF's).
+        ["17.5M random ASCII letters (BPE heap positions past 2^24)", randomLetters(17_500_000), undefined],
+        ["9M punctuation then newlines", `${"!".repeat(9_000_000)}\n\n`, undefined],
+        ["9M spaces", " ".repeat(9_000_000), undefined],
+        ["9M newlines", "\n".repeat(9_000_000), undefined],
+        ["6M CRLF", "\r\n".repeat(3_000_000), undefined],
+      ]
+    : [];
+  const cases = [...golden, ...live];
 
   it(`${cases.map((c) => c[0]).join("; ")}`, async () => {
     const re = new RegExp(QWEN3_SOURCE, "yv");
@@ -176,18 +187,23 @@ describe("one run of one class past V8's limit: Qwen3 ids equal HF tokenizers", 
       re.lastIndex = 0;
       expect(() => re.test(s)).toThrow(RangeError); // precondition: V8 alone cannot, the fallback runs
     }
-    const want = (
-      await rust.encodeBatch(
-        cases.map((c) => c[1]),
-        { addSpecialTokens: false },
-      )
-    ).map((e) => e.getIds());
+    const fromHf =
+      rust === undefined
+        ? []
+        : (
+            await rust.encodeBatch(
+              cases.map((c) => c[1]),
+              { addSpecialTokens: false },
+            )
+          ).map((e) => e.getIds());
     const model = qwen3();
-    cases.forEach(([name, s], i) => {
+    cases.forEach(([name, s, stored], i) => {
       const got = model.encode(s);
-      const ref = want[i] as number[];
-      if (got.length !== ref.length || got.some((id, k) => id !== ref[k]))
-        expect.fail(`${name}: ${idDiff(model, ref, got)}`);
+      for (const ref of [stored, fromHf[i]]) {
+        if (ref === undefined) continue;
+        if (got.length !== ref.length || got.some((id, k) => id !== ref[k]))
+          expect.fail(`${name}: ${idDiff(model, ref, got)}`);
+      }
     });
   }, 600_000);
 });

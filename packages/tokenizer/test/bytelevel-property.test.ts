@@ -2,7 +2,6 @@
 // a differential test against the HF Rust `tokenizers` package (added_tokens emptied) on random
 // strings must agree exactly, with and without the word cache, on short and very long words.
 
-import { createRequire } from "node:module";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadByteLevelModel, translateOnigPattern } from "../src/models/bytelevel/index.ts";
@@ -15,18 +14,7 @@ import {
   rustSplitTokenizer,
   textDiff,
 } from "./bytelevel-support.ts";
-
-interface RustEncoding {
-  getIds(): number[];
-}
-interface RustTokenizer {
-  getPreTokenizer(): { preTokenizeString(s: string): [string, [number, number]][] };
-  encode(text: string, pair: null, options: { addSpecialTokens: boolean }): Promise<RustEncoding>;
-  decode(ids: number[], skipSpecialTokens: boolean): Promise<string>;
-}
-interface RustTokenizers {
-  Tokenizer: { fromString(json: string): RustTokenizer };
-}
+import { rustTokenizer } from "./rust-tokenizers.ts";
 
 const model = qwen3();
 /** CHATWIRE_DIFF_RUNS=20000 for a long local run; the default keeps the suite fast. */
@@ -150,10 +138,10 @@ describe("byte-level ordinary encoder properties", () => {
 });
 
 describe("differential against HF Rust tokenizers (added_tokens emptied)", () => {
-  const tokenizers = createRequire(import.meta.url)("tokenizers") as RustTokenizers;
+  const Rust = rustTokenizer();
   const json = JSON.parse(QWEN3_JSON) as { added_tokens: unknown[] };
   json.added_tokens = [];
-  const rust = tokenizers.Tokenizer.fromString(JSON.stringify(json));
+  const rust = Rust.fromString(JSON.stringify(json));
   const uncached = loadByteLevelModel(QWEN3_JSON, { file: QWEN3_FILE, cacheWords: 0 });
 
   const check = async (s: string): Promise<void> => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { haveFixtures } from "../../../test-support/fixtures.ts";
 import type { ChatRequest, FormatName } from "../src/index.ts";
-import { goldenChats, idDiff, render, tokenizerFor } from "./chat-support.ts";
+import { expectSpansCover, goldenChats, idDiff, render, tokenizerFor } from "./chat-support.ts";
 
 function suite(format: FormatName): void {
   const vectors = goldenChats(format);
@@ -14,14 +14,7 @@ function suite(format: FormatName): void {
       const got = tok.encodeChat(v.request as ChatRequest);
       expect(got.ids, idDiff(tok, v.ids, got.ids)).toEqual(v.ids);
       expect(got.audit).toEqual([]);
-      // spans cover every token exactly once, in order
-      let next = 0;
-      for (const s of got.spans) {
-        expect(s.start).toBe(next);
-        expect(s.end).toBeGreaterThan(s.start);
-        next = s.end;
-      }
-      expect(next).toBe(got.ids.length);
+      expectSpansCover(got.spans, got.ids.length);
       // the reserved IDs sit exactly where the rendering has its markers
       expect(render(tok, got.ids, got.spans).replace(/^<s>/, "")).toBe(v.rendered.replace(/^<s>/, ""));
     });

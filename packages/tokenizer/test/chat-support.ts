@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
+import { expect } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
 import { idDiff as sharedIdDiff } from "../../../test-support/id-diff.ts";
@@ -44,9 +45,21 @@ export interface GoldenChat {
   readonly ids: number[];
 }
 
-export function goldenChats(format: FormatName): GoldenChat[] {
-  const file = resolve(repoRoot, `test-vectors/golden/${format}.chat.json`);
+/** test-vectors/golden/{format}.chat.json (conversations) or .request.json (OpenAI-shaped requests). */
+export function goldenChats(format: FormatName, kind: "chat" | "request" = "chat"): GoldenChat[] {
+  const file = resolve(repoRoot, `test-vectors/golden/${format}.${kind}.json`);
   return (JSON.parse(readFileSync(file, "utf8")) as { vectors: GoldenChat[] }).vectors;
+}
+
+/** The spans cover the `length` IDs exactly once, in order, none empty. */
+export function expectSpansCover(spans: readonly ChatSpan[], length: number): void {
+  let next = 0;
+  for (const s of spans) {
+    expect(s.start).toBe(next);
+    expect(s.end).toBeGreaterThan(s.start);
+    next = s.end;
+  }
+  expect(next).toBe(length);
 }
 
 /**

@@ -10,7 +10,6 @@
 // Inputs come from fast-check with fixed seeds (fc.sample); the Rust side runs in batches.
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import fc from "fast-check";
@@ -18,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BYTE_TO_CHAR } from "../src/models/bytelevel/index.ts";
 import { QWEN3_ADDED, QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.ts";
 import {
+  documentSlices,
   type HfJsTokenizer,
   loadHfJs,
   mismatches,
@@ -25,17 +25,7 @@ import {
   report,
   wellFormed,
 } from "./crosscheck-support.ts";
-
-interface RustEncoding {
-  getIds(): number[];
-}
-interface RustTokenizer {
-  encodeBatch(texts: string[], options: { addSpecialTokens: boolean }): Promise<RustEncoding[]>;
-  decodeBatch(ids: number[][], skipSpecialTokens: boolean): Promise<string[]>;
-}
-interface RustTokenizers {
-  Tokenizer: { fromFile(path: string): RustTokenizer };
-}
+import { type RustTokenizer, rustTokenizer } from "./rust-tokenizers.ts";
 
 const VECTORS = resolve(import.meta.dirname, "../../../test-vectors");
 /** CHATWIRE_CROSSCHECK_RUNS=3000 for a long local run (per input class). */
@@ -213,20 +203,7 @@ function inputClasses(): [string, fc.Arbitrary<string>][] {
     { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 8 }).map((s) => JSON.stringify(s)) },
   );
   return [
-    [
-      "document slices",
-      fc
-        .tuple(
-          fc.array(fc.constantFrom(...docs), { minLength: 1, maxLength: 6 }),
-          fc.nat(),
-          fc.nat({ max: 6000 }),
-        )
-        .map(([parts, start, len]) => {
-          const all = [...parts.join("\n\n")];
-          const from = start % all.length;
-          return all.slice(from, from + len).join("");
-        }),
-    ],
+    ["document slices", documentSlices(docs, "\n\n", 6, 6000)],
     [
       "source code",
       fc
@@ -262,7 +239,7 @@ function inputClasses(): [string, fc.Arbitrary<string>][] {
 }
 
 describe("differential vs HF Rust tokenizers and @huggingface/tokenizers: Qwen3, longer inputs", () => {
-  const tokenizers = createRequire(import.meta.url)("tokenizers") as RustTokenizers;
+  const Rust = rustTokenizer();
   const model = qwen3();
   let tmp = "";
   beforeAll(() => {
@@ -302,7 +279,7 @@ describe("differential vs HF Rust tokenizers and @huggingface/tokenizers: Qwen3,
   beforeAll(async () => {
     const copy = join(tmp, "tokenizer.json");
     writeFileSync(copy, JSON.stringify(json));
-    rust = tokenizers.Tokenizer.fromFile(copy);
+    rust = Rust.fromFile(copy);
     hfjs = loadHfJs(structuredClone(json), config);
     let seed = SEED;
     for (const [name, arb] of inputClasses()) {

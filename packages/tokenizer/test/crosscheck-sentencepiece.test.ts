@@ -24,6 +24,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import { loadSentencePieceModel, type SentencePieceModel } from "../src/models/sentencepiece/index.ts";
 import {
+  documentSlices,
   emscriptenStdString,
   loadSpmWasm,
   mismatches,
@@ -154,17 +155,7 @@ function inputClasses(literals: readonly string[]): [string, fc.Arbitrary<string
       }),
     },
   );
-  const doc = fc
-    .tuple(
-      fc.array(fc.constantFrom(...docs), { minLength: 1, maxLength: 4 }),
-      fc.nat(),
-      fc.nat({ max: 3000 }),
-    )
-    .map(([parts, start, len]) => {
-      const all = [...parts.join("\n")];
-      const from = start % all.length;
-      return all.slice(from, from + len).join("");
-    });
+  const doc = documentSlices(docs, "\n", 4, 3000);
   return [
     ["full unicode", fc.string({ unit: "binary", maxLength: 40 })],
     [

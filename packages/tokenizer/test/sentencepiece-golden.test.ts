@@ -8,25 +8,7 @@ import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import { loadSentencePieceModel, type SentencePieceModel } from "../src/models/sentencepiece/index.ts";
 import { type DecodeTable, TokenKind } from "../src/models/text-model.ts";
-
-const VECTORS = resolve(import.meta.dirname, "../../../test-vectors");
-
-interface TextVector {
-  name: string;
-  text: string;
-  ids: number[];
-  decoded: string;
-  neutralized_ids: number[];
-}
-interface DecodeVector {
-  name: string;
-  ids: number[];
-  decoded: string;
-}
-
-function readJson<T>(path: string): T {
-  return JSON.parse(readFileSync(path, "utf8")) as T;
-}
+import { type DecodeVector, readGolden, type TextVector, VECTORS } from "./golden-vectors.ts";
 
 /** Fails with both the ID diff and the decoded-text diff. */
 function expectIds(model: SentencePieceModel, name: string, got: number[], want: number[]): void {
@@ -131,12 +113,8 @@ const SUITES: Suite[] = [
 
 for (const suite of SUITES) {
   describe.skipIf(!suite.always && !haveFixtures())(`SentencePiece golden vectors: ${suite.name}`, () => {
-    const textDoc = readJson<{ reserved_ids: number[]; vectors: TextVector[] }>(
-      resolve(VECTORS, `golden/${suite.name}.text.json`),
-    );
-    const decodeDoc = readJson<{ vectors: DecodeVector[] }>(
-      resolve(VECTORS, `golden/${suite.name}.decode.json`),
-    );
+    const textDoc = readGolden<{ reserved_ids: number[]; vectors: TextVector[] }>(`${suite.name}.text.json`);
+    const decodeDoc = readGolden<{ vectors: DecodeVector[] }>(`${suite.name}.decode.json`);
     const bytes = readFileSync(suite.modelPath());
     const plain = loadSentencePieceModel(bytes, { file: suite.modelPath() });
     const blocked = new Set(textDoc.reserved_ids);

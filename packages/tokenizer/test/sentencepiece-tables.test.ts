@@ -12,16 +12,7 @@ import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import { loadSentencePieceModel, type SentencePieceModel } from "../src/models/sentencepiece/index.ts";
 import { exportModelTables, TABLES_VERSION } from "../src/models/tables/model-tables.ts";
 import { readTableFile, type TableArray, writeTableFile } from "../src/models/tables/table-file.ts";
-
-const VECTORS = resolve(import.meta.dirname, "../../../test-vectors");
-
-interface TextVector {
-  name: string;
-  text: string;
-  ids: number[];
-  decoded: string;
-  neutralized_ids: number[];
-}
+import { readGolden, type TextVector, VECTORS } from "./golden-vectors.ts";
 
 const SUITES = [
   { name: "tiny-ilm", path: () => resolve(VECTORS, "models/tiny-ilm.model"), always: true },
@@ -53,10 +44,7 @@ function fromTables(
 
 for (const suite of SUITES) {
   describe.skipIf(!suite.always && !haveFixtures())(`SentencePiece from a table file: ${suite.name}`, () => {
-    const doc = JSON.parse(readFileSync(resolve(VECTORS, `golden/${suite.name}.text.json`), "utf8")) as {
-      reserved_ids: number[];
-      vectors: TextVector[];
-    };
+    const doc = readGolden<{ reserved_ids: number[]; vectors: TextVector[] }>(`${suite.name}.text.json`);
     const bytes = new Uint8Array(readFileSync(suite.path()));
     const blocked = new Set(doc.reserved_ids);
     const refPlain = loadSentencePieceModel(bytes, { file: "m" });

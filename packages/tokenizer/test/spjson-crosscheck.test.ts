@@ -25,18 +25,10 @@ import {
 } from "../src/models/sentencepiece-json/index.ts";
 import { TokenKind } from "../src/models/text-model.ts";
 import { splitAddedTokens } from "../src/template/reserved-set.ts";
-import { mismatches, packageVersion, report, wellFormed } from "./crosscheck-support.ts";
+import { documentSlices, mismatches, packageVersion, report, wellFormed } from "./crosscheck-support.ts";
+import { type RustTokenizer, rustTokenizer } from "./rust-tokenizers.ts";
+import { LLAMA2_NORMALIZER, spDecoder } from "./tokenizer-breadth-configs.ts";
 
-interface RustEncoding {
-  getIds(): number[];
-}
-interface RustTokenizer {
-  encodeBatch(texts: string[], options: { addSpecialTokens: boolean }): Promise<RustEncoding[]>;
-  decodeBatch(ids: number[][], skipSpecialTokens: boolean): Promise<string[]>;
-}
-interface RustTokenizers {
-  Tokenizer: { fromFile(path: string): RustTokenizer };
-}
 interface AddedJson {
   id: number;
   content: string;
@@ -168,20 +160,7 @@ function inputClasses(): [string, fc.Arbitrary<string>][] {
     { weight: 1, arbitrary: fc.constantFrom(...CODE) },
   );
   return [
-    [
-      "document slices",
-      fc
-        .tuple(
-          fc.array(fc.constantFrom(...docs), { minLength: 1, maxLength: 6 }),
-          fc.nat(),
-          fc.nat({ max: 6000 }),
-        )
-        .map(([parts, start, len]) => {
-          const all = [...parts.join("\n\n")];
-          const from = start % all.length;
-          return all.slice(from, from + len).join("");
-        }),
-    ],
+    ["document slices", documentSlices(docs, "\n\n", 6, 6000)],
     [
       "source code",
       fc.array(fc.constantFrom(...CODE), { minLength: 5, maxLength: 200 }).map((a) => a.join("")),
@@ -219,14 +198,14 @@ function inputClasses(): [string, fc.Arbitrary<string>][] {
 }
 
 describe("differential vs HF Rust tokenizers: Gemma 3 tokenizer.json (SentencePiece-converted)", () => {
-  const tokenizers = require("tokenizers") as RustTokenizers;
+  const Rust = rustTokenizer();
   const json = JSON.parse(GEMMA_TEXT) as { added_tokens: AddedJson[] };
   const added = json.added_tokens;
   const all = new Map(added.map((t) => [t.content, t.id]));
   const { textPieces, reserved } = splitAddedTokens(added, [TEMPLATE]);
   const full = loadSpJsonModel(json, { file: "tokenizer.json", textPieces: all });
   const tpl: SpJsonModel = loadSpJsonForTemplate(GEMMA_TEXT, "tokenizer.json", all.values(), textPieces);
-  const rust = tokenizers.Tokenizer.fromFile(GEMMA_FILE);
+  const rust = Rust.fromFile(GEMMA_FILE);
   const classes: { name: string; texts: string[]; want: number[][]; wantText: string[] }[] = [];
 
   const rustEncode = async (r: RustTokenizer, texts: string[]): Promise<number[][]> => {
@@ -388,7 +367,7 @@ describe("differential vs HF Rust tokenizers: Gemma 3 tokenizer.json (SentencePi
 });
 
 describe("SYNTHETIC variants of the Gemma 3 file vs HF Rust: Llama 2 components (Prepend, Strip) and Metaspace", () => {
-  const tokenizers = require("tokenizers") as RustTokenizers;
+  const Rust = rustTokenizer();
   let tmp = "";
   beforeAll(() => {
     tmp = mkdtempSync(join(tmpdir(), "chatwire-spjson-"));
@@ -400,23 +379,9 @@ describe("SYNTHETIC variants of the Gemma 3 file vs HF Rust: Llama 2 components 
     [
       "Prepend + Replace, decoder ... Fuse, Strip (Llama 2)",
       {
-        normalizer: {
-          type: "Sequence",
-          normalizers: [
-            { type: "Prepend", prepend: "▁" },
-            { type: "Replace", pattern: { String: " " }, content: "▁" },
-          ],
-        },
+        normalizer: LLAMA2_NORMALIZER,
         pre_tokenizer: null,
-        decoder: {
-          type: "Sequence",
-          decoders: [
-            { type: "Replace", pattern: { String: "▁" }, content: " " },
-            { type: "ByteFallback" },
-            { type: "Fuse" },
-            { type: "Strip", content: " ", start: 1, stop: 0 },
-          ],
-        },
+        decoder: spDecoder(true),
       },
     ],
     [
@@ -439,7 +404,7 @@ describe("SYNTHETIC variants of the Gemma 3 file vs HF Rust: Llama 2 components 
       const json = { ...(JSON.parse(GEMMA_TEXT) as Record<string, unknown>), ...patch };
       const file = join(tmp, "tokenizer.json");
       writeFileSync(file, JSON.stringify(json));
-      const rust = tokenizers.Tokenizer.fromFile(file);
+      const rust = Rust.fromFile(file);
       const added = (json.added_tokens as AddedJson[]).map((t) => [t.content, t.id] as const);
       const ours = loadSpJsonModel(json, { file: "tokenizer.json", textPieces: new Map(added) });
       let seed = SEED + 1000;

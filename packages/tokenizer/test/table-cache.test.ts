@@ -3,12 +3,11 @@
 // truncated, corrupt, stale (for other content), for other blocked IDs or not a table file at
 // all is never used: the load gives the same IDs, never throws, and the file is rebuilt.
 import { createHash } from "node:crypto";
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as zlib from "node:zlib";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import type { ChatTokenizer } from "../src/index.ts";
 import { fromFiles } from "../src/index.ts";
@@ -18,16 +17,9 @@ import { readTableFile, writeTableFile } from "../src/models/tables/table-file.t
 import { crc32, crc32Fallback } from "../src/node/crc32.ts";
 import { openTableCache, tableFileName, unwrapStored, wrapForStore } from "../src/node/table-cache.ts";
 import { loadTokenizerSync, qwen3Dir } from "../src/node.ts";
+import { decodeTableDigest, tempDirs } from "./table-cache-support.ts";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "chatwire-tables-"));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs("chatwire-tables-");
 
 type Model = "qwen3" | "internlm2" | "chatglm3";
 const dirOf = (m: Model): string => (m === "qwen3" ? qwen3Dir() : fixturePath(m));
@@ -55,21 +47,6 @@ function observe(tok: ChatTokenizer): unknown {
   return { chat: chat.ids, spans: chat.spans, texts, decoded: texts.map((ids) => tok.decode(ids)) };
 }
 
-/** The decode table, entry by entry (the stream decoder reads nothing else). */
-function tableOf(tok: ChatTokenizer): unknown {
-  const t = tok.textModel.decodeTable;
-  return {
-    size: t.size,
-    kind: [...t.kind],
-    text: [...t.text],
-    textAtStart: [...t.textAtStart],
-    bytes: t.bytes.map((b) => (b === undefined ? null : [...b])),
-    byteLength: t.byteLength === undefined ? null : [...t.byteLength],
-    invalidUtf8: t.invalidUtf8,
-    startEnds: t.startEnds,
-  };
-}
-
 function storedFile(dir: string): string {
   const files = readdirSync(dir).filter((f) => f.endsWith(".cwtables"));
   expect(files).toHaveLength(1);
@@ -95,7 +72,7 @@ const MODELS: Model[] = haveFixtures() ? ["qwen3", "internlm2", "chatglm3"] : ["
 describe.each(MODELS)("%s: tables from a stored file", (m) => {
   const ref = load(m, false);
   const refObserved = observe(ref);
-  const refTable = tableOf(ref);
+  const refTable = decodeTableDigest(ref.textModel.decodeTable);
   const dir = tempDir();
   const first = load(m, dir);
   const path = storedFile(dir);
@@ -105,7 +82,7 @@ describe.each(MODELS)("%s: tables from a stored file", (m) => {
     expect(storedIsUsable(m, path)).toBe(true);
     const second = load(m, dir);
     expect(observe(second)).toEqual(refObserved);
-    expect(tableOf(second)).toEqual(refTable);
+    expect(decodeTableDigest(second.textModel.decodeTable)).toEqual(refTable);
   });
 
   const good = () => readFileSync(path);

@@ -159,7 +159,7 @@ const SEMANTICS: Case[] = [
   },
 ];
 
-/** jinja2 constructs real templates use that @huggingface/jinja's parser or runtime refuses (issue 10). */
+/** jinja2 constructs real templates use that @huggingface/jinja's parser or runtime refuses. */
 const FEATURES: Case[] = [
   {
     name: "{% call %} with caller(), twice and nested",

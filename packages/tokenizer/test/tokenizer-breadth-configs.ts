@@ -351,7 +351,8 @@ export interface SpBreadthConfig {
   readonly refused?: RegExp;
 }
 
-const spDecoder = (strip: boolean): object => ({
+/** The SentencePiece-converted decoder: ▁ to " ", byte fallback, fuse, optionally one leading " " stripped. */
+export const spDecoder = (strip: boolean): object => ({
   type: "Sequence",
   decoders: [
     { type: "Replace", pattern: { String: "▁" }, content: " " },
@@ -361,17 +362,20 @@ const spDecoder = (strip: boolean): object => ({
   ],
 });
 
+/** The legacy LlamaConverter's normalizer (Llama 2, Phi-3): "▁" prepended, " " replaced by "▁". */
+export const LLAMA2_NORMALIZER = {
+  type: "Sequence",
+  normalizers: [
+    { type: "Prepend", prepend: "▁" },
+    { type: "Replace", pattern: { String: " " }, content: "▁" },
+  ],
+} as const;
+
 export const SP_CONFIGS: readonly SpBreadthConfig[] = [
   {
     name: "llama2-legacy",
     models: "Llama 2, Mistral v0.1/v0.2, TinyLlama, Phi-3 (legacy LlamaConverter)",
-    normalizer: {
-      type: "Sequence",
-      normalizers: [
-        { type: "Prepend", prepend: "▁" },
-        { type: "Replace", pattern: { String: " " }, content: "▁" },
-      ],
-    },
+    normalizer: LLAMA2_NORMALIZER,
     pre_tokenizer: null,
     decoder: spDecoder(true),
   },

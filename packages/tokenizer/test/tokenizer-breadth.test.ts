@@ -21,6 +21,7 @@ import type { TextModel } from "../src/models/text-model.ts";
 import { templateFromFiles } from "../src/template/index.ts";
 import { wellFormed } from "./crosscheck-support.ts";
 import { errorOf } from "./error-support.ts";
+import { type RustTokenizer, rustTokenizer } from "./rust-tokenizers.ts";
 import {
   type BreadthConfig,
   BYTE_LEVEL_CONFIGS,
@@ -28,15 +29,8 @@ import {
   SP_CONFIGS,
 } from "./tokenizer-breadth-configs.ts";
 
-interface RustEncoding {
-  getIds(): number[];
-}
-interface RustTokenizer {
-  encodeBatch(texts: string[], options: { addSpecialTokens: boolean }): Promise<RustEncoding[]>;
-  decodeBatch(ids: number[][], skipSpecialTokens: boolean): Promise<string[]>;
-}
 const require = createRequire(import.meta.url);
-const Rust = (require("tokenizers") as { Tokenizer: { fromString(s: string): RustTokenizer } }).Tokenizer;
+const Rust = rustTokenizer();
 
 const read = (p: string): string => readFileSync(require.resolve(p), "utf8");
 type Json = Record<string, unknown>;

@@ -9,10 +9,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { DecoderOptions } from "../../src/index.ts";
 import { SLOW_PATH_ONLY } from "../../src/internal.ts";
+import { optionsOf } from "../drawn-options.ts";
 import { decodeAll } from "./decode-all.ts";
 import { FAMILY_CASES } from "./families.ts";
-
-const TOOLS = [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }];
 
 /** Text pieces: the stop strings below occur in them and across them. */
 const POOL = [
@@ -76,18 +75,13 @@ describe("fast path = slow path on encoded text", () => {
           }),
           (segments, r) => {
             const ids = segments.flat();
-            const o: Record<string, unknown> = {};
-            if (r.stops.length > 0) o.stopStrings = r.stops;
-            if (r.maxTokens !== undefined) o.maxTokens = r.maxTokens;
-            if (r.include) o.includeStopString = true;
-            if (r.tools) o.tools = TOOLS;
-            if (r.stream) o.streamToolCalls = true;
+            const o = optionsOf(r);
             const spec = c.spec(r.eos);
             const slow = decodeAll(spec, ids, { ...o, [SLOW_PATH_ONLY]: true } as DecoderOptions);
             // Twice: the fast path's tables fill at an ID's first sight, so the second run
             // takes the fast path where the first took the checked one.
-            expect(decodeAll(spec, ids, o as DecoderOptions)).toEqual(slow);
-            expect(decodeAll(spec, ids, o as DecoderOptions)).toEqual(slow);
+            expect(decodeAll(spec, ids, o)).toEqual(slow);
+            expect(decodeAll(spec, ids, o)).toEqual(slow);
           },
         ),
         { numRuns: 120, seed: 15 },

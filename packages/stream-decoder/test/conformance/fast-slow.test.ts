@@ -10,9 +10,8 @@ import { describe, expect, it } from "vitest";
 import { createDecoder, type DecoderEvent, type DecoderOptions, eventCollector } from "../../src/index.ts";
 import { SLOW_PATH_ONLY } from "../../src/internal.ts";
 import { Cls, classOf, type DecoderSpec } from "../../src/spec.ts";
+import { optionFields, optionsOf, WEATHER_TOOLS as TOOLS } from "../drawn-options.ts";
 import { FAMILY_CASES, type FamilyCase } from "./families.ts";
-
-const TOOLS = [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }];
 
 function decodeBoth(
   spec: DecoderSpec,
@@ -79,27 +78,10 @@ function optionsArb(
   return fc
     .record({
       eos: fc.constantFrom("default" as const, "none" as const),
-      stops: fc.subarray(["\n\n", "lo", "}", " the", "ab"], { maxLength: 2 }),
-      maxTokens: fc.option(fc.integer({ min: 1, max: 60 }), { nil: undefined }),
-      stream: fc.boolean(),
-      tools: fc.boolean(),
-      include: fc.boolean(),
-      stopToken:
-        markers.length > 0
-          ? fc.option(fc.constantFrom(...markers), { nil: undefined })
-          : fc.constant(undefined),
+      ...optionFields(markers),
       chunk: fc.integer({ min: 1, max: 8 }),
     })
-    .map((r) => {
-      const o: Record<string, unknown> = {};
-      if (r.stops.length > 0) o.stopStrings = r.stops;
-      if (r.maxTokens !== undefined) o.maxTokens = r.maxTokens;
-      if (r.stream) o.streamToolCalls = true;
-      if (r.tools) o.tools = TOOLS;
-      if (r.include) o.includeStopString = true;
-      if (r.stopToken !== undefined) o.stopTokenIds = [r.stopToken];
-      return { eos: r.eos, options: o as DecoderOptions, chunk: r.chunk };
-    });
+    .map((r) => ({ eos: r.eos, options: optionsOf(r), chunk: r.chunk }));
 }
 
 for (const c of FAMILY_CASES) {
