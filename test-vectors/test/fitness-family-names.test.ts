@@ -75,6 +75,14 @@ const ALLOWED: ReadonlyMap<string, string> = new Map([
   ],
   ["packages/stream-decoder/src/spec.ts", 'engine: the header syntax is named "harmony" (Header.Harmony)'],
   [
+    "packages/stream-decoder/src/text-markers.ts",
+    'engine: refuses text markers under the header syntax named "harmony" (its header fields are markers)',
+  ],
+  [
+    "packages/tokenizer/src/template/output/response-template/fallbacks.ts",
+    "data: transformers' fallback response_template table, keyed by its model_type names (qwen3, qwen3_moe, ...)",
+  ],
+  [
     "packages/tokenizer/src/template/output/recognizers/field-headers.ts",
     "recognizer: the grammar it derives has the header syntax named harmony (HeaderSyntax), as spec.ts reads it",
   ],

@@ -2,7 +2,7 @@
 // (one reasoning part, one tool-call part). More specific shapes come first.
 import type { Recognizer } from "../part.ts";
 import { argKeyValue } from "./arg-key-value.ts";
-import { deepseekFenced } from "./deepseek-fenced.ts";
+import { fencedCall } from "./fenced-call.ts";
 import { fieldHeaders } from "./field-headers.ts";
 import { functionTag } from "./function-tag.ts";
 import { jsonCalls } from "./json-calls.ts";
@@ -20,7 +20,7 @@ export const REASONING_RECOGNIZERS: readonly Recognizer[] = [fieldHeaders, reaso
 
 export const TOOL_RECOGNIZERS: readonly Recognizer[] = [
   separatedCall,
-  deepseekFenced,
+  fencedCall,
   argKeyValue,
   xmlParameters,
   jsonCalls,

@@ -8,14 +8,14 @@ const SEP = "<｜tool▁sep｜>";
 const CALL_END = "<｜tool▁call▁end｜>";
 const CALLS_END = "<｜tool▁calls▁end｜>";
 
-export const deepseekFenced: Recognizer = {
-  name: "deepseek-fenced",
+export const fencedCall: Recognizer = {
+  name: "fenced-call",
   recognize(ctx) {
     for (const s of [CALLS_BEGIN, CALL_BEGIN, SEP, CALL_END, CALLS_END])
       if (ctx.id(s) === undefined) return null;
     if (!ctx.source.includes(CALLS_BEGIN)) return null;
     return {
-      name: "DeepSeek fenced JSON",
+      name: "fenced JSON calls",
       markers: {
         [CALLS_BEGIN]: { move: "block-open", block: "tool_calls" },
         [CALLS_END]: { move: "block-close", block: "tool_calls" },
@@ -28,7 +28,9 @@ export const deepseekFenced: Recognizer = {
         { name: "tool_calls", emits: "container", children: ["fenced_call"] },
         { name: "fenced_call", emits: "action", kind: "tool_call", body: "fenced-json-call" },
       ],
-      evidence: ["the five DeepSeek tool-call markers are reserved; the template spells the first"],
+      evidence: [
+        "the five tool-call markers (calls begin / call begin / separator / call end / calls end) are reserved; the template spells the first",
+      ],
     };
   },
 };
