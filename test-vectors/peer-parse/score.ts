@@ -264,13 +264,21 @@ export function notApplicable(c: PeerCase): string | undefined {
  * where the decoder read reasoning that the peer kept in its content with the markers around it,
  * the peer answered a question the decoder cannot be asked.
  */
-export function defaultNoneApplies(c: PeerCase, got: Decoded): string | undefined {
+export function defaultNoneApplies(
+  c: PeerCase,
+  got: Decoded,
+  startedInReasoning = false,
+): string | undefined {
   if (c.params.reasoning_format !== undefined) return undefined;
   const read = strip(got.reasoning);
+  if (read === "") return undefined;
+  // none ignores a reasoning block the prompt left open: the peer reads that output as if no
+  // reasoning had started, the decoder (told where the prompt left it) as reasoning.
+  if (startedInReasoning) return "reasoning_format none by default (the prompt's open reasoning ignored)";
   const kept = strip(c.expect.content);
   // Only when the peer kept that reasoning in its content WITH its markers: a decoder that read
   // plain content as reasoning (the peer's content is exactly that text) is still scored.
-  if (read === "" || !kept.includes(read) || kept === read) return undefined;
+  if (!kept.includes(read) || kept === read) return undefined;
   return "reasoning_format none by default (reasoning left in content)";
 }
 
@@ -348,8 +356,10 @@ export function scoreCase(c: PeerCase, loaded: Loaded): Outcome {
   if (base === undefined || encode === undefined)
     return { kind: "fail", why: loaded.error ?? "no tokenizer" };
   let events: DecoderEvent[];
+  let startedInReasoning = false;
   try {
     const spec = caseSpec(c, loaded, base);
+    startedInReasoning = spec.startInReasoning;
     const sink = eventCollector();
     const tools = c.tools.map((t) => ({ type: "function", function: t }));
     const d = createDecoder(spec, sink, tools.length > 0 ? { tools } : {});
@@ -360,7 +370,7 @@ export function scoreCase(c: PeerCase, loaded: Loaded): Outcome {
     return { kind: "fail", why: `threw ${errorText(e)}` };
   }
   const got = collect(events);
-  const na2 = defaultNoneApplies(c, got);
+  const na2 = defaultNoneApplies(c, got, startedInReasoning);
   if (na2 !== undefined) return { kind: "skip", why: na2 };
   const why = compareMessage(c.expect, got);
   if (why === undefined) return { kind: "pass" };

@@ -104,6 +104,8 @@ describe("peer-parse scoring rules (llama.cpp assert_msg_equals, whitespace-inse
     // Content the decoder read as reasoning (the peer's content is exactly that text) is scored.
     const plain = { ...base, params: {}, expect: { ...base.expect, content: "x" } };
     expect(defaultNoneApplies(plain, got({ reasoning: "x" }))).toBeUndefined();
+    // none ignores the reasoning block a prompt left open; the decoder, told of it, reads reasoning.
+    expect(defaultNoneApplies(plain, got({ reasoning: "x" }), true)).toMatch(/open reasoning ignored/);
     expect(defaultNoneApplies(kept, got({ reasoning: " \n" }))).toBeUndefined();
     expect(defaultNoneApplies({ ...base, params: { reasoning_format: "auto" } }, got({}))).toBeUndefined();
   });
