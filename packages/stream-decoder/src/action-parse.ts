@@ -1,6 +1,7 @@
 // Turning the raw text of a finished action into a call {name, arguments}, per format.
 // Called once per action end (never per token). A failure keeps the raw text and says why.
 import { MAX_NESTING_DEPTH } from "./limits.ts";
+import { isJsonObject as isObject, quote40 } from "./model-text.ts";
 import { type JsonValue, PythonLiteralError, parsePythonCall } from "./python-literal.ts";
 import { ToolCallScanner } from "./tool-call-scanner.ts";
 
@@ -31,10 +32,6 @@ export const ActionParser = {
 } as const;
 export type ActionParser = (typeof ActionParser)[keyof typeof ActionParser];
 
-function isObject(v: unknown): v is { [key: string]: JsonValue } {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 /**
  * True when the JSON text `s` nests brackets deeper than `max` (strings skipped). JSON.parse
  * itself does not recurse, but a value this deep would make every recursive consumer of the
@@ -60,11 +57,6 @@ export function nestsDeeperThan(s: string, max: number): boolean {
     } else if (c === 93 || c === 125) depth--;
   }
   return false;
-}
-
-/** At most 40 characters of model output in an error message. */
-function quote40(s: string): string {
-  return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 }
 
 /**

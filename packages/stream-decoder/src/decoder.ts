@@ -43,6 +43,7 @@ import { type CoreHandler, coreHandler } from "./handler.ts";
 import { HarmonyArgumentsParser } from "./harmony-arguments.ts";
 import { CHANNELS, P_CHANNEL, P_CONSTRAIN, P_HEAD, parseHarmonyHeader } from "./harmony-header.ts";
 import { SLOW_PATH_ONLY } from "./internal.ts";
+import { quote40 } from "./model-text.ts";
 import { newlines, trailingNewlines } from "./newlines.ts";
 import {
   bodyParserOptions,
@@ -103,10 +104,6 @@ const NL_AFTER_ACTION = 3;
 const DROP_NONE = 0;
 const DROP_ONE = 1;
 const DROP_ALL = 2;
-
-function quote40(s: string): string {
-  return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
-}
 
 /** JSON whitespace (what may precede a plain-text call's "{"). */
 function isJsonWs(c: number): boolean {

@@ -5,6 +5,7 @@
 // and the JSON arguments of a message addressed to a function (its whole content).
 import { nestsDeeperThan } from "./action-parse.ts";
 import { MAX_NESTING_DEPTH } from "./limits.ts";
+import { quote40 } from "./model-text.ts";
 import type { JsonValue } from "./python-literal.ts";
 
 /** Header part kinds: the text before any marker, after <|channel|>, after <|constrain|>. */
@@ -14,10 +15,6 @@ export const P_CONSTRAIN = 2;
 
 const ROLES: ReadonlySet<string> = new Set(["assistant", "user", "system", "developer", "tool"]);
 export const CHANNELS: ReadonlySet<string> = new Set(["analysis", "commentary", "final"]);
-
-function quote40(s: string): string {
-  return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
-}
 
 export interface ParsedHeader {
   role: string;

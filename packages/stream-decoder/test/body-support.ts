@@ -1,5 +1,6 @@
 // Shared by the body-parser suites: a body as pieces (text, or a separator marker), fed the way
 // the decoder feeds a parser, and text cut into chunks at given fractions of its length.
+import { expect } from "vitest";
 import type { ActionResult } from "../src/action-parse.ts";
 import type { BodyParser } from "../src/syntax/body.ts";
 
@@ -33,4 +34,61 @@ export function cutAt(text: string, cuts: readonly number[]): string[] {
   }
   out.push(text.slice(from));
   return out;
+}
+
+/** One action of a call-list body as the decoder would report it. */
+export interface CallAction {
+  readonly raw: string;
+  readonly result: ActionResult;
+  readonly names: string[];
+  readonly args: string;
+}
+
+/**
+ * The decoder's loop over a call-list body (decoder.ts callListText): feedCall per chunk (feed()
+ * for a parser without it); a short read ends the action and opens the next. Streamed: the
+ * name and argument deltas each action reported (an empty delta fails the test).
+ */
+export function driveCalls(
+  p: BodyParser,
+  chunks: readonly string[],
+  streamed: boolean,
+  tools?: ReadonlyMap<string, unknown>,
+): CallAction[] {
+  const actions: CallAction[] = [];
+  let raw = "";
+  let names: string[] = [];
+  let args = "";
+  const sink = {
+    onToolCallName: (n: string) => names.push(n),
+    onToolCallArguments: (t: string) => {
+      expect(t).not.toBe("");
+      args += t;
+    },
+  };
+  const close = () => {
+    actions.push({ raw, result: p.end(raw), names, args });
+    raw = "";
+    names = [];
+    args = "";
+  };
+  p.reset(streamed ? sink : null, tools, "tool_call");
+  for (const chunk of chunks) {
+    if (p.feedCall === undefined) {
+      p.feed(chunk);
+      raw += chunk;
+      continue;
+    }
+    let rest = chunk;
+    for (;;) {
+      const n = p.feedCall(rest);
+      raw += rest.slice(0, n);
+      if (n >= rest.length) break;
+      rest = rest.slice(n);
+      close();
+      p.nextCall?.();
+    }
+  }
+  close();
+  return actions;
 }

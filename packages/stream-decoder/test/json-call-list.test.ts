@@ -6,59 +6,14 @@
 // throws and is chunk-invariant.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ActionResult } from "../src/action-parse.ts";
 import type { BodyParser } from "../src/syntax/body.ts";
 import { BODY_SYNTAXES } from "../src/syntax/index.ts";
-import { cutAt } from "./body-support.ts";
-
-interface Action {
-  readonly raw: string;
-  readonly result: ActionResult;
-  readonly names: string[];
-  readonly args: string;
-}
+import { cutAt, driveCalls as drive } from "./body-support.ts";
 
 function parser(): BodyParser {
   const make = BODY_SYNTAXES["json-call-list"];
   if (make === undefined) throw new Error("no json-call-list parser");
   return make({ maxBufferedChars: 1_000_000, argumentsKey: "arguments" });
-}
-
-/** The decoder's loop: feedCall per chunk; a short read ends the action and opens the next. */
-function drive(p: BodyParser, chunks: readonly string[], streamed: boolean): Action[] {
-  const actions: Action[] = [];
-  let raw = "";
-  let names: string[] = [];
-  let args = "";
-  const sink = {
-    onToolCallName: (n: string) => names.push(n),
-    onToolCallArguments: (t: string) => {
-      expect(t).not.toBe("");
-      args += t;
-    },
-  };
-  const close = () => {
-    actions.push({ raw, result: p.end(raw), names, args });
-    raw = "";
-    names = [];
-    args = "";
-  };
-  p.reset(streamed ? sink : null, undefined, "tool_call");
-  const feedCall = p.feedCall;
-  if (feedCall === undefined) throw new Error("json-call-list has no feedCall");
-  for (const chunk of chunks) {
-    let rest = chunk;
-    for (;;) {
-      const n = feedCall.call(p, rest);
-      raw += rest.slice(0, n);
-      if (n >= rest.length) break;
-      rest = rest.slice(n);
-      close();
-      p.nextCall?.();
-    }
-  }
-  close();
-  return actions;
 }
 
 const argsArb = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });

@@ -14,13 +14,7 @@ import type { ActionResult } from "../src/action-parse.ts";
 import type { BodyParser, BodyParserOptions } from "../src/syntax/body.ts";
 import { BODY_SYNTAXES } from "../src/syntax/index.ts";
 import type { JsonObject } from "../src/tool-call-scanner.ts";
-
-interface Action {
-  readonly raw: string;
-  readonly result: ActionResult;
-  readonly names: string[];
-  readonly args: string;
-}
+import { cutAt as chunked, driveCalls as drive } from "./body-support.ts";
 
 type Syntax = "json-call-list" | "json-named-call-list" | "json-call";
 
@@ -28,65 +22,6 @@ function parser(syntax: Syntax, options: Partial<BodyParserOptions> = {}): BodyP
   const make = BODY_SYNTAXES[syntax];
   if (make === undefined) throw new Error(`no ${syntax} parser`);
   return make({ maxBufferedChars: 1_000_000, argumentsKey: "arguments", ...options });
-}
-
-/** The decoder's loop: feedCall per chunk (feed() without it); a short read ends the action. */
-function drive(
-  p: BodyParser,
-  chunks: readonly string[],
-  streamed: boolean,
-  tools?: ReadonlyMap<string, unknown>,
-): Action[] {
-  const actions: Action[] = [];
-  let raw = "";
-  let names: string[] = [];
-  let args = "";
-  const sink = {
-    onToolCallName: (n: string) => names.push(n),
-    onToolCallArguments: (t: string) => {
-      expect(t).not.toBe("");
-      args += t;
-    },
-  };
-  const close = () => {
-    actions.push({ raw, result: p.end(raw), names, args });
-    raw = "";
-    names = [];
-    args = "";
-  };
-  p.reset(streamed ? sink : null, tools, "tool_call");
-  for (const chunk of chunks) {
-    if (p.feedCall === undefined) {
-      p.feed(chunk);
-      raw += chunk;
-      continue;
-    }
-    let rest = chunk;
-    for (;;) {
-      const n = p.feedCall(rest);
-      raw += rest.slice(0, n);
-      if (n >= rest.length) break;
-      rest = rest.slice(n);
-      close();
-      p.nextCall?.();
-    }
-  }
-  close();
-  return actions;
-}
-
-function chunked(text: string, cuts: readonly number[]): string[] {
-  const at = [...new Set(cuts.map((f) => Math.floor(f * text.length)))].sort((a, b) => a - b);
-  const out: string[] = [];
-  let from = 0;
-  for (const c of at) {
-    if (c > from && c < text.length) {
-      out.push(text.slice(from, c));
-      from = c;
-    }
-  }
-  out.push(text.slice(from));
-  return out;
 }
 
 const argsArb = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });

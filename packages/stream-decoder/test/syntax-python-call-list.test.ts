@@ -7,75 +7,16 @@
 // throws and is chunk-invariant.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ActionResult } from "../src/action-parse.ts";
 import { type JsonValue, PythonLiteralError, parsePythonLiteral } from "../src/python-literal.ts";
 import type { BodyParser } from "../src/syntax/body.ts";
 import { BODY_SYNTAXES } from "../src/syntax/index.ts";
+import { cutAt as chunked, driveCalls as drive } from "./body-support.ts";
 import { decodeIds, haveTemplate, loadEntry, message } from "./derived-format-support.ts";
-
-interface Action {
-  readonly raw: string;
-  readonly result: ActionResult;
-  readonly names: string[];
-  readonly args: string;
-}
 
 function parser(max = 1_000_000): BodyParser {
   const make = BODY_SYNTAXES["python-call-list"];
   if (make === undefined) throw new Error("no python-call-list parser");
   return make({ maxBufferedChars: max, argumentsKey: "arguments" });
-}
-
-/** The decoder's loop: feedCall per chunk; a short read ends the action and opens the next. */
-function drive(p: BodyParser, chunks: readonly string[], streamed: boolean): Action[] {
-  const actions: Action[] = [];
-  let raw = "";
-  let names: string[] = [];
-  let args = "";
-  const sink = {
-    onToolCallName: (n: string) => names.push(n),
-    onToolCallArguments: (t: string) => {
-      expect(t).not.toBe("");
-      args += t;
-    },
-  };
-  const close = () => {
-    actions.push({ raw, result: p.end(raw), names, args });
-    raw = "";
-    names = [];
-    args = "";
-  };
-  p.reset(streamed ? sink : null, undefined, "tool_call");
-  const feedCall = p.feedCall;
-  if (feedCall === undefined) throw new Error("python-call-list has no feedCall");
-  for (const chunk of chunks) {
-    let rest = chunk;
-    for (;;) {
-      const n = feedCall.call(p, rest);
-      raw += rest.slice(0, n);
-      if (n >= rest.length) break;
-      rest = rest.slice(n);
-      close();
-      p.nextCall?.();
-    }
-  }
-  close();
-  return actions;
-}
-
-/** `text` cut at the given fractions of its length. */
-function chunked(text: string, cuts: readonly number[]): string[] {
-  const at = [...new Set(cuts.map((f) => Math.floor(f * text.length)))].sort((a, b) => a - b);
-  const out: string[] = [];
-  let from = 0;
-  for (const c of at) {
-    if (c > from && c < text.length) {
-      out.push(text.slice(from, c));
-      from = c;
-    }
-  }
-  out.push(text.slice(from));
-  return out;
 }
 
 /** Python's str() of a value inside a list (strings escaped: JSON's escapes are Python's too). */

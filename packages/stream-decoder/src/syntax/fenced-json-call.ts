@@ -23,7 +23,7 @@
 import type { ActionResult } from "../action-parse.ts";
 import { valueNestsDeeperThan } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
-import type { JsonValue } from "../python-literal.ts";
+import { isJsonObject as isObject, quote40 } from "../model-text.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
 
@@ -46,15 +46,6 @@ const FENCE_CAP = 32;
 const SEP = "<｜tool▁sep｜>";
 const FENCE = "```";
 const NOT_OBJECT_ERROR = "the tool call's arguments are not a JSON object";
-
-/** At most 40 characters of model output in an error message. */
-function quote40(s: string): string {
-  return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
-}
-
-function isObject(v: unknown): v is { [key: string]: JsonValue } {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** The opening fence line without its "\n": "```json" or "```" (a trailing "\r" / spaces allowed). */
 function isOpeningFence(line: string): boolean {

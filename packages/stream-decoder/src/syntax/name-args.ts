@@ -18,6 +18,7 @@
 // never throws on model output.
 import { type ActionCall, type ActionResult, knownTool, valueNestsDeeperThan } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
+import { isJsonObject as isObject } from "../model-text.ts";
 import type { JsonValue } from "../python-literal.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
@@ -33,10 +34,6 @@ const S_ARGS = 2;
 const S_FAIL = 3;
 
 const NOT_OBJECT_ERROR = "the tool call's arguments are not a JSON object";
-
-function isObject(v: unknown): v is { [key: string]: JsonValue } {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 /** JSON whitespace (space, \t, \n, \r). */
 function isSpace(c: number): boolean {

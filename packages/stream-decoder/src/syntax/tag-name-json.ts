@@ -13,7 +13,7 @@
 // never throws on model output.
 import { type ActionResult, valueNestsDeeperThan } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
-import type { JsonValue } from "../python-literal.ts";
+import { isJsonObject as isObject } from "../model-text.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
 
@@ -26,10 +26,6 @@ const T_ARGS = 1;
 const T_FAIL = 2;
 
 const NOT_OBJECT_ERROR = "the tool call's arguments are not a JSON object";
-
-function isObject(v: unknown): v is { [key: string]: JsonValue } {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
 
 export class TagNameJsonParser implements BodyParser {
   private readonly maxChars: number;
