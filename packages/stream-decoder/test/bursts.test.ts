@@ -23,6 +23,7 @@ import type { DecoderSpec } from "../src/spec.ts";
 import { FAMILY_CASES } from "./conformance/families.ts";
 import { optionFields, optionsOf, WEATHER_TOOLS as TOOLS } from "./drawn-options.ts";
 import { dataPackageDir, gptOssTokenizer, sharedTemplate, sharedTemplatePath, tokenizer } from "./models.ts";
+import { withSampleWindows } from "./sample-windows.ts";
 
 /** Events of `ids` pushed one at a time. */
 function oneByOne(spec: DecoderSpec, ids: readonly number[], options: DecoderOptions): DecoderEvent[] {
@@ -78,23 +79,7 @@ function streams(f: Format): fc.Arbitrary<number[]> {
   if (markers.length > 0) pool.push({ weight: 3, arbitrary: fc.constantFrom(...markers) });
   const ids = fc.array(fc.oneof(...pool), { maxLength: 80 });
   const samples = f.samples?.().filter((v) => v.ids.length > 0) ?? [];
-  if (samples.length === 0) return ids;
-  // Windows of the samples between random IDs: text markers cut by burst boundaries.
-  const window = fc
-    .tuple(fc.nat({ max: samples.length - 1 }), fc.nat(), fc.integer({ min: 1, max: 40 }))
-    .map(([k, at, n]) => {
-      const v = (samples[k] as { ids: readonly number[] }).ids;
-      return v.slice(at % v.length, (at % v.length) + n);
-    });
-  return fc
-    .array(
-      fc.oneof(
-        ids.map((x) => x.slice(0, 6)),
-        window,
-      ),
-      { minLength: 1, maxLength: 6 },
-    )
-    .map((parts) => parts.flat());
+  return withSampleWindows(ids, samples);
 }
 
 function templateTokenizer(template: string, pkg: string): TemplateTokenizer {

@@ -11,6 +11,7 @@ import { createDecoder, type DecoderEvent, type DecoderOptions, eventCollector }
 import { SLOW_PATH_ONLY } from "../../src/internal.ts";
 import { Cls, classOf, type DecoderSpec } from "../../src/spec.ts";
 import { optionFields, optionsOf, WEATHER_TOOLS as TOOLS } from "../drawn-options.ts";
+import { withSampleWindows } from "../sample-windows.ts";
 import { FAMILY_CASES, type FamilyCase } from "./families.ts";
 
 function decodeBoth(
@@ -52,23 +53,7 @@ function streams(c: FamilyCase): fc.Arbitrary<number[]> {
   if (nl.length > 0) pool.push({ weight: 3, arbitrary: fc.constantFrom(...nl) });
   const ids = fc.array(fc.oneof(...pool), { maxLength: 90 });
   const samples = c.samples?.().filter((v) => v.ids.length > 0) ?? [];
-  if (samples.length === 0) return ids;
-  // Windows of a synthetic grammar's samples between random IDs (its text markers, cut anywhere).
-  const window = fc
-    .tuple(fc.nat({ max: samples.length - 1 }), fc.nat(), fc.integer({ min: 1, max: 40 }))
-    .map(([k, at, n]) => {
-      const v = (samples[k] as { ids: readonly number[] }).ids;
-      return v.slice(at % v.length, (at % v.length) + n);
-    });
-  return fc
-    .array(
-      fc.oneof(
-        ids.map((x) => x.slice(0, 6)),
-        window,
-      ),
-      { minLength: 1, maxLength: 6 },
-    )
-    .map((parts) => parts.flat());
+  return withSampleWindows(ids, samples);
 }
 
 function optionsArb(
