@@ -59,6 +59,27 @@ export function nestsDeeperThan(s: string, max: number): boolean {
   return false;
 }
 
+/** The error of a body whose arguments are JSON but not an object. */
+export const NOT_OBJECT_ERROR = "the tool call's arguments are not a JSON object";
+
+/**
+ * A body's arguments text, parsed once: the object, or why not (invalid JSON, nested deeper than
+ * MAX_NESTING_DEPTH, not an object), in that order.
+ */
+export function parseArgumentsObject(
+  json: string,
+): { readonly args: { [key: string]: JsonValue } } | { readonly error: string } {
+  let v: unknown;
+  try {
+    v = JSON.parse(json);
+  } catch (e) {
+    return { error: `invalid JSON arguments: ${e instanceof Error ? e.message : String(e)}` };
+  }
+  if (valueNestsDeeperThan(v, MAX_NESTING_DEPTH))
+    return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels` };
+  return isObject(v) ? { args: v } : { error: NOT_OBJECT_ERROR };
+}
+
 /**
  * True when a parsed JSON value nests containers deeper than `max`. For a value JSON.parse made
  * this is nestsDeeperThan of its text (every bracket opens a container), found by walking the

@@ -20,9 +20,7 @@
 // Linear in the body (every unit is looked at a bounded number of times: once here, once by
 // the reader or JSON.parse, once more by JSON.parse on the streamed error path); memory bounded
 // by maxBufferedChars (a longer body is an error result); never throws on model output.
-import type { ActionResult } from "../action-parse.ts";
-import { valueNestsDeeperThan } from "../action-parse.ts";
-import { MAX_NESTING_DEPTH } from "../limits.ts";
+import { type ActionResult, NOT_OBJECT_ERROR, parseArgumentsObject } from "../action-parse.ts";
 import { isJsonObject as isObject, quote40 } from "../model-text.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
@@ -45,8 +43,6 @@ const TYPE_CAP = 64;
 const FENCE_CAP = 32;
 const SEP = "<｜tool▁sep｜>";
 const FENCE = "```";
-const NOT_OBJECT_ERROR = "the tool call's arguments are not a JSON object";
-
 /** The opening fence line without its "\n": "```json" or "```" (a trailing "\r" / spaces allowed). */
 function isOpeningFence(line: string): boolean {
   const t = line.trimEnd();
@@ -217,16 +213,8 @@ export class FencedJsonCallParser implements BodyParser {
     const args = raw.slice(raw.length - this.argsFed).trimEnd();
     if (!args.endsWith("```")) return { error: "the tool call's arguments are not closed by ```" };
     const json = args.slice(0, -3);
-    let v: unknown;
-    try {
-      v = JSON.parse(json);
-    } catch (e) {
-      return { error: `invalid JSON arguments: ${e instanceof Error ? e.message : String(e)}` };
-    }
-    if (valueNestsDeeperThan(v, MAX_NESTING_DEPTH))
-      return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels` };
-    if (!isObject(v)) return { error: NOT_OBJECT_ERROR };
-    return { call: { name: this.name, arguments: v } };
+    const parsed = parseArgumentsObject(json);
+    return "error" in parsed ? parsed : { call: { name: this.name, arguments: parsed.args } };
   }
 
   private fail(why: string): void {

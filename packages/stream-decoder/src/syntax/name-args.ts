@@ -16,8 +16,13 @@
 //
 // Linear in the body, memory bounded by maxBufferedChars (a longer body is an error result),
 // never throws on model output.
-import { type ActionCall, type ActionResult, knownTool, valueNestsDeeperThan } from "../action-parse.ts";
-import { MAX_NESTING_DEPTH } from "../limits.ts";
+import {
+  type ActionCall,
+  type ActionResult,
+  knownTool,
+  NOT_OBJECT_ERROR,
+  parseArgumentsObject,
+} from "../action-parse.ts";
 import { isJsonObject as isObject } from "../model-text.ts";
 import type { JsonValue } from "../python-literal.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
@@ -32,8 +37,6 @@ const S_HELD = 1;
 const S_ARGS = 2;
 /** Malformed or too long: `error` says why; nothing more is reported. */
 const S_FAIL = 3;
-
-const NOT_OBJECT_ERROR = "the tool call's arguments are not a JSON object";
 
 /** JSON whitespace (space, \t, \n, \r). */
 function isSpace(c: number): boolean {
@@ -198,16 +201,8 @@ export class NameArgsParser implements BodyParser {
   }
 
   private parsed(json: string): ActionResult {
-    let v: unknown;
-    try {
-      v = JSON.parse(json);
-    } catch (e) {
-      return { error: `invalid JSON arguments: ${e instanceof Error ? e.message : String(e)}` };
-    }
-    if (valueNestsDeeperThan(v, MAX_NESTING_DEPTH))
-      return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels` };
-    if (!isObject(v)) return { error: NOT_OBJECT_ERROR };
-    return { call: this.call(v) };
+    const parsed = parseArgumentsObject(json);
+    return "error" in parsed ? parsed : { call: this.call(parsed.args) };
   }
 
   private call(args: { [key: string]: JsonValue }): ActionCall {

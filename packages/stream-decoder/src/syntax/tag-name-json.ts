@@ -11,8 +11,7 @@
 // arrive, or are read by JSON.parse at the end from the tail of the body text the decoder kept.
 // Linear in the body, memory bounded by maxBufferedChars (a longer body is an error result),
 // never throws on model output.
-import { type ActionResult, valueNestsDeeperThan } from "../action-parse.ts";
-import { MAX_NESTING_DEPTH } from "../limits.ts";
+import { type ActionResult, NOT_OBJECT_ERROR, parseArgumentsObject } from "../action-parse.ts";
 import { isJsonObject as isObject } from "../model-text.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
@@ -24,8 +23,6 @@ const T_NAME = 0;
 const T_ARGS = 1;
 /** Malformed or too long: `error` says why. */
 const T_FAIL = 2;
-
-const NOT_OBJECT_ERROR = "the tool call's arguments are not a JSON object";
 
 export class TagNameJsonParser implements BodyParser {
   private readonly maxChars: number;
@@ -111,15 +108,8 @@ export class TagNameJsonParser implements BodyParser {
     if (built !== undefined)
       return isObject(built) ? { call: { name: this.name, arguments: built } } : { error: NOT_OBJECT_ERROR };
     if (raw.length < this.argsFed) return { error: "the tool call body text is incomplete" };
-    let v: unknown;
-    try {
-      v = JSON.parse(raw.slice(raw.length - this.argsFed));
-    } catch (e) {
-      return { error: `invalid JSON arguments: ${e instanceof Error ? e.message : String(e)}` };
-    }
-    if (valueNestsDeeperThan(v, MAX_NESTING_DEPTH))
-      return { error: `the call is nested deeper than ${MAX_NESTING_DEPTH} levels` };
-    return isObject(v) ? { call: { name: this.name, arguments: v } } : { error: NOT_OBJECT_ERROR };
+    const parsed = parseArgumentsObject(raw.slice(raw.length - this.argsFed));
+    return "error" in parsed ? parsed : { call: { name: this.name, arguments: parsed.args } };
   }
 
   private fail(why: string): void {
