@@ -3,8 +3,10 @@
 // and its vocabulary, stand-in markers added), model output text encoded into IDs as a model
 // would generate it, and the events of those IDs pushed one at a time, in bursts, and through
 // the reference decoder, so a test can hold all three equal.
+
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import { expect } from "vitest";
 import { formats, type Loaded, loadSafe, templateDir } from "../../../test-vectors/peer-parse/score.ts";
 import {
   createDecoder,
@@ -89,4 +91,20 @@ export function message(events: readonly DecoderEvent[]): {
     } else if (e.type === "error") errors.push(e.code);
   }
   return { content, reasoning, calls, errors, streamed };
+}
+
+/**
+ * The message of `ids` pushed one at a time, after checking that the given bursts and the
+ * reference decoder give the same events.
+ */
+export function agreedMessage(
+  key: string,
+  ids: readonly number[],
+  bursts: readonly number[],
+  options: DecoderOptions = {},
+): ReturnType<typeof message> {
+  const one = decodeIds(key, ids, "one", options);
+  expect(decodeIds(key, ids, { bursts }, options)).toEqual(one);
+  expect(decodeIds(key, ids, "reference", options)).toEqual(one);
+  return message(one);
 }
