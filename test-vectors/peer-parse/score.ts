@@ -317,7 +317,7 @@ export function loadSafe(entry: FormatEntry, config: Readonly<Record<string, unk
 function casePrompt(c: PeerCase, tok: TemplateTokenizer): readonly number[] | undefined {
   const p = c.params;
   const messages = Array.isArray(p.messages) ? p.messages : [{ role: "user", content: "Hey there!" }];
-  const tools = c.tools.map((t) => ({ type: "function", function: t }));
+  const tools = caseTools(c);
   const request = {
     messages,
     ...(tools.length > 0 ? { tools } : {}),
@@ -341,10 +341,17 @@ export function caseSpec(c: PeerCase, loaded: Loaded, base: DecoderSpec): Decode
   const prompt = casePrompt(c, tok);
   if (prompt === undefined) return base;
   const open = promptOpensStartBlock(base, prompt);
-  return open === base.startInReasoning
-    ? base
-    : compileTemplateDecoderSpec(tok.textModel, probe, { startInReasoning: open });
+  if (open === base.startInReasoning) return base;
+  let other = OTHER_START.get(base);
+  if (other === undefined) {
+    other = compileTemplateDecoderSpec(tok.textModel, probe, { startInReasoning: open });
+    OTHER_START.set(base, other);
+  }
+  return other;
 }
+
+/** Per template spec, the one compiled for the other start (compiled once, not per case). */
+const OTHER_START = new WeakMap<DecoderSpec, DecoderSpec>();
 
 /** The case's tools in the OpenAI shape, as scoreCase gives them to the decoder. */
 export const caseTools = (c: PeerCase): unknown[] => c.tools.map((t) => ({ type: "function", function: t }));
@@ -361,7 +368,7 @@ export function scoreCase(c: PeerCase, loaded: Loaded): Outcome {
     const spec = caseSpec(c, loaded, base);
     startedInReasoning = spec.startInReasoning;
     const sink = eventCollector();
-    const tools = c.tools.map((t) => ({ type: "function", function: t }));
+    const tools = caseTools(c);
     const d = createDecoder(spec, sink, tools.length > 0 ? { tools } : {});
     d.pushMany(encode(c.input));
     d.end();
