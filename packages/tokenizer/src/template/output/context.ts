@@ -88,12 +88,21 @@ export function createProbeContext(tok: TemplateTokenizer, endOfTurn: number | n
       ...(turn.kwargs !== undefined ? { chat_template_kwargs: turn.kwargs } : {}),
     } as unknown as ChatRequest;
   };
+  // The recognizers ask for the same renderings again and again (every assistant() renders the
+  // prompt of its tools too): each distinct request is rendered once per probe.
+  const rendered = new Map<string, readonly number[] | null>();
   const encode = (r: ChatRequest): readonly number[] | null => {
-    try {
-      return tok.encodeChat(r).ids;
-    } catch {
-      return null; // a template that refuses this conversation
+    const key = JSON.stringify(r);
+    let ids = rendered.get(key);
+    if (ids === undefined) {
+      try {
+        ids = tok.encodeChat(r).ids;
+      } catch {
+        ids = null; // a template that refuses this conversation
+      }
+      rendered.set(key, ids);
     }
+    return ids;
   };
   const generated = (ids: readonly number[]): Generated => {
     const pieces: Piece[] = [];
