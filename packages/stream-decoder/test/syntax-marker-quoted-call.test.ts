@@ -223,7 +223,8 @@ describe("marker-quoted-call: a call as Gemma 4's template writes it, any chunki
         const whole = drive(parser(), parts, streamed);
         expect(drive(parser(), chunked(parts, cuts), streamed)).toEqual(whole);
       }),
-      { numRuns: 500 },
+      // The example: an error in the chunk after "{" was read once dropped the streamed "{".
+      { numRuns: 500, examples: [[[",", "{", ","], [2 / 3], true]] },
     );
   });
 });

@@ -363,10 +363,11 @@ export class MarkerQuotedCallParser implements BodyParser {
   }
 
   private fail(why: string): void {
+    // What was read before the error goes out first, so the deltas do not depend on where chunks were cut.
+    this.flush();
     this.state = M_FAIL;
     this.error = why;
     this.part = "";
-    this.out = "";
   }
 }
 
