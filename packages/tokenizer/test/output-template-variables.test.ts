@@ -1,6 +1,12 @@
 // undefinedVariables: the names a template reads that neither it nor a request defines (the
-// probe gives them as "" only when the template fails without them).
+// probe gives them as "" only when the template fails without them: FireFunction v2's
+// `functions` and `datetime`, which its vendor's server passes beside the request).
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { formats, loadFormat, templateDir } from "../../../test-vectors/peer-parse/score.ts";
+import type { ChatRequest } from "../src/index.ts";
+import { probeTemplate } from "../src/index.ts";
 import { undefinedVariables } from "../src/template/output/template-variables.ts";
 
 describe("undefinedVariables", () => {
@@ -23,5 +29,24 @@ describe("undefinedVariables", () => {
 
   it("is empty for a template that does not parse", () => {
     expect(undefinedVariables("{% if %}", [])).toEqual([]);
+  });
+});
+
+const entry = formats().templates["models/templates/fireworks-ai-llama-3-firefunction-v2.jinja"];
+const present = entry !== undefined && existsSync(join(templateDir(entry.template.dir), entry.template.file));
+
+describe.skipIf(!present)("a template that reads variables no request defines (FireFunction v2)", () => {
+  it('is probed with them given as "" (evidence), and a user\'s prompt still needs them from the caller', () => {
+    if (entry === undefined) throw new Error("no FireFunction v2 entry");
+    const { tok } = loadFormat(entry);
+    const out = probeTemplate(tok).output;
+    expect(out.evidence).toContain(
+      'probe: rendered with variables no request defines, given as "": datetime, functions',
+    );
+    expect(out.name).toContain("JSON list of calls");
+    const user = { role: "user", content: "Hi" };
+    expect(() => tok.encodeChat({ messages: [user] } as ChatRequest)).toThrow();
+    const given = { messages: [user], chat_template_kwargs: { functions: "[]", datetime: "Jul 26 2024" } };
+    expect(tok.decode(tok.encodeChat(given as ChatRequest).ids)).toContain("[]\nToday is Jul 26 2024.");
   });
 });
