@@ -819,7 +819,12 @@ export class StreamDecoder implements Decoder {
     const role = this.role;
     const g = this.g;
     this.h.onMessageStart(role, metadata);
-    if (metadata !== "" && g.metaActionBlock >= 0 && role === g.metaActionRole) {
+    if (
+      metadata !== "" &&
+      g.metaActionBlock >= 0 &&
+      role === g.metaActionRole &&
+      !g.metaContent.has(metadata)
+    ) {
       // A metadata-named action: its kind is the metadata (a tool name, or a listed one).
       this.block = g.metaBlockByMetadata.get(metadata) ?? g.metaActionBlock;
       this.startAction(metadata, (g.blocks[this.block] as CompiledBlock).body);
@@ -1006,12 +1011,12 @@ export class StreamDecoder implements Decoder {
     } else if (this.state === S_PAIR) this.openPair();
   }
 
-  /** A segment ends at a role marker: what is open closes. */
-  private closeSegment(): void {
+  /** A segment ends at a role marker (a text marker: `text`): what is open closes. */
+  private closeSegment(text = false): void {
     if (this.state === S_META) this.metaAsContent();
     if (this.isStopped) return;
     this.flushHeader();
-    this.closeSpan(DROP_NONE);
+    this.endSpanAt(DROP_NONE, text);
     if (this.isStopped) return;
     if (this.state === S_ACTION) this.endAction();
     this.block = -1;
@@ -1094,30 +1099,34 @@ export class StreamDecoder implements Decoder {
         return;
       }
       case Cls.Role:
-        // A role marker: the segment ends here.
-        if (state === S_BETWEEN) this.closeSpan(DROP_NONE);
-        else {
-          this.closeSegment();
-          if (this.isStopped) return;
-          this.h.onMessageEnd();
-        }
-        // An EOS role marker stops here: no new segment opens.
-        if (this.spec.eos[id] === 1) this.state = S_BETWEEN;
-        else {
-          const r = this.spec.roleOf.get(id) ?? "assistant";
-          if (g.header === Header.RoleMetadataLine) this.openSegment(r);
-          else {
-            this.h.onMessageStart(r, "");
-            this.enterMessage(r);
-            this.atStart = this.spanStarts;
-          }
-        }
+        this.roleMove(this.spec.roleOf.get(id) ?? "assistant", this.spec.eos[id] === 1, false);
         return;
       case Cls.EndOfText:
         if (this.spec.eos[id] !== 1) this.misplaced(id);
         return;
       default:
         this.misplaced(id);
+    }
+  }
+
+  /**
+   * A role marker (reserved, or a text marker: `text`): the segment ends here, and one with role
+   * `r` starts unless the marker is an EOS ID.
+   */
+  private roleMove(r: string, eos: boolean, text: boolean): void {
+    if (this.state === S_BETWEEN) this.endSpanAt(DROP_NONE, text);
+    else {
+      this.closeSegment(text);
+      if (this.isStopped) return;
+      this.h.onMessageEnd();
+    }
+    // An EOS role marker stops here: no new segment opens.
+    if (eos) this.state = S_BETWEEN;
+    else if (this.g.header === Header.RoleMetadataLine) this.openSegment(r);
+    else {
+      this.h.onMessageStart(r, "");
+      this.enterMessage(r);
+      this.atStart = this.spanStarts;
     }
   }
 
@@ -1274,6 +1283,7 @@ export class StreamDecoder implements Decoder {
   private textMarker(mk: CompiledTextMarker): void {
     if (mk.cls === Cls.BlockOpen) this.blockOpen(mk.block, -1, true);
     else if (mk.cls === Cls.BlockClose) this.blockClose(mk.block, -1, true);
+    else if (mk.cls === Cls.Role) this.roleMove(mk.role, false, true);
     else this.separatorMove(mk.block, -1, true);
   }
 

@@ -159,6 +159,8 @@ export interface CompiledGrammar {
   /** Its block index (-1: metadata never opens an action), and per metadata overrides. */
   readonly metaActionBlock: number;
   readonly metaBlockByMetadata: ReadonlyMap<string, number>;
+  /** Metadata lines that make the segment content (HeaderSyntax contentMetadata). */
+  readonly metaContent: ReadonlySet<string>;
 }
 
 export interface DecoderSpecOptions {
@@ -435,7 +437,7 @@ export function compileGrammarSpec(
     grammar,
     blocks,
     blockAt,
-    { blockOpen: Cls.BlockOpen, blockClose: Cls.BlockClose, separator: Cls.Separator },
+    { blockOpen: Cls.BlockOpen, blockClose: Cls.BlockClose, separator: Cls.Separator, role: Cls.Role },
     bad,
   );
   let contentNl: number = Nl.None;
@@ -444,7 +446,9 @@ export function compileGrammarSpec(
   const metaBlockByMetadata = new Map<string, number>();
   let metaActionBlock = -1;
   let metaActionRole = "assistant";
+  const metaContent = new Set<string>();
   if (header.syntax === "role-metadata-line") {
+    for (const m of header.contentMetadata ?? []) metaContent.add(m);
     metaActionRole = header.actionRole ?? "assistant";
     if (header.actionBlock !== undefined) {
       metaActionBlock = blockAt.get(header.actionBlock) ?? bad(`unknown block ${header.actionBlock}`);
@@ -466,6 +470,7 @@ export function compileGrammarSpec(
     metaActionRole,
     metaActionBlock,
     metaBlockByMetadata,
+    metaContent,
   });
 
   // ---- the class table ----

@@ -3,9 +3,10 @@
 // move is valid (content; the body of each block; each container between its children), so
 // the decoder only ever looks for the markers it may act on where it is:
 //
-//   content                the open markers of top-level blocks
+//   content                the open markers of top-level blocks, role markers
 //   a reasoning block      its own close marker
-//   an action block        its close marker, its separators, its open marker when it reopens
+//   an action block        its close marker, its separators, its open marker when it reopens,
+//                          role markers (a role marker ends the segment, as its reserved form)
 //   a container            its children's open markers and its own close marker
 //
 // The automaton is Aho-Corasick over the set's strings: one step per UTF-16 unit, its state is
@@ -15,11 +16,14 @@
 // Linear in the text, bounded memory; no allocation per step.
 import type { Grammar, MarkerMove } from "@chatwire/tokenizer";
 
-/** One text marker of a set: its text and its move (Cls.BlockOpen / BlockClose / Separator, block index). */
+/** One text marker of a set: its text and its move (Cls.BlockOpen / BlockClose / Separator, block index; Cls.Role, role). */
 export interface CompiledTextMarker {
   readonly text: string;
   readonly cls: number;
+  /** -1 for a role move. */
   readonly block: number;
+  /** The role a role move starts ("" for the other moves). */
+  readonly role: string;
 }
 
 /** The markers valid in one place, as an automaton (state 0: nothing held). */
@@ -155,6 +159,7 @@ export interface TextMarkerClasses {
   readonly blockOpen: number;
   readonly blockClose: number;
   readonly separator: number;
+  readonly role: number;
 }
 
 const EMITS_ACTION = 1;
@@ -181,6 +186,10 @@ export function compileTextMarkers(
       bad(`text marker ${name} has a lone surrogate`);
     // A held partial UTF-8 sequence flushes as U+FFFD at a span end: no marker may be made of it.
     if (text.includes("\uFFFD")) bad(`text marker ${name} contains U+FFFD`);
+    if (move.move === "role") {
+      all.push({ text, cls: cls.role, block: -1, role: move.role });
+      continue;
+    }
     if (move.move !== "block-open" && move.move !== "block-close" && move.move !== "separator")
       bad(`text marker ${name}: a "${move.move}" move cannot be text`);
     const b = blockAt.get(move.block);
@@ -194,23 +203,28 @@ export function compileTextMarkers(
             ? cls.blockClose
             : cls.separator,
       block: b as number,
+      role: "",
     });
   }
   if (all.length === 0) return null;
   if (grammar.header.syntax === "harmony") bad("text markers are not read under a harmony header");
   const set = (ms: readonly CompiledTextMarker[]): TextMarkerSet | null =>
     ms.length === 0 ? null : new TextMarkerSet(ms);
-  const content = set(all.filter((m) => m.cls === cls.blockOpen && blocks[m.block]?.parent === -1));
+  const content = set(
+    all.filter((m) => m.cls === cls.role || (m.cls === cls.blockOpen && blocks[m.block]?.parent === -1)),
+  );
   const inBlock = blocks.map((blk, b) =>
     set(
       all.filter((m) =>
-        blk.emits === EMITS_CONTAINER
-          ? (m.cls === cls.blockOpen && blocks[m.block]?.parent === b) ||
-            (m.cls === cls.blockClose && m.block === b)
-          : m.block === b &&
-            (m.cls === cls.blockClose ||
-              (blk.emits === EMITS_ACTION &&
-                (m.cls === cls.separator || (m.cls === cls.blockOpen && blk.reopens)))),
+        m.cls === cls.role
+          ? blk.emits === EMITS_ACTION
+          : blk.emits === EMITS_CONTAINER
+            ? (m.cls === cls.blockOpen && blocks[m.block]?.parent === b) ||
+              (m.cls === cls.blockClose && m.block === b)
+            : m.block === b &&
+              (m.cls === cls.blockClose ||
+                (blk.emits === EMITS_ACTION &&
+                  (m.cls === cls.separator || (m.cls === cls.blockOpen && blk.reopens)))),
       ),
     ),
   );

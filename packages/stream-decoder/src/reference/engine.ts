@@ -596,8 +596,10 @@ export class ReferenceDecoder implements Decoder {
   /** The text markers whose move is valid in the current state. */
   private validMarkers(): CompiledTextMarker[] {
     return this.textMarkers.filter((m) => {
-      const blk = this.blockAt(m.block);
       const s = this.state;
+      // A role move: in content and in any action's body.
+      if (m.cls === Cls.Role) return s === State.Content || (s === State.Action && this.block >= 0);
+      const blk = this.blockAt(m.block);
       if (m.cls === Cls.BlockOpen)
         return (
           (s === State.Action && this.block === m.block && blk.reopens) ||
@@ -663,6 +665,10 @@ export class ReferenceDecoder implements Decoder {
 
   /** A text marker's move (it is valid here): as its reserved form, but the span's text runs on. */
   private textMarker(m: CompiledTextMarker): void {
+    if (m.cls === Cls.Role) {
+      this.roleMarker(m.role, false, true);
+      return;
+    }
     const b = m.block;
     const blk = this.blockAt(b);
     if (m.cls === Cls.BlockOpen) {
@@ -818,7 +824,12 @@ export class ReferenceDecoder implements Decoder {
     this.line = "";
     const g = this.spec.grammar;
     this.h.onMessageStart(this.role, metadata);
-    if (metadata !== "" && g.metaActionBlock >= 0 && this.role === g.metaActionRole) {
+    if (
+      metadata !== "" &&
+      g.metaActionBlock >= 0 &&
+      this.role === g.metaActionRole &&
+      !g.metaContent.has(metadata)
+    ) {
       // A metadata-named action: its kind is the metadata.
       this.block = g.metaBlockByMetadata.get(metadata) ?? g.metaActionBlock;
       this.startAction(metadata, this.blockAt(this.block).body);
@@ -991,7 +1002,7 @@ export class ReferenceDecoder implements Decoder {
         return;
       }
       case Cls.Role:
-        this.roleMarker(id);
+        this.roleMarker(this.spec.roleOf.get(id) ?? "assistant", this.spec.eos[id] === 1, false);
         return;
       case Cls.EndOfText:
         if (this.spec.eos[id] !== 1) this.misplaced(id);
@@ -1001,14 +1012,18 @@ export class ReferenceDecoder implements Decoder {
     }
   }
 
-  /** A role marker: the segment ends, and (unless it is an EOS ID) one with its role starts. */
-  private roleMarker(id: number): void {
-    if (this.state === State.Between) this.closeSpan(Nl.None);
+  /**
+   * A role marker (reserved, or a text marker: `text`, whose span's text runs on): the segment
+   * ends, and (unless it is an EOS ID) one with `role` starts.
+   */
+  private roleMarker(role: string, eos: boolean, text: boolean): void {
+    const end = (): void => (text ? this.endText(Nl.None) : this.closeSpan(Nl.None));
+    if (this.state === State.Between) end();
     else {
       if (this.state === State.Meta) this.metaAsContent();
       if (this.isStopped) return;
       this.flushHeader();
-      this.closeSpan(Nl.None);
+      end();
       if (this.isStopped) return;
       if (this.state === State.Action) {
         const a = this.action;
@@ -1020,11 +1035,10 @@ export class ReferenceDecoder implements Decoder {
       if (this.isStopped) return;
       this.h.onMessageEnd();
     }
-    if (this.spec.eos[id] === 1) {
+    if (eos) {
       this.state = State.Between;
       return;
     }
-    const role = this.spec.roleOf.get(id) ?? "assistant";
     if (this.spec.grammar.header === Header.RoleMetadataLine) this.openSegment(role);
     else {
       this.h.onMessageStart(role, "");

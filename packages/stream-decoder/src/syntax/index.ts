@@ -7,6 +7,7 @@ import { ArgKeyValueParser } from "./arg-key-value.ts";
 import type { BodyParserFactory } from "./body.ts";
 import { createCallIdArgsParser } from "./call-id-args.ts";
 import { createFencedJsonCallParser } from "./fenced-json-call.ts";
+import { createJsonArgumentsParser } from "./json-arguments.ts";
 import { JsonCallParser } from "./json-call.ts";
 import { createJsonCallListParser, createJsonNamedCallListParser } from "./json-call-list.ts";
 import { createMarkerQuotedCallParser } from "./marker-quoted-call.ts";
@@ -35,4 +36,5 @@ export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactor
   "arg-key-value": (o) => new ArgKeyValueParser(o.maxBufferedChars),
   "json-named-call-list": createJsonNamedCallListParser,
   "response-field": createResponseFieldParser,
+  "json-arguments": createJsonArgumentsParser,
 };

@@ -57,6 +57,11 @@ export type HeaderSyntax =
       readonly actionRole?: string;
       readonly actionBlock?: string;
       readonly blockByMetadata?: Readonly<Record<string, string>>;
+      /**
+       * Metadata lines that address the reader, not a tool (Functionary v3.2 `>>>all\n`): the
+       * segment is content, as after an empty metadata line.
+       */
+      readonly contentMetadata?: readonly string[];
     }
   /** Role text between message-start and header-end, then `dropAfter` (Llama: "\n\n"). */
   | { readonly syntax: "pair"; readonly dropAfter: string }
@@ -156,7 +161,12 @@ export type BodySyntax =
    * kv-lines body, the call's name and arguments picked by its transform. The block's
    * `responseField` describes it.
    */
-  | "response-field";
+  | "response-field"
+  /**
+   * Functionary v3.2: the action kind is the tool's name (a role-metadata-line header's
+   * metadata, `>>>get_weather\n`) and the body is its arguments, one JSON object.
+   */
+  | "json-arguments";
 
 /** One item of a response_template pattern, in the safe subset chatwire runs (linear, no backtracking). */
 export type ResponsePatternItem =
@@ -306,9 +316,10 @@ export interface Grammar<K extends string = string> {
   /**
    * Literal text that acts as a marker when the model writes it as ordinary text, for formats
    * whose structure has no reserved token (DeepSeek V3.2 `<｜DSML｜function_calls>`, Functionary
-   * `<function=` / `</function>`, Command-R `Action:`, Phi-4 `functools[`). Text -> move; only
-   * "block-open", "block-close" and "separator" moves, each recognized only where that move is
-   * valid (docs/decoder.md "Text markers"). Non-empty, well-formed strings without U+FFFD.
+   * `<function=` / `</function>`, Command-R `Action:`, Phi-4 `functools[`, Functionary v3.2
+   * `>>>`). Text -> move; only "block-open", "block-close", "separator" and "role" moves, each
+   * recognized only where that move is valid (docs/decoder.md "Text markers"; a "role" move in
+   * content and in an action block's body). Non-empty, well-formed strings without U+FFFD.
    */
   readonly textMarkers?: Readonly<Record<string, MarkerMove>>;
 }

@@ -15,7 +15,8 @@ import { TokenizerError } from "../errors.ts";
 import type { ChatRequest } from "../request/request.ts";
 import { createProbeContext } from "./output/context.ts";
 import { type DerivedOutput, deriveOutput } from "./output/derive.ts";
-import type { TemplateTokenizer } from "./tokenizer.ts";
+import { undefinedVariables } from "./output/template-variables.ts";
+import { specialTokenVars, type TemplateTokenizer } from "./tokenizer.ts";
 
 export interface TemplateProbe {
   /** IDs the generation prompt adds after the last message (e.g. `<|start_header_id|>assistant<|end_header_id|>\n\n`). */
@@ -117,13 +118,32 @@ function opensStartBlock(output: DerivedOutput, ids: readonly number[]): boolean
   return open;
 }
 
+/**
+ * The variables the probe gives every rendering: none when the template renders a request as
+ * it is; else each variable it reads that no request defines, as "" (./output/template-variables.ts).
+ */
+function probeVariables(tok: TemplateTokenizer, user: object): Readonly<Record<string, string>> {
+  try {
+    tok.encodeChat({ messages: [user], add_generation_prompt: true } as ChatRequest);
+    return {};
+  } catch {
+    const special = [...specialTokenVars(tok.config).keys()];
+    const names = new Set<string>();
+    for (const source of [tok.templates.default, tok.templates.toolUse ?? ""])
+      for (const n of undefinedVariables(source, special)) names.add(n);
+    return Object.fromEntries([...names].map((n) => [n, ""]));
+  }
+}
+
 /** Probes the template; a template that refuses the needle conversations is a typed error. */
 export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
   const user = { role: "user", content: N1 } as const;
   const assistant = { role: "assistant", content: N2 } as const;
+  const variables = probeVariables(tok, user);
+  const kwargs = Object.keys(variables).length > 0 ? { chat_template_kwargs: variables } : {};
   // add_generation_prompt is explicit: the request mapping defaults it to true, as servers do.
   const render = (messages: ChatRequest["messages"], gp: boolean): ChatRequest =>
-    ({ messages, add_generation_prompt: gp }) as ChatRequest;
+    ({ messages, add_generation_prompt: gp, ...kwargs }) as ChatRequest;
   const eos = new Set<number>();
   const eosName = tok.config.eosToken;
   const eosId = eosName === undefined ? undefined : tok.reserved.get(eosName);
@@ -150,7 +170,7 @@ export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
   const userStart = endOfTurn !== null && between[0] === endOfTurn ? between.slice(1) : between;
   if (endOfTurn !== null) eos.add(endOfTurn);
   const output = deriveOutput(
-    createProbeContext(tok, endOfTurn),
+    createProbeContext(tok, endOfTurn, variables),
     [...eos].sort((x, y) => x - y),
   );
   const startInReasoning = output.startsInReasoning === true || opensStartBlock(output, generationPrompt);

@@ -20,6 +20,11 @@ export interface ProbeTurn {
   readonly tools?: readonly ToolDefinition[];
   /** Template variables (enable_thinking ...). */
   readonly kwargs?: Readonly<Record<string, boolean | string>>;
+  /**
+   * Each call's arguments as JSON text, as OpenAI clients send them (a template that writes
+   * them by concatenation, `'>>>' + name + '\n' + arguments`, takes only text). Default: objects.
+   */
+  readonly argumentsText?: boolean;
 }
 
 /** A piece of a generated part: a reserved token (by its string) or decoded ordinary text. */
@@ -36,6 +41,11 @@ export interface ProbeContext {
   readonly tok: TemplateTokenizer;
   /** Every template source of the tokenizer, joined (a marker the template never spells is not its format). */
   readonly source: string;
+  /**
+   * Template variables no request defines that every probe rendering is given (as ""), because
+   * the template fails without them (./template-variables.ts); {} for most templates.
+   */
+  readonly variables: Readonly<Record<string, string>>;
   /** The end-of-turn ID the probe found (excluded from generated parts), or null. */
   readonly endOfTurn: number | null;
   /** The reserved ID of a string, when the vocabulary reserves it. */
@@ -73,7 +83,11 @@ function defaultTools(calls: readonly ProbeCall[]): ToolDefinition[] {
   return [...seen.values()];
 }
 
-export function createProbeContext(tok: TemplateTokenizer, endOfTurn: number | null): ProbeContext {
+export function createProbeContext(
+  tok: TemplateTokenizer,
+  endOfTurn: number | null,
+  variables: Readonly<Record<string, string>> = {},
+): ProbeContext {
   const source = [tok.templates.default, tok.templates.toolUse ?? ""].join("\n");
   const reservedIds = new Map<number, string>();
   for (const [s, id] of tok.reserved) reservedIds.set(id, s);
@@ -81,11 +95,12 @@ export function createProbeContext(tok: TemplateTokenizer, endOfTurn: number | n
     turn.tools ?? defaultTools(turn.calls ?? []);
   const request = (turn: ProbeTurn, messages: readonly object[], gp: boolean): ChatRequest => {
     const tools = toolsOf(turn);
+    const kwargs = { ...variables, ...turn.kwargs };
     return {
       messages,
       ...(tools.length > 0 ? { tools } : {}),
       add_generation_prompt: gp,
-      ...(turn.kwargs !== undefined ? { chat_template_kwargs: turn.kwargs } : {}),
+      ...(Object.keys(kwargs).length > 0 ? { chat_template_kwargs: kwargs } : {}),
     } as unknown as ChatRequest;
   };
   // The recognizers ask for the same renderings again and again (every assistant() renders the
@@ -127,6 +142,7 @@ export function createProbeContext(tok: TemplateTokenizer, endOfTurn: number | n
   return {
     tok,
     source,
+    variables,
     endOfTurn,
     id: (s) => tok.reserved.get(s),
     prompt(turn = {}) {
@@ -141,7 +157,10 @@ export function createProbeContext(tok: TemplateTokenizer, endOfTurn: number | n
       const calls = (turn.calls ?? []).map((c) => ({
         type: "function",
         ...(c.id !== undefined ? { id: c.id } : {}),
-        function: { name: c.name, arguments: c.arguments },
+        function: {
+          name: c.name,
+          arguments: turn.argumentsText === true ? JSON.stringify(c.arguments) : c.arguments,
+        },
       }));
       const message = {
         role: "assistant",

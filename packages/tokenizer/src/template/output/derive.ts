@@ -98,6 +98,9 @@ export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): Deri
     // A whole-turn syntax (harmony) is the whole grammar: no other part is added to it.
     if (p.header !== undefined) break;
   }
+  const given = Object.keys(ctx.variables);
+  if (given.length > 0)
+    evidence.push(`probe: rendered with variables no request defines, given as "": ${given.join(", ")}`);
   const grammar: Grammar<string> = {
     markers,
     header,

@@ -11,6 +11,7 @@ import { plainJson } from "./plain-json.ts";
 import { pythonCallList } from "./python-call-list.ts";
 import { reasoningOpenText } from "./reasoning-open-text.ts";
 import { reasoningPair } from "./reasoning-pair.ts";
+import { recipientLines } from "./recipient-lines.ts";
 import { separatedCall } from "./separated-call.ts";
 import { toolCallTag } from "./tool-call-tag.ts";
 import { xmlParameters } from "./xml-parameters.ts";
@@ -29,4 +30,5 @@ export const TOOL_RECOGNIZERS: readonly Recognizer[] = [
   pythonCallList,
   markerQuotedCall,
   functionTag,
+  recipientLines,
 ];

@@ -1,0 +1,184 @@
+// The "json-arguments" body syntax (Functionary v3.2's `>>>NAME\n{json}`: the action kind is the
+// tool's name, read from the recipient line, and the body its JSON arguments). The reference is
+// the generated call (JSON.parse of JSON.stringify of its arguments): any chunking, streamed or
+// not, gives that call, the name is reported at once, the deltas concatenate to the arguments;
+// garbage never throws and is chunk-invariant. Through the decoder: the recipient lines of the
+// Functionary v3.2 template (its `>>>` a text marker starting the next message, `all` content).
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import type { ActionResult } from "../src/action-parse.ts";
+import type { BodyParser } from "../src/syntax/body.ts";
+import { BODY_SYNTAXES } from "../src/syntax/index.ts";
+import { agreedMessage, decodeIds, haveTemplate, loadEntry, message } from "./derived-format-support.ts";
+
+function parser(max = 1_000_000): BodyParser {
+  const make = BODY_SYNTAXES["json-arguments"];
+  if (make === undefined) throw new Error("no json-arguments parser");
+  return make({ maxBufferedChars: max, argumentsKey: "arguments" });
+}
+
+function drive(
+  p: BodyParser,
+  kind: string,
+  chunks: readonly string[],
+  streamed: boolean,
+): { result: ActionResult; names: string[]; args: string } {
+  const names: string[] = [];
+  let args = "";
+  p.reset(
+    streamed
+      ? {
+          onToolCallName: (n) => names.push(n),
+          onToolCallArguments: (t) => {
+            args += t;
+          },
+        }
+      : null,
+    undefined,
+    kind,
+  );
+  for (const c of chunks) p.feed(c);
+  return { result: p.end(chunks.join("")), names, args };
+}
+
+function chunked(text: string, cuts: readonly number[]): string[] {
+  const at = [...new Set(cuts.map((f) => Math.floor(f * text.length)))].sort((a, b) => a - b);
+  const out: string[] = [];
+  let from = 0;
+  for (const c of at)
+    if (c > from && c < text.length) {
+      out.push(text.slice(from, c));
+      from = c;
+    }
+  out.push(text.slice(from));
+  return out;
+}
+
+const cutsArb = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 });
+const name = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,8}$/);
+const args = fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
+
+describe("json-arguments: the kind names the tool, the body is {json}, any chunking", () => {
+  it("round trip (the generated call is the reference)", () => {
+    fc.assert(
+      fc.property(
+        name,
+        args,
+        fc.constantFrom(undefined, 1),
+        fc.constantFrom("", "\n", " \n"),
+        cutsArb,
+        fc.boolean(),
+        (n, a, indent, trail, cuts, streamed) => {
+          const body = `${JSON.stringify(a, null, indent)}${trail}`;
+          const expected = JSON.parse(JSON.stringify(a)) as unknown;
+          const whole = drive(parser(), n, [body], streamed);
+          expect(drive(parser(), n, chunked(body, cuts), streamed)).toEqual(whole);
+          expect(whole.result).toEqual({ call: { name: n, arguments: expected } });
+          if (streamed) {
+            expect(whole.names).toEqual([n]);
+            expect(JSON.parse(whole.args)).toEqual(expected);
+          }
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it("the peer's case and malformed bodies", () => {
+    for (const streamed of [false, true]) {
+      expect(drive(parser(), "special_function", ['{"arg1": 1}'], streamed).result).toEqual({
+        call: { name: "special_function", arguments: { arg1: 1 } },
+      });
+      expect(drive(parser(), "", ["{}"], streamed).result).toEqual({ error: "the tool call has no name" });
+      expect(drive(parser(), "f", ["[1]"], streamed).result).toEqual({
+        error: "the tool call's arguments are not a JSON object",
+      });
+      expect("error" in drive(parser(), "f", ["{"], streamed).result).toBe(true);
+      expect("error" in drive(parser(), "python", ["print(1)"], streamed).result).toBe(true);
+    }
+    expect(drive(parser(10), "f", ['{"k": "long value"}'], true).result).toEqual({
+      error: "the tool call body is longer than 10 characters",
+    });
+  });
+
+  it("garbage never throws and is chunk-invariant", () => {
+    const unit = fc.constantFrom(...'{}[]":,>\\ \nab01'.split(""));
+    fc.assert(
+      fc.property(fc.array(unit, { maxLength: 40 }), cutsArb, fc.boolean(), (units, cuts, streamed) => {
+        const body = units.join("");
+        expect(drive(parser(), "f", chunked(body, cuts), streamed)).toEqual(
+          drive(parser(), "f", [body], streamed),
+        );
+      }),
+      { numRuns: 400 },
+    );
+  });
+});
+
+const V32 = "models/templates/meetkai-functionary-medium-v3.2.jinja";
+
+describe.skipIf(!haveTemplate(V32))(
+  "json-arguments through the decoder (Functionary v3.2 recipient lines)",
+  () => {
+    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+    // Content that ends in ">" runs into the next `>>>` (the first three ">" are the mark): not generated.
+    const content = fc.constantFrom("Hello.", "1 > 0 and 2 >> 1.", "Two\nlines >> x", "");
+
+    it("content and calls as messages one after another; bursts and the reference path agree", () => {
+      fc.assert(
+        fc.property(
+          fc.array(
+            fc.oneof(
+              content.map((c) => ({ c })),
+              fc.tuple(name, args),
+            ),
+            { minLength: 1, maxLength: 4 },
+          ),
+          fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+          (messages, bursts) => {
+            // The generation prompt wrote the first `>>>`: the output starts with a recipient line.
+            const output = `${messages
+              .map((m) => ("c" in m ? `all\n${m.c}` : `${m[0]}\n${JSON.stringify(m[1])}`))
+              .join(">>>")}<|eot_id|>`;
+            const ids = loadEntry(V32).encode(output);
+            const m = agreedMessage(V32, ids, bursts, { streamToolCalls: true, tools });
+            const expected = messages.flatMap((x) =>
+              "c" in x ? [] : [{ name: x[0], arguments: JSON.parse(JSON.stringify(x[1])) as unknown }],
+            );
+            expect(m.errors).toEqual([]);
+            expect(m.content).toBe(messages.map((x) => ("c" in x ? x.c : "")).join(""));
+            expect(m.calls).toEqual(expected);
+            expect(m.streamed.map((s) => s.name)).toEqual(expected.map((c) => c.name));
+            expect(m.streamed.map((s) => JSON.parse(s.args))).toEqual(expected.map((c) => c.arguments));
+          },
+        ),
+        { numRuns: 40 },
+      );
+    });
+
+    it("other tokenizations of the same text (cut anywhere, marks split) give the same events", () => {
+      const { tok, encode } = loadEntry(V32);
+      const text = 'all\nChecking >> now.>>>f\n{"city": "Paris >> Rome"}>>>all\nDone.';
+      const eot = encode("<|eot_id|>");
+      const whole = decodeIds(V32, [...encode(text), ...eot], "one");
+      expect(message(whole).calls).toEqual([{ name: "f", arguments: { city: "Paris >> Rome" } }]);
+      fc.assert(
+        fc.property(cutsArb, (cuts) => {
+          const ids = [...chunked(text, cuts).flatMap((p) => tok.textModel.encode(p)), ...eot];
+          expect(decodeIds(V32, ids, "one")).toEqual(whole);
+          expect(decodeIds(V32, ids, "reference")).toEqual(whole);
+        }),
+        { numRuns: 100 },
+      );
+    });
+
+    it("each recipient line starts a message; text without one is content", () => {
+      const events = decodeIds(V32, loadEntry(V32).encode('all\nOn it.>>>f\n{"a": 1}<|eot_id|>'), "one");
+      expect(events.filter((e) => e.type === "message_start")).toEqual([
+        { type: "message_start", role: "assistant", metadata: "all" },
+        { type: "message_start", role: "assistant", metadata: "f" },
+      ]);
+      expect(message(decodeIds(V32, loadEntry(V32).encode("Hello<|eot_id|>"), "one")).content).toBe("Hello");
+    });
+  },
+);
