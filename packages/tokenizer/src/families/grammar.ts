@@ -301,6 +301,14 @@ export interface Grammar<K extends string = string> {
   readonly plainTextToolCall?: "json-call";
   /** Decoding may start inside this block (Qwen3 thinking-only prompts opened <think>). */
   readonly startBlock?: string;
+  /**
+   * Text the generation prompt writes at the start of the startBlock's body, after the
+   * assistant's turn start (Apriel 1.6: `Here are my reasoning steps:\n`, where a rendered turn
+   * writes its reasoning). A prompt that ends with it opened the block (promptOpensStartBlock),
+   * and a decoder that starts in the block reports it as the body's first text: it is the start
+   * of the reasoning as the template renders that reasoning back (not text the model wrote).
+   */
+  readonly startText?: string;
   /** How a call opens (tool_choice prefill); absent: "required" / named cannot be prefilled. */
   readonly callOpening?: CallOpening<K>;
   /**

@@ -153,7 +153,12 @@ export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
     createProbeContext(tok, endOfTurn),
     [...eos].sort((x, y) => x - y),
   );
-  const startInReasoning = output.startsInReasoning === true || opensStartBlock(output, generationPrompt);
+  // A grammar whose reasoning has no open marker (Grammar.startText): the prompt's words open it.
+  const startText = output.grammar.startText;
+  const startInReasoning =
+    output.startsInReasoning === true ||
+    opensStartBlock(output, generationPrompt) ||
+    (startText !== undefined && tok.textModel.decode(generationPrompt).endsWith(startText));
   const names = new Map<number, string>();
   for (const [s, id] of tok.reserved) names.set(id, s);
   return Object.freeze({

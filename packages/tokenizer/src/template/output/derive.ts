@@ -72,6 +72,7 @@ export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): Deri
     ids.endOfTurn = ctx.endOfTurn;
   }
   let startBlock: string | undefined;
+  let startText: string | undefined;
   let plainTextToolCall: "json-call" | undefined;
   let header: Grammar["header"] = { syntax: "none" };
   // A response_template the model ships takes precedence over the recognizers.
@@ -91,6 +92,7 @@ export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): Deri
     Object.assign(textMarkers, p.textMarkers ?? {});
     blocks.push(...p.blocks);
     startBlock ??= p.startBlock;
+    startText ??= p.startText;
     plainTextToolCall ??= p.plainTextToolCall;
     if (p.header !== undefined) header = p.header;
     names.push(p.name);
@@ -104,6 +106,7 @@ export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): Deri
     blocks,
     ...(Object.keys(textMarkers).length > 0 ? { textMarkers } : {}),
     ...(startBlock !== undefined ? { startBlock } : {}),
+    ...(startText !== undefined ? { startText } : {}),
     ...(plainTextToolCall !== undefined ? { plainTextToolCall } : {}),
   };
   return {

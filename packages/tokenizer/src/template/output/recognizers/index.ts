@@ -11,12 +11,18 @@ import { plainJson } from "./plain-json.ts";
 import { pythonCallList } from "./python-call-list.ts";
 import { reasoningOpenText } from "./reasoning-open-text.ts";
 import { reasoningPair } from "./reasoning-pair.ts";
+import { reasoningPromptText } from "./reasoning-prompt-text.ts";
 import { separatedCall } from "./separated-call.ts";
 import { toolCallTag } from "./tool-call-tag.ts";
 import { xmlParameters } from "./xml-parameters.ts";
 
 // Channel headers (gpt-oss) first: their messages also put reasoning between two reserved tokens.
-export const REASONING_RECOGNIZERS: readonly Recognizer[] = [fieldHeaders, reasoningPair, reasoningOpenText];
+export const REASONING_RECOGNIZERS: readonly Recognizer[] = [
+  fieldHeaders,
+  reasoningPair,
+  reasoningOpenText,
+  reasoningPromptText,
+];
 
 export const TOOL_RECOGNIZERS: readonly Recognizer[] = [
   separatedCall,
