@@ -309,6 +309,14 @@ export interface Grammar<K extends string = string> {
    * of the reasoning as the template renders that reasoning back (not text the model wrote).
    */
   readonly startText?: string;
+  /**
+   * A call written as a turn of its own after the assistant's end of turn (GigaChat 3.0:
+   * `…‹<|message_sep|>›\n\nfunction call‹<|role_sep|>›\n{"name": …, "arguments": …}‹<|message_sep|>›`):
+   * after a message end, `text` then the reserved `marker` open `block` (an action block with no
+   * marker of its own), and the call turn's end of turn ends it; anything else after the message
+   * end is read as after any message end. Read by the turn layer of a probed template.
+   */
+  readonly callTurn?: { readonly text: string; readonly marker: K; readonly block: string };
   /** How a call opens (tool_choice prefill); absent: "required" / named cannot be prefilled. */
   readonly callOpening?: CallOpening<K>;
   /**

@@ -73,6 +73,7 @@ export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): Deri
   }
   let startBlock: string | undefined;
   let startText: string | undefined;
+  let callTurn: FormatPart["callTurn"];
   let plainTextToolCall: "json-call" | undefined;
   let header: Grammar["header"] = { syntax: "none" };
   // A response_template the model ships takes precedence over the recognizers.
@@ -93,6 +94,7 @@ export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): Deri
     blocks.push(...p.blocks);
     startBlock ??= p.startBlock;
     startText ??= p.startText;
+    callTurn ??= p.callTurn;
     plainTextToolCall ??= p.plainTextToolCall;
     if (p.header !== undefined) header = p.header;
     names.push(p.name);
@@ -107,6 +109,7 @@ export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): Deri
     ...(Object.keys(textMarkers).length > 0 ? { textMarkers } : {}),
     ...(startBlock !== undefined ? { startBlock } : {}),
     ...(startText !== undefined ? { startText } : {}),
+    ...(callTurn !== undefined ? { callTurn } : {}),
     ...(plainTextToolCall !== undefined ? { plainTextToolCall } : {}),
   };
   return {

@@ -2,6 +2,7 @@
 // (one reasoning part, one tool-call part). More specific shapes come first.
 import type { Recognizer } from "../part.ts";
 import { argKeyValue } from "./arg-key-value.ts";
+import { callTurn } from "./call-turn.ts";
 import { fencedCall } from "./fenced-call.ts";
 import { fieldHeaders } from "./field-headers.ts";
 import { functionTag } from "./function-tag.ts";
@@ -35,4 +36,5 @@ export const TOOL_RECOGNIZERS: readonly Recognizer[] = [
   pythonCallList,
   markerQuotedCall,
   functionTag,
+  callTurn,
 ];
