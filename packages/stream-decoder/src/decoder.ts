@@ -382,8 +382,12 @@ export class StreamDecoder implements Decoder {
     }
     // The prompt ended with the header: content (or the start block) comes first.
     this.h.onMessageStart(g.initialRole, "");
-    if (this.spec.startInReasoning) this.openBlock(g.startBlock);
-    else this.enterMessage(g.initialRole);
+    if (this.spec.startInReasoning) {
+      this.openBlock(g.startBlock);
+      // The prompt's own text of the block (Grammar.startText): the body's start, not model
+      // output, so no stop string reads it.
+      if (g.startText !== "") this.h.onReasoning(g.startText);
+    } else this.enterMessage(g.initialRole);
     this.atStart = this.spanStarts;
   }
 

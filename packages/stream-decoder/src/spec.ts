@@ -152,6 +152,8 @@ export interface CompiledGrammar {
   readonly contentNl: number;
   /** Block index decoding may start in (options.startInReasoning), -1: none. */
   readonly startBlock: number;
+  /** Grammar.startText: the prompt's text at the start of that block's body ("" for none). */
+  readonly startText: string;
   /** Block index of the plain-text tool call (DecoderOptions.tools), -1: none. */
   readonly plainBlock: number;
   /** Header.RoleMetadataLine: a non-empty metadata line of this role opens an action. */
@@ -466,6 +468,7 @@ export function compileGrammarSpec(
     bodies: Object.freeze(bodies),
     contentNl,
     startBlock,
+    startText: startBlock >= 0 ? (grammar.startText ?? "") : "",
     plainBlock: grammar.plainTextToolCall === undefined ? -1 : (blockAt.get(" plain") as number),
     metaActionRole,
     metaActionBlock,

@@ -6,7 +6,7 @@
 //
 //   ‹message-start›assistant\n‹block-open›\n|        -> true  (decoding starts inside the block)
 //   ‹message-start›assistant\n‹block-open›\n\n‹block-close›\n\n|  -> false
-import { Cls, type DecoderSpec } from "./spec.ts";
+import { Cls, classOf, type DecoderSpec } from "./spec.ts";
 
 /**
  * Whether `promptIds` (the rendered prompt, or its generation-prompt tail) ends inside the
@@ -26,5 +26,23 @@ export function promptOpensStartBlock(spec: DecoderSpec, promptIds: ArrayLike<nu
       if (spec.markerArg.get(id) === start) open = c === Cls.BlockOpen;
     } else if (c === Cls.MsgStart || c === Cls.MsgEnd || c === Cls.Role) open = false;
   }
-  return open;
+  return open || endsWithText(spec, promptIds, spec.grammar.startText);
+}
+
+/**
+ * Whether the prompt's last IDs decode to text ending with `text` (a grammar's startText, the
+ * generation prompt's words that open the block: Apriel's `Here are my reasoning steps:\n`).
+ * Reads back only as many IDs as that text needs; a reserved or byte piece ends the search.
+ */
+function endsWithText(spec: DecoderSpec, promptIds: ArrayLike<number>, text: string): boolean {
+  if (text === "") return false;
+  let tail = "";
+  for (let i = promptIds.length - 1; i >= 0 && tail.length < text.length; i--) {
+    const id = promptIds[i] as number;
+    if (!(id >= 0 && id < spec.classes.length)) return false;
+    const c = classOf(spec, id);
+    if (c !== Cls.Text && c !== Cls.TextNl) return false;
+    tail = (spec.text[id] ?? "") + tail;
+  }
+  return tail.endsWith(text);
 }

@@ -10,6 +10,13 @@
 //   before an opening (the "\n" after <|im_end|>) and IDs that open nothing go to the previous
 //   turn's decoder, which handles them as the native decoder does between messages (whitespace
 //   ignored, other text "text-outside-message", markers "unexpected-reserved-token").
+// - a call written as a turn of its own after the end of turn (TemplateTurns.callTurn, GigaChat
+//   3.0): the assistant's message end is held while the IDs that follow spell the call turn's
+//   opening text —
+//     Hello‹<|message_sep|>›|\n\nfunction call|‹<|role_sep|>›\n{"name": …}‹<|message_sep|>›
+//   — and at its header token the call is read as an action of the same message (a decoder of
+//   the spec that starts in the call block); anything else releases the held message end, then
+//   the IDs go on as after any end of turn.
 // - HF's ByteFallback rule for byte runs (./template-decoding/byte-run.ts), in front of
 //   everything else, for the models whose bytes come from it.
 //
@@ -24,7 +31,7 @@
 import { StreamDecoder } from "./decoder.ts";
 import type { ActionEnd, DecoderError, DecoderHandler, MessageHeader, StopInfo } from "./events.ts";
 import { type CoreHandler, coreHandler } from "./handler.ts";
-import type { DecoderSpec } from "./spec.ts";
+import { Cls, classOf, type DecoderSpec } from "./spec.ts";
 import { StopStrings } from "./stop-matcher.ts";
 import { ByteRun } from "./template-decoding/byte-run.ts";
 import type { TemplateTurns } from "./template-spec.ts";
@@ -34,6 +41,8 @@ import type { Decoder, DecoderOptions } from "./types.ts";
 const T_TURN = 0;
 /** After an end of turn that was not a stop: matching a turn opening. */
 const T_BETWEEN = 1;
+/** After an assistant's end of turn, its message end held: matching a call turn's opening. */
+const T_CALL = 2;
 
 /** Between the inner decoders and the caller's handler. */
 class TurnProxy implements CoreHandler {
@@ -45,10 +54,20 @@ class TurnProxy implements CoreHandler {
   turnEnded = false;
   /** An inner decoder stopped on its own (EOS, stop ID, stop string): the stream's stop. */
   stopped = false;
+  /** The turn's message end is held, not reported (a call turn may follow: TemplateTurns.callTurn). */
+  holdEnd = false;
+  /** A message end was held. */
+  endHeld = false;
+  /** The next message start is not reported (a call turn continues the assistant's message). */
+  skipStart = false;
 
   constructor(private readonly out: CoreHandler) {}
 
   onMessageStart(role: string, metadata: string, header?: MessageHeader): void {
+    if (this.skipStart) {
+      this.skipStart = false;
+      return;
+    }
     if (header === undefined) this.out.onMessageStart(this.role ?? role, metadata);
     else this.out.onMessageStart(this.role ?? role, metadata, header);
   }
@@ -69,6 +88,14 @@ class TurnProxy implements CoreHandler {
   }
   onMessageEnd(): void {
     this.turnEnded = true;
+    if (this.holdEnd) this.endHeld = true;
+    else this.out.onMessageEnd();
+  }
+
+  /** The held message end, reported now. */
+  releaseEnd(): void {
+    if (!this.endHeld) return;
+    this.endHeld = false;
     this.out.onMessageEnd();
   }
   onStop(stop: StopInfo): void {
@@ -92,6 +119,8 @@ export class TemplateDecoder implements Decoder {
   private readonly proxy: TurnProxy;
   private readonly turnOptions: DecoderOptions;
   private readonly plainOptions: DecoderOptions;
+  /** The call turn's decoder options (stop strings as strings: another spec). */
+  private readonly callOptions: DecoderOptions;
   private readonly maxTokens: number;
   /** The two openings, longest first, with their roles. */
   private readonly openings: ReadonlyArray<readonly [readonly number[], string]>;
@@ -105,8 +134,10 @@ export class TemplateDecoder implements Decoder {
 
   private inner: Decoder;
   private state = T_TURN;
-  /** The IDs of an opening matched so far (T_BETWEEN). */
+  /** The IDs of an opening matched so far (T_BETWEEN, T_CALL). */
   private held: number[] = [];
+  /** T_CALL: units of the call turn's opening text matched so far. */
+  private callPos = 0;
   private count = 0;
   private ended = false;
   private isStopped = false;
@@ -133,6 +164,9 @@ export class TemplateDecoder implements Decoder {
       turns.userSpec !== spec && stops instanceof StopStrings
         ? { ...turnOptions, stopStrings: stops.patterns }
         : turnOptions;
+    this.callOptions =
+      stops instanceof StopStrings ? { ...turnOptions, stopStrings: stops.patterns } : turnOptions;
+    this.proxy.holdEnd = turns.callTurn !== null;
     const openings: Array<readonly [readonly number[], string]> = [];
     if (turns.assistantPrompt.length > 0) openings.push([turns.assistantPrompt, "assistant"]);
     if (turns.userPrompt.length > 0) openings.push([turns.userPrompt, "user"]);
@@ -173,6 +207,10 @@ export class TemplateDecoder implements Decoder {
     this.proxy.closing = false;
     this.proxy.turnEnded = false;
     this.proxy.stopped = false;
+    this.proxy.holdEnd = this.turns.callTurn !== null;
+    this.proxy.endHeld = false;
+    this.proxy.skipStart = false;
+    this.callPos = 0;
     this.inner = this.native(this.spec, this.proxy, this.turnOptions);
     this.bytes?.reset();
     this.state = T_TURN;
@@ -187,6 +225,10 @@ export class TemplateDecoder implements Decoder {
   private route(id: number): void {
     if (this.state === T_BETWEEN) {
       this.between(id);
+      return;
+    }
+    if (this.state === T_CALL) {
+      this.callOpening(id);
       return;
     }
     // A user turn that the template closes with no end of turn (DeepSeek's
@@ -204,9 +246,62 @@ export class TemplateDecoder implements Decoder {
     this.inner.push(id);
     if (this.proxy.turnEnded && !this.proxy.stopped) {
       this.proxy.turnEnded = false;
-      this.state = T_BETWEEN;
+      this.state = this.proxy.endHeld ? T_CALL : T_BETWEEN;
       this.held = [];
+      this.callPos = 0;
     }
+  }
+
+  /**
+   * T_CALL: the IDs after an assistant's end of turn, against the call turn's opening text and
+   * header token. Text is compared by the IDs' decoded pieces, so the opening is found however
+   * the model tokenized it; at most the opening's IDs are held.
+   */
+  private callOpening(id: number): void {
+    const call = this.turns.callTurn;
+    if (call === null) return; // T_CALL is only entered with a call turn
+    if (this.callPos === call.text.length) {
+      if (id === call.marker) {
+        this.openCallTurn(call.spec);
+        return;
+      }
+    } else {
+      const c = id >= 0 && id < this.spec.classes.length ? classOf(this.spec, id) : Cls.OutOfRange;
+      const t = c === Cls.Text || c === Cls.TextNl ? (this.spec.text[id] ?? "") : "";
+      if (t !== "" && call.text.startsWith(t, this.callPos)) {
+        this.held.push(id);
+        this.callPos += t.length;
+        return;
+      }
+    }
+    // Not a call turn: the message ends here, and the IDs go on as after any end of turn.
+    this.noCallTurn();
+    if (!this.stopped) this.between(id);
+  }
+
+  /** The held message end is reported and the held IDs replayed after it; false when they stopped the stream. */
+  private noCallTurn(): boolean {
+    this.proxy.releaseEnd();
+    this.state = T_BETWEEN;
+    const held = this.held;
+    this.held = [];
+    this.callPos = 0;
+    for (const x of held) {
+      this.between(x);
+      if (this.stopped) return false;
+    }
+    return true;
+  }
+
+  /** The call turn's opening was read: its call belongs to the assistant's message. */
+  private openCallTurn(spec: DecoderSpec): void {
+    this.held = [];
+    this.callPos = 0;
+    this.proxy.endHeld = false;
+    this.closeInner();
+    this.proxy.skipStart = true;
+    this.inner = this.native(spec, this.proxy, this.callOptions);
+    this.state = T_TURN;
   }
 
   private singleOpening(id: number): boolean {
@@ -258,6 +353,7 @@ export class TemplateDecoder implements Decoder {
     this.closeInner();
     const user = role !== "assistant";
     this.proxy.role = user ? role : null;
+    this.proxy.holdEnd = !user && this.turns.callTurn !== null;
     this.inner = user
       ? this.native(this.turns.userSpec, this.proxy, this.plainOptions)
       : this.native(this.spec, this.proxy, this.turnOptions);
@@ -279,6 +375,7 @@ export class TemplateDecoder implements Decoder {
     // A held byte run is resolved first (its text may itself meet a stop string).
     if (this.bytes !== null && !this.bytes.end(this.sink)) return;
     if (this.proxy.stopped) return;
+    if (this.state === T_CALL && !this.noCallTurn()) return;
     if (this.state === T_BETWEEN && !this.releaseHeld()) return;
     this.closeInner();
     if (this.proxy.stopped) return;

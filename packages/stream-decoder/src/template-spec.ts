@@ -26,6 +26,18 @@ export interface TemplateTurns {
   readonly userSpec: DecoderSpec;
   /** The Grammar the class table was compiled from (ChunkWriter's `grammar`: which actions are calls). */
   readonly grammar: Grammar;
+  /** Grammar.callTurn, resolved: a call written as a turn of its own after the end of turn, or null. */
+  readonly callTurn: CallTurn | null;
+}
+
+/** A call turn's opening after a message end, and the spec its turn is decoded with. */
+export interface CallTurn {
+  /** The text the template writes between the end of turn and the header token ("\n\nfunction call"). */
+  readonly text: string;
+  /** The reserved header token that ends the opening (`<|role_sep|>`). */
+  readonly marker: number;
+  /** The same class table, starting inside the call's action block. */
+  readonly spec: DecoderSpec;
 }
 
 const TURNS = new WeakMap<DecoderSpec, TemplateTurns>();
@@ -59,6 +71,21 @@ export function compileTemplateDecoderSpec(
     });
   const spec = compile(startInReasoning);
   const userSpec = startInReasoning ? compile(false) : spec;
+  const call = grammar.callTurn;
+  const marker = call === undefined ? undefined : ids[call.marker];
+  const callTurn: CallTurn | null =
+    call === undefined || marker === undefined
+      ? null
+      : Object.freeze({
+          text: call.text,
+          marker,
+          spec: compileGrammarSpec(model, "template", { ...grammar, startBlock: call.block }, ids, {
+            reservedIds: probe.names.keys(),
+            reservedName: probe.names,
+            eosIds,
+            startInReasoning: true,
+          }),
+        });
   TURNS.set(
     spec,
     Object.freeze({
@@ -67,6 +94,7 @@ export function compileTemplateDecoderSpec(
       byteRun: byteRunTable(model.decodeTable, model.family),
       userSpec,
       grammar,
+      callTurn,
     }),
   );
   return spec;

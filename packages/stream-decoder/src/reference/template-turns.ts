@@ -3,12 +3,16 @@
 // ID. After an end of turn (EOS overridden), the IDs that follow are matched against the
 // template's turn openings (the generation prompt: an assistant turn; the user opening: a user
 // turn, its message start renamed); IDs that open nothing go to the previous turn's decoder,
-// which treats them as text or markers between messages. HF ByteFallback byte runs are
+// which treats them as text or markers between messages. A template whose calls are turns of
+// their own after the end of turn (TemplateTurns.callTurn): the assistant's message end waits
+// while the decoded text after it is a prefix of the call turn's opening; the whole opening and
+// its header token start the call (a turn decoder of the spec that starts in the call block),
+// anything else reports the message end and goes on as above. HF ByteFallback byte runs are
 // resolved first by the same filter as the engine's (../template-decoding/byte-run.ts: the
 // vendor's rule, one implementation).
 import type { DecoderHandler, MessageHeader, StopInfo } from "../events.ts";
 import { type CoreHandler, coreHandler } from "../handler.ts";
-import type { DecoderSpec } from "../spec.ts";
+import { Cls, classOf, type DecoderSpec } from "../spec.ts";
 import { StopStrings } from "../stop-matcher.ts";
 import { ByteRun } from "../template-decoding/byte-run.ts";
 import type { TemplateTurns } from "../template-spec.ts";
@@ -26,6 +30,12 @@ export class ReferenceTemplateDecoder implements Decoder {
   private userRole: string | null = null;
   /** An end of turn was seen: IDs are matched against the openings. */
   private between = false;
+  /** An assistant's message end is held: the IDs are matched against the call turn's opening. */
+  private pendingEnd = false;
+  /** The decoded text of the IDs held while pendingEnd. */
+  private callText = "";
+  /** The next message start is not reported (the call turn's decoder continues the message). */
+  private skipStart = false;
   /** The IDs of an opening matched so far. */
   private held: number[] = [];
   /** The inner decoder is being ended by this layer: its stop is not the stream's. */
@@ -86,6 +96,9 @@ export class ReferenceTemplateDecoder implements Decoder {
     this.bytes?.reset();
     this.userRole = null;
     this.between = false;
+    this.pendingEnd = false;
+    this.callText = "";
+    this.skipStart = false;
     this.held = [];
     this.closing = false;
     this.turnEnded = false;
@@ -107,6 +120,10 @@ export class ReferenceTemplateDecoder implements Decoder {
     const out = this.out;
     const handler: DecoderHandler = {
       onMessageStart: (role: string, metadata: string, header?: MessageHeader) => {
+        if (this.skipStart) {
+          this.skipStart = false;
+          return;
+        }
         if (header === undefined) out.onMessageStart(this.userRole ?? role, metadata);
         else out.onMessageStart(this.userRole ?? role, metadata, header);
       },
@@ -117,7 +134,9 @@ export class ReferenceTemplateDecoder implements Decoder {
       onActionEnd: (e) => out.onActionEnd(e),
       onMessageEnd: () => {
         this.turnEnded = true;
-        out.onMessageEnd();
+        // An assistant's message end waits for what follows when a call turn may (callTurn).
+        if (this.turns.callTurn !== null && this.userRole === null) this.pendingEnd = true;
+        else out.onMessageEnd();
       },
       onStop: (s: StopInfo) => {
         if (this.closing) return;
@@ -140,6 +159,10 @@ export class ReferenceTemplateDecoder implements Decoder {
   }
 
   private route(id: number): void {
+    if (this.pendingEnd) {
+      this.matchCallTurn(id);
+      return;
+    }
     if (this.between) {
       this.matchOpening(id);
       return;
@@ -163,6 +186,45 @@ export class ReferenceTemplateDecoder implements Decoder {
       this.between = true;
       this.held = [];
     }
+  }
+
+  /** After an assistant's end of turn: the call turn's opening text, then its header token. */
+  private matchCallTurn(id: number): void {
+    const call = this.turns.callTurn;
+    if (call !== null) {
+      if (this.callText === call.text && id === call.marker) {
+        this.held = [];
+        this.callText = "";
+        this.pendingEnd = false;
+        this.closeInner();
+        this.skipStart = true;
+        this.inner = this.turn(call.spec, this.userOptions);
+        this.between = false;
+        return;
+      }
+      const piece = pieceText(this.spec, id);
+      if (piece !== "" && call.text.startsWith(this.callText + piece)) {
+        this.held.push(id);
+        this.callText += piece;
+        return;
+      }
+    }
+    if (!this.endWithoutCall()) return;
+    this.matchOpening(id);
+  }
+
+  /** The held message end is reported, the held IDs replayed; false when they stopped the stream. */
+  private endWithoutCall(): boolean {
+    this.pendingEnd = false;
+    this.callText = "";
+    this.out.onMessageEnd();
+    const held = this.held;
+    this.held = [];
+    for (const x of held) {
+      this.matchOpening(x);
+      if (this.innerStopped) return false;
+    }
+    return true;
   }
 
   private matchOpening(id: number): void {
@@ -214,10 +276,18 @@ export class ReferenceTemplateDecoder implements Decoder {
   private stop(info: StopInfo): void {
     if (this.bytes !== null && !this.bytes.end(this.sink)) return;
     if (this.innerStopped) return;
+    if (this.pendingEnd && !this.endWithoutCall()) return;
     if (this.between && !this.releaseHeld()) return;
     this.closeInner();
     if (this.innerStopped) return;
     this.isStopped = true;
     this.out.onStop(info);
   }
+}
+
+/** The decoded text of a plain text ID, else "" (a marker, bytes, control or unknown ID). */
+function pieceText(spec: DecoderSpec, id: number): string {
+  if (!(id >= 0 && id < spec.classes.length)) return "";
+  const c = classOf(spec, id);
+  return c === Cls.Text || c === Cls.TextNl ? (spec.text[id] ?? "") : "";
 }

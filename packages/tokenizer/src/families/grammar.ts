@@ -311,6 +311,22 @@ export interface Grammar<K extends string = string> {
   readonly plainTextToolCall?: "json-call";
   /** Decoding may start inside this block (Qwen3 thinking-only prompts opened <think>). */
   readonly startBlock?: string;
+  /**
+   * Text the generation prompt writes at the start of the startBlock's body, after the
+   * assistant's turn start (Apriel 1.6: `Here are my reasoning steps:\n`, where a rendered turn
+   * writes its reasoning). A prompt that ends with it opened the block (promptOpensStartBlock),
+   * and a decoder that starts in the block reports it as the body's first text: it is the start
+   * of the reasoning as the template renders that reasoning back (not text the model wrote).
+   */
+  readonly startText?: string;
+  /**
+   * A call written as a turn of its own after the assistant's end of turn (GigaChat 3.0:
+   * `…‹<|message_sep|>›\n\nfunction call‹<|role_sep|>›\n{"name": …, "arguments": …}‹<|message_sep|>›`):
+   * after a message end, `text` then the reserved `marker` open `block` (an action block with no
+   * marker of its own), and the call turn's end of turn ends it; anything else after the message
+   * end is read as after any message end. Read by the turn layer of a probed template.
+   */
+  readonly callTurn?: { readonly text: string; readonly marker: K; readonly block: string };
   /** How a call opens (tool_choice prefill); absent: "required" / named cannot be prefilled. */
   readonly callOpening?: CallOpening<K>;
   /**

@@ -8,6 +8,7 @@
 //   end of turn        the first reserved token the template writes after an assistant's content
 //   turn starts        reserved tokens between one message's content and the next one's
 //   EOS                config eos_token, generation_config.json eos_token_id, the end of turn
+//                      (unless a call turn may follow it: Grammar.callTurn)
 //   user turn          ids([user N1, assistant N2, user N3]) from after the end of turn to N3
 //   output grammar     the reasoning block and the tool-call syntax, derived by the recognizers
 //                      of ./output/ from more renderings (./output/derive.ts)
@@ -168,12 +169,22 @@ export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
   const threeTurns = render([user, assistant, { role: "user", content: N3 }], false);
   const between = reservedIn(tok, templateBetween(tok, threeTurns, 1, 2));
   const userStart = endOfTurn !== null && between[0] === endOfTurn ? between.slice(1) : between;
+  // The files' own EOS IDs: the end of turn joins them unless a call may follow it.
+  const filesEos = new Set(eos);
   if (endOfTurn !== null) eos.add(endOfTurn);
   const output = deriveOutput(
     createProbeContext(tok, endOfTurn, variables),
     [...eos].sort((x, y) => x - y),
   );
-  const startInReasoning = output.startsInReasoning === true || opensStartBlock(output, generationPrompt);
+  // A call written as a turn of its own after the end of turn (Grammar.callTurn): the end of
+  // turn is no stop, or the model could never write the call.
+  const stops = output.grammar.callTurn === undefined ? eos : filesEos;
+  // A grammar whose reasoning has no open marker (Grammar.startText): the prompt's words open it.
+  const startText = output.grammar.startText;
+  const startInReasoning =
+    output.startsInReasoning === true ||
+    opensStartBlock(output, generationPrompt) ||
+    (startText !== undefined && tok.textModel.decode(generationPrompt).endsWith(startText));
   const names = new Map<number, string>();
   for (const [s, id] of tok.reserved) names.set(id, s);
   return Object.freeze({
@@ -182,7 +193,7 @@ export function probeTemplate(tok: TemplateTokenizer): TemplateProbe {
     userStart,
     userPrompt: userPromptIds(tok, threeTurns, endOfTurn),
     endOfTurn,
-    eosIds: [...eos].sort((x, y) => x - y),
+    eosIds: [...stops].sort((x, y) => x - y),
     output,
     startInReasoning,
     names,

@@ -52,6 +52,12 @@ export interface ProbeContext {
   id(s: string): number | undefined;
   /** The generated part of an assistant turn, or null when the template refuses the conversation. */
   assistant(turn: ProbeTurn): Generated | null;
+  /**
+   * The whole rendering of an assistant turn after the generation prompt, its end of turn and
+   * whatever the template writes after it included (GigaChat 3.0 writes a call as a turn of its
+   * own after the assistant's end of turn), or null when the template refuses the conversation.
+   */
+  wholeTurn(turn: ProbeTurn): Generated | null;
   /** The generation prompt of [user] with these template variables (tools from `turn`), or null. */
   prompt(turn?: ProbeTurn): Generated | null;
 }
@@ -139,6 +145,34 @@ export function createProbeContext(
     return { ids, pieces, text };
   };
   const user = { role: "user", content: PROBE_USER };
+  /** An assistant turn rendered after [user], the generation prompt's IDs cut off; `cut`: up to its end of turn. */
+  const rendering = (turn: ProbeTurn, cut: boolean): Generated | null => {
+    const calls = (turn.calls ?? []).map((c) => ({
+      type: "function",
+      ...(c.id !== undefined ? { id: c.id } : {}),
+      function: {
+        name: c.name,
+        arguments: turn.argumentsText === true ? JSON.stringify(c.arguments) : c.arguments,
+      },
+    }));
+    const message = {
+      role: "assistant",
+      content: turn.content ?? "",
+      ...(turn.reasoning !== undefined ? { reasoning_content: turn.reasoning } : {}),
+      ...(calls.length > 0 ? { tool_calls: calls } : {}),
+    };
+    const prompt = encode(request(turn, [user], true));
+    const full = encode(request(turn, [user, message], false));
+    if (prompt === null || full === null) return null;
+    let k = 0;
+    while (k < prompt.length && prompt[k] === full[k]) k++;
+    let end = full.length;
+    if (cut && endOfTurn !== null) {
+      const e = full.indexOf(endOfTurn, k);
+      if (e >= 0) end = e;
+    }
+    return generated(full.slice(k, end));
+  };
   return {
     tok,
     source,
@@ -154,31 +188,10 @@ export function createProbeContext(
       return generated(b.slice(k));
     },
     assistant(turn) {
-      const calls = (turn.calls ?? []).map((c) => ({
-        type: "function",
-        ...(c.id !== undefined ? { id: c.id } : {}),
-        function: {
-          name: c.name,
-          arguments: turn.argumentsText === true ? JSON.stringify(c.arguments) : c.arguments,
-        },
-      }));
-      const message = {
-        role: "assistant",
-        content: turn.content ?? "",
-        ...(turn.reasoning !== undefined ? { reasoning_content: turn.reasoning } : {}),
-        ...(calls.length > 0 ? { tool_calls: calls } : {}),
-      };
-      const prompt = encode(request(turn, [user], true));
-      const full = encode(request(turn, [user, message], false));
-      if (prompt === null || full === null) return null;
-      let k = 0;
-      while (k < prompt.length && prompt[k] === full[k]) k++;
-      let end = full.length;
-      if (endOfTurn !== null) {
-        const e = full.indexOf(endOfTurn, k);
-        if (e >= 0) end = e;
-      }
-      return generated(full.slice(k, end));
+      return rendering(turn, true);
+    },
+    wholeTurn(turn) {
+      return rendering(turn, false);
     },
   };
 }

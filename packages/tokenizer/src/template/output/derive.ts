@@ -72,6 +72,8 @@ export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): Deri
     ids.endOfTurn = ctx.endOfTurn;
   }
   let startBlock: string | undefined;
+  let startText: string | undefined;
+  let callTurn: FormatPart["callTurn"];
   let plainTextToolCall: "json-call" | undefined;
   let header: Grammar["header"] = { syntax: "none" };
   // A response_template the model ships takes precedence over the recognizers.
@@ -91,6 +93,8 @@ export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): Deri
     Object.assign(textMarkers, p.textMarkers ?? {});
     blocks.push(...p.blocks);
     startBlock ??= p.startBlock;
+    startText ??= p.startText;
+    callTurn ??= p.callTurn;
     plainTextToolCall ??= p.plainTextToolCall;
     if (p.header !== undefined) header = p.header;
     names.push(p.name);
@@ -107,6 +111,8 @@ export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): Deri
     blocks,
     ...(Object.keys(textMarkers).length > 0 ? { textMarkers } : {}),
     ...(startBlock !== undefined ? { startBlock } : {}),
+    ...(startText !== undefined ? { startText } : {}),
+    ...(callTurn !== undefined ? { callTurn } : {}),
     ...(plainTextToolCall !== undefined ? { plainTextToolCall } : {}),
   };
   return {

@@ -15,6 +15,10 @@ export interface FormatPart {
   readonly blocks: readonly BlockGrammar[];
   /** The reasoning block a generation prompt may leave open (Grammar.startBlock). */
   readonly startBlock?: string;
+  /** The generation prompt's text at the start of that block's body (Grammar.startText). */
+  readonly startText?: string;
+  /** A call written as a turn of its own after the end of turn (Grammar.callTurn; `marker` also in `markers`). */
+  readonly callTurn?: { readonly text: string; readonly marker: string; readonly block: string };
   /** A call written as plain JSON text, read only when tools are given (Llama 3.1+). */
   readonly plainTextToolCall?: "json-call";
   /** A whole-turn syntax (harmony): replaces the default "none" header. */

@@ -2,6 +2,7 @@
 // (one reasoning part, one tool-call part). More specific shapes come first.
 import type { Recognizer } from "../part.ts";
 import { argKeyValue } from "./arg-key-value.ts";
+import { callTurn } from "./call-turn.ts";
 import { fencedCall } from "./fenced-call.ts";
 import { fieldHeaders } from "./field-headers.ts";
 import { functionTag } from "./function-tag.ts";
@@ -11,13 +12,19 @@ import { plainJson } from "./plain-json.ts";
 import { pythonCallList } from "./python-call-list.ts";
 import { reasoningOpenText } from "./reasoning-open-text.ts";
 import { reasoningPair } from "./reasoning-pair.ts";
+import { reasoningPromptText } from "./reasoning-prompt-text.ts";
 import { recipientLines } from "./recipient-lines.ts";
 import { separatedCall } from "./separated-call.ts";
 import { toolCallTag } from "./tool-call-tag.ts";
 import { xmlParameters } from "./xml-parameters.ts";
 
 // Channel headers (gpt-oss) first: their messages also put reasoning between two reserved tokens.
-export const REASONING_RECOGNIZERS: readonly Recognizer[] = [fieldHeaders, reasoningPair, reasoningOpenText];
+export const REASONING_RECOGNIZERS: readonly Recognizer[] = [
+  fieldHeaders,
+  reasoningPair,
+  reasoningOpenText,
+  reasoningPromptText,
+];
 
 export const TOOL_RECOGNIZERS: readonly Recognizer[] = [
   separatedCall,
@@ -31,4 +38,5 @@ export const TOOL_RECOGNIZERS: readonly Recognizer[] = [
   markerQuotedCall,
   functionTag,
   recipientLines,
+  callTurn,
 ];

@@ -29,7 +29,8 @@ const isText = (p: Piece | undefined): p is { readonly text: string } => p !== u
 const isReserved = (p: Piece | undefined): p is { readonly reserved: string; readonly id: number } =>
   p !== undefined && "reserved" in p;
 
-function sameJson(a: unknown, b: unknown): boolean {
+/** Two JSON values equal as values (object key order ignored). */
+export function sameJson(a: unknown, b: unknown): boolean {
   return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
 }
 
@@ -44,7 +45,8 @@ function sortKeys(v: unknown): unknown {
   );
 }
 
-function parse(text: string): unknown {
+/** The value of JSON text, or undefined when it is not JSON. */
+export function parse(text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch {
