@@ -67,6 +67,7 @@ function check(pieces: readonly Piece[], tools?: ToolSchemas): Run {
 const TOOLS: ToolSchemas = new Map([
   ["special_function", { type: "object", properties: { arg1: { type: "integer" } } }],
   ["edit", { type: "object", properties: { path: { type: "string" }, lines: { type: "array" } } }],
+  ["read_file_diff_md", { type: "object", properties: {} }],
 ]);
 
 describe("arg-key-value: the peers' GLM outputs", () => {

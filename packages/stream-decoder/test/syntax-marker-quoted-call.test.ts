@@ -235,6 +235,11 @@ describe.skipIf(!haveTemplate(GEMMA4))(
   "marker-quoted-call through the decoder (Gemma 4 template, stand-in vocabulary)",
   () => {
     const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+    /** The request's tools: "f" and every name called (an unknown name is an action error). */
+    const toolsFor = (names: readonly string[]) => [
+      ...tools,
+      ...names.map((name) => ({ type: "function", function: { name, parameters: { type: "object" } } })),
+    ];
     const text = (parts: readonly Part[]): string => parts.map((p) => (p === Q ? '<|"|>' : p)).join("");
     it("reasoning (a marker inside it is text), content and calls; bursts and the reference path agree", () => {
       fc.assert(
@@ -248,7 +253,7 @@ describe.skipIf(!haveTemplate(GEMMA4))(
             const think = reasoning === "" ? "" : `<|channel>thought\n${reasoning}\n<channel|>`;
             const output = `${think}${content}${calls.map(([n, a]) => `<|tool_call>${text(gemmaCall(n, a))}<tool_call|>`).join("")}<|tool_response>`;
             const ids = loadEntry(GEMMA4).encode(output);
-            const options = { streamToolCalls: true, tools };
+            const options = { streamToolCalls: true, tools: toolsFor(calls.map(([n]) => n)) };
             const m = agreedMessage(GEMMA4, ids, bursts, options);
             expect(m.errors).toEqual([]);
             expect(m.content).toBe(content);

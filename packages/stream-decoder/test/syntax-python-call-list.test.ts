@@ -136,6 +136,30 @@ describe("python-call-list: one action per call, any chunking, streamed or not",
     expect(actions.map((a) => a.args)).toEqual(['{"arg1": 1}', '{"arg1": 1, "arg2": 2}']);
   });
 
+  it("a string value streams while it is read; other values when they end", () => {
+    // A run of quotes in a triple-quoted string is held until it is known not to close it.
+    const p = parser();
+    const deltas: string[] = [];
+    p.reset(
+      { onToolCallName: (n) => deltas.push(`name:${n}`), onToolCallArguments: (t) => deltas.push(t) },
+      undefined,
+    );
+    const chunks = ['[f(city="Par', 'is \\"x', '", code="""a""', 'b"', '"", n=1', "2)]"];
+    for (const c of chunks) expect(p.feedCall?.(c)).toBe(c.length);
+    expect(deltas).toEqual([
+      "name:f",
+      '{"city": "Par',
+      'is \\\\\\"x',
+      '", "code": "a',
+      '\\"\\"b',
+      '", "n": ',
+      "12}",
+    ]);
+    expect(p.end(chunks.join(""))).toEqual({
+      call: { name: "f", arguments: { city: 'Paris \\"x', code: 'a""b', n: 12 } },
+    });
+  });
+
   it("malformed lists are error results, never calls or throws", () => {
     const cases: [string, string][] = [
       ["", "no call in the list of calls"],
@@ -169,6 +193,28 @@ describe("python-call-list: one action per call, any chunking, streamed or not",
     });
   });
 
+  it("string values of any quoting stream deltas that concatenate to the arguments, under any chunking", () => {
+    // Quotes, triple quotes, backslashes, prefixes and joined literals: whenever the value is read,
+    // the text streamed while it arrived is its JSON.
+    const piece = fc.constantFrom('"', "'", '"""', '"""a""', "\\", "a", " ", "\n", "r", "1", ",", ")");
+    let calls = 0;
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 10 }), cutsArb, (pieces, cuts) => {
+        const body = `[f(k=${pieces.join("")}, n=1)]`;
+        const whole = drive(parser(), [body], true);
+        expect(drive(parser(), chunked(body, cuts), true)).toEqual(whole);
+        expect(drive(parser(), [...body], true)).toEqual(whole);
+        for (const a of whole)
+          if ("call" in a.result) {
+            calls++;
+            expect(JSON.parse(a.args)).toEqual(a.result.call.arguments);
+          }
+      }),
+      { numRuns: 2000, seed: 37 },
+    );
+    expect(calls).toBeGreaterThan(50);
+  });
+
   it("garbage never throws, is chunk-invariant and keeps every unit in some action", () => {
     const unit = fc.constantFrom(..."[](){}\"',=\\ \n\tabf_.0123456789-TrueNone#".split(""));
     fc.assert(
@@ -197,6 +243,11 @@ describe.skipIf(!haveTemplate(LFM2))(
   "python-call-list through the decoder (LFM2.5 template, stand-in vocabulary)",
   () => {
     const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+    /** The request's tools: "f" and every name called (an unknown name is an action error). */
+    const toolsFor = (names: readonly string[]) => [
+      ...tools,
+      ...names.map((name) => ({ type: "function", function: { name, parameters: { type: "object" } } })),
+    ];
     it("content, reasoning (a marker inside it is text) and calls; bursts and the reference path agree", () => {
       fc.assert(
         fc.property(
@@ -208,7 +259,7 @@ describe.skipIf(!haveTemplate(LFM2))(
             const think = reasoning === "" ? "" : `<think>${reasoning}</think>`;
             const output = `${think}${content}<|tool_call_start|>[${calls.map(pyCall).join(", ")}]<|tool_call_end|>`;
             const ids = loadEntry(LFM2).encode(output);
-            const options = { streamToolCalls: true, tools };
+            const options = { streamToolCalls: true, tools: toolsFor(calls.map((c) => c.name)) };
             const m = agreedMessage(LFM2, ids, bursts, options);
             expect(m.errors).toEqual([]);
             expect(m.content).toBe(content);

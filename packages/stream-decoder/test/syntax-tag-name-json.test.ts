@@ -119,6 +119,11 @@ describe.skipIf(!haveTemplate(V31))(
   "tag-name-json through the decoder (Functionary v3.1 template, text markers)",
   () => {
     const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+    /** The request's tools: "f" and every name called (an unknown name is an action error). */
+    const toolsFor = (names: readonly string[]) => [
+      ...tools,
+      ...names.map((name) => ({ type: "function", function: { name, parameters: { type: "object" } } })),
+    ];
     it("content and calls written as text; bursts and the reference path agree", () => {
       fc.assert(
         fc.property(
@@ -128,7 +133,7 @@ describe.skipIf(!haveTemplate(V31))(
           (calls, content, bursts) => {
             const output = `${content}${calls.map(([n, a]) => `<function=${n}>${JSON.stringify(a)}</function>`).join("")}<|eom_id|>`;
             const ids = loadEntry(V31).encode(output);
-            const options = { streamToolCalls: true, tools };
+            const options = { streamToolCalls: true, tools: toolsFor(calls.map(([n]) => n)) };
             const m = agreedMessage(V31, ids, bursts, options);
             const expected = calls.map(([n, a]) => ({
               name: n,

@@ -246,7 +246,7 @@ describe("xml-call: values typed by the tool schema (vLLM's rules)", () => {
     });
   });
 
-  it("an unknown tool: strings, but null is null (tools were given)", () => {
+  it("an unknown tool: an error naming it; its streamed values are strings, but null is null (tools were given)", () => {
     const r = check(
       body("other", [
         ["a", "1"],
@@ -254,7 +254,9 @@ describe("xml-call: values typed by the tool schema (vLLM's rules)", () => {
       ]),
       WEATHER,
     );
-    expect(r.result).toEqual({ call: { name: "other", arguments: { a: "1", b: null } } });
+    expect(r.result).toEqual({ error: 'the call names a tool the request does not give: "other"' });
+    expect(r.names).toEqual(["other"]);
+    expect(JSON.parse(r.deltas.join(""))).toEqual({ a: "1", b: null });
   });
 
   it("without tools every value is a string, null included", () => {

@@ -18,9 +18,11 @@
 // whose parameter the request's tool types as "string" is text; any other value is json.loads,
 // else ast.literal_eval, else text (./xml-call-typing.ts gives the Python-equal steps).
 //
+// With the request's tools, a call naming any other tool is an error result naming it (knownTool).
+//
 // Linear in the body; keeps the open piece and the arguments, bounded by maxBufferedChars (beyond
 // it the call is an error). Never throws on model text.
-import type { ActionResult } from "../action-parse.ts";
+import { type ActionResult, knownTool } from "../action-parse.ts";
 import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, ToolSchemas } from "./body.ts";
@@ -151,7 +153,7 @@ export class ArgKeyValueParser implements BodyParser {
     if (this.state === K_FAILED) return { error: this.error };
     if (this.state === K_NAME || this.state === K_AFTER) {
       this.sink?.onToolCallArguments(this.count === 0 ? "{}" : "}");
-      return { call: { name: this.name, arguments: this.args } };
+      return knownTool({ call: { name: this.name, arguments: this.args } }, this.tools);
     }
     const where =
       this.state === K_VALUE ? `the value of ${quote40(this.key)} is not closed` : "a key has no value";

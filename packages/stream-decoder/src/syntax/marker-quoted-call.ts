@@ -12,10 +12,11 @@
 // Streamed as it is read: the name at the "{" that opens the arguments, then the arguments as
 // JSON text (json.dumps spelling, ./json-text.ts) translated unit by unit: a string's text
 // streams as it arrives, a bare value (number, literal) when its delimiter arrives; at most one
-// delta per fed chunk. The value is built beside (no second pass). Linear in the body, memory
+// delta per fed chunk. The value is built beside (no second pass). With the request's tools, a
+// call naming any other tool is an error result naming it (knownTool). Linear in the body, memory
 // bounded by maxBufferedChars (a longer body is an error result) and nesting by
 // MAX_NESTING_DEPTH; never throws on model output.
-import type { ActionResult } from "../action-parse.ts";
+import { type ActionResult, knownTool } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
 import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
@@ -84,6 +85,8 @@ function scalarJson(v: JsonValue): string {
 export class MarkerQuotedCallParser implements BodyParser {
   private readonly maxChars: number;
   private sink: ToolCallSink | null = null;
+  /** The request's tools: a call must name one of them (knownTool). */
+  private tools: ToolSchemas | undefined = undefined;
   private state = M_HEAD;
   private error = "";
   private fed = 0;
@@ -103,7 +106,8 @@ export class MarkerQuotedCallParser implements BodyParser {
     this.maxChars = maxBufferedChars;
   }
 
-  reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined, _kind?: string): void {
+  reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
+    this.tools = tools;
     this.sink = sink;
     this.state = M_HEAD;
     this.error = "";
@@ -346,7 +350,7 @@ export class MarkerQuotedCallParser implements BodyParser {
 
   end(_raw: string): ActionResult {
     if (this.state !== M_FAIL) this.flush();
-    const r = this.result();
+    const r = knownTool(this.result(), this.tools);
     this.stack.length = 0;
     this.result_ = undefined;
     this.part = "";

@@ -16,12 +16,16 @@
 // strings), a dict JSON (`tojson`: true / null beside True / None). A small lexer (quotes, triple quotes, bracket depth) finds where each top-level value
 // ends; the value is then read ONCE by ../python-literal.ts (literals only, nothing evaluated).
 //
-// Streamed: the name when its "(" arrives, then one arguments delta per value as it completes
-// (`{"city": "Paris"` then `, "days": 3` ... then `}`), concatenated the arguments JSON
-// (json.dumps spelling, ./json-text.ts). Linear in the body: every unit is lexed once and every
-// value parsed once; memory bounded by maxBufferedChars (a longer value or body is an error
+// Streamed: the name when its "(" arrives, then the arguments as JSON text (json.dumps spelling,
+// ./json-text.ts) as the units arrive, at most one delta per fed chunk: a keyword's `{"city": `
+// at its "=", a string value's text while it is read (`"Par` ... `is`; the closing quote when the
+// value ends, since a Python string literal may be followed by another that it is joined to), any
+// other value when it ends, `}` at the call's ")". Concatenated, the deltas are the arguments
+// JSON. With the request's tools, a call naming any other tool is an error result naming it
+// (knownTool). Linear in the body: every unit is lexed once, every value parsed once and its
+// text streamed once; memory bounded by maxBufferedChars (a longer value or body is an error
 // result); never throws on model output.
-import type { ActionResult } from "../action-parse.ts";
+import { type ActionResult, knownTool } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
 import { type JsonValue, PythonLiteralError, parsePythonLiteral } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
@@ -52,6 +56,16 @@ const B_DONE = 9;
 /** Malformed: `error` says why; the rest of the body is not read. */
 const B_FAIL = 10;
 
+// ---- a value's streaming (with a sink) ----
+/** No quote read yet: the value is streamed when it ends unless its first unit opens a string. */
+const V_UNDECIDED = 0;
+/** The value opened with a string's quote (STRING_START); single or triple not known yet.   ="‸… */
+const V_OPENING = 1;
+/** In the value's first string literal: its text streams as it arrives.   ="Pa‸ris"… */
+const V_TEXT = 2;
+/** The first literal closed (or the value is no string): the rest goes out when the value ends. */
+const V_REST = 3;
+
 /** Python literal dialects of LFM2's templates (see the file comment). */
 const RAW_STRING = { rawStrings: true, jsonNames: true } as const;
 const NESTED = { jsonNames: true } as const;
@@ -79,6 +93,8 @@ function setKey(obj: { [key: string]: JsonValue }, key: string, value: JsonValue
 export class PythonCallListParser implements BodyParser {
   private readonly maxChars: number;
   private sink: ToolCallSink | null = null;
+  /** The request's tools: a call must name one of them (knownTool). */
+  private tools: ToolSchemas | undefined = undefined;
   private state = B_BEFORE;
   private error = "";
   /** The list has no brackets (a bare call). */
@@ -106,13 +122,23 @@ export class PythonCallListParser implements BodyParser {
   /** Consecutive closing quotes in a triple-quoted string. */
   private quoteRun = 0;
   private escaped = false;
+  // ---- streaming of the open value (sink only) ----
+  private vState = V_UNDECIDED;
+  /** V_TEXT: the offset in the value's text of the first unit not yet streamed. */
+  private vFrom = 0;
+  /** Units of the value's JSON text streamed so far. */
+  private vOut = 0;
+  /** JSON text not yet streamed (one delta per fed chunk). */
+  private out = "";
 
   constructor(maxBufferedChars = 1_000_000) {
     this.maxChars = maxBufferedChars;
   }
 
-  reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined, _kind?: string): void {
+  reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
+    this.tools = tools;
     this.sink = sink;
+    this.out = "";
     this.state = B_BEFORE;
     this.error = "";
     this.bare = false;
@@ -151,8 +177,18 @@ export class PythonCallListParser implements BodyParser {
     for (let i = 0; i < n; i++) {
       const c = text.charCodeAt(i);
       switch (this.state) {
-        case B_VALUE:
-          if (this.lexValue(c)) continue;
+        case B_VALUE: {
+          const quote = this.quote;
+          const opening = this.opening;
+          const goes = this.lexValue(c);
+          // A string opened, its kind decided or it closed: the streaming of the value's text.
+          if (
+            this.sink !== null &&
+            this.vState < V_REST &&
+            (quote !== this.quote || opening !== this.opening)
+          )
+            this.stringMove(text, from, i, quote);
+          if (goes) continue;
           // The value ends at this "," or ")".
           this.value += text.slice(from, i);
           from = -1;
@@ -160,6 +196,7 @@ export class PythonCallListParser implements BodyParser {
           if (c === 41 /* ) */) this.endCall();
           else this.state = B_ARG;
           break;
+        }
         case B_NAME:
           if (isNamePart(c)) break;
           this.name += text.slice(from, i);
@@ -190,6 +227,7 @@ export class PythonCallListParser implements BodyParser {
           if (isIdStart(c)) {
             if (this.begun) {
               this.cut = true;
+              this.flush();
               return i;
             }
             this.begun = true;
@@ -244,7 +282,73 @@ export class PythonCallListParser implements BodyParser {
       else if (this.state === B_KEY) this.key += rest;
       else if (this.state === B_VALUE) this.value += rest;
     }
+    if (this.state === B_VALUE && this.vState === V_TEXT) {
+      // The string's text read so far, less a run of quotes that may be a triple quote's close.
+      const end = this.value.length - (this.triple ? this.quoteRun : 0);
+      this.streamText(this.value.slice(this.vFrom, end));
+      this.vFrom = end;
+    }
+    this.flush();
     return n;
+  }
+
+  /**
+   * The lexer opened, decided or closed a string at unit i of `text` (`quote`: its quote before
+   * the unit). Only the value's first string literal streams, and only when the value is that
+   * string (STRING_START: the same test that picks the raw-string reading of the value).
+   */
+  private stringMove(text: string, from: number, i: number, quote: number): void {
+    const at = this.value.length + i - from;
+    switch (this.vState) {
+      case V_UNDECIDED:
+        // The value's first quote (unit i): does the value start with it?
+        this.vState = STRING_START.test(this.valueText(text, from, 0, at + 1)) ? V_OPENING : V_REST;
+        return;
+      case V_OPENING:
+        // A second quote: an empty literal or the start of a triple quote, known at the next unit.
+        if (this.opening !== 0) return;
+        this.emitValue('"');
+        if (this.triple) {
+          this.vState = V_TEXT;
+          this.vFrom = at + 1;
+        } else if (quote !== 0 && this.quote === quote) {
+          // One quote, then this unit: the first unit of the text.
+          this.vState = V_TEXT;
+          this.vFrom = at;
+        } else this.vState = V_REST; // an empty literal, then this unit
+        return;
+      default: {
+        // V_TEXT: the literal closed at this unit (a triple quote's first two quotes are before it).
+        const end = this.triple ? at - 2 : at;
+        this.streamText(this.valueText(text, from, this.vFrom, end));
+        this.vState = V_REST;
+      }
+    }
+  }
+
+  /** Units a..b of the value's text: the part kept (this.value), then `text` from `from` on. */
+  private valueText(text: string, from: number, a: number, b: number): string {
+    const base = this.value.length;
+    if (b <= base) return this.value.slice(a, b);
+    if (a >= base) return text.slice(from + a - base, from + b - base);
+    return this.value.slice(a) + text.slice(from, from + b - base);
+  }
+
+  /** A piece of a raw string literal's text: its JSON (verbatim, escaped for JSON). */
+  private streamText(s: string): void {
+    if (s.length > 0) this.emitValue(jsonString(s).slice(1, -1));
+  }
+
+  private emitValue(s: string): void {
+    this.out += s;
+    this.vOut += s.length;
+  }
+
+  private flush(): void {
+    if (this.sink !== null && this.out.length > 0) {
+      this.sink.onToolCallArguments(this.out);
+      this.out = "";
+    }
   }
 
   /** One unit of a value: true while the value goes on, false at its depth-0 "," or ")". */
@@ -304,7 +408,9 @@ export class PythonCallListParser implements BodyParser {
       return;
     }
     this.state = B_ARG;
-    this.sink?.onToolCallName(this.name);
+    if (this.sink === null) return;
+    this.flush();
+    this.sink.onToolCallName(this.name);
   }
 
   private openValue(): void {
@@ -313,6 +419,10 @@ export class PythonCallListParser implements BodyParser {
       return;
     }
     this.state = B_VALUE;
+    if (this.sink !== null) this.out += `${this.argCount === 0 ? "{" : ", "}${jsonString(this.key)}: `;
+    this.argCount++;
+    this.vState = V_UNDECIDED;
+    this.vOut = 0;
     this.value = "";
     this.depth = 0;
     this.quote = 0;
@@ -334,22 +444,28 @@ export class PythonCallListParser implements BodyParser {
     }
     this.value = "";
     setKey(this.args, this.key, v);
+    if (this.sink === null) return true;
     // The value nests at most MAX_NESTING_DEPTH deep: jsonText's recursion is bounded.
-    this.sink?.onToolCallArguments(
-      `${this.argCount === 0 ? "{" : ", "}${jsonString(this.key)}: ${jsonText(v)}`,
-    );
-    this.argCount++;
+    const json = jsonText(v);
+    // What streamed so far is the start of a string's JSON: a value that opens with a string
+    // literal is that string (with any literals after it joined to it) or an error.
+    if (this.vOut > 0 && typeof v !== "string") {
+      this.fail("the value's streamed text is not its JSON");
+      return false;
+    }
+    this.out += this.vOut === 0 ? json : json.slice(this.vOut);
     return true;
   }
 
   private endCall(): void {
     this.closed = true;
     this.state = B_AFTER_CALL;
-    this.sink?.onToolCallArguments(this.argCount === 0 ? "{}" : "}");
+    if (this.sink !== null) this.out += this.argCount === 0 ? "{}" : "}";
   }
 
   end(_raw: string): ActionResult {
-    const r = this.result();
+    if (this.state !== B_FAIL) this.flush();
+    const r = knownTool(this.result(), this.tools);
     // The sink stays: after a cut the decoder opens the next call's action (nextCall()).
     this.args = {};
     this.value = "";
@@ -367,6 +483,8 @@ export class PythonCallListParser implements BodyParser {
   }
 
   private fail(why: string): void {
+    // What was read before the error goes out first, so the deltas do not depend on where chunks were cut.
+    this.flush();
     this.state = B_FAIL;
     this.error = why;
     this.value = "";

@@ -9,14 +9,15 @@
 //   CONTENT   json (with the lax knobs: `<|"|>`-delimited strings, bare keys) | xml-inline | kv-lines
 //   call      name and arguments picked from the captures and the parsed content by the transform;
 //             arguments written as a JSON string are decoded once; with the request's tools,
-//             string values are cast by the parameter's schema type as transformers does
+//             string values are cast by the parameter's schema type as transformers does, and
+//             a call naming any other tool is an error result naming it (knownTool)
 //
 // Streaming: a name captured by the header is reported as soon as the header is read; the
 // arguments are one delta when the region closes (transformers itself parses a structured
 // region only at its close). Patterns are the items of the safe subset (never regexes), so
 // every step is linear in the body; the body is the decoder's bounded text.
 import type { ResponseFieldBody, ResponsePatternItem, ResponseValuePath } from "@chatwire/tokenizer";
-import { type ActionResult, nestsDeeperThan } from "../action-parse.ts";
+import { type ActionResult, knownTool, nestsDeeperThan } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
 import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
@@ -407,7 +408,7 @@ export class ResponseFieldParser implements BodyParser {
         if (!this.named) this.sink.onToolCallName(name);
         this.sink.onToolCallArguments(JSON.stringify(record));
       }
-      return { call: { name, arguments: record as { [key: string]: JsonValue } } };
+      return knownTool({ call: { name, arguments: record as { [key: string]: JsonValue } } }, this.tools);
     } catch (e) {
       // A Fail is the body's fault; anything else is this parser's, still a result.
       return { error: e instanceof Fail ? e.why : `internal error: ${String(e)}` };

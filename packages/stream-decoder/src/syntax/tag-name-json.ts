@@ -9,9 +9,10 @@
 // The name ends at the first ">" (trimmed; non-empty, one line) and is reported there; ARGS
 // stream through the incremental JSON reader (tool-call-scanner.ts, top "arguments") as they
 // arrive, or are read by JSON.parse at the end from the tail of the body text the decoder kept.
+// With the request's tools, a call naming any other tool is an error result naming it (knownTool).
 // Linear in the body, memory bounded by maxBufferedChars (a longer body is an error result),
 // never throws on model output.
-import { type ActionResult, NOT_OBJECT_ERROR, parseArgumentsObject } from "../action-parse.ts";
+import { type ActionResult, knownTool, NOT_OBJECT_ERROR, parseArgumentsObject } from "../action-parse.ts";
 import { isJsonObject as isObject } from "../model-text.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
@@ -28,6 +29,8 @@ export class TagNameJsonParser implements BodyParser {
   private readonly maxChars: number;
   private scanner: ToolCallScanner | null = null;
   private sink: ToolCallSink | null = null;
+  /** The request's tools: a call must name one of them (knownTool). */
+  private tools: ToolSchemas | undefined = undefined;
   private state = T_NAME;
   private error = "";
   private fed = 0;
@@ -39,7 +42,8 @@ export class TagNameJsonParser implements BodyParser {
     this.maxChars = maxBufferedChars;
   }
 
-  reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined, _kind?: string): void {
+  reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
+    this.tools = tools;
     this.sink = sink;
     this.scanner?.reset(null);
     this.state = T_NAME;
@@ -95,7 +99,7 @@ export class TagNameJsonParser implements BodyParser {
 
   /** `raw`: the body text fed, concatenated (read only without a built value). */
   end(raw: string): ActionResult {
-    const r = this.result(raw);
+    const r = knownTool(this.result(raw), this.tools);
     this.scanner?.reset(null);
     this.sink = null;
     return r;

@@ -11,7 +11,8 @@
 // vLLM's rules; a spelling may name other rules, ./xml-invoke-typing.ts), else strings; a
 // spelling with a `stringAttribute` (`string="true|false"`) types each value by that attribute
 // and the schema (./xml-attribute-typing.ts). Concatenated, the deltas are the JSON of end()'s
-// arguments.
+// arguments. With the request's tools, a call naming any other tool is an error result naming it
+// (knownTool).
 //
 // The grammar read here (the template's layout, whitespace " \t\r\n" tolerated between tags;
 // CALL_OPEN etc. are the spelling's literals):
@@ -35,7 +36,7 @@
 // beyond maxBufferedChars kept units the body is an error. Never throws on model text.
 
 import { XML_SPELLINGS, type XmlSpelling } from "@chatwire/tokenizer";
-import type { ActionResult } from "../action-parse.ts";
+import { type ActionResult, knownTool } from "../action-parse.ts";
 import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, ToolSchemas } from "./body.ts";
@@ -210,7 +211,8 @@ export class XmlCallParser implements BodyParser {
 
   /** `raw` (the decoder's copy of the body) is not needed: the parser kept what it reads. */
   end(_raw?: string): ActionResult {
-    if (this.state === S_AFTER) return { call: { name: this.name, arguments: this.args } };
+    if (this.state === S_AFTER)
+      return knownTool({ call: { name: this.name, arguments: this.args } }, this.tools);
     if (this.state === S_FAILED) return { error: this.error };
     const sp = this.sp;
     const where =
