@@ -23,6 +23,7 @@ import type { DecoderSpec } from "../src/spec.ts";
 import { FAMILY_CASES } from "./conformance/families.ts";
 import { optionFields, optionsOf, WEATHER_TOOLS as TOOLS } from "./drawn-options.ts";
 import { dataPackageDir, gptOssTokenizer, sharedTemplate, sharedTemplatePath, tokenizer } from "./models.ts";
+import { pushInBursts } from "./push-bursts.ts";
 import { withSampleWindows } from "./sample-windows.ts";
 
 /** Events of `ids` pushed one at a time. */
@@ -43,14 +44,7 @@ function inBursts(
 ): DecoderEvent[] {
   const c = eventCollector();
   const d = createDecoder(spec, c, options);
-  let i = 0;
-  let k = 0;
-  while (i < ids.length) {
-    const n = sizes.length === 0 ? 1 : (sizes[Math.min(k++, sizes.length - 1)] as number);
-    d.pushMany(ids.slice(i, i + n));
-    i += n;
-  }
-  d.end();
+  pushInBursts(d, ids, sizes);
   return c.events;
 }
 

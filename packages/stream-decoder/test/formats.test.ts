@@ -5,8 +5,8 @@ import { tokenIds } from "../../../test-support/token-ids.ts";
 import type { ChatGLM3Key } from "../../tokenizer/src/families/chatglm3/definition.ts";
 import type { InternLM2Key } from "../../tokenizer/src/families/internlm2/definition.ts";
 import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
-import { createDecoder, type DecoderEvent, eventCollector } from "../src/index.ts";
-import { familyOn, formatSpec, run, tokenizer } from "./models.ts";
+import { createDecoder, eventCollector } from "../src/index.ts";
+import { familyOn, formatSpec, run, textOf, tokenizer } from "./models.ts";
 import { merged } from "./roundtrip-support.ts";
 import { synthetic, WORDS } from "./synthetic.ts";
 
@@ -119,10 +119,10 @@ describe("Qwen3 (real tokenizer)", () => {
     ]);
     const two = run(spec, ids, { maxTokens: 2 });
     expect(two[two.length - 1]).toEqual({ type: "stop", reason: "max_tokens" });
-    expect(textOf2(two)).toBe(tokenizer("qwen3").textModel.decode(ids.slice(0, 2)));
+    expect(textOf(two)).toBe(tokenizer("qwen3").textModel.decode(ids.slice(0, 2)));
     const st = run(spec, ids, { stopTokenIds: [ids[1] as number] });
     expect(st[st.length - 1]).toEqual({ type: "stop", reason: "stop_token", token: ids[1] });
-    expect(textOf2(st)).toBe(tokenizer("qwen3").textModel.decode(ids.slice(0, 1)));
+    expect(textOf(st)).toBe(tokenizer("qwen3").textModel.decode(ids.slice(0, 1)));
   });
 
   it("misuse throws TypeError; input after stop is ignored; reset starts over", () => {
@@ -142,10 +142,6 @@ describe("Qwen3 (real tokenizer)", () => {
     expect(c.events.slice(n).map((e) => e.type)).toEqual(["message_start", "text", "stop"]);
   });
 });
-
-function textOf2(events: readonly DecoderEvent[]): string {
-  return events.map((e) => (e.type === "text" ? e.text : "")).join("");
-}
 
 describe("InternLM2 grammar (synthetic table)", () => {
   const s = synthetic(WORDS, false);
@@ -340,7 +336,7 @@ describe("ChatGLM3 grammar (synthetic table)", () => {
       "text",
       "stop",
     ]);
-    expect(textOf2(ev)).toBe("Hello world Hello");
+    expect(textOf(ev)).toBe("Hello world Hello");
   });
 });
 

@@ -17,6 +17,7 @@ import {
   eventCollector,
 } from "../src/index.ts";
 import type { DecoderSpec } from "../src/spec.ts";
+import { textOf } from "./models.ts";
 
 /** The spec of the loaded tokenizer (its verified registry and the llama31 definition's grammar). */
 function spec(vname: VocabName, eosIds?: readonly number[]): DecoderSpec {
@@ -130,12 +131,7 @@ describe.each(["3.0", "3.1-derived"] as const)("Llama 3.x decoder, vocabulary %s
       type: "tool_call_name",
       name: "get_weather",
     });
-    expect(
-      withTools
-        .filter((e) => e.type === "tool_call_arguments")
-        .map((e) => (e as { text: string }).text)
-        .join(""),
-    ).toBe('{"city": "Paris"}');
+    expect(textOf(withTools, "tool_call_arguments")).toBe('{"city": "Paris"}');
     const without = merged(run(s, [...call, ids.eot]));
     expect(without.filter((e) => e.type.startsWith("action"))).toEqual([]);
     expect(without.filter((e) => e.type === "text")).toEqual([

@@ -20,6 +20,7 @@ import {
   OPEN_TEXT_SAMPLES,
   syntheticFamily,
 } from "./grammar-support.ts";
+import { pushInBursts } from "./push-bursts.ts";
 
 const fam = syntheticFamily(OPEN_TEXT_GRAMMAR, OPEN_TEXT_KEYS, ["eos"], OPEN_TEXT_PIECES);
 
@@ -40,14 +41,7 @@ function run(
 ): DecoderEvent[] {
   const c = eventCollector();
   const d = (reference ? createReferenceDecoder : createDecoder)(fam.spec, c, options);
-  let i = 0;
-  let k = 0;
-  while (i < input.length) {
-    const n = sizes[Math.min(k++, sizes.length - 1)] as number;
-    d.pushMany(input.slice(i, i + n));
-    i += n;
-  }
-  d.end();
+  pushInBursts(d, input, sizes);
   return c.events;
 }
 

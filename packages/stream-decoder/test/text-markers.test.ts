@@ -26,6 +26,8 @@ import {
   TEXT_CONTAINER_SAMPLES,
   TEXT_MARKER_KEYS,
 } from "./grammar-support.ts";
+import { textOf } from "./models.ts";
+import { pushInBursts } from "./push-bursts.ts";
 
 type Make = (spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions) => Decoder;
 
@@ -56,14 +58,7 @@ function run(
 ): DecoderEvent[] {
   const c = eventCollector();
   const d = make(fam.spec, c, options);
-  let i = 0;
-  let k = 0;
-  while (i < ids.length) {
-    const n = sizes[Math.min(k++, sizes.length - 1)] as number;
-    d.pushMany(ids.slice(i, i + n));
-    i += n;
-  }
-  d.end();
+  pushInBursts(d, ids, sizes);
   return c.events;
 }
 
@@ -104,12 +99,7 @@ describe("text markers: moves where they are valid", () => {
     expect(streamed.filter((e) => e.type === "tool_call_name")).toEqual([
       { type: "tool_call_name", name: "get_weather" },
     ]);
-    expect(
-      streamed
-        .filter((e) => e.type === "tool_call_arguments")
-        .map((e) => (e as { text: string }).text)
-        .join(""),
-    ).toBe('{"city": "Paris"}');
+    expect(textOf(streamed, "tool_call_arguments")).toBe('{"city": "Paris"}');
   });
 
   it("only the block's own close is a marker in reasoning; a call's open there is reasoning text", () => {
@@ -238,12 +228,7 @@ describe("text markers: streaming", () => {
     // "a", "b", "<", the 3 bytes of "｜" (text only when complete), "DSML", then "x".
     const ids = [...callFam.enc("ab<"), ...callFam.enc("｜"), ...callFam.enc("DSML"), ...callFam.enc("x")];
     expect(ids.length).toBe(8);
-    const seen = progress(callFam, ids).map((evs) =>
-      evs
-        .filter((e) => e.type === "text")
-        .map((e) => (e as { text: string }).text)
-        .join(""),
-    );
+    const seen = progress(callFam, ids).map((evs) => textOf(evs));
     expect(seen).toEqual(["a", "ab", "ab", "ab", "ab", "ab", "ab", "ab<｜DSMLx"]);
   });
 
