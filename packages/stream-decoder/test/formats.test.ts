@@ -6,6 +6,7 @@ import type { ChatGLM3Key } from "../../tokenizer/src/families/chatglm3/definiti
 import type { InternLM2Key } from "../../tokenizer/src/families/internlm2/definition.ts";
 import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { createDecoder, eventCollector } from "../src/index.ts";
+import { calledAction } from "./expected-events.ts";
 import { familyOn, formatSpec, run, textOf, tokenizer } from "./models.ts";
 import { merged } from "./roundtrip-support.ts";
 import { synthetic, WORDS } from "./synthetic.ts";
@@ -38,22 +39,11 @@ describe("Qwen3 (real tokenizer)", () => {
       START,
       { type: "reasoning", text: "Step one.\n\nStep two." },
       { type: "text", text: "Hello 中文!" },
-      { type: "action_start", kind: "tool_call" },
-      { type: "action_text", text: '\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n' },
-      {
-        type: "action_end",
-        kind: "tool_call",
-        raw: '\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n',
-        call: { name: "get_weather", arguments: { city: "Paris" } },
-      },
-      { type: "action_start", kind: "tool_call" },
-      { type: "action_text", text: '\n{"name": "noop", "arguments": {}}\n' },
-      {
-        type: "action_end",
-        kind: "tool_call",
-        raw: '\n{"name": "noop", "arguments": {}}\n',
-        call: { name: "noop", arguments: {} },
-      },
+      ...calledAction("tool_call", '\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n', {
+        name: "get_weather",
+        arguments: { city: "Paris" },
+      }),
+      ...calledAction("tool_call", '\n{"name": "noop", "arguments": {}}\n', { name: "noop", arguments: {} }),
       { type: "message_end" },
       { type: "stop", reason: "eos", token: Q.imEnd },
     ]);
@@ -161,14 +151,7 @@ describe("InternLM2 grammar (synthetic table)", () => {
     expect(merged(run(spec, ids))).toEqual([
       START,
       { type: "text", text: "Hello!" },
-      { type: "action_start", kind: "plugin" },
-      { type: "action_text", text: plugin },
-      {
-        type: "action_end",
-        kind: "plugin",
-        raw: plugin,
-        call: { name: "get_weather", arguments: { city: "Paris" } },
-      },
+      ...calledAction("plugin", plugin, { name: "get_weather", arguments: { city: "Paris" } }),
       { type: "message_end" },
       { type: "stop", reason: "eos", token: I.imEnd },
     ]);
@@ -179,14 +162,7 @@ describe("InternLM2 grammar (synthetic table)", () => {
     const ids = [I.actionStart, I.interpreter, ...s.enc(code), I.actionEnd, ...s.enc("more")];
     expect(merged(run(spec, ids, { stopTokenIds: [I.actionEnd] }))).toEqual([
       START,
-      { type: "action_start", kind: "interpreter" },
-      { type: "action_text", text: code },
-      {
-        type: "action_end",
-        kind: "interpreter",
-        raw: code,
-        call: { name: "interpreter", arguments: { code: "print(1)" } },
-      },
+      ...calledAction("interpreter", code, { name: "interpreter", arguments: { code: "print(1)" } }),
       { type: "stop", reason: "stop_token", token: I.actionEnd },
     ]);
   });
@@ -353,9 +329,7 @@ describe.skipIf(!haveFixtures())("real InternLM2 / ChatGLM3 tokenizers", () => {
     expect(ev).toEqual([
       START,
       { type: "text", text: "好的。" },
-      { type: "action_start", kind: "plugin" },
-      { type: "action_text", text: body },
-      { type: "action_end", kind: "plugin", raw: body, call: { name: "search", arguments: { q: "天气" } } },
+      ...calledAction("plugin", body, { name: "search", arguments: { q: "天气" } }),
       { type: "message_end" },
       { type: "stop", reason: "eos", token: I.imEnd },
     ]);
@@ -377,14 +351,7 @@ describe.skipIf(!haveFixtures())("real InternLM2 / ChatGLM3 tokenizers", () => {
       { type: "text", text: "Hello 世界" },
       { type: "message_end" },
       { type: "message_start", role: "assistant", metadata: "interpreter" },
-      { type: "action_start", kind: "interpreter" },
-      { type: "action_text", text: "```python\n1\n```" },
-      {
-        type: "action_end",
-        kind: "interpreter",
-        raw: "```python\n1\n```",
-        call: { name: "interpreter", arguments: { code: "1" } },
-      },
+      ...calledAction("interpreter", "```python\n1\n```", { name: "interpreter", arguments: { code: "1" } }),
       { type: "message_end" },
       { type: "stop", reason: "eos", token: G.user },
     ]);

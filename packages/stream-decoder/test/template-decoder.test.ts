@@ -16,6 +16,7 @@ import {
   type DecoderEvent,
   eventCollector,
 } from "../src/index.ts";
+import { mergeDeltas } from "./merge-deltas.ts";
 import { dataPackageDir, sharedTemplate, textOf } from "./models.ts";
 
 const cache = new Map<string, TemplateTokenizer>();
@@ -214,16 +215,7 @@ function decodeWith(
 }
 
 /** The events without text deltas split differently: consecutive text events joined. */
-function merged(events: DecoderEvent[]): DecoderEvent[] {
-  const out: DecoderEvent[] = [];
-  for (const e of events) {
-    const last = out[out.length - 1];
-    if ((e.type === "text" || e.type === "action_text") && last?.type === e.type)
-      out[out.length - 1] = { ...last, text: (last as { text: string }).text + (e as { text: string }).text };
-    else out.push(e);
-  }
-  return out;
-}
+const merged = (events: DecoderEvent[]): DecoderEvent[] => mergeDeltas(events, ["text", "action_text"]);
 
 describe("template decoder: more than one turn (EOS overridden)", () => {
   const MULTI: Array<readonly [string, string]> = [

@@ -8,13 +8,11 @@ import { describe, expect, it } from "vitest";
 import {
   createDecoder,
   createReferenceDecoder,
-  type Decoder,
   type DecoderEvent,
-  type DecoderHandler,
   type DecoderOptions,
   eventCollector,
 } from "../src/index.ts";
-import type { DecoderSpec } from "../src/spec.ts";
+import { calledAction } from "./expected-events.ts";
 import {
   MARKER_PIECES,
   mergedAll,
@@ -27,9 +25,7 @@ import {
   TEXT_MARKER_KEYS,
 } from "./grammar-support.ts";
 import { textOf } from "./models.ts";
-import { pushInBursts } from "./push-bursts.ts";
-
-type Make = (spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions) => Decoder;
+import { eventsInBursts, type MakeDecoder } from "./push-bursts.ts";
 
 const callFam = syntheticFamily(TEXT_CALL_GRAMMAR, TEXT_MARKER_KEYS, ["eos"], MARKER_PIECES);
 const boxFam = syntheticFamily(TEXT_CONTAINER_GRAMMAR, TEXT_MARKER_KEYS, ["eos"], MARKER_PIECES);
@@ -50,16 +46,13 @@ function encCut(fam: SyntheticFamily, text: string, cuts: readonly number[] = []
 }
 
 function run(
-  make: Make,
+  make: MakeDecoder,
   fam: SyntheticFamily,
   ids: readonly number[],
   options: DecoderOptions = {},
   sizes: readonly number[] = [1],
 ): DecoderEvent[] {
-  const c = eventCollector();
-  const d = make(fam.spec, c, options);
-  pushInBursts(d, ids, sizes);
-  return c.events;
+  return eventsInBursts(make, fam.spec, ids, options, sizes);
 }
 
 /** Events of the text (then EOS), merged; the same under the reference decoder and in one burst. */
@@ -138,17 +131,11 @@ describe("text markers: moves where they are valid", () => {
     expect(events).toEqual([
       START,
       { type: "text", text: "Hi " },
-      { type: "action_start", kind: "tool_call" },
-      { type: "action_text", text: 'get_weather{"city": "Paris"}' },
-      {
-        type: "action_end",
-        kind: "tool_call",
-        raw: 'get_weather{"city": "Paris"}',
-        call: { name: "get_weather", arguments: { city: "Paris" } },
-      },
-      { type: "action_start", kind: "tool_call" },
-      { type: "action_text", text: "get_time{}" },
-      { type: "action_end", kind: "tool_call", raw: "get_time{}", call: { name: "get_time", arguments: {} } },
+      ...calledAction("tool_call", 'get_weather{"city": "Paris"}', {
+        name: "get_weather",
+        arguments: { city: "Paris" },
+      }),
+      ...calledAction("tool_call", "get_time{}", { name: "get_time", arguments: {} }),
       { type: "text", text: " done" },
       ...end(boxFam),
     ]);
@@ -166,9 +153,7 @@ describe("text markers: moves where they are valid", () => {
       START,
       { type: "text", text: "<call>x</call>" },
       ...oops,
-      { type: "action_start", kind: "tool_call" },
-      { type: "action_text", text: "f{}" },
-      { type: "action_end", kind: "tool_call", raw: "f{}", call: { name: "f", arguments: {} } },
+      ...calledAction("tool_call", "f{}", { name: "f", arguments: {} }),
       ...end(boxFam),
     ]);
   });
