@@ -4,13 +4,14 @@
 // streams a tool-enabled request end to end; /v1/models names the GGUF as the tokenizer's source;
 // a --tokenizer whose vocabulary differs from the GGUF's stops startup naming the first
 // differing token.
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
+import { startServe } from "../../cli/test/support.ts";
 
 const root = resolve(import.meta.dirname, "../../..");
 const bin = join(root, "packages/cli/bin/chatwire.js");
@@ -29,25 +30,6 @@ beforeAll(() => {
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
-
-function startServe(args: string[]) {
-  const child = spawn(process.execPath, [bin, "serve", ...args], { stdio: ["ignore", "pipe", "pipe"] });
-  let out = "";
-  let err = "";
-  child.stderr.setEncoding("utf8").on("data", (c: string) => {
-    err += c;
-  });
-  const ready = new Promise<string>((res, rej) => {
-    child.stdout.setEncoding("utf8").on("data", (c: string) => {
-      out += c;
-      const m = /^listening on (http:\/\/127\.0\.0\.1:\d+)\n/.exec(out);
-      if (m?.[1]) res(m[1]);
-    });
-    child.once("exit", (code) => rej(new Error(`serve exited ${code}: ${err}`)));
-  });
-  const exited = new Promise<number | null>((res) => child.once("exit", (code) => res(code)));
-  return { child, ready, exited };
-}
 
 const TOOLS = [
   {

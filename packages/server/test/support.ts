@@ -1,8 +1,7 @@
 // Test helpers: a chatwire server on 127.0.0.1 (any free port) over a given engine, its log
 // lines collected, and the tokenizers of every family (InternLM2/ChatGLM3 only with fixtures).
-import type { AnyTokenizer, ChatTokenizer } from "@chatwire/tokenizer";
-import { loadTokenizerSync } from "@chatwire/tokenizer/node";
-import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
+import type { AnyTokenizer } from "@chatwire/tokenizer";
+import { haveFixtures } from "../../../test-support/fixtures.ts";
 import {
   type ChatwireServer,
   createChatwireServer,
@@ -11,15 +10,7 @@ import {
   type ServeLimits,
 } from "../src/index.ts";
 
-const cache = new Map<string, ChatTokenizer>();
-export function tokenizer(name: "qwen3" | "internlm2" | "chatglm3"): ChatTokenizer {
-  let t = cache.get(name);
-  if (t === undefined) {
-    t = loadTokenizerSync(name === "qwen3" ? "qwen3" : fixturePath(name));
-    cache.set(name, t);
-  }
-  return t;
-}
+export { tokenizer } from "../../stream-decoder/test/models.ts";
 
 export const FAMILIES = [
   { name: "qwen3", available: true },

@@ -23,36 +23,12 @@ import type { DecoderSpec } from "../src/spec.ts";
 import { FAMILY_CASES } from "./conformance/families.ts";
 import { optionFields, optionsOf, WEATHER_TOOLS as TOOLS } from "./drawn-options.ts";
 import { dataPackageDir, gptOssTokenizer, sharedTemplate, sharedTemplatePath, tokenizer } from "./models.ts";
+import { eventsInBursts } from "./push-bursts.ts";
 import { withSampleWindows } from "./sample-windows.ts";
 
 /** Events of `ids` pushed one at a time. */
-function oneByOne(spec: DecoderSpec, ids: readonly number[], options: DecoderOptions): DecoderEvent[] {
-  const c = eventCollector();
-  const d = createDecoder(spec, c, options);
-  for (const id of ids) d.push(id);
-  d.end();
-  return c.events;
-}
-
-/** Events of `ids` pushed in bursts of the given sizes in order (each in 1..8; the last one repeats). */
-function inBursts(
-  spec: DecoderSpec,
-  ids: readonly number[],
-  options: DecoderOptions,
-  sizes: readonly number[],
-): DecoderEvent[] {
-  const c = eventCollector();
-  const d = createDecoder(spec, c, options);
-  let i = 0;
-  let k = 0;
-  while (i < ids.length) {
-    const n = sizes.length === 0 ? 1 : (sizes[Math.min(k++, sizes.length - 1)] as number);
-    d.pushMany(ids.slice(i, i + n));
-    i += n;
-  }
-  d.end();
-  return c.events;
-}
+const oneByOne = (spec: DecoderSpec, ids: readonly number[], options: DecoderOptions): DecoderEvent[] =>
+  eventsInBursts(createDecoder, spec, ids, options);
 
 interface Format {
   readonly name: string;
@@ -155,7 +131,9 @@ for (const f of FORMATS) {
           fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 12 }),
           (ids, options, sizes) => {
             const spec = f.spec();
-            expect(inBursts(spec, ids, options, sizes)).toEqual(oneByOne(spec, ids, options));
+            expect(eventsInBursts(createDecoder, spec, ids, options, sizes)).toEqual(
+              oneByOne(spec, ids, options),
+            );
           },
         ),
         { numRuns: 120, seed: 33 },
@@ -187,7 +165,9 @@ describe("bursts at the boundaries peers get wrong (Qwen3)", () => {
   function same(ids: readonly number[], options: DecoderOptions): DecoderEvent[] {
     const expected = oneByOne(spec(), ids, options);
     for (const sizes of everyCut(ids))
-      expect(inBursts(spec(), ids, options, sizes), JSON.stringify(sizes)).toEqual(expected);
+      expect(eventsInBursts(createDecoder, spec(), ids, options, sizes), JSON.stringify(sizes)).toEqual(
+        expected,
+      );
     // The whole generation as ONE pushMany.
     const c = eventCollector();
     const d = createDecoder(spec(), c, options);

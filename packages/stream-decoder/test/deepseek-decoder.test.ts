@@ -17,6 +17,7 @@ import {
 } from "../src/index.ts";
 import { SLOW_PATH_ONLY } from "../src/internal.ts";
 import type { DecoderSpec } from "../src/spec.ts";
+import { eventsInBursts, ONE_BURST } from "./push-bursts.ts";
 import { timeRatio } from "./ratio-support.ts";
 
 function spec(family: DeepSeekFamily, derived: boolean): { spec: DecoderSpec; ids: Record<string, number> } {
@@ -25,12 +26,7 @@ function spec(family: DeepSeekFamily, derived: boolean): { spec: DecoderSpec; id
 }
 
 function decode(s: DecoderSpec, ids: readonly number[], oneByOne: boolean, stream = true): DecoderEvent[] {
-  const c = eventCollector();
-  const d = createDecoder(s, c, { streamToolCalls: stream });
-  if (oneByOne) for (const id of ids) d.push(id);
-  else d.pushMany(ids);
-  d.end();
-  return c.events;
+  return eventsInBursts(createDecoder, s, ids, { streamToolCalls: stream }, oneByOne ? [] : ONE_BURST);
 }
 
 type Item =

@@ -13,8 +13,8 @@ import {
   createReferenceDecoder,
   type DecoderEvent,
   type DecoderOptions,
-  eventCollector,
 } from "../src/index.ts";
+import { eventsInBursts } from "./push-bursts.ts";
 
 /** Whether the chat template of a formats.json entry is in ../shared. */
 export function haveTemplate(key: string): boolean {
@@ -49,20 +49,8 @@ export function decodeIds(
   options: DecoderOptions = {},
 ): DecoderEvent[] {
   const { spec } = loadEntry(key);
-  const c = eventCollector();
-  const d = how === "reference" ? createReferenceDecoder(spec, c, options) : createDecoder(spec, c, options);
-  if (how === "one" || how === "reference") for (const id of ids) d.push(id);
-  else {
-    let i = 0;
-    let k = 0;
-    while (i < ids.length) {
-      const n = Math.max(1, how.bursts[Math.min(k++, how.bursts.length - 1)] ?? 1);
-      d.pushMany(ids.slice(i, i + n));
-      i += n;
-    }
-  }
-  d.end();
-  return c.events;
+  const make = how === "reference" ? createReferenceDecoder : createDecoder;
+  return eventsInBursts(make, spec, ids, options, how === "one" || how === "reference" ? [] : how.bursts);
 }
 
 /** The calls, content and reasoning of decoded events, and the streamed name / argument text per call. */

@@ -5,8 +5,9 @@ import { tokenIds } from "../../../test-support/token-ids.ts";
 import type { ChatGLM3Key } from "../../tokenizer/src/families/chatglm3/definition.ts";
 import type { InternLM2Key } from "../../tokenizer/src/families/internlm2/definition.ts";
 import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
-import { createDecoder, type DecoderEvent, eventCollector } from "../src/index.ts";
-import { familyOn, formatSpec, run, tokenizer } from "./models.ts";
+import { createDecoder, eventCollector } from "../src/index.ts";
+import { calledAction } from "./expected-events.ts";
+import { familyOn, formatSpec, run, textOf, tokenizer } from "./models.ts";
 import { merged } from "./roundtrip-support.ts";
 import { synthetic, WORDS } from "./synthetic.ts";
 
@@ -38,22 +39,11 @@ describe("Qwen3 (real tokenizer)", () => {
       START,
       { type: "reasoning", text: "Step one.\n\nStep two." },
       { type: "text", text: "Hello 中文!" },
-      { type: "action_start", kind: "tool_call" },
-      { type: "action_text", text: '\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n' },
-      {
-        type: "action_end",
-        kind: "tool_call",
-        raw: '\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n',
-        call: { name: "get_weather", arguments: { city: "Paris" } },
-      },
-      { type: "action_start", kind: "tool_call" },
-      { type: "action_text", text: '\n{"name": "noop", "arguments": {}}\n' },
-      {
-        type: "action_end",
-        kind: "tool_call",
-        raw: '\n{"name": "noop", "arguments": {}}\n',
-        call: { name: "noop", arguments: {} },
-      },
+      ...calledAction("tool_call", '\n{"name": "get_weather", "arguments": {"city": "Paris"}}\n', {
+        name: "get_weather",
+        arguments: { city: "Paris" },
+      }),
+      ...calledAction("tool_call", '\n{"name": "noop", "arguments": {}}\n', { name: "noop", arguments: {} }),
       { type: "message_end" },
       { type: "stop", reason: "eos", token: Q.imEnd },
     ]);
@@ -119,10 +109,10 @@ describe("Qwen3 (real tokenizer)", () => {
     ]);
     const two = run(spec, ids, { maxTokens: 2 });
     expect(two[two.length - 1]).toEqual({ type: "stop", reason: "max_tokens" });
-    expect(textOf2(two)).toBe(tokenizer("qwen3").textModel.decode(ids.slice(0, 2)));
+    expect(textOf(two)).toBe(tokenizer("qwen3").textModel.decode(ids.slice(0, 2)));
     const st = run(spec, ids, { stopTokenIds: [ids[1] as number] });
     expect(st[st.length - 1]).toEqual({ type: "stop", reason: "stop_token", token: ids[1] });
-    expect(textOf2(st)).toBe(tokenizer("qwen3").textModel.decode(ids.slice(0, 1)));
+    expect(textOf(st)).toBe(tokenizer("qwen3").textModel.decode(ids.slice(0, 1)));
   });
 
   it("misuse throws TypeError; input after stop is ignored; reset starts over", () => {
@@ -143,10 +133,6 @@ describe("Qwen3 (real tokenizer)", () => {
   });
 });
 
-function textOf2(events: readonly DecoderEvent[]): string {
-  return events.map((e) => (e.type === "text" ? e.text : "")).join("");
-}
-
 describe("InternLM2 grammar (synthetic table)", () => {
   const s = synthetic(WORDS, false);
   const { spec, id: I } = familyOn<InternLM2Key>(s.model, "internlm2");
@@ -165,14 +151,7 @@ describe("InternLM2 grammar (synthetic table)", () => {
     expect(merged(run(spec, ids))).toEqual([
       START,
       { type: "text", text: "Hello!" },
-      { type: "action_start", kind: "plugin" },
-      { type: "action_text", text: plugin },
-      {
-        type: "action_end",
-        kind: "plugin",
-        raw: plugin,
-        call: { name: "get_weather", arguments: { city: "Paris" } },
-      },
+      ...calledAction("plugin", plugin, { name: "get_weather", arguments: { city: "Paris" } }),
       { type: "message_end" },
       { type: "stop", reason: "eos", token: I.imEnd },
     ]);
@@ -183,14 +162,7 @@ describe("InternLM2 grammar (synthetic table)", () => {
     const ids = [I.actionStart, I.interpreter, ...s.enc(code), I.actionEnd, ...s.enc("more")];
     expect(merged(run(spec, ids, { stopTokenIds: [I.actionEnd] }))).toEqual([
       START,
-      { type: "action_start", kind: "interpreter" },
-      { type: "action_text", text: code },
-      {
-        type: "action_end",
-        kind: "interpreter",
-        raw: code,
-        call: { name: "interpreter", arguments: { code: "print(1)" } },
-      },
+      ...calledAction("interpreter", code, { name: "interpreter", arguments: { code: "print(1)" } }),
       { type: "stop", reason: "stop_token", token: I.actionEnd },
     ]);
   });
@@ -340,7 +312,7 @@ describe("ChatGLM3 grammar (synthetic table)", () => {
       "text",
       "stop",
     ]);
-    expect(textOf2(ev)).toBe("Hello world Hello");
+    expect(textOf(ev)).toBe("Hello world Hello");
   });
 });
 
@@ -357,9 +329,7 @@ describe.skipIf(!haveFixtures())("real InternLM2 / ChatGLM3 tokenizers", () => {
     expect(ev).toEqual([
       START,
       { type: "text", text: "好的。" },
-      { type: "action_start", kind: "plugin" },
-      { type: "action_text", text: body },
-      { type: "action_end", kind: "plugin", raw: body, call: { name: "search", arguments: { q: "天气" } } },
+      ...calledAction("plugin", body, { name: "search", arguments: { q: "天气" } }),
       { type: "message_end" },
       { type: "stop", reason: "eos", token: I.imEnd },
     ]);
@@ -381,14 +351,7 @@ describe.skipIf(!haveFixtures())("real InternLM2 / ChatGLM3 tokenizers", () => {
       { type: "text", text: "Hello 世界" },
       { type: "message_end" },
       { type: "message_start", role: "assistant", metadata: "interpreter" },
-      { type: "action_start", kind: "interpreter" },
-      { type: "action_text", text: "```python\n1\n```" },
-      {
-        type: "action_end",
-        kind: "interpreter",
-        raw: "```python\n1\n```",
-        call: { name: "interpreter", arguments: { code: "1" } },
-      },
+      ...calledAction("interpreter", "```python\n1\n```", { name: "interpreter", arguments: { code: "1" } }),
       { type: "message_end" },
       { type: "stop", reason: "eos", token: G.user },
     ]);

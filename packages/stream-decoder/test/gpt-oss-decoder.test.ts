@@ -14,7 +14,7 @@ import {
   type DecoderSpec,
   eventCollector,
 } from "../src/index.ts";
-import { gptOssTokenizer } from "./models.ts";
+import { gptOssTokenizer, textOf } from "./models.ts";
 import { timeRatio } from "./ratio-support.ts";
 
 interface Parsed {
@@ -178,18 +178,8 @@ describe.runIf(run)("gpt-oss decoder", () => {
         "<|channel|>analysis<|message|>think<|end|><|start|>assistant<|channel|>final<|message|>Hi!<|return|>",
       ),
     );
-    expect(
-      events
-        .filter((e) => e.type === "reasoning")
-        .map((e) => (e as { text: string }).text)
-        .join(""),
-    ).toBe("think");
-    expect(
-      events
-        .filter((e) => e.type === "text")
-        .map((e) => (e as { text: string }).text)
-        .join(""),
-    ).toBe("Hi!");
+    expect(textOf(events, "reasoning")).toBe("think");
+    expect(textOf(events, "text")).toBe("Hi!");
     expect(events.at(-1)).toEqual({ type: "stop", reason: "eos", token: H.return });
     expect(events.filter((e) => e.type === "error")).toEqual([]);
   });
@@ -199,18 +189,8 @@ describe.runIf(run)("gpt-oss decoder", () => {
       "<|channel|>analysis<|message|>we think STOP? no<|end|><|start|>assistant<|channel|>final<|message|>Hello STOP world<|return|>",
     );
     const events = decode(ids, spec, { stopStrings: ["STOP w", "STOP!"] });
-    expect(
-      events
-        .filter((e) => e.type === "reasoning")
-        .map((e) => (e as { text: string }).text)
-        .join(""),
-    ).toBe("we think STOP? no");
-    expect(
-      events
-        .filter((e) => e.type === "text")
-        .map((e) => (e as { text: string }).text)
-        .join(""),
-    ).toBe("Hello ");
+    expect(textOf(events, "reasoning")).toBe("we think STOP? no");
+    expect(textOf(events, "text")).toBe("Hello ");
     expect(events.at(-1)).toEqual({ type: "stop", reason: "stop_string", text: "STOP w" });
     const header = decode(await hfIds("<|channel|>final<|message|>x<|return|>"), spec, {
       stopStrings: ["final"],

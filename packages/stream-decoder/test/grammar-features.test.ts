@@ -6,6 +6,7 @@
 import type { Grammar } from "@chatwire/tokenizer";
 import { describe, expect, it } from "vitest";
 import type { DecoderOptions } from "../src/index.ts";
+import { calledAction } from "./expected-events.ts";
 import {
   mergedAll,
   PAIR_GRAMMAR,
@@ -74,14 +75,7 @@ describe('header "pair" with dropAfter', () => {
     const ev = mergedAll(run(f.spec, [id.pythonTag as number, ...f.enc("Hello"), id.eom as number]));
     expect(ev).toEqual([
       { type: "message_start", role: "assistant", metadata: "" },
-      { type: "action_start", kind: "python_tag" },
-      { type: "action_text", text: "Hello" },
-      {
-        type: "action_end",
-        kind: "python_tag",
-        raw: "Hello",
-        call: { name: "python_tag", arguments: { code: "Hello" } },
-      },
+      ...calledAction("python_tag", "Hello", { name: "python_tag", arguments: { code: "Hello" } }),
       { type: "message_end" },
       { type: "stop", reason: "end_of_input" },
     ]);
@@ -96,14 +90,7 @@ describe("plainTextToolCall json-call: only with DecoderOptions.tools", () => {
     const ev = mergedAll(run(f.spec, ids, { tools: TOOLS }));
     expect(ev).toEqual([
       { type: "message_start", role: "assistant", metadata: "" },
-      { type: "action_start", kind: "tool_call" },
-      { type: "action_text", text: CALL },
-      {
-        type: "action_end",
-        kind: "tool_call",
-        raw: CALL,
-        call: { name: "get_weather", arguments: { city: "Paris" } },
-      },
+      ...calledAction("tool_call", CALL, { name: "get_weather", arguments: { city: "Paris" } }),
       { type: "message_end" },
       { type: "stop", reason: "eos", token: f.id.eot },
     ]);
@@ -168,22 +155,11 @@ describe('"role" moves with header "none", container blocks and separators', () 
     expect(ev).toEqual([
       { type: "message_start", role: "assistant", metadata: "" },
       { type: "text", text: "Hello" },
-      { type: "action_start", kind: "tool_call" },
-      { type: "action_text", text: body("get_weather") },
-      {
-        type: "action_end",
-        kind: "tool_call",
-        raw: body("get_weather"),
-        call: { name: "tool_call", arguments: { code: body("get_weather") } },
-      },
-      { type: "action_start", kind: "tool_call" },
-      { type: "action_text", text: body("f") },
-      {
-        type: "action_end",
-        kind: "tool_call",
-        raw: body("f"),
-        call: { name: "tool_call", arguments: { code: body("f") } },
-      },
+      ...calledAction("tool_call", body("get_weather"), {
+        name: "tool_call",
+        arguments: { code: body("get_weather") },
+      }),
+      ...calledAction("tool_call", body("f"), { name: "tool_call", arguments: { code: body("f") } }),
       { type: "message_end" },
       { type: "stop", reason: "eos", token: id.eos },
     ]);

@@ -10,9 +10,9 @@ import {
   createReferenceDecoder,
   type DecoderEvent,
   type DecoderOptions,
-  eventCollector,
 } from "../src/index.ts";
 import { mergedAll, SECTION_GRAMMAR, SECTION_KEYS, syntheticFamily } from "./grammar-support.ts";
+import { eventsInBursts, ONE_BURST } from "./push-bursts.ts";
 
 const f = syntheticFamily(SECTION_GRAMMAR, SECTION_KEYS, ["eot"]);
 const { id } = f;
@@ -21,11 +21,7 @@ const m = (k: string): number => id[k] as number;
 function both(ids: readonly number[], options: DecoderOptions = {}): DecoderEvent[] {
   const out: DecoderEvent[][] = [];
   for (const make of [createDecoder, createReferenceDecoder]) {
-    const c = eventCollector();
-    const d = make(f.spec, c, options);
-    d.pushMany(ids);
-    d.end();
-    out.push(mergedAll(c.events));
+    out.push(mergedAll(eventsInBursts(make, f.spec, ids, options, ONE_BURST)));
   }
   expect(out[1]).toEqual(out[0]);
   return out[0] as DecoderEvent[];

@@ -3,6 +3,7 @@
 // fixtures that do not depend on the family definitions.
 import type { Grammar } from "@chatwire/tokenizer";
 import { compileDecoderSpecFor, type DecoderEvent, type DecoderSpec } from "../src/index.ts";
+import { mergeDeltas } from "./merge-deltas.ts";
 import { synthetic } from "./synthetic.ts";
 
 export const PIECES = [
@@ -51,23 +52,9 @@ export function syntheticFamily(
   return { spec, id, vocabSize: base, enc: (t) => s.enc(t) };
 }
 
-/** Adjacent deltas of one type merged. */
+/** Adjacent deltas of one type merged, tool-call argument deltas too. */
 export function mergedAll(events: readonly DecoderEvent[]): DecoderEvent[] {
-  const out: DecoderEvent[] = [];
-  for (const e of events) {
-    const last = out[out.length - 1];
-    if (
-      last !== undefined &&
-      last.type === e.type &&
-      (e.type === "text" ||
-        e.type === "reasoning" ||
-        e.type === "action_text" ||
-        e.type === "tool_call_arguments")
-    ) {
-      out[out.length - 1] = { type: e.type, text: (last as { text: string }).text + e.text };
-    } else out.push(e);
-  }
-  return out;
+  return mergeDeltas(events, ["text", "reasoning", "action_text", "tool_call_arguments"]);
 }
 
 // ---- a pair-header grammar (the shape of Llama 3) ----

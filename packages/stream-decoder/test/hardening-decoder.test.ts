@@ -18,7 +18,7 @@ import {
   type DecoderSpec,
   eventCollector,
 } from "../src/index.ts";
-import { familyOn, MODELS, tokenizer } from "./models.ts";
+import { familyOn, MODELS, textOf, tokenizer } from "./models.ts";
 import { timeRatio } from "./ratio-support.ts";
 import { synthetic } from "./synthetic.ts";
 
@@ -184,12 +184,7 @@ describe("held newlines and held lines: O(token) per step", () => {
     const hostile = [Q.think, word, ...Array(N).fill(nl), word, Q.thinkEnd];
     const benign = [Q.think, word, ...Array(N).fill(word), word, Q.thinkEnd];
     const ev = run(spec, hostile, {}, true);
-    expect(
-      ev
-        .filter((e) => e.type === "reasoning")
-        .map((e) => (e as { text: string }).text)
-        .join(""),
-    ).toBe(`Hello${"\n".repeat(N)}Hello`);
+    expect(textOf(ev, "reasoning")).toBe(`Hello${"\n".repeat(N)}Hello`);
     expect(ratio(spec, hostile, benign, "qwen3 reasoning newline run")).toBeLessThan(BOUND);
   });
 
@@ -235,11 +230,7 @@ describe("InternLM2: newlines between <|action_end|> and <|im_end|>", () => {
   const I = familyOn<InternLM2Key>(s.model, "internlm2").id;
   const spec = familyOn(s.model, "internlm2").spec;
   const head = [I.actionStart, I.plugin, 261, I.actionEnd];
-  const text = (ids: number[]) =>
-    run(spec, [...head, ...ids], {}, true)
-      .filter((e) => e.type === "text")
-      .map((e) => (e as { text: string }).text)
-      .join("");
+  const text = (ids: number[]) => textOf(run(spec, [...head, ...ids], {}, true));
   it("the template writes at most one: that one is dropped, the others are text", () => {
     expect(text([I.imEnd])).toBe("");
     expect(text([260, I.imEnd])).toBe("");

@@ -14,9 +14,12 @@ import {
   createDecoder,
   type DecoderEvent,
   type DecoderOptions,
-  eventCollector,
 } from "../src/index.ts";
 import type { DecoderSpec } from "../src/spec.ts";
+import { calledAction } from "./expected-events.ts";
+import { mergeDeltas } from "./merge-deltas.ts";
+import { textOf } from "./models.ts";
+import { eventsInBursts, ONE_BURST } from "./push-bursts.ts";
 
 /** The spec of the loaded tokenizer (its verified registry and the llama31 definition's grammar). */
 function spec(vname: VocabName, eosIds?: readonly number[]): DecoderSpec {
@@ -29,27 +32,12 @@ function run(
   options: DecoderOptions = {},
   oneByOne = false,
 ): DecoderEvent[] {
-  const c = eventCollector();
-  const d = createDecoder(s, c, options);
-  if (oneByOne) for (const id of ids) d.push(id);
-  else d.pushMany(ids);
-  d.end();
-  return c.events;
+  return eventsInBursts(createDecoder, s, ids, options, oneByOne ? [] : ONE_BURST);
 }
 
 /** Adjacent text / action_text / argument events merged (chunking changes only their split). */
-function merged(events: readonly DecoderEvent[]): DecoderEvent[] {
-  const out: DecoderEvent[] = [];
-  for (const e of events) {
-    const last = out[out.length - 1];
-    if (last !== undefined && last.type === e.type && (e.type === "text" || e.type === "action_text"))
-      out[out.length - 1] = { type: e.type, text: (last as { text: string }).text + e.text };
-    else if (last !== undefined && last.type === e.type && e.type === "tool_call_arguments")
-      out[out.length - 1] = { type: e.type, text: (last as { text: string }).text + e.text };
-    else out.push(e);
-  }
-  return out;
-}
+const merged = (events: readonly DecoderEvent[]): DecoderEvent[] =>
+  mergeDeltas(events, ["text", "action_text", "tool_call_arguments"]);
 
 const WEATHER = [
   {
@@ -130,12 +118,7 @@ describe.each(["3.0", "3.1-derived"] as const)("Llama 3.x decoder, vocabulary %s
       type: "tool_call_name",
       name: "get_weather",
     });
-    expect(
-      withTools
-        .filter((e) => e.type === "tool_call_arguments")
-        .map((e) => (e as { text: string }).text)
-        .join(""),
-    ).toBe('{"city": "Paris"}');
+    expect(textOf(withTools, "tool_call_arguments")).toBe('{"city": "Paris"}');
     const without = merged(run(s, [...call, ids.eot]));
     expect(without.filter((e) => e.type.startsWith("action"))).toEqual([]);
     expect(without.filter((e) => e.type === "text")).toEqual([
@@ -208,9 +191,7 @@ describe("Llama 3.1 built-in tool call: <|python_tag|>CALL<|eom_id|> (derived 3.
     const ev = merged(run(spec("3.1-derived"), [ids.pythonTag, ...t(code), ids.eom]));
     expect(ev).toEqual([
       { type: "message_start", role: "assistant", metadata: "" },
-      { type: "action_start", kind: "python" },
-      { type: "action_text", text: code },
-      { type: "action_end", kind: "python", raw: code, call: { name: "python", arguments: { code } } },
+      ...calledAction("python", code, { name: "python", arguments: { code } }),
       { type: "message_end" },
       { type: "stop", reason: "eos", token: ids.eom },
     ]);

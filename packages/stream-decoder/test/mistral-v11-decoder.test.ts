@@ -17,6 +17,7 @@ import {
   eventCollector,
   type JsonValue,
 } from "../src/index.ts";
+import { mergeDeltas } from "./merge-deltas.ts";
 import { generationIds } from "./roundtrip-support.ts";
 
 type Args = { [key: string]: JsonValue };
@@ -34,18 +35,8 @@ function decode(
 }
 
 /** The events with adjacent text / reasoning / argument deltas joined (chunkings split them differently). */
-function merged(events: readonly DecoderEvent[]): unknown[] {
-  const out: Array<Record<string, unknown>> = [];
-  for (const e of events) {
-    const last = out[out.length - 1];
-    if ((e.type === "text" || e.type === "reasoning") && last?.type === e.type)
-      last.text = `${last.text}${e.text}`;
-    else if (e.type === "tool_call_arguments" && last?.type === e.type) last.text = `${last.text}${e.text}`;
-    else if (e.type === "action_text" && last?.type === e.type) last.text = `${last.text}${e.text}`;
-    else out.push({ ...e });
-  }
-  return out;
-}
+const merged = (events: readonly DecoderEvent[]): DecoderEvent[] =>
+  mergeDeltas(events, ["text", "reasoning", "tool_call_arguments", "action_text"]);
 
 const VERSIONS = [
   ["v11", () => fromFiles({ "tekken.json": syntheticTekken("v11") })],

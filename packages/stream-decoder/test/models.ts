@@ -146,9 +146,10 @@ export function run(spec: DecoderSpec, ids: readonly number[], options: DecoderO
   return c.events;
 }
 
+/** The text of every delta of one type, joined (how a stream's pieces read once whole). */
 export function textOf(
   events: readonly DecoderEvent[],
-  type: "text" | "reasoning" | "action_text" = "text",
+  type: "text" | "reasoning" | "action_text" | "tool_call_arguments" = "text",
 ): string {
   let s = "";
   for (const e of events) if (e.type === type) s += e.text;

@@ -9,9 +9,9 @@ import {
   createReferenceDecoder,
   type DecoderEvent,
   type DecoderOptions,
-  eventCollector,
 } from "../src/index.ts";
 import { SLOW_PATH_ONLY } from "../src/internal.ts";
+import { calledAction } from "./expected-events.ts";
 import {
   mergedAll,
   OPEN_TEXT_GRAMMAR,
@@ -20,6 +20,7 @@ import {
   OPEN_TEXT_SAMPLES,
   syntheticFamily,
 } from "./grammar-support.ts";
+import { eventsInBursts } from "./push-bursts.ts";
 
 const fam = syntheticFamily(OPEN_TEXT_GRAMMAR, OPEN_TEXT_KEYS, ["eos"], OPEN_TEXT_PIECES);
 
@@ -38,17 +39,7 @@ function run(
   sizes: readonly number[] = [1],
   reference = false,
 ): DecoderEvent[] {
-  const c = eventCollector();
-  const d = (reference ? createReferenceDecoder : createDecoder)(fam.spec, c, options);
-  let i = 0;
-  let k = 0;
-  while (i < input.length) {
-    const n = sizes[Math.min(k++, sizes.length - 1)] as number;
-    d.pushMany(input.slice(i, i + n));
-    i += n;
-  }
-  d.end();
-  return c.events;
+  return eventsInBursts(reference ? createReferenceDecoder : createDecoder, fam.spec, input, options, sizes);
 }
 
 /** Events of the parts, merged; the same under the reference decoder and in one burst. */
@@ -115,14 +106,7 @@ describe("openText: the open marker and its text open the block", () => {
       START,
       notFollowed,
       { type: "text", text: "thou" },
-      { type: "action_start", kind: "tool_call" },
-      { type: "action_text", text: '{"name": "f", "arguments": {}}' },
-      {
-        type: "action_end",
-        kind: "tool_call",
-        raw: '{"name": "f", "arguments": {}}',
-        call: { name: "f", arguments: {} },
-      },
+      ...calledAction("tool_call", '{"name": "f", "arguments": {}}', { name: "f", arguments: {} }),
       { type: "stop", reason: "end_of_input" },
     ]);
     expect(decode(["<channel>", "thought"])).toEqual([

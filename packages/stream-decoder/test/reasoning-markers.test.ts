@@ -3,7 +3,7 @@
 // reasoning, with no error event, and only the block's own close marker leaves reasoning.
 import { describe, expect, it } from "vitest";
 import { compileDecoderSpecFor, createDecoder, type DecoderEvent, eventCollector } from "../src/index.ts";
-import { tokenizer } from "./models.ts";
+import { textOf, tokenizer } from "./models.ts";
 
 describe("reserved markers inside reasoning", () => {
   const tok = tokenizer("qwen3");
@@ -18,8 +18,6 @@ describe("reserved markers inside reasoning", () => {
     d.end();
     return c.events;
   }
-  const joined = (events: readonly DecoderEvent[], type: "reasoning" | "text"): string =>
-    events.map((e) => (e.type === type ? e.text : "")).join("");
 
   it("a tool call written while thinking is reasoning text, markers included, and no call", () => {
     const call = '{"name": "f", "arguments": {}}';
@@ -32,20 +30,20 @@ describe("reserved markers inside reasoning", () => {
       ...text("\n\nDone."),
       id("imEnd"),
     ]);
-    expect(joined(events, "reasoning")).toBe(`Let me call<tool_call>\n${call}\n</tool_call>`);
-    expect(joined(events, "text")).toBe("Done.");
+    expect(textOf(events, "reasoning")).toBe(`Let me call<tool_call>\n${call}\n</tool_call>`);
+    expect(textOf(events, "text")).toBe("Done.");
     expect(events.filter((e) => e.type === "error" || e.type.startsWith("action"))).toEqual([]);
   });
 
   it("a think that is never closed keeps everything, a tool call too, in reasoning", () => {
     const events = run([...text("hmm"), id("toolCall"), ...text("x"), id("imEnd")]);
-    expect(joined(events, "reasoning")).toBe("hmm<tool_call>x");
-    expect(joined(events, "text")).toBe("");
+    expect(textOf(events, "reasoning")).toBe("hmm<tool_call>x");
+    expect(textOf(events, "text")).toBe("");
   });
 
   it("stop strings see the marker's text like any other reasoning text", () => {
     const events = run([...text("a"), id("toolCall"), ...text("b")], ["<tool_call>"]);
-    expect(joined(events, "reasoning")).toBe("a");
+    expect(textOf(events, "reasoning")).toBe("a");
     expect(events.at(-1)).toMatchObject({ type: "stop", reason: "stop_string" });
   });
 

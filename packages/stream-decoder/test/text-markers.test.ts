@@ -8,13 +8,11 @@ import { describe, expect, it } from "vitest";
 import {
   createDecoder,
   createReferenceDecoder,
-  type Decoder,
   type DecoderEvent,
-  type DecoderHandler,
   type DecoderOptions,
   eventCollector,
 } from "../src/index.ts";
-import type { DecoderSpec } from "../src/spec.ts";
+import { calledAction } from "./expected-events.ts";
 import {
   MARKER_PIECES,
   mergedAll,
@@ -26,8 +24,8 @@ import {
   TEXT_CONTAINER_SAMPLES,
   TEXT_MARKER_KEYS,
 } from "./grammar-support.ts";
-
-type Make = (spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions) => Decoder;
+import { textOf } from "./models.ts";
+import { eventsInBursts, type MakeDecoder } from "./push-bursts.ts";
 
 const callFam = syntheticFamily(TEXT_CALL_GRAMMAR, TEXT_MARKER_KEYS, ["eos"], MARKER_PIECES);
 const boxFam = syntheticFamily(TEXT_CONTAINER_GRAMMAR, TEXT_MARKER_KEYS, ["eos"], MARKER_PIECES);
@@ -48,23 +46,13 @@ function encCut(fam: SyntheticFamily, text: string, cuts: readonly number[] = []
 }
 
 function run(
-  make: Make,
+  make: MakeDecoder,
   fam: SyntheticFamily,
   ids: readonly number[],
   options: DecoderOptions = {},
   sizes: readonly number[] = [1],
 ): DecoderEvent[] {
-  const c = eventCollector();
-  const d = make(fam.spec, c, options);
-  let i = 0;
-  let k = 0;
-  while (i < ids.length) {
-    const n = sizes[Math.min(k++, sizes.length - 1)] as number;
-    d.pushMany(ids.slice(i, i + n));
-    i += n;
-  }
-  d.end();
-  return c.events;
+  return eventsInBursts(make, fam.spec, ids, options, sizes);
 }
 
 /** Events of the text (then EOS), merged; the same under the reference decoder and in one burst. */
@@ -104,12 +92,7 @@ describe("text markers: moves where they are valid", () => {
     expect(streamed.filter((e) => e.type === "tool_call_name")).toEqual([
       { type: "tool_call_name", name: "get_weather" },
     ]);
-    expect(
-      streamed
-        .filter((e) => e.type === "tool_call_arguments")
-        .map((e) => (e as { text: string }).text)
-        .join(""),
-    ).toBe('{"city": "Paris"}');
+    expect(textOf(streamed, "tool_call_arguments")).toBe('{"city": "Paris"}');
   });
 
   it("only the block's own close is a marker in reasoning; a call's open there is reasoning text", () => {
@@ -148,17 +131,11 @@ describe("text markers: moves where they are valid", () => {
     expect(events).toEqual([
       START,
       { type: "text", text: "Hi " },
-      { type: "action_start", kind: "tool_call" },
-      { type: "action_text", text: 'get_weather{"city": "Paris"}' },
-      {
-        type: "action_end",
-        kind: "tool_call",
-        raw: 'get_weather{"city": "Paris"}',
-        call: { name: "get_weather", arguments: { city: "Paris" } },
-      },
-      { type: "action_start", kind: "tool_call" },
-      { type: "action_text", text: "get_time{}" },
-      { type: "action_end", kind: "tool_call", raw: "get_time{}", call: { name: "get_time", arguments: {} } },
+      ...calledAction("tool_call", 'get_weather{"city": "Paris"}', {
+        name: "get_weather",
+        arguments: { city: "Paris" },
+      }),
+      ...calledAction("tool_call", "get_time{}", { name: "get_time", arguments: {} }),
       { type: "text", text: " done" },
       ...end(boxFam),
     ]);
@@ -176,9 +153,7 @@ describe("text markers: moves where they are valid", () => {
       START,
       { type: "text", text: "<call>x</call>" },
       ...oops,
-      { type: "action_start", kind: "tool_call" },
-      { type: "action_text", text: "f{}" },
-      { type: "action_end", kind: "tool_call", raw: "f{}", call: { name: "f", arguments: {} } },
+      ...calledAction("tool_call", "f{}", { name: "f", arguments: {} }),
       ...end(boxFam),
     ]);
   });
@@ -238,12 +213,7 @@ describe("text markers: streaming", () => {
     // "a", "b", "<", the 3 bytes of "｜" (text only when complete), "DSML", then "x".
     const ids = [...callFam.enc("ab<"), ...callFam.enc("｜"), ...callFam.enc("DSML"), ...callFam.enc("x")];
     expect(ids.length).toBe(8);
-    const seen = progress(callFam, ids).map((evs) =>
-      evs
-        .filter((e) => e.type === "text")
-        .map((e) => (e as { text: string }).text)
-        .join(""),
-    );
+    const seen = progress(callFam, ids).map((evs) => textOf(evs));
     expect(seen).toEqual(["a", "ab", "ab", "ab", "ab", "ab", "ab", "ab<｜DSMLx"]);
   });
 

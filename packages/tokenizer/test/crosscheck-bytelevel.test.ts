@@ -11,7 +11,7 @@
 
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BYTE_TO_CHAR } from "../src/models/bytelevel/index.ts";
@@ -19,6 +19,7 @@ import { QWEN3_ADDED, QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.
 import {
   documentSlices,
   type HfJsTokenizer,
+  inputDocuments,
   loadHfJs,
   mismatches,
   packageVersion,
@@ -27,7 +28,6 @@ import {
 } from "./crosscheck-support.ts";
 import { type RustTokenizer, rustTokenizer } from "./rust-tokenizers.ts";
 
-const VECTORS = resolve(import.meta.dirname, "../../../test-vectors");
 /** CHATWIRE_CROSSCHECK_RUNS=3000 for a long local run (per input class). */
 const PER_CLASS = Number(process.env.CHATWIRE_CROSSCHECK_RUNS ?? 500);
 const SEED = Number(process.env.CHATWIRE_CROSSCHECK_SEED ?? 0xb17e);
@@ -176,15 +176,8 @@ const OPS2 = [
 ];
 const INDENT = ["\n", "\n    ", "\n\t", "\n        ", "\r\n", "\n\n", " ", "  ", "\n  \n"];
 
-function documents(): string[] {
-  const inputs = JSON.parse(readFileSync(resolve(VECTORS, "inputs.json"), "utf8")) as {
-    inputs: { text: string }[];
-  };
-  return inputs.inputs.map((i) => i.text).filter((t) => t.length > 0);
-}
-
 function inputClasses(): [string, fc.Arbitrary<string>][] {
-  const docs = documents();
+  const docs = inputDocuments();
   const scriptChar = fc
     .constantFrom(...SCRIPT_RANGES)
     .chain(([lo, hi]) => fc.integer({ min: lo, max: hi }))

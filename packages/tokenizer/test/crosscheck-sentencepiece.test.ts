@@ -26,16 +26,17 @@ import { loadSentencePieceModel, type SentencePieceModel } from "../src/models/s
 import {
   documentSlices,
   emscriptenStdString,
+  inputDocuments,
   loadSpmWasm,
   mismatches,
   report,
   SpmReference,
   type SpmWasm,
   spmReferenceMissing,
+  VECTORS,
   wellFormed,
 } from "./crosscheck-support.ts";
 
-const VECTORS = resolve(import.meta.dirname, "../../../test-vectors");
 /** CHATWIRE_CROSSCHECK_RUNS=5000 for a long local run (per input class). */
 const PER_CLASS = Number(process.env.CHATWIRE_CROSSCHECK_RUNS ?? 1000);
 const SEED = Number(process.env.CHATWIRE_CROSSCHECK_SEED ?? 0xc0ffee);
@@ -128,16 +129,9 @@ const rareChar = fc.oneof(
 );
 const ascii = fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 8 });
 
-function documents(): string[] {
-  const inputs = JSON.parse(readFileSync(resolve(VECTORS, "inputs.json"), "utf8")) as {
-    inputs: { text: string }[];
-  };
-  return inputs.inputs.map((i) => i.text).filter((t) => t.length > 0);
-}
-
 /** Named input classes; `literals` are the model's USER_DEFINED pieces. */
 function inputClasses(literals: readonly string[]): [string, fc.Arbitrary<string>][] {
-  const docs = documents();
+  const docs = inputDocuments();
   const literal = fc.constantFrom(...RESERVED_TEXT, ...(literals.length > 0 ? literals : ["x"]));
   const fragment = fc.oneof(
     { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 6 }) },

@@ -189,6 +189,17 @@ export function emscriptenStdString(s: string): string {
     .join("\0");
 }
 
+/** The golden vectors' folder (test-vectors/). */
+export const VECTORS = resolve(here, "../../../test-vectors");
+
+/** The non-empty documents of test-vectors/inputs.json (the inputs of every golden). */
+export function inputDocuments(): string[] {
+  const inputs = JSON.parse(readFileSync(resolve(VECTORS, "inputs.json"), "utf8")) as {
+    inputs: { text: string }[];
+  };
+  return inputs.inputs.map((i) => i.text).filter((t) => t.length > 0);
+}
+
 /**
  * Text cut from real documents: 1 to `maxParts` of `docs` joined by `sep`, then up to `maxLen`
  * code points from a random start (wrapping around the joined text).

@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { TokenizerError } from "../src/errors.ts";
 import { DEEPSEEK_R1_TOKENS } from "../src/families/deepseek/tokens.ts";
 import { type DeepSeekEncoder, type DeepSeekFamily, encoder, FAMILIES, golden } from "./deepseek-support.ts";
+import { insertEverywhere } from "./injection-support.ts";
 
 const STRUCTURAL = [
   ...Object.values(DEEPSEEK_R1_TOKENS),
@@ -17,24 +18,6 @@ const STRUCTURAL = [
   "<｜place▁holder▁no▁798｜>",
   "<｜place▁holder▁no▁0｜>",
 ];
-
-function insertMid(s: string, token: string): string {
-  const cps = [...s];
-  const mid = Math.floor(cps.length / 2);
-  return cps.slice(0, mid).join("") + token + cps.slice(mid).join("");
-}
-
-/** Every non-empty caller string (not role / type values, not object keys) with `token` inside. */
-function insertEverywhere(v: unknown, token: string, key = ""): unknown {
-  if (typeof v === "string") return key === "role" || key === "type" || v === "" ? v : insertMid(v, token);
-  if (Array.isArray(v)) return v.map((x) => insertEverywhere(x, token));
-  if (v !== null && typeof v === "object") {
-    const o: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) o[k] = insertEverywhere(x, token, k);
-    return o;
-  }
-  return v;
-}
 
 const reservedOf = (enc: DeepSeekEncoder, ids: readonly number[]): number[] =>
   ids.filter((id) => enc.nameById.has(id));
@@ -48,7 +31,7 @@ function checkFamily(family: DeepSeekFamily, derived: boolean): void {
       it(`${v.name}: ${STRUCTURAL.length} strings, reserved IDs unchanged`, () => {
         const twin = reservedOf(enc, enc.encodeChat(v.request).ids);
         for (const s of STRUCTURAL) {
-          const req = insertEverywhere(v.request, s);
+          const req = insertEverywhere(v.request, s, { skipEmpty: true });
           if (family === "deepseek-r1" && s === "</think>" && v.request.continue_final_message === true) {
             // Documented refusal: the template would cut the continued content at "</think>".
             expect(() => enc.encodeChat(req)).toThrow(/continue_final_message cannot continue content/);

@@ -11,3 +11,14 @@ export function errorOf(f: () => unknown): TokenizerError {
   }
   throw new Error("no error");
 }
+
+/** The typed error a promise rejects with (the same rules as errorOf). */
+export async function rejectionOf(p: Promise<unknown>): Promise<TokenizerError> {
+  try {
+    await p;
+  } catch (e) {
+    if (TokenizerError.isInstance(e)) return e;
+    throw e;
+  }
+  throw new Error("no error");
+}

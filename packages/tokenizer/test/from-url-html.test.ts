@@ -4,8 +4,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type ChatRequest, fromUrl, TokenizerError } from "../src/index.ts";
+import { type ChatRequest, fromUrl } from "../src/index.ts";
 import { loadTokenizerSync, qwen3Dir } from "../src/node.ts";
+import { rejectionOf } from "./error-support.ts";
 
 const base = "http://127.0.0.1:5173/tokenizers/qwen3/";
 const files: Record<string, Uint8Array> = Object.fromEntries(
@@ -32,16 +33,6 @@ function spaFetch(known: Record<string, Uint8Array | string>, contentType: strin
   }) as typeof fetch;
 }
 
-async function errorOf(p: Promise<unknown>): Promise<TokenizerError> {
-  try {
-    await p;
-  } catch (e) {
-    if (TokenizerError.isInstance(e)) return e;
-    throw e;
-  }
-  throw new Error("no error");
-}
-
 describe("fromUrl on a host that answers missing files with its index page", () => {
   it.each([
     ["text/html", "by its content type"],
@@ -64,7 +55,7 @@ describe("fromUrl on a host that answers missing files with its index page", () 
 
   it("a required file answered by HTML is an error naming it, not an absent file", async () => {
     const { [`${base}tokenizer.json`]: _dropped, ...rest } = files;
-    const e = await errorOf(fromUrl(base, { fetch: spaFetch(rest, "text/html") }));
+    const e = await rejectionOf(fromUrl(base, { fetch: spaFetch(rest, "text/html") }));
     expect(e.fields.file ?? e.message).toContain("tokenizer.json");
   });
 });

@@ -9,7 +9,7 @@
 //     render-then-tokenize pipeline forges thousands: naive_forged_total in the goldens).
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { TokenizerError } from "../src/index.ts";
+import { errorOf } from "./error-support.ts";
 import {
   decodeShow,
   encode,
@@ -22,16 +22,6 @@ import {
 } from "./llama3-support.ts";
 
 const sha = (s: string): string => createHash("sha256").update(s).digest("hex").slice(0, 32);
-
-function errorType(f: () => unknown): string | undefined {
-  try {
-    f();
-    return undefined;
-  } catch (e) {
-    if (TokenizerError.isInstance(e)) return e.type;
-    throw e;
-  }
-}
 
 const FAMILY_NAMES: FamilyName[] = ["llama3", "llama31"];
 const VOCABS: VocabName[] = ["3.0", "3.1-derived"];
@@ -51,7 +41,7 @@ describe.each(FAMILY_NAMES)("%s: goldens of the vendor template", (family) => {
     const v = vocab(vname);
     it.each([...g.vectors, ...g.errors].map((b) => [b.name, b] as const))("%s", (_name, b) => {
       if (b.error !== undefined) {
-        expect(errorType(() => encode(family, v, b.request))).toBe("invalid-conversation");
+        expect(errorOf(() => encode(family, v, b.request)).type).toBe("invalid-conversation");
         return;
       }
       const want = vname === "3.1-derived" && b.ids31 !== undefined ? b.ids31 : b.ids;
@@ -70,7 +60,7 @@ describe.each(FAMILY_NAMES)("%s: goldens of the vendor template", (family) => {
         const req = insertToken(twin.request, a.token);
         expect(sha(JSON.stringify(req)), `${a.base} + ${a.token}: request`).toBe(a.requestSha);
         if (a.error !== undefined) {
-          expect(errorType(() => encode(family, v, req))).toBe("invalid-conversation");
+          expect(errorOf(() => encode(family, v, req)).type).toBe("invalid-conversation");
           continue;
         }
         const text = renderText(family, v, req);

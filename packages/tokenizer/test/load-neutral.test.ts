@@ -8,9 +8,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { type ChatRequest, familyByName, fromFiles, fromUrl, TokenizerError } from "../src/index.ts";
+import { type ChatRequest, familyByName, fromFiles, fromUrl } from "../src/index.ts";
 import { fromDirectory, fromDirectorySync, loadTokenizerSync, qwen3Dir } from "../src/node.ts";
-import { errorOf } from "./error-support.ts";
+import { errorOf, rejectionOf } from "./error-support.ts";
 
 const QWEN = ["tokenizer.json", "tokenizer_config.json"] as const;
 const qwenBytes = Object.fromEntries(QWEN.map((n) => [n, new Uint8Array(readFileSync(join(qwen3Dir(), n)))]));
@@ -22,16 +22,6 @@ const sample: ChatRequest = {
   add_generation_prompt: true,
 };
 const reference = loadTokenizerSync("qwen3");
-
-async function rejectionOf(p: Promise<unknown>): Promise<TokenizerError> {
-  try {
-    await p;
-  } catch (e) {
-    if (TokenizerError.isInstance(e)) return e;
-    throw e;
-  }
-  throw new Error("no error");
-}
 
 /** A fetch over a map of URL -> body; records the URLs asked for. */
 function fakeFetch(bodies: Record<string, Uint8Array | number>, asked: string[]): typeof fetch {

@@ -8,34 +8,12 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ChatRequest } from "../src/index.ts";
+import { insertEverywhere } from "./injection-support.ts";
 import { coderTokenizer, repoRoot } from "./qwen3-coder-support.ts";
 
 const golden = JSON.parse(
   readFileSync(join(repoRoot, "test-vectors/golden/families/qwen3-coder.request.json"), "utf8"),
 ) as { readonly vectors: ReadonlyArray<{ name: string; request: unknown }> };
-
-/** Python-style middle by code points. */
-function insertMid(s: string, token: string): string {
-  const cps = [...s];
-  const mid = Math.floor(cps.length / 2);
-  return cps.slice(0, mid).join("") + token + cps.slice(mid).join("");
-}
-
-/** Every string value (not `role` / `type`) with `token` at its middle; `count` counts them. */
-function insertEverywhere(v: unknown, token: string, count: { n: number }, key = ""): unknown {
-  if (typeof v === "string") {
-    if (key === "role" || key === "type") return v;
-    count.n++;
-    return insertMid(v, token);
-  }
-  if (Array.isArray(v)) return v.map((x) => insertEverywhere(x, token, count));
-  if (v !== null && typeof v === "object") {
-    const o: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) o[k] = insertEverywhere(x, token, count, k);
-    return o;
-  }
-  return v;
-}
 
 const hasStringArguments = (r: unknown): boolean => JSON.stringify(r).includes('"arguments":"');
 
@@ -51,7 +29,7 @@ describe("qwen3-coder: reserved strings in every caller field", () => {
       const twin = tok.encodeChat(v.request as ChatRequest).ids.filter((id) => reserved.has(id));
       for (const [, name] of tokens) {
         const count = { n: 0 };
-        const hostile = insertEverywhere(v.request, name, count) as ChatRequest;
+        const hostile = insertEverywhere(v.request, name, { count }) as ChatRequest;
         const enc = tok.encodeChat(hostile);
         expect(
           enc.ids.filter((id) => reserved.has(id)),

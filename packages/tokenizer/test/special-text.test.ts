@@ -5,6 +5,19 @@ import { TokenizerError } from "../src/index.ts";
 import { createSpecialScanner } from "../src/special-text/index.ts";
 import { tokenizerFor } from "./chat-support.ts";
 
+/** The reference scan: at each index the longest string that starts there, then past it. */
+const naiveOf = (strings: readonly string[]) => (t: string) => {
+  const out: Array<{ token: string; index: number }> = [];
+  for (let i = 0; i < t.length; i++) {
+    const m = strings.filter((s) => t.startsWith(s, i)).sort((a, b) => b.length - a.length)[0];
+    if (m !== undefined) {
+      out.push({ token: m, index: i });
+      i += m.length - 1;
+    }
+  }
+  return out;
+};
+
 describe("scanner", () => {
   const sc = createSpecialScanner(
     new Map([
@@ -26,17 +39,7 @@ describe("scanner", () => {
   });
   it("property: agrees with a naive scan", () => {
     const strings = [...sc.strings.keys()];
-    const naive = (t: string) => {
-      const out: Array<{ token: string; index: number }> = [];
-      for (let i = 0; i < t.length; i++) {
-        const m = strings.filter((s) => t.startsWith(s, i)).sort((a, b) => b.length - a.length)[0];
-        if (m !== undefined) {
-          out.push({ token: m, index: i });
-          i += m.length - 1;
-        }
-      }
-      return out;
-    };
+    const naive = naiveOf(strings);
     const text = fc.array(
       fc.oneof(fc.constantFrom(...strings, "<|", "[UNUSED_", "<"), fc.string({ maxLength: 3 })),
       { maxLength: 8 },
@@ -52,17 +55,6 @@ describe("scanner", () => {
 });
 
 describe("scanner: one, two and three first characters, one-character strings, shared second characters", () => {
-  const naiveOf = (strings: readonly string[]) => (t: string) => {
-    const out: Array<{ token: string; index: number }> = [];
-    for (let i = 0; i < t.length; i++) {
-      const m = strings.filter((s) => t.startsWith(s, i)).sort((a, b) => b.length - a.length)[0];
-      if (m !== undefined) {
-        out.push({ token: m, index: i });
-        i += m.length - 1;
-      }
-    }
-    return out;
-  };
   const registries: readonly (readonly string[])[] = [
     ["<|im_start|>", "<|im_end|>", "<think>", "</think>", "<tool_call>", "</tool_call>", "<|im"],
     ["<", "<a", "<ab", "<b>"],

@@ -25,7 +25,14 @@ import {
 } from "../src/models/sentencepiece-json/index.ts";
 import { TokenKind } from "../src/models/text-model.ts";
 import { splitAddedTokens } from "../src/template/reserved-set.ts";
-import { documentSlices, mismatches, packageVersion, report, wellFormed } from "./crosscheck-support.ts";
+import {
+  documentSlices,
+  inputDocuments,
+  mismatches,
+  packageVersion,
+  report,
+  wellFormed,
+} from "./crosscheck-support.ts";
 import { type RustTokenizer, rustTokenizer } from "./rust-tokenizers.ts";
 import { LLAMA2_NORMALIZER, spDecoder } from "./tokenizer-breadth-configs.ts";
 
@@ -42,7 +49,6 @@ const TEMPLATE = readFileSync(
   resolve(import.meta.dirname, "../../../../shared/templates/gemma-3-it.jinja"),
   "utf8",
 );
-const VECTORS = resolve(import.meta.dirname, "../../../test-vectors");
 /** CHATWIRE_CROSSCHECK_RUNS=3000 for a long local run (per input class). */
 const PER_CLASS = Number(process.env.CHATWIRE_CROSSCHECK_RUNS ?? 400);
 const SEED = Number(process.env.CHATWIRE_CROSSCHECK_SEED ?? 0x6e33);
@@ -130,15 +136,8 @@ const CODE = [
   "0x1F",
 ];
 
-function documents(): string[] {
-  const inputs = JSON.parse(readFileSync(resolve(VECTORS, "inputs.json"), "utf8")) as {
-    inputs: { text: string }[];
-  };
-  return inputs.inputs.map((i) => i.text).filter((t) => t.length > 0);
-}
-
 function inputClasses(): [string, fc.Arbitrary<string>][] {
-  const docs = documents();
+  const docs = inputDocuments();
   const cjk = fc.integer({ min: 0x4e00, max: 0x9fff }).map((c) => String.fromCodePoint(c));
   const emoji = fc.integer({ min: 0x1f300, max: 0x1faff }).map((c) => String.fromCodePoint(c));
   const rare = fc

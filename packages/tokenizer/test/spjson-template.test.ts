@@ -13,6 +13,7 @@ import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ChatRequest } from "../src/request/request.ts";
 import { templateFromFiles } from "../src/template/index.ts";
+import { insertEverywhere } from "./injection-support.ts";
 
 interface RustTokenizer {
   encodeBatch(texts: string[], options: { addSpecialTokens: boolean }): Promise<{ getIds(): number[] }[]>;
@@ -59,19 +60,6 @@ function render(requests: ChatRequest[]): ({ text: string } | { error: string })
   });
   if (r.status !== 0) throw new Error(`template_render.py failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as ({ text: string } | { error: string })[];
-}
-
-function insertEverywhere(v: unknown, token: string, key = ""): unknown {
-  if (typeof v === "string") {
-    if (key === "role" || key === "type") return v;
-    const cps = [...v];
-    const mid = Math.floor(cps.length / 2);
-    return cps.slice(0, mid).join("") + token + cps.slice(mid).join("");
-  }
-  if (Array.isArray(v)) return v.map((x) => insertEverywhere(x, token));
-  if (v !== null && typeof v === "object")
-    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, insertEverywhere(x, token, k)]));
-  return v;
 }
 
 describe("Gemma 3 template path vs Python jinja2 + HF Rust tokenizers", () => {

@@ -12,8 +12,10 @@ import { dirname, join } from "node:path";
 import fc from "fast-check";
 import tokenizers from "tokenizers";
 import { describe, expect, test } from "vitest";
-import { type ChatRequest, type TemplateTokenizer, TokenizerError } from "../src/index.ts";
+import type { ChatRequest, TemplateTokenizer } from "../src/index.ts";
 import { loadTemplateTokenizerSync } from "../src/node.ts";
+import { errorOf } from "./error-support.ts";
+import { insertEverywhere } from "./injection-support.ts";
 import { repoRoot } from "./template-support.ts";
 
 interface Benign {
@@ -56,23 +58,6 @@ const NOW = new Date(2024, 6, 26, 10);
 const require = createRequire(import.meta.url);
 const sha = (s: string): string => createHash("sha256").update(s).digest("hex").slice(0, 32);
 
-/** The generator's insertion rule, re-stated (the request sha256 proves it is the same). */
-function insertMid(s: string, token: string): string {
-  const cps = [...s];
-  const mid = Math.floor(cps.length / 2);
-  return cps.slice(0, mid).join("") + token + cps.slice(mid).join("");
-}
-function insertEverywhere(v: unknown, token: string, key = ""): unknown {
-  if (typeof v === "string") return key === "role" || key === "type" ? v : insertMid(v, token);
-  if (Array.isArray(v)) return v.map((x) => insertEverywhere(x, token));
-  if (v !== null && typeof v === "object") {
-    const o: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v)) o[k] = insertEverywhere(x, token, k);
-    return o;
-  }
-  return v;
-}
-
 /** Decode with reserved IDs shown as their strings (text between them decoded as one piece). */
 function decodeShown(tok: TemplateTokenizer, ids: readonly number[]): string {
   let out = "";
@@ -86,16 +71,6 @@ function decodeShown(tok: TemplateTokenizer, ids: readonly number[]): string {
     }
   }
   return out + tok.textModel.decode(run);
-}
-
-function errorType(f: () => unknown): string | undefined {
-  try {
-    f();
-    return undefined;
-  } catch (e) {
-    if (TokenizerError.isInstance(e)) return e.type;
-    throw e;
-  }
 }
 
 const totals = { benign: 0, adversarial: 0, twins: 0, naiveForged: 0 };
@@ -121,7 +96,7 @@ for (const [model, pkg] of MODELS) {
 
     test.each(golden.benign.map((b) => [b.name, b] as const))("benign %s", (_, b) => {
       if (b.error !== undefined) {
-        expect(errorType(() => tok.encodeChat(b.request))).toMatch(/^template-(exception|error)$/);
+        expect(errorOf(() => tok.encodeChat(b.request)).type).toMatch(/^template-(exception|error)$/);
         return;
       }
       expect(tok.renderChat(b.request)).toBe(b.rendered);
@@ -138,7 +113,7 @@ for (const [model, pkg] of MODELS) {
         const request = insertEverywhere(base.request, token) as ChatRequest;
         expect(sha(JSON.stringify(request))).toBe(a.requestSha);
         if (a.error !== undefined) {
-          expect(errorType(() => tok.encodeChat(request))).toMatch(/^template-(exception|error)$/);
+          expect(errorOf(() => tok.encodeChat(request)).type).toMatch(/^template-(exception|error)$/);
           continue;
         }
         const enc = tok.encodeChat(request);

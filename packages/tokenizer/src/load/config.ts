@@ -65,7 +65,8 @@ function chatTemplate(raw: Record<string, unknown>, file: string): string | unde
   });
 }
 
-export function parseTokenizerConfig(text: string, file: string): TokenizerConfig {
+/** The JSON object a model file holds; other JSON, or no JSON, is a bad-tokenizer-file error. */
+function jsonObjectOf(text: string, file: string): Record<string, unknown> {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -75,6 +76,11 @@ export function parseTokenizerConfig(text: string, file: string): TokenizerConfi
   }
   if (!isRecord(raw))
     throw new TokenizerError("bad-tokenizer-file", `${file} must hold a JSON object`, { file });
+  return raw;
+}
+
+export function parseTokenizerConfig(text: string, file: string): TokenizerConfig {
+  const raw = jsonObjectOf(text, file);
   const addedTokens: AddedTokenDecl[] = [];
   const decl = raw.added_tokens_decoder;
   if (decl !== undefined) {
@@ -126,15 +132,7 @@ export function parseTokenizerConfig(text: string, file: string): TokenizerConfi
  * absent/null: []). Malformed: "bad-tokenizer-file" naming the file and field.
  */
 export function parseEosTokenIds(text: string, file: string): number[] {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    throw new TokenizerError("bad-tokenizer-file", `${file} is not valid JSON: ${why}`, { file });
-  }
-  if (!isRecord(raw))
-    throw new TokenizerError("bad-tokenizer-file", `${file} must hold a JSON object`, { file });
+  const raw = jsonObjectOf(text, file);
   const v = raw.eos_token_id;
   const list: unknown[] = v === undefined || v === null ? [] : Array.isArray(v) ? v : [v];
   const ids: number[] = [];

@@ -57,17 +57,34 @@ async function get(
   init: RequestInit | undefined,
   optional: boolean,
 ): Promise<Uint8Array | undefined> {
-  let res: Response;
+  const res = await answerOf(doFetch, url, init);
+  if (res.status === 404 || res.status === 410) return undefined;
+  // Object stores (S3 without list permission) answer 403 for a missing object.
+  if (optional && res.status === 403) return undefined;
+  const bytes = await okBody(res, url);
+  // Dev servers and single-page hosts answer a missing path with their index page (200, HTML).
+  // No optional file is HTML, so such an answer means the file is absent.
+  if (optional && isHtmlPage(res, bytes)) return undefined;
+  return bytes;
+}
+
+/** The answer to `url`; a network failure is a fetch-failed error. */
+async function answerOf(
+  doFetch: typeof fetch,
+  url: string,
+  init: RequestInit | undefined,
+): Promise<Response> {
   try {
-    res = await doFetch(url, init);
+    return await doFetch(url, init);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     throw new TokenizerError("fetch-failed", `${url} cannot be fetched: ${why}`, { file: url });
   }
-  if (res.status === 404 || res.status === 410) return undefined;
-  // Object stores (S3 without list permission) answer 403 for a missing object.
-  if (optional && res.status === 403) return undefined;
-  if (!res.ok) {
+}
+
+/** The body of a successful answer; another status, or a body that cannot be read, is a fetch-failed error. */
+async function okBody(res: Response, url: string): Promise<Uint8Array> {
+  if (!res.ok)
     throw new TokenizerError(
       "fetch-failed",
       `${url} answered HTTP ${res.status} ${res.statusText}`.trimEnd(),
@@ -76,18 +93,12 @@ async function get(
         status: res.status,
       },
     );
-  }
-  let bytes: Uint8Array;
   try {
-    bytes = new Uint8Array(await res.arrayBuffer());
+    return new Uint8Array(await res.arrayBuffer());
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
     throw new TokenizerError("fetch-failed", `${url}: reading the body failed: ${why}`, { file: url });
   }
-  // Dev servers and single-page hosts answer a missing path with their index page (200, HTML).
-  // No optional file is HTML, so such an answer means the file is absent.
-  if (optional && isHtmlPage(res, bytes)) return undefined;
-  return bytes;
 }
 
 /** Whether a response is an HTML page: its content type, or a body that opens like one. */
@@ -193,31 +204,10 @@ export async function loadGgufUrl(url: string | URL, options: GgufUrlOptions = {
   for (;;) {
     const headers = new Headers(init?.headers);
     headers.set("range", `bytes=0-${want - 1}`);
-    let res: Response;
-    try {
-      res = await doFetch(href, { ...init, headers });
-    } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
-      throw new TokenizerError("fetch-failed", `${href} cannot be fetched: ${why}`, { file: href });
-    }
+    const res = await answerOf(doFetch, href, { ...init, headers });
     if (res.status === 404 || res.status === 410)
       throw new TokenizerError("file-not-found", `${href} does not exist`, { file: href });
-    if (!res.ok)
-      throw new TokenizerError(
-        "fetch-failed",
-        `${href} answered HTTP ${res.status} ${res.statusText}`.trimEnd(),
-        {
-          file: href,
-          status: res.status,
-        },
-      );
-    let bytes: Uint8Array;
-    try {
-      bytes = new Uint8Array(await res.arrayBuffer());
-    } catch (e) {
-      const why = e instanceof Error ? e.message : String(e);
-      throw new TokenizerError("fetch-failed", `${href}: reading the body failed: ${why}`, { file: href });
-    }
+    const bytes = await okBody(res, href);
     // 206: the range (a shorter one means the file ended); 200: the server sent the whole file.
     const whole = res.status !== 206 || bytes.length < want;
     try {

@@ -7,8 +7,14 @@
 // Read back from a table file, every part is a view, one substring per piece and a JSON.parse of
 // a few KB (what it saves: bench/RESULTS.md "Tokenizer load").
 
-import { type ModelTables, metaFor, openTables, sameBlocked } from "../tables/model-tables.ts";
-import type { JsonValue, TableArray, TableContents, TableFile } from "../tables/table-file.ts";
+import {
+  type ModelTables,
+  metaFor,
+  openTables,
+  sameBlocked,
+  tokenizerJsonRest,
+} from "../tables/model-tables.ts";
+import type { TableArray, TableContents, TableFile } from "../tables/table-file.ts";
 import { type DecodeTable, TokenKind } from "../text-model.ts";
 import { Vocab } from "./vocab.ts";
 
@@ -24,14 +30,6 @@ export interface StoredByteLevel {
   readonly file: TableFile;
 }
 
-/** The tokenizer.json's rest with vocab and merges emptied (what `scanned.rest` is). */
-function restOf(json: object): JsonValue | undefined {
-  const root = json as { [key: string]: JsonValue };
-  const model = root.model;
-  if (typeof model !== "object" || model === null || Array.isArray(model)) return undefined;
-  return { ...root, model: { ...model, vocab: {}, merges: [] } };
-}
-
 export function byteLevelTableContents(
   source: string,
   json: object,
@@ -40,7 +38,7 @@ export function byteLevelTableContents(
   blocked: ReadonlySet<number>,
   table: DecodeTable,
 ): TableContents | undefined {
-  const rest = restOf(json);
+  const rest = tokenizerJsonRest(json);
   if (rest === undefined || vocab.sharedIds || vocab.duplicateKeys) return undefined;
   const bytesIds: number[] = [];
   const bytesEnds: number[] = [];

@@ -7,8 +7,8 @@
 // first encode), so one table file serves the native and the template loaders alike.
 
 import { Vocab } from "../bytelevel/vocab.ts";
-import { type ModelTables, metaFor, openTables } from "../tables/model-tables.ts";
-import { type JsonValue, writeTableFile } from "../tables/table-file.ts";
+import { type ModelTables, metaFor, openTables, tokenizerJsonRest } from "../tables/model-tables.ts";
+import { writeTableFile } from "../tables/table-file.ts";
 
 export const FAMILY = "sentencepiece-json";
 
@@ -20,13 +20,6 @@ export interface StoredSpJson {
   readonly merges: Int32Array;
 }
 
-function restOf(json: object): JsonValue | undefined {
-  const root = json as { [key: string]: JsonValue };
-  const model = root.model;
-  if (typeof model !== "object" || model === null || Array.isArray(model)) return undefined;
-  return { ...root, model: { ...model, vocab: {}, merges: [] } };
-}
-
 /** The table file of a loaded model, or undefined when its vocabulary has no stored form. */
 export function spJsonTableFile(
   source: string,
@@ -35,7 +28,7 @@ export function spJsonTableFile(
   merges: Int32Array,
   blocked: ReadonlySet<number>,
 ): Uint8Array | undefined {
-  const rest = restOf(json);
+  const rest = tokenizerJsonRest(json);
   if (rest === undefined || vocab.sharedIds || vocab.duplicateKeys) return undefined;
   return writeTableFile({
     meta: { ...metaFor(FAMILY, source, blocked), rest },

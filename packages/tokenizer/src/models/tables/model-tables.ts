@@ -88,3 +88,11 @@ export function metaFor(
 ): { [key: string]: JsonValue } {
   return { version: TABLES_VERSION, family, source, blocked: blockedList(blocked) };
 }
+
+/** A tokenizer.json's rest with vocab and merges emptied (what a table file keeps beside its arrays). */
+export function tokenizerJsonRest(json: object): JsonValue | undefined {
+  const root = json as { [key: string]: JsonValue };
+  const model = root.model;
+  if (typeof model !== "object" || model === null || Array.isArray(model)) return undefined;
+  return { ...root, model: { ...model, vocab: {}, merges: [] } };
+}

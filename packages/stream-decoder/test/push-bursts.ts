@@ -1,0 +1,38 @@
+import {
+  type Decoder,
+  type DecoderEvent,
+  type DecoderHandler,
+  type DecoderOptions,
+  type DecoderSpec,
+  eventCollector,
+} from "../src/index.ts";
+
+export type MakeDecoder = (spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions) => Decoder;
+
+/** Burst sizes for the whole input in one pushMany. */
+export const ONE_BURST: readonly number[] = [Number.POSITIVE_INFINITY];
+
+/** Pushes `ids` in bursts of the given sizes in order (the last size repeats; none, or a size below 1, means one ID), then ends. */
+export function pushInBursts(d: Decoder, ids: readonly number[], sizes: readonly number[]): void {
+  let i = 0;
+  let k = 0;
+  while (i < ids.length) {
+    const n = Math.max(1, sizes[Math.min(k++, sizes.length - 1)] ?? 1);
+    d.pushMany(ids.slice(i, i + n));
+    i += n;
+  }
+  d.end();
+}
+
+/** The events of `ids` fed to a fresh decoder made by `make`, in bursts of `sizes` (one ID a push by default). */
+export function eventsInBursts(
+  make: MakeDecoder,
+  spec: DecoderSpec,
+  ids: readonly number[],
+  options: DecoderOptions = {},
+  sizes: readonly number[] = [],
+): DecoderEvent[] {
+  const c = eventCollector();
+  pushInBursts(make(spec, c, options), ids, sizes);
+  return c.events;
+}
