@@ -113,13 +113,32 @@ export function openTableCache(
   options: TableCacheOptions,
   prebuilt?: readonly string[],
 ): TableCacheSession | undefined {
-  const dir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
+  if (cacheDirOf(options) === false) return undefined;
+  return openTableCacheFor(modelDigest(modelBytes), options, prebuilt);
+}
+
+/** The cache directory the options name: false = no cache, undefined = none can be named. */
+export function cacheDirOf(options: TableCacheOptions): string | false | undefined {
+  return options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
+}
+
+/**
+ * The digest that names a model's tables. Several model files (tokenizer.json AND
+ * tokenizer.model): the digest covers all of them, so a change to either makes the stored
+ * tables stale.
+ */
+export function modelDigest(modelBytes: Uint8Array | readonly Uint8Array[]): string {
+  return (modelBytes instanceof Uint8Array ? sha256(modelBytes) : sha256(...modelBytes)).toString("hex");
+}
+
+/** openTableCache for model files whose digest is already known (`source`, see modelDigest). */
+export function openTableCacheFor(
+  source: string,
+  options: TableCacheOptions,
+  prebuilt?: readonly string[],
+): TableCacheSession | undefined {
+  const dir = cacheDirOf(options);
   if (dir === false) return undefined;
-  // Several model files (tokenizer.json AND tokenizer.model): the digest covers all of them, so
-  // a change to either makes the stored tables stale.
-  const source = (modelBytes instanceof Uint8Array ? sha256(modelBytes) : sha256(...modelBytes)).toString(
-    "hex",
-  );
   const name = tableFileName(source);
   // A whole file (digest) written by this version for this content; anything else is skipped.
   const current = (d: string): Uint8Array | undefined => {
