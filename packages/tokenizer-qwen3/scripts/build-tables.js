@@ -3,7 +3,7 @@
 // tokenizer (see @chatwire/tokenizer's src/models/tables/), so the first load after install needs no
 // parse of the 11.4 MB tokenizer.json. Run at pack time (prepack) and by the bench; needs the
 // built @chatwire/tokenizer (its dist/), found next to this package in the workspace.
-import { existsSync, readdirSync, unlinkSync } from "node:fs";
+import { existsSync, readdirSync, rmSync, unlinkSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -26,5 +26,7 @@ const { readFileSync } = await import("node:fs");
 const sha = createHash("sha256")
   .update(readFileSync(join(qwen3Dir(), "tokenizer.json")))
   .digest("hex");
+// The loader's stamp of this machine's directory (an absolute path) is no part of the package.
+rmSync(join(tables, "stamps"), { recursive: true, force: true });
 for (const f of readdirSync(tables)) if (f !== `${sha}.cwtables`) unlinkSync(join(tables, f));
 process.stdout.write(`build-tables: ${join(tables, `${sha}.cwtables`)}\n`);

@@ -2,12 +2,14 @@
 // recorded when they were hashed takes their digest from the stamp instead of reading them. The
 // stamp must never stand for changed content: a rewrite of the same size with the modification
 // time set back is hashed again, and a stamp whose digest has no tables leads to an exact build
-// from the files and stores nothing under that digest.
+// from the files and stores nothing under that digest. The same records skip the CRC-32 of an
+// unchanged table file, never of one written since.
 import { copyFileSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { ChatTokenizer } from "../src/index.ts";
 import { stampedSource, statKeys, writeStamp } from "../src/node/file-stamp.ts";
+import { unwrapStored } from "../src/node/table-cache.ts";
 import { loadTokenizerSync, qwen3Dir } from "../src/node.ts";
 import { tempDirs } from "./table-cache-support.ts";
 
@@ -79,6 +81,19 @@ describe("a directory load through the stamp", () => {
     expect(tableFiles(cache)).toHaveLength(1);
     expect(observe(load(dir, cache))).toEqual(ref);
     expect(tableFiles(cache)).toHaveLength(1);
+  });
+
+  it("a table file whose CRC-32 was recorded, then damaged in place (modification time restored), is refused and rebuilt", () => {
+    expect(observe(load(dir, cache))).toEqual(ref);
+    const path = join(cache, tableFiles(cache)[0] as string);
+    const good = readFileSync(path);
+    const before = statSync(path);
+    const bad = Uint8Array.from(good, (b, i) => (i === good.length >> 1 ? b ^ 0x40 : b));
+    writeFileSync(path, bad);
+    utimesSync(path, before.atime, before.mtime);
+    expect(unwrapStored(readFileSync(path))).toBeUndefined();
+    expect(observe(load(dir, cache))).toEqual(ref);
+    expect(unwrapStored(readFileSync(path))).toBeDefined();
   });
 
   it("a stamp whose digest has no tables: an exact build from the files, nothing stored under that digest", () => {

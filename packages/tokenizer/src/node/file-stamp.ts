@@ -9,11 +9,27 @@
 // has another inode; anything different, missing or unreadable means the files are read and
 // hashed as before, and the stamp is rewritten. The stat is taken before the files are read, so
 // a file changed while it was being read leaves a stamp that no longer matches.
-import { mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+//
+// The same records vouch for a table file whose CRC-32 held (./table-cache.ts): keyed by the table
+// file's path, so an unchanged table file is not checksummed on every load either.
+import {
+  type BigIntStats,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 
 const STAMP_DIR = "stamps";
 const STAMP_VERSION = 1;
+
+/** One file's stat as a stamp key. */
+export function statKey(name: string, s: BigIntStats): string {
+  return `${name}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}:${s.dev}`;
+}
 
 /** The stat of each named file, or undefined when one cannot be stat'ed. */
 export function statKeys(dir: string, names: readonly string[]): string[] | undefined {
@@ -22,7 +38,7 @@ export function statKeys(dir: string, names: readonly string[]): string[] | unde
     try {
       const s = statSync(join(dir, name), { bigint: true });
       if (!s.isFile()) return undefined;
-      keys.push(`${name}:${s.size}:${s.mtimeNs}:${s.ctimeNs}:${s.ino}:${s.dev}`);
+      keys.push(statKey(name, s));
     } catch {
       return undefined;
     }
