@@ -32,11 +32,13 @@ import { TEMPLATE_FILE, type TemplateLoadOptions } from "../template/from-files.
 import type { TemplateTokenizer } from "../template/tokenizer.ts";
 import { stampedSource, statKeys, writeStamp } from "./file-stamp.ts";
 import { isGgufPath, readGgufHeadMetadata, readGgufHeadMetadataSync } from "./gguf.ts";
+import { manifestSource } from "./prebuilt-manifest.ts";
 import { qwen3Dir } from "./qwen3.ts";
 import {
   cacheDirOf,
   modelDigest,
   openTableCacheFor,
+  prebuiltDirs,
   type TableCacheOptions,
   type TableCacheSession,
 } from "./table-cache.ts";
@@ -207,7 +209,8 @@ type DirOptions = (NodeLoadOptions | TemplateLoadOptions) & TableCacheOptions;
 
 /**
  * The files of `names` that are model files, their stats and, when the cache directory holds a
- * stamp for exactly those stats, the digest recorded with it.
+ * stamp for exactly those stats, the digest recorded with it (else the digest a data package's
+ * manifest gives for them, ./prebuilt-manifest.ts).
  */
 function stampOf(dir: string, names: readonly string[], options: DirOptions): Omit<DirFiles, "files"> {
   const cacheDir = cacheDirOf(options);
@@ -215,7 +218,10 @@ function stampOf(dir: string, names: readonly string[], options: DirOptions): Om
   if (typeof cacheDir !== "string" || model.length === 0) return { dir };
   const keys = statKeys(dir, model);
   if (keys === undefined) return { dir };
-  return { dir, keys, cacheDir, source: stampedSource(cacheDir, dir, keys) };
+  const source =
+    stampedSource(cacheDir, dir, keys) ??
+    (options.prebuiltTables === false ? undefined : manifestSource(dir, model, prebuiltDirs()));
+  return { dir, keys, cacheDir, source };
 }
 
 /** A model file read on first access (see DirFiles); absent (undefined) when it cannot be found. */
