@@ -9,6 +9,9 @@
 //    importing the per-file layout loads, resolves and links one module per source file, which
 //    costs several times what compiling the code does; the bundle is one or two files per entry.
 //    Minified: parsing is most of what is left, and it scales with the bytes read.
+//    Dependencies only some calls need (LAZY_NODE_DEPENDENCIES: the Jinja parser, for chat templates)
+//    are not imported by the Node bundle: it require()s their CommonJS build synchronously at the
+//    first call, so a program that never compiles a template never parses that package.
 // Entries come from each package.json's exports: { "source": "./src/x.ts", "node": "./dist/bundle/x.js" }.
 //   node scripts/build.js           every package in tsconfig.build.json's references
 //   node scripts/build.js <dir>...  those packages and the ones they reference
@@ -25,6 +28,37 @@ const BUNDLE_DIR = "dist/bundle";
 const STAMP = `${BUNDLE_DIR}/.stamp`;
 
 const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
+
+/** Dependencies the Node bundles load at first use (each a package with a CommonJS build of functions). */
+const LAZY_NODE_DEPENDENCIES = ["@huggingface/jinja"];
+
+/**
+ * An import of a LAZY_NODE_DEPENDENCIES package becomes a module of wrappers: each function the
+ * package exports, calling into `createRequire(import.meta.url)(package)`, loaded on the first call.
+ * (esbuild refuses an import of a name the package does not export as a function.)
+ */
+function lazyDependencies(pkgDir) {
+  const req = createRequire(join(pkgDir, "package.json"));
+  return {
+    name: "lazy-node-dependencies",
+    setup(build) {
+      const filter = new RegExp(
+        `^(${LAZY_NODE_DEPENDENCIES.map((d) => d.replace(/[/.]/g, "\\$&")).join("|")})$`,
+      );
+      build.onResolve({ filter }, (args) => ({ path: args.path, namespace: "lazy-node-dependency" }));
+      build.onLoad({ filter: /.*/, namespace: "lazy-node-dependency" }, (args) => {
+        const names = Object.keys(req(args.path)).filter((k) => typeof req(args.path)[k] === "function");
+        const lines = [
+          'import { createRequire } from "node:module";',
+          "let lib;",
+          `const load = () => (lib ??= createRequire(import.meta.url)(${JSON.stringify(args.path)}));`,
+          ...names.map((n) => `export function ${n}(...args) { return load().${n}(...args); }`),
+        ];
+        return { contents: lines.join("\n"), loader: "js", resolveDir: pkgDir };
+      });
+    },
+  };
+}
 
 /** { "dist/bundle/index": "./src/index.ts", ... } from the exports with "source" and "node". */
 function entries(pkgDir) {
@@ -59,10 +93,10 @@ function upToDate(pkgDir) {
   return inputs.every((p) => (mtime(p) ?? Infinity) < stamp);
 }
 
-function bundle(pkgDir) {
+async function bundle(pkgDir) {
   const entryPoints = entries(pkgDir);
   if (Object.keys(entryPoints).length === 0 || upToDate(pkgDir)) return;
-  const result = require("esbuild").buildSync({
+  const result = await require("esbuild").build({
     absWorkingDir: pkgDir,
     entryPoints: Object.entries(entryPoints).map(([out, input]) => ({ in: input, out })),
     outdir: ".",
@@ -80,6 +114,7 @@ function bundle(pkgDir) {
     // The sources' compiler settings that change emitted code (class fields as tsc's ES2022 output).
     tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, useDefineForClassFields: true } },
     metafile: true,
+    plugins: [lazyDependencies(pkgDir)],
     logLevel: "warning",
   });
   // Chunks of an earlier build (other hashes) would ship with the package.
@@ -108,4 +143,4 @@ const visit = (dir) => {
     visit(dirname(resolve(dir, r.path)));
 };
 for (const d of dirs) visit(d);
-for (const d of all) bundle(d);
+for (const d of all) await bundle(d);

@@ -66,6 +66,13 @@ function reference(model: ModelName): Result {
   );
 }
 
+/** The prebuilt table file of @chatwire/tokenizer-qwen3, as at pack time. */
+function buildQwen3Tables(): void {
+  const script = resolve(benchDir, "../packages/tokenizer-qwen3/scripts/build-tables.js");
+  if (spawnSync(process.execPath, [script], { stdio: "inherit" }).status !== 0)
+    throw new Error(`${script} failed`);
+}
+
 const num = (r: Result, k: string): number => {
   const v = r[k];
   if (typeof v !== "number") throw new Error(`missing ${k}`);
@@ -75,13 +82,14 @@ const num = (r: Result, k: string): number => {
 const args = process.argv.slice(2);
 const pairs = Number(args.find((a) => a.startsWith("--pairs="))?.slice(8) ?? 7);
 const models = args.filter((a) => !a.startsWith("--")) as ModelName[];
+mkdirSync(outDir, { recursive: true });
 if (args.includes("--with-import")) {
+  buildQwen3Tables();
   const rows = coldImportRows(pairs);
   delete rows.samples;
   process.stdout.write(`${JSON.stringify(rows, null, 1)}\n`);
   process.exit(0);
 }
-mkdirSync(outDir, { recursive: true });
 writeFileSync(corpus, JSON.stringify([["Hello"], ["world"], ["again"]]));
 rmSync(cacheDir, { recursive: true, force: true });
 const summary: Record<string, unknown> = {};
@@ -89,11 +97,7 @@ for (const model of models.length > 0 ? models : (["internlm2", "chatglm3"] as M
   // Untimed: the table file (InternLM2/ChatGLM3: the cache directory; Qwen3: the prebuilt file
   // of @chatwire/tokenizer-qwen3, as at pack time).
   if (model !== "qwen3") ours(model);
-  else {
-    const script = resolve(benchDir, "../packages/tokenizer-qwen3/scripts/build-tables.js");
-    if (spawnSync(process.execPath, [script], { stdio: "inherit" }).status !== 0)
-      throw new Error(`${script} failed`);
-  }
+  else buildQwen3Tables();
   const wall: number[] = [];
   const cpu: number[] = [];
   const oursMs: number[] = [];

@@ -90,6 +90,15 @@ function present(files: ModelFiles, name: string): string | Uint8Array | undefin
 }
 
 /**
+ * Whether a file is given, without reading it: a getter (the Node loader's model files, read on
+ * first access when stored tables may stand for them) counts as given and is not called.
+ */
+function given(files: ModelFiles, name: string): boolean {
+  const d = Object.getOwnPropertyDescriptor(files, name);
+  return d !== undefined && (d.get !== undefined || d.value !== undefined);
+}
+
+/**
  * Reads the model file the rule above picks (parsing tokenizer.json once). With stored tables
  * of a byte-level tokenizer.json (`tables`, checked for this content by their loader), the
  * file's text is neither decoded nor scanned.
@@ -99,10 +108,8 @@ export function readModelSource(
   label: (name: string) => string,
   tables?: ModelTables,
 ): ModelSource {
-  const jsonContent = present(files, JSON_MODEL_FILE);
-  const spm = present(files, SPM_MODEL_FILE);
-  let parsed: ModelSource | undefined;
-  const stored = jsonContent === undefined ? undefined : readByteLevelTables(tables);
+  const hasJson = given(files, JSON_MODEL_FILE);
+  const stored = hasJson ? readByteLevelTables(tables) : undefined;
   if (stored !== undefined) {
     const file = label(JSON_MODEL_FILE);
     const json = stored.rest;
@@ -117,7 +124,7 @@ export function readModelSource(
     };
   }
   // tokenizer.model is preferred over a SentencePiece-flavoured tokenizer.json (rule 2).
-  const storedSp = jsonContent === undefined || spm !== undefined ? undefined : readSpJsonTables(tables);
+  const storedSp = !hasJson || given(files, SPM_MODEL_FILE) ? undefined : readSpJsonTables(tables);
   if (storedSp !== undefined) {
     const json = storedSp.rest;
     const added = addedTokensOf(json, label(JSON_MODEL_FILE));
@@ -131,6 +138,9 @@ export function readModelSource(
       added,
     };
   }
+  const jsonContent = present(files, JSON_MODEL_FILE);
+  const spm = present(files, SPM_MODEL_FILE);
+  let parsed: ModelSource | undefined;
   if (jsonContent !== undefined) {
     const file = label(JSON_MODEL_FILE);
     const text = textOf(jsonContent, file);

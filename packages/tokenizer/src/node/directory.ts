@@ -30,9 +30,18 @@ import type { GgufMetadata } from "../models/gguf/reader.ts";
 import { ggufTokenizerFiles } from "../models/gguf/vocabulary.ts";
 import { TEMPLATE_FILE, type TemplateLoadOptions } from "../template/from-files.ts";
 import type { TemplateTokenizer } from "../template/tokenizer.ts";
+import { stampedSource, statKeys, writeStamp } from "./file-stamp.ts";
 import { isGgufPath, readGgufHeadMetadata, readGgufHeadMetadataSync } from "./gguf.ts";
+import { manifestSource } from "./prebuilt-manifest.ts";
 import { qwen3Dir } from "./qwen3.ts";
-import { openTableCache, type TableCacheOptions, type TableCacheSession } from "./table-cache.ts";
+import {
+  cacheDirOf,
+  modelDigest,
+  openTableCacheFor,
+  prebuiltDirs,
+  type TableCacheOptions,
+  type TableCacheSession,
+} from "./table-cache.ts";
 
 /**
  * LoadOptions plus the table cache (node/table-cache.ts): the model file's derived tables are
@@ -41,34 +50,57 @@ import { openTableCache, type TableCacheOptions, type TableCacheSession } from "
  */
 export interface NodeLoadOptions extends LoadOptions, TableCacheOptions {}
 
+/**
+ * A directory's files as read. When a stamp (./file-stamp.ts) vouches that the model files are
+ * the ones hashed before, `source` is their digest and their bytes are read only if the build
+ * asks for them (a build from current stored tables never does); otherwise `keys` are their
+ * stats taken before reading, for the stamp written once they are hashed.
+ */
+interface DirFiles {
+  readonly dir: string;
+  readonly files: Record<string, Uint8Array>;
+  readonly source?: string | undefined;
+  readonly keys?: readonly string[] | undefined;
+  readonly cacheDir?: string | undefined;
+  /** Set when a model file vouched for by the stamp was read after all. */
+  readonly lazy?: { read: boolean };
+}
+
+/** The bytes of the model files present, in the order their digest covers them. */
+function modelParts(files: Record<string, Uint8Array>): Uint8Array[] {
+  return MODEL_FILES.flatMap((n) => (files[n] === undefined ? [] : [files[n]]));
+}
+
 /** A cache session for the model files present (their digest names the tables), or undefined. */
-function cacheFor(
-  files: Record<string, Uint8Array>,
-  options: TableCacheOptions,
-): TableCacheSession | undefined {
-  const parts = MODEL_FILES.flatMap((n) => (files[n] === undefined ? [] : [files[n]]));
-  return parts.length === 0 ? undefined : openTableCache(parts, options);
+function cacheFor(read: DirFiles, options: TableCacheOptions): TableCacheSession | undefined {
+  if (read.source !== undefined) return openTableCacheFor(read.source, options);
+  const parts = modelParts(read.files);
+  if (parts.length === 0 || cacheDirOf(options) === false) return undefined;
+  const source = modelDigest(parts);
+  if (read.keys !== undefined && read.cacheDir !== undefined)
+    writeStamp(read.cacheDir, read.dir, read.keys, source);
+  return openTableCacheFor(source, options);
 }
 
 /** `build` with the model's tables from (and, when rebuilt, into) the cache. */
 function cached<T extends AnyTokenizer>(
-  files: Record<string, Uint8Array>,
+  read: DirFiles,
   options: TableCacheOptions,
   build: (tables: TableCacheSession["tables"] | undefined) => T,
 ): T {
-  const cache = cacheFor(files, options);
+  const cache = cacheFor(read, options);
   const tok = build(cache?.tables);
+  // The build read a stamped file (no current tables): its tables are stored under the stamped
+  // digest only if the bytes read are the ones it names (a file written since the stat is not).
+  if (read.lazy?.read === true && modelDigest(modelParts(read.files)) !== read.source) return tok;
   cache?.settle(tok.textModel);
   return tok;
 }
 
-function buildCached(
-  files: Record<string, Uint8Array>,
-  options: NodeLoadOptions,
-  label: (name: string) => string,
-): ChatTokenizer {
-  return cached(files, options, (tables) =>
-    buildTokenizer(files, tables === undefined ? options : { ...options, tables }, label),
+function buildCached(read: DirFiles, options: NodeLoadOptions): ChatTokenizer {
+  const label = (name: string): string => join(read.dir, name);
+  return cached(read, options, (tables) =>
+    buildTokenizer(read.files, tables === undefined ? options : { ...options, tables }, label),
   );
 }
 
@@ -172,45 +204,98 @@ async function list(dir: string): Promise<readonly string[] | undefined> {
   }
 }
 
+/** Any directory load's options (the cache options are what the reading looks at). */
+type DirOptions = (NodeLoadOptions | TemplateLoadOptions) & TableCacheOptions;
+
+/**
+ * The files of `names` that are model files, their stats and, when the cache directory holds a
+ * stamp for exactly those stats, the digest recorded with it (else the digest a data package's
+ * manifest gives for them, ./prebuilt-manifest.ts).
+ */
+function stampOf(dir: string, names: readonly string[], options: DirOptions): Omit<DirFiles, "files"> {
+  const cacheDir = cacheDirOf(options);
+  const model = MODEL_FILES.filter((n) => names.includes(n));
+  if (typeof cacheDir !== "string" || model.length === 0) return { dir };
+  const keys = statKeys(dir, model);
+  if (keys === undefined) return { dir };
+  const source =
+    stampedSource(cacheDir, dir, keys) ??
+    (options.prebuiltTables === false ? undefined : manifestSource(dir, model, prebuiltDirs()));
+  return { dir, keys, cacheDir, source };
+}
+
+/** A model file read on first access (see DirFiles); absent (undefined) when it cannot be found. */
+function defineLazy(
+  files: Record<string, Uint8Array>,
+  name: string,
+  path: string,
+  lazy: { read: boolean },
+): void {
+  let bytes: Uint8Array | undefined;
+  let done = false;
+  Object.defineProperty(files, name, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      if (!done) {
+        bytes = readSync(path);
+        done = true;
+        lazy.read = true;
+      }
+      return bytes;
+    },
+  });
+}
+
 /** The FILE_NAMES present in `dir`, read with readFileSync. */
-function readFilesSync(dir: string): Record<string, Uint8Array> {
+function readFilesSync(dir: string, options: DirOptions): DirFiles {
+  const names = present(listSync(dir));
+  const stamp = stampOf(dir, names, options);
+  const lazy = { read: false };
   const files: Record<string, Uint8Array> = {};
-  for (const name of present(listSync(dir))) {
+  for (const name of names) {
+    if (stamp.source !== undefined && MODEL_FILES.includes(name)) {
+      defineLazy(files, name, join(dir, name), lazy);
+      continue;
+    }
     const bytes = readSync(join(dir, name));
     if (bytes !== undefined) files[name] = bytes;
   }
-  return files;
+  return { ...stamp, files, lazy };
 }
 
 /** The FILE_NAMES present in `dir`, read concurrently. */
-async function readFiles(dir: string): Promise<Record<string, Uint8Array>> {
+async function readFiles(dir: string, options: DirOptions): Promise<DirFiles> {
+  const names = present(await list(dir));
+  const stamp = stampOf(dir, names, options);
+  const lazy = { read: false };
   const files: Record<string, Uint8Array> = {};
   const add = async (name: string): Promise<void> => {
+    if (stamp.source !== undefined && MODEL_FILES.includes(name)) {
+      defineLazy(files, name, join(dir, name), lazy);
+      return;
+    }
     const bytes = await read(join(dir, name));
     if (bytes !== undefined) files[name] = bytes;
   };
-  await Promise.all(present(await list(dir)).map(add));
-  return files;
+  await Promise.all(names.map(add));
+  return { ...stamp, files, lazy };
 }
 
 function loadSync(dir: string, options: NodeLoadOptions): ChatTokenizer {
   checkFormatOption(options.format);
-  return buildCached(readFilesSync(dir), options, (name) => join(dir, name));
+  return buildCached(readFilesSync(dir, options), options);
 }
 
 async function load(dir: string, options: NodeLoadOptions): Promise<ChatTokenizer> {
   checkFormatOption(options.format);
-  return buildCached(await readFiles(dir), options, (name) => join(dir, name));
+  return buildCached(await readFiles(dir, options), options);
 }
 
 /** The template format from a directory's files, through the table cache. */
-function templateOf(
-  dir: string,
-  files: Record<string, Uint8Array>,
-  options: TemplateLoadOptions & TableCacheOptions,
-): TemplateTokenizer {
-  const label = (name: string): string => join(dir, name);
-  return cached(files, options, (tables) => buildTemplateTokenizerOf(files, options, label, tables));
+function templateOf(read: DirFiles, options: TemplateLoadOptions & TableCacheOptions): TemplateTokenizer {
+  const label = (name: string): string => join(read.dir, name);
+  return cached(read, options, (tables) => buildTemplateTokenizerOf(read.files, options, label, tables));
 }
 
 /**
@@ -221,8 +306,7 @@ export function loadTemplateTokenizerSync(
   dir: string,
   options: TemplateLoadOptions & TableCacheOptions = {},
 ): TemplateTokenizer {
-  const d = checkDir(dir);
-  return templateOf(d, readFilesSync(d), options);
+  return templateOf(readFilesSync(checkDir(dir), options), options);
 }
 
 /** A tokenizer from a Hugging Face model directory (the files of FILE_NAMES that exist are read). */
@@ -234,7 +318,7 @@ export function fromDirectory(
 ): Promise<ChatTokenizer | TemplateTokenizer> {
   try {
     const d = checkDir(dir);
-    if (options.format === "template") return readFiles(d).then((files) => templateOf(d, files, options));
+    if (options.format === "template") return readFiles(d, options).then((read) => templateOf(read, options));
     return load(d, options);
   } catch (e) {
     return Promise.reject(e);
@@ -287,7 +371,7 @@ export async function loadTokenizer(
   if (isGgufPath(nameOrDir))
     return loadGgufNative(nameOrDir, (await readGgufHeadMetadata(nameOrDir)).metadata, options);
   const d = resolveDir(nameOrDir);
-  if (options.format === "template") return templateOf(d, await readFiles(d), options);
+  if (options.format === "template") return templateOf(await readFiles(d, options), options);
   return load(d, options);
 }
 
@@ -337,9 +421,9 @@ export async function loadAnyTokenizer(
   // A directory is read once; both choices of the rule build from the same files and cache.
   const d = resolveDir(source);
   if (options.format !== undefined && options.format !== "template") checkFormatOption(options.format);
-  const files = await readFiles(d);
-  return cached(files, options, (tables) =>
-    buildAnyTokenizer(files, tables === undefined ? options : { ...options, tables }, (name) =>
+  const read = await readFiles(d, options);
+  return cached(read, options, (tables) =>
+    buildAnyTokenizer(read.files, tables === undefined ? options : { ...options, tables }, (name) =>
       join(d, name),
     ),
   );

@@ -12,12 +12,22 @@
 // the table file was written by this version for a model file with the same SHA-256 as the one
 // just read (a stale file is not), and the family's structural checks pass; such bytes are
 // handed on as `verified` (what our exporter wrote), so the loader skips the per-value checks
-// that only guard against damaged bytes. Otherwise the model is built from its file and a fresh
+// that only guard against damaged bytes. A file whose CRC-32 held is not checksummed again while
+// its stat is unchanged, and unchanged model files are not hashed again (./file-stamp.ts). Otherwise the model is built from its file and a fresh
 // table file replaces the bad one (written to a temporary name, then renamed: readers never see
 // half a file). Every cache problem (unwritable directory, full disk) only costs the speed-up,
 // never an error. (A file of an older TABLES_VERSION is rebuilt like any stale one.)
 
-import { mkdirSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
@@ -25,6 +35,7 @@ import { exportModelTables, type ModelTables, tablesAreCurrent } from "../models
 import type { TextModel } from "../models/text-model.ts";
 import { nodeCrypto } from "./builtins.ts";
 import { crc32 } from "./crc32.ts";
+import { stampedSource, statKey, writeStamp } from "./file-stamp.ts";
 
 /** "CWS1": a stored table file with a CRC-32. */
 const STORED_TAG = [0x43, 0x57, 0x53, 0x31];
@@ -73,12 +84,41 @@ export function wrapForStore(table: Uint8Array): Uint8Array {
   return out;
 }
 
-function readIfPresent(path: string): Uint8Array | undefined {
+/** What a stamp records for a stored file whose CRC-32 held. */
+const CRC_CHECKED = "crc-32 checked";
+
+/**
+ * The table file inside the stored file at `path` when its CRC-32 holds. The check is skipped
+ * when `stampDir` holds a stamp (./file-stamp.ts) saying it held for exactly this file's stat
+ * (taken from the descriptor read, before reading): any write since changes the stat.
+ */
+function readStored(path: string, stampDir: string | undefined): Uint8Array | undefined {
+  let fd: number;
   try {
-    return readFileSync(path);
+    fd = openSync(path, "r");
   } catch {
     return undefined;
   }
+  try {
+    const keys = stampDir === undefined ? undefined : [statKey("stored", fstatSync(fd, { bigint: true }))];
+    const stored = readFileSync(fd);
+    if (stampDir === undefined || keys === undefined) return unwrapStored(stored);
+    if (stampedSource(stampDir, path, keys) === CRC_CHECKED) return unwrapUnchecked(stored);
+    const body = unwrapStored(stored);
+    if (body !== undefined) writeStamp(stampDir, path, keys, CRC_CHECKED);
+    return body;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The table file inside a stored file, its CRC-32 not computed (readStored: checked before). */
+function unwrapUnchecked(stored: Uint8Array): Uint8Array | undefined {
+  if (stored.length <= HEADER) return undefined;
+  for (let i = 0; i < STORED_TAG.length; i++) if (stored[i] !== STORED_TAG[i]) return undefined;
+  return stored.subarray(HEADER);
 }
 
 /** Directories holding prebuilt table files for this model directory (the embedded Qwen3). */
@@ -113,18 +153,36 @@ export function openTableCache(
   options: TableCacheOptions,
   prebuilt?: readonly string[],
 ): TableCacheSession | undefined {
-  const dir = options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
+  if (cacheDirOf(options) === false) return undefined;
+  return openTableCacheFor(modelDigest(modelBytes), options, prebuilt);
+}
+
+/** The cache directory the options name: false = no cache, undefined = none can be named. */
+export function cacheDirOf(options: TableCacheOptions): string | false | undefined {
+  return options.cacheDir === undefined ? defaultCacheDir() : options.cacheDir;
+}
+
+/**
+ * The digest that names a model's tables. Several model files (tokenizer.json AND
+ * tokenizer.model): the digest covers all of them, so a change to either makes the stored
+ * tables stale.
+ */
+export function modelDigest(modelBytes: Uint8Array | readonly Uint8Array[]): string {
+  return (modelBytes instanceof Uint8Array ? sha256(modelBytes) : sha256(...modelBytes)).toString("hex");
+}
+
+/** openTableCache for model files whose digest is already known (`source`, see modelDigest). */
+export function openTableCacheFor(
+  source: string,
+  options: TableCacheOptions,
+  prebuilt?: readonly string[],
+): TableCacheSession | undefined {
+  const dir = cacheDirOf(options);
   if (dir === false) return undefined;
-  // Several model files (tokenizer.json AND tokenizer.model): the digest covers all of them, so
-  // a change to either makes the stored tables stale.
-  const source = (modelBytes instanceof Uint8Array ? sha256(modelBytes) : sha256(...modelBytes)).toString(
-    "hex",
-  );
   const name = tableFileName(source);
   // A whole file (digest) written by this version for this content; anything else is skipped.
   const current = (d: string): Uint8Array | undefined => {
-    const found = readIfPresent(join(d, name));
-    const body = found === undefined ? undefined : unwrapStored(found);
+    const body = readStored(join(d, name), dir);
     return body !== undefined && tablesAreCurrent(body, source) ? body : undefined;
   };
   let bytes = dir === undefined ? undefined : current(dir);
