@@ -172,6 +172,27 @@ describe.skipIf(!haveTemplate(V32))(
       );
     });
 
+    // llama.cpp's other parse cases of this format (tests/test-chat.cpp, a later revision than
+    // test-vectors/peer-parse): content lines then a call, trailing whitespace, python code.
+    it("reads the peer's other cases", () => {
+      const read = (text: string) => message(decodeIds(V32, loadEntry(V32).encode(text), "one"));
+      expect(read('all\nHello, world!\nnono\nWhat\'s up?>>>special_function\n{"arg1": 1}\n')).toMatchObject({
+        content: "Hello, world!\nnono\nWhat's up?",
+        calls: [{ name: "special_function", arguments: { arg1: 1 } }],
+        errors: [],
+      });
+      expect(read('special_function\n{"arg1": 1} \n                    ')).toMatchObject({
+        content: "",
+        calls: [{ name: "special_function", arguments: { arg1: 1 } }],
+        errors: [],
+      });
+      expect(read("python\n# This is a program:\nprint('hey')")).toMatchObject({
+        content: "",
+        calls: [{ name: "python", arguments: { code: "# This is a program:\nprint('hey')" } }],
+        errors: [],
+      });
+    });
+
     it("each recipient line starts a message; text without one is content", () => {
       const events = decodeIds(V32, loadEntry(V32).encode('all\nOn it.>>>f\n{"a": 1}<|eot_id|>'), "one");
       expect(events.filter((e) => e.type === "message_start")).toEqual([
