@@ -10,6 +10,7 @@ import type { ActionResult } from "../src/action-parse.ts";
 import type { BodyParser } from "../src/syntax/body.ts";
 import { BODY_SYNTAXES } from "../src/syntax/index.ts";
 import { agreedMessage, decodeIds, haveTemplate, loadEntry, message } from "./derived-format-support.ts";
+import { mergedAll } from "./grammar-support.ts";
 
 function parser(max = 1_000_000): BodyParser {
   const make = BODY_SYNTAXES["json-arguments"];
@@ -96,6 +97,15 @@ describe("json-arguments: the kind names the tool, the body is {json}, any chunk
       expect("error" in drive(parser(), "f", ["{"], streamed).result).toBe(true);
       expect("error" in drive(parser(), "python", ["print(1)"], streamed).result).toBe(true);
     }
+    const tools = new Map([["f", {}]]);
+    const known = (kind: string) => {
+      const p = parser();
+      p.reset(null, tools, kind);
+      p.feed("{}");
+      return p.end("{}");
+    };
+    expect(known("f")).toEqual({ call: { name: "f", arguments: {} } });
+    expect(known("g")).toEqual({ error: 'the call names a tool the request does not give: "g"' });
     expect(drive(parser(10), "f", ['{"k": "long value"}'], true).result).toEqual({
       error: "the tool call body is longer than 10 characters",
     });
@@ -120,7 +130,11 @@ const V32 = "models/templates/meetkai-functionary-medium-v3.2.jinja";
 describe.skipIf(!haveTemplate(V32))(
   "json-arguments through the decoder (Functionary v3.2 recipient lines)",
   () => {
-    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
+    const toolsOf = (names: readonly string[]) =>
+      [...new Set(names)].map((n) => ({
+        type: "function",
+        function: { name: n, parameters: { type: "object" } },
+      }));
     // Content that ends in ">" runs into the next `>>>` (the first three ">" are the mark): not generated.
     const content = fc.constantFrom("Hello.", "1 > 0 and 2 >> 1.", "Two\nlines >> x", "");
 
@@ -141,7 +155,10 @@ describe.skipIf(!haveTemplate(V32))(
               .map((m) => ("c" in m ? `all\n${m.c}` : `${m[0]}\n${JSON.stringify(m[1])}`))
               .join(">>>")}<|eot_id|>`;
             const ids = loadEntry(V32).encode(output);
-            const m = agreedMessage(V32, ids, bursts, { streamToolCalls: true, tools });
+            const m = agreedMessage(V32, ids, bursts, {
+              streamToolCalls: true,
+              tools: toolsOf(messages.flatMap((x) => ("c" in x ? [] : [x[0]]))),
+            });
             const expected = messages.flatMap((x) =>
               "c" in x ? [] : [{ name: x[0], arguments: JSON.parse(JSON.stringify(x[1])) as unknown }],
             );
@@ -165,11 +182,32 @@ describe.skipIf(!haveTemplate(V32))(
       fc.assert(
         fc.property(cutsArb, (cuts) => {
           const ids = [...chunked(text, cuts).flatMap((p) => tok.textModel.encode(p)), ...eot];
-          expect(decodeIds(V32, ids, "one")).toEqual(whole);
-          expect(decodeIds(V32, ids, "reference")).toEqual(whole);
+          expect(mergedAll(decodeIds(V32, ids, "one"))).toEqual(mergedAll(whole));
+          expect(mergedAll(decodeIds(V32, ids, "reference"))).toEqual(mergedAll(whole));
         }),
         { numRuns: 100 },
       );
+    });
+
+    // llama.cpp's other parse cases of this format (tests/test-chat.cpp, a later revision than
+    // test-vectors/peer-parse): content lines then a call, trailing whitespace, python code.
+    it("reads the peer's other cases", () => {
+      const read = (text: string) => message(decodeIds(V32, loadEntry(V32).encode(text), "one"));
+      expect(read('all\nHello, world!\nnono\nWhat\'s up?>>>special_function\n{"arg1": 1}\n')).toMatchObject({
+        content: "Hello, world!\nnono\nWhat's up?",
+        calls: [{ name: "special_function", arguments: { arg1: 1 } }],
+        errors: [],
+      });
+      expect(read('special_function\n{"arg1": 1} \n                    ')).toMatchObject({
+        content: "",
+        calls: [{ name: "special_function", arguments: { arg1: 1 } }],
+        errors: [],
+      });
+      expect(read("python\n# This is a program:\nprint('hey')")).toMatchObject({
+        content: "",
+        calls: [{ name: "python", arguments: { code: "# This is a program:\nprint('hey')" } }],
+        errors: [],
+      });
     });
 
     it("each recipient line starts a message; text without one is content", () => {

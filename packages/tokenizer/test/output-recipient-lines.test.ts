@@ -24,8 +24,12 @@ describe.skipIf(!present)("recipient-lines recognizer (Functionary v3.2)", () =>
       actionRole: "assistant",
       actionBlock: "tool_calls",
       contentMetadata: ["all"],
+      blockByMetadata: { python: "code" },
     });
-    expect(out.grammar.blocks).toEqual([{ name: "tool_calls", emits: "action", body: "json-arguments" }]);
+    expect(out.grammar.blocks).toEqual([
+      { name: "tool_calls", emits: "action", body: "json-arguments" },
+      { name: "code", emits: "action", kind: "python", body: "raw" },
+    ]);
     expect(out.grammar.markers.endOfTurn).toEqual({ move: "message-end" });
     expect(out.evidence).toContain('recipient-lines: content is addressed to "all": "all\\nprobe content"');
   });

@@ -6,9 +6,10 @@
 //
 // The name is reported at reset (it is the kind); the arguments stream through the incremental
 // JSON reader (tool-call-scanner.ts, top "arguments") as they arrive, or are read by JSON.parse
-// at the end from the body text the decoder kept. Linear in the body, memory bounded by
+// at the end from the body text the decoder kept. Given the request's tools, a call naming any
+// other tool is an error result naming it (knownTool). Linear in the body, memory bounded by
 // maxBufferedChars (a longer body is an error result), never throws on model output.
-import { type ActionResult, NOT_OBJECT_ERROR, parseArgumentsObject } from "../action-parse.ts";
+import { type ActionResult, knownTool, NOT_OBJECT_ERROR, parseArgumentsObject } from "../action-parse.ts";
 import { isJsonObject as isObject } from "../model-text.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
@@ -17,6 +18,8 @@ export class JsonArgumentsParser implements BodyParser {
   private readonly maxChars: number;
   private scanner: ToolCallScanner | null = null;
   private sink: ToolCallSink | null = null;
+  /** The request's tools: a call must name one of them (knownTool). */
+  private tools: ToolSchemas | undefined;
   private name = "";
   private fed = 0;
   /** Why the body is not a call ("" while it may be one). */
@@ -26,8 +29,9 @@ export class JsonArgumentsParser implements BodyParser {
     this.maxChars = maxBufferedChars;
   }
 
-  reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined, kind = ""): void {
+  reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, kind = ""): void {
     this.sink = sink;
+    this.tools = tools;
     this.name = kind;
     this.fed = 0;
     this.error = kind === "" ? "the tool call has no name" : "";
@@ -61,7 +65,7 @@ export class JsonArgumentsParser implements BodyParser {
 
   /** `raw`: the body text fed, concatenated (read only without a built value). */
   end(raw: string): ActionResult {
-    const r = this.result(raw);
+    const r = knownTool(this.result(raw), this.tools);
     this.scanner?.reset(null);
     this.sink = null;
     return r;

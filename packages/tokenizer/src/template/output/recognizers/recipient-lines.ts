@@ -14,7 +14,10 @@
 // must end with; the reader's recipient is the line before a turn's content. The grammar: a
 // role-metadata-line header whose metadata is the recipient (the reader's name = content, any
 // other = a call of that tool, body "json-arguments"), MARK a text marker that starts the next
-// message (a "role" move).
+// message (a "role" move). A recipient the template's own text tells the model to send Python
+// code to (Functionary: "When you send a message containing Python code to python") takes the
+// code as written (body "raw": the call is {name, arguments: {code}}): the renderings cannot
+// show it (the template writes any arguments text as it is), so it is read from that sentence.
 import type { Generated, ProbeCall, ProbeContext } from "../context.ts";
 import type { Recognizer } from "../part.ts";
 
@@ -77,6 +80,8 @@ export const recipientLines: Recognizer = {
     if (!word(reader) || !ctx.source.includes(reader)) return null;
     const both = plain(ctx.assistant({ content: CONTENT, calls: [A], argumentsText: true }));
     if (both !== `${content}${mark}${one}`) return null;
+    const code = /Python code to (\w+)\b/u.exec(ctx.source)?.[1];
+    const python = code !== undefined && code !== reader;
     return {
       name: `${JSON.stringify(mark)}RECIPIENT lines`,
       markers: {},
@@ -86,13 +91,20 @@ export const recipientLines: Recognizer = {
         actionRole: "assistant",
         actionBlock: "tool_calls",
         contentMetadata: [reader],
+        ...(python ? { blockByMetadata: { [code]: "code" } } : {}),
       },
-      blocks: [{ name: "tool_calls", emits: "action", body: "json-arguments" }],
+      blocks: [
+        { name: "tool_calls", emits: "action", body: "json-arguments" },
+        ...(python ? [{ name: "code", emits: "action", kind: code, body: "raw" } as const] : []),
+      ],
       evidence: [
         `each message starts with the text ${JSON.stringify(mark)} and a recipient line; the generation prompt ends with ${JSON.stringify(mark)}`,
         `a call's recipient is the tool's name and its body the JSON arguments: ${JSON.stringify(one)}`,
         `content is addressed to ${JSON.stringify(reader)}: ${JSON.stringify(content)}`,
         "two calls, and content before a call, are messages one after another",
+        ...(python
+          ? [`the template sends Python code to ${JSON.stringify(code)}: its messages are code`]
+          : []),
       ],
     };
   },

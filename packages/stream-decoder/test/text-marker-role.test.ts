@@ -1,0 +1,163 @@
+// A text marker with a "role" move (Functionary v3.2's `>>>`): where it is valid (content and
+// an action's body, not reasoning or a metadata line) it ends the message and starts the next,
+// as the reserved role marker does; under a role-metadata-line header the next message starts
+// with its metadata line (contentMetadata: content). Expected events are written by hand from
+// those rules; the engine equals the reference decoder under any burst sizes and any
+// tokenization of the same text (fast-check).
+import type { Grammar } from "@chatwire/tokenizer";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  createDecoder,
+  createReferenceDecoder,
+  type DecoderEvent,
+  type DecoderOptions,
+  eventCollector,
+} from "../src/index.ts";
+import {
+  MARKER_PIECES,
+  mergedAll,
+  type SyntheticFamily,
+  syntheticFamily,
+  TEXT_CALL_GRAMMAR,
+  TEXT_MARKER_KEYS,
+} from "./grammar-support.ts";
+
+const ROLE_GRAMMAR: Grammar = {
+  ...TEXT_CALL_GRAMMAR,
+  textMarkers: { ...TEXT_CALL_GRAMMAR.textMarkers, "@@": { move: "role", role: "assistant" } },
+};
+const RECIPIENT_GRAMMAR: Grammar = {
+  markers: { eos: { move: "message-end" } },
+  header: { syntax: "role-metadata-line", actionBlock: "call", contentMetadata: ["all"] },
+  blocks: [{ name: "call", emits: "action", body: "json-arguments" }],
+  textMarkers: { ">>>": { move: "role", role: "assistant" } },
+};
+const roleFam = syntheticFamily(ROLE_GRAMMAR, TEXT_MARKER_KEYS, ["eos"], MARKER_PIECES);
+const recipientFam = syntheticFamily(
+  RECIPIENT_GRAMMAR,
+  TEXT_MARKER_KEYS,
+  ["eos"],
+  [...MARKER_PIECES, ">>>", ">>"],
+);
+
+function run(
+  make: typeof createDecoder,
+  fam: SyntheticFamily,
+  ids: readonly number[],
+  options: DecoderOptions,
+  sizes: readonly number[],
+): DecoderEvent[] {
+  const c = eventCollector();
+  const d = make(fam.spec, c, options);
+  let i = 0;
+  let k = 0;
+  while (i < ids.length) {
+    const n = Math.max(1, sizes[Math.min(k++, sizes.length - 1)] ?? 1);
+    d.pushMany(ids.slice(i, i + n));
+    i += n;
+  }
+  d.end();
+  return c.events;
+}
+
+/** The text cut at `cuts` (fractions), each part encoded on its own, then EOS. */
+function encCut(fam: SyntheticFamily, text: string, cuts: readonly number[]): number[] {
+  const at = [...new Set(cuts.map((c) => Math.floor(c * text.length)))].sort((a, b) => a - b);
+  const ids: number[] = [];
+  let from = 0;
+  for (const a of [...at, text.length]) {
+    if (a <= from || /[\uDC00-\uDFFF]/.test(text[a] ?? "")) continue;
+    ids.push(...fam.enc(text.slice(from, a)));
+    from = a;
+  }
+  return [...ids, fam.id.eos as number];
+}
+
+function decodeText(fam: SyntheticFamily, text: string, options: DecoderOptions = {}): DecoderEvent[] {
+  const ids = encCut(fam, text, []);
+  const events = run(createDecoder, fam, ids, options, [1]);
+  expect(run(createReferenceDecoder, fam, ids, options, [1])).toEqual(events);
+  return mergedAll(events);
+}
+
+const start = (metadata: string) => ({ type: "message_start", role: "assistant", metadata }) as const;
+
+describe("a role text marker", () => {
+  it("in content and in a call's body ends the message; in reasoning it is text", () => {
+    const json = '{"name": "f", "arguments": {}}';
+    expect(decodeText(roleFam, `Hi@@there<｜DSML｜call>${json}@@<think>\na @@ b\n</think>\n\nok`)).toEqual([
+      start(""),
+      { type: "text", text: "Hi" },
+      { type: "message_end" },
+      start(""),
+      { type: "text", text: "there" },
+      { type: "action_start", kind: "tool_call" },
+      { type: "action_text", text: json },
+      { type: "action_end", kind: "tool_call", raw: json, call: { name: "f", arguments: {} } },
+      { type: "message_end" },
+      start(""),
+      { type: "reasoning", text: "a @@ b" },
+      { type: "text", text: "ok" },
+      { type: "message_end" },
+      { type: "stop", reason: "eos", token: roleFam.id.eos },
+    ]);
+  });
+
+  it("under a metadata-line header starts a message with its recipient line", () => {
+    expect(decodeText(recipientFam, 'all\nHi >> x>>>f\n{"a": 1}>>>all\nok')).toEqual([
+      start("all"),
+      { type: "text", text: "Hi >> x" },
+      { type: "message_end" },
+      start("f"),
+      { type: "action_start", kind: "f" },
+      { type: "action_text", text: '{"a": 1}' },
+      { type: "action_end", kind: "f", raw: '{"a": 1}', call: { name: "f", arguments: { a: 1 } } },
+      { type: "message_end" },
+      start("all"),
+      { type: "text", text: "ok" },
+      { type: "message_end" },
+      { type: "stop", reason: "eos", token: recipientFam.id.eos },
+    ]);
+  });
+
+  it("the engine equals the reference under any bursts and tokenization", () => {
+    const unit = fc.constantFrom(
+      "all\n",
+      "f\n",
+      "@@",
+      "@",
+      ">>>",
+      ">",
+      ">>",
+      '{"a": 1}',
+      '{"name": "f", "arguments": {}}',
+      "<｜DSML｜call>",
+      "</｜DSML｜call>",
+      "<think>",
+      "</think>",
+      "Hello",
+      "\n",
+      " ",
+    );
+    fc.assert(
+      fc.property(
+        fc.array(unit, { maxLength: 14 }),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 5 }),
+        fc.array(fc.integer({ min: 1, max: 6 }), { minLength: 1, maxLength: 4 }),
+        fc.boolean(),
+        (units, cuts, sizes, streamToolCalls) => {
+          const text = units.join("");
+          const options = { streamToolCalls };
+          for (const fam of [roleFam, recipientFam]) {
+            const whole = run(createDecoder, fam, encCut(fam, text, []), options, [1]);
+            const ids = encCut(fam, text, cuts);
+            expect(mergedAll(run(createDecoder, fam, ids, options, sizes))).toEqual(mergedAll(whole));
+            expect(mergedAll(run(createReferenceDecoder, fam, ids, options, [1]))).toEqual(mergedAll(whole));
+          }
+        },
+      ),
+      { numRuns: 300, seed: 37 },
+    );
+  });
+});
