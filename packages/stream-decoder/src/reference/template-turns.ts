@@ -26,6 +26,8 @@ export class ReferenceTemplateDecoder implements Decoder {
   private readonly userOptions: DecoderOptions;
   private readonly bytes: ByteRun | null;
   private inner: ReferenceDecoder;
+  /** An opening ended the inner decoder's turn (it takes no more IDs). */
+  private innerEnded = false;
   /** Role of the current turn when it is not the assistant's (its message start is renamed). */
   private userRole: string | null = null;
   /** An end of turn was seen: IDs are matched against the openings. */
@@ -107,6 +109,7 @@ export class ReferenceTemplateDecoder implements Decoder {
     this.ended = false;
     this.isStopped = false;
     this.inner = this.turn(this.spec, this.turnOptions);
+    this.innerEnded = false;
   }
 
   /** IDs the byte-run filter lets through; false once the stream stopped. */
@@ -174,6 +177,7 @@ export class ReferenceTemplateDecoder implements Decoder {
     const single = openings.some(([ids]) => ids.length === 1 && ids[0] === id);
     if (opensUserEnd || single) {
       this.closeInner();
+      this.innerEnded = true;
       this.out.onMessageEnd();
       this.between = true;
       this.held = [];
@@ -242,10 +246,14 @@ export class ReferenceTemplateDecoder implements Decoder {
     this.releaseHeld();
   }
 
-  /** The held prefix goes to the current turn's decoder; false when that stopped the stream. */
+  /**
+   * The held prefix goes to the current turn's decoder; false when that stopped the stream. When
+   * an opening ended that turn (and then opened nothing), a new decoder of the same kind takes it.
+   */
   private releaseHeld(): boolean {
     const held = this.held;
     this.held = [];
+    if (this.innerEnded && held.length > 0) this.restartInner();
     for (const x of held) {
       this.inner.push(x);
       if (this.innerStopped) return false;
@@ -256,12 +264,18 @@ export class ReferenceTemplateDecoder implements Decoder {
   private openTurn(role: string): void {
     this.held = [];
     this.closeInner();
-    const user = role !== "assistant";
-    this.userRole = user ? role : null;
-    this.inner = user
-      ? this.turn(this.turns.userSpec, this.userOptions)
-      : this.turn(this.spec, this.turnOptions);
+    this.userRole = role !== "assistant" ? role : null;
+    this.restartInner();
     this.between = false;
+  }
+
+  /** A new decoder for a turn of the role in userRole (null: the assistant's). */
+  private restartInner(): void {
+    this.inner =
+      this.userRole !== null
+        ? this.turn(this.turns.userSpec, this.userOptions)
+        : this.turn(this.spec, this.turnOptions);
+    this.innerEnded = false;
   }
 
   private closeInner(): void {

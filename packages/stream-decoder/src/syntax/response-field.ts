@@ -12,8 +12,11 @@
 //             string values are cast by the parameter's schema type as transformers does, and
 //             a call naming any other tool is an error result naming it (knownTool)
 //
-// Streaming: a name captured by the header is reported as soon as the header is read; the
-// arguments are one delta when the region closes (transformers itself parses a structured
+// Streaming: a name captured by the header is reported as soon as the header is read. JSON
+// content that is the arguments streams one top-level member at a time, each read as the whole
+// is (./response-field-members.ts); a key written twice, whose first value has streamed, makes
+// the call an error (transformers keeps its last value), streamed or not. Other regions give
+// their arguments as one delta when the region closes (transformers itself parses a structured
 // region only at its close). Patterns are the items of the safe subset (never regexes), so
 // every step is linear in the body; the body is the decoder's bounded text.
 import type { ResponseFieldBody, ResponsePatternItem, ResponseValuePath } from "@chatwire/tokenizer";
@@ -22,6 +25,7 @@ import { MAX_NESTING_DEPTH } from "../limits.ts";
 import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
+import { MemberStream, streamsMembers } from "./response-field-members.ts";
 
 const WORD = /[\p{L}\p{N}_]/u;
 const isWs = (c: string): boolean => /\s/u.test(c);
@@ -333,11 +337,17 @@ export class ResponseFieldParser implements BodyParser {
    */
   private body = "";
   private overflow = false;
+  /** The arguments stream by member (streamsMembers), streamed or not: the same result either way. */
+  private readonly byMember: boolean;
+  /** After the header, when byMember. */
+  private members: MemberStream | null = null;
 
   constructor(
     private readonly f: ResponseFieldBody,
     private readonly maxBufferedChars: number,
-  ) {}
+  ) {
+    this.byMember = streamsMembers(f);
+  }
 
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined): void {
     this.sink = sink;
@@ -347,16 +357,20 @@ export class ResponseFieldParser implements BodyParser {
     this.named = false;
     this.body = "";
     this.overflow = false;
+    this.members = null;
   }
 
-  /** A streamed name read from the header, or a body with separators, needs the text as it comes. */
+  /** A streamed name, members, or a body with separators: the text is read as it comes. */
   readsText(): boolean {
-    return this.f.separatorText !== undefined || (this.sink !== null && "capture" in this.f.name);
+    return (
+      this.byMember || this.f.separatorText !== undefined || (this.sink !== null && "capture" in this.f.name)
+    );
   }
 
   feed(text: string): void {
     if (this.f.separatorText !== undefined) this.keep(text);
-    this.readHeader(text);
+    if (this.headerRead) this.members?.feed(text);
+    else this.readHeader(text);
   }
 
   private keep(text: string): void {
@@ -368,24 +382,50 @@ export class ResponseFieldParser implements BodyParser {
   }
 
   private readHeader(text: string): void {
-    if (this.headerRead || this.sink === null || !("capture" in this.f.name)) return;
+    if (!("capture" in this.f.name) || (this.sink === null && !this.byMember)) return;
     this.head += text;
     const m = matchItems(this.f.header, this.head, 0, false);
     if (m === "more" && this.head.length <= MAX_HEADER) return;
     this.headerRead = true;
     const name = m !== null && m !== "more" ? m.groups[this.f.name.capture] : undefined;
+    const head = this.head;
     this.head = "";
-    if (name !== undefined) {
+    if (name === undefined || m === null || m === "more") return;
+    if (this.sink !== null) {
       this.sink.onToolCallName(name);
       this.named = true;
     }
+    if (!this.byMember) return;
+    const sink = this.sink;
+    this.members = new MemberStream(
+      this.f.stringDelims ?? [],
+      this.memberReader(properties(this.tools, name)),
+      sink === null ? null : (t) => sink.onToolCallArguments(t),
+    );
+    this.members.feed(head.slice(m.end));
+  }
+
+  /** `{MEMBER}` read and typed as the whole region's content is: the member's JSON, or null. */
+  private memberReader(props: Readonly<Record<string, unknown>> | null): (text: string) => string | null {
+    return (text) => {
+      try {
+        const v = content(`{${text}}`, this.f);
+        if (typeof v !== "object" || v === null || Array.isArray(v) || Object.keys(v).length !== 1)
+          return null;
+        typed(v as Record<string, unknown>, props);
+        return JSON.stringify(v).slice(1, -1);
+      } catch {
+        return null; // not one member the way the whole is read: the rest comes at the close
+      }
+    };
   }
 
   separator(): void {
     const t = this.f.separatorText;
     if (t === undefined) return;
     this.keep(t);
-    this.readHeader(t);
+    if (this.headerRead) this.members?.feed(t);
+    else this.readHeader(t);
   }
 
   end(decoded: string): ActionResult {
@@ -404,9 +444,13 @@ export class ResponseFieldParser implements BodyParser {
         return fail("the arguments are not an object");
       const record = args as Record<string, unknown>;
       typed(record, properties(this.tools, name));
+      const json = JSON.stringify(record);
+      // What streamed by member is the start of the arguments' JSON unless a key came twice.
+      const sent = this.members?.sent ?? "";
+      if (!json.startsWith(sent)) return fail("a key is written twice after its first value was streamed");
       if (this.sink !== null) {
         if (!this.named) this.sink.onToolCallName(name);
-        this.sink.onToolCallArguments(JSON.stringify(record));
+        if (json.length > sent.length) this.sink.onToolCallArguments(json.slice(sent.length));
       }
       return knownTool({ call: { name, arguments: record as { [key: string]: JsonValue } } }, this.tools);
     } catch (e) {
@@ -414,6 +458,7 @@ export class ResponseFieldParser implements BodyParser {
       return { error: e instanceof Fail ? e.why : `internal error: ${String(e)}` };
     } finally {
       this.head = "";
+      this.members = null;
       this.named = false;
       this.headerRead = false;
       this.body = "";
