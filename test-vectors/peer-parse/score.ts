@@ -8,6 +8,7 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
+import { JsonFenceFilter } from "../../packages/openai/src/index.ts";
 import {
   compileTemplateDecoderSpec,
   createDecoder,
@@ -376,13 +377,25 @@ export function scoreCase(c: PeerCase, loaded: Loaded): Outcome {
   } catch (e) {
     return { kind: "fail", why: `threw ${errorText(e)}` };
   }
-  const got = collect(events);
+  const got = responseFormatContent(c, collect(events));
   const na2 = defaultNoneApplies(c, got, startedInReasoning);
   if (na2 !== undefined) return { kind: "skip", why: na2 };
   const why = compareMessage(c.expect, got);
   if (why === undefined) return { kind: "pass" };
   const errs = [...new Set(got.errors)].slice(0, 2);
   return { kind: "fail", why: errs.length > 0 ? `${why} [${errs.join(", ")}]` : why };
+}
+
+/**
+ * A case with a json_schema is a request with that response_format: its content is the one the
+ * OpenAI layer returns for it (ChunkWriter jsonContent, the content's ```json fence dropped), as
+ * the peer's message is its server's answer to that request.
+ */
+function responseFormatContent(c: PeerCase, got: Decoded): Decoded {
+  const schema = c.params.json_schema;
+  if (typeof schema !== "object" || schema === null) return got;
+  const fence = new JsonFenceFilter();
+  return { ...got, content: fence.push(got.content) + fence.end() };
 }
 
 /** What a failing case got wrong first, in compareMessage's order (or that nothing decoded). */

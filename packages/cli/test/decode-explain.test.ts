@@ -165,3 +165,37 @@ describe.runIf(present)("decode: the line's prompt-side settings decide the star
     }
   });
 });
+
+describe("decode --explain: fields of derived formats without reserved openings", () => {
+  it("start_text (reasoning opened by the prompt's words) and call_turn (a call after the end of turn)", async () => {
+    const { explainLine } = await import("../src/commands/decode-explain.ts");
+    const line = explainLine({
+      source: "template",
+      name: "x",
+      grammar: {
+        markers: { "<|role_sep|>": { move: "misplaced" } },
+        header: { syntax: "none" },
+        blocks: [
+          { name: "think", emits: "reasoning" },
+          { name: "tool_calls", emits: "action", kind: "tool_call", body: "json-call" },
+        ],
+        startBlock: "think",
+        startText: "Here are my reasoning steps:\n",
+        callTurn: { text: "\n\nfunction call", marker: "<|role_sep|>", block: "tool_calls" },
+      },
+      ids: { "<|role_sep|>": 7 },
+      names: new Map([[7, "<|role_sep|>"]]),
+      evidence: [],
+      eosIds: [],
+      endOfTurn: undefined,
+      startsInReasoning: true,
+    });
+    expect(line.format.start_text).toBe("Here are my reasoning steps:\n");
+    expect(line.format.call_turn).toEqual({
+      text: "\n\nfunction call",
+      marker: "<|role_sep|>",
+      block: "tool_calls",
+    });
+    expect(line.format.markers).toEqual([{ token: "<|role_sep|>", id: 7, move: "misplaced" }]);
+  });
+});

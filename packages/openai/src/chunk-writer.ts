@@ -35,10 +35,15 @@
 //
 // Actions that are not function calls (interpreter code; every action when tool calls are off,
 // tool_choice "none") stream their raw text as content as it arrives.
+//
+// jsonContent (a response_format request): the content goes through ./json-fence.ts, which
+// drops a Markdown fence around the JSON (held: a possible opening at the start, a possible
+// closing at the end; anything held goes out before an action's text and at finish()).
 import type { ActionEnd, DecoderError, DecoderHandler, StopInfo, StopReason } from "@chatwire/stream-decoder";
 import type { FormatName, Grammar } from "@chatwire/tokenizer";
 import { finishReason } from "./finish-reason.ts";
 import { type RandomHex, randomHex24, responseId, toolCallId } from "./ids.ts";
+import { JsonFenceFilter } from "./json-fence.ts";
 import { familyGrammar, streamsCallArguments, toolCallKinds } from "./tool-kinds.ts";
 import type { ChatCompletionChunk, ChunkDelta, FinishReason, Usage } from "./wire.ts";
 
@@ -83,6 +88,11 @@ export interface ChunkWriterOptions {
   readonly includeUsage?: boolean;
   /** Tool-call argument streaming (see above). Default "per-call", and always for calls converted at their end. */
   readonly toolCallStreaming?: ToolCallStreaming;
+  /**
+   * The request asked for JSON (response_format json_object / json_schema): content the model
+   * wrapped in a ```json fence goes out without the fence (./json-fence.ts). Default false.
+   */
+  readonly jsonContent?: boolean;
 }
 
 const A_NONE = 0;
@@ -126,6 +136,8 @@ export class ChunkWriter implements DecoderHandler {
   private errorCount = 0;
   private firstError: DecoderError | undefined;
   private malformed = 0;
+  /** jsonContent: the content's fence filter, else null. */
+  private readonly fence: JsonFenceFilter | null;
 
   constructor(sink: ChunkSink, options: ChunkWriterOptions) {
     this.sink = sink;
@@ -140,6 +152,7 @@ export class ChunkWriter implements DecoderHandler {
     this.parallel = options.parallelToolCalls ?? true;
     this.includeUsage = options.includeUsage ?? false;
     this.incremental = options.toolCallStreaming === "incremental" && streamsCallArguments(grammar);
+    this.fence = options.jsonContent === true ? new JsonFenceFilter() : null;
   }
 
   /** The first chunk: `{role: "assistant", content: ""}` (vLLM's shape). */
@@ -192,6 +205,8 @@ export class ChunkWriter implements DecoderHandler {
       this.sink.error?.(this.failure);
       return "stop";
     }
+    const rest = this.fence?.end() ?? "";
+    if (rest !== "") this.emit({ content: rest }, null);
     const reason = finishReason(this.stopInfo?.reason, this.calls);
     this.emit({}, reason);
     if (this.includeUsage) {
@@ -208,7 +223,12 @@ export class ChunkWriter implements DecoderHandler {
   onMessageStart(_role: string, _metadata: string): void {}
 
   onText(text: string): void {
-    if (this.failure === undefined) this.emit({ content: text }, null);
+    if (this.failure !== undefined) return;
+    if (this.fence === null) this.emit({ content: text }, null);
+    else {
+      const t = this.fence.push(text);
+      if (t !== "") this.emit({ content: t }, null);
+    }
   }
 
   onReasoning(text: string): void {
@@ -217,6 +237,9 @@ export class ChunkWriter implements DecoderHandler {
   }
 
   onActionStart(kind: string): void {
+    // Content held by the fence filter goes out before anything the action may send.
+    const held = this.fence?.release() ?? "";
+    if (held !== "" && this.failure === undefined) this.emit({ content: held }, null);
     if (this.wantsStop) return;
     this.action = this.toolCalls && this.isCall(kind) ? A_CALL : A_TEXT;
     this.fragments = [];

@@ -13,6 +13,7 @@ export { type CompletionPrompt, type MappedCompletion, mapCompletionParams } fro
 export { type ErrorBody, RequestError, type RequestErrorType } from "./errors.ts";
 export { finishReason } from "./finish-reason.ts";
 export { type RandomHex, randomHex24, responseId, toolCallId } from "./ids.ts";
+export { JsonFenceFilter } from "./json-fence.ts";
 export {
   type Prefill,
   type PrefillSource,

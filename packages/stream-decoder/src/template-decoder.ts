@@ -101,6 +101,8 @@ class TurnProxy implements CoreHandler {
   onStop(stop: StopInfo): void {
     if (this.closing) return;
     this.stopped = true;
+    // An end of turn that is also a stop (the files' EOS): its message end comes first.
+    this.releaseEnd();
     this.out.onStop(stop);
   }
   onError(error: DecoderError): void {

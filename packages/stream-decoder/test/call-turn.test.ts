@@ -7,6 +7,12 @@
 // the stand-in vocabulary); skipped without it.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import {
+  compileTemplateDecoderSpec,
+  createDecoder,
+  createReferenceDecoder,
+  eventCollector,
+} from "../src/index.ts";
 import { agreedMessage, decodeIds, haveTemplate, loadEntry } from "./derived-format-support.ts";
 
 const KEY = "models/templates/GigaChat3-10B-A1.8B.jinja";
@@ -58,6 +64,20 @@ describe.skipIf(!haveTemplate(KEY))("call turn after the end of turn (GigaChat 3
     expect(d.filter((e) => e.type === "message_end")).toHaveLength(1);
     expect(d.at(-1)).toMatchObject({ type: "stop", reason: "max_tokens" });
     expect(d.filter((e) => e.type === "action_start")).toEqual([]);
+  });
+
+  it("an end of turn that is also a stop (the files' EOS) reports its message end before the stop", () => {
+    const { encode, tok, probe } = loadEntry(KEY);
+    const sep = tok.reserved.get("<|message_sep|>") as number;
+    const spec = compileTemplateDecoderSpec(tok.textModel, probe, { eosIds: [...probe.eosIds, sep] });
+    for (const make of [createDecoder, createReferenceDecoder]) {
+      const c = eventCollector();
+      const d = make(spec, c);
+      d.pushMany(encode("Hello<|message_sep|>\n\nfunction call"));
+      d.end();
+      expect(c.events.map((e) => e.type)).toEqual(["message_start", "text", "message_end", "stop"]);
+      expect(c.events.at(-1)).toMatchObject({ reason: "eos", token: sep });
+    }
   });
 
   it("the opening is read from the decoded text, however it was tokenized", () => {

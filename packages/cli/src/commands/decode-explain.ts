@@ -59,6 +59,8 @@ export function explainLine(s: ExplainSource): { format: Record<string, unknown>
       header: g.header,
       blocks: g.blocks ?? [],
       ...(g.startBlock === undefined ? {} : { start_block: g.startBlock }),
+      ...(g.startText === undefined ? {} : { start_text: g.startText }),
+      ...(g.callTurn === undefined ? {} : { call_turn: g.callTurn }),
       ...(s.startsInReasoning === undefined ? {} : { starts_in_reasoning: s.startsInReasoning }),
       ...(g.plainTextToolCall === undefined ? {} : { plain_text_tool_call: g.plainTextToolCall }),
       eos_ids: s.eosIds,

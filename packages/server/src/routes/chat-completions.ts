@@ -159,6 +159,7 @@ async function withSlot(
       parallelToolCalls: mapped.parallelToolCalls,
       includeUsage: mapped.includeUsage,
       toolCallStreaming: sse !== undefined ? ctx.toolCallStreaming : "per-call",
+      jsonContent: mapped.sampling.responseFormat !== undefined,
     });
     const decoder = createDecoder(spec, writer, {
       streamToolCalls: true,

@@ -144,6 +144,11 @@ export class ReferenceTemplateDecoder implements Decoder {
       onStop: (s: StopInfo) => {
         if (this.closing) return;
         this.innerStopped = true;
+        // A held message end (its end of turn was also a stop) is reported before the stop.
+        if (this.pendingEnd) {
+          this.pendingEnd = false;
+          out.onMessageEnd();
+        }
         out.onStop(s);
       },
       onError: (e) => out.onError(e),
