@@ -3,17 +3,12 @@
 // (English prose with markdown and code, Chinese/Japanese prose, emoji, rare CJK that
 // SentencePiece models cover only by byte fallback, JSON tool arguments).
 
+import { mulberry32 } from "../../test-support/mulberry32.ts";
+
 export type Rng = () => number;
 
 export function rng(seed: number): Rng {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(seed);
 }
 
 function pick<T>(r: Rng, xs: readonly T[]): T {

@@ -10,6 +10,7 @@ import {
   EXPECT,
   FAMILIES,
   type Running,
+  runnableWeather,
   start,
   WEATHER_TOOLS as TOOLS,
   tokenizer,
@@ -141,21 +142,7 @@ for (const fam of FAMILIES) {
         model: "test-model",
         messages: USER,
         stream: true,
-        tools: [
-          {
-            type: "function",
-            function: {
-              name: "get_weather",
-              description: "Current weather",
-              parameters: TOOLS[0]?.function.parameters ?? {},
-              function: (args: unknown) => {
-                seen.push(args);
-                return { temperature: 21 };
-              },
-              parse: (s: string): unknown => JSON.parse(s),
-            },
-          },
-        ],
+        tools: [runnableWeather(seen, { temperature: 21 })],
       });
       const content = await runner.finalContent();
       expect(seen).toEqual(want.calls.map((c) => c.args));

@@ -7,7 +7,7 @@
 //           -> SSE objects {text, output_ids, meta_info: {prompt_tokens, completion_tokens,
 //              finish_reason}}; output_ids cumulative (default) or incremental
 //              (--incremental-streaming-output); then data: [DONE]; GET /health.
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 export interface StandIn {
@@ -74,15 +74,8 @@ export function vllmStandIn(script: readonly number[], perChunk = 1): Promise<St
     }
     const max = typeof b.max_tokens === "number" ? b.max_tokens : 16;
     const out = script.slice(0, max);
-    res.writeHead(200, { "content-type": "text/event-stream" });
-    let closed = false;
-    res.on("close", () => {
-      if (!res.writableFinished) {
-        closed = true;
-        aborted++;
-      }
-    });
-    for (let i = 0; i < out.length && !closed; i += perChunk) {
+    const gone = eventStream(res, () => aborted++);
+    for (let i = 0; i < out.length && !gone(); i += perChunk) {
       const ids = out.slice(i, i + perChunk);
       const chunk = {
         id: "cmpl-standin",
@@ -107,7 +100,7 @@ export function vllmStandIn(script: readonly number[], perChunk = 1): Promise<St
       res.write(`data: ${JSON.stringify(chunk)}\n\n`);
       await pause();
     }
-    if (closed) return;
+    if (gone()) return;
     const finish = out.length < script.length ? "length" : "stop";
     res.write(
       `data: ${JSON.stringify({ id: "cmpl-standin", object: "text_completion", created: 0, model: b.model, choices: [{ index: 0, text: "", logprobs: null, finish_reason: finish, stop_reason: null }] })}\n\n`,
@@ -115,6 +108,19 @@ export function vllmStandIn(script: readonly number[], perChunk = 1): Promise<St
     res.end("data: [DONE]\n\n");
   });
   return listen(server, requests, () => aborted);
+}
+
+/** Starts an event-stream answer; the function returned says whether the client left before its end (`onGone` counts it). */
+function eventStream(res: ServerResponse, onGone: () => void): () => boolean {
+  res.writeHead(200, { "content-type": "text/event-stream" });
+  let closed = false;
+  res.on("close", () => {
+    if (!res.writableFinished) {
+      closed = true;
+      onGone();
+    }
+  });
+  return () => closed;
 }
 
 export function sglangStandIn(script: readonly number[], incremental = false): Promise<StandIn> {
@@ -135,15 +141,8 @@ export function sglangStandIn(script: readonly number[], incremental = false): P
     }
     const max = typeof sp.max_new_tokens === "number" ? sp.max_new_tokens : 128;
     const out = script.slice(0, max);
-    res.writeHead(200, { "content-type": "text/event-stream" });
-    let closed = false;
-    res.on("close", () => {
-      if (!res.writableFinished) {
-        closed = true;
-        aborted++;
-      }
-    });
-    for (let k = 1; k <= out.length && !closed; k++) {
+    const gone = eventStream(res, () => aborted++);
+    for (let k = 1; k <= out.length && !gone(); k++) {
       const last = k === out.length;
       const finish = last
         ? out.length < script.length
@@ -163,7 +162,7 @@ export function sglangStandIn(script: readonly number[], incremental = false): P
       res.write(`data: ${JSON.stringify(chunk)}\n\n`);
       await pause();
     }
-    if (!closed) res.end("data: [DONE]\n\n");
+    if (!gone()) res.end("data: [DONE]\n\n");
   });
   return listen(server, requests, () => aborted);
 }

@@ -93,3 +93,24 @@ export const WEATHER_TOOLS = [
     },
   },
 ];
+
+/** get_weather as the openai client's runTools runs it: each call's arguments go to `seen`, the tool answers `answer`. */
+export function runnableWeather(
+  seen: unknown[],
+  answer: unknown,
+  parameters: Record<string, unknown> = WEATHER_TOOLS[0]?.function.parameters ?? {},
+) {
+  return {
+    type: "function" as const,
+    function: {
+      name: "get_weather",
+      description: "Current weather",
+      parameters,
+      function: (args: unknown) => {
+        seen.push(args);
+        return answer;
+      },
+      parse: (s: string): unknown => JSON.parse(s),
+    },
+  };
+}

@@ -9,7 +9,7 @@ import type { ChatGLM3Key } from "../../tokenizer/src/families/chatglm3/definiti
 import type { InternLM2Key } from "../../tokenizer/src/families/internlm2/definition.ts";
 import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { createReplayEngine } from "../src/index.ts";
-import { FAMILIES, type Running, start, tokenizer } from "./support.ts";
+import { FAMILIES, type Running, runnableWeather, start, tokenizer } from "./support.ts";
 
 const Q = tokenIds<Qwen3Key>(() => tokenizer("qwen3"));
 const I = tokenIds<InternLM2Key>(() => tokenizer("internlm2"));
@@ -108,21 +108,7 @@ for (const fam of FAMILIES) {
         messages: USER,
         stream: true,
         tool_choice: named,
-        tools: [
-          {
-            type: "function",
-            function: {
-              name: "get_weather",
-              description: "Current weather",
-              parameters: TOOLS[0]?.function.parameters ?? {},
-              function: (args: unknown) => {
-                seen.push(args);
-                return "21 C";
-              },
-              parse: (s: string): unknown => JSON.parse(s),
-            },
-          },
-        ],
+        tools: [runnableWeather(seen, "21 C", TOOLS[0]?.function.parameters)],
       });
       // runTools stops after a forced named call has been answered (the client's rule).
       await runner.done();

@@ -8,3 +8,8 @@ export function calledAction(kind: string, raw: string, call: ActionCall): Decod
     { type: "action_end", kind, raw, call },
   ];
 }
+
+/** The events of one whole message with only text: its start, the text, its end. */
+export function textMessage(role: string, text: string, metadata = ""): DecoderEvent[] {
+  return [{ type: "message_start", role, metadata }, { type: "text", text }, { type: "message_end" }];
+}

@@ -6,7 +6,7 @@ import type { ChatGLM3Key } from "../../tokenizer/src/families/chatglm3/definiti
 import type { InternLM2Key } from "../../tokenizer/src/families/internlm2/definition.ts";
 import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { createDecoder, eventCollector } from "../src/index.ts";
-import { calledAction } from "./expected-events.ts";
+import { calledAction, textMessage } from "./expected-events.ts";
 import { familyOn, formatSpec, run, textOf, tokenizer } from "./models.ts";
 import { merged } from "./roundtrip-support.ts";
 import { synthetic, WORDS } from "./synthetic.ts";
@@ -184,9 +184,7 @@ describe("InternLM2 grammar (synthetic table)", () => {
       START,
       { type: "text", text: "Hi" },
       { type: "message_end" },
-      { type: "message_start", role: "environment", metadata: "plugin" },
-      { type: "text", text: '{"t": 1}' },
-      { type: "message_end" },
+      ...textMessage("environment", '{"t": 1}', "plugin"),
       { type: "stop", reason: "eos", token: I.eos },
     ]);
   });

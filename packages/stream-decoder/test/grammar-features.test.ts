@@ -6,7 +6,7 @@
 import type { Grammar } from "@chatwire/tokenizer";
 import { describe, expect, it } from "vitest";
 import type { DecoderOptions } from "../src/index.ts";
-import { calledAction } from "./expected-events.ts";
+import { calledAction, textMessage } from "./expected-events.ts";
 import {
   mergedAll,
   PAIR_GRAMMAR,
@@ -27,9 +27,7 @@ describe('header "pair" with dropAfter', () => {
   it("the prompt ended with the header: content, then <eot> ends and stops", () => {
     const ev = mergedAll(run(f.spec, [...f.enc("Hello world"), id.eot as number]));
     expect(ev).toEqual([
-      { type: "message_start", role: "assistant", metadata: "" },
-      { type: "text", text: "Hello world" },
-      { type: "message_end" },
+      ...textMessage("assistant", "Hello world"),
       { type: "stop", reason: "eos", token: id.eot },
     ]);
   });
@@ -48,12 +46,8 @@ describe('header "pair" with dropAfter', () => {
     ];
     const ev = mergedAll(run(f.spec, ids));
     expect(ev).toEqual([
-      { type: "message_start", role: "assistant", metadata: "" },
-      { type: "text", text: "Hello" },
-      { type: "message_end" },
-      { type: "message_start", role: "user", metadata: "" },
-      { type: "text", text: "\nHello" },
-      { type: "message_end" },
+      ...textMessage("assistant", "Hello"),
+      ...textMessage("user", "\nHello"),
       { type: "stop", reason: "end_of_input" },
     ]);
   });
@@ -192,12 +186,8 @@ describe('"role" moves with header "none", container blocks and separators', () 
     ];
     const ev = mergedAll(run(g.spec, ids));
     expect(ev).toEqual([
-      { type: "message_start", role: "assistant", metadata: "" },
-      { type: "text", text: "Hello" },
-      { type: "message_end" },
-      { type: "message_start", role: "user", metadata: "" },
-      { type: "text", text: "world" },
-      { type: "message_end" },
+      ...textMessage("assistant", "Hello"),
+      ...textMessage("user", "world"),
       { type: "message_start", role: "assistant", metadata: "" },
       { type: "stop", reason: "end_of_input" },
     ]);

@@ -9,6 +9,7 @@ import { compileStopStrings, createDecoder, type DecoderEvent, eventCollector } 
 import * as stopMatcher from "../src/stop-matcher.ts";
 import { familyOn } from "./models.ts";
 import { timeRatio } from "./ratio-support.ts";
+import { firstStop } from "./stop-reference.ts";
 import { synthetic } from "./synthetic.ts";
 
 /** The documented limits (docs/decoder.md). */
@@ -98,14 +99,7 @@ describe("stop-string matching with many and long patterns", () => {
           const d = createDecoder(spec, c, { stopStrings });
           d.pushMany(s.enc(full));
           d.end();
-          let best: { end: number; s: string } | undefined;
-          for (const p of stopStrings) {
-            const at = full.indexOf(p);
-            if (at === -1) continue;
-            const end = at + p.length;
-            if (best === undefined || end < best.end || (end === best.end && p.length > best.s.length))
-              best = { end, s: p };
-          }
+          const best = firstStop(full, stopStrings);
           const stop = c.events.at(-1);
           if (best === undefined) {
             expect(stop).toEqual({ type: "stop", reason: "end_of_input" });

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { InternLM2Key } from "../../tokenizer/src/families/internlm2/definition.ts";
 import { createDecoder, type DecoderEvent, eventCollector } from "../src/index.ts";
 import { familyOn } from "./models.ts";
+import { firstStop } from "./stop-reference.ts";
 import { synthetic } from "./synthetic.ts";
 
 const s = synthetic(["a", "b", "ab", "ba", "abc", "c", "\n", "bca", "é"], false);
@@ -74,15 +75,7 @@ describe("stop strings", () => {
         const ev = events((d) => d.pushMany(xs), { stopStrings, includeStopString: include });
         const texts = ev.flatMap((e) => (e.type === "text" ? [e.text] : []));
         const stop = ev[ev.length - 1];
-        // Reference: the match that ends first; at equal ends, the longest.
-        let best: { end: number; s: string } | undefined;
-        for (const p of stopStrings) {
-          const at = full.indexOf(p);
-          if (at === -1) continue;
-          const end = at + p.length;
-          if (best === undefined || end < best.end || (end === best.end && p.length > best.s.length))
-            best = { end, s: p };
-        }
+        const best = firstStop(full, stopStrings);
         if (best === undefined) {
           expect(stop).toEqual({ type: "stop", reason: "end_of_input" });
           expect(texts.join("")).toBe(full);

@@ -16,7 +16,7 @@ import {
   type DecoderOptions,
 } from "../src/index.ts";
 import type { DecoderSpec } from "../src/spec.ts";
-import { calledAction } from "./expected-events.ts";
+import { calledAction, textMessage } from "./expected-events.ts";
 import { mergeDeltas } from "./merge-deltas.ts";
 import { textOf } from "./models.ts";
 import { eventsInBursts, ONE_BURST } from "./push-bursts.ts";
@@ -58,9 +58,7 @@ describe.each(["3.0", "3.1-derived"] as const)("Llama 3.x decoder, vocabulary %s
   it("text after the generation prompt, stop on <|eot_id|>", () => {
     const ev = merged(run(s, [...t("Hello, 世界 👋!"), ids.eot, ...t("after")]));
     expect(ev).toEqual([
-      { type: "message_start", role: "assistant", metadata: "" },
-      { type: "text", text: "Hello, 世界 👋!" },
-      { type: "message_end" },
+      ...textMessage("assistant", "Hello, 世界 👋!"),
       { type: "stop", reason: "eos", token: ids.eot },
     ]);
   });
@@ -85,12 +83,8 @@ describe.each(["3.0", "3.1-derived"] as const)("Llama 3.x decoder, vocabulary %s
     expect(ev).toEqual([
       { type: "message_start", role: "assistant", metadata: "" },
       { type: "message_end" },
-      { type: "message_start", role: "ipython", metadata: "" },
-      { type: "text", text: '"42"' },
-      { type: "message_end" },
-      { type: "message_start", role: "assistant", metadata: "" },
-      { type: "text", text: "\n  It is 42." },
-      { type: "message_end" },
+      ...textMessage("ipython", '"42"'),
+      ...textMessage("assistant", "\n  It is 42."),
       { type: "stop", reason: "end_of_input" },
     ]);
   });

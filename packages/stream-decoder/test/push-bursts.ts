@@ -1,11 +1,5 @@
-import {
-  type Decoder,
-  type DecoderEvent,
-  type DecoderHandler,
-  type DecoderOptions,
-  type DecoderSpec,
-  eventCollector,
-} from "../src/index.ts";
+import type { Decoder, DecoderEvent, DecoderHandler, DecoderOptions, DecoderSpec } from "../src/index.ts";
+import { eventCollector } from "../src/index.ts";
 
 export type MakeDecoder = (spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions) => Decoder;
 

@@ -5,6 +5,7 @@
 // the decoder's own output.
 import type { ChatMessage, ChatTokenizer } from "@chatwire/tokenizer";
 import fc from "fast-check";
+import { mulberry32 } from "../../../test-support/mulberry32.ts";
 // Internal helper of @chatwire/tokenizer (Python json.dumps), not part of its public API.
 import { pyJsonDumps } from "../../tokenizer/src/py/json.ts";
 import {
@@ -62,17 +63,8 @@ export function specOf(format: Fmt): DecoderSpec {
   return s;
 }
 
-/** mulberry32: a small seeded PRNG for chunk boundaries. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded PRNG for chunk boundaries. */
+export const prng = mulberry32;
 
 /** Events of one stream: `chunkSeed` undefined = push() one ID at a time, else pushMany() in random chunks. */
 export function decode(

@@ -374,14 +374,18 @@ describe("template decoder: DeepSeek V3 tool calls (<｜tool▁calls▁begin｜>
     expect(ev.filter((e) => e.type === "error")).toEqual([]);
     expect(ev.at(-1)).toMatchObject({ type: "stop", reason: "end_of_input" });
   });
-  test("calls stream (tool_call_name, then argument deltas) while their IDs arrive, one ID per push", () => {
+  /** DeepSeek V3's template, its probed spec, and the IDs of one generated call (calls[0]). */
+  const deepseekOneCall = () => {
     const t = tok("deepseek-v3", DEEPSEEK);
     const ids = rawGenerated(t, [{ role: "user", content: "Weather?" }], {
       role: "assistant",
       content: null,
       tool_calls: [calls[0]],
     });
-    const spec = compileTemplateDecoderSpec(t.textModel, probeTemplate(t));
+    return { t, ids, spec: compileTemplateDecoderSpec(t.textModel, probeTemplate(t)) };
+  };
+  test("calls stream (tool_call_name, then argument deltas) while their IDs arrive, one ID per push", () => {
+    const { t, ids, spec } = deepseekOneCall();
     const c = eventCollector();
     const d = createDecoder(spec, c, { streamToolCalls: true });
     const end = ids.indexOf(t.reserved.get("<｜tool▁call▁end｜>") as number);
@@ -400,13 +404,7 @@ describe("template decoder: DeepSeek V3 tool calls (<｜tool▁calls▁begin｜>
     });
   });
   test("a stop string inside a call body stops the stream there, as in the native decoder", () => {
-    const t = tok("deepseek-v3", DEEPSEEK);
-    const ids = rawGenerated(t, [{ role: "user", content: "Weather?" }], {
-      role: "assistant",
-      content: null,
-      tool_calls: [calls[0]],
-    });
-    const spec = compileTemplateDecoderSpec(t.textModel, probeTemplate(t));
+    const { ids, spec } = deepseekOneCall();
     const c = eventCollector();
     const d = createDecoder(spec, c, { stopStrings: ["Paris"] });
     d.pushMany(ids);

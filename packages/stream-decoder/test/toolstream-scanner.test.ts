@@ -125,45 +125,61 @@ describe("ToolCallScanner: well-formed calls", () => {
     check('{"name": "f", "arguments": [ ] }', { name: "f", args: "[ ]" });
   });
 
-  it('InternLM2 "parameters" (and either key name in any format)', () => {
-    check('{"name": "search", "parameters": {"query": "x"}}', { name: "search", args: '{"query": "x"}' });
-  });
-
-  it("no arguments key: the name only; other keys are skipped", () => {
-    check('{"id": "call_1", "name": "f", "extra": {"arguments": [1]}}', { name: "f", args: "" });
-  });
-
-  it('"name" and "arguments" only count at the top level', () => {
-    check('{"arguments": {"name": "inner", "arguments": 1}, "name": "outer"}', {
-      name: "outer",
-      args: '{"name": "inner", "arguments": 1}',
+  // Key rules, one row per check: the call text, what streams, the name cap if any.
+  const KEY_RULES: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, Expect, number?]>]> = [
+    [
+      'InternLM2 "parameters" (and either key name in any format)',
+      [['{"name": "search", "parameters": {"query": "x"}}', { name: "search", args: '{"query": "x"}' }]],
+    ],
+    [
+      "no arguments key: the name only; other keys are skipped",
+      [['{"id": "call_1", "name": "f", "extra": {"arguments": [1]}}', { name: "f", args: "" }]],
+    ],
+    [
+      '"name" and "arguments" only count at the top level',
+      [
+        [
+          '{"arguments": {"name": "inner", "arguments": 1}, "name": "outer"}',
+          { name: "outer", args: '{"name": "inner", "arguments": 1}' },
+        ],
+        ['{"meta": {"name": "no"}, "name": "yes", "arguments": {}}', { name: "yes", args: "{}" }],
+      ],
+    ],
+    [
+      "a key longer than any key looked for, starting like one, is another key",
+      [['{"argumentsargumentsarguments": {"a": 1}, "namename": "x", "name": "f"}', { name: "f", args: "" }]],
+    ],
+    [
+      "duplicate keys: the first name and the first arguments value are the ones streamed",
+      [
+        [
+          '{"name": "a", "arguments": {"x": 1}, "name": "b", "parameters": {"y": 2}}',
+          { name: "a", args: '{"x": 1}' },
+        ],
+      ],
+    ],
+    [
+      "a non-string name is not reported; a name longer than the cap is not reported",
+      [
+        ['{"name": 5, "arguments": {}}', { args: "{}" }],
+        ['{"name": "abcd", "arguments": {}}', { args: "{}" }, 3],
+        ['{"name": "abc", "arguments": {}}', { name: "abc", args: "{}" }, 3],
+      ],
+    ],
+    [
+      "text after the closed object changes nothing",
+      [
+        [
+          '{"name": "f", "arguments": {"a": 1}} trailing {"name": "g", "arguments": [2]}',
+          { name: "f", args: '{"a": 1}' },
+        ],
+      ],
+    ],
+  ];
+  for (const [title, rows] of KEY_RULES)
+    it(title, () => {
+      for (const [text, want, maxName] of rows) check(text, want, maxName);
     });
-    check('{"meta": {"name": "no"}, "name": "yes", "arguments": {}}', { name: "yes", args: "{}" });
-  });
-
-  it("a key longer than any key looked for, starting like one, is another key", () => {
-    check('{"argumentsargumentsarguments": {"a": 1}, "namename": "x", "name": "f"}', { name: "f", args: "" });
-  });
-
-  it("duplicate keys: the first name and the first arguments value are the ones streamed", () => {
-    check('{"name": "a", "arguments": {"x": 1}, "name": "b", "parameters": {"y": 2}}', {
-      name: "a",
-      args: '{"x": 1}',
-    });
-  });
-
-  it("a non-string name is not reported; a name longer than the cap is not reported", () => {
-    check('{"name": 5, "arguments": {}}', { args: "{}" });
-    check('{"name": "abcd", "arguments": {}}', { args: "{}" }, 3);
-    check('{"name": "abc", "arguments": {}}', { name: "abc", args: "{}" }, 3);
-  });
-
-  it("text after the closed object changes nothing", () => {
-    check('{"name": "f", "arguments": {"a": 1}} trailing {"name": "g", "arguments": [2]}', {
-      name: "f",
-      args: '{"a": 1}',
-    });
-  });
 });
 
 describe("ToolCallScanner: malformed text stops the stream where it becomes malformed", () => {

@@ -24,6 +24,18 @@ import {
 import type { HarmonyTool } from "../src/families/gpt-oss/harmony-tools.ts";
 import { type ChatRequest, type ChatTokenizer, fromFiles } from "../src/index.ts";
 
+/** The function tool of harmony's test_browser_and_function_tool.txt. */
+const LOOKUP_WEATHER = {
+  name: "lookup_weather",
+  description:
+    "Use this tool to lookup the weather in a given location. Call it with the parameter 'location', can be any textual description of a location.",
+  parameters: {
+    type: "object",
+    properties: { location: { type: "string" } },
+    required: ["location"],
+  },
+};
+
 const run = haveHarmonySuite();
 const IDENTITY = "You are ChatGPT, a large language model trained by OpenAI.";
 
@@ -220,18 +232,7 @@ const CASES: Case[] = [
     file: "test_browser_and_function_tool.txt",
     messages: [
       sys({ conversationStartDate: "2025-06-28", tools: [HARMONY_BROWSER] }),
-      dev(undefined, [
-        {
-          name: "lookup_weather",
-          description:
-            "Use this tool to lookup the weather in a given location. Call it with the parameter 'location', can be any textual description of a location.",
-          parameters: {
-            type: "object",
-            properties: { location: { type: "string" } },
-            required: ["location"],
-          },
-        },
-      ]),
+      dev(undefined, [LOOKUP_WEATHER]),
     ],
   },
   {
@@ -378,21 +379,7 @@ describe.runIf(run)("gpt-oss: openai/harmony expected renderings", () => {
       file: "test_browser_and_function_tool.txt",
       request: {
         messages: [],
-        tools: [
-          {
-            type: "function",
-            function: {
-              name: "lookup_weather",
-              description:
-                "Use this tool to lookup the weather in a given location. Call it with the parameter 'location', can be any textual description of a location.",
-              parameters: {
-                type: "object",
-                properties: { location: { type: "string" } },
-                required: ["location"],
-              },
-            },
-          },
-        ],
+        tools: [{ type: "function", function: LOOKUP_WEATHER }],
         chat_template_kwargs: {
           builtin_tools: ["browser"],
           current_date: "2025-06-28",

@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
 import { idDiff } from "../../../test-support/id-diff.ts";
 import { type ChatRequest, type ChatTokenizer, fromFiles, TokenizerError } from "../src/index.ts";
-import { havePython, repoRoot } from "./template-support.ts";
+import { havePython, pythonRenderGptOss, repoRoot } from "./template-support.ts";
 
 interface Vector {
   readonly name: string;
@@ -236,20 +236,7 @@ function toRequest(c: Convo): ChatRequest {
 describe.runIf(havePython())("gpt-oss default form on random conversations = jinja2 + HF tokenizers", () => {
   it("300 seeded random conversations: token-exact", async () => {
     const requests = fc.sample(convo, { numRuns: 300, seed: 1107 }).map(toRequest);
-    const r = spawnSync("/usr/bin/python3", [join(repoRoot, "test-vectors/gen/template_render.py")], {
-      input: JSON.stringify({
-        template: readFileSync(join(repoRoot, "../shared/templates/gpt-oss-120b.jinja"), "utf8"),
-        special: {},
-        now: "2024-07-26T10:00:00",
-        reasoning_as: "thinking",
-        loads_arguments: true,
-        requests,
-      }),
-      encoding: "utf8",
-      maxBuffer: 1 << 28,
-    });
-    expect(r.status, r.stderr).toBe(0);
-    const refs = JSON.parse(r.stdout) as ({ text: string } | { error: string })[];
+    const refs = pythonRenderGptOss(requests);
     const read = (n: string) => readFileSync(resolve(GPTOSS_MODEL_DIR, n), "utf8");
     const tok = fromFiles({
       "tokenizer.json": read("tokenizer.json"),

@@ -6,7 +6,6 @@
 //      text (only format code places them);
 //   3. neutralize never alters the text: decoding each run gives back the reference rendering.
 
-import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -17,11 +16,11 @@ import {
   adversarial,
   render,
   renderWithPython,
-  repoRoot,
   type SharedSuiteFormat,
   sharedSuiteFormats,
   tokenizerFor,
 } from "./chat-support.ts";
+import { pythonRenderGptOss } from "./template-support.ts";
 
 const CALLER_FIELDS = new Set(["content", "name", "metadata", "tools", "reasoning_content", "tool_calls"]);
 
@@ -147,20 +146,7 @@ function renderQwenBatch(reqs: readonly Record<string, unknown>[]): void {
 /** Reference renderings of gpt-oss requests: its chat_template by Python jinja2 (gen/template_render.py). */
 const gptOssRendered = new Map<string, string>();
 function renderGptOssBatch(reqs: readonly Record<string, unknown>[]): void {
-  const r = spawnSync("/usr/bin/python3", [join(repoRoot, "test-vectors/gen/template_render.py")], {
-    input: JSON.stringify({
-      template: readFileSync(join(repoRoot, "../shared/templates/gpt-oss-120b.jinja"), "utf8"),
-      special: {},
-      now: "2024-07-26T10:00:00",
-      reasoning_as: "thinking",
-      loads_arguments: true,
-      requests: reqs,
-    }),
-    encoding: "utf8",
-    maxBuffer: 1 << 28,
-  });
-  if (r.status !== 0) throw new Error(`template_render.py failed: ${r.stderr}`);
-  const out = JSON.parse(r.stdout) as ({ text: string } | { error: string })[];
+  const out = pythonRenderGptOss(reqs);
   for (const [i, q] of reqs.entries()) {
     const o = out[i];
     if (o === undefined || !("text" in o))

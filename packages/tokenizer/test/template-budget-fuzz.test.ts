@@ -8,6 +8,7 @@
 // macro call, the template's size (what one step can evaluate). Counters, not wall-clock
 // asserts; the time and peak RSS are printed for the record (bench/RESULTS.md holds numbers).
 import { describe, expect, test } from "vitest";
+import { mulberry32 } from "../../../test-support/mulberry32.ts";
 import { compileTemplate, Origins, renderProgram, TokenizerError, type Value } from "../src/index.ts";
 import { BINARY_OPERATORS } from "../src/jinja/compile.ts";
 import { FILTER_NAMES, TEST_NAMES } from "../src/jinja/filters.ts";
@@ -22,17 +23,8 @@ const VALUE_UNITS = 16;
 /** The bound: allocation over budget, at most this. */
 const MAX_RATIO = 1;
 
-/** mulberry32: a fixed-seed generator, so a failing case is found again by its index. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A fixed-seed generator, so a failing case is found again by its index. */
+const rng = mulberry32;
 
 function grammar(r: () => number) {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)] as T;

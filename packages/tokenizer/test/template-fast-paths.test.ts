@@ -6,15 +6,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileTemplate, type PStr, renderChatTemplate, TokenizerError } from "../src/index.ts";
-import { havePython, ourResult, pythonRenderEach } from "./template-support.ts";
+import { havePython, type JinjaCase, ourResult, pythonRenderEach } from "./template-support.ts";
 
-interface Case {
-  readonly name: string;
-  readonly template: string;
-  readonly ctx: Record<string, unknown>;
-}
-
-const CASES: Case[] = [
+const CASES: JinjaCase[] = [
   {
     name: "four and more {% set %} in one loop iteration (three inline slots, then a map)",
     template:

@@ -3,15 +3,9 @@
 // provenance the fix must keep.
 import { describe, expect, test } from "vitest";
 import { TEMPLATE } from "../src/index.ts";
-import { havePython, ourRender, ourResult, pythonRenderEach } from "./template-support.ts";
+import { havePython, type JinjaCase, ourRender, ourResult, pythonRenderEach } from "./template-support.ts";
 
-interface Case {
-  readonly name: string;
-  readonly template: string;
-  readonly ctx: Record<string, unknown>;
-}
-
-const CASES: Case[] = [
+const CASES: JinjaCase[] = [
   {
     // functionary-medium-v3.1: `"..."|safe + t["name"] + "'\n"|safe + t | tojson()`.
     name: "`safe` makes a Markup: `+` escapes the plain side",
@@ -77,7 +71,7 @@ const CASES: Case[] = [
   },
 ];
 
-const ERRORS: Case[] = [
+const ERRORS: JinjaCase[] = [
   { name: "tojson of map(...)", template: "{{ xs|map(attribute='a')|tojson }}", ctx: { xs: [{ a: 1 }] } },
   { name: "tojson of selectattr(...)", template: "{{ xs|selectattr('a')|tojson }}", ctx: { xs: [{ a: 1 }] } },
   { name: "length of select(...)", template: "{{ xs|select|length }}", ctx: { xs: [1] } },

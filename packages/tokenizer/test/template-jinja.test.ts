@@ -3,15 +3,9 @@
 // The first group is where @huggingface/jinja 0.5.11's own runtime differs from jinja2 on real
 // templates (noted for upstream in docs/templates.md); we match jinja2.
 import { describe, expect, test } from "vitest";
-import { havePython, ourResult, pythonRenderEach } from "./template-support.ts";
+import { havePython, type JinjaCase, ourResult, pythonRenderEach } from "./template-support.ts";
 
-interface Case {
-  readonly name: string;
-  readonly template: string;
-  readonly ctx: Record<string, unknown>;
-}
-
-const JINJA_DIFFERENCES: Case[] = [
+const JINJA_DIFFERENCES: JinjaCase[] = [
   {
     name: "str() of a list",
     template: "{{ xs }}|{{ xs|string }}|{{ 'a' ~ xs }}",
@@ -57,7 +51,7 @@ const JINJA_DIFFERENCES: Case[] = [
   },
 ];
 
-const SEMANTICS: Case[] = [
+const SEMANTICS: JinjaCase[] = [
   {
     name: "slicing by code points",
     template: "{{ s[1:3] }}|{{ s[-1] }}|{{ s[::-1] }}|{{ s|length }}|{{ xs[1:] }}|{{ xs[::-1] }}",
@@ -160,7 +154,7 @@ const SEMANTICS: Case[] = [
 ];
 
 /** jinja2 constructs real templates use that @huggingface/jinja's parser or runtime refuses. */
-const FEATURES: Case[] = [
+const FEATURES: JinjaCase[] = [
   {
     name: "{% call %} with caller(), twice and nested",
     template:
@@ -227,7 +221,7 @@ const FEATURES: Case[] = [
   },
 ];
 
-const ERRORS: Case[] = [
+const ERRORS: JinjaCase[] = [
   { name: "attribute of undefined", template: "{{ z.a }}", ctx: {} },
   { name: "raise_exception", template: "{{ raise_exception('Bad role: ' ~ r) }}", ctx: { r: "x" } },
   { name: "list.append is refused (immutable sandbox)", template: "{{ xs.append(1) }}", ctx: { xs: [] } },

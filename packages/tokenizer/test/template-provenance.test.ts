@@ -30,58 +30,71 @@ function originMap(s: PStr): string {
 }
 
 describe("provenance through filters, methods, loops, macros", () => {
-  test("concatenation and trim / strip / lstrip", () => {
-    const r = ourRender("[{{ x|trim }}]{{ ('<' ~ x.lstrip(' ')) }}", { x: "  ab " });
-    expect(r.text).toBe("[ab]<ab ");
-    expect(originMap(r)).toBe("TCCTTCCC");
-  });
-  test("split and slicing keep the caller's characters caller", () => {
-    const r = ourRender("{{ x.split('|')[1] }}/{{ x[1:4] }}/{{ x[::-1][:2] }}", { x: "a|bc|d" });
-    expect(r.text).toBe("bc/|bc/d|");
-    expect(originMap(r)).toBe("CCTCCCTCC");
-  });
+  // One row per case: the template, its variables, the text, and one letter per character (T template, C caller).
+  const CASES: ReadonlyArray<readonly [string, string, Record<string, unknown>, string, string]> = [
+    [
+      "concatenation and trim / strip / lstrip",
+      "[{{ x|trim }}]{{ ('<' ~ x.lstrip(' ')) }}",
+      { x: "  ab " },
+      "[ab]<ab ",
+      "TCCTTCCC",
+    ],
+    [
+      "split and slicing keep the caller's characters caller",
+      "{{ x.split('|')[1] }}/{{ x[1:4] }}/{{ x[::-1][:2] }}",
+      { x: "a|bc|d" },
+      "bc/|bc/d|",
+      "CCTCCCTCC",
+    ],
+    [
+      "upper / lower per run (length-changing case maps too)",
+      "{{ ('a' ~ x)|upper }}{{ x.lower() }}",
+      { x: "ßZ" },
+      "ASSZßz",
+      "TCCCCC",
+    ],
+    [
+      "tojson: punctuation is template, escaped caller characters stay caller",
+      "{{ d|tojson }}",
+      { d: { k: 'a"b' } },
+      '{"k": "a\\"b"}',
+      "TTCTTTTCCCCTT",
+    ],
+    ["str() of a list: repr quotes are template", "{{ xs }}", { xs: ["a\n"] }, "['a\\n']", "TTCCCTT"],
+    [
+      "loops, macros and namespace accumulate with provenance",
+      "{% macro m(v) %}<{{ v }}>{% endmacro %}{% set ns = namespace(s='') %}{% for c in xs %}{% set ns.s = ns.s ~ m(c) %}{% endfor %}{{ ns.s }}",
+      { xs: ["a", "bb"] },
+      "<a><bb>",
+      "TCTTCCT",
+    ],
+    [
+      "escape: an entity replacing a caller character is caller text",
+      "{{ ('<' ~ x)|e }}",
+      { x: "a<" },
+      "&lt;a&lt;",
+      "TTTTCCCCC",
+    ],
+    [
+      "call blocks, varargs and * arguments keep the caller's characters caller",
+      "{% macro w(a) %}[{{ a }}{{ varargs|join }}{{ caller(a) }}]{% endmacro %}{% call(v) w(*xs) %}({{ v }}){% endcall %}",
+      { xs: ["a", "b"] },
+      "[ab(a)]",
+      "TCCTCTT",
+    ],
+  ];
+  for (const [title, template, ctx, text, origins] of CASES)
+    test(title, () => {
+      const r = ourRender(template, ctx);
+      expect(r.text).toBe(text);
+      expect(originMap(r)).toBe(origins);
+    });
   test("replace: the replacement has its own origin", () => {
     const r = ourRender("{{ x.replace('b', '<|T|>') }}", { x: "abc" });
     expect(r.text).toBe("a<|T|>c");
     expect(originMap(r)).toBe("CTTTTTC");
     const s = ourRender("{{ 'xay'.replace('a', x) }}", { x: "Q" });
     expect(originMap(s)).toBe("TCT");
-  });
-  test("upper / lower per run (length-changing case maps too)", () => {
-    const r = ourRender("{{ ('a' ~ x)|upper }}{{ x.lower() }}", { x: "ßZ" });
-    expect(r.text).toBe("ASSZßz");
-    expect(originMap(r)).toBe("TCCCCC");
-  });
-  test("tojson: punctuation is template, escaped caller characters stay caller", () => {
-    const r = ourRender("{{ d|tojson }}", { d: { k: 'a"b' } });
-    expect(r.text).toBe('{"k": "a\\"b"}');
-    expect(originMap(r)).toBe("TTCTTTTCCCCTT");
-  });
-  test("str() of a list: repr quotes are template", () => {
-    const r = ourRender("{{ xs }}", { xs: ["a\n"] });
-    expect(r.text).toBe("['a\\n']");
-    expect(originMap(r)).toBe("TTCCCTT");
-  });
-  test("loops, macros and namespace accumulate with provenance", () => {
-    const r = ourRender(
-      "{% macro m(v) %}<{{ v }}>{% endmacro %}{% set ns = namespace(s='') %}{% for c in xs %}{% set ns.s = ns.s ~ m(c) %}{% endfor %}{{ ns.s }}",
-      { xs: ["a", "bb"] },
-    );
-    expect(r.text).toBe("<a><bb>");
-    expect(originMap(r)).toBe("TCTTCCT");
-  });
-  test("escape: an entity replacing a caller character is caller text", () => {
-    const r = ourRender("{{ ('<' ~ x)|e }}", { x: "a<" });
-    expect(r.text).toBe("&lt;a&lt;");
-    expect(originMap(r)).toBe("TTTTCCCCC");
-  });
-  test("call blocks, varargs and * arguments keep the caller's characters caller", () => {
-    const r = ourRender(
-      "{% macro w(a) %}[{{ a }}{{ varargs|join }}{{ caller(a) }}]{% endmacro %}{% call(v) w(*xs) %}({{ v }}){% endcall %}",
-      { xs: ["a", "b"] },
-    );
-    expect(r.text).toBe("[ab(a)]");
-    expect(originMap(r)).toBe("TCCTCTT");
   });
   test("property: any caller string round-trips through trim/split/join with every character caller", () => {
     fc.assert(

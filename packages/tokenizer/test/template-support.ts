@@ -2,7 +2,7 @@
 // environment, test-vectors/gen/template_render.py, run as a subprocess) and our renderer on the
 // same raw variables.
 import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compileTemplate, Origins, type PStr, renderProgram, TokenizerError } from "../src/index.ts";
@@ -33,10 +33,37 @@ export function pythonRender(template: string, contexts: readonly object[], now 
   return JSON.parse(r.stdout) as RefResult[];
 }
 
+/**
+ * Python jinja2 renders of gpt-oss's chat template over chat requests, as transformers calls it
+ * (reasoning as `thinking`, string arguments parsed).
+ */
+export function pythonRenderGptOss(requests: readonly object[]): RefResult[] {
+  const r = spawnSync(python, [script], {
+    input: JSON.stringify({
+      template: readFileSync(join(repoRoot, "../shared/templates/gpt-oss-120b.jinja"), "utf8"),
+      special: {},
+      now: NOW,
+      reasoning_as: "thinking",
+      loads_arguments: true,
+      requests,
+    }),
+    encoding: "utf8",
+    maxBuffer: 1 << 28,
+  });
+  if (r.status !== 0) throw new Error(`template_render.py failed: ${r.stderr}`);
+  return JSON.parse(r.stdout) as RefResult[];
+}
+
 /** A case rendered with one raw variable set. */
 export interface RenderCase {
   readonly template: string;
   readonly ctx: object;
+}
+
+/** A named case of the suites that compare our renderer with Python jinja2. */
+export interface JinjaCase extends RenderCase {
+  readonly name: string;
+  readonly ctx: Record<string, unknown>;
 }
 
 /**

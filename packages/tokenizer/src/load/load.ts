@@ -22,8 +22,10 @@ import { parseEosTokenIds, parseTokenizerConfig, type TokenizerConfig } from "./
 import {
   loadTextModel,
   type ModelSource,
+  present,
   readModelSource,
   TEKKEN_FILE,
+  textOf,
   unreachableIds,
   VERSIONED_SPM_FILES,
 } from "./model-files.ts";
@@ -56,20 +58,8 @@ export const CONFIG_FILE = "tokenizer_config.json";
 /** Optional files whose eos_token_id are added to the family's EOS IDs, in this order. */
 export const EOS_FILES: readonly string[] = ["generation_config.json", "config.json"];
 
-const utf8 = new TextDecoder();
-
-function textOf(content: string | Uint8Array, file: string): string {
-  if (typeof content === "string") return content;
-  if (content instanceof Uint8Array) return utf8.decode(content);
-  throw new TokenizerError("invalid-argument", `${file} must be a string or a Uint8Array`, { file });
-}
-
-function optional(files: TokenizerFiles, name: string): string | Uint8Array | undefined {
-  return Object.hasOwn(files, name) ? files[name] : undefined;
-}
-
 function need(files: TokenizerFiles, name: string, label: (name: string) => string): string | Uint8Array {
-  const content = optional(files, name);
+  const content = present(files, name);
   if (content === undefined) {
     const file = label(name);
     throw new TokenizerError("file-not-found", `${file} does not exist`, { file });
@@ -90,7 +80,7 @@ function templatesOf(
   label: (name: string) => string,
 ): string[] {
   const out: string[] = [];
-  const jinja = optional(files, TEMPLATE_FILE);
+  const jinja = present(files, TEMPLATE_FILE);
   if (jinja !== undefined) out.push(textOf(jinja, label(TEMPLATE_FILE)));
   const raw = config.raw.chat_template;
   if (typeof raw === "string") out.push(raw);
@@ -106,7 +96,7 @@ function templatesOf(
 function extraEosOf(files: TokenizerFiles, label: (name: string) => string): number[] {
   const ids: number[] = [];
   for (const name of EOS_FILES) {
-    const content = optional(files, name);
+    const content = present(files, name);
     if (content === undefined) continue;
     const file = label(name);
     for (const id of parseEosTokenIds(textOf(content, file), file)) if (!ids.includes(id)) ids.push(id);

@@ -79,13 +79,15 @@ export type ModelSource =
 
 const utf8 = new TextDecoder();
 
-function textOf(content: string | Uint8Array, file: string): string {
+/** A file's text: a string as it is, bytes decoded as UTF-8. */
+export function textOf(content: string | Uint8Array, file: string): string {
   if (typeof content === "string") return content;
   if (content instanceof Uint8Array) return utf8.decode(content);
   throw new TokenizerError("invalid-argument", `${file} must be a string or a Uint8Array`, { file });
 }
 
-function present(files: ModelFiles, name: string): string | Uint8Array | undefined {
+/** The file of that name, or undefined (own names only: "__proto__" is a name like any other). */
+export function present(files: ModelFiles, name: string): string | Uint8Array | undefined {
   return Object.hasOwn(files, name) ? files[name] : undefined;
 }
 

@@ -77,16 +77,19 @@ function renderTool(b: ChatSink, fn: PyMap, k: number): void {
       b.text(">", null, "tools");
     }
   };
+  // The template writes a function's and a parameter's description alike: stripped, in its tags.
+  const describe = (m: PyMap, field: string): void => {
+    const description = m.get("description");
+    if (description === undefined) return;
+    const d = pyStrip(pyStr(description));
+    b.text("\n<description>", null, "tools");
+    tools(d.text, `${field}.description`, d.dropped);
+    b.text("</description>", null, "tools");
+  };
   b.text("\n<function>\n<name>", null, "tools");
   tools(pyStr(fn.get("name") ?? null), `${at}.name`);
   b.text("</name>", null, "tools");
-  const description = fn.get("description");
-  if (description !== undefined) {
-    const d = pyStrip(pyStr(description));
-    b.text("\n<description>", null, "tools");
-    tools(d.text, `${at}.description`, d.dropped);
-    b.text("</description>", null, "tools");
-  }
+  describe(fn, at);
   b.text("\n<parameters>", null, "tools");
   const parameters = fn.get("parameters");
   const properties = isMap(parameters) ? parameters.get("properties") : undefined;
@@ -104,13 +107,7 @@ function renderTool(b: ChatSink, fn: PyMap, k: number): void {
           tools(pyStr(type), `${field}.type`);
           b.text("</type>", null, "tools");
         }
-        const pd = fields.get("description");
-        if (pd !== undefined) {
-          const d = pyStrip(pyStr(pd));
-          b.text("\n<description>", null, "tools");
-          tools(d.text, `${field}.description`, d.dropped);
-          b.text("</description>", null, "tools");
-        }
+        describe(fields, field);
       }
       extraKeys(fields, ["name", "type", "description"], field);
       b.text("\n</parameter>", null, "tools");

@@ -79,7 +79,15 @@ export function byteLevelTableContents(
 
 /** The stored vocabulary, merges and rest, or undefined (absent, other content, malformed). */
 export function readByteLevelTables(tables: ModelTables | undefined): StoredByteLevel | undefined {
-  const file = openTables(tables, FAMILY);
+  return readStoredBpe(tables, FAMILY);
+}
+
+/**
+ * A BPE tokenizer.json's stored vocabulary, merges and rest under `family` (byte-level and
+ * SentencePiece-converted files store them alike), or undefined (absent, other content, malformed).
+ */
+export function readStoredBpe(tables: ModelTables | undefined, family: string): StoredByteLevel | undefined {
+  const file = openTables(tables, family);
   if (file === undefined) return undefined;
   const rest = file.meta.rest;
   if (typeof rest !== "object" || rest === null || Array.isArray(rest)) return undefined;

@@ -6,8 +6,9 @@
 // "read the tokenizer.json". Blocking is applied after reading (the merge table is built on the
 // first encode), so one table file serves the native and the template loaders alike.
 
-import { Vocab } from "../bytelevel/vocab.ts";
-import { type ModelTables, metaFor, openTables, tokenizerJsonRest } from "../tables/model-tables.ts";
+import { readStoredBpe } from "../bytelevel/model-tables.ts";
+import type { Vocab } from "../bytelevel/vocab.ts";
+import { type ModelTables, metaFor, tokenizerJsonRest } from "../tables/model-tables.ts";
 import { writeTableFile } from "../tables/table-file.ts";
 
 export const FAMILY = "sentencepiece-json";
@@ -39,20 +40,7 @@ export function spJsonTableFile(
 
 /** The stored vocabulary, merges and rest, or undefined (absent, other content, malformed). */
 export function readSpJsonTables(tables: ModelTables | undefined): StoredSpJson | undefined {
-  const file = openTables(tables, FAMILY);
-  if (file === undefined) return undefined;
-  const rest = file.meta.rest;
-  if (typeof rest !== "object" || rest === null || Array.isArray(rest)) return undefined;
-  const pieces = file.strings("pieces");
-  const slots = file.array("vocabSlots", "i32");
-  const merges = file.array("merges", "i32");
-  if (pieces === undefined || slots === undefined || merges === undefined || merges.length % 3 !== 0)
-    return undefined;
-  const vocab = Vocab.fromStored(pieces, slots);
-  if (vocab === undefined || vocab.maxId !== pieces.length - 1) return undefined;
-  for (let k = 0; k < merges.length; k++) {
-    const id = merges[k] as number;
-    if (id < 0 || id > vocab.maxId || pieces[id] === undefined) return undefined;
-  }
-  return { rest, vocab, merges };
+  const stored = readStoredBpe(tables, FAMILY);
+  // Not the table file: nothing here reads it later, so the model does not keep it alive.
+  return stored === undefined ? undefined : { rest: stored.rest, vocab: stored.vocab, merges: stored.merges };
 }

@@ -244,18 +244,12 @@ function parsePreTokenizer(p: Json, fail: Fail): PreTokenizerStep[] {
     ];
   }
   if (type === "Metaspace") {
-    const replacement = o.replacement;
-    if (typeof replacement !== "string" || [...replacement].length !== 1)
-      fail("pre_tokenizer Metaspace needs a one-character replacement", "pre_tokenizer");
-    // Older files spell the scheme as add_prefix_space (true = always).
-    const scheme = o.prepend_scheme ?? (o.add_prefix_space === false ? "never" : "always");
-    if (scheme !== "always" && scheme !== "first" && scheme !== "never")
-      fail(`unsupported pre_tokenizer Metaspace prepend_scheme ${JSON.stringify(scheme)}`, "pre_tokenizer");
+    const { replacement, scheme } = metaspaceOf(o, fail, "pre_tokenizer");
     return [
       {
         kind: "metaspace",
-        replacement: replacement as string,
-        prepend: scheme as "always" | "first" | "never",
+        replacement,
+        prepend: scheme,
         split: o.split !== false,
       },
     ];
@@ -302,13 +296,8 @@ function parseDecoder(d: Json, fail: Fail): DecoderStep[] {
     ];
   }
   if (type === "Metaspace") {
-    const replacement = o.replacement;
-    if (typeof replacement !== "string" || [...replacement].length !== 1)
-      fail("decoder Metaspace needs a one-character replacement", "decoder");
-    const scheme = o.prepend_scheme ?? (o.add_prefix_space === false ? "never" : "always");
-    if (scheme !== "always" && scheme !== "first" && scheme !== "never")
-      fail(`unsupported decoder Metaspace prepend_scheme ${JSON.stringify(scheme)}`, "decoder");
-    return [{ kind: "metaspace", replacement: replacement as string, stripFirst: scheme !== "never" }];
+    const { replacement, scheme } = metaspaceOf(o, fail, "decoder");
+    return [{ kind: "metaspace", replacement, stripFirst: scheme !== "never" }];
   }
   if (type === "ByteFallback") return [{ kind: "byte-fallback" }];
   if (type === "Fuse") return [{ kind: "fuse" }];
@@ -335,4 +324,20 @@ function parseAddedTokens(a: Json, fail: Fail): SpAddedToken[] {
     // HF's default for a token without the flag: normalized unless special.
     normalized: t.normalized === undefined ? t.special !== true : t.normalized === true,
   }));
+}
+
+/** A Metaspace component's replacement character and prepend scheme (pre_tokenizer and decoder alike). */
+function metaspaceOf(
+  o: JsonObject,
+  fail: Fail,
+  where: "pre_tokenizer" | "decoder",
+): { replacement: string; scheme: "always" | "first" | "never" } {
+  const replacement = o.replacement;
+  if (typeof replacement !== "string" || [...replacement].length !== 1)
+    fail(`${where} Metaspace needs a one-character replacement`, where);
+  // Older files spell the scheme as add_prefix_space (true = always).
+  const scheme = o.prepend_scheme ?? (o.add_prefix_space === false ? "never" : "always");
+  if (scheme !== "always" && scheme !== "first" && scheme !== "never")
+    fail(`unsupported ${where} Metaspace prepend_scheme ${JSON.stringify(scheme)}`, where);
+  return { replacement: replacement as string, scheme: scheme as "always" | "first" | "never" };
 }
