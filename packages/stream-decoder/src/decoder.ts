@@ -1920,8 +1920,17 @@ export class StreamDecoder implements Decoder {
           continue;
         }
         if (f === FAST_ACTION) {
-          h.onActionText(t);
-          this.actionTail(t);
+          // A run of action text: the piece to onActionText, then to the parser (if it reads
+          // chunks) and the raw text, while the mode holds (a handler may end the stream).
+          for (;;) {
+            h.onActionText(t);
+            this.actionTail(t);
+            if (i === n || this.fast !== FAST_ACTION) break;
+            const next = ids[i] as number;
+            t = typeof next === "number" ? table[next] : undefined;
+            if (t === undefined) break;
+            i++;
+          }
           continue;
         }
       }

@@ -22,11 +22,19 @@ export const NODE_BUFFER = (globalThis as { Buffer?: Ucs2Buffer }).Buffer;
 const SMALL = 256;
 /** Units per String.fromCharCode call (an argument list of this size is safe everywhere). */
 const SLICE = 8192;
-/** A buffer this large is dropped at the action's end instead of being kept for the next one. */
+/** Buffers up to this many units go back to the shared free list when an action ends. */
 const KEEP_MAX = 1 << 16;
+/** Most buffers kept on the free list (with KEEP_MAX: at most 512 KB per process). */
+const FREE_MAX = 4;
+const EMPTY = new Uint16Array(0);
+/**
+ * Buffers of ended actions, for the next action of any decoder: a server makes one decoder per
+ * stream, and growing a fresh buffer from nothing for each call cost more than the copies into it.
+ */
+const FREE: Uint16Array[] = [];
 
 export class RawText {
-  private buf: Uint16Array = new Uint16Array(64);
+  private buf: Uint16Array = EMPTY;
   /** Units held. */
   length = 0;
 
@@ -41,11 +49,24 @@ export class RawText {
   }
 
   private grow(need: number): Uint16Array {
-    let size = this.buf.length * 2;
-    while (size < need) size *= 2;
-    const b = new Uint16Array(size);
-    b.set(this.buf.subarray(0, this.length));
+    const old = this.buf;
+    let b: Uint16Array | undefined;
+    for (let i = FREE.length - 1; i >= 0; i--) {
+      const f = FREE[i] as Uint16Array;
+      if (f.length >= need) {
+        b = f;
+        FREE.splice(i, 1);
+        break;
+      }
+    }
+    if (b === undefined) {
+      let size = Math.max(256, old.length * 2);
+      while (size < need) size *= 2;
+      b = new Uint16Array(size);
+    }
+    b.set(old.subarray(0, this.length));
     this.buf = b;
+    if (old !== EMPTY) release(old);
     return b;
   }
 
@@ -56,10 +77,18 @@ export class RawText {
     return out;
   }
 
+  /** Empty; the buffer goes back to the free list. */
   clear(): void {
     this.length = 0;
-    if (this.buf.length > KEEP_MAX) this.buf = new Uint16Array(64);
+    const b = this.buf;
+    if (b === EMPTY) return;
+    this.buf = EMPTY;
+    release(b);
   }
+}
+
+function release(b: Uint16Array): void {
+  if (b.length <= KEEP_MAX && FREE.length < FREE_MAX) FREE.push(b);
 }
 
 /**

@@ -38,6 +38,27 @@ describe("RawText", () => {
     expect(raw.take()).toBe("\ude00a");
   });
 
+  it("decoders interleaved: a buffer one action gives back is reused by another, never shared", () => {
+    fc.assert(
+      fc.property(fc.array(fc.tuple(fc.nat(2), fc.boolean(), piece), { maxLength: 200 }), (steps) => {
+        const raws = [new RawText(), new RawText(), new RawText()];
+        const want = ["", "", ""];
+        for (const [k, take, p] of steps) {
+          const r = raws[k] as RawText;
+          if (take) {
+            expect(r.take()).toBe(want[k]);
+            want[k] = "";
+          } else {
+            r.append(p.repeat(40));
+            want[k] += p.repeat(40);
+          }
+        }
+        for (let k = 0; k < 3; k++) expect((raws[k] as RawText).take()).toBe(want[k]);
+      }),
+      { seed: 40_4, numRuns: 200 },
+    );
+  });
+
   it("with and without Node's Buffer the string is the same code units", () => {
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 20_000 }), (us) => {
