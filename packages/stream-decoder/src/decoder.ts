@@ -45,6 +45,7 @@ import { CHANNELS, P_CHANNEL, P_CONSTRAIN, P_HEAD, parseHarmonyHeader } from "./
 import { SLOW_PATH_ONLY } from "./internal.ts";
 import { quote40 } from "./model-text.ts";
 import { newlines, trailingNewlines } from "./newlines.ts";
+import { RawText } from "./raw-text.ts";
 import {
   bodyParserOptions,
   Cls,
@@ -135,6 +136,17 @@ const FAST_ACTION = 4;
 
 const NO_CALLER_STOPS: ReadonlySet<number> = new Set();
 
+/** The handler's per-token callbacks. */
+type TextCallbacks = Pick<CoreHandler, "onText" | "onReasoning" | "onActionText">;
+
+function hasTextCallbacks(h: DecoderHandler): h is DecoderHandler & TextCallbacks {
+  return (
+    typeof h.onText === "function" &&
+    typeof h.onReasoning === "function" &&
+    typeof h.onActionText === "function"
+  );
+}
+
 /**
  * One stream. A class with prototype methods and every field set in the constructor (one
  * hidden class, small-integer fields). Measured (bench --quick, headline fixture): the closure
@@ -146,6 +158,12 @@ export class StreamDecoder implements Decoder {
   // ---- per spec / options (never change) ----
   /** The caller's handler, or one wrapper class when it lacks callbacks (./handler.ts). */
   private readonly h: CoreHandler;
+  /**
+   * Where the per-token text goes (onText, onReasoning, onActionText): the caller's own object
+   * when it has all three, even if `h` is the wrapper (a handler without, say, onStop), so the
+   * per-token call is a direct call the JIT can inline, not one more through the wrapper.
+   */
+  private readonly ht: TextCallbacks;
   private readonly spec: DecoderSpec;
   private readonly g: CompiledGrammar;
   private readonly classes: Uint8Array;
@@ -245,12 +263,8 @@ export class StreamDecoder implements Decoder {
   private parserReads = false;
   /** The open action's parser cuts a list of calls (BodyParser.feedCall). */
   private callList = false;
-  /**
-   * Action text so far. Kept as `raw += t` on purpose: an array of chunks joined once at the
-   * action end was measured SLOWER (tools 8k: 48 vs 34 ns/token; push ~7 ns + join ~14 ns per
-   * chunk in V8 vs ~8 ns per cons string plus one flatten at JSON.parse).
-   */
-  private raw = "";
+  /** Action text so far (./raw-text.ts says why a buffer of code units, not `raw += t`). */
+  private readonly raw = new RawText();
   private rawOverflow = false;
   /** FIELDS header: its parts (P_* kinds and texts), their total length, the role the prompt preset. */
   private fieldKinds: number[] = [];
@@ -298,6 +312,7 @@ export class StreamDecoder implements Decoder {
     // The handler is the caller's own (or one wrapper when it lacks callbacks): the option
     // streamToolCalls adds no layer in between, it only gives the body parsers a sink.
     this.h = coreHandler(handler);
+    this.ht = hasTextCallbacks(handler) ? handler : this.h;
     this.sink = options.streamToolCalls === true ? toolCallSink(this.h) : null;
     const tools = options.tools;
     if (tools !== undefined && !Array.isArray(tools)) throw new TypeError("tools must be an array");
@@ -464,10 +479,10 @@ export class StreamDecoder implements Decoder {
   private deliver(t: string): void {
     switch (this.state) {
       case S_CONTENT:
-        this.h.onText(t);
+        this.ht.onText(t);
         return;
       case S_REASONING:
-        this.h.onReasoning(t);
+        this.ht.onReasoning(t);
         return;
       case S_ACTION:
         this.actionText(t);
@@ -481,7 +496,7 @@ export class StreamDecoder implements Decoder {
       this.callListText(p, t);
       return;
     }
-    this.h.onActionText(t);
+    this.ht.onActionText(t);
     this.actionTail(t);
   }
 
@@ -492,7 +507,7 @@ export class StreamDecoder implements Decoder {
   private actionTail(t: string): void {
     if (this.parserReads) (this.parser as BodyParser).feed(t);
     const raw = this.raw;
-    if (!this.rawOverflow && raw.length + t.length <= this.maxBuffered) this.raw = raw + t;
+    if (!this.rawOverflow && raw.length + t.length <= this.maxBuffered) raw.append(t);
     else this.keepRaw(t);
   }
 
@@ -507,7 +522,7 @@ export class StreamDecoder implements Decoder {
       const n = (p.feedCall as (text: string) => number).call(p, rest);
       const head = n < rest.length ? rest.slice(0, n) : rest;
       if (head !== "") {
-        this.h.onActionText(head);
+        this.ht.onActionText(head);
         this.keepRaw(head);
       }
       if (n >= rest.length) return;
@@ -515,7 +530,7 @@ export class StreamDecoder implements Decoder {
       const kind = this.actionKind;
       this.finishAction(p);
       this.h.onActionStart(kind);
-      this.raw = "";
+      this.raw.clear();
       this.rawOverflow = false;
       p.nextCall?.();
     }
@@ -532,7 +547,7 @@ export class StreamDecoder implements Decoder {
       );
       return;
     }
-    this.raw += t;
+    this.raw.append(t);
   }
 
   /**
@@ -854,7 +869,7 @@ export class StreamDecoder implements Decoder {
     this.nlMode = NL_NONE;
     this.actionKind = kind;
     this.actionBody = body;
-    this.raw = "";
+    this.raw.clear();
     this.rawOverflow = false;
     let p: BodyParser | null = null;
     if (body >= 0) {
@@ -888,8 +903,7 @@ export class StreamDecoder implements Decoder {
   /** The action_end of the current action (its parser `p`, null without one). */
   private finishAction(p: BodyParser | null): void {
     const kind = this.actionKind;
-    const text = this.raw;
-    this.raw = "";
+    const text = this.raw.take();
     if (this.rawOverflow)
       this.h.onActionEnd({ kind, raw: text, error: "action text exceeded maxBufferedChars" });
     else {
@@ -1403,7 +1417,7 @@ export class StreamDecoder implements Decoder {
       this.nlMode = NL_NONE;
       this.actionKind = kind;
       this.actionBody = -1;
-      this.raw = "";
+      this.raw.clear();
       this.rawOverflow = false;
       const parser = this.toolArgs ?? new HarmonyArgumentsParser();
       this.toolArgs = parser;
@@ -1551,15 +1565,15 @@ export class StreamDecoder implements Decoder {
     if (t !== undefined) {
       const f = this.fast;
       if (f === FAST_CONTENT) {
-        this.h.onText(t);
+        this.ht.onText(t);
         return;
       }
       if (f === FAST_REASONING) {
-        this.h.onReasoning(t);
+        this.ht.onReasoning(t);
         return;
       }
       if (f === FAST_ACTION) {
-        this.h.onActionText(t);
+        this.ht.onActionText(t);
         this.actionTail(t);
         return;
       }
@@ -1576,8 +1590,8 @@ export class StreamDecoder implements Decoder {
         // once per ID and stop set), so most tokens skip the per-character scan.
         if (m === null || (m.state === 0 && !m.automaton.mayStart(id))) {
           const state = this.state;
-          if (state === S_CONTENT) this.h.onText(t);
-          else if (state === S_REASONING) this.h.onReasoning(t);
+          if (state === S_CONTENT) this.ht.onText(t);
+          else if (state === S_REASONING) this.ht.onReasoning(t);
           else this.actionText(t);
         } else this.emitText(t);
         // The stop matcher's state decides the mode too.
@@ -1889,7 +1903,7 @@ export class StreamDecoder implements Decoder {
   pushMany(ids: ArrayLike<number>): void {
     const n = ids.length;
     const table = this.plainText;
-    const h = this.h;
+    const h = this.ht;
     let i = 0;
     while (i < n) {
       const id = ids[i++] as number;
@@ -1920,8 +1934,17 @@ export class StreamDecoder implements Decoder {
           continue;
         }
         if (f === FAST_ACTION) {
-          h.onActionText(t);
-          this.actionTail(t);
+          // A run of action text: the piece to onActionText, then to the parser (if it reads
+          // chunks) and the raw text, while the mode holds (a handler may end the stream).
+          for (;;) {
+            h.onActionText(t);
+            this.actionTail(t);
+            if (i === n || this.fast !== FAST_ACTION) break;
+            const next = ids[i] as number;
+            t = typeof next === "number" ? table[next] : undefined;
+            if (t === undefined) break;
+            i++;
+          }
           continue;
         }
       }
@@ -1961,7 +1984,7 @@ export class StreamDecoder implements Decoder {
     this.actionKind = "";
     this.actionBody = -1;
     this.useParser(null);
-    this.raw = "";
+    this.raw.clear();
     this.rawOverflow = false;
     this.fieldKinds = [];
     this.fieldTexts = [];

@@ -49,10 +49,13 @@ export class Utf8Pending {
       if (p.lead === 0) return undefined;
       const held = this.packed();
       if (held === p.memoHeld) out = p.memoOut;
+      else if (held === p.memoHeld2) out = p.memoOut2;
       else {
         const r = this.complete(p, k);
         if (r === undefined || r === "") return r;
         out = r;
+        p.memoHeld2 = p.memoHeld;
+        p.memoOut2 = p.memoOut;
         p.memoHeld = held;
         p.memoOut = r;
       }
@@ -218,6 +221,12 @@ export class ByteSplit {
    */
   memoHeld = -1;
   memoOut = "";
+  /**
+   * The prefix completed before that one, and its text: a continuation piece that ends several
+   * characters (a rare CJK tail after two different leads) alternates between two.
+   */
+  memoHeld2 = -1;
+  memoOut2 = "";
 }
 
 /** Length of the sequence a lead byte starts (1..4), 0 for a byte that cannot start one. */

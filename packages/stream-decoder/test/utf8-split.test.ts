@@ -50,6 +50,36 @@ describe("byte pieces: the split path equals the per-byte path", () => {
     });
   }
 
+  it("splits made once per piece and reused (as the decoder keeps one per ID): their memos of completed prefixes", () => {
+    // A few lead pieces and the continuation pieces that complete them, drawn in any order, so
+    // one continuation piece completes different held prefixes in turn.
+    const pool = [
+      [0xe4],
+      [0xe5],
+      [0xf0, 0x9f],
+      [0xf0, 0xa0],
+      [0xb8, 0x80],
+      [0x98, 0x80],
+      [0x80, 0x80, 0x61],
+      [0x41],
+    ].map((xs) => Uint8Array.from(xs));
+    fc.assert(
+      fc.property(fc.array(fc.nat(pool.length - 1), { maxLength: 40 }), (picks) => {
+        const pieces = picks.map((i) => pool[i] as Uint8Array);
+        const splits = pool.map((b) => byteSplitOf(b));
+        const u = new Utf8Pending("maximal-subpart");
+        let out = "";
+        for (const i of picks) {
+          const p = splits[i];
+          const r = p === null || p === undefined ? undefined : u.feedSplit(p);
+          out += `[${r === undefined ? u.feed(pool[i] as Uint8Array) : r}]<${u.len}>`;
+        }
+        expect(`${out}|${u.flush()}`).toBe(run("maximal-subpart", pieces, false));
+      }),
+      { numRuns: 3000, seed: 4343 },
+    );
+  });
+
   it("an emoji cut into pieces takes the split path and decodes whole", () => {
     const bytes = enc.encode("👩‍💻!");
     const pieces = [bytes.slice(0, 2), bytes.slice(2, 5), bytes.slice(5, 9), bytes.slice(9)];
