@@ -280,6 +280,8 @@ const MOVE_CLASS: Readonly<Record<MarkerMove["move"], number>> = {
   "action-kind": Cls.ActionKind,
   "header-field": Cls.HeaderField,
   "end-of-text": Cls.EndOfText,
+  // Nothing to do but what a control piece does (no text): valid wherever text is.
+  "content-mark": Cls.Control,
   misplaced: Cls.Misplaced,
 };
 

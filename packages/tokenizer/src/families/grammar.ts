@@ -38,6 +38,11 @@ export type MarkerMove =
   | { readonly move: "header-field"; readonly field: "channel" | "constrain" }
   /** End of text (</s>, <|endoftext|>, <|end_of_text|>): a stop when it is EOS, else misplaced. */
   | { readonly move: "end-of-text" }
+  /**
+   * A reserved token the template writes around a turn's plain content (Command R7B
+   * <|START_RESPONSE|>): read as a piece with no text, never an error.
+   */
+  | { readonly move: "content-mark" }
   /** Never valid in a generation (BOS, [MASK], <tool_response>, ...): an error event. */
   | { readonly move: "misplaced" };
 

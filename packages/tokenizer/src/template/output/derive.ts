@@ -53,6 +53,15 @@ function first(ctx: ProbeContext, list: readonly Recognizer[]): [Recognizer, For
   return null;
 }
 
+/** The reserved tokens of an assistant turn with content only, when the content is there as written. */
+function contentMarks(ctx: ProbeContext): string[] {
+  const turn = ctx.assistant({ content: CONTENT });
+  if (turn === null || !turn.text.includes(CONTENT)) return [];
+  return turn.pieces.flatMap((p) => ("reserved" in p ? [p.reserved] : []));
+}
+
+const CONTENT = "Probe content two.";
+
 export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): DerivedOutput {
   const markers: Record<string, MarkerMove> = {};
   const ids: Record<string, number> = {};
@@ -102,6 +111,14 @@ export function deriveOutput(ctx: ProbeContext, eosIds: readonly number[]): Deri
     // A whole-turn syntax (harmony) is the whole grammar: no other part is added to it.
     if (p.header !== undefined) break;
   }
+  // Reserved tokens a content-only turn writes around its text that no part gave a move.
+  if (parts.every(([, p]) => p.header === undefined))
+    for (const s of contentMarks(ctx))
+      if (markers[s] === undefined && ctx.id(s) !== ctx.endOfTurn) {
+        markers[s] = { move: "content-mark" };
+        ids[s] = ctx.id(s) as number;
+        evidence.push(`content: ${s} is written around a turn's content (read as no text)`);
+      }
   const given = Object.keys(ctx.variables);
   if (given.length > 0)
     evidence.push(`probe: rendered with variables no request defines, given as "": ${given.join(", ")}`);
