@@ -4,22 +4,32 @@ import { defineConfig } from "vitest/config";
 // Workspace packages resolve to their TypeScript sources through the "source" export
 // condition (package.json exports); published consumers get dist/ through types/default.
 const conditions = ["source", ...defaultServerConditions];
-const SHARED_MODULES = ["packages/{stream-decoder,openai}/test/**/*.test.ts"];
+// Suites that change no environment (process.env, cwd, process handlers), mock nothing, use no
+// fake timers and keep no module state but caches: see the project comment below.
+const SHARED_MODULES = [
+  "packages/{tokenizer,stream-decoder,openai,cli}/test/**/*.test.ts",
+  "{test-vectors,bench}/test/**/*.test.ts",
+];
 
 export default defineConfig({
   resolve: { conditions: ["source", ...defaultClientConditions] },
   ssr: { resolve: { conditions, externalConditions: ["source"] } },
   test: {
-    globalSetup: ["./test-support/fixtures-notice.ts", "./test-support/build-dist.ts"],
+    globalSetup: [
+      "./test-support/fixtures-notice.ts",
+      "./test-support/build-dist.ts",
+      "./test-support/table-cache-dir.ts",
+    ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: "threads",
     // Both cores: many suites wait on child processes (CLI, server, reference tools), and vitest's
     // default (cores - 1) would run every file one after another on a 2-core machine.
     maxWorkers: 2,
-    // The decoder and OpenAI-layer suites change no environment, mock nothing and keep no module
-    // state but caches, so a worker keeps their modules (and loaded tokenizers) from file to file
-    // instead of re-importing them for each file; every other suite gets a fresh module graph.
+    // A worker keeps the shared-modules suites' modules (and the tokenizers their support modules
+    // cache) from file to file instead of re-importing and reloading them for each file. The server
+    // suites (process-wide handlers, the server's stderr state) and the playground (a browser and a
+    // Vite build) get a fresh module graph per file.
     projects: [
       {
         extends: true,

@@ -1,12 +1,15 @@
 // Loads a tokenizer entry of a family's fixtures file (./family-fixtures.ts) the way both
 // conformance batteries do: a built-in by name, else the source directory's files (plus the
 // shared overlay files and the fixtures' template as chat_template.jinja) through fromFiles.
+// Each entry is loaded once per worker (./shared-cache.ts): the batteries of both packages and
+// the suites that round-trip through a family ask for the same few tokenizers.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type ChatTokenizer, fromFiles } from "../packages/tokenizer/src/index.ts";
 import { loadTokenizerSync } from "../packages/tokenizer/src/node.ts";
 import { type FixtureTokenizer, repoRoot, sourceDir } from "./family-fixtures.ts";
 import { fixturesDir } from "./fixtures.ts";
+import { sharedFixture } from "./shared-cache.ts";
 
 const FILES = [
   "tokenizer_config.json",
@@ -26,6 +29,11 @@ function readIf(path: string): Uint8Array | undefined {
 }
 
 export function loadFixtureTokenizer(t: FixtureTokenizer): ChatTokenizer {
+  // The entry's JSON names every file it reads (and the fixtures directory those paths resolve in).
+  return sharedFixture("family-tokenizer", JSON.stringify([t, fixturesDir()]), () => load(t));
+}
+
+function load(t: FixtureTokenizer): ChatTokenizer {
   const options = t.format === undefined ? {} : { format: t.format };
   const s = t.source;
   if ("builtin" in s && t.template === undefined) return loadTokenizerSync(s.builtin, options);

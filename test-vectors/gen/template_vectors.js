@@ -72,6 +72,21 @@ const render = (template, special, requests) =>
     gen.runPython("template_render.py", JSON.stringify({ template, special, now: gen.NOW, requests })),
   );
 
+/** Per tokenizer file: its added tokens and the HF tokenizer (several models share one file). */
+const vocabularies = new Map();
+function vocabulary(tokPath) {
+  let v = vocabularies.get(tokPath);
+  if (v === undefined) {
+    const tokJson = JSON.parse(readFileSync(tokPath, "utf8"));
+    v = {
+      added: [...tokJson.added_tokens].sort((a, b) => a.id - b.id),
+      tok: tokenizers.Tokenizer.fromFile(tokPath),
+    };
+    vocabularies.set(tokPath, v);
+  }
+  return v;
+}
+
 async function main() {
   const outDir = gen.outDirArg("golden/template");
   const suite = JSON.parse(readFileSync(join(gen.vectorsDir, "template-requests.json"), "utf8"));
@@ -83,11 +98,12 @@ async function main() {
     const template = tplBytes.toString("utf8");
     const cfg = JSON.parse(readFileSync(cfgPath, "utf8"));
     const special = specialVars(cfg);
-    const tokJson = JSON.parse(readFileSync(tokPath, "utf8"));
-    const added = [...tokJson.added_tokens].sort((a, b) => a.id - b.id);
+    const { added, tok } = vocabulary(tokPath);
     const reservedIds = new Set(added.map((t) => t.id));
-    const tok = tokenizers.Tokenizer.fromFile(tokPath);
     const encode = async (text) => (await tok.encode(text, null, { addSpecialTokens: false })).getIds();
+    // One call for many texts (the same encoding per text; the files set no padding or truncation).
+    const encodeAll = async (texts) =>
+      (await tok.encodeBatch(texts, { addSpecialTokens: false })).map((e) => e.getIds());
     const reservedOf = (ids) => ids.filter((id) => reservedIds.has(id));
 
     const benign = [];
@@ -111,6 +127,8 @@ async function main() {
       const inserted = m.keep === undefined ? added : added.filter(m.keep);
       const reqs = inserted.map((t) => gen.insertEverywhere(twin.request, t.content));
       const outs = render(template, special, reqs);
+      const naives = await encodeAll(outs.filter((o) => !("error" in o)).map((o) => o.text));
+      let next = 0;
       for (const [i, t] of inserted.entries()) {
         const o = outs[i];
         const requestSha = gen.sha256Short(JSON.stringify(reqs[i]));
@@ -119,7 +137,7 @@ async function main() {
           continue;
         }
         const same = o.text.split(t.content).join("") === twin.rendered.split(t.content).join("");
-        const naive = await encode(o.text);
+        const naive = naives[next++];
         const forged =
           m.forgedRule === "inserted-token"
             ? naive.filter((id) => id === t.id).length - twin.ids.filter((id) => id === t.id).length
