@@ -42,5 +42,5 @@ const manifest = {
   files: { "tokenizer.json": statSync(join(qwen3Dir(), "tokenizer.json")).size },
   source: sha,
 };
-writeFileSync(join(tables, "manifest.json"), `${JSON.stringify(manifest, null, 1)}\n`);
+writeFileSync(join(tables, "manifest.json"), `${JSON.stringify(manifest, null, 2)}\n`);
 process.stdout.write(`build-tables: ${join(tables, `${sha}.cwtables`)}\n`);
