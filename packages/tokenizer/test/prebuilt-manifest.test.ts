@@ -2,7 +2,7 @@
 // package's model files only when the package's name and version and every file's size match, and
 // the first load of "qwen3" with an empty cache directory takes the digest from it (no stamp of the
 // model directory is written, which a load that hashed the file would write) with exact results.
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { manifestSource } from "../src/node/prebuilt-manifest.ts";
@@ -61,7 +61,9 @@ describe("manifestSource", () => {
   });
 });
 
-const hasManifest = prebuiltDirs().some((d) => readdirSync(d).includes("manifest.json"));
+// The data package's tables are built by its build-tables script (the bench runs it); a fresh
+// checkout has none, and this suite then has nothing to load.
+const hasManifest = prebuiltDirs().some((d) => existsSync(join(d, "manifest.json")));
 
 describe.skipIf(!hasManifest)("the first qwen3 load after install", () => {
   it("takes the digest from the manifest, with the results of a load from the files", () => {
