@@ -15,12 +15,13 @@
 // reads ARGS from the tail of the body text the decoder kept with JSON.parse (native: in V8 it
 // costs less than reading every unit in JavaScript as it arrives), whose messages are the
 // errors. The call must be an object, no deeper than MAX_NESTING_DEPTH. Only the type, name and
-// fence lines are kept here (bounded) besides a value being built.
+// fence lines are kept here (bounded) besides a value being built. With the request's tools, a
+// call naming any other tool is an error result naming it (knownTool).
 //
 // Linear in the body (every unit is looked at a bounded number of times: once here, once by
 // the reader or JSON.parse, once more by JSON.parse on the streamed error path); memory bounded
 // by maxBufferedChars (a longer body is an error result); never throws on model output.
-import { type ActionResult, NOT_OBJECT_ERROR, parseArgumentsObject } from "../action-parse.ts";
+import { type ActionResult, knownTool, NOT_OBJECT_ERROR, parseArgumentsObject } from "../action-parse.ts";
 import { isJsonObject as isObject, quote40 } from "../model-text.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
@@ -54,6 +55,8 @@ export class FencedJsonCallParser implements BodyParser {
   /** Made at the first streamed body; null until then. */
   private scanner: ToolCallScanner | null = null;
   private sink: ToolCallSink | null = null;
+  /** The request's tools: a call must name one of them (knownTool). */
+  private tools: ToolSchemas | undefined = undefined;
   private state = S_TYPE;
   private error = "";
   /** Units fed so far (the bound). */
@@ -68,8 +71,9 @@ export class FencedJsonCallParser implements BodyParser {
     this.maxChars = maxBufferedChars;
   }
 
-  reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined, _kind?: string): void {
+  reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
     this.sink = sink;
+    this.tools = tools;
     this.scanner?.reset(null);
     this.state = S_TYPE;
     this.error = "";
@@ -186,7 +190,7 @@ export class FencedJsonCallParser implements BodyParser {
 
   /** `raw`: the body text fed, concatenated (read only on the error path; BodyParser contract). */
   end(raw: string): ActionResult {
-    const r = this.result(raw);
+    const r = knownTool(this.result(raw), this.tools);
     // The built value is the caller's now; the parser holds nothing until the next body.
     this.scanner?.reset(null);
     this.sink = null;

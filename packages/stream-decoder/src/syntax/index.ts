@@ -6,7 +6,7 @@ import { XML_SPELLINGS } from "@chatwire/tokenizer";
 import { ArgKeyValueParser } from "./arg-key-value.ts";
 import type { BodyParserFactory } from "./body.ts";
 import { createCallIdArgsParser } from "./call-id-args.ts";
-import { createToolCheckedFencedJsonCallParser } from "./fenced-json-call-tools.ts";
+import { createFencedJsonCallParser } from "./fenced-json-call.ts";
 import { createJsonArgumentsParser } from "./json-arguments.ts";
 import { JsonCallParser } from "./json-call.ts";
 import { createJsonCallListParser, createJsonNamedCallListParser } from "./json-call-list.ts";
@@ -24,7 +24,7 @@ export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactor
   "json-call-list": createJsonCallListParser,
   "python-call": () => new PythonCallParser(),
   raw: () => new RawParser(),
-  "fenced-json-call": createToolCheckedFencedJsonCallParser,
+  "fenced-json-call": createFencedJsonCallParser,
   "xml-call": (o) => new XmlCallParser(o.maxBufferedChars),
   "name-args": createNameArgsParser,
   "python-call-list": createPythonCallListParser,
