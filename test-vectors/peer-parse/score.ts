@@ -106,7 +106,7 @@ const require = createRequire(join(repoRoot, "packages/tokenizer/package.json"))
 const packageFile = (pkg: string, file: string): string =>
   join(dirname(require.resolve(`${pkg}/models/tokenizer.json`)), file);
 
-interface AddedTokenJson {
+export interface AddedTokenJson {
   id: number;
   content: string;
   special: boolean;
@@ -116,20 +116,14 @@ interface AddedTokenJson {
   normalized: boolean;
 }
 
-/** The vocabulary of a format: the package's files, its chat template replaced by the case's,
- * and (stand-ins) each listed marker the vocabulary lacks appended as a special added token.
- * `config`: more tokenizer_config.json fields (a response_template). */
-export function loadFormat(
-  entry: FormatEntry,
-  config: Readonly<Record<string, unknown>> = {},
-): { tok: TemplateTokenizer; added: string[] } {
-  const json = readJsonFile<{
-    added_tokens: AddedTokenJson[];
-    model: { vocab: Record<string, number> | unknown[] };
-  }>(packageFile(entry.vocabulary.package, "tokenizer.json"));
-  const base = readJsonFile<Record<string, unknown>>(
-    packageFile(entry.vocabulary.package, "tokenizer_config.json"),
-  );
+/** The parts of a tokenizer.json that addMarkers reads and changes. */
+export interface VocabularyJson {
+  added_tokens: AddedTokenJson[];
+  model: { vocab: Record<string, number> | unknown[] };
+}
+
+/** Each marker the vocabulary lacks, appended as a special added token after its highest ID; returns those added. */
+export function addMarkers(json: VocabularyJson, markers: readonly string[]): string[] {
   const have = new Set(json.added_tokens.map((t) => t.content));
   let next = Math.max(
     ...json.added_tokens.map((t) => t.id),
@@ -138,7 +132,7 @@ export function loadFormat(
       : Math.max(...Object.values(json.model.vocab)),
   );
   const added: string[] = [];
-  for (const m of entry.vocabulary.markers) {
+  for (const m of markers) {
     if (have.has(m)) continue;
     next += 1;
     json.added_tokens.push({
@@ -153,6 +147,21 @@ export function loadFormat(
     have.add(m);
     added.push(m);
   }
+  return added;
+}
+
+/** The vocabulary of a format: the package's files, its chat template replaced by the case's,
+ * and (stand-ins) each listed marker the vocabulary lacks appended as a special added token.
+ * `config`: more tokenizer_config.json fields (a response_template). */
+export function loadFormat(
+  entry: FormatEntry,
+  config: Readonly<Record<string, unknown>> = {},
+): { tok: TemplateTokenizer; added: string[] } {
+  const json = readJsonFile<VocabularyJson>(packageFile(entry.vocabulary.package, "tokenizer.json"));
+  const base = readJsonFile<Record<string, unknown>>(
+    packageFile(entry.vocabulary.package, "tokenizer_config.json"),
+  );
+  const added = addMarkers(json, entry.vocabulary.markers);
   const chatTemplate = readFileSync(join(templateDir(entry.template.dir), entry.template.file), "utf8");
   const files = {
     "tokenizer.json": JSON.stringify(json),

@@ -20,7 +20,7 @@ import {
   type TemplateTokenizer,
   templateFromFiles,
 } from "../../packages/tokenizer/src/index.ts";
-import { collect, outputEncoder } from "../peer-parse/score.ts";
+import { addMarkers, collect, outputEncoder, type VocabularyJson } from "../peer-parse/score.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../..");
 const require = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
@@ -57,26 +57,10 @@ export function controlStrings(texts: readonly string[]): string[] {
   return [...out];
 }
 
-interface AddedToken {
-  id: number;
-  content: string;
-  special: boolean;
-  single_word: boolean;
-  lstrip: boolean;
-  rstrip: boolean;
-  normalized: boolean;
-}
-
-const packageJsons = new Map<
-  string,
-  { added_tokens: AddedToken[]; model: { vocab: Record<string, number> | unknown[] } }
->();
+const packageJsons = new Map<string, VocabularyJson>();
 
 /** A vocabulary package's tokenizer.json (read once; callers copy what they change). */
-function packageJson(pkg: string): {
-  added_tokens: AddedToken[];
-  model: { vocab: Record<string, number> | unknown[] };
-} {
+function packageJson(pkg: string): VocabularyJson {
   let j = packageJsons.get(pkg);
   if (j === undefined) {
     const dir = dirname(require.resolve(`${pkg}/models/tokenizer.json`));
@@ -93,34 +77,12 @@ export function standIn(
   config: Readonly<Record<string, unknown>>,
 ): TemplateTokenizer {
   const dir = dirname(require.resolve(`${pkg}/models/tokenizer.json`));
-  const json = JSON.parse(readFileSync(join(dir, "tokenizer.json"), "utf8")) as {
-    added_tokens: AddedToken[];
-    model: { vocab: Record<string, number> | unknown[] };
-  };
+  const json = structuredClone(packageJson(pkg));
   const base = JSON.parse(readFileSync(join(dir, "tokenizer_config.json"), "utf8")) as Record<
     string,
     unknown
   >;
-  const have = new Set(json.added_tokens.map((t) => t.content));
-  const vocab = json.model.vocab;
-  let next = Math.max(
-    ...json.added_tokens.map((t) => t.id),
-    Array.isArray(vocab) ? vocab.length - 1 : Math.max(...Object.values(vocab)),
-  );
-  for (const m of markers) {
-    if (have.has(m)) continue;
-    next += 1;
-    json.added_tokens.push({
-      id: next,
-      content: m,
-      special: true,
-      single_word: false,
-      lstrip: false,
-      rstrip: false,
-      normalized: false,
-    });
-    have.add(m);
-  }
+  addMarkers(json, markers);
   return templateFromFiles(
     {
       "tokenizer.json": JSON.stringify(json),
