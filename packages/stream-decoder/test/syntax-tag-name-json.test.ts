@@ -5,53 +5,12 @@
 // chunk-invariant.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ActionResult } from "../src/action-parse.ts";
 import type { BodyParser } from "../src/syntax/body.ts";
-import { BODY_SYNTAXES } from "../src/syntax/index.ts";
+import { bodyParser, chunked, cutsArb, driveBody } from "./body-drive.ts";
 import { agreedMessage, decodeIds, haveTemplate, loadEntry, message } from "./derived-format-support.ts";
 
-function parser(max = 1_000_000): BodyParser {
-  const make = BODY_SYNTAXES["tag-name-json"];
-  if (make === undefined) throw new Error("no tag-name-json parser");
-  return make({ maxBufferedChars: max, argumentsKey: "arguments" });
-}
-
-function drive(
-  p: BodyParser,
-  chunks: readonly string[],
-  streamed: boolean,
-): { result: ActionResult; names: string[]; args: string } {
-  const names: string[] = [];
-  let args = "";
-  p.reset(
-    streamed
-      ? {
-          onToolCallName: (n) => names.push(n),
-          onToolCallArguments: (t) => {
-            args += t;
-          },
-        }
-      : null,
-    undefined,
-  );
-  for (const c of chunks) p.feed(c);
-  return { result: p.end(chunks.join("")), names, args };
-}
-
-function chunked(text: string, cuts: readonly number[]): string[] {
-  const at = [...new Set(cuts.map((f) => Math.floor(f * text.length)))].sort((a, b) => a - b);
-  const out: string[] = [];
-  let from = 0;
-  for (const c of at)
-    if (c > from && c < text.length) {
-      out.push(text.slice(from, c));
-      from = c;
-    }
-  out.push(text.slice(from));
-  return out;
-}
-
-const cutsArb = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 });
+const parser = (max?: number): BodyParser => bodyParser("tag-name-json", max);
+const drive = driveBody;
 const name = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_.-]{0,8}$/);
 const args = fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
 
