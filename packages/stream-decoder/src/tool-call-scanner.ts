@@ -342,13 +342,33 @@ export class ToolCallScanner {
       const d = t.charCodeAt(j);
       if (d === 34 || d === 92 || d < 32) return false;
     }
+    this.plainValue(t);
+    return true;
+  }
+
+  /** True inside a string value: a JSON-plain chunk now only adds to that string (feedPlain). */
+  get inStringValue(): boolean {
+    return this.state === P_STR && this.strKind === STR_VALUE;
+  }
+
+  /**
+   * feed() of a chunk known to hold no quote, backslash or control unit (JSON-plain: the
+   * decoder's per-ID table says so): inside a string value it is taken whole, with no scan.
+   */
+  feedPlain(t: string): void {
+    if (this.state === P_STR && this.strKind === STR_VALUE) this.plainValue(t);
+    else this.feedUnits(t);
+  }
+
+  /** A JSON-plain chunk inside a string value: kept (building) and streamed. */
+  private plainValue(t: string): void {
+    const n = t.length;
     if (this.build) {
       this.fed += n;
       if (this.fed <= this.maxKept) this.str += t;
       else this.dropBuild();
     }
     if (this.args === A_STREAMING && n > 0 && this.sink !== null) this.sink.onToolCallArguments(t);
-    return true;
   }
 
   private feedUnits(t: string): void {
