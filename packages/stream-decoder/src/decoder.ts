@@ -537,14 +537,7 @@ export class StreamDecoder implements Decoder {
       plain[id] = f;
     }
     if (f === PLAIN_YES) {
-      if (p.defersPlain === true) {
-        const n = this.rawChars + t.length;
-        if (!this.rawOverflow && n <= this.maxBuffered) {
-          this.rawChars = n;
-          this.run += t;
-          return;
-        }
-      }
+      if (p.defersPlain === true && this.deferPlain(t)) return;
       if (this.run !== "") this.flushRun(p);
       (p.feedPlain as (text: string) => void).call(p, t);
     } else {
@@ -552,6 +545,15 @@ export class StreamDecoder implements Decoder {
       p.feed(t);
     }
     this.keepAction(t);
+  }
+
+  /** A JSON-plain chunk joins the deferred run (false: it would pass maxBufferedChars). */
+  private deferPlain(t: string): boolean {
+    const n = this.rawChars + t.length;
+    if (this.rawOverflow || n > this.maxBuffered) return false;
+    this.rawChars = n;
+    this.run += t;
+    return true;
   }
 
   /** The deferred run (non-empty) to the raw text and, as one chunk, to the parser `p`. */
@@ -569,6 +571,8 @@ export class StreamDecoder implements Decoder {
   private actionTail(t: string): void {
     if (this.parserReads) {
       const p = this.parser as BodyParser;
+      // A piece with no table entry (a byte piece's characters, an emoji) inside a string.
+      if (p.defersPlain === true && jsonPlainness(t) === PLAIN_YES && this.deferPlain(t)) return;
       if (this.run !== "") this.flushRun(p);
       p.feed(t);
     }
@@ -1681,7 +1685,11 @@ export class StreamDecoder implements Decoder {
           const state = this.state;
           if (state === S_CONTENT) this.ht.onText(t);
           else if (state === S_REASONING) this.ht.onReasoning(t);
-          else this.actionText(t);
+          else if (this.callList) this.actionText(t);
+          else {
+            this.ht.onActionText(t);
+            this.actionPiece(id, t);
+          }
         } else this.emitText(t);
         // The stop matcher's state decides the mode too.
         if (m !== null) this.setSlow(this.slow);

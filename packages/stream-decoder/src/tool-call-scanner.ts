@@ -207,8 +207,13 @@ export class ToolCallScanner {
   private readonly buildOption: boolean;
   private readonly maxKept: number;
   private state = P_BEFORE;
-  /** Open containers (C_OBJECT / C_ARRAY / C_ROOT) in stack[0 .. depth); the top-level object is depth 1. */
-  private readonly stack = new Uint8Array(MAX_NESTING_DEPTH);
+  /**
+   * Open containers (C_OBJECT / C_ARRAY / C_ROOT) in stack[0 .. depth); the top-level object is
+   * depth 1. At most MAX_NESTING_DEPTH entries (startValue). A plain array grown as needed, not a
+   * typed array of the cap: a reader is made per decoder, and a typed array of that size is
+   * allocated outside the JS heap, which cost more than a short call's whole read.
+   */
+  private readonly stack: number[] = [];
   private depth = 0;
   private num = N_MINUS;
   private lit = "";
