@@ -565,8 +565,8 @@ export class StreamDecoder implements Decoder {
   }
 
   /**
-   * After an action text's event: the parser's chunk (only when it reads chunks: a JSON call
-   * that is not streamed is parsed from `raw` at its end) and the raw text.
+   * After an action text's event: the parser's chunk (only when it reads chunks; one that does
+   * not reads `raw` at the close) and the raw text.
    */
   private actionTail(t: string): void {
     if (this.parserReads) {
