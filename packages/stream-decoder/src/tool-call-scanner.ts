@@ -271,8 +271,9 @@ export class ToolCallScanner {
     this.sink = sink;
     this.depth = 0;
     this.valRole = V_OTHER;
-    this.values.length = 0;
-    this.keys.length = 0;
+    // (Setting an array's length is a builtin call: skipped when there is nothing to drop.)
+    if (this.values.length !== 0) this.values.length = 0;
+    if (this.keys.length !== 0) this.keys.length = 0;
     if (this.argsTop) {
       // The arguments value sits where a call object's "arguments" value would: depth 1.
       this.stack[0] = C_ROOT;
