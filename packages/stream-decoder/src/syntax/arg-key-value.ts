@@ -26,6 +26,7 @@ import { type ActionResult, knownTool } from "../action-parse.ts";
 import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, ToolSchemas } from "./body.ts";
+import { quote40, setKey } from "./body-support.ts";
 import { jsonString } from "./json-text.ts";
 import {
   asString,
@@ -52,16 +53,6 @@ const K_FAILED = 5;
 
 function blank(s: string): boolean {
   return /^[ \t\r\n]*$/u.test(s);
-}
-
-/** At most 40 units of model text in a message. */
-function quote40(s: string): string {
-  return jsonString(s.length > 40 ? `${s.slice(0, 40)}…` : s);
-}
-
-/** Sets a key without going through the prototype chain ("__proto__" is an ordinary key). */
-function setKey(obj: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function isStringTyped(props: Properties | undefined, key: string): boolean {

@@ -20,7 +20,8 @@ import { type ActionResult, knownTool } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
 import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
+import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
+import { isJsonSpace, setKey, tooLongError } from "./body-support.ts";
 import { jsonNumber, jsonString } from "./json-text.ts";
 
 // ---- states ----
@@ -52,15 +53,6 @@ const PREFIX = "call:";
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/u;
 
 type Container = JsonValue[] | { [key: string]: JsonValue };
-
-function isSpace(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9;
-}
-
-/** Sets a key without going through the prototype chain ("__proto__" is an ordinary key). */
-function setKey(obj: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 /** A bare value's meaning. */
 function bareValue(text: string): JsonValue {
@@ -152,7 +144,7 @@ export class MarkerQuotedCallParser implements BodyParser {
     if (this.state === M_FAIL || text.length === 0) return;
     this.fed += text.length;
     if (this.fed > this.maxChars) {
-      this.fail(`the tool call body is longer than ${this.maxChars} characters`);
+      this.fail(tooLongError(this.maxChars));
       return;
     }
     const n = text.length;
@@ -193,7 +185,7 @@ export class MarkerQuotedCallParser implements BodyParser {
           this.after(c);
           break;
         case M_KEY:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 125 && this.isEmpty()) this.close(c);
           else if (c === 58 || c === 44 || c === 125)
             this.fail(`unexpected ${text[i]} where a key should be`);
@@ -204,12 +196,12 @@ export class MarkerQuotedCallParser implements BodyParser {
           }
           break;
         case M_COLON:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 58) this.state = M_VALUE;
           else this.fail('expected ":" after a key');
           break;
         case M_VALUE:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 123 || c === 91) this.open(c);
           else if (c === 93 && this.isEmpty()) this.close(c);
           else if (c === 44 || c === 125 || c === 93)
@@ -221,11 +213,11 @@ export class MarkerQuotedCallParser implements BodyParser {
           }
           break;
         case M_AFTER:
-          if (!isSpace(c)) this.after(c);
+          if (!isJsonSpace(c)) this.after(c);
           break;
         default:
           // M_DONE
-          if (!isSpace(c)) this.fail("text after the call's arguments");
+          if (!isJsonSpace(c)) this.fail("text after the call's arguments");
       }
     }
     if (this.state === M_FAIL) return;
@@ -376,6 +368,5 @@ export class MarkerQuotedCallParser implements BodyParser {
 }
 
 /** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
-export function createMarkerQuotedCallParser(options: BodyParserOptions): BodyParser {
-  return new MarkerQuotedCallParser(options.maxBufferedChars);
-}
+export const createMarkerQuotedCallParser: BodyParserFactory = (o) =>
+  new MarkerQuotedCallParser(o.maxBufferedChars);

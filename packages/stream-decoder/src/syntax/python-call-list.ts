@@ -29,7 +29,8 @@ import { type ActionResult, knownTool } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
 import { type JsonValue, PythonLiteralError, parsePythonLiteral } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
+import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
+import { isJsonSpace, setKey, tooLongError } from "./body-support.ts";
 import { jsonString, jsonText } from "./json-text.ts";
 
 // ---- states ----
@@ -72,9 +73,6 @@ const NESTED = { jsonNames: true } as const;
 /** A value that is one string literal: written raw (`"` + text + `"`). */
 const STRING_START = /^\s*[rRuU]?["']/u;
 
-function isSpace(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9;
-}
 function isIdStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 }
@@ -83,11 +81,6 @@ function isIdPart(c: number): boolean {
 }
 function isNamePart(c: number): boolean {
   return isIdPart(c) || c === 46 /* . */ || c === 45 /* - */;
-}
-
-/** Sets a key without going through the prototype chain ("__proto__" is an ordinary key). */
-function setKey(obj: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 export class PythonCallListParser implements BodyParser {
@@ -202,7 +195,7 @@ export class PythonCallListParser implements BodyParser {
           this.name += text.slice(from, i);
           from = -1;
           if (c === 40 /* ( */) this.openArgs();
-          else if (isSpace(c)) this.state = B_NAME_END;
+          else if (isJsonSpace(c)) this.state = B_NAME_END;
           else this.fail(`unexpected ${JSON.stringify(text[i])} in a call's name`);
           break;
         case B_KEY:
@@ -210,11 +203,11 @@ export class PythonCallListParser implements BodyParser {
           this.key += text.slice(from, i);
           from = -1;
           if (c === 61 /* = */) this.openValue();
-          else if (isSpace(c)) this.state = B_KEY_END;
+          else if (isJsonSpace(c)) this.state = B_KEY_END;
           else this.fail("positional arguments are not allowed");
           break;
         case B_ARG:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 41) this.endCall();
           else if (isIdStart(c)) {
             this.state = B_KEY;
@@ -223,7 +216,7 @@ export class PythonCallListParser implements BodyParser {
           } else this.fail("positional arguments are not allowed");
           break;
         case B_CALL:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (isIdStart(c)) {
             if (this.begun) {
               this.cut = true;
@@ -238,7 +231,7 @@ export class PythonCallListParser implements BodyParser {
           else this.fail("expected a call in the list of calls");
           break;
         case B_BEFORE:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 91 /* [ */) this.state = B_CALL;
           else if (isIdStart(c)) {
             // A bare call: read as a list without its brackets.
@@ -248,23 +241,23 @@ export class PythonCallListParser implements BodyParser {
           } else this.fail("the tool calls are not a Python list of calls");
           break;
         case B_NAME_END:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 40) this.openArgs();
           else this.fail('expected "(" after the call\'s name');
           break;
         case B_KEY_END:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 61) this.openValue();
           else this.fail("positional arguments are not allowed");
           break;
         case B_AFTER_CALL:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 44 /* , */) this.state = B_CALL;
           else if (c === 93 && !this.bare) this.state = B_DONE;
           else this.fail('expected "," or "]" after a call in the list');
           break;
         case B_DONE:
-          if (!isSpace(c)) this.fail("text after the list of calls");
+          if (!isJsonSpace(c)) this.fail("text after the list of calls");
           break;
         default:
           return n;
@@ -273,7 +266,7 @@ export class PythonCallListParser implements BodyParser {
     }
     this.fed += n;
     if (this.fed > this.maxChars) {
-      this.fail(`the tool call body is longer than ${this.maxChars} characters`);
+      this.fail(tooLongError(this.maxChars));
       return n;
     }
     if (from >= 0 && from < n) {
@@ -492,6 +485,5 @@ export class PythonCallListParser implements BodyParser {
 }
 
 /** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
-export function createPythonCallListParser(options: BodyParserOptions): BodyParser {
-  return new PythonCallListParser(options.maxBufferedChars);
-}
+export const createPythonCallListParser: BodyParserFactory = (o) =>
+  new PythonCallListParser(o.maxBufferedChars);

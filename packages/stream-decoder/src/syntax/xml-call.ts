@@ -40,6 +40,7 @@ import { type ActionResult, knownTool } from "../action-parse.ts";
 import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, ToolSchemas } from "./body.ts";
+import { isJsonSpace, quote40, setKey } from "./body-support.ts";
 import { jsonString } from "./json-text.ts";
 import { typeAttributedValue } from "./xml-attribute-typing.ts";
 import { type Properties, propertiesOf, type Typed, typeValue } from "./xml-call-typing.ts";
@@ -67,20 +68,6 @@ const S_FAILED = 8;
 
 /** Attribute text after a quoted name or key: longer is malformed. */
 const MAX_ATTRIBUTES = 64;
-
-function isWs(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9;
-}
-
-/** At most 40 units of model text in a message. */
-function quote40(s: string): string {
-  return jsonString(s.length > 40 ? `${s.slice(0, 40)}…` : s);
-}
-
-/** Sets a key without going through the prototype chain ("__proto__" is an ordinary key). */
-function setKey(obj: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 export class XmlCallParser implements BodyParser {
   private readonly maxBufferedChars: number;
@@ -169,7 +156,7 @@ export class XmlCallParser implements BodyParser {
         case S_BETWEEN:
         case S_AFTER: {
           const c = text.charCodeAt(i);
-          if (isWs(c)) {
+          if (isJsonSpace(c)) {
             i++;
             break;
           }
