@@ -30,10 +30,9 @@
 // held byte run at most maxBufferedChars IDs.
 import { StreamDecoder } from "./decoder.ts";
 import type { ActionEnd, DecoderError, DecoderHandler, MessageHeader, StopInfo } from "./events.ts";
-import { type CoreHandler, coreHandler } from "./handler.ts";
-import { Cls, classOf, type DecoderSpec } from "./spec.ts";
-import { StopStrings } from "./stop-matcher.ts";
-import { ByteRun } from "./template-decoding/byte-run.ts";
+import type { CoreHandler } from "./handler.ts";
+import type { DecoderSpec } from "./spec.ts";
+import { pieceText, TurnStream } from "./template-decoding/turn-stream.ts";
 import type { TemplateTurns } from "./template-spec.ts";
 import type { Decoder, DecoderOptions } from "./types.ts";
 
@@ -116,24 +115,10 @@ class TurnProxy implements CoreHandler {
   }
 }
 
-export class TemplateDecoder implements Decoder {
-  private readonly out: CoreHandler;
+export class TemplateDecoder extends TurnStream {
   private readonly proxy: TurnProxy;
-  private readonly turnOptions: DecoderOptions;
+  /** A user turn's decoder options (stop strings as strings when its spec is another). */
   private readonly plainOptions: DecoderOptions;
-  /** The call turn's decoder options (stop strings as strings: another spec). */
-  private readonly callOptions: DecoderOptions;
-  private readonly maxTokens: number;
-  /** The two openings, longest first, with their roles. */
-  private readonly openings: ReadonlyArray<readonly [readonly number[], string]>;
-  /** HF ByteFallback runs, or null (the table's own byte rule is the reference's). */
-  private readonly bytes: ByteRun | null;
-  /** Routes one ID past the byte filter; false once the stream stopped. */
-  private readonly sink = (id: number): boolean => {
-    this.route(id);
-    return !this.stopped;
-  };
-
   private inner: Decoder;
   /** An opening ended the inner decoder's turn (it takes no more IDs). */
   private innerEnded = false;
@@ -142,9 +127,6 @@ export class TemplateDecoder implements Decoder {
   private held: number[] = [];
   /** T_CALL: units of the call turn's opening text matched so far. */
   private callPos = 0;
-  private count = 0;
-  private ended = false;
-  private isStopped = false;
 
   constructor(
     private readonly spec: DecoderSpec,
@@ -152,61 +134,18 @@ export class TemplateDecoder implements Decoder {
     handler: DecoderHandler,
     options: DecoderOptions,
   ) {
-    this.out = coreHandler(handler);
+    super(turns, handler, options);
     this.proxy = new TurnProxy(this.out);
-    const maxTokens = options.maxTokens ?? -1;
-    if (!Number.isInteger(maxTokens) || (options.maxTokens !== undefined && maxTokens < 1))
-      throw new TypeError("maxTokens must be a positive integer");
-    this.maxTokens = maxTokens;
-    // The stream counts its own tokens: the turns' decoders get no maxTokens.
-    const { maxTokens: _drop, ...turnOptions } = options;
-    this.turnOptions = turnOptions;
-    // A user turn may use the spec variant that does not start in reasoning: stop strings
-    // compiled for the main spec are passed as strings there.
-    const stops = options.stopStrings;
-    this.plainOptions =
-      turns.userSpec !== spec && stops instanceof StopStrings
-        ? { ...turnOptions, stopStrings: stops.patterns }
-        : turnOptions;
-    this.callOptions =
-      stops instanceof StopStrings ? { ...turnOptions, stopStrings: stops.patterns } : turnOptions;
+    this.plainOptions = turns.userSpec !== spec ? this.patternOptions : this.turnOptions;
     this.proxy.holdEnd = turns.callTurn !== null;
-    const openings: Array<readonly [readonly number[], string]> = [];
-    if (turns.assistantPrompt.length > 0) openings.push([turns.assistantPrompt, "assistant"]);
-    if (turns.userPrompt.length > 0) openings.push([turns.userPrompt, "user"]);
-    openings.sort((a, b) => b[0].length - a[0].length);
-    this.openings = openings;
-    this.bytes =
-      turns.byteRun === null ? null : new ByteRun(turns.byteRun, options.maxBufferedChars ?? 1_000_000);
-    this.inner = new StreamDecoder(spec, this.proxy, turnOptions);
+    this.inner = new StreamDecoder(spec, this.proxy, this.turnOptions);
   }
 
-  get stopped(): boolean {
-    return this.isStopped || this.proxy.stopped;
+  protected innerStopped(): boolean {
+    return this.proxy.stopped;
   }
 
-  push(id: number): void {
-    if (this.ended) throw new TypeError("push() after end(); call reset() to decode another stream");
-    if (typeof id !== "number" || !Number.isInteger(id))
-      throw new TypeError(`token id must be an integer, got ${String(id)}`);
-    if (this.stopped) return;
-    this.count++;
-    if (this.bytes === null) this.route(id);
-    else this.bytes.push(id, this.sink);
-    if (this.count === this.maxTokens && !this.stopped) this.stop({ reason: "max_tokens" });
-  }
-
-  pushMany(ids: ArrayLike<number>): void {
-    for (let i = 0; i < ids.length; i++) this.push(ids[i] as number);
-  }
-
-  end(): void {
-    if (this.ended) return;
-    if (!this.stopped) this.stop({ reason: "end_of_input" });
-    this.ended = true;
-  }
-
-  reset(): void {
+  protected resetTurns(): void {
     this.proxy.role = null;
     this.proxy.closing = false;
     this.proxy.turnEnded = false;
@@ -217,17 +156,13 @@ export class TemplateDecoder implements Decoder {
     this.callPos = 0;
     this.inner = this.native(this.spec, this.proxy, this.turnOptions);
     this.innerEnded = false;
-    this.bytes?.reset();
     this.state = T_TURN;
     this.held = [];
-    this.count = 0;
-    this.ended = false;
-    this.isStopped = false;
   }
 
   // ---- routing ----
 
-  private route(id: number): void {
+  protected route(id: number): void {
     if (this.state === T_BETWEEN) {
       this.between(id);
       return;
@@ -272,8 +207,7 @@ export class TemplateDecoder implements Decoder {
         return;
       }
     } else {
-      const c = id >= 0 && id < this.spec.classes.length ? classOf(this.spec, id) : Cls.OutOfRange;
-      const t = c === Cls.Text || c === Cls.TextNl ? (this.spec.text[id] ?? "") : "";
+      const t = pieceText(this.spec, id);
       if (t !== "" && call.text.startsWith(t, this.callPos)) {
         this.held.push(id);
         this.callPos += t.length;
@@ -306,7 +240,7 @@ export class TemplateDecoder implements Decoder {
     this.proxy.endHeld = false;
     this.closeInner();
     this.proxy.skipStart = true;
-    this.inner = this.native(spec, this.proxy, this.callOptions);
+    this.inner = this.native(spec, this.proxy, this.patternOptions);
     this.state = T_TURN;
   }
 
@@ -388,15 +322,10 @@ export class TemplateDecoder implements Decoder {
 
   // ---- stop ----
 
-  private stop(info: StopInfo): void {
-    // A held byte run is resolved first (its text may itself meet a stop string).
-    if (this.bytes !== null && !this.bytes.end(this.sink)) return;
-    if (this.proxy.stopped) return;
-    if (this.state === T_CALL && !this.noCallTurn()) return;
-    if (this.state === T_BETWEEN && !this.releaseHeld()) return;
+  protected closeTurns(): boolean {
+    if (this.state === T_CALL && !this.noCallTurn()) return false;
+    if (this.state === T_BETWEEN && !this.releaseHeld()) return false;
     this.closeInner();
-    if (this.proxy.stopped) return;
-    this.isStopped = true;
-    this.out.onStop(info);
+    return true;
   }
 }

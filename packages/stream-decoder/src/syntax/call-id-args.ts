@@ -67,8 +67,7 @@ export class CallIdArgsParser implements BodyParser {
     switch (this.state) {
       case S_ID:
         this.idFed += text.length;
-        if (this.idFed > this.maxChars)
-          this.fail(tooLongError(this.maxChars));
+        if (this.idFed > this.maxChars) this.fail(tooLongError(this.maxChars));
         else this.idText += text;
         return;
       case S_ARGS:
