@@ -1,12 +1,24 @@
-// Shared by the body-parser suites: a body as pieces (text, or a separator marker), fed the way
-// the decoder feeds a parser, and text cut into chunks at given fractions of its length.
+// Shared by the body-syntax suites: a registered parser, a body as pieces (text, or a separator
+// marker) fed the way the decoder feeds a parser, text cut into chunks at given fractions of its
+// length, and the two checks every syntax runs: a generated call read back from any chunking, and
+// any chunking of any input giving what the whole input gives.
+import type { BodySyntax } from "@chatwire/tokenizer";
+import fc from "fast-check";
 import { expect } from "vitest";
 import type { ActionResult } from "../src/action-parse.ts";
-import type { BodyParser } from "../src/syntax/body.ts";
+import type { BodyParser, ToolSchemas } from "../src/syntax/body.ts";
+import { BODY_SYNTAXES } from "../src/syntax/index.ts";
 
 /** A separator marker between two pieces of a body (DeepSeek's <｜tool▁sep｜>). */
 export const SEP: unique symbol = Symbol("sep");
 export type Piece = string | typeof SEP;
+
+/** A fresh parser of a registered body syntax. */
+export function bodyParser(syntax: BodySyntax, max = 1_000_000): BodyParser {
+  const make = BODY_SYNTAXES[syntax];
+  if (make === undefined) throw new Error(`no ${syntax} parser`);
+  return make({ maxBufferedChars: max, argumentsKey: "arguments" });
+}
 
 /** Feeds the pieces as the decoder does (separator() at SEP, feed() per text), then end(raw). */
 export function feedPieces(parser: BodyParser, pieces: readonly Piece[]): ActionResult {
@@ -19,6 +31,45 @@ export function feedPieces(parser: BodyParser, pieces: readonly Piece[]): Action
     }
   }
   return parser.end(raw);
+}
+
+/** One body's result, with the name and the concatenated argument deltas it streamed. */
+export interface BodyRun {
+  readonly result: ActionResult;
+  readonly names: string[];
+  readonly args: string;
+}
+
+export interface DriveOptions {
+  /** The action kind reset() is given. */
+  readonly kind?: string | undefined;
+  readonly tools?: ToolSchemas | undefined;
+  /** A delta before the name fails the test. */
+  readonly nameFirst?: boolean;
+}
+
+/**
+ * A new body (reset with a recording sink when `streamed`), its pieces fed (feedPieces). An
+ * empty argument delta fails the test.
+ */
+export function drivePieces(
+  p: BodyParser,
+  pieces: readonly Piece[],
+  streamed: boolean,
+  o: DriveOptions = {},
+): BodyRun {
+  const names: string[] = [];
+  let args = "";
+  const sink = {
+    onToolCallName: (n: string) => names.push(n),
+    onToolCallArguments: (t: string) => {
+      expect(t).not.toBe("");
+      if (o.nameFirst === true) expect(names.length).toBe(1);
+      args += t;
+    },
+  };
+  p.reset(streamed ? sink : null, o.tools, o.kind);
+  return { result: feedPieces(p, pieces), names, args };
 }
 
 /** `text` cut at the given fractions of its length (each cut once, none at an end). */
@@ -34,6 +85,87 @@ export function cutAt(text: string, cuts: readonly number[]): string[] {
   }
   out.push(text.slice(from));
   return out;
+}
+
+/** Each text piece cut at the given fractions of its length (cutAt); separators kept. */
+export function cutPieces(pieces: readonly Piece[], cuts: readonly number[]): Piece[] {
+  return pieces.flatMap((p): Piece[] => (p === SEP ? [p] : cutAt(p, cuts)));
+}
+
+/** One unit per chunk; separators kept. */
+export function unitPieces(pieces: readonly Piece[]): Piece[] {
+  return pieces.flatMap((p): Piece[] => (p === SEP ? [p] : [...p]));
+}
+
+export const cutsArb = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 });
+
+/** A body fed whole and cut at `cuts`: the same run (returned). */
+export function expectChunkInvariant(
+  make: () => BodyParser,
+  pieces: readonly Piece[],
+  cuts: readonly number[],
+  streamed: boolean,
+  o?: DriveOptions,
+): BodyRun {
+  const whole = drivePieces(make(), pieces, streamed, o);
+  expect(drivePieces(make(), cutPieces(pieces, cuts), streamed, o)).toEqual(whole);
+  return whole;
+}
+
+/**
+ * A generated call read back: any chunking gives `call`; streamed, the name once and deltas
+ * that parse to its arguments.
+ */
+export function expectCall(
+  make: () => BodyParser,
+  pieces: readonly Piece[],
+  cuts: readonly number[],
+  streamed: boolean,
+  call: { readonly name: string; readonly arguments: unknown },
+  o?: DriveOptions,
+): void {
+  const whole = expectChunkInvariant(make, pieces, cuts, streamed, o);
+  expect(whole.result).toEqual({ call });
+  if (streamed) {
+    expect(whole.names).toEqual([call.name]);
+    expect(JSON.parse(whole.args)).toEqual(call.arguments);
+  }
+}
+
+/**
+ * The chunk-invariance battery of one body on one parser: whole vs cut at `cuts` vs one unit at a
+ * time, streamed and not, give the same result, name and deltas. With `callDeltas` and a call,
+ * the deltas are its arguments' JSON and its name is reported once.
+ */
+export function expectSameRuns(
+  p: BodyParser,
+  pieces: readonly Piece[],
+  cuts: readonly number[],
+  o: DriveOptions = {},
+  callDeltas = true,
+): BodyRun {
+  const whole = drivePieces(p, pieces, true, o);
+  expect(drivePieces(p, pieces, false, o).result).toEqual(whole.result);
+  for (const c of [cutPieces(pieces, cuts), unitPieces(pieces)]) {
+    const r = drivePieces(p, c, true, o);
+    expect(r.result).toEqual(whole.result);
+    expect(r.names).toEqual(whole.names);
+    expect(r.args).toBe(whole.args);
+    expect(drivePieces(p, c, false, o).result).toEqual(whole.result);
+  }
+  if (callDeltas && "call" in whole.result) {
+    expect(JSON.parse(whole.args)).toEqual(whole.result.call.arguments);
+    expect(whole.names).toEqual([whole.result.call.name]);
+  }
+  return whole;
+}
+
+/** A request's tools for a decoder test: "f" and every name called (an unknown name is an action error). */
+export function toolsFor(names: readonly string[]): object[] {
+  return ["f", ...names].map((name) => ({
+    type: "function",
+    function: { name, parameters: { type: "object" } },
+  }));
 }
 
 /** One action of a call-list body as the decoder would report it. */

@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { BodyParser } from "../src/syntax/body.ts";
-import { bodyParser, chunked, cutsArb, driveBody } from "./body-drive.ts";
+import { bodyParser, cutAt, cutsArb, drivePieces, expectCall, expectChunkInvariant } from "./body-support.ts";
 import { agreedMessage, decodeIds, haveTemplate, loadEntry, message } from "./derived-format-support.ts";
 import { mergedAll } from "./grammar-support.ts";
 
@@ -15,7 +15,7 @@ const parser = (max?: number): BodyParser => bodyParser("json-arguments", max);
 
 /** The body fed in chunks after a header naming `kind`. */
 const drive = (p: BodyParser, kind: string, chunks: readonly string[], streamed: boolean) =>
-  driveBody(p, chunks, streamed, kind);
+  drivePieces(p, chunks, streamed, { kind });
 const name = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,8}$/);
 const args = fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
 
@@ -32,13 +32,7 @@ describe("json-arguments: the kind names the tool, the body is {json}, any chunk
         (n, a, indent, trail, cuts, streamed) => {
           const body = `${JSON.stringify(a, null, indent)}${trail}`;
           const expected = JSON.parse(JSON.stringify(a)) as unknown;
-          const whole = drive(parser(), n, [body], streamed);
-          expect(drive(parser(), n, chunked(body, cuts), streamed)).toEqual(whole);
-          expect(whole.result).toEqual({ call: { name: n, arguments: expected } });
-          if (streamed) {
-            expect(whole.names).toEqual([n]);
-            expect(JSON.parse(whole.args)).toEqual(expected);
-          }
+          expectCall(parser, [body], cuts, streamed, { name: n, arguments: expected }, { kind: n });
         },
       ),
       { numRuns: 300 },
@@ -75,10 +69,7 @@ describe("json-arguments: the kind names the tool, the body is {json}, any chunk
     const unit = fc.constantFrom(...'{}[]":,>\\ \nab01'.split(""));
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 40 }), cutsArb, fc.boolean(), (units, cuts, streamed) => {
-        const body = units.join("");
-        expect(drive(parser(), "f", chunked(body, cuts), streamed)).toEqual(
-          drive(parser(), "f", [body], streamed),
-        );
+        expectChunkInvariant(parser, [units.join("")], cuts, streamed, { kind: "f" });
       }),
       { numRuns: 400 },
     );
@@ -141,7 +132,7 @@ describe.skipIf(!haveTemplate(V32))(
       expect(message(whole).calls).toEqual([{ name: "f", arguments: { city: "Paris >> Rome" } }]);
       fc.assert(
         fc.property(cutsArb, (cuts) => {
-          const ids = [...chunked(text, cuts).flatMap((p) => tok.textModel.encode(p)), ...eot];
+          const ids = [...cutAt(text, cuts).flatMap((p) => tok.textModel.encode(p)), ...eot];
           expect(mergedAll(decodeIds(V32, ids, "one"))).toEqual(mergedAll(whole));
           expect(mergedAll(decodeIds(V32, ids, "reference"))).toEqual(mergedAll(whole));
         }),

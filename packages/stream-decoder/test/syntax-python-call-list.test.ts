@@ -9,15 +9,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type JsonValue, PythonLiteralError, parsePythonLiteral } from "../src/python-literal.ts";
 import type { BodyParser } from "../src/syntax/body.ts";
-import { BODY_SYNTAXES } from "../src/syntax/index.ts";
-import { cutAt as chunked, driveCalls as drive } from "./body-support.ts";
+import { bodyParser, cutAt as chunked, driveCalls as drive, toolsFor } from "./body-support.ts";
 import { agreedMessage, haveTemplate, loadEntry } from "./derived-format-support.ts";
 
-function parser(max = 1_000_000): BodyParser {
-  const make = BODY_SYNTAXES["python-call-list"];
-  if (make === undefined) throw new Error("no python-call-list parser");
-  return make({ maxBufferedChars: max, argumentsKey: "arguments" });
-}
+const parser = (max?: number): BodyParser => bodyParser("python-call-list", max);
 
 /** Python's str() of a value inside a list (strings escaped: JSON's escapes are Python's too). */
 function pyRepr(v: JsonValue): string {
@@ -242,12 +237,6 @@ const LFM2 = "models/templates/LFM2.5-8B-A1B.jinja";
 describe.skipIf(!haveTemplate(LFM2))(
   "python-call-list through the decoder (LFM2.5 template, stand-in vocabulary)",
   () => {
-    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
-    /** The request's tools: "f" and every name called (an unknown name is an action error). */
-    const toolsFor = (names: readonly string[]) => [
-      ...tools,
-      ...names.map((name) => ({ type: "function", function: { name, parameters: { type: "object" } } })),
-    ];
     it("content, reasoning (a marker inside it is text) and calls; bursts and the reference path agree", () => {
       fc.assert(
         fc.property(

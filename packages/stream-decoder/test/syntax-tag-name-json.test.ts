@@ -6,11 +6,18 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { BodyParser } from "../src/syntax/body.ts";
-import { bodyParser, chunked, cutsArb, driveBody } from "./body-drive.ts";
+import {
+  bodyParser,
+  cutsArb,
+  drivePieces,
+  expectCall,
+  expectChunkInvariant,
+  toolsFor,
+} from "./body-support.ts";
 import { agreedMessage, decodeIds, haveTemplate, loadEntry, message } from "./derived-format-support.ts";
 
 const parser = (max?: number): BodyParser => bodyParser("tag-name-json", max);
-const drive = driveBody;
+const drive = drivePieces;
 const name = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_.-]{0,8}$/);
 const args = fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
 
@@ -26,13 +33,7 @@ describe("tag-name-json: NAME>{json}, any chunking", () => {
         (n, a, indent, cuts, streamed) => {
           const body = `${n}>${JSON.stringify(a, null, indent)}`;
           const expected = JSON.parse(JSON.stringify(a)) as unknown;
-          const whole = drive(parser(), [body], streamed);
-          expect(drive(parser(), chunked(body, cuts), streamed)).toEqual(whole);
-          expect(whole.result).toEqual({ call: { name: n, arguments: expected } });
-          if (streamed) {
-            expect(whole.names).toEqual([n]);
-            expect(JSON.parse(whole.args)).toEqual(expected);
-          }
+          expectCall(parser, [body], cuts, streamed, { name: n, arguments: expected });
         },
       ),
       { numRuns: 300 },
@@ -64,8 +65,7 @@ describe("tag-name-json: NAME>{json}, any chunking", () => {
     const unit = fc.constantFrom(...'{}[]":,>\\ \nab01'.split(""));
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 40 }), cutsArb, fc.boolean(), (units, cuts, streamed) => {
-        const body = units.join("");
-        expect(drive(parser(), chunked(body, cuts), streamed)).toEqual(drive(parser(), [body], streamed));
+        expectChunkInvariant(parser, [units.join("")], cuts, streamed);
       }),
       { numRuns: 400 },
     );
@@ -77,12 +77,6 @@ const V31 = "models/templates/meetkai-functionary-medium-v3.1.jinja";
 describe.skipIf(!haveTemplate(V31))(
   "tag-name-json through the decoder (Functionary v3.1 template, text markers)",
   () => {
-    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
-    /** The request's tools: "f" and every name called (an unknown name is an action error). */
-    const toolsFor = (names: readonly string[]) => [
-      ...tools,
-      ...names.map((name) => ({ type: "function", function: { name, parameters: { type: "object" } } })),
-    ];
     it("content and calls written as text; bursts and the reference path agree", () => {
       fc.assert(
         fc.property(
