@@ -224,3 +224,72 @@ export function driveCalls(
   close();
   return actions;
 }
+
+/** Cut points for the call-list suites (up to eight cuts). */
+export const listCutsArb = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 });
+
+/** A call-list body fed whole and cut at `cuts`: the same actions, whose texts are the body (returned). */
+export function expectSameCalls(
+  make: () => BodyParser,
+  text: string,
+  cuts: readonly number[],
+  streamed: boolean,
+): CallAction[] {
+  const whole = driveCalls(make(), [text], streamed);
+  expect(driveCalls(make(), cutAt(text, cuts), streamed)).toEqual(whole);
+  expect(whole.map((a) => a.raw).join("")).toBe(text);
+  return whole;
+}
+
+/** An expected ActionResult (arguments as the generator typed them). */
+export type ExpectedResult =
+  | { readonly call: { readonly name: string; readonly arguments: unknown } }
+  | { readonly error: string };
+
+/**
+ * A generated call list read back (expectSameCalls): one action per expected result; streamed,
+ * each call's action streamed its name and deltas of its arguments.
+ */
+export function expectCalls(
+  make: () => BodyParser,
+  text: string,
+  cuts: readonly number[],
+  streamed: boolean,
+  expected: readonly ExpectedResult[],
+): void {
+  const whole = expectSameCalls(make, text, cuts, streamed);
+  expect(whole.map((a) => a.result)).toEqual(expected);
+  if (streamed)
+    whole.forEach((a, i) => {
+      const r = expected[i];
+      if (r === undefined || !("call" in r)) return;
+      expect(a.names).toEqual([r.call.name]);
+      expect(JSON.parse(a.args)).toEqual(r.call.arguments);
+    });
+}
+
+/** Call-list garbage over `alphabet` never throws, is chunk-invariant and keeps every unit in some action. */
+export function expectGarbageCalls(
+  make: () => BodyParser,
+  alphabet: string,
+  maxLength: number,
+  numRuns: number,
+): void {
+  const unit = fc.constantFrom(...alphabet.split(""));
+  fc.assert(
+    fc.property(fc.array(unit, { maxLength }), listCutsArb, fc.boolean(), (units, cuts, streamed) => {
+      expectSameCalls(make, units.join(""), cuts, streamed);
+    }),
+    { numRuns },
+  );
+}
+
+/** A list's last action's error, streamed and not, for each [body, error]. */
+export function expectListErrors(
+  make: () => BodyParser,
+  cases: readonly (readonly [string, string])[],
+): void {
+  for (const streamed of [false, true])
+    for (const [body, error] of cases)
+      expect(driveCalls(make(), [body], streamed).at(-1)?.result, body).toEqual({ error });
+}

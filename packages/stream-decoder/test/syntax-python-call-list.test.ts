@@ -9,7 +9,16 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type JsonValue, PythonLiteralError, parsePythonLiteral } from "../src/python-literal.ts";
 import type { BodyParser } from "../src/syntax/body.ts";
-import { bodyParser, cutAt as chunked, driveCalls as drive, toolsFor } from "./body-support.ts";
+import {
+  bodyParser,
+  cutAt as chunked,
+  listCutsArb as cutsArb,
+  driveCalls as drive,
+  expectCalls,
+  expectGarbageCalls,
+  expectListErrors,
+  toolsFor,
+} from "./body-support.ts";
 import { agreedMessage, haveTemplate, loadEntry } from "./derived-format-support.ts";
 
 const parser = (max?: number): BodyParser => bodyParser("python-call-list", max);
@@ -63,7 +72,6 @@ const callArb: fc.Arbitrary<Call> = fc.record({
   ),
   arguments: fc.dictionary(ident, value, { maxKeys: 4 }),
 });
-const cutsArb = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 });
 
 describe("python-call-list: one action per call, any chunking, streamed or not", () => {
   it("lists as LFM2's templates write them (the generated calls are the reference)", () => {
@@ -75,15 +83,13 @@ describe("python-call-list: one action per call, any chunking, streamed or not",
         fc.boolean(),
         (calls, lead, cuts, streamed) => {
           const body = `${lead}[${calls.map(pyCall).join(", ")}]${lead}`;
-          const whole = drive(parser(), [body], streamed);
-          expect(drive(parser(), chunked(body, cuts), streamed)).toEqual(whole);
-          expect(whole.map((a) => a.result)).toEqual(calls.map((call) => ({ call })));
-          expect(whole.map((a) => a.raw).join("")).toBe(body);
-          if (streamed)
-            whole.forEach((a, i) => {
-              expect(a.names).toEqual([calls[i]?.name]);
-              expect(JSON.parse(a.args)).toEqual(calls[i]?.arguments);
-            });
+          expectCalls(
+            parser,
+            body,
+            cuts,
+            streamed,
+            calls.map((call) => ({ call })),
+          );
         },
       ),
       { numRuns: 300 },
@@ -170,11 +176,7 @@ describe("python-call-list: one action per call, any chunking, streamed or not",
       ["[f(a=x)]", 'name "x" is not a literal at offset 0'],
       ["[f(a=1+2)]", "unexpected text after the literal at offset 1"],
     ];
-    for (const streamed of [false, true])
-      for (const [body, error] of cases) {
-        const actions = drive(parser(), [body], streamed);
-        expect(actions.at(-1)?.result, body).toEqual({ error });
-      }
+    expectListErrors(parser, cases);
   });
 
   it("a value longer than maxBufferedChars is an error result", () => {
@@ -211,16 +213,7 @@ describe("python-call-list: one action per call, any chunking, streamed or not",
   });
 
   it("garbage never throws, is chunk-invariant and keeps every unit in some action", () => {
-    const unit = fc.constantFrom(..."[](){}\"',=\\ \n\tabf_.0123456789-TrueNone#".split(""));
-    fc.assert(
-      fc.property(fc.array(unit, { maxLength: 60 }), cutsArb, fc.boolean(), (units, cuts, streamed) => {
-        const body = units.join("");
-        const whole = drive(parser(), [body], streamed);
-        expect(drive(parser(), chunked(body, cuts), streamed)).toEqual(whole);
-        expect(whole.map((a) => a.raw).join("")).toBe(body);
-      }),
-      { numRuns: 500 },
-    );
+    expectGarbageCalls(parser, "[](){}\"',=\\ \n\tabf_.0123456789-TrueNone#", 60, 500);
   });
 
   it("a parser is reusable: reset() starts a new list", () => {
