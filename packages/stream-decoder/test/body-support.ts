@@ -2,7 +2,7 @@
 // marker) fed the way the decoder feeds a parser, text cut into chunks at given fractions of its
 // length, and the two checks every syntax runs: a generated call read back from any chunking, and
 // any chunking of any input giving what the whole input gives.
-import type { BodySyntax } from "@chatwire/tokenizer";
+import type { BodySyntax, ResponseFieldBody } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { expect } from "vitest";
 import type { ActionResult } from "../src/action-parse.ts";
@@ -12,6 +12,20 @@ import { BODY_SYNTAXES } from "../src/syntax/index.ts";
 /** A separator marker between two pieces of a body (DeepSeek's <｜tool▁sep｜>). */
 export const SEP: unique symbol = Symbol("sep");
 export type Piece = string | typeof SEP;
+
+/**
+ * A compiled response_template region (the "response-field" syntax) in transformers' Gemma 4
+ * style: `call:NAME{lax JSON}`, strings quoted by <|"|>.
+ */
+export const LAX_CALL_REGION: ResponseFieldBody = {
+  header: [{ lit: "call:" }, { word: "name" }],
+  content: "json",
+  unquotedKeys: true,
+  stringDelims: [['<|"|>', '<|"|>']],
+  allowNonJson: false,
+  name: { capture: "name" },
+  arguments: { content: [] },
+};
 
 /** A fresh parser of a registered body syntax. */
 export function bodyParser(syntax: BodySyntax, max = 1_000_000): BodyParser {

@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { ActionResult } from "../src/action-parse.ts";
 import type { BodyParser, ToolSchemas } from "../src/syntax/body.ts";
 import { BODY_SYNTAXES } from "../src/syntax/index.ts";
-import { driveCalls, drivePieces, type Piece, SEP } from "./body-support.ts";
+import { driveCalls, drivePieces, LAX_CALL_REGION, type Piece, SEP } from "./body-support.ts";
 
 const KNOWN: ToolSchemas = new Map([
   ["get_weather", { type: "object", properties: { city: { type: "string" } } }],
@@ -18,15 +18,7 @@ const UNKNOWN_ERROR = 'the call names a tool the request does not give: "get_wea
 const CALL = { name: "get_weather", arguments: { city: "Paris" } };
 
 /** transformers' Gemma 4 style region: `call:NAME{lax JSON}`. */
-const RESPONSE_FIELD: ResponseFieldBody = {
-  header: [{ lit: "call:" }, { word: "name" }],
-  content: "json",
-  unquotedKeys: true,
-  stringDelims: [['<|"|>', '<|"|>']],
-  allowNonJson: false,
-  name: { capture: "name" },
-  arguments: { content: [] },
-};
+const RESPONSE_FIELD: ResponseFieldBody = LAX_CALL_REGION;
 
 /** One call to get_weather(city="Paris") per syntax, as its formats write it; the call it gives. */
 const BODIES: ReadonlyArray<readonly [BodySyntax, readonly Piece[], object]> = [

@@ -10,6 +10,7 @@ import { describe, expect, it } from "vitest";
 import type { ToolSchemas } from "../src/syntax/body.ts";
 import { pyStrip } from "../src/syntax/python-number.ts";
 import { bodyParser, type CallAction, driveCalls } from "./body-support.ts";
+import { splitAt } from "./split-at.ts";
 
 type Syntax = "xml-call" | "xml-invoke-list" | "dsml-invoke-list";
 
@@ -262,17 +263,7 @@ const oneCall = fc.record({
 });
 const cutsArb = fc.array(fc.nat(), { maxLength: 8 });
 
-function split(text: string, cuts: readonly number[]): string[] {
-  const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-  const out: string[] = [];
-  let from = 0;
-  for (const c of at) {
-    out.push(text.slice(from, c));
-    from = c;
-  }
-  out.push(text.slice(from));
-  return out;
-}
+const split = splitAt<string>;
 
 describe("any chunking of random calls gives the same calls, names first, deltas = arguments", () => {
   for (const syntax of Object.keys(SPELL) as Syntax[]) {
