@@ -8,6 +8,7 @@ import { expect } from "vitest";
 import type { ActionResult } from "../src/action-parse.ts";
 import type { BodyParser, ToolSchemas } from "../src/syntax/body.ts";
 import { BODY_SYNTAXES } from "../src/syntax/index.ts";
+import type { ToolCallSink } from "../src/tool-call-scanner.ts";
 
 /** A separator marker between two pieces of a body (DeepSeek's <｜tool▁sep｜>). */
 export const SEP: unique symbol = Symbol("sep");
@@ -72,18 +73,37 @@ export function drivePieces(
   streamed: boolean,
   o: DriveOptions = {},
 ): BodyRun {
-  const names: string[] = [];
-  let args = "";
-  const sink = {
-    onToolCallName: (n: string) => names.push(n),
-    onToolCallArguments: (t: string) => {
-      expect(t).not.toBe("");
-      if (o.nameFirst === true) expect(names.length).toBe(1);
-      args += t;
-    },
-  };
+  const sink = new Recorder(o.nameFirst === true);
   p.reset(streamed ? sink : null, o.tools, o.kind);
-  return { result: feedPieces(p, pieces), names, args };
+  const result = feedPieces(p, pieces);
+  return { result, ...sink.take() };
+}
+
+/** A sink that records the streamed names and deltas; an empty delta fails the test. */
+class Recorder implements ToolCallSink {
+  private names: string[] = [];
+  private args = "";
+
+  /** `nameFirst`: a delta before the name also fails the test. */
+  constructor(private readonly nameFirst = false) {}
+
+  onToolCallName(n: string): void {
+    this.names.push(n);
+  }
+
+  onToolCallArguments(t: string): void {
+    expect(t).not.toBe("");
+    if (this.nameFirst) expect(this.names.length).toBe(1);
+    this.args += t;
+  }
+
+  /** What was recorded since the last take(). */
+  take(): { names: string[]; args: string } {
+    const r = { names: this.names, args: this.args };
+    this.names = [];
+    this.args = "";
+    return r;
+  }
 }
 
 /** `text` cut at the given fractions of its length (each cut once, none at an end). */
@@ -203,20 +223,11 @@ export function driveCalls(
 ): CallAction[] {
   const actions: CallAction[] = [];
   let raw = "";
-  let names: string[] = [];
-  let args = "";
-  const sink = {
-    onToolCallName: (n: string) => names.push(n),
-    onToolCallArguments: (t: string) => {
-      expect(t).not.toBe("");
-      args += t;
-    },
-  };
+  const sink = new Recorder();
   const close = () => {
-    actions.push({ raw, result: p.end(raw), names, args });
+    const result = p.end(raw);
+    actions.push({ raw, result, ...sink.take() });
     raw = "";
-    names = [];
-    args = "";
   };
   p.reset(streamed ? sink : null, tools, "tool_call");
   for (const chunk of chunks) {
