@@ -26,8 +26,7 @@ import { type ActionResult, knownTool } from "../action-parse.ts";
 import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, ToolSchemas } from "./body.ts";
-import { quote40, setKey } from "./body-support.ts";
-import { jsonString } from "./json-text.ts";
+import { addMember, quote40 } from "./body-support.ts";
 import {
   asString,
   jsonLoads,
@@ -176,13 +175,12 @@ export class ArgKeyValueParser implements BodyParser {
   }
 
   private closeValue(raw: string): void {
-    const typed = this.typed(raw);
-    if ("error" in typed) {
-      this.fail(typed.error);
+    const member = addMember(this.args, this.key, this.typed(raw), this.count === 0);
+    if ("error" in member) {
+      this.fail(member.error);
       return;
     }
-    setKey(this.args, this.key, typed.value);
-    const delta = `${this.count === 0 ? "{" : ", "}${jsonString(this.key)}: ${typed.json}`;
+    const delta = member.delta;
     this.count++;
     this.kept += delta.length;
     if (this.kept > this.maxBufferedChars) {

@@ -2,6 +2,7 @@
 // parsed value takes a key, and the messages every syntax gives for the same fault.
 import type { JsonValue } from "../python-literal.ts";
 import { jsonString } from "./json-text.ts";
+import type { Typed } from "./xml-call-typing.ts";
 
 /** JSON whitespace (space, \t, \n, \r). */
 export function isJsonSpace(c: number): boolean {
@@ -16,6 +17,21 @@ export function setKey(obj: { [key: string]: JsonValue }, key: string, value: Js
 /** At most 40 units of model text in a message, in the JSON spelling of the streamed arguments. */
 export function quote40(s: string): string {
   return jsonString(s.length > 40 ? `${s.slice(0, 40)}…` : s);
+}
+
+/**
+ * A typed parameter value set in `args` under `key`: the arguments delta that streams it
+ * (`{` before the first member, `, ` before any other), or the typing's error.
+ */
+export function addMember(
+  args: { [key: string]: JsonValue },
+  key: string,
+  typed: Typed,
+  first: boolean,
+): { readonly delta: string } | { readonly error: string } {
+  if ("error" in typed) return typed;
+  setKey(args, key, typed.value);
+  return { delta: `${first ? "{" : ", "}${jsonString(key)}: ${typed.json}` };
 }
 
 /** The error of a body longer than the decoder's maxBufferedChars. */

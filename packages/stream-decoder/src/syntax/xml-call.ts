@@ -40,8 +40,7 @@ import { type ActionResult, knownTool } from "../action-parse.ts";
 import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, ToolSchemas } from "./body.ts";
-import { isJsonSpace, quote40, setKey } from "./body-support.ts";
-import { jsonString } from "./json-text.ts";
+import { addMember, isJsonSpace, quote40 } from "./body-support.ts";
 import { typeAttributedValue } from "./xml-attribute-typing.ts";
 import { type Properties, propertiesOf, type Typed, typeValue } from "./xml-call-typing.ts";
 import { typeInvokeValue } from "./xml-invoke-typing.ts";
@@ -381,13 +380,12 @@ export class XmlCallParser implements BodyParser {
     this.pieces = [];
     if (raw.charCodeAt(0) === 10) raw = raw.slice(1);
     if (raw.charCodeAt(raw.length - 1) === 10) raw = raw.slice(0, -1);
-    const typed = this.typed(raw);
-    if ("error" in typed) {
-      this.fail(typed.error);
+    const member = addMember(this.args, this.key, this.typed(raw), this.count === 0);
+    if ("error" in member) {
+      this.fail(member.error);
       return;
     }
-    setKey(this.args, this.key, typed.value);
-    const delta = `${this.count === 0 ? "{" : ", "}${jsonString(this.key)}: ${typed.json}`;
+    const delta = member.delta;
     this.count++;
     if (!this.keep(delta.length)) return;
     this.sink?.onToolCallArguments(delta);
