@@ -133,6 +133,17 @@ export function unitPieces(pieces: readonly Piece[]): Piece[] {
 
 export const cutsArb = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 });
 
+/** A scalar argument a template writes: `text`, an integer, a finite double (not -0), a boolean or null. */
+export function scalarArb(text: fc.Arbitrary<string>): fc.Arbitrary<string | number | boolean | null> {
+  return fc.oneof(
+    text,
+    fc.integer({ min: -1e6, max: 1e6 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }).filter((x) => !Object.is(x, -0)),
+    fc.boolean(),
+    fc.constant(null),
+  );
+}
+
 /** A body fed whole and cut at `cuts`: the same run (returned). */
 export function expectChunkInvariant(
   make: () => BodyParser,

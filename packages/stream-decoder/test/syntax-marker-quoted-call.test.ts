@@ -16,6 +16,7 @@ import {
   expectChunkInvariant,
   type Piece,
   SEP,
+  scalarArb,
   toolsFor,
 } from "./body-support.ts";
 import { agreedMessage, haveTemplate, loadEntry } from "./derived-format-support.ts";
@@ -63,12 +64,8 @@ const gemmaCall = (name: string, args: { [k: string]: JsonValue }): Part[] => [
 ];
 
 const key = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,6}$/);
-const scalar = fc.oneof(
+const scalar = scalarArb(
   fc.string({ unit: fc.constantFrom(...[..."ab z\n\t'\"é😀{}[](),:=\\"]), maxLength: 8 }),
-  fc.integer({ min: -1e6, max: 1e6 }),
-  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }).filter((x) => !Object.is(x, -0)),
-  fc.boolean(),
-  fc.constant(null),
 );
 const value: fc.Arbitrary<JsonValue> = fc.oneof(
   scalar,

@@ -17,6 +17,7 @@ import {
   expectCalls,
   expectGarbageCalls,
   expectListErrors,
+  scalarArb,
   toolsFor,
 } from "./body-support.ts";
 import { agreedMessage, haveTemplate, loadEntry } from "./derived-format-support.ts";
@@ -50,13 +51,7 @@ const pyCall = (c: Call): string =>
 
 // Strings the templates can write unescaped: no '"' and no '\' (a raw string cannot hold them).
 const text = fc.string({ unit: fc.constantFrom(...[..."ab z\n\t'é😀{}[](),=#"]), maxLength: 8 });
-const scalar = fc.oneof(
-  text,
-  fc.integer({ min: -1e6, max: 1e6 }),
-  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }).filter((x) => !Object.is(x, -0)),
-  fc.boolean(),
-  fc.constant(null),
-);
+const scalar = scalarArb(text);
 const value: fc.Arbitrary<JsonValue> = fc.oneof(
   scalar,
   fc.array(scalar, { maxLength: 3 }),
