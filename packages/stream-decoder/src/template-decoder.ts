@@ -119,12 +119,7 @@ export class TemplateDecoder extends TurnStream {
   private readonly proxy: TurnProxy;
   /** A user turn's decoder options (stop strings as strings when its spec is another). */
   private readonly plainOptions: DecoderOptions;
-  private inner: Decoder;
-  /** An opening ended the inner decoder's turn (it takes no more IDs). */
-  private innerEnded = false;
   private state = T_TURN;
-  /** The IDs of an opening matched so far (T_BETWEEN, T_CALL). */
-  private held: number[] = [];
   /** T_CALL: units of the call turn's opening text matched so far. */
   private callPos = 0;
 
@@ -138,7 +133,7 @@ export class TemplateDecoder extends TurnStream {
     this.proxy = new TurnProxy(this.out);
     this.plainOptions = turns.userSpec !== spec ? this.patternOptions : this.turnOptions;
     this.proxy.holdEnd = turns.callTurn !== null;
-    this.inner = new StreamDecoder(spec, this.proxy, this.turnOptions);
+    this.restartInner();
   }
 
   protected innerStopped(): boolean {
@@ -154,8 +149,7 @@ export class TemplateDecoder extends TurnStream {
     this.proxy.endHeld = false;
     this.proxy.skipStart = false;
     this.callPos = 0;
-    this.inner = this.native(this.spec, this.proxy, this.turnOptions);
-    this.innerEnded = false;
+    this.restartInner();
     this.state = T_TURN;
     this.held = [];
   }
@@ -176,11 +170,8 @@ export class TemplateDecoder extends TurnStream {
     // (DeepSeek's <｜User｜> / <｜Assistant｜>: the V3 template writes <｜User｜> right after a
     // calls-only assistant turn) ends any turn, as the native role markers do.
     if ((this.proxy.role !== null && this.opensTurn(id)) || this.singleOpening(id)) {
-      this.closeInner();
-      this.innerEnded = true;
-      this.out.onMessageEnd();
+      this.endTurnAtOpening();
       this.state = T_BETWEEN;
-      this.held = [];
       this.between(id);
       return;
     }
@@ -273,21 +264,6 @@ export class TemplateDecoder extends TurnStream {
     this.releaseHeld();
   }
 
-  /**
-   * The held opening prefix goes to the current turn's decoder; false when it stopped. When an
-   * opening ended that turn (and then opened nothing), a new decoder of the same kind takes it.
-   */
-  private releaseHeld(): boolean {
-    const held = this.held;
-    this.held = [];
-    if (this.innerEnded && held.length > 0) this.restartInner();
-    for (const x of held) {
-      this.inner.push(x);
-      if (this.proxy.stopped) return false;
-    }
-    return true;
-  }
-
   private native(spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions): Decoder {
     return new StreamDecoder(spec, handler, options);
   }
@@ -302,22 +278,15 @@ export class TemplateDecoder extends TurnStream {
     this.state = T_TURN;
   }
 
-  /** A new decoder for a turn of the role in proxy.role (null: the assistant's). */
-  private restartInner(): void {
-    this.inner =
-      this.proxy.role !== null
-        ? this.native(this.turns.userSpec, this.proxy, this.plainOptions)
-        : this.native(this.spec, this.proxy, this.turnOptions);
-    this.innerEnded = false;
+  /** A decoder for a turn of the role in proxy.role (null: the assistant's). */
+  protected newTurn(): Decoder {
+    return this.proxy.role !== null
+      ? this.native(this.turns.userSpec, this.proxy, this.plainOptions)
+      : this.native(this.spec, this.proxy, this.turnOptions);
   }
 
-  private closeInner(): void {
-    this.proxy.closing = true;
-    try {
-      this.inner.end();
-    } finally {
-      this.proxy.closing = false;
-    }
+  protected setClosing(closing: boolean): void {
+    this.proxy.closing = closing;
   }
 
   // ---- stop ----

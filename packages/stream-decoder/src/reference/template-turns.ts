@@ -18,9 +18,6 @@ import type { DecoderOptions } from "../types.ts";
 import { ReferenceDecoder } from "./engine.ts";
 
 export class ReferenceTemplateDecoder extends TurnStream {
-  private inner: ReferenceDecoder;
-  /** An opening ended the inner decoder's turn (it takes no more IDs). */
-  private innerEnded = false;
   /** Role of the current turn when it is not the assistant's (its message start is renamed). */
   private userRole: string | null = null;
   /** An end of turn was seen: IDs are matched against the openings. */
@@ -31,8 +28,6 @@ export class ReferenceTemplateDecoder extends TurnStream {
   private callText = "";
   /** The next message start is not reported (the call turn's decoder continues the message). */
   private skipStart = false;
-  /** The IDs of an opening matched so far. */
-  private held: number[] = [];
   /** The inner decoder is being ended by this layer: its stop is not the stream's. */
   private closing = false;
   private turnEnded = false;
@@ -46,7 +41,7 @@ export class ReferenceTemplateDecoder extends TurnStream {
     options: DecoderOptions,
   ) {
     super(turns, handler, options);
-    this.inner = this.turn(spec, this.turnOptions);
+    this.restartInner();
   }
 
   protected innerStopped(): boolean {
@@ -63,8 +58,7 @@ export class ReferenceTemplateDecoder extends TurnStream {
     this.closing = false;
     this.turnEnded = false;
     this.turnStopped = false;
-    this.inner = this.turn(this.spec, this.turnOptions);
-    this.innerEnded = false;
+    this.restartInner();
   }
 
   /** A turn's decoder: its events go to the caller, except what this layer decides itself. */
@@ -122,11 +116,8 @@ export class ReferenceTemplateDecoder extends TurnStream {
     const opensUserEnd = this.userRole !== null && openings.some(([ids]) => ids[0] === id);
     const single = openings.some(([ids]) => ids.length === 1 && ids[0] === id);
     if (opensUserEnd || single) {
-      this.closeInner();
-      this.innerEnded = true;
-      this.out.onMessageEnd();
+      this.endTurnAtOpening();
       this.between = true;
-      this.held = [];
       this.matchOpening(id);
       return;
     }
@@ -192,21 +183,6 @@ export class ReferenceTemplateDecoder extends TurnStream {
     this.releaseHeld();
   }
 
-  /**
-   * The held prefix goes to the current turn's decoder; false when that stopped the stream. When
-   * an opening ended that turn (and then opened nothing), a new decoder of the same kind takes it.
-   */
-  private releaseHeld(): boolean {
-    const held = this.held;
-    this.held = [];
-    if (this.innerEnded && held.length > 0) this.restartInner();
-    for (const x of held) {
-      this.inner.push(x);
-      if (this.turnStopped) return false;
-    }
-    return true;
-  }
-
   private openTurn(role: string): void {
     this.held = [];
     this.closeInner();
@@ -215,22 +191,15 @@ export class ReferenceTemplateDecoder extends TurnStream {
     this.between = false;
   }
 
-  /** A new decoder for a turn of the role in userRole (null: the assistant's). */
-  private restartInner(): void {
-    this.inner =
-      this.userRole !== null
-        ? this.turn(this.turns.userSpec, this.patternOptions)
-        : this.turn(this.spec, this.turnOptions);
-    this.innerEnded = false;
+  /** A decoder for a turn of the role in userRole (null: the assistant's). */
+  protected newTurn(): ReferenceDecoder {
+    return this.userRole !== null
+      ? this.turn(this.turns.userSpec, this.patternOptions)
+      : this.turn(this.spec, this.turnOptions);
   }
 
-  private closeInner(): void {
-    this.closing = true;
-    try {
-      this.inner.end();
-    } finally {
-      this.closing = false;
-    }
+  protected setClosing(closing: boolean): void {
+    this.closing = closing;
   }
 
   protected closeTurns(): boolean {

@@ -1,8 +1,9 @@
 // The stream layer both template decoders share (../template-decoder.ts, and the reference one,
 // ../reference/template-turns.ts, which runs the reference engine per turn): the caller's
 // options split once into the stream's token cap and the turns' options, the push / end
-// lifecycle with its misuse errors, the byte-run filter in front of the turn routing, and the
-// template's turn openings. The turn routing itself is each subclass's.
+// lifecycle with its misuse errors, the byte-run filter in front of the turn routing, the
+// template's turn openings, and the current turn's decoder (made, ended, handed held IDs). The
+// turn routing itself is each subclass's.
 import type { DecoderHandler, StopInfo } from "../events.ts";
 import { type CoreHandler, coreHandler } from "../handler.ts";
 import { Cls, classOf, type DecoderSpec } from "../spec.ts";
@@ -36,6 +37,12 @@ export abstract class TurnStream implements Decoder {
   private ended = false;
   /** This layer reported the stream's stop (an inner decoder's own stop is the subclass's). */
   private isStopped = false;
+  /** The current turn's decoder: each subclass's constructor makes the first (restartInner). */
+  protected inner!: Decoder;
+  /** An opening ended the inner decoder's turn (it takes no more IDs). */
+  protected innerEnded = false;
+  /** The IDs of an opening matched so far. */
+  protected held: number[] = [];
 
   /** Routes one ID past the byte filter; false once the stream stopped. */
   private readonly sink = (id: number): boolean => {
@@ -70,6 +77,10 @@ export abstract class TurnStream implements Decoder {
   protected abstract closeTurns(): boolean;
   /** reset()'s part of the turn layer. */
   protected abstract resetTurns(): void;
+  /** A decoder for a new turn of the current role. */
+  protected abstract newTurn(): Decoder;
+  /** The inner decoder is being ended by this layer: its stop is not the stream's. */
+  protected abstract setClosing(closing: boolean): void;
 
   get stopped(): boolean {
     return this.isStopped || this.innerStopped();
@@ -102,6 +113,46 @@ export abstract class TurnStream implements Decoder {
     this.ended = false;
     this.isStopped = false;
     this.resetTurns();
+  }
+
+  /** A new decoder for a turn of the current role. */
+  protected restartInner(): void {
+    this.inner = this.newTurn();
+    this.innerEnded = false;
+  }
+
+  /** The current turn's decoder ends; its stop is not the stream's. */
+  protected closeInner(): void {
+    this.setClosing(true);
+    try {
+      this.inner.end();
+    } finally {
+      this.setClosing(false);
+    }
+  }
+
+  /** An opening ends the current turn before any end of turn: its message ends here. */
+  protected endTurnAtOpening(): void {
+    this.closeInner();
+    this.innerEnded = true;
+    this.out.onMessageEnd();
+    this.held = [];
+  }
+
+  /**
+   * The held opening prefix goes to the current turn's decoder; false when that stopped the
+   * stream. When an opening ended that turn (and then opened nothing), a new decoder of the same
+   * kind takes it.
+   */
+  protected releaseHeld(): boolean {
+    const held = this.held;
+    this.held = [];
+    if (this.innerEnded && held.length > 0) this.restartInner();
+    for (const x of held) {
+      this.inner.push(x);
+      if (this.innerStopped()) return false;
+    }
+    return true;
   }
 
   private stop(info: StopInfo): void {
