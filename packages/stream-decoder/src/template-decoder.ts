@@ -123,13 +123,8 @@ export class TemplateDecoder extends TurnStream {
   /** T_CALL: units of the call turn's opening text matched so far. */
   private callPos = 0;
 
-  constructor(
-    private readonly spec: DecoderSpec,
-    private readonly turns: TemplateTurns,
-    handler: DecoderHandler,
-    options: DecoderOptions,
-  ) {
-    super(turns, handler, options);
+  constructor(spec: DecoderSpec, turns: TemplateTurns, handler: DecoderHandler, options: DecoderOptions) {
+    super(spec, turns, handler, options);
     this.proxy = new TurnProxy(this.out);
     this.plainOptions = turns.userSpec !== spec ? this.patternOptions : this.turnOptions;
     this.proxy.holdEnd = turns.callTurn !== null;
@@ -158,7 +153,7 @@ export class TemplateDecoder extends TurnStream {
 
   protected route(id: number): void {
     if (this.state === T_BETWEEN) {
-      this.between(id);
+      this.matchOpening(id);
       return;
     }
     if (this.state === T_CALL) {
@@ -172,7 +167,7 @@ export class TemplateDecoder extends TurnStream {
     if ((this.proxy.role !== null && this.opensTurn(id)) || this.singleOpening(id)) {
       this.endTurnAtOpening();
       this.state = T_BETWEEN;
-      this.between(id);
+      this.matchOpening(id);
       return;
     }
     this.inner.push(id);
@@ -207,21 +202,15 @@ export class TemplateDecoder extends TurnStream {
     }
     // Not a call turn: the message ends here, and the IDs go on as after any end of turn.
     this.noCallTurn();
-    if (!this.stopped) this.between(id);
+    if (!this.stopped) this.matchOpening(id);
   }
 
   /** The held message end is reported and the held IDs replayed after it; false when they stopped the stream. */
   private noCallTurn(): boolean {
     this.proxy.releaseEnd();
     this.state = T_BETWEEN;
-    const held = this.held;
-    this.held = [];
     this.callPos = 0;
-    for (const x of held) {
-      this.between(x);
-      if (this.stopped) return false;
-    }
-    return true;
+    return this.replayHeld();
   }
 
   /** The call turn's opening was read: its call belongs to the assistant's message. */
@@ -245,30 +234,11 @@ export class TemplateDecoder extends TurnStream {
     return false;
   }
 
-  /** After an end of turn: an opening of the template starts the next turn. */
-  private between(id: number): void {
-    if (this.held.length === 0 && !this.spec.reservedName.has(id)) {
-      this.inner.push(id);
-      return;
-    }
-    this.held.push(id);
-    const n = this.held.length;
-    for (const [ids, role] of this.openings) {
-      let prefix = ids.length >= n;
-      for (let k = 0; prefix && k < n; k++) if (ids[k] !== this.held[k]) prefix = false;
-      if (!prefix) continue;
-      if (ids.length === n) this.openTurn(role);
-      return;
-    }
-    // Opens nothing: what was held goes to the previous turn's decoder (native handling).
-    this.releaseHeld();
-  }
-
   private native(spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions): Decoder {
     return new StreamDecoder(spec, handler, options);
   }
 
-  private openTurn(role: string): void {
+  protected openTurn(role: string): void {
     this.held = [];
     this.closeInner();
     const user = role !== "assistant";

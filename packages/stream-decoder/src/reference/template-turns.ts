@@ -34,13 +34,8 @@ export class ReferenceTemplateDecoder extends TurnStream {
   /** An inner decoder stopped on its own (EOS, stop ID, stop string): the stream's stop. */
   private turnStopped = false;
 
-  constructor(
-    private readonly spec: DecoderSpec,
-    private readonly turns: TemplateTurns,
-    handler: DecoderHandler,
-    options: DecoderOptions,
-  ) {
-    super(turns, handler, options);
+  constructor(spec: DecoderSpec, turns: TemplateTurns, handler: DecoderHandler, options: DecoderOptions) {
+    super(spec, turns, handler, options);
     this.restartInner();
   }
 
@@ -159,31 +154,10 @@ export class ReferenceTemplateDecoder extends TurnStream {
     this.pendingEnd = false;
     this.callText = "";
     this.out.onMessageEnd();
-    const held = this.held;
-    this.held = [];
-    for (const x of held) {
-      this.matchOpening(x);
-      if (this.turnStopped) return false;
-    }
-    return true;
+    return this.replayHeld();
   }
 
-  private matchOpening(id: number): void {
-    if (this.held.length === 0 && !this.spec.reservedName.has(id)) {
-      this.inner.push(id);
-      return;
-    }
-    this.held.push(id);
-    const held = this.held;
-    for (const [ids, role] of this.openings) {
-      if (ids.length < held.length || !held.every((x, k) => ids[k] === x)) continue;
-      if (ids.length === held.length) this.openTurn(role);
-      return;
-    }
-    this.releaseHeld();
-  }
-
-  private openTurn(role: string): void {
+  protected openTurn(role: string): void {
     this.held = [];
     this.closeInner();
     this.userRole = role !== "assistant" ? role : null;

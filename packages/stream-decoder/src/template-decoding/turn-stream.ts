@@ -50,7 +50,12 @@ export abstract class TurnStream implements Decoder {
     return !this.stopped;
   };
 
-  constructor(turns: TemplateTurns, handler: DecoderHandler, options: DecoderOptions) {
+  constructor(
+    protected readonly spec: DecoderSpec,
+    protected readonly turns: TemplateTurns,
+    handler: DecoderHandler,
+    options: DecoderOptions,
+  ) {
     this.out = coreHandler(handler);
     const maxTokens = options.maxTokens ?? -1;
     if (!Number.isInteger(maxTokens) || (options.maxTokens !== undefined && maxTokens < 1))
@@ -79,6 +84,8 @@ export abstract class TurnStream implements Decoder {
   protected abstract resetTurns(): void;
   /** A decoder for a new turn of the current role. */
   protected abstract newTurn(): Decoder;
+  /** A whole opening was matched: the turn it opens starts. */
+  protected abstract openTurn(role: string): void;
   /** The inner decoder is being ended by this layer: its stop is not the stream's. */
   protected abstract setClosing(closing: boolean): void;
 
@@ -137,6 +144,39 @@ export abstract class TurnStream implements Decoder {
     this.innerEnded = true;
     this.out.onMessageEnd();
     this.held = [];
+  }
+
+  /**
+   * After an end of turn: IDs that may begin an opening are held (a reserved ID first); a whole
+   * opening starts its turn (openTurn); anything else goes to the current turn's decoder, which
+   * treats it as it treats text or markers between messages.
+   */
+  protected matchOpening(id: number): void {
+    if (this.held.length === 0 && !this.spec.reservedName.has(id)) {
+      this.inner.push(id);
+      return;
+    }
+    this.held.push(id);
+    const n = this.held.length;
+    for (const [ids, role] of this.openings) {
+      let prefix = ids.length >= n;
+      for (let k = 0; prefix && k < n; k++) if (ids[k] !== this.held[k]) prefix = false;
+      if (!prefix) continue;
+      if (ids.length === n) this.openTurn(role);
+      return;
+    }
+    this.releaseHeld();
+  }
+
+  /** The held IDs matched again as after an end of turn (matchOpening); false when they stopped the stream. */
+  protected replayHeld(): boolean {
+    const held = this.held;
+    this.held = [];
+    for (const x of held) {
+      this.matchOpening(x);
+      if (this.innerStopped()) return false;
+    }
+    return true;
   }
 
   /**
