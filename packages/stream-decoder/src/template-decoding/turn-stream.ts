@@ -6,6 +6,7 @@
 // turn routing itself is each subclass's.
 import type { DecoderHandler, StopInfo } from "../events.ts";
 import { type CoreHandler, coreHandler } from "../handler.ts";
+import { checkPush } from "../push-guard.ts";
 import { Cls, classOf, type DecoderSpec } from "../spec.ts";
 import { StopStrings } from "../stop-matcher.ts";
 import type { TemplateTurns } from "../template-spec.ts";
@@ -94,9 +95,7 @@ export abstract class TurnStream implements Decoder {
   }
 
   push(id: number): void {
-    if (this.ended) throw new TypeError("push() after end(); call reset() to decode another stream");
-    if (typeof id !== "number" || !Number.isInteger(id))
-      throw new TypeError(`token id must be an integer, got ${String(id)}`);
+    checkPush(this.ended, id);
     if (this.stopped) return;
     this.count++;
     if (this.bytes === null) this.route(id);
