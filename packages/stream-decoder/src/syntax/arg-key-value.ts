@@ -175,19 +175,18 @@ export class ArgKeyValueParser implements BodyParser {
   }
 
   private closeValue(raw: string): void {
-    const member = addMember(this.args, this.key, this.typed(raw), this.count === 0);
+    // After a typing error the call has failed: the count no longer matters.
+    const member = addMember(this.args, this.key, this.typed(raw), this.count++ === 0);
     if ("error" in member) {
       this.fail(member.error);
       return;
     }
-    const delta = member.delta;
-    this.count++;
-    this.kept += delta.length;
+    this.kept += member.delta.length;
     if (this.kept > this.maxBufferedChars) {
       this.fail(`the call holds more than ${this.maxBufferedChars} characters`);
       return;
     }
-    this.sink?.onToolCallArguments(delta);
+    this.sink?.onToolCallArguments(member.delta);
     this.state = K_AFTER;
   }
 

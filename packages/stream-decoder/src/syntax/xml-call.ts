@@ -380,15 +380,14 @@ export class XmlCallParser implements BodyParser {
     this.pieces = [];
     if (raw.charCodeAt(0) === 10) raw = raw.slice(1);
     if (raw.charCodeAt(raw.length - 1) === 10) raw = raw.slice(0, -1);
-    const member = addMember(this.args, this.key, this.typed(raw), this.count === 0);
+    // After a typing error the call has failed: the count no longer matters.
+    const member = addMember(this.args, this.key, this.typed(raw), this.count++ === 0);
     if ("error" in member) {
       this.fail(member.error);
       return;
     }
-    const delta = member.delta;
-    this.count++;
-    if (!this.keep(delta.length)) return;
-    this.sink?.onToolCallArguments(delta);
+    if (!this.keep(member.delta.length)) return;
+    this.sink?.onToolCallArguments(member.delta);
     this.state = S_BETWEEN;
   }
 }
