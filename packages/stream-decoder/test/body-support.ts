@@ -205,14 +205,6 @@ export function expectSameRuns(
   return whole;
 }
 
-/** A request's tools for a decoder test: "f" and every name called (an unknown name is an action error). */
-export function toolsFor(names: readonly string[]): object[] {
-  return ["f", ...names].map((name) => ({
-    type: "function",
-    function: { name, parameters: { type: "object" } },
-  }));
-}
-
 /** One action of a call-list body as the decoder would report it. */
 export interface CallAction {
   readonly raw: string;

@@ -8,7 +8,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { BodyParser } from "../src/syntax/body.ts";
 import { bodyParser, cutAt, cutsArb, drivePieces, expectCall, expectChunkInvariant } from "./body-support.ts";
-import { agreedMessage, decodeIds, haveTemplate, loadEntry, message } from "./derived-format-support.ts";
+import {
+  agreedCalls,
+  burstsArb,
+  decodeIds,
+  expectStreamedCalls,
+  haveTemplate,
+  loadEntry,
+  message,
+} from "./derived-format-support.ts";
 import { mergedAll } from "./grammar-support.ts";
 
 const parser = (max?: number): BodyParser => bodyParser("json-arguments", max);
@@ -81,11 +89,6 @@ const V32 = "models/templates/meetkai-functionary-medium-v3.2.jinja";
 describe.skipIf(!haveTemplate(V32))(
   "json-arguments through the decoder (Functionary v3.2 recipient lines)",
   () => {
-    const toolsOf = (names: readonly string[]) =>
-      [...new Set(names)].map((n) => ({
-        type: "function",
-        function: { name: n, parameters: { type: "object" } },
-      }));
     // Content that ends in ">" runs into the next `>>>` (the first three ">" are the mark): not generated.
     const content = fc.constantFrom("Hello.", "1 > 0 and 2 >> 1.", "Two\nlines >> x", "");
 
@@ -99,25 +102,23 @@ describe.skipIf(!haveTemplate(V32))(
             ),
             { minLength: 1, maxLength: 4 },
           ),
-          fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+          burstsArb,
           (messages, bursts) => {
             // The generation prompt wrote the first `>>>`: the output starts with a recipient line.
             const output = `${messages
               .map((m) => ("c" in m ? `all\n${m.c}` : `${m[0]}\n${JSON.stringify(m[1])}`))
               .join(">>>")}<|eot_id|>`;
-            const ids = loadEntry(V32).encode(output);
-            const m = agreedMessage(V32, ids, bursts, {
-              streamToolCalls: true,
-              tools: toolsOf(messages.flatMap((x) => ("c" in x ? [] : [x[0]]))),
-            });
             const expected = messages.flatMap((x) =>
               "c" in x ? [] : [{ name: x[0], arguments: JSON.parse(JSON.stringify(x[1])) as unknown }],
             );
-            expect(m.errors).toEqual([]);
+            const m = agreedCalls(
+              V32,
+              output,
+              expected.map((c) => c.name),
+              bursts,
+            );
             expect(m.content).toBe(messages.map((x) => ("c" in x ? x.c : "")).join(""));
-            expect(m.calls).toEqual(expected);
-            expect(m.streamed.map((s) => s.name)).toEqual(expected.map((c) => c.name));
-            expect(m.streamed.map((s) => JSON.parse(s.args))).toEqual(expected.map((c) => c.arguments));
+            expectStreamedCalls(m, expected);
           },
         ),
         { numRuns: 40 },

@@ -17,9 +17,8 @@ import {
   type Piece,
   SEP,
   scalarArb,
-  toolsFor,
 } from "./body-support.ts";
-import { agreedMessage, haveTemplate, loadEntry } from "./derived-format-support.ts";
+import { agreedCalls, burstsArb, expectStreamedCalls, haveTemplate } from "./derived-format-support.ts";
 
 /** The quote marker in a body written as parts. */
 const Q: typeof SEP = SEP;
@@ -195,19 +194,23 @@ describe.skipIf(!haveTemplate(GEMMA4))(
           fc.array(fc.tuple(key, argsArb), { minLength: 1, maxLength: 3 }),
           fc.constantFrom("", "Let me check."),
           fc.constantFrom("", "plan <|tool_call>call:f{}<tool_call|> more"),
-          fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+          burstsArb,
           (calls, content, reasoning, bursts) => {
             // The template's reasoning block: fixed open text and one "\n" each side.
             const think = reasoning === "" ? "" : `<|channel>thought\n${reasoning}\n<channel|>`;
             const output = `${think}${content}${calls.map(([n, a]) => `<|tool_call>${text(gemmaCall(n, a))}<tool_call|>`).join("")}<|tool_response>`;
-            const ids = loadEntry(GEMMA4).encode(output);
-            const options = { streamToolCalls: true, tools: toolsFor(calls.map(([n]) => n)) };
-            const m = agreedMessage(GEMMA4, ids, bursts, options);
-            expect(m.errors).toEqual([]);
+            const m = agreedCalls(
+              GEMMA4,
+              output,
+              calls.map(([n]) => n),
+              bursts,
+            );
             expect(m.content).toBe(content);
             expect(m.reasoning).toBe(reasoning);
-            expect(m.calls).toEqual(calls.map(([name, args]) => ({ name, arguments: args })));
-            expect(m.streamed.map((s) => JSON.parse(s.args))).toEqual(calls.map(([, a]) => a));
+            expectStreamedCalls(
+              m,
+              calls.map(([name, args]) => ({ name, arguments: args })),
+            );
           },
         ),
         { numRuns: 40 },

@@ -18,9 +18,8 @@ import {
   expectGarbageCalls,
   expectListErrors,
   scalarArb,
-  toolsFor,
 } from "./body-support.ts";
-import { agreedMessage, haveTemplate, loadEntry } from "./derived-format-support.ts";
+import { agreedCalls, burstsArb, expectStreamedCalls, haveTemplate } from "./derived-format-support.ts";
 
 const parser = (max?: number): BodyParser => bodyParser("python-call-list", max);
 
@@ -231,19 +230,19 @@ describe.skipIf(!haveTemplate(LFM2))(
           fc.array(callArb, { minLength: 1, maxLength: 3 }),
           fc.constantFrom("", "Let me check."),
           fc.constantFrom("", "plan <|tool_call_start|>[f()]<|tool_call_end|> more"),
-          fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+          burstsArb,
           (calls, content, reasoning, bursts) => {
             const think = reasoning === "" ? "" : `<think>${reasoning}</think>`;
             const output = `${think}${content}<|tool_call_start|>[${calls.map(pyCall).join(", ")}]<|tool_call_end|>`;
-            const ids = loadEntry(LFM2).encode(output);
-            const options = { streamToolCalls: true, tools: toolsFor(calls.map((c) => c.name)) };
-            const m = agreedMessage(LFM2, ids, bursts, options);
-            expect(m.errors).toEqual([]);
+            const m = agreedCalls(
+              LFM2,
+              output,
+              calls.map((c) => c.name),
+              bursts,
+            );
             expect(m.content).toBe(content);
             expect(m.reasoning).toBe(reasoning);
-            expect(m.calls).toEqual(calls);
-            expect(m.streamed.map((s) => s.name)).toEqual(calls.map((c) => c.name));
-            expect(m.streamed.map((s) => JSON.parse(s.args))).toEqual(calls.map((c) => c.arguments));
+            expectStreamedCalls(m, calls);
           },
         ),
         { numRuns: 60 },

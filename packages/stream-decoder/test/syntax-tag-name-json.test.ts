@@ -6,15 +6,16 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { BodyParser } from "../src/syntax/body.ts";
+import { bodyParser, cutsArb, drivePieces, expectCall, expectChunkInvariant } from "./body-support.ts";
 import {
-  bodyParser,
-  cutsArb,
-  drivePieces,
-  expectCall,
-  expectChunkInvariant,
-  toolsFor,
-} from "./body-support.ts";
-import { agreedMessage, decodeIds, haveTemplate, loadEntry, message } from "./derived-format-support.ts";
+  agreedCalls,
+  burstsArb,
+  decodeIds,
+  expectStreamedCalls,
+  haveTemplate,
+  loadEntry,
+  message,
+} from "./derived-format-support.ts";
 
 const parser = (max?: number): BodyParser => bodyParser("tag-name-json", max);
 const drive = drivePieces;
@@ -82,20 +83,20 @@ describe.skipIf(!haveTemplate(V31))(
         fc.property(
           fc.array(fc.tuple(name, args), { minLength: 1, maxLength: 3 }),
           fc.constantFrom("", "Let me check. 1 > 0."),
-          fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+          burstsArb,
           (calls, content, bursts) => {
             const output = `${content}${calls.map(([n, a]) => `<function=${n}>${JSON.stringify(a)}</function>`).join("")}<|eom_id|>`;
-            const ids = loadEntry(V31).encode(output);
-            const options = { streamToolCalls: true, tools: toolsFor(calls.map(([n]) => n)) };
-            const m = agreedMessage(V31, ids, bursts, options);
-            const expected = calls.map(([n, a]) => ({
-              name: n,
-              arguments: JSON.parse(JSON.stringify(a)) as unknown,
-            }));
-            expect(m.errors).toEqual([]);
+            const m = agreedCalls(
+              V31,
+              output,
+              calls.map(([n]) => n),
+              bursts,
+            );
             expect(m.content).toBe(content);
-            expect(m.calls).toEqual(expected);
-            expect(m.streamed.map((s) => JSON.parse(s.args))).toEqual(expected.map((c) => c.arguments));
+            expectStreamedCalls(
+              m,
+              calls.map(([n, a]) => ({ name: n, arguments: JSON.parse(JSON.stringify(a)) as unknown })),
+            );
           },
         ),
         { numRuns: 40 },
