@@ -111,12 +111,8 @@ describe.skipIf(!haveTemplate(V32))(
             const expected = messages.flatMap((x) =>
               "c" in x ? [] : [{ name: x[0], arguments: JSON.parse(JSON.stringify(x[1])) as unknown }],
             );
-            const m = agreedCalls(
-              V32,
-              output,
-              expected.map((c) => c.name),
-              bursts,
-            );
+            const names = expected.map((c) => c.name);
+            const m = agreedCalls(V32, output, names, bursts);
             expect(m.content).toBe(messages.map((x) => ("c" in x ? x.c : "")).join(""));
             expectStreamedCalls(m, expected);
           },

@@ -199,12 +199,8 @@ describe.skipIf(!haveTemplate(GEMMA4))(
             // The template's reasoning block: fixed open text and one "\n" each side.
             const think = reasoning === "" ? "" : `<|channel>thought\n${reasoning}\n<channel|>`;
             const output = `${think}${content}${calls.map(([n, a]) => `<|tool_call>${text(gemmaCall(n, a))}<tool_call|>`).join("")}<|tool_response>`;
-            const m = agreedCalls(
-              GEMMA4,
-              output,
-              calls.map(([n]) => n),
-              bursts,
-            );
+            const names = calls.map(([n]) => n);
+            const m = agreedCalls(GEMMA4, output, names, bursts);
             expect(m.content).toBe(content);
             expect(m.reasoning).toBe(reasoning);
             expectStreamedCalls(

@@ -234,12 +234,8 @@ describe.skipIf(!haveTemplate(LFM2))(
           (calls, content, reasoning, bursts) => {
             const think = reasoning === "" ? "" : `<think>${reasoning}</think>`;
             const output = `${think}${content}<|tool_call_start|>[${calls.map(pyCall).join(", ")}]<|tool_call_end|>`;
-            const m = agreedCalls(
-              LFM2,
-              output,
-              calls.map((c) => c.name),
-              bursts,
-            );
+            const names = calls.map((c) => c.name);
+            const m = agreedCalls(LFM2, output, names, bursts);
             expect(m.content).toBe(content);
             expect(m.reasoning).toBe(reasoning);
             expectStreamedCalls(m, calls);

@@ -86,12 +86,8 @@ describe.skipIf(!haveTemplate(V31))(
           burstsArb,
           (calls, content, bursts) => {
             const output = `${content}${calls.map(([n, a]) => `<function=${n}>${JSON.stringify(a)}</function>`).join("")}<|eom_id|>`;
-            const m = agreedCalls(
-              V31,
-              output,
-              calls.map(([n]) => n),
-              bursts,
-            );
+            const names = calls.map(([n]) => n);
+            const m = agreedCalls(V31, output, names, bursts);
             expect(m.content).toBe(content);
             expectStreamedCalls(
               m,

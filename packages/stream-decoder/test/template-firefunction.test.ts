@@ -23,12 +23,8 @@ describe.skipIf(!haveTemplate(FF))("FireFunction v2 calls through the decoder", 
             ([n, a]) => `{"name": ${JSON.stringify(n)}, "arguments": ${JSON.stringify(a)}}`,
           );
           const output = `${content} functools[${list.join(", ")}]<|eot_id|>`;
-          const m = agreedCalls(
-            FF,
-            output,
-            calls.map(([n]) => n),
-            bursts,
-          );
+          const names = calls.map(([n]) => n);
+          const m = agreedCalls(FF, output, names, bursts);
           expect(m.content.trim()).toBe(content);
           expectStreamedCalls(
             m,
