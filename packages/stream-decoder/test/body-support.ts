@@ -205,6 +205,41 @@ export function expectSameRuns(
   return whole;
 }
 
+/** Generated JSON-object arguments: short string keys, JSON values up to two deep. */
+export const jsonArgsArb = fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), {
+  maxKeys: 4,
+});
+
+/**
+ * A generated call whose arguments JSON.stringify wrote (compact or indented) is read back from
+ * any chunking, streamed or not (expectCall). `write` makes the body from the name, the JSON
+ * text and a `trail`; `byKind`: the name is the action kind reset() is given.
+ */
+export function expectJsonCallRoundTrip(
+  make: () => BodyParser,
+  name: fc.Arbitrary<string>,
+  trail: fc.Arbitrary<string>,
+  write: (name: string, json: string, trail: string) => string,
+  byKind = false,
+): void {
+  fc.assert(
+    fc.property(
+      name,
+      jsonArgsArb,
+      fc.constantFrom(undefined, 1),
+      trail,
+      cutsArb,
+      fc.boolean(),
+      (n, a, indent, t, cuts, streamed) => {
+        const body = write(n, JSON.stringify(a, null, indent), t);
+        const call = { name: n, arguments: JSON.parse(JSON.stringify(a)) as unknown };
+        expectCall(make, [body], cuts, streamed, call, byKind ? { kind: n } : {});
+      },
+    ),
+    { numRuns: 300 },
+  );
+}
+
 /** One action of a call-list body as the decoder would report it. */
 export interface CallAction {
   readonly raw: string;
