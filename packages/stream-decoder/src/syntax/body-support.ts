@@ -1,6 +1,7 @@
 // Small helpers shared by the body syntaxes: the character class they skip between tokens, how a
 // parsed value takes a key, and the messages every syntax gives for the same fault.
 import type { JsonValue } from "../python-literal.ts";
+import type { ToolCallSink } from "../tool-call-scanner.ts";
 import { jsonString } from "./json-text.ts";
 import type { Typed } from "./xml-call-typing.ts";
 
@@ -37,4 +38,31 @@ export function addMember(
 /** The error of a body longer than the decoder's maxBufferedChars. */
 export function tooLongError(maxChars: number): string {
   return `the tool call body is longer than ${maxChars} characters`;
+}
+
+/**
+ * Arguments JSON text read but not yet streamed. A parser that translates the body unit by unit
+ * streams it at most once per fed chunk (flush), and before an error, so the deltas do not depend
+ * on where chunks were cut. Without a sink nothing is kept.
+ */
+export class PendingArguments {
+  private sink: ToolCallSink | null = null;
+  private text = "";
+
+  reset(sink: ToolCallSink | null): void {
+    this.sink = sink;
+    this.text = "";
+  }
+
+  add(s: string): void {
+    if (this.sink !== null) this.text += s;
+  }
+
+  /** What was added goes out as one delta. */
+  flush(): void {
+    if (this.sink !== null && this.text.length > 0) {
+      this.sink.onToolCallArguments(this.text);
+      this.text = "";
+    }
+  }
 }

@@ -21,7 +21,7 @@ import { MAX_NESTING_DEPTH } from "../limits.ts";
 import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
-import { isJsonSpace, setKey, tooLongError } from "./body-support.ts";
+import { isJsonSpace, PendingArguments, setKey, tooLongError } from "./body-support.ts";
 import { jsonNumber, jsonString } from "./json-text.ts";
 
 // ---- states ----
@@ -92,7 +92,7 @@ export class MarkerQuotedCallParser implements BodyParser {
   private readonly filled: boolean[] = [];
   private result_: JsonValue | undefined;
   /** JSON text not yet streamed (one delta per fed chunk). */
-  private out = "";
+  private readonly pending = new PendingArguments();
 
   constructor(maxBufferedChars = 1_000_000) {
     this.maxChars = maxBufferedChars;
@@ -110,7 +110,7 @@ export class MarkerQuotedCallParser implements BodyParser {
     this.keys.length = 0;
     this.filled.length = 0;
     this.result_ = undefined;
-    this.out = "";
+    this.pending.reset(sink);
   }
 
   /** The quote marker. */
@@ -125,12 +125,12 @@ export class MarkerQuotedCallParser implements BodyParser {
         return;
       case M_VALUE:
         this.item();
-        this.emit('"');
+        this.pending.add('"');
         this.state = M_STRING;
         this.part = "";
         return;
       case M_STRING:
-        this.emit('"');
+        this.pending.add('"');
         this.value(this.part);
         return;
       case M_FAIL:
@@ -157,7 +157,7 @@ export class MarkerQuotedCallParser implements BodyParser {
           // The whole rest of the chunk is string text (the quote is a marker, never a unit).
           const s = i === 0 ? text : text.slice(i);
           this.part += s;
-          this.emit(jsonString(s).slice(1, -1));
+          this.pending.add(jsonString(s).slice(1, -1));
           i = n;
           break;
         }
@@ -222,7 +222,7 @@ export class MarkerQuotedCallParser implements BodyParser {
     }
     if (this.state === M_FAIL) return;
     if (from >= 0 && from < n) this.part += from === 0 ? text : text.slice(from);
-    this.flush();
+    this.pending.flush();
   }
 
   /** The head before "{" is `call:NAME` (or NAME): the name is known. */
@@ -261,7 +261,7 @@ export class MarkerQuotedCallParser implements BodyParser {
     this.stack.push(object ? {} : []);
     this.keys.push("");
     this.filled.push(false);
-    this.emit(object ? "{" : "[");
+    this.pending.add(object ? "{" : "[");
     this.state = object ? M_KEY : M_VALUE;
   }
 
@@ -275,7 +275,7 @@ export class MarkerQuotedCallParser implements BodyParser {
     this.stack.pop();
     this.keys.pop();
     this.filled.pop();
-    this.emit(c === 93 ? "]" : "}");
+    this.pending.add(c === 93 ? "]" : "}");
     this.value(top);
   }
 
@@ -295,7 +295,7 @@ export class MarkerQuotedCallParser implements BodyParser {
       return false;
     }
     this.keys[this.keys.length - 1] = k;
-    this.emit(`${this.filled.at(-1) === true ? ", " : ""}${jsonString(k)}: `);
+    this.pending.add(`${this.filled.at(-1) === true ? ", " : ""}${jsonString(k)}: `);
     this.filled[this.filled.length - 1] = true;
     return true;
   }
@@ -303,7 +303,7 @@ export class MarkerQuotedCallParser implements BodyParser {
   /** An array item starts: its "," in the JSON text. */
   private item(): void {
     if (!Array.isArray(this.stack.at(-1))) return;
-    if (this.filled.at(-1) === true) this.emit(", ");
+    if (this.filled.at(-1) === true) this.pending.add(", ");
     this.filled[this.filled.length - 1] = true;
   }
 
@@ -311,7 +311,7 @@ export class MarkerQuotedCallParser implements BodyParser {
     const v = bareValue(this.part);
     this.part = "";
     this.item();
-    this.emit(scalarJson(v));
+    this.pending.add(scalarJson(v));
     this.value(v);
   }
 
@@ -329,19 +329,8 @@ export class MarkerQuotedCallParser implements BodyParser {
     this.state = M_AFTER;
   }
 
-  private emit(s: string): void {
-    if (this.sink !== null) this.out += s;
-  }
-
-  private flush(): void {
-    if (this.sink !== null && this.out.length > 0) {
-      this.sink.onToolCallArguments(this.out);
-      this.out = "";
-    }
-  }
-
   end(_raw: string): ActionResult {
-    if (this.state !== M_FAIL) this.flush();
+    if (this.state !== M_FAIL) this.pending.flush();
     const r = knownTool(this.result(), this.tools);
     this.stack.length = 0;
     this.result_ = undefined;
@@ -360,7 +349,7 @@ export class MarkerQuotedCallParser implements BodyParser {
 
   private fail(why: string): void {
     // What was read before the error goes out first, so the deltas do not depend on where chunks were cut.
-    this.flush();
+    this.pending.flush();
     this.state = M_FAIL;
     this.error = why;
     this.part = "";

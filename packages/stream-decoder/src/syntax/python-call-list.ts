@@ -30,7 +30,7 @@ import { MAX_NESTING_DEPTH } from "../limits.ts";
 import { type JsonValue, PythonLiteralError, parsePythonLiteral } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
-import { isJsonSpace, setKey, tooLongError } from "./body-support.ts";
+import { isJsonSpace, PendingArguments, setKey, tooLongError } from "./body-support.ts";
 import { jsonString, jsonText } from "./json-text.ts";
 
 // ---- states ----
@@ -122,7 +122,7 @@ export class PythonCallListParser implements BodyParser {
   /** Units of the value's JSON text streamed so far. */
   private vOut = 0;
   /** JSON text not yet streamed (one delta per fed chunk). */
-  private out = "";
+  private readonly pending = new PendingArguments();
 
   constructor(maxBufferedChars = 1_000_000) {
     this.maxChars = maxBufferedChars;
@@ -131,7 +131,7 @@ export class PythonCallListParser implements BodyParser {
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
     this.tools = tools;
     this.sink = sink;
-    this.out = "";
+    this.pending.reset(sink);
     this.state = B_BEFORE;
     this.error = "";
     this.bare = false;
@@ -220,7 +220,7 @@ export class PythonCallListParser implements BodyParser {
           if (isIdStart(c)) {
             if (this.begun) {
               this.cut = true;
-              this.flush();
+              this.pending.flush();
               return i;
             }
             this.begun = true;
@@ -281,7 +281,7 @@ export class PythonCallListParser implements BodyParser {
       this.streamText(this.value.slice(this.vFrom, end));
       this.vFrom = end;
     }
-    this.flush();
+    this.pending.flush();
     return n;
   }
 
@@ -333,15 +333,8 @@ export class PythonCallListParser implements BodyParser {
   }
 
   private emitValue(s: string): void {
-    this.out += s;
+    this.pending.add(s);
     this.vOut += s.length;
-  }
-
-  private flush(): void {
-    if (this.sink !== null && this.out.length > 0) {
-      this.sink.onToolCallArguments(this.out);
-      this.out = "";
-    }
   }
 
   /** One unit of a value: true while the value goes on, false at its depth-0 "," or ")". */
@@ -402,7 +395,7 @@ export class PythonCallListParser implements BodyParser {
     }
     this.state = B_ARG;
     if (this.sink === null) return;
-    this.flush();
+    this.pending.flush();
     this.sink.onToolCallName(this.name);
   }
 
@@ -412,7 +405,7 @@ export class PythonCallListParser implements BodyParser {
       return;
     }
     this.state = B_VALUE;
-    if (this.sink !== null) this.out += `${this.argCount === 0 ? "{" : ", "}${jsonString(this.key)}: `;
+    if (this.sink !== null) this.pending.add(`${this.argCount === 0 ? "{" : ", "}${jsonString(this.key)}: `);
     this.argCount++;
     this.vState = V_UNDECIDED;
     this.vOut = 0;
@@ -446,18 +439,18 @@ export class PythonCallListParser implements BodyParser {
       this.fail("the value's streamed text is not its JSON");
       return false;
     }
-    this.out += this.vOut === 0 ? json : json.slice(this.vOut);
+    this.pending.add(this.vOut === 0 ? json : json.slice(this.vOut));
     return true;
   }
 
   private endCall(): void {
     this.closed = true;
     this.state = B_AFTER_CALL;
-    if (this.sink !== null) this.out += this.argCount === 0 ? "{}" : "}";
+    if (this.sink !== null) this.pending.add(this.argCount === 0 ? "{}" : "}");
   }
 
   end(_raw: string): ActionResult {
-    if (this.state !== B_FAIL) this.flush();
+    if (this.state !== B_FAIL) this.pending.flush();
     const r = knownTool(this.result(), this.tools);
     // The sink stays: after a cut the decoder opens the next call's action (nextCall()).
     this.args = {};
@@ -477,7 +470,7 @@ export class PythonCallListParser implements BodyParser {
 
   private fail(why: string): void {
     // What was read before the error goes out first, so the deltas do not depend on where chunks were cut.
-    this.flush();
+    this.pending.flush();
     this.state = B_FAIL;
     this.error = why;
     this.value = "";
