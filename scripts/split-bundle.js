@@ -65,10 +65,18 @@ function splitDependencies(pkgDir) {
         return { path: name, namespace: "split-dependency" };
       });
       build.onLoad({ filter: /.*/, namespace: "split-dependency" }, (args) => {
-        const names = Object.keys(requireFresh(implOf(args.path)));
-        const at = `require("node:path").join(require("node:path").dirname(require.resolve(${JSON.stringify(`${args.path}/package.json`)})), ${JSON.stringify(`${BUNDLE_DIR}/${IMPL}`)})`;
-        const contents = [`const m = require(${at});`, "export {};", ...reexport(names)].join("\n");
-        return { contents, loader: "js" };
+        const impl = requireFresh(implOf(args.path));
+        const dir = `require("node:path").join(require("node:path").dirname(require.resolve(${JSON.stringify(`${args.path}/package.json`)})), ${JSON.stringify(BUNDLE_DIR)})`;
+        const lines = ["let m;", `const dir = ${dir};`];
+        // Its shared values from its eager files, then its functions and copied data from impl.cjs.
+        for (const file of impl.__eagerFiles ?? []) {
+          const eager = createRequire(implOf(args.path))(`./${file}`);
+          lines.push(`m = require(require("node:path").join(dir, ${JSON.stringify(file)}));`);
+          lines.push(...reexport(Object.keys(eager).filter((n) => n !== "__modules")));
+        }
+        lines.push(`m = require(require("node:path").join(dir, ${JSON.stringify(IMPL)}));`);
+        lines.push(...reexport(Object.keys(impl).filter((n) => n !== "__stubs" && n !== "__eagerFiles")));
+        return { contents: ["export {};", ...lines].join("\n"), loader: "js" };
       });
     },
   };
@@ -218,17 +226,25 @@ export async function splitBundle(pkgDir, entryPoints, { esbuild, base, plugins 
   for (const [entry, source] of Object.entries(entryPoints))
     exportsOf[entry] = Object.keys(all[relative(pkgDir, join(pkgDir, source))]);
   const entryValue = (entry, n) => all[relative(pkgDir, join(pkgDir, entryPoints[entry]))][n];
-  /** The module declaring the value exported as `n`, and its name there (not a re-export). */
-  const home = (n, v) => {
+  /**
+   * The module declaring the value exported as `n`, and its name there (not a re-export);
+   * undefined when no `export const|let|class|function|enum` declaration is found.
+   */
+  const declaring = (v) => {
     for (const k of keys)
       for (const [local, x] of Object.entries(all[k])) {
         if (x !== v) continue;
         const declares = new RegExp(
-          `export\\s+(?:abstract\\s+)?(?:const|let|class|function|enum)\\s+${local}\\b`,
+          `export\\s+(?:abstract\\s+|async\\s+)?(?:const|let|class|function\\*?|enum)\\s+${local}\\b`,
         );
         if (declares.test(readFileSync(join(pkgDir, k), "utf8"))) return { key: k, local };
       }
-    throw new Error(`split-bundle: no module declares ${n}`);
+    return undefined;
+  };
+  const home = (n, v) => {
+    const at = declaring(v);
+    if (at === undefined) throw new Error(`split-bundle: no module declares ${n}`);
+    return at;
   };
   const values = new Map(); // shared value name -> { key, local } of its declaration
   const copies = new Map(); // copied value name -> its literal
@@ -298,12 +314,32 @@ export async function splitBundle(pkgDir, entryPoints, { esbuild, base, plugins 
   // 3. impl.cjs: every other module; the eager ones read from their eager file.
   const stubbed = [...new Set(groups.flatMap((g) => g.stubbed))].sort();
   const implEntry = [
-    // The shared values too: other split packages read this package's whole API from impl.cjs.
-    ...groups.map((g) => `export { ${g.values.join(", ")} } from "./${g.file}";`),
-    ...Object.entries(exportsOf).map(
-      ([entry, names]) =>
-        `export { ${names.filter((n) => !values.has(n)).join(", ")} } from ${JSON.stringify(entryPoints[entry])};`,
-    ),
+    // Where the shared values are, for other split packages (split-dependencies): re-exporting
+    // them here would load every entry's eager file with impl.cjs.
+    `export const __eagerFiles = ${JSON.stringify(groups.map((g) => g.file))};`,
+    ...Object.entries(exportsOf).flatMap(([entry, names]) => {
+      // A function declared in an eager module is read from its eager file at its first call, so
+      // that loading impl.cjs does not load every entry's eager file.
+      const fns = names.filter((n) => !values.has(n));
+      const inEager = (n) => {
+        const v = entryValue(entry, n);
+        if (!isFunction(v)) return undefined;
+        const at = declaring(v);
+        return at !== undefined && fileOf.has(at.key) ? at : undefined;
+      };
+      const direct = fns.filter((n) => inEager(n) === undefined);
+      return [
+        ...(direct.length > 0
+          ? [`export { ${direct.join(", ")} } from ${JSON.stringify(entryPoints[entry])};`]
+          : []),
+        ...fns.flatMap((n) => {
+          const at = inEager(n);
+          if (at === undefined) return [];
+          const from = `require("./${fileOf.get(at.key)}").__modules[${JSON.stringify(at.key)}]`;
+          return [`export function ${n}(...a) {\n  return ${from}.${at.local}(...a);\n}`];
+        }),
+      ];
+    }),
     ...stubbed.map((k, i) => `import * as s${i} from ${JSON.stringify(`./${k}`)};`),
     `export const __stubs = { ${stubbed.map((k, i) => `${JSON.stringify(k)}: s${i}`).join(", ")} };`,
   ].join("\n");
@@ -321,7 +357,7 @@ export async function splitBundle(pkgDir, entryPoints, { esbuild, base, plugins 
   for (const [entry, names] of Object.entries(exportsOf))
     for (const n of names) {
       const ok = values.has(n)
-        ? n in eagerExports && implExports[n] === eagerExports[n]
+        ? n in eagerExports
         : copies.has(n)
           ? copies.get(n) === literal(implExports[n])
           : typeof implExports[n] === "function";
