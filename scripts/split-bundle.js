@@ -22,9 +22,26 @@ import { basename, dirname, join, relative } from "node:path";
 /** Packages built in this layout (the others: one ESM file per entry, shared chunks). */
 export const SPLIT_PACKAGES = ["@chatwire/tokenizer", "@chatwire/stream-decoder"];
 
+/**
+ * Source folders whose modules go to later.cjs, loaded at the first call into them: code a
+ * tokenizer of one kind never runs (chat templates, the other text models and file formats).
+ * A module the rest reads a value from, or calls while loading, stays in impl.cjs.
+ */
+const LATER = {
+  "@chatwire/tokenizer": [
+    "src/jinja/",
+    "src/template/",
+    "src/models/sentencepiece/",
+    "src/models/sentencepiece-json/",
+    "src/models/gguf/",
+    "src/models/tekken/",
+  ],
+};
+
 const BUNDLE_DIR = "dist/bundle";
 const EAGER = "eager.cjs";
 const IMPL = "impl.cjs";
+const LATER_FILE = "later.cjs";
 const SKIP = Symbol("split-bundle: plain resolve");
 
 /** `import.meta.url` for CommonJS output (node/qwen3.ts and the lazy dependencies resolve from it). */
@@ -98,7 +115,7 @@ function routeModules(name, pkgDir, route) {
         if (r.errors.length > 0) return { errors: r.errors };
         return route(relative(pkgDir, r.path)) ?? r;
       });
-      build.onResolve({ filter: /^\.\/[\w-]+\.(eager|impl)\.cjs$|^\.\/impl\.cjs$/ }, (args) => ({
+      build.onResolve({ filter: /^\.\/[\w-]+\.eager\.cjs$|^\.\/(impl|later)\.cjs$/ }, (args) => ({
         path: args.path,
         external: true,
       }));
@@ -294,7 +311,7 @@ export async function splitBundle(pkgDir, entryPoints, { esbuild, base, plugins 
       const result = await build({
         stdin: stdin(pkgDir, lines.join("\n")),
         outfile: out(g.file),
-        plugins: [stubs, stubLoader(all), ...deps],
+        plugins: [stubs, stubLoader(all, "stub", IMPL, "__stubs"), ...deps],
       });
       // A stub called while the file loads (a table built by a function) cannot wait for impl.cjs.
       const before = g.eager.size;
@@ -311,49 +328,111 @@ export async function splitBundle(pkgDir, entryPoints, { esbuild, base, plugins 
       fileOf.set(k, g.file);
     }
 
-  // 3. impl.cjs: every other module; the eager ones read from their eager file.
+  // 3. impl.cjs: every other module but LATER's; the eager ones read from their eager file.
   const stubbed = [...new Set(groups.flatMap((g) => g.stubbed))].sort();
-  const implEntry = [
-    // Where the shared values are, for other split packages (split-dependencies): re-exporting
-    // them here would load every entry's eager file with impl.cjs.
-    `export const __eagerFiles = ${JSON.stringify(groups.map((g) => g.file))};`,
-    ...Object.entries(exportsOf).flatMap(([entry, names]) => {
-      // A function declared in an eager module is read from its eager file at its first call, so
-      // that loading impl.cjs does not load every entry's eager file.
-      const fns = names.filter((n) => !values.has(n));
-      const inEager = (n) => {
-        const v = entryValue(entry, n);
-        if (!isFunction(v)) return undefined;
-        const at = declaring(v);
-        return at !== undefined && fileOf.has(at.key) ? at : undefined;
-      };
-      const direct = fns.filter((n) => inEager(n) === undefined);
-      return [
-        ...(direct.length > 0
-          ? [`export { ${direct.join(", ")} } from ${JSON.stringify(entryPoints[entry])};`]
-          : []),
-        ...fns.flatMap((n) => {
-          const at = inEager(n);
-          if (at === undefined) return [];
-          const from = `require("./${fileOf.get(at.key)}").__modules[${JSON.stringify(at.key)}]`;
-          return [`export function ${n}(...a) {\n  return ${from}.${at.local}(...a);\n}`];
-        }),
-      ];
-    }),
-    ...stubbed.map((k, i) => `import * as s${i} from ${JSON.stringify(`./${k}`)};`),
-    `export const __stubs = { ${stubbed.map((k, i) => `${JSON.stringify(k)}: s${i}`).join(", ")} };`,
-  ].join("\n");
-  const fromEager = routeModules("eager-modules", pkgDir, (k) =>
-    fileOf.has(k) ? { path: k, namespace: "eager-module" } : undefined,
+  const pkgName = JSON.parse(readFileSync(join(pkgDir, "package.json"), "utf8")).name;
+  const later = new Set(
+    keys.filter((k) => !fileOf.has(k) && (LATER[pkgName] ?? []).some((d) => k.startsWith(d))),
   );
-  await build({
-    stdin: stdin(pkgDir, implEntry),
-    outfile: out(IMPL),
-    plugins: [fromEager, eagerLoader(all, fileOf), ...deps],
-  });
+  const inImpl = (k) => keys.includes(k) && !fileOf.has(k) && !later.has(k);
+  /** Moves to impl.cjs every later module impl.cjs reads a value from (to a fixed point). */
+  const settleLater = () => {
+    for (let moved = true; moved; ) {
+      moved = false;
+      for (const k of keys.filter(inImpl))
+        for (const { from, names } of imports.get(k) ?? [])
+          if (later.has(from) && (names === "*" || names.some((n) => !isFunction(all[from]?.[n])))) {
+            later.delete(from);
+            moved = true;
+          }
+    }
+  };
+  for (;;) {
+    settleLater();
+    // The impl.cjs modules later.cjs imports, as namespaces.
+    const shared = [
+      ...new Set([...later].flatMap((k) => (imports.get(k) ?? []).map((i) => i.from).filter(inImpl))),
+    ].sort();
+    const implEntry = [
+      ...shared.map((k, i) => `import * as c${i} from ${JSON.stringify(`./${k}`)};`),
+      `export const __modules = { ${shared.map((k, i) => `${JSON.stringify(k)}: c${i}`).join(", ")} };`,
+      // Where the shared values are, for other split packages (split-dependencies): re-exporting
+      // them here would load every entry's eager file with impl.cjs.
+      `export const __eagerFiles = ${JSON.stringify(groups.map((g) => g.file))};`,
+      ...Object.entries(exportsOf).flatMap(([entry, names]) => {
+        // A function declared in an eager module is read from its eager file at its first call, so
+        // that loading impl.cjs does not load every entry's eager file.
+        const fns = names.filter((n) => !values.has(n));
+        const inEager = (n) => {
+          const v = entryValue(entry, n);
+          if (!isFunction(v)) return undefined;
+          const at = declaring(v);
+          return at !== undefined && fileOf.has(at.key) ? at : undefined;
+        };
+        const direct = fns.filter((n) => inEager(n) === undefined);
+        return [
+          ...(direct.length > 0
+            ? [`export { ${direct.join(", ")} } from ${JSON.stringify(entryPoints[entry])};`]
+            : []),
+          ...fns.flatMap((n) => {
+            const at = inEager(n);
+            if (at === undefined) return [];
+            const from = `require("./${fileOf.get(at.key)}").__modules[${JSON.stringify(at.key)}]`;
+            return [`export function ${n}(...a) {\n  return ${from}.${at.local}(...a);\n}`];
+          }),
+        ];
+      }),
+      ...stubbed.map((k, i) => `import * as s${i} from ${JSON.stringify(`./${k}`)};`),
+      `export const __stubs = { ${stubbed.map((k, i) => `${JSON.stringify(k)}: s${i}`).join(", ")} };`,
+    ].join("\n");
+    const implRoutes = routeModules("impl-modules", pkgDir, (k) =>
+      fileOf.has(k)
+        ? { path: k, namespace: "eager-module" }
+        : later.has(k)
+          ? { path: k, namespace: "later-stub" }
+          : undefined,
+    );
+    await build({
+      stdin: stdin(pkgDir, implEntry),
+      outfile: out(IMPL),
+      plugins: [
+        implRoutes,
+        eagerLoader(all, fileOf),
+        stubLoader(all, "later-stub", LATER_FILE, "__later"),
+        ...deps,
+      ],
+    });
+    // A later module impl.cjs calls while it loads stays in impl.cjs.
+    const before = later.size;
+    for (const k of stubsCalledAtLoad(out(IMPL), out(LATER_FILE), "__later")) later.delete(k);
+    if (later.size < before) continue;
+
+    // 4. later.cjs: LATER's modules; the eager ones read from their eager file, impl.cjs's from it.
+    const laterList = [...later].sort();
+    const laterRoutes = routeModules("later-modules", pkgDir, (k) =>
+      fileOf.has(k)
+        ? { path: k, namespace: "eager-module" }
+        : inImpl(k)
+          ? { path: k, namespace: "impl-module" }
+          : undefined,
+    );
+    await build({
+      stdin: stdin(
+        pkgDir,
+        [
+          ...laterList.map((k, i) => `import * as l${i} from ${JSON.stringify(`./${k}`)};`),
+          `export const __later = { ${laterList.map((k, i) => `${JSON.stringify(k)}: l${i}`).join(", ")} };`,
+        ].join("\n"),
+      ),
+      outfile: out(LATER_FILE),
+      plugins: [laterRoutes, eagerLoader(all, fileOf), implLoader(all), ...deps],
+    });
+    break;
+  }
   // The instances of the eager files that impl.cjs loads.
   const eagerExports = Object.assign({}, ...groups.map((g) => requireFresh(out(g.file))));
   const implExports = requireFresh(out(IMPL));
+  if (later.size > 0) requireFresh(out(LATER_FILE));
   for (const [entry, names] of Object.entries(exportsOf))
     for (const n of names) {
       const ok = values.has(n)
@@ -400,6 +479,7 @@ export async function splitBundle(pkgDir, entryPoints, { esbuild, base, plugins 
     ...Object.keys(entryPoints).map((e) => `${e}.js`),
     ...groups.map((g) => `${BUNDLE_DIR}/${g.file}`),
     `${BUNDLE_DIR}/${IMPL}`,
+    ...(later.size > 0 ? [`${BUNDLE_DIR}/${LATER_FILE}`] : []),
   ];
 }
 
@@ -407,7 +487,7 @@ export async function splitBundle(pkgDir, entryPoints, { esbuild, base, plugins 
  * The stub modules whose functions run while `eagerFile` loads: it is loaded with a stand-in for
  * impl.cjs that records them.
  */
-function stubsCalledAtLoad(eagerFile, implFile) {
+function stubsCalledAtLoad(eagerFile, implFile, table = "__stubs") {
   const called = new Set();
   const req = createRequire(eagerFile);
   const anything = () => new Proxy(() => undefined, { get: () => anything(), apply: () => anything() });
@@ -421,7 +501,7 @@ function stubsCalledAtLoad(eagerFile, implFile) {
     },
   );
   const saved = req.cache[implFile];
-  req.cache[implFile] = { id: implFile, filename: implFile, loaded: true, exports: { __stubs: stubs } };
+  req.cache[implFile] = { id: implFile, filename: implFile, loaded: true, exports: { [table]: stubs } };
   try {
     requireFresh(eagerFile);
   } catch {
@@ -435,26 +515,45 @@ function stubsCalledAtLoad(eagerFile, implFile) {
 }
 
 /**
- * A stub module in eager.cjs: its functions, each loading impl.cjs at its first call. Pure ESM
- * (the require() is in one shared module) so that esbuild reports an import a stub lacks.
+ * A stub module: its functions, each loading `file` at its first call and calling the module's
+ * function there (`file` exports the modules' namespaces as `table`). Pure ESM (the require() is
+ * in one shared module) so that esbuild reports an import a stub lacks.
  */
-function stubLoader(all) {
+function stubLoader(all, namespace, file, table) {
+  const loader = `split-bundle:load-${namespace}`;
   return {
-    name: "stub-loader",
+    name: `${namespace}-loader`,
     setup(build) {
-      build.onResolve({ filter: /^split-bundle:load$/ }, () => ({ path: "load", namespace: "stub-load" }));
-      build.onLoad({ filter: /.*/, namespace: "stub-load" }, () => ({
-        contents: `let impl;\nexport const load = () => (impl ??= require("./${IMPL}")).__stubs;`,
+      build.onResolve({ filter: new RegExp(`^${loader}$`) }, () => ({ path: "load", namespace: loader }));
+      build.onLoad({ filter: /.*/, namespace: loader }, () => ({
+        contents: `let file;\nexport const load = () => (file ??= require("./${file}")).${table};`,
         loader: "js",
       }));
-      build.onLoad({ filter: /.*/, namespace: "stub" }, (args) => {
+      build.onLoad({ filter: /.*/, namespace }, (args) => {
         const fns = Object.entries(all[args.path]).filter(([, v]) => isFunction(v));
         const at = `load()[${JSON.stringify(args.path)}]`;
         const lines = [
-          'import { load } from "split-bundle:load";',
+          `import { load } from "${loader}";`,
           ...fns.map(([n]) => `export function ${n}(...a) {\n  return ${at}.${n}(...a);\n}`),
         ];
         return { contents: lines.join("\n"), loader: "js" };
+      });
+    },
+  };
+}
+
+/** A module of impl.cjs in later.cjs: its exports, read from impl.cjs. */
+function implLoader(all) {
+  return {
+    name: "impl-loader",
+    setup(build) {
+      build.onLoad({ filter: /.*/, namespace: "impl-module" }, (args) => {
+        const m = [
+          `import { __modules } from "./${IMPL}";`,
+          `const m = __modules[${JSON.stringify(args.path)}];`,
+          "export {};",
+        ];
+        return { contents: [...m, ...reexport(Object.keys(all[args.path]))].join("\n"), loader: "js" };
       });
     },
   };
