@@ -7,12 +7,18 @@ import { takeIds } from "../id-scratch.ts";
 import { type ModelTables, registerTableExporter } from "../tables/model-tables.ts";
 import { writeTableFile } from "../tables/table-file.ts";
 import type { DecodeTable, TextModel } from "../text-model.ts";
+import type { StoredMergeTable } from "./bpe.ts";
 import { MergeTable, WordMerger } from "./bpe.ts";
 import { BYTE_TO_CHAR, CHAR_TO_BYTE } from "./byte-alphabet.ts";
 import { buildByteLevelDecodeTable } from "./decode-table.ts";
 import { type ScannedTokenizerJson, scanTokenizerJson } from "./json-scan.ts";
 import { OutsideSymbols } from "./llama-cpp-symbols.ts";
-import { byteLevelTableContents, decodeTableFromTables, type StoredByteLevel } from "./model-tables.ts";
+import {
+  byteLevelTableContents,
+  decodeTableFromTables,
+  readStoredMergeTable,
+  type StoredByteLevel,
+} from "./model-tables.ts";
 import { PipelineByteLevelModel } from "./pipeline-model.ts";
 import { planBytePipeline } from "./pipeline-spec.ts";
 import { NEWLINE_CUT_PATTERNS, startsOutsideSpace } from "./prefix-cut.ts";
@@ -131,6 +137,10 @@ class ByteLevelBpeModel implements ByteLevelModel {
   private mergerBuilt: WordMerger | undefined;
   /** Merges as [left, right, merged] ids in rank order, until the merger is built. */
   private mergeIds: Int32Array | undefined;
+  /** The merge table a table file holds, until the merger is built (from it, once checked). */
+  private storedMerges: StoredMergeTable | undefined;
+  /** The table file is known to be what we wrote (ModelTables.verified). */
+  private readonly tablesVerified: boolean;
   private readonly ignoreMerges: boolean;
   /** Stand-ins for symbols outside the vocabulary, under llama.cpp's rule (llama-cpp-symbols.ts). */
   private readonly outside: OutsideSymbols | undefined;
@@ -223,9 +233,13 @@ class ByteLevelBpeModel implements ByteLevelModel {
       }
     }
     const stored = options.stored;
-    if (stored !== undefined)
+    this.tablesVerified = options.tables?.verified === true;
+    if (stored !== undefined) {
       this.table = decodeTableFromTables(stored.file, this.blocked, this.vocabSize, this.pieces);
-    options.tables?.report?.(this.table !== undefined);
+      this.storedMerges = readStoredMergeTable(stored.file);
+    }
+    // A file without the merge table (an older export) is replaced by the caller with one that has it.
+    options.tables?.report?.(this.table !== undefined && this.storedMerges !== undefined);
   }
 
   /** Merges in rank order as ids (kept for exportTables). */
@@ -242,6 +256,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
       this.mergeList,
       this.blocked,
       this.decodeTable,
+      this.merger().table.toStored(),
     );
     return contents === undefined ? undefined : writeTableFile(contents);
   }
@@ -432,6 +447,17 @@ class ByteLevelBpeModel implements ByteLevelModel {
     if (this.mergerBuilt !== undefined) return this.mergerBuilt;
     const merges = this.mergeIds as Int32Array;
     const count = merges.length / 3;
+    const stored = this.storedMerges;
+    this.storedMerges = undefined;
+    const fromFile =
+      stored === undefined || this.firstMergeWins
+        ? undefined
+        : MergeTable.fromStored(stored, count, this.vocabSize, this.tablesVerified);
+    if (fromFile !== undefined) {
+      this.mergeIds = undefined;
+      this.mergerBuilt = new WordMerger(fromFile);
+      return this.mergerBuilt;
+    }
     const table = new MergeTable(count);
     for (let rank = 0; rank < count; rank++) {
       if (this.firstMergeWins && table.find(merges[3 * rank]!, merges[3 * rank + 1]!) >= 0) continue;
