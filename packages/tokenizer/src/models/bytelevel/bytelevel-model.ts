@@ -180,9 +180,9 @@ class ByteLevelBpeModel implements ByteLevelModel {
     let maxId = spec.vocab.maxId;
     for (const t of spec.addedTokens) if (t.id > maxId) maxId = t.id;
     this.vocabSize = maxId + 1;
-    // The vocabulary's by-id array, extended to the added tokens' ids (no copy of 151k entries).
+    // The vocabulary's by-id array; the added tokens' ids past its end read undefined, as its
+    // holes do. (Not extended: growing a packed array of 151k pieces copies it.)
     this.pieces = spec.vocab.pieces;
-    this.pieces.length = this.vocabSize;
     const literal = new Map<string, number>();
     for (const t of spec.addedTokens) {
       this.addedById.set(t.id, t.content);
