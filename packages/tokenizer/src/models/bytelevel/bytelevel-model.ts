@@ -208,7 +208,8 @@ class ByteLevelBpeModel implements ByteLevelModel {
     // The large-word merger orders (rank, position) as one exact double: ranks below 2^22.
     if (merges.length / 3 >= 2 ** 22)
       fail(`model.merges has ${merges.length / 3} merges (at most 4194303)`, "model.merges");
-    for (let rank = 0; rank < merges.length / 3; rank++) {
+    // Merges from a table file name pieces already (readStoredBpe): the loop is for a tokenizer.json's.
+    for (let rank = 0; options.stored === undefined && rank < merges.length / 3; rank++) {
       if (merges[3 * rank]! < 0 || merges[3 * rank + 1]! < 0 || merges[3 * rank + 2]! < 0) {
         const [a, b] = spec.mergeStrings(rank);
         const ids =
