@@ -5,9 +5,11 @@
 //                                  and those they import a value from; a module they import only
 //                                  functions from is a stub (a wrapper per function calling into
 //                                  impl.cjs), unless a function runs while the file loads
-//   dist/bundle/impl.cjs           every other module; the eager modules it imports are read from
-//                                  their eager file (one instance of each class and table), other
-//                                  split @chatwire packages from their impl.cjs
+//   dist/bundle/impl.cjs           every other module but LATER's; the eager modules it imports are
+//                                  read from their eager file (one instance of each class and table),
+//                                  other split @chatwire packages from their eager files and impl.cjs
+//   dist/bundle/later.cjs          LATER's modules (code a tokenizer of one kind never runs), stubs in
+//                                  impl.cjs loading it at the first call into them
 //   dist/bundle/<entry>.js         ESM: the shared values from the entry's eager file, plain data
 //                                  (primitives, flat or deep-frozen collections) as equal copies,
 //                                  and per exported function a wrapper that require()s impl.cjs at
