@@ -239,8 +239,10 @@ class ByteLevelBpeModel implements ByteLevelModel {
       this.table = decodeTableFromTables(stored.file, this.blocked, this.vocabSize, this.pieces);
       this.storedMerges = readStoredMergeTable(stored.file);
     }
-    // A file without the merge table (an older export) is replaced by the caller with one that has it.
-    options.tables?.report?.(this.table !== undefined && this.storedMerges !== undefined);
+    // A file without the merge table (an older export) is replaced by the caller with one that has
+    // it; null in the file says this model's cannot be stored.
+    const mergesRead = this.storedMerges !== undefined || stored?.file.meta.mergeTable === null;
+    options.tables?.report?.(this.table !== undefined && mergesRead);
   }
 
   /** Merges in rank order as ids (kept for exportTables). */

@@ -73,10 +73,11 @@ export function byteLevelTableContents(
     arrays["mergeTable.small"] = mergeTable.small;
     arrays["mergeTable.mergedByRank"] = mergeTable.mergedByRank;
   }
-  const merged =
-    mergeTable === undefined
-      ? {}
-      : { mergeTable: { count: mergeTable.count, mergedOffset: mergeTable.mergedOffset } };
+  // null: this model's merge table cannot be stored (a pair of ids past the packed range).
+  const merged = {
+    mergeTable:
+      mergeTable === undefined ? null : { count: mergeTable.count, mergedOffset: mergeTable.mergedOffset },
+  };
   return {
     meta: { ...metaFor(FAMILY, source, blocked), rest, decodeSize: table.size, ...merged },
     arrays,
