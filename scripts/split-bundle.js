@@ -17,7 +17,7 @@
 // CommonJS because Node loads it synchronously on every supported version (the sync APIs keep
 // working); the entries stay ESM. What each export is (function, class, data) is read from a build
 // of the package at build time; which module imports which value, from the sources.
-import { readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, dirname, join, relative } from "node:path";
 
@@ -504,6 +504,10 @@ function stubsCalledAtLoad(eagerFile, implFile, table = "__stubs") {
   );
   const saved = req.cache[implFile];
   req.cache[implFile] = { id: implFile, filename: implFile, loaded: true, exports: { [table]: stubs } };
+  // require() resolves a path on disk before it reads the cache: on a clean build the file is
+  // not written yet, so a placeholder stands there while the stand-in answers.
+  const placeholder = !existsSync(implFile);
+  if (placeholder) writeFileSync(implFile, "");
   try {
     requireFresh(eagerFile);
   } catch {
@@ -512,6 +516,7 @@ function stubsCalledAtLoad(eagerFile, implFile, table = "__stubs") {
     if (saved === undefined) delete req.cache[implFile];
     else req.cache[implFile] = saved;
     delete req.cache[eagerFile];
+    if (placeholder) rmSync(implFile);
   }
   return called;
 }
