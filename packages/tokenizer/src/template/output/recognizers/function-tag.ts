@@ -9,15 +9,8 @@
 import type { BlockGrammar, MarkerMove } from "../../../families/grammar.ts";
 import type { ProbeContext, ProbeTurn } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
+import { ONE, ONE_ARGS, TWO } from "./probe-turns.ts";
 
-const ARGS = { k: "v" };
-const ONE: ProbeTurn = { calls: [{ name: "probe_tool", arguments: ARGS }] };
-const TWO: ProbeTurn = {
-  calls: [
-    { name: "probe_tool", arguments: ARGS },
-    { name: "other_tool", arguments: { n: 1 } },
-  ],
-};
 const CODE = "probe_code_line";
 const PYTHON: ProbeTurn = {
   calls: [{ name: "python", arguments: { code: CODE } }],
@@ -44,7 +37,7 @@ function shape(ctx: ProbeContext): { open: string; close: string } | null {
   const [, open, json, close] = m as unknown as [string, string, string, string];
   try {
     const v = JSON.parse(json) as unknown;
-    if (JSON.stringify(v) !== JSON.stringify(ARGS)) return null;
+    if (JSON.stringify(v) !== JSON.stringify(ONE_ARGS)) return null;
   } catch {
     return null;
   }

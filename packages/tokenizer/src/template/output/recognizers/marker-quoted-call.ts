@@ -10,14 +10,8 @@
 import type { MarkerMove } from "../../../families/grammar.ts";
 import type { Piece, ProbeContext, ProbeTurn } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
+import { ONE, TWO } from "./probe-turns.ts";
 
-const ONE: ProbeTurn = { calls: [{ name: "probe_tool", arguments: { k: "v" } }] };
-const TWO: ProbeTurn = {
-  calls: [
-    { name: "probe_tool", arguments: { k: "v" } },
-    { name: "other_tool", arguments: { n: 1 } },
-  ],
-};
 const TYPES: ProbeTurn = {
   calls: [{ name: "probe_tool", arguments: { n: -2, t: true, o: { a: 1 }, l: [1, 2] } }],
 };

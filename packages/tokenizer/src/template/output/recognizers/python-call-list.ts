@@ -9,19 +9,13 @@
 // system line, and the evidence says so.
 import type { ProbeContext, ProbeTurn } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
+import { ONE, TWO } from "./probe-turns.ts";
 
 const START = "<|tool_call_start|>";
 const END = "<|tool_call_end|>";
 /** LFM2's templates put the request's tools in the system turn after this text. */
 const TOOL_LIST_LINE = "List of tools";
 
-const ONE: ProbeTurn = { calls: [{ name: "probe_tool", arguments: { k: "v" } }] };
-const TWO: ProbeTurn = {
-  calls: [
-    { name: "probe_tool", arguments: { k: "v" } },
-    { name: "other_tool", arguments: { n: 1 } },
-  ],
-};
 const TYPES: ProbeTurn = {
   calls: [{ name: "probe_tool", arguments: { t: true, f: false, z: null, n: -2 } }],
 };
