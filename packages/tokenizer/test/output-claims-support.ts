@@ -12,7 +12,13 @@ import {
   loadFormat,
   templateDir,
 } from "../../../test-vectors/peer-parse/score.ts";
-import { probeTemplate, type TemplateTokenizer, templateFromFiles } from "../src/index.ts";
+import {
+  type AddedToken,
+  createTemplateTokenizer,
+  probeTemplate,
+  type TemplateTokenizer,
+  templateFromFiles,
+} from "../src/index.ts";
 import { BYTE_TO_CHAR } from "../src/models/bytelevel/index.ts";
 
 const TURN_TOKENS = [
@@ -106,6 +112,21 @@ export function derivedNames(): ReadonlyMap<string, string> {
   }
   cache = names;
   return names;
+}
+
+/** `template` over `base`'s text model and config with these added tokens, on the probe's fixed date. */
+export function overBase(
+  base: TemplateTokenizer,
+  addedTokens: readonly AddedToken[],
+  template: string,
+): TemplateTokenizer {
+  return createTemplateTokenizer({
+    textModel: base.textModel,
+    config: base.config,
+    addedTokens,
+    templates: { default: template },
+    options: { now: () => new Date(2024, 6, 26) },
+  });
 }
 
 /** Whether the peer-parse entry `key` exists and its template file is in ../shared (else the suite skips). */

@@ -10,7 +10,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadFormat, templateDir } from "../../../test-vectors/peer-parse/score.ts";
-import { createTemplateTokenizer, probeTemplate, type TemplateTokenizer } from "../src/index.ts";
+import { probeTemplate, type TemplateTokenizer } from "../src/index.ts";
+import { overBase } from "./output-claims-support.ts";
 
 const DS = [
   "<｜tool▁calls▁begin｜>",
@@ -76,22 +77,8 @@ describe.skipIf(!present)("separated-call recognizer over ../shared's templates"
   };
   const withTemplate = (source: string): TemplateTokenizer => {
     const t = stand();
-    const addedTokens = [...t.reserved].map(([content, id]) => ({
-      id,
-      content,
-      special: true,
-      single_word: false,
-      lstrip: false,
-      rstrip: false,
-      normalized: false,
-    }));
-    return createTemplateTokenizer({
-      textModel: t.textModel,
-      config: t.config,
-      addedTokens,
-      templates: { default: source },
-      options: { now: () => new Date(2024, 6, 26) },
-    });
+    const addedTokens = [...t.reserved].map(([content, id]) => ({ id, content, special: true }));
+    return overBase(t, addedTokens, source);
   };
 
   it("derives DeepSeek V3.1's and Kimi K2's calls from the renderings", () => {
