@@ -1,6 +1,7 @@
 // Test helpers: a chatwire server on 127.0.0.1 (any free port) over a given engine, its log
 // lines collected, and the tokenizers of every family (InternLM2/ChatGLM3 only with fixtures).
 import type { AnyTokenizer } from "@chatwire/tokenizer";
+import OpenAI from "openai";
 import { haveFixtures } from "../../../test-support/fixtures.ts";
 import {
   type ChatwireServer,
@@ -113,4 +114,22 @@ export function runnableWeather(
       parse: (s: string): unknown => JSON.parse(s),
     },
   };
+}
+
+/**
+ * An OpenAI client whose n-th request (from 0) goes to the server at `urlFor(n)` (the same path),
+ * so a tool loop can move between servers; `rounds()` is how many requests it has made.
+ */
+export function routedClient(urlFor: (round: number) => string): { client: OpenAI; rounds(): number } {
+  let round = 0;
+  const client = new OpenAI({
+    baseURL: `${urlFor(0)}/v1`,
+    apiKey: "unused",
+    maxRetries: 0,
+    fetch: (input: string | URL | Request, init?: RequestInit) => {
+      const u = new URL(String(input instanceof Request ? input.url : input));
+      return fetch(`${urlFor(round++)}${u.pathname}${u.search}`, init);
+    },
+  });
+  return { client, rounds: () => round };
 }
