@@ -6,6 +6,7 @@
 // row; a reserved token after the last call ends the message (`<|eom_id|>`). A call of
 // `python` that renders after a reserved token opens a code block (body "raw": the call is
 // {name: "python", arguments: {code}}), as Llama 3.1 writes its built-in tools.
+import { blockMarkers } from "../../../families/block-markers.ts";
 import type { BlockGrammar, MarkerMove } from "../../../families/grammar.ts";
 import type { ProbeContext, ProbeTurn } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
@@ -63,8 +64,7 @@ function recognize(ctx: ProbeContext): FormatPart | null {
   const last = two.pieces.at(-1);
   const end = last !== undefined && "reserved" in last ? last.reserved : undefined;
   const textMarkers: Record<string, MarkerMove> = {
-    [s.open]: { move: "block-open", block: "function" },
-    [s.close]: { move: "block-close", block: "function" },
+    ...blockMarkers(s.open, s.close, "function"),
   };
   const blocks: BlockGrammar[] = [
     { name: "function", emits: "action", kind: "tool_call", body: "tag-name-json" },

@@ -7,6 +7,7 @@
 // rendering (only the content is written); for those, the format is known only by name: the
 // vocabulary reserves LFM2's two call markers and the template writes LFM2's "List of tools"
 // system line, and the evidence says so.
+import { blockMarkers } from "../../../families/block-markers.ts";
 import type { ProbeContext, ProbeTurn } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
 import { ONE, TWO } from "./probe-turns.ts";
@@ -42,8 +43,7 @@ function part(open: string, close: string, evidence: readonly string[]): FormatP
   return {
     name: "Python call list",
     markers: {
-      [open]: { move: "block-open", block: "tool_calls" },
-      [close]: { move: "block-close", block: "tool_calls" },
+      ...blockMarkers(open, close, "tool_calls"),
     },
     blocks: [{ name: "tool_calls", emits: "action", kind: "tool_call", body: "python-call-list" }],
     evidence,
