@@ -52,32 +52,23 @@ export async function start(
 
 // What each family's built-in script says (engines/replay-script.ts: the scenario as each
 // family's template renders it), written out by hand.
+/** The scenario's answer and calls, the same in every family. */
+const SCENARIO = {
+  content: "Let me check the weather in Paris and Tokyo — one moment.",
+  calls: [
+    { name: "get_weather", args: { city: "Paris", unit: "celsius" } },
+    { name: "get_weather", args: { city: "Tokyo", unit: "celsius" } },
+  ],
+} as const;
+
 export const EXPECT = {
   qwen3: {
-    content: "Let me check the weather in Paris and Tokyo — one moment.",
+    ...SCENARIO,
     reasoning: "The user asks about the weather in two cities; I will call the tool twice.",
-    calls: [
-      { name: "get_weather", args: { city: "Paris", unit: "celsius" } },
-      { name: "get_weather", args: { city: "Tokyo", unit: "celsius" } },
-    ],
   },
   // Neither template writes reasoning.
-  internlm2: {
-    content: "Let me check the weather in Paris and Tokyo — one moment.",
-    reasoning: undefined,
-    calls: [
-      { name: "get_weather", args: { city: "Paris", unit: "celsius" } },
-      { name: "get_weather", args: { city: "Tokyo", unit: "celsius" } },
-    ],
-  },
-  chatglm3: {
-    content: "Let me check the weather in Paris and Tokyo — one moment.",
-    reasoning: undefined,
-    calls: [
-      { name: "get_weather", args: { city: "Paris", unit: "celsius" } },
-      { name: "get_weather", args: { city: "Tokyo", unit: "celsius" } },
-    ],
-  },
+  internlm2: { ...SCENARIO, reasoning: undefined },
+  chatglm3: { ...SCENARIO, reasoning: undefined },
 } as const;
 
 /** The question and the one tool the tool-calling suites send. */
