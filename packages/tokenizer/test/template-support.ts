@@ -118,3 +118,12 @@ export function ourResult(template: string, ctx: Record<string, unknown>): RefRe
     throw e;
   }
 }
+
+/** One letter per character of `s`: T = template, C = caller (origin 0 is the template's). */
+export function originMap(s: PStr): string {
+  let out = "";
+  s.forEachRun((text, origin) => {
+    out += (origin === 0 ? "T" : "C").repeat(text.length);
+  });
+  return out;
+}
