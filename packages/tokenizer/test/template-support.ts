@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { expect, test } from "vitest";
 import { compileTemplate, Origins, type PStr, renderProgram, TokenizerError } from "../src/index.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -126,4 +127,15 @@ export function originMap(s: PStr): string {
     out += (origin === 0 ? "T" : "C").repeat(text.length);
   });
   return out;
+}
+
+/** One test per case: our render (text or error type) equals `jinja`'s, Python jinja2's render of it. */
+export function testSameAsPython(
+  cases: readonly JinjaCase[],
+  jinja: (c: JinjaCase) => RefResult | undefined,
+): void {
+  test.each(cases.map((c) => [c.name, c] as const))("%s", (_, c) => {
+    const ref = jinja(c);
+    expect(ourResult(c.template, c.ctx)).toEqual(ref);
+  });
 }
