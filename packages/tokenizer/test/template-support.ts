@@ -2,7 +2,8 @@
 // environment, test-vectors/gen/template_render.py, run as a subprocess) and our renderer on the
 // same raw variables.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { expect, test } from "vitest";
@@ -138,4 +139,25 @@ export function testSameAsPython(
     const ref = jinja(c);
     expect(ourResult(c.template, c.ctx)).toEqual(ref);
   });
+}
+
+/**
+ * Runs the golden generator test-vectors/gen/`script` into a fresh temp dir (it must exit 0) and
+ * returns what it wrote, file name -> text, in name order; the dir is removed.
+ */
+export function regenerate(script: string): Map<string, string> {
+  const out = mkdtempSync(join(tmpdir(), "chatwire-regenerate-"));
+  try {
+    const r = spawnSync(process.execPath, [join(repoRoot, "test-vectors/gen", script), out], {
+      encoding: "utf8",
+    });
+    expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+    return new Map(
+      readdirSync(out)
+        .sort()
+        .map((f) => [f, readFileSync(join(out, f), "utf8")] as const),
+    );
+  } finally {
+    rmSync(out, { recursive: true, force: true });
+  }
 }
