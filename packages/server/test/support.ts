@@ -1,5 +1,7 @@
 // Test helpers: a chatwire server on 127.0.0.1 (any free port) over a given engine, its log
 // lines collected, and the tokenizers of every family (InternLM2/ChatGLM3 only with fixtures).
+
+import { request } from "node:http";
 import type { AnyTokenizer } from "@chatwire/tokenizer";
 import OpenAI from "openai";
 import { haveFixtures } from "../../../test-support/fixtures.ts";
@@ -123,4 +125,35 @@ export function routedClient(urlFor: (round: number) => string): { client: OpenA
     },
   });
   return { client, rounds: () => round };
+}
+
+export interface PostResponse {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+/** POSTs `body` (sent as is, JSON content type) to `url` + `path` with node:http; resolves once the whole answer is read. */
+export function post(
+  url: string,
+  path: string,
+  body: string,
+  headers: Record<string, string> = {},
+): Promise<PostResponse> {
+  return new Promise((resolve, reject) => {
+    const r = request(
+      `${url}${path}`,
+      { method: "POST", headers: { "content-type": "application/json", ...headers } },
+      (res) => {
+        let b = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => {
+          b += c;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: b }));
+      },
+    );
+    r.on("error", reject);
+    r.end(body);
+  });
 }
