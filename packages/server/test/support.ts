@@ -157,3 +157,12 @@ export function post(
     r.end(body);
   });
 }
+
+/** POSTs the chat request `body` to the server's /v1/chat/completions with fetch. */
+export function fetchChat(url: string, body: unknown): Promise<Response> {
+  return fetch(`${url}/v1/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+}
