@@ -13,6 +13,7 @@ import {
   routedClient,
   runnableWeather,
   start,
+  streamWeather,
   WEATHER_TOOLS as TOOLS,
   tokenizer,
   WEATHER_QUESTION as USER,
@@ -38,13 +39,7 @@ for (const fam of FAMILIES) {
     });
 
     it("create({stream: true}): role first, deltas, tool-call discipline, finish, usage, [DONE]", async () => {
-      const stream = await client.chat.completions.create({
-        model: "test-model",
-        messages: USER,
-        tools: TOOLS,
-        stream: true,
-        stream_options: { include_usage: true },
-      });
+      const stream = await streamWeather(client);
       const chunks = [];
       for await (const c of stream) chunks.push(c);
       expect(chunks[0]?.choices[0]?.delta.role).toBe("assistant");

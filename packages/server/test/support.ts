@@ -166,3 +166,14 @@ export function fetchChat(url: string, body: unknown): Promise<Response> {
     body: JSON.stringify(body),
   });
 }
+
+/** The weather question with WEATHER_TOOLS as a streamed completion with usage, as the tool-calling suites read it. */
+export function streamWeather(client: OpenAI) {
+  return client.chat.completions.create({
+    model: "test-model",
+    messages: WEATHER_QUESTION,
+    tools: WEATHER_TOOLS,
+    stream: true,
+    stream_options: { include_usage: true },
+  });
+}
