@@ -1,7 +1,7 @@
 // A vocabulary package's model files with markers it lacks appended as special added tokens:
 // the stand-in vocabularies the peer-parse and response_template suites decode templates over.
 // Each package is read and scanned once per worker (test-support/shared-cache.ts). A stand-in's
-// tokenizer.json is the package's bytes with the new tokens spliced into its added_tokens array,
+// tokenizer.json is the package's text with the new tokens spliced into its added_tokens array,
 // so a load costs no parse and re-serialization of the whole vocabulary (hundreds of thousands
 // of entries), only the loader's own reading of the file.
 import { readFileSync } from "node:fs";
@@ -15,7 +15,7 @@ const packageFile = (pkg: string, file: string): string =>
 
 /** What the splice needs to know about a package's files. */
 interface PackageVocabulary {
-  readonly tokenizerJson: Uint8Array;
+  readonly tokenizerJson: string;
   readonly config: Readonly<Record<string, unknown>>;
   /** The contents of its added tokens. */
   readonly added: ReadonlySet<string>;
@@ -33,8 +33,8 @@ interface VocabularyJson {
 
 function packageVocabulary(pkg: string): PackageVocabulary {
   return sharedFixture("peer-parse-vocabulary", pkg, () => {
-    const tokenizerJson = new Uint8Array(readFileSync(packageFile(pkg, "tokenizer.json")));
-    const json = JSON.parse(new TextDecoder().decode(tokenizerJson)) as VocabularyJson;
+    const tokenizerJson = readFileSync(packageFile(pkg, "tokenizer.json"), "utf8");
+    const json = JSON.parse(tokenizerJson) as VocabularyJson;
     const vocab = json.model.vocab;
     let lastId = -1;
     if (Array.isArray(vocab)) lastId = vocab.length - 1;
@@ -64,34 +64,27 @@ const OPEN = new Set([0x5b, 0x7b]);
 const CLOSE = new Set([0x5d, 0x7d]);
 const SPACE = new Set([0x20, 0x09, 0x0a, 0x0d, 0x3a]); // whitespace and the key's ':'
 
-/**
- * The offset of the `]` that closes the top-level `key` array of a JSON document. UTF-8 bytes
- * of non-ASCII characters are all >= 0x80, so the structural bytes are found by their values.
- */
-export function topLevelArrayEnd(bytes: Uint8Array, key: string): number {
+/** The offset of the `]` that closes the top-level `key` array of a JSON document. */
+export function topLevelArrayEnd(text: string, key: string): number {
   const want = JSON.stringify(key);
   let depth = 0;
   let arrayDepth = -1;
   let i = 0;
-  while (i < bytes.length) {
-    const b = bytes[i] as number;
-    if (b === QUOTE) {
+  while (i < text.length) {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
       const start = i++;
-      while (i < bytes.length && bytes[i] !== QUOTE) i += bytes[i] === BACKSLASH ? 2 : 1;
+      while (i < text.length && text.charCodeAt(i) !== QUOTE) i += text.charCodeAt(i) === BACKSLASH ? 2 : 1;
       i++;
-      if (arrayDepth < 0 && depth === 1 && i - start === want.length) {
-        let same = true;
-        for (let k = 0; k < want.length && same; k++) same = bytes[start + k] === want.charCodeAt(k);
-        if (same) {
-          while (SPACE.has(bytes[i] as number)) i++;
-          if (bytes[i] !== 0x5b) throw new Error(`tokenizer.json: "${key}" is not an array`);
-          arrayDepth = depth + 1;
-        }
+      if (arrayDepth < 0 && depth === 1 && text.startsWith(want, start) && i - start === want.length) {
+        while (SPACE.has(text.charCodeAt(i))) i++;
+        if (text.charCodeAt(i) !== 0x5b) throw new Error(`tokenizer.json: "${key}" is not an array`);
+        arrayDepth = depth + 1;
       }
       continue;
     }
-    if (OPEN.has(b)) depth++;
-    else if (CLOSE.has(b)) {
+    if (OPEN.has(c)) depth++;
+    else if (CLOSE.has(c)) {
       if (depth === arrayDepth) return i;
       depth--;
     }
@@ -109,7 +102,7 @@ export function vocabularyFiles(
   pkg: string,
   markers: readonly string[],
   config: Readonly<Record<string, unknown>>,
-): { files: { "tokenizer.json": Uint8Array; "tokenizer_config.json": string }; added: string[] } {
+): { files: { "tokenizer.json": string; "tokenizer_config.json": string }; added: string[] } {
   const v = packageVocabulary(pkg);
   const have = new Set(v.added);
   const added: string[] = [];
@@ -130,14 +123,10 @@ export function vocabularyFiles(
       }),
     );
   }
-  let tokenizerJson = v.tokenizerJson;
-  if (tokens.length > 0) {
-    const insert = new TextEncoder().encode(`${v.addedCount > 0 ? "," : ""}${tokens.join(",")}`);
-    tokenizerJson = new Uint8Array(v.tokenizerJson.length + insert.length);
-    tokenizerJson.set(v.tokenizerJson.subarray(0, v.addedEnd), 0);
-    tokenizerJson.set(insert, v.addedEnd);
-    tokenizerJson.set(v.tokenizerJson.subarray(v.addedEnd), v.addedEnd + insert.length);
-  }
+  const tokenizerJson =
+    tokens.length === 0
+      ? v.tokenizerJson
+      : `${v.tokenizerJson.slice(0, v.addedEnd)}${v.addedCount > 0 ? "," : ""}${tokens.join(",")}${v.tokenizerJson.slice(v.addedEnd)}`;
   return {
     files: {
       "tokenizer.json": tokenizerJson,
