@@ -1,5 +1,6 @@
 import { defaultClientConditions, defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
+import { SlowFirstSequencer } from "./test-support/slow-first-sequencer.ts";
 
 // Workspace packages resolve to their TypeScript sources through the "source" export
 // condition (package.json exports); published consumers get dist/ through types/default.
@@ -26,6 +27,8 @@ export default defineConfig({
     // Both cores: many suites wait on child processes (CLI, server, reference tools), and vitest's
     // default (cores - 1) would run every file one after another on a 2-core machine.
     maxWorkers: 2,
+    // The known-slow files first (test-support/slow-files.ts), so no long file starts last.
+    sequence: { sequencer: SlowFirstSequencer },
     // A worker keeps the shared-modules suites' modules (and the tokenizers their support modules
     // cache) from file to file instead of re-importing and reloading them for each file. The server
     // suites (process-wide handlers, the server's stderr state) and the playground (a browser and a
