@@ -8,9 +8,11 @@ const conditions = ["source", ...defaultServerConditions];
 // Suites that change no environment (process.env, cwd, process handlers), mock nothing, use no
 // fake timers and keep no module state but caches: see the project comment below.
 const SHARED_MODULES = [
-  "packages/{tokenizer,stream-decoder,openai,cli}/test/**/*.test.ts",
+  "packages/{tokenizer,stream-decoder,openai,cli,server}/test/**/*.test.ts",
   "{test-vectors,bench}/test/**/*.test.ts",
 ];
+// The server suites that spawn servers reading the environment, or add process handlers.
+const SERVER_ISOLATED = "packages/server/test/{cli-serve,gguf-serve,real-server,slow-clients}.test.ts";
 
 export default defineConfig({
   resolve: { conditions: ["source", ...defaultClientConditions] },
@@ -31,8 +33,8 @@ export default defineConfig({
     sequence: { sequencer: SlowFirstSequencer },
     // A worker keeps the shared-modules suites' modules (and the tokenizers their support modules
     // cache) from file to file instead of re-importing and reloading them for each file. The server
-    // suites (process-wide handlers, the server's stderr state) and the playground (a browser and a
-    // Vite build) get a fresh module graph per file.
+    // suites that read the environment or add process handlers, and the playground (a browser and a
+    // Vite build), get a fresh module graph per file.
     projects: [
       {
         extends: true,
@@ -42,7 +44,19 @@ export default defineConfig({
           exclude: [...SHARED_MODULES, "**/node_modules/**"],
         },
       },
-      { extends: true, test: { name: "shared-modules", include: SHARED_MODULES, isolate: false } },
+      {
+        extends: true,
+        test: { name: "isolated-server", include: [SERVER_ISOLATED] },
+      },
+      {
+        extends: true,
+        test: {
+          name: "shared-modules",
+          include: SHARED_MODULES,
+          exclude: [SERVER_ISOLATED, "**/node_modules/**"],
+          isolate: false,
+        },
+      },
     ],
     // Under CI also write a JSON summary: .ci/run prints "N passed, N failed" from it.
     reporters: process.env.CI ? ["default", ["json", { outputFile: ".ci/test-results.json" }]] : ["default"],
