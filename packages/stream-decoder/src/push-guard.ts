@@ -1,5 +1,5 @@
-// The misuse errors of Decoder.push (types.ts), for the decoders that are not on the per-token
-// fast path (the reference engine, the template turn layer).
+// The misuse errors of Decoder.push (types.ts), shared by the engine's checked path, the reference
+// engine and the template turn layer.
 
 /** Throws the TypeError push() gives after end() or for an ID that is not an integer. */
 export function checkPush(ended: boolean, id: unknown): void {
