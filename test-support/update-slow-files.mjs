@@ -9,8 +9,13 @@ import { fileURLToPath } from "node:url";
 const MIN_SECONDS = 3;
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const report = JSON.parse(readFileSync(process.argv[2] ?? join(root, ".ci/test-results.json"), "utf8"));
+// The report names files by absolute path in the checkout that ran (a fresh clone elsewhere, for
+// CI): paths are kept relative to that checkout, the deepest folder holding every test file.
+const names = report.testResults.map((r) => r.name.split("\\").join("/"));
+let runRoot = dirname(names[0] ?? root);
+while (!names.every((n) => n.startsWith(`${runRoot}/`))) runRoot = dirname(runRoot);
 const slow = report.testResults
-  .map((r) => ({ file: relative(root, r.name).split("\\").join("/"), ms: r.endTime - r.startTime }))
+  .map((r, i) => ({ file: relative(runRoot, names[i]).split("\\").join("/"), ms: r.endTime - r.startTime }))
   .filter((r) => r.ms >= MIN_SECONDS * 1000)
   .sort((a, b) => b.ms - a.ms);
 const out = `// Test files that take longest, slowest first (./slow-first-sequencer.ts starts them first).
