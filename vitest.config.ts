@@ -1,5 +1,6 @@
 import { defaultClientConditions, defaultServerConditions } from "vite";
 import { defineConfig } from "vitest/config";
+import { SlowFirstSequencer } from "./test-support/slow-first-sequencer.ts";
 
 // Workspace packages resolve to their TypeScript sources through the "source" export
 // condition (package.json exports); published consumers get dist/ through types/default.
@@ -7,9 +8,11 @@ const conditions = ["source", ...defaultServerConditions];
 // Suites that change no environment (process.env, cwd, process handlers), mock nothing, use no
 // fake timers and keep no module state but caches: see the project comment below.
 const SHARED_MODULES = [
-  "packages/{tokenizer,stream-decoder,openai,cli}/test/**/*.test.ts",
+  "packages/{tokenizer,stream-decoder,openai,cli,server}/test/**/*.test.ts",
   "{test-vectors,bench}/test/**/*.test.ts",
 ];
+// The server suites that spawn servers reading the environment, or add process handlers.
+const SERVER_ISOLATED = "packages/server/test/{cli-serve,gguf-serve,real-server,slow-clients}.test.ts";
 
 export default defineConfig({
   resolve: { conditions: ["source", ...defaultClientConditions] },
@@ -26,10 +29,12 @@ export default defineConfig({
     // Both cores: many suites wait on child processes (CLI, server, reference tools), and vitest's
     // default (cores - 1) would run every file one after another on a 2-core machine.
     maxWorkers: 2,
+    // The known-slow files first (test-support/slow-files.ts), so no long file starts last.
+    sequence: { sequencer: SlowFirstSequencer },
     // A worker keeps the shared-modules suites' modules (and the tokenizers their support modules
     // cache) from file to file instead of re-importing and reloading them for each file. The server
-    // suites (process-wide handlers, the server's stderr state) and the playground (a browser and a
-    // Vite build) get a fresh module graph per file.
+    // suites that read the environment or add process handlers, and the playground (a browser and a
+    // Vite build), get a fresh module graph per file.
     projects: [
       {
         extends: true,
@@ -39,7 +44,19 @@ export default defineConfig({
           exclude: [...SHARED_MODULES, "**/node_modules/**"],
         },
       },
-      { extends: true, test: { name: "shared-modules", include: SHARED_MODULES, isolate: false } },
+      {
+        extends: true,
+        test: { name: "isolated-server", include: [SERVER_ISOLATED] },
+      },
+      {
+        extends: true,
+        test: {
+          name: "shared-modules",
+          include: SHARED_MODULES,
+          exclude: [SERVER_ISOLATED, "**/node_modules/**"],
+          isolate: false,
+        },
+      },
     ],
     // Under CI also write a JSON summary: .ci/run prints "N passed, N failed" from it.
     reporters: process.env.CI ? ["default", ["json", { outputFile: ".ci/test-results.json" }]] : ["default"],

@@ -3,24 +3,27 @@
 //  - `tsc -b`: type-checks, emits one .js and one .d.ts per source file (dist/**). Bundlers get
 //    this layout (the exports' "default"): with "sideEffects": false they drop every module a
 //    program does not reach.
-//  - esbuild: one ESM file per export entry for Node (the exports' "node" condition,
-//    dist/bundle/), the code shared between a package's entries in one chunk beside them, every
-//    bare import (dependencies, other @chatwire packages, node:*) left external. A fresh process
-//    importing the per-file layout loads, resolves and links one module per source file, which
-//    costs several times what compiling the code does; the bundle is one or two files per entry.
-//    Minified: parsing is most of what is left, and it scales with the bytes read.
+//  - esbuild: the Node bundle (the exports' "node" condition, dist/bundle/), every bare import
+//    (dependencies, other @chatwire packages, node:*) left external. A fresh process importing the
+//    per-file layout loads, resolves and links one module per source file, which costs several
+//    times what compiling the code does; the bundle is a few files. Minified: parsing is most of
+//    what is left, and it scales with the bytes read. SPLIT_PACKAGES (split-bundle.js) parse only
+//    their exported values at import and the rest at the first call; the others get one ESM file
+//    per entry, the code shared between a package's entries in chunks beside them.
 //    Dependencies only some calls need (LAZY_NODE_DEPENDENCIES: the Jinja parser, for chat templates)
 //    are not imported by the Node bundle: it require()s their CommonJS build synchronously at the
 //    first call, so a program that never compiles a template never parses that package.
 // Entries come from each package.json's exports: { "source": "./src/x.ts", "node": "./dist/bundle/x.js" }.
 //   node scripts/build.js           every package in tsconfig.build.json's references
 //   node scripts/build.js <dir>...  those packages and the ones they reference
-// A package whose bundle stamp is newer than its src/, package.json and this script is skipped.
+// A package whose bundle stamp is newer than its src/, package.json, these scripts and the bundles
+// of the packages it references is skipped.
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { SPLIT_PACKAGES, splitBundle } from "./split-bundle.js";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(join(root, "package.json"));
@@ -82,45 +85,70 @@ function files(dir) {
 
 const mtime = (p) => statSync(p, { throwIfNoEntry: false })?.mtimeMs;
 
+const references = (dir) =>
+  (readJson(join(dir, "tsconfig.build.json")).references ?? []).map((r) => dirname(resolve(dir, r.path)));
+
 function upToDate(pkgDir) {
   const stamp = mtime(join(pkgDir, STAMP));
   if (stamp === undefined) return false;
   const inputs = [
     fileURLToPath(import.meta.url),
+    fileURLToPath(new URL("./split-bundle.js", import.meta.url)),
     join(pkgDir, "package.json"),
     ...files(join(pkgDir, "src")),
+    // A referenced package's bundle: its export names are read at build time.
+    ...references(pkgDir).map((d) => join(d, STAMP)),
   ];
   return inputs.every((p) => (mtime(p) ?? Infinity) < stamp);
 }
 
-async function bundle(pkgDir) {
-  const entryPoints = entries(pkgDir);
-  if (Object.keys(entryPoints).length === 0 || upToDate(pkgDir)) return;
+const esbuildOptions = (pkgDir) => ({
+  absWorkingDir: pkgDir,
+  bundle: true,
+  packages: "external",
+  target: "es2022",
+  minify: true,
+  // Class and function names stay readable in stack traces and `err.name`-style checks.
+  keepNames: true,
+  // The sources' compiler settings that change emitted code (class fields as tsc's ES2022 output).
+  tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, useDefineForClassFields: true } },
+  metafile: true,
+  logLevel: "warning",
+});
+
+/** One ESM file per entry, the code shared between entries in chunks beside them. */
+async function esmBundle(pkgDir, entryPoints) {
   const result = await require("esbuild").build({
-    absWorkingDir: pkgDir,
+    ...esbuildOptions(pkgDir),
     entryPoints: Object.entries(entryPoints).map(([out, input]) => ({ in: input, out })),
     outdir: ".",
-    bundle: true,
     splitting: true,
     chunkNames: `${BUNDLE_DIR}/chunks/[name]-[hash]`,
     format: "esm",
     // Nothing Node-specific injected: node:* imports stay imports, as in the per-file layout.
     platform: "neutral",
-    packages: "external",
-    target: "es2022",
-    minify: true,
-    // Class and function names stay readable in stack traces and `err.name`-style checks.
-    keepNames: true,
-    // The sources' compiler settings that change emitted code (class fields as tsc's ES2022 output).
-    tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, useDefineForClassFields: true } },
-    metafile: true,
     plugins: [lazyDependencies(pkgDir)],
-    logLevel: "warning",
   });
-  // Chunks of an earlier build (other hashes) would ship with the package.
-  const written = new Set(Object.keys(result.metafile.outputs).map((p) => resolve(pkgDir, p)));
-  for (const p of files(join(pkgDir, BUNDLE_DIR))) if (!written.has(p)) rmSync(p);
-  writeFileSync(join(pkgDir, STAMP), `${JSON.stringify(Object.keys(result.metafile.outputs))}\n`);
+  return Object.keys(result.metafile.outputs);
+}
+
+async function bundle(pkgDir) {
+  const entryPoints = entries(pkgDir);
+  if (Object.keys(entryPoints).length === 0 || upToDate(pkgDir)) return;
+  const written = SPLIT_PACKAGES.includes(readJson(join(pkgDir, "package.json")).name)
+    ? await splitBundle(pkgDir, entryPoints, {
+        esbuild: require("esbuild"),
+        base: esbuildOptions(pkgDir),
+        plugins: [lazyDependencies(pkgDir)],
+      })
+    : await esmBundle(pkgDir, entryPoints);
+  // Files of an earlier build (other chunk hashes, another layout) would ship with the package.
+  const keep = new Set(written.map((p) => resolve(pkgDir, p)));
+  for (const p of files(join(pkgDir, BUNDLE_DIR))) if (!keep.has(p)) rmSync(p);
+  for (const e of readdirSync(join(pkgDir, BUNDLE_DIR), { withFileTypes: true }))
+    if (e.isDirectory() && readdirSync(join(pkgDir, BUNDLE_DIR, e.name)).length === 0)
+      rmSync(join(pkgDir, BUNDLE_DIR, e.name), { recursive: true });
+  writeFileSync(join(pkgDir, STAMP), `${JSON.stringify(written)}\n`);
 }
 
 const args = process.argv.slice(2);
@@ -134,13 +162,13 @@ const tsc = spawnSync(process.execPath, [require.resolve("typescript/bin/tsc"), 
   stdio: "inherit",
 });
 if (tsc.status !== 0) process.exit(tsc.status ?? 1);
-// Every package named and every package it references (tsconfig references).
+// Every package named and every package it references (tsconfig references), referenced ones
+// first: a split bundle reads the bundles of the packages it imports (split-bundle.js).
 const all = new Set();
 const visit = (dir) => {
   if (all.has(dir)) return;
+  for (const r of references(dir)) visit(r);
   all.add(dir);
-  for (const r of readJson(join(dir, "tsconfig.build.json")).references ?? [])
-    visit(dirname(resolve(dir, r.path)));
 };
 for (const d of dirs) visit(d);
 for (const d of all) await bundle(d);

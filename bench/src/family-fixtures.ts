@@ -9,12 +9,12 @@
 // generated part has at most `n` IDs and at least n - 8. Deterministic (seeded text); cached in
 // bench/out/fixtures like the others. The driver checks every fixture decodes without an error
 // event before timing (orchestrate.ts).
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import tokenizers from "tokenizers";
 import { cjkText, englishText, jsonSafeProse, rng } from "./corpus.ts";
-import { benchDir, outDir } from "./fixtures.ts";
+import { benchDir, cachedJson, outDir } from "./fixtures.ts";
 
 export const FAMILY_GEN_VERSION = 2;
 export type FamilyModel = "llama31" | "deepseek-v3";
@@ -176,16 +176,12 @@ export async function buildFamilyFixture(
 }
 
 /** Builds (or reuses, if the stored one has this version) and returns the file path. */
-export async function ensureFamilyFixture(model: FamilyModel, kind: FamilyKind, n: number): Promise<string> {
-  const file = resolve(outDir, "fixtures", `${model}-${kind}-${n}.json`);
-  if (existsSync(file)) {
-    const f = JSON.parse(readFileSync(file, "utf8")) as FamilyFixture;
-    if (f.version === FAMILY_GEN_VERSION && f.n === n) return file;
-  }
-  const fx = await buildFamilyFixture(model, kind, n);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(fx));
-  return file;
+export function ensureFamilyFixture(model: FamilyModel, kind: FamilyKind, n: number): Promise<string> {
+  return cachedJson<FamilyFixture>(
+    resolve(outDir, "fixtures", `${model}-${kind}-${n}.json`),
+    (f) => f.version === FAMILY_GEN_VERSION && f.n === n,
+    () => buildFamilyFixture(model, kind, n),
+  );
 }
 
 /** One piece string per ID (HF Rust `tokenizers` idToToken, as for Qwen3) for the floor loop. */

@@ -209,17 +209,29 @@ export function fixtureFile(model: ModelName, kind: Kind, n: number): string {
   return resolve(outDir, "fixtures", `${model}-${kind}-${n}.json`);
 }
 
-/** Builds (or reuses, if the stored one has this GEN_VERSION) and returns the file path. */
-export async function ensureFixture(model: ModelName, kind: Kind, n: number): Promise<string> {
-  const file = fixtureFile(model, kind, n);
-  if (existsSync(file)) {
-    const f = JSON.parse(readFileSync(file, "utf8")) as Fixture;
-    if (f.version === GEN_VERSION && f.ids.length === n) return file;
-  }
-  const fx = await buildFixture(model, kind, n);
+/**
+ * The path of the JSON fixture `file`: the stored one when `current` accepts it (its generator
+ * version and size), else `build()`'s, written there first.
+ */
+export async function cachedJson<T>(
+  file: string,
+  current: (stored: T) => boolean,
+  build: () => Promise<T>,
+): Promise<string> {
+  if (existsSync(file) && current(JSON.parse(readFileSync(file, "utf8")) as T)) return file;
+  const fx = await build();
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(fx));
   return file;
+}
+
+/** Builds (or reuses, if the stored one has this GEN_VERSION) and returns the file path. */
+export function ensureFixture(model: ModelName, kind: Kind, n: number): Promise<string> {
+  return cachedJson<Fixture>(
+    fixtureFile(model, kind, n),
+    (f) => f.version === GEN_VERSION && f.ids.length === n,
+    () => buildFixture(model, kind, n),
+  );
 }
 
 export function loadFixture(file: string): Fixture {

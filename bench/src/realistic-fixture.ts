@@ -1,24 +1,7 @@
-// A realistic reply per byte-level family (Qwen3, Llama 3.x `llama31`, DeepSeek V3), ENCODED by
-// our own encoder: reasoning, a markdown answer with code, CJK with rare characters, emoji with
-// ZWJ sequences, and one long tool call (~460 IDs), cut to at most `n` IDs. Unlike the `mixed`
-// fixture (reference encoder, short call), it carries the share of byte-split tokens (pieces
-// that are partial UTF-8: emoji, rare CJK) and call text a real generation has.
-// How each family writes it (what its chat template renders, every ID from encodeChat /
-// encodeText of the loaded tokenizer):
-// - Qwen3: one assistant message with reasoning_content, content and the call (encodeChat of
-//   the conversation minus the same conversation with the generation prompt);
-// - DeepSeek V3: the text message's IDs without their end, then the call message's IDs (the
-//   template renders calls only for a message without content; a model writes text, then
-//   <｜tool▁calls▁begin｜>...);
-// - Llama 3.x: the text message only: a custom call is a whole message of plain JSON in this
-//   family (its cost is the `tools` row), so its reply has no call.
-// Also a byte-split fixture per family: emoji (ZWJ sequences, flags, skin tones) and rare CJK
-// only, for the byte path's own row. Cached in bench/out/fixtures like the others.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { cjkText, englishText, mixedText, type Rng, rng } from "./corpus.ts";
 import { type FamilyModel, generatedReply, loadFamily, WRITE_FILE_TOOL } from "./family-fixtures.ts";
-import { outDir } from "./fixtures.ts";
+import { cachedJson, outDir } from "./fixtures.ts";
 import { loadOurs } from "./ours.ts";
 
 export const REALISTIC_VERSION = 1;
@@ -172,18 +155,14 @@ export async function buildRealisticFixture(
 }
 
 /** Builds (or reuses, if the stored one has this version) and returns the file path. */
-export async function ensureRealisticFixture(
+export function ensureRealisticFixture(
   model: RealisticModel,
   kind: RealisticKind,
   n: number,
 ): Promise<string> {
-  const file = resolve(outDir, "fixtures", `${model}-${kind}-${n}.json`);
-  if (existsSync(file)) {
-    const f = JSON.parse(readFileSync(file, "utf8")) as RealisticFixture;
-    if (f.version === REALISTIC_VERSION && f.n === n) return file;
-  }
-  const fx = await buildRealisticFixture(model, kind, n);
-  mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, JSON.stringify(fx));
-  return file;
+  return cachedJson<RealisticFixture>(
+    resolve(outDir, "fixtures", `${model}-${kind}-${n}.json`),
+    (f) => f.version === REALISTIC_VERSION && f.n === n,
+    () => buildRealisticFixture(model, kind, n),
+  );
 }

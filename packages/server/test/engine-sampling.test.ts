@@ -22,18 +22,23 @@ const all: SamplingOptions = {
   responseFormat: { type: "json_schema", name: "answer", schema },
 };
 
+/** `all` under the names both engines share (vLLM's and SGLang's own names differ only for the seed and schema). */
+const SAME_NAMES = {
+  temperature: 0.7,
+  top_p: 0.9,
+  top_k: 20,
+  min_p: 0.05,
+  repetition_penalty: 1.1,
+  presence_penalty: 0.5,
+  frequency_penalty: 0.25,
+  logit_bias: { "42": -100 },
+};
+
 describe("upstream sampling bodies", () => {
   it("vLLM: every parameter under its own name", () => {
     expect(vllmSampling(all)).toEqual({
+      ...SAME_NAMES,
       seed: 1,
-      temperature: 0.7,
-      top_p: 0.9,
-      top_k: 20,
-      min_p: 0.05,
-      repetition_penalty: 1.1,
-      presence_penalty: 0.5,
-      frequency_penalty: 0.25,
-      logit_bias: { "42": -100 },
       response_format: { type: "json_schema", json_schema: { name: "answer", schema } },
     });
     expect(vllmSampling({ stop: [] })).toEqual({});
@@ -41,15 +46,8 @@ describe("upstream sampling bodies", () => {
 
   it("SGLang: sampling_params names, the schema as text", () => {
     expect(sglangSampling(all)).toEqual({
+      ...SAME_NAMES,
       sampling_seed: 1,
-      temperature: 0.7,
-      top_p: 0.9,
-      top_k: 20,
-      min_p: 0.05,
-      repetition_penalty: 1.1,
-      presence_penalty: 0.5,
-      frequency_penalty: 0.25,
-      logit_bias: { "42": -100 },
       json_schema: JSON.stringify(schema),
     });
     expect(sglangSampling({ stop: [], responseFormat: { type: "json_object" } })).toEqual({

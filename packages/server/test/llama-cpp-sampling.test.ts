@@ -5,6 +5,7 @@
 // model answer JSON that validates against the schema. The engine's IDs are read with a tap.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Running } from "./support.ts";
+import { fetchChat } from "./support.ts";
 import { startTinyLlamaCpp, type TinyLlamaCpp } from "./tiny-llama-cpp.ts";
 
 let tapped: TinyLlamaCpp["tapped"];
@@ -27,11 +28,7 @@ async function complete(
   extra: Record<string, unknown>,
 ): Promise<{ ids: number[]; body: Record<string, unknown> }> {
   const before = tapped.runs.length;
-  const r = await fetch(`${srv.url}/v1/chat/completions`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ model: "test-model", messages: MESSAGES, max_tokens: 24, ...extra }),
-  });
+  const r = await fetchChat(srv.url, { model: "test-model", messages: MESSAGES, max_tokens: 24, ...extra });
   const body = (await r.json()) as Record<string, unknown>;
   expect(r.status, JSON.stringify(body)).toBe(200);
   return { ids: [...(tapped.runs[before] ?? [])], body };

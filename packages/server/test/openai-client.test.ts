@@ -10,8 +10,10 @@ import {
   EXPECT,
   FAMILIES,
   type Running,
+  routedClient,
   runnableWeather,
   start,
+  streamWeather,
   WEATHER_TOOLS as TOOLS,
   tokenizer,
   WEATHER_QUESTION as USER,
@@ -37,13 +39,7 @@ for (const fam of FAMILIES) {
     });
 
     it("create({stream: true}): role first, deltas, tool-call discipline, finish, usage, [DONE]", async () => {
-      const stream = await client.chat.completions.create({
-        model: "test-model",
-        messages: USER,
-        tools: TOOLS,
-        stream: true,
-        stream_options: { include_usage: true },
-      });
+      const stream = await streamWeather(client);
       const chunks = [];
       for await (const c of stream) chunks.push(c);
       expect(chunks[0]?.choices[0]?.delta.role).toBe("assistant");
@@ -127,18 +123,8 @@ for (const fam of FAMILIES) {
       // The replay server always answers with its script, so runTools' second round goes to a
       // server whose script is a plain answer: run the tools loop across the two by switching baseURL.
       const seen: unknown[] = [];
-      let round = 0;
-      const routed = new OpenAI({
-        baseURL: `${srv.url}/v1`,
-        apiKey: "unused",
-        maxRetries: 0,
-        fetch: (input: string | URL | Request, init?: RequestInit) => {
-          const u = new URL(String(input instanceof Request ? input.url : input));
-          const base = round++ === 0 ? srv.url : plain.url;
-          return fetch(`${base}${u.pathname}`, init);
-        },
-      });
-      const runner = routed.chat.completions.runTools({
+      const routed = routedClient((round) => (round === 0 ? srv.url : plain.url));
+      const runner = routed.client.chat.completions.runTools({
         model: "test-model",
         messages: USER,
         stream: true,
@@ -147,7 +133,7 @@ for (const fam of FAMILIES) {
       const content = await runner.finalContent();
       expect(seen).toEqual(want.calls.map((c) => c.args));
       expect(content).toBe("Hello! How can I help you today?");
-      expect(round).toBe(2);
+      expect(routed.rounds()).toBe(2);
     });
 
     it("a plain answer finishes with stop and no tool_calls", async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { familyFixtures, missingOf } from "../../../test-support/family-fixtures.ts";
 import { loadFixtureTokenizer } from "../../../test-support/family-tokenizer.ts";
 import { builtinReplayScript, createReplayEngine } from "../src/index.ts";
-import { type Running, start } from "./support.ts";
+import { fetchChat, type Running, start } from "./support.ts";
 
 const CALL = [{ name: "get_weather", args: { city: "Paris", unit: "celsius" } }];
 const TWO_CALLS = [...CALL, { name: "get_weather", args: { city: "Tokyo", unit: "celsius" } }];
@@ -52,14 +52,10 @@ for (const c of CASES) {
 
     it("the chat completion carries the rendered turn: content, calls, finish_reason", async () => {
       expect(scriptLength).toBeGreaterThan(0);
-      const res = await fetch(`${srv.url}/v1/chat/completions`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({
-          model: "test-model",
-          messages: [{ role: "user", content: "What is the weather in Paris?" }],
-          tools: TOOLS,
-        }),
+      const res = await fetchChat(srv.url, {
+        model: "test-model",
+        messages: [{ role: "user", content: "What is the weather in Paris?" }],
+        tools: TOOLS,
       });
       expect(res.status).toBe(200);
       const body = (await res.json()) as {

@@ -3,7 +3,7 @@
 // is served as written. Over loopback HTTP with the replay engine (the script is the output).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReplayEngine } from "../src/index.ts";
-import { type Running, start, tokenizer } from "./support.ts";
+import { fetchChat, type Running, start, tokenizer } from "./support.ts";
 
 const JSON_TEXT = '{"amount": 123.45, "date": "2025-12-03"}';
 const FORMAT = {
@@ -12,11 +12,7 @@ const FORMAT = {
 };
 
 async function post(url: string, body: unknown): Promise<string> {
-  const r = await fetch(`${url}/v1/chat/completions`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
+  const r = await fetchChat(url, body);
   expect(r.status).toBe(200);
   return r.text();
 }

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { tokenIds } from "../../../test-support/token-ids.ts";
 import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { createReplayEngine, type Engine, type GenerateRequest } from "../src/index.ts";
-import { type Running, start, tokenizer } from "./support.ts";
+import { type PostResponse, post, type Running, start, tokenizer } from "./support.ts";
 
 const tok = () => tokenizer("qwen3");
 const Q = tokenIds<Qwen3Key>(tok);
@@ -56,29 +56,6 @@ function gatedEngine() {
   };
 }
 
-interface Resp {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-function post(url: string, path: string, body: string, headers: Record<string, string> = {}): Promise<Resp> {
-  return new Promise((resolve, reject) => {
-    const r = request(
-      `${url}${path}`,
-      { method: "POST", headers: { "content-type": "application/json", ...headers } },
-      (res) => {
-        let b = "";
-        res.setEncoding("utf8");
-        res.on("data", (c: string) => {
-          b += c;
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: b }));
-      },
-    );
-    r.on("error", reject);
-    r.end(body);
-  });
-}
 /** Opens a streaming request and resolves once the first data line arrived; returns a closer. */
 function openStream(url: string, body: string): Promise<{ close(): void; text: () => string }> {
   return new Promise((resolve, reject) => {
@@ -215,7 +192,7 @@ describe("chatwire server", () => {
     await until(() => g.stats().started === 1);
     const closing = s.close();
     const refused = await post(s.url, "/v1/chat/completions", chat()).catch(
-      () => ({ status: 503, body: "{}" }) as Resp,
+      () => ({ status: 503, body: "{}" }) as PostResponse,
     );
     expect(refused.status).toBe(503);
     g.release();

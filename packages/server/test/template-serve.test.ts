@@ -20,7 +20,13 @@ import {
   createVllmEngine,
 } from "../src/index.ts";
 import { sglangStandIn, vllmStandIn } from "./stand-ins.ts";
-import { type Running, start, WEATHER_TOOLS as TOOLS, WEATHER_QUESTION as USER } from "./support.ts";
+import {
+  type Running,
+  start,
+  streamWeather,
+  WEATHER_TOOLS as TOOLS,
+  WEATHER_QUESTION as USER,
+} from "./support.ts";
 
 const repoRoot = resolve(import.meta.dirname, "../../..");
 const require = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
@@ -78,13 +84,7 @@ for (const c of CASES) {
     });
 
     it("streamed with tools: content, reasoning and tool calls reassembled", async () => {
-      const stream = await client.chat.completions.create({
-        model: "test-model",
-        messages: USER,
-        tools: TOOLS,
-        stream: true,
-        stream_options: { include_usage: true },
-      });
+      const stream = await streamWeather(client);
       let content = "";
       let reasoning = "";
       const calls = new Map<number, { name: string; args: string }>();

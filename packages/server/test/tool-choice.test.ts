@@ -9,7 +9,7 @@ import type { ChatGLM3Key } from "../../tokenizer/src/families/chatglm3/definiti
 import type { InternLM2Key } from "../../tokenizer/src/families/internlm2/definition.ts";
 import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { createReplayEngine } from "../src/index.ts";
-import { FAMILIES, type Running, runnableWeather, start, tokenizer } from "./support.ts";
+import { FAMILIES, type Running, routedClient, runnableWeather, start, tokenizer } from "./support.ts";
 
 const Q = tokenIds<Qwen3Key>(() => tokenizer("qwen3"));
 const I = tokenIds<InternLM2Key>(() => tokenizer("internlm2"));
@@ -93,17 +93,8 @@ for (const fam of FAMILIES) {
     it("named: runTools() calls the function", async () => {
       mode = "named";
       const seen: unknown[] = [];
-      let round = 0;
-      const routed = new OpenAI({
-        baseURL: `${srv.url}/v1`,
-        apiKey: "unused",
-        maxRetries: 0,
-        fetch: (input: string | URL | Request, init?: RequestInit) => {
-          round++;
-          return fetch(String(input instanceof Request ? input.url : input), init);
-        },
-      });
-      const runner = routed.chat.completions.runTools({
+      const routed = routedClient(() => srv.url);
+      const runner = routed.client.chat.completions.runTools({
         model: "test-model",
         messages: USER,
         stream: true,
@@ -113,7 +104,7 @@ for (const fam of FAMILIES) {
       // runTools stops after a forced named call has been answered (the client's rule).
       await runner.done();
       expect(seen).toEqual([{ city: "Paris" }]);
-      expect(round).toBe(1);
+      expect(routed.rounds()).toBe(1);
     });
 
     if (fam.name === "chatglm3")

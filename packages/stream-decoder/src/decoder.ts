@@ -49,6 +49,7 @@ import { CHANNELS, P_CHANNEL, P_CONSTRAIN, P_HEAD, parseHarmonyHeader } from "./
 import { SLOW_PATH_ONLY } from "./internal.ts";
 import { quote40 } from "./model-text.ts";
 import { newlines, trailingNewlines } from "./newlines.ts";
+import { checkPush } from "./push-guard.ts";
 import {
   bodyParserOptions,
   Cls,
@@ -1978,11 +1979,7 @@ export class StreamDecoder implements Decoder {
   }
 
   private checkedPush(id: number): void {
-    if (this.ended) throw new TypeError("push() after end(); call reset() to decode another stream");
-    // (id | 0) === id is the cheap check for the common case (small non-negative integers).
-    if ((id | 0) !== id && !Number.isInteger(id)) {
-      throw new TypeError(`token id must be an integer, got ${String(id)}`);
-    }
+    checkPush(this.ended, id);
     if (this.isStopped) return;
     this.left--;
     const cls = id >= 0 && id < this.classes.length ? classOf(this.spec, id) : Cls.OutOfRange;

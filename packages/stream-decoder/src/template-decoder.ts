@@ -30,10 +30,9 @@
 // held byte run at most maxBufferedChars IDs.
 import { StreamDecoder } from "./decoder.ts";
 import type { ActionEnd, DecoderError, DecoderHandler, MessageHeader, StopInfo } from "./events.ts";
-import { type CoreHandler, coreHandler } from "./handler.ts";
-import { Cls, classOf, type DecoderSpec } from "./spec.ts";
-import { StopStrings } from "./stop-matcher.ts";
-import { ByteRun } from "./template-decoding/byte-run.ts";
+import type { CoreHandler } from "./handler.ts";
+import type { DecoderSpec } from "./spec.ts";
+import { pieceText, TurnStream } from "./template-decoding/turn-stream.ts";
 import type { TemplateTurns } from "./template-spec.ts";
 import type { Decoder, DecoderOptions } from "./types.ts";
 
@@ -116,97 +115,27 @@ class TurnProxy implements CoreHandler {
   }
 }
 
-export class TemplateDecoder implements Decoder {
-  private readonly out: CoreHandler;
+export class TemplateDecoder extends TurnStream {
   private readonly proxy: TurnProxy;
-  private readonly turnOptions: DecoderOptions;
+  /** A user turn's decoder options (stop strings as strings when its spec is another). */
   private readonly plainOptions: DecoderOptions;
-  /** The call turn's decoder options (stop strings as strings: another spec). */
-  private readonly callOptions: DecoderOptions;
-  private readonly maxTokens: number;
-  /** The two openings, longest first, with their roles. */
-  private readonly openings: ReadonlyArray<readonly [readonly number[], string]>;
-  /** HF ByteFallback runs, or null (the table's own byte rule is the reference's). */
-  private readonly bytes: ByteRun | null;
-  /** Routes one ID past the byte filter; false once the stream stopped. */
-  private readonly sink = (id: number): boolean => {
-    this.route(id);
-    return !this.stopped;
-  };
-
-  private inner: Decoder;
-  /** An opening ended the inner decoder's turn (it takes no more IDs). */
-  private innerEnded = false;
   private state = T_TURN;
-  /** The IDs of an opening matched so far (T_BETWEEN, T_CALL). */
-  private held: number[] = [];
   /** T_CALL: units of the call turn's opening text matched so far. */
   private callPos = 0;
-  private count = 0;
-  private ended = false;
-  private isStopped = false;
 
-  constructor(
-    private readonly spec: DecoderSpec,
-    private readonly turns: TemplateTurns,
-    handler: DecoderHandler,
-    options: DecoderOptions,
-  ) {
-    this.out = coreHandler(handler);
+  constructor(spec: DecoderSpec, turns: TemplateTurns, handler: DecoderHandler, options: DecoderOptions) {
+    super(spec, turns, handler, options);
     this.proxy = new TurnProxy(this.out);
-    const maxTokens = options.maxTokens ?? -1;
-    if (!Number.isInteger(maxTokens) || (options.maxTokens !== undefined && maxTokens < 1))
-      throw new TypeError("maxTokens must be a positive integer");
-    this.maxTokens = maxTokens;
-    // The stream counts its own tokens: the turns' decoders get no maxTokens.
-    const { maxTokens: _drop, ...turnOptions } = options;
-    this.turnOptions = turnOptions;
-    // A user turn may use the spec variant that does not start in reasoning: stop strings
-    // compiled for the main spec are passed as strings there.
-    const stops = options.stopStrings;
-    this.plainOptions =
-      turns.userSpec !== spec && stops instanceof StopStrings
-        ? { ...turnOptions, stopStrings: stops.patterns }
-        : turnOptions;
-    this.callOptions =
-      stops instanceof StopStrings ? { ...turnOptions, stopStrings: stops.patterns } : turnOptions;
+    this.plainOptions = turns.userSpec !== spec ? this.patternOptions : this.turnOptions;
     this.proxy.holdEnd = turns.callTurn !== null;
-    const openings: Array<readonly [readonly number[], string]> = [];
-    if (turns.assistantPrompt.length > 0) openings.push([turns.assistantPrompt, "assistant"]);
-    if (turns.userPrompt.length > 0) openings.push([turns.userPrompt, "user"]);
-    openings.sort((a, b) => b[0].length - a[0].length);
-    this.openings = openings;
-    this.bytes =
-      turns.byteRun === null ? null : new ByteRun(turns.byteRun, options.maxBufferedChars ?? 1_000_000);
-    this.inner = new StreamDecoder(spec, this.proxy, turnOptions);
+    this.restartInner();
   }
 
-  get stopped(): boolean {
-    return this.isStopped || this.proxy.stopped;
+  protected innerStopped(): boolean {
+    return this.proxy.stopped;
   }
 
-  push(id: number): void {
-    if (this.ended) throw new TypeError("push() after end(); call reset() to decode another stream");
-    if (typeof id !== "number" || !Number.isInteger(id))
-      throw new TypeError(`token id must be an integer, got ${String(id)}`);
-    if (this.stopped) return;
-    this.count++;
-    if (this.bytes === null) this.route(id);
-    else this.bytes.push(id, this.sink);
-    if (this.count === this.maxTokens && !this.stopped) this.stop({ reason: "max_tokens" });
-  }
-
-  pushMany(ids: ArrayLike<number>): void {
-    for (let i = 0; i < ids.length; i++) this.push(ids[i] as number);
-  }
-
-  end(): void {
-    if (this.ended) return;
-    if (!this.stopped) this.stop({ reason: "end_of_input" });
-    this.ended = true;
-  }
-
-  reset(): void {
+  protected resetTurns(): void {
     this.proxy.role = null;
     this.proxy.closing = false;
     this.proxy.turnEnded = false;
@@ -215,21 +144,16 @@ export class TemplateDecoder implements Decoder {
     this.proxy.endHeld = false;
     this.proxy.skipStart = false;
     this.callPos = 0;
-    this.inner = this.native(this.spec, this.proxy, this.turnOptions);
-    this.innerEnded = false;
-    this.bytes?.reset();
+    this.restartInner();
     this.state = T_TURN;
     this.held = [];
-    this.count = 0;
-    this.ended = false;
-    this.isStopped = false;
   }
 
   // ---- routing ----
 
-  private route(id: number): void {
+  protected route(id: number): void {
     if (this.state === T_BETWEEN) {
-      this.between(id);
+      this.matchOpening(id);
       return;
     }
     if (this.state === T_CALL) {
@@ -241,12 +165,9 @@ export class TemplateDecoder implements Decoder {
     // (DeepSeek's <｜User｜> / <｜Assistant｜>: the V3 template writes <｜User｜> right after a
     // calls-only assistant turn) ends any turn, as the native role markers do.
     if ((this.proxy.role !== null && this.opensTurn(id)) || this.singleOpening(id)) {
-      this.closeInner();
-      this.innerEnded = true;
-      this.out.onMessageEnd();
+      this.endTurnAtOpening();
       this.state = T_BETWEEN;
-      this.held = [];
-      this.between(id);
+      this.matchOpening(id);
       return;
     }
     this.inner.push(id);
@@ -272,8 +193,7 @@ export class TemplateDecoder implements Decoder {
         return;
       }
     } else {
-      const c = id >= 0 && id < this.spec.classes.length ? classOf(this.spec, id) : Cls.OutOfRange;
-      const t = c === Cls.Text || c === Cls.TextNl ? (this.spec.text[id] ?? "") : "";
+      const t = pieceText(this.spec, id);
       if (t !== "" && call.text.startsWith(t, this.callPos)) {
         this.held.push(id);
         this.callPos += t.length;
@@ -282,21 +202,15 @@ export class TemplateDecoder implements Decoder {
     }
     // Not a call turn: the message ends here, and the IDs go on as after any end of turn.
     this.noCallTurn();
-    if (!this.stopped) this.between(id);
+    if (!this.stopped) this.matchOpening(id);
   }
 
   /** The held message end is reported and the held IDs replayed after it; false when they stopped the stream. */
   private noCallTurn(): boolean {
     this.proxy.releaseEnd();
     this.state = T_BETWEEN;
-    const held = this.held;
-    this.held = [];
     this.callPos = 0;
-    for (const x of held) {
-      this.between(x);
-      if (this.stopped) return false;
-    }
-    return true;
+    return this.replayHeld();
   }
 
   /** The call turn's opening was read: its call belongs to the assistant's message. */
@@ -306,7 +220,7 @@ export class TemplateDecoder implements Decoder {
     this.proxy.endHeld = false;
     this.closeInner();
     this.proxy.skipStart = true;
-    this.inner = this.native(spec, this.proxy, this.callOptions);
+    this.inner = this.native(spec, this.proxy, this.patternOptions);
     this.state = T_TURN;
   }
 
@@ -320,45 +234,11 @@ export class TemplateDecoder implements Decoder {
     return false;
   }
 
-  /** After an end of turn: an opening of the template starts the next turn. */
-  private between(id: number): void {
-    if (this.held.length === 0 && !this.spec.reservedName.has(id)) {
-      this.inner.push(id);
-      return;
-    }
-    this.held.push(id);
-    const n = this.held.length;
-    for (const [ids, role] of this.openings) {
-      let prefix = ids.length >= n;
-      for (let k = 0; prefix && k < n; k++) if (ids[k] !== this.held[k]) prefix = false;
-      if (!prefix) continue;
-      if (ids.length === n) this.openTurn(role);
-      return;
-    }
-    // Opens nothing: what was held goes to the previous turn's decoder (native handling).
-    this.releaseHeld();
-  }
-
-  /**
-   * The held opening prefix goes to the current turn's decoder; false when it stopped. When an
-   * opening ended that turn (and then opened nothing), a new decoder of the same kind takes it.
-   */
-  private releaseHeld(): boolean {
-    const held = this.held;
-    this.held = [];
-    if (this.innerEnded && held.length > 0) this.restartInner();
-    for (const x of held) {
-      this.inner.push(x);
-      if (this.proxy.stopped) return false;
-    }
-    return true;
-  }
-
   private native(spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions): Decoder {
     return new StreamDecoder(spec, handler, options);
   }
 
-  private openTurn(role: string): void {
+  protected openTurn(role: string): void {
     this.held = [];
     this.closeInner();
     const user = role !== "assistant";
@@ -368,35 +248,23 @@ export class TemplateDecoder implements Decoder {
     this.state = T_TURN;
   }
 
-  /** A new decoder for a turn of the role in proxy.role (null: the assistant's). */
-  private restartInner(): void {
-    this.inner =
-      this.proxy.role !== null
-        ? this.native(this.turns.userSpec, this.proxy, this.plainOptions)
-        : this.native(this.spec, this.proxy, this.turnOptions);
-    this.innerEnded = false;
+  /** A decoder for a turn of the role in proxy.role (null: the assistant's). */
+  protected newTurn(): Decoder {
+    return this.proxy.role !== null
+      ? this.native(this.turns.userSpec, this.proxy, this.plainOptions)
+      : this.native(this.spec, this.proxy, this.turnOptions);
   }
 
-  private closeInner(): void {
-    this.proxy.closing = true;
-    try {
-      this.inner.end();
-    } finally {
-      this.proxy.closing = false;
-    }
+  protected setClosing(closing: boolean): void {
+    this.proxy.closing = closing;
   }
 
   // ---- stop ----
 
-  private stop(info: StopInfo): void {
-    // A held byte run is resolved first (its text may itself meet a stop string).
-    if (this.bytes !== null && !this.bytes.end(this.sink)) return;
-    if (this.proxy.stopped) return;
-    if (this.state === T_CALL && !this.noCallTurn()) return;
-    if (this.state === T_BETWEEN && !this.releaseHeld()) return;
+  protected closeTurns(): boolean {
+    if (this.state === T_CALL && !this.noCallTurn()) return false;
+    if (this.state === T_BETWEEN && !this.releaseHeld()) return false;
     this.closeInner();
-    if (this.proxy.stopped) return;
-    this.isStopped = true;
-    this.out.onStop(info);
+    return true;
   }
 }

@@ -7,91 +7,25 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  type ActionResult,
   DUPLICATE_NAME_ERROR,
   nestsDeeperThan,
   parseJsonCall,
   valueNestsDeeperThan,
 } from "../src/action-parse.ts";
 import type { JsonValue } from "../src/python-literal.ts";
-import type { BodyParser } from "../src/syntax/body.ts";
-import { BODY_SYNTAXES } from "../src/syntax/index.ts";
+import type { BODY_SYNTAXES } from "../src/syntax/index.ts";
 import { ToolCallScanner } from "../src/tool-call-scanner.ts";
-import { cutAt, feedPieces, type Piece, SEP } from "./body-support.ts";
+import { type BodyRun, bodyParser, expectSameRuns, type Piece, SEP } from "./body-support.ts";
 
 type Syntax = keyof typeof BODY_SYNTAXES;
 
-interface Run {
-  readonly result: ActionResult;
-  readonly names: string[];
-  readonly args: string;
-}
-
-function parserFor(syntax: Syntax): BodyParser {
-  const make = BODY_SYNTAXES[syntax];
-  if (make === undefined) throw new Error(`no parser for ${syntax}`);
-  return make({ maxBufferedChars: 1_000_000, argumentsKey: "arguments" });
-}
-
-function run(parser: BodyParser, pieces: readonly Piece[], streamed: boolean, kind: string): Run {
-  const names: string[] = [];
-  let args = "";
-  parser.reset(
-    streamed
-      ? {
-          onToolCallName: (n) => names.push(n),
-          onToolCallArguments: (t) => {
-            expect(t).not.toBe("");
-            args += t;
-          },
-        }
-      : null,
-    undefined,
-    kind,
-  );
-  return { result: feedPieces(parser, pieces), names, args };
-}
-
-/** The text pieces split at cut points given as fractions of each text's length. */
-function chunked(pieces: readonly Piece[], cuts: readonly number[]): Piece[] {
-  const out: Piece[] = [];
-  for (const p of pieces) {
-    if (p === SEP) {
-      out.push(p);
-      continue;
-    }
-    out.push(...cutAt(p, cuts));
-  }
-  return out;
-}
-
-/** One unit per chunk. */
-function units(pieces: readonly Piece[]): Piece[] {
-  return pieces.flatMap((p): Piece[] => (p === SEP ? [p] : [...p]));
-}
-
-/**
- * The chunk-invariance battery for one body: whole vs random chunkings vs one unit at a time,
- * streamed and not; the deltas are the arguments' JSON when there is a call.
- */
-function checkBody(syntax: Syntax, pieces: readonly Piece[], kind: string, cuts: readonly number[]): Run {
-  const parser = parserFor(syntax);
-  const whole = run(parser, pieces, true, kind);
-  const notStreamed = run(parser, pieces, false, kind);
-  expect(notStreamed.result).toEqual(whole.result);
-  for (const c of [chunked(pieces, cuts), units(pieces)]) {
-    const r = run(parser, c, true, kind);
-    expect(r.result).toEqual(whole.result);
-    expect(r.names).toEqual(whole.names);
-    expect(r.args).toBe(whole.args);
-    expect(run(parser, c, false, kind).result).toEqual(whole.result);
-  }
-  if ("call" in whole.result && syntax !== "raw") {
-    expect(JSON.parse(whole.args)).toEqual(whole.result.call.arguments);
-    expect(whole.names).toEqual([whole.result.call.name]);
-  }
-  return whole;
-}
+/** The chunk-invariance battery (expectSameRuns) of one body of a syntax. */
+const checkBody = (
+  syntax: Syntax,
+  pieces: readonly Piece[],
+  kind: string,
+  cuts: readonly number[],
+): BodyRun => expectSameRuns(bodyParser(syntax), pieces, cuts, { kind }, syntax !== "raw");
 
 const jsonValue: fc.Arbitrary<JsonValue> = fc.letrec<{ v: JsonValue }>((tie) => ({
   v: fc.oneof(

@@ -6,6 +6,7 @@
 
 import { existsSync } from "node:fs";
 import { join } from "node:path";
+import fc from "fast-check";
 import { expect } from "vitest";
 import { formats, type Loaded, loadSafe, templateDir } from "../../../test-vectors/peer-parse/score.ts";
 import {
@@ -95,4 +96,41 @@ export function agreedMessage(
   expect(decodeIds(key, ids, { bursts }, options)).toEqual(one);
   expect(decodeIds(key, ids, "reference", options)).toEqual(one);
   return message(one);
+}
+
+/** Burst sizes for agreedMessage: one to six bursts of 1 to 8 IDs. */
+export const burstsArb = fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 });
+
+/** A request's tools: "f" and every name called (an unknown name is an action error). */
+export function toolsFor(names: readonly string[]): object[] {
+  return [...new Set(["f", ...names])].map((name) => ({
+    type: "function",
+    function: { name, parameters: { type: "object" } },
+  }));
+}
+
+/**
+ * Model output of a formats.json entry decoded with streamed tool calls and the request's tools
+ * naming `names` (toolsFor): its message, agreed in bursts and on the reference path, with no error.
+ */
+export function agreedCalls(
+  key: string,
+  output: string,
+  names: readonly string[],
+  bursts: readonly number[],
+): ReturnType<typeof message> {
+  const options = { streamToolCalls: true, tools: toolsFor(names) };
+  const m = agreedMessage(key, loadEntry(key).encode(output), bursts, options);
+  expect(m.errors).toEqual([]);
+  return m;
+}
+
+/** The message's calls are `expected`, and each streamed its name and deltas of its arguments. */
+export function expectStreamedCalls(
+  m: ReturnType<typeof message>,
+  expected: readonly { readonly name: string; readonly arguments: unknown }[],
+): void {
+  expect(m.calls).toEqual(expected);
+  expect(m.streamed.map((s) => s.name)).toEqual(expected.map((c) => c.name));
+  expect(m.streamed.map((s) => JSON.parse(s.args))).toEqual(expected.map((c) => c.arguments));
 }

@@ -7,21 +7,22 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { BodyParser } from "../src/syntax/body.ts";
-import { BODY_SYNTAXES } from "../src/syntax/index.ts";
-import { cutAt, driveCalls as drive } from "./body-support.ts";
+import {
+  bodyParser,
+  listCutsArb as cutsArb,
+  driveCalls as drive,
+  expectCalls,
+  expectGarbageCalls,
+  expectListErrors,
+} from "./body-support.ts";
 
-function parser(): BodyParser {
-  const make = BODY_SYNTAXES["json-call-list"];
-  if (make === undefined) throw new Error("no json-call-list parser");
-  return make({ maxBufferedChars: 1_000_000, argumentsKey: "arguments" });
-}
+const parser = (): BodyParser => bodyParser("json-call-list");
 
 const argsArb = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
 const callArb = fc.record(
   { name: fc.string({ minLength: 1, maxLength: 8 }), arguments: argsArb, id: fc.string({ maxLength: 9 }) },
   { requiredKeys: ["name", "arguments"] },
 );
-const cutsArb = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 });
 
 describe("json-call-list: one action per element, any chunking, streamed or not", () => {
   it("well-formed lists (JSON.parse of the list is the reference)", () => {
@@ -42,16 +43,13 @@ describe("json-call-list: one action per element, any chunking, streamed or not"
               ...(c.id === undefined ? {} : { id: c.id }),
             }),
           );
-          const whole = drive(parser(), [text], streamed);
-          const parts = drive(parser(), cutAt(text, cuts), streamed);
-          expect(parts).toEqual(whole);
-          expect(whole.map((a) => a.result)).toEqual(expected.map((call) => ({ call })));
-          expect(whole.map((a) => a.raw).join("")).toBe(text);
-          if (streamed)
-            whole.forEach((a, i) => {
-              expect(a.names).toEqual([expected[i]?.name]);
-              expect(JSON.parse(a.args)).toEqual(expected[i]?.arguments);
-            });
+          expectCalls(
+            parser,
+            text,
+            cuts,
+            streamed,
+            expected.map((call) => ({ call })),
+          );
         },
       ),
     );
@@ -82,11 +80,7 @@ describe("json-call-list: one action per element, any chunking, streamed or not"
       ['[{"name": "a", "arguments": {}},]', "expected a call object in the list of calls"],
       ['[{"name": "a", "arguments": {}} {"name": "b"}]', 'expected "," or "]" after a call in the list'],
     ];
-    for (const streamed of [false, true])
-      for (const [text, error] of cases) {
-        const actions = drive(parser(), [text], streamed);
-        expect(actions.at(-1)?.result).toEqual({ error });
-      }
+    expectListErrors(parser, cases);
     // An element that is not a call is that action's error; the others are still calls.
     const mixed = drive(parser(), ['[{"name": 1}, {"name": "b", "arguments": {}}]'], false);
     expect("error" in (mixed[0]?.result ?? {})).toBe(true);
@@ -94,16 +88,7 @@ describe("json-call-list: one action per element, any chunking, streamed or not"
   });
 
   it("garbage never throws, is chunk-invariant and keeps every unit in some action", () => {
-    const unit = fc.constantFrom(...'{}[]":,\\ \n\tabnu0123456789.-eE_name arguments id'.split(""));
-    fc.assert(
-      fc.property(fc.array(unit, { maxLength: 60 }), cutsArb, fc.boolean(), (units, cuts, streamed) => {
-        const text = units.join("");
-        const whole = drive(parser(), [text], streamed);
-        expect(drive(parser(), cutAt(text, cuts), streamed)).toEqual(whole);
-        expect(whole.map((a) => a.raw).join("")).toBe(text);
-      }),
-      { numRuns: 500 },
-    );
+    expectGarbageCalls(parser, '{}[]":,\\ \n\tabnu0123456789.-eE_name arguments id', 60, 500);
   });
 
   it("a parser is reusable: reset() starts a new list", () => {

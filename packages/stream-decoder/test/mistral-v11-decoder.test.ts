@@ -19,6 +19,7 @@ import {
 } from "../src/index.ts";
 import { mergeDeltas } from "./merge-deltas.ts";
 import { generationIds } from "./roundtrip-support.ts";
+import { splitAt } from "./split-at.ts";
 
 type Args = { [key: string]: JsonValue };
 
@@ -137,14 +138,7 @@ describe.each(VERSIONS)("Mistral %s decoding", (version, load) => {
         fc.boolean(),
         (k, cuts, stream) => {
           const ids = all[k] as number[];
-          const at = [...new Set(cuts.map((c) => c % (ids.length + 1)))].sort((a, b) => a - b);
-          const chunks: number[][] = [];
-          let from = 0;
-          for (const c of at) {
-            chunks.push(ids.slice(from, c));
-            from = c;
-          }
-          chunks.push(ids.slice(from));
+          const chunks = splitAt(ids, cuts);
           const one = decode(
             tok,
             ids.map((id) => [id]),

@@ -10,7 +10,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ChatRequest } from "../../tokenizer/src/index.ts";
 import { coderTokenizer } from "../../tokenizer/test/qwen3-coder-support.ts";
-import { compileDecoderSpecFor, createDecoder, type DecoderEvent, eventCollector } from "../src/index.ts";
+import {
+  compileDecoderSpecFor,
+  createDecoder,
+  type DecoderEvent,
+  type DecoderSpec,
+  eventCollector,
+} from "../src/index.ts";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -97,9 +103,13 @@ interface Call {
   readonly streamed: unknown;
 }
 
+/** The compiled spec, made once: a spec is immutable, and compiling it per call fills its per-ID tables again. */
+let spec: DecoderSpec | undefined;
+
 function decodeCalls(ids: readonly number[], tools: readonly unknown[] | undefined): Call[] {
   const h = eventCollector();
-  const d = createDecoder(compileDecoderSpecFor(coderTokenizer()), h, {
+  spec ??= compileDecoderSpecFor(coderTokenizer());
+  const d = createDecoder(spec, h, {
     streamToolCalls: true,
     ...(tools === undefined ? {} : { tools }),
   });

@@ -7,38 +7,11 @@
 // first, deltas that concatenate to the arguments.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ActionResult } from "../src/action-parse.ts";
 import type { ToolSchemas } from "../src/syntax/body.ts";
-import { BODY_SYNTAXES } from "../src/syntax/index.ts";
+import { type BodyRun, bodyParser, drivePieces, type Piece, SEP, unitPieces } from "./body-support.ts";
 
-const SEP: unique symbol = Symbol("separator");
-type Piece = string | typeof SEP;
-
-interface Run {
-  readonly result: ActionResult;
-  readonly names: readonly string[];
-  readonly args: string;
-}
-
-function run(pieces: readonly Piece[], tools?: ToolSchemas, max = 1_000_000): Run {
-  const make = BODY_SYNTAXES["arg-key-value"];
-  if (make === undefined) throw new Error("no arg-key-value parser");
-  const p = make({ maxBufferedChars: max, argumentsKey: "arguments" });
-  const names: string[] = [];
-  let args = "";
-  p.reset(
-    {
-      onToolCallName: (n) => names.push(n),
-      onToolCallArguments: (t) => {
-        args += t;
-      },
-    },
-    tools,
-  );
-  for (const x of pieces)
-    if (x === SEP) p.separator();
-    else p.feed(x);
-  return { result: p.end(""), names, args };
+function run(pieces: readonly Piece[], tools?: ToolSchemas, max = 1_000_000): BodyRun {
+  return drivePieces(bodyParser("arg-key-value", max), pieces, true, { tools });
 }
 
 /** A call as GLM writes it: name, then per pair ‹k›K‹/k›[gap]‹v›V‹/v›[gap]. */
@@ -49,14 +22,9 @@ function glm(name: string, pairs: ReadonlyArray<readonly [string, string]>, gap 
 }
 
 /** Whole and one unit per chunk: the same run; the deltas are the arguments. */
-function check(pieces: readonly Piece[], tools?: ToolSchemas): Run {
+function check(pieces: readonly Piece[], tools?: ToolSchemas): BodyRun {
   const whole = run(pieces, tools);
-  expect(
-    run(
-      pieces.flatMap((x): Piece[] => (x === SEP ? [x] : [...x])),
-      tools,
-    ),
-  ).toEqual(whole);
+  expect(run(unitPieces(pieces), tools)).toEqual(whole);
   if ("call" in whole.result) {
     expect(whole.names).toEqual([whole.result.call.name]);
     expect(JSON.parse(whole.args)).toEqual(whole.result.call.arguments);

@@ -4,91 +4,13 @@
 // name first and argument deltas that concatenate to the arguments; garbage never throws.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ActionResult } from "../src/action-parse.ts";
 import type { JsonValue } from "../src/python-literal.ts";
-import type { BodyParser } from "../src/syntax/body.ts";
 import { nameOfCallId } from "../src/syntax/call-id-args.ts";
-import { BODY_SYNTAXES } from "../src/syntax/index.ts";
+import { type BodyRun, bodyParser, expectSameRuns, type Piece, SEP } from "./body-support.ts";
 
-const SEP: unique symbol = Symbol("sep");
-type Piece = string | typeof SEP;
-
-interface Run {
-  readonly result: ActionResult;
-  readonly names: string[];
-  readonly args: string;
-}
-
-function parser(): BodyParser {
-  const make = BODY_SYNTAXES["call-id-args"];
-  if (make === undefined) throw new Error("call-id-args is not registered");
-  return make({ maxBufferedChars: 1_000_000, argumentsKey: "arguments" });
-}
-
-function run(p: BodyParser, pieces: readonly Piece[], streamed: boolean): Run {
-  const names: string[] = [];
-  let args = "";
-  p.reset(
-    streamed
-      ? {
-          onToolCallName: (n) => names.push(n),
-          onToolCallArguments: (t) => {
-            expect(names.length).toBe(1); // the name comes first
-            args += t;
-          },
-        }
-      : null,
-    undefined,
-  );
-  let raw = "";
-  for (const piece of pieces) {
-    if (piece === SEP) p.separator();
-    else {
-      p.feed(piece);
-      raw += piece;
-    }
-  }
-  return { result: p.end(raw), names, args };
-}
-
-function chunked(pieces: readonly Piece[], cuts: readonly number[]): Piece[] {
-  const out: Piece[] = [];
-  for (const piece of pieces) {
-    if (piece === SEP) {
-      out.push(piece);
-      continue;
-    }
-    const at = [...new Set(cuts.map((f) => Math.floor(f * piece.length)))].sort((a, b) => a - b);
-    let from = 0;
-    for (const c of at)
-      if (c > from && c < piece.length) {
-        out.push(piece.slice(from, c));
-        from = c;
-      }
-    out.push(piece.slice(from));
-  }
-  return out;
-}
-
-/** Whole vs chunked vs one unit at a time, streamed and not: the same result, name and deltas. */
-function check(pieces: readonly Piece[], cuts: readonly number[]): Run {
-  const p = parser();
-  const whole = run(p, pieces, true);
-  expect(run(p, pieces, false).result).toEqual(whole.result);
-  const units = pieces.flatMap((x): Piece[] => (x === SEP ? [x] : [...x]));
-  for (const c of [chunked(pieces, cuts), units]) {
-    const r = run(p, c, true);
-    expect(r.result).toEqual(whole.result);
-    expect(r.names).toEqual(whole.names);
-    expect(r.args).toBe(whole.args);
-    expect(run(p, c, false).result).toEqual(whole.result);
-  }
-  if ("call" in whole.result) {
-    expect(JSON.parse(whole.args)).toEqual(whole.result.call.arguments);
-    expect(whole.names).toEqual([whole.result.call.name]);
-  }
-  return whole;
-}
+/** Whole vs chunked vs one unit at a time, streamed and not: the same result, name (first) and deltas. */
+const check = (pieces: readonly Piece[], cuts: readonly number[]): BodyRun =>
+  expectSameRuns(bodyParser("call-id-args"), pieces, cuts, { nameFirst: true });
 
 describe("call-id-args", () => {
   it("reads the peers' Kimi K2 calls: the name from the id, the id unchanged", () => {
@@ -129,9 +51,7 @@ describe("call-id-args", () => {
   });
 
   it("is bounded by maxBufferedChars", () => {
-    const make = BODY_SYNTAXES["call-id-args"];
-    if (make === undefined) throw new Error("not registered");
-    const p = make({ maxBufferedChars: 16, argumentsKey: "arguments" });
+    const p = bodyParser("call-id-args", 16);
     p.reset(null, undefined);
     p.feed("functions.a_very_long_tool_name:0");
     p.separator();

@@ -7,42 +7,38 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { BodyParser } from "../src/syntax/body.ts";
-import { bodyParser, chunked, cutsArb, driveBody } from "./body-drive.ts";
-import { agreedMessage, decodeIds, haveTemplate, loadEntry, message } from "./derived-format-support.ts";
+import {
+  bodyParser,
+  cutAt,
+  cutsArb,
+  drivePieces,
+  expectChunkInvariant,
+  expectJsonCallRoundTrip,
+  jsonArgsArb,
+} from "./body-support.ts";
+import {
+  agreedCalls,
+  burstsArb,
+  decodeIds,
+  expectStreamedCalls,
+  haveTemplate,
+  loadEntry,
+  message,
+} from "./derived-format-support.ts";
 import { mergedAll } from "./grammar-support.ts";
 
 const parser = (max?: number): BodyParser => bodyParser("json-arguments", max);
 
 /** The body fed in chunks after a header naming `kind`. */
 const drive = (p: BodyParser, kind: string, chunks: readonly string[], streamed: boolean) =>
-  driveBody(p, chunks, streamed, kind);
+  drivePieces(p, chunks, streamed, { kind });
 const name = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,8}$/);
-const args = fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
+const args = jsonArgsArb;
 
 describe("json-arguments: the kind names the tool, the body is {json}, any chunking", () => {
   it("round trip (the generated call is the reference)", () => {
-    fc.assert(
-      fc.property(
-        name,
-        args,
-        fc.constantFrom(undefined, 1),
-        fc.constantFrom("", "\n", " \n"),
-        cutsArb,
-        fc.boolean(),
-        (n, a, indent, trail, cuts, streamed) => {
-          const body = `${JSON.stringify(a, null, indent)}${trail}`;
-          const expected = JSON.parse(JSON.stringify(a)) as unknown;
-          const whole = drive(parser(), n, [body], streamed);
-          expect(drive(parser(), n, chunked(body, cuts), streamed)).toEqual(whole);
-          expect(whole.result).toEqual({ call: { name: n, arguments: expected } });
-          if (streamed) {
-            expect(whole.names).toEqual([n]);
-            expect(JSON.parse(whole.args)).toEqual(expected);
-          }
-        },
-      ),
-      { numRuns: 300 },
-    );
+    const trail = fc.constantFrom("", "\n", " \n");
+    expectJsonCallRoundTrip(parser, name, trail, (_, json, t) => `${json}${t}`, true);
   });
 
   it("the peer's case and malformed bodies", () => {
@@ -75,10 +71,7 @@ describe("json-arguments: the kind names the tool, the body is {json}, any chunk
     const unit = fc.constantFrom(...'{}[]":,>\\ \nab01'.split(""));
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 40 }), cutsArb, fc.boolean(), (units, cuts, streamed) => {
-        const body = units.join("");
-        expect(drive(parser(), "f", chunked(body, cuts), streamed)).toEqual(
-          drive(parser(), "f", [body], streamed),
-        );
+        expectChunkInvariant(parser, [units.join("")], cuts, streamed, { kind: "f" });
       }),
       { numRuns: 400 },
     );
@@ -90,11 +83,6 @@ const V32 = "models/templates/meetkai-functionary-medium-v3.2.jinja";
 describe.skipIf(!haveTemplate(V32))(
   "json-arguments through the decoder (Functionary v3.2 recipient lines)",
   () => {
-    const toolsOf = (names: readonly string[]) =>
-      [...new Set(names)].map((n) => ({
-        type: "function",
-        function: { name: n, parameters: { type: "object" } },
-      }));
     // Content that ends in ">" runs into the next `>>>` (the first three ">" are the mark): not generated.
     const content = fc.constantFrom("Hello.", "1 > 0 and 2 >> 1.", "Two\nlines >> x", "");
 
@@ -108,25 +96,19 @@ describe.skipIf(!haveTemplate(V32))(
             ),
             { minLength: 1, maxLength: 4 },
           ),
-          fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+          burstsArb,
           (messages, bursts) => {
             // The generation prompt wrote the first `>>>`: the output starts with a recipient line.
             const output = `${messages
               .map((m) => ("c" in m ? `all\n${m.c}` : `${m[0]}\n${JSON.stringify(m[1])}`))
               .join(">>>")}<|eot_id|>`;
-            const ids = loadEntry(V32).encode(output);
-            const m = agreedMessage(V32, ids, bursts, {
-              streamToolCalls: true,
-              tools: toolsOf(messages.flatMap((x) => ("c" in x ? [] : [x[0]]))),
-            });
             const expected = messages.flatMap((x) =>
               "c" in x ? [] : [{ name: x[0], arguments: JSON.parse(JSON.stringify(x[1])) as unknown }],
             );
-            expect(m.errors).toEqual([]);
+            const names = expected.map((c) => c.name);
+            const m = agreedCalls(V32, output, names, bursts);
             expect(m.content).toBe(messages.map((x) => ("c" in x ? x.c : "")).join(""));
-            expect(m.calls).toEqual(expected);
-            expect(m.streamed.map((s) => s.name)).toEqual(expected.map((c) => c.name));
-            expect(m.streamed.map((s) => JSON.parse(s.args))).toEqual(expected.map((c) => c.arguments));
+            expectStreamedCalls(m, expected);
           },
         ),
         { numRuns: 40 },
@@ -141,7 +123,7 @@ describe.skipIf(!haveTemplate(V32))(
       expect(message(whole).calls).toEqual([{ name: "f", arguments: { city: "Paris >> Rome" } }]);
       fc.assert(
         fc.property(cutsArb, (cuts) => {
-          const ids = [...chunked(text, cuts).flatMap((p) => tok.textModel.encode(p)), ...eot];
+          const ids = [...cutAt(text, cuts).flatMap((p) => tok.textModel.encode(p)), ...eot];
           expect(mergedAll(decodeIds(V32, ids, "one"))).toEqual(mergedAll(whole));
           expect(mergedAll(decodeIds(V32, ids, "reference"))).toEqual(mergedAll(whole));
         }),

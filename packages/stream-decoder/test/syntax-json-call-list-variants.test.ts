@@ -14,7 +14,12 @@ import type { ActionResult } from "../src/action-parse.ts";
 import type { BodyParser, BodyParserOptions } from "../src/syntax/body.ts";
 import { BODY_SYNTAXES } from "../src/syntax/index.ts";
 import type { JsonObject } from "../src/tool-call-scanner.ts";
-import { cutAt as chunked, driveCalls as drive } from "./body-support.ts";
+import {
+  listCutsArb as cutsArb,
+  driveCalls as drive,
+  expectCalls,
+  expectGarbageCalls,
+} from "./body-support.ts";
 
 type Syntax = "json-call-list" | "json-named-call-list" | "json-call";
 
@@ -26,7 +31,6 @@ function parser(syntax: Syntax, options: Partial<BodyParserOptions> = {}): BodyP
 
 const argsArb = fc.dictionary(fc.string({ maxLength: 6 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
 const nameArb = fc.string({ minLength: 1, maxLength: 8 });
-const cutsArb = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 });
 
 /** Same actions under any chunking; the results and streamed deltas are the expected calls. */
 function checkList(
@@ -37,17 +41,7 @@ function checkList(
   cuts: readonly number[],
   streamed: boolean,
 ): void {
-  const whole = drive(parser(syntax, options), [text], streamed);
-  expect(drive(parser(syntax, options), chunked(text, cuts), streamed)).toEqual(whole);
-  expect(whole.map((a) => a.result)).toEqual(expected);
-  expect(whole.map((a) => a.raw).join("")).toBe(text);
-  if (streamed)
-    whole.forEach((a, i) => {
-      const r = expected[i];
-      if (r === undefined || !("call" in r)) return;
-      expect(a.names).toEqual([r.call.name]);
-      expect(JSON.parse(a.args)).toEqual(r.call.arguments);
-    });
+  expectCalls(() => parser(syntax, options), text, cuts, streamed, expected);
 }
 
 describe("json-call-list with the format's key spellings (Command R7B)", () => {
@@ -146,15 +140,7 @@ describe("json-named-call-list (Apertus `[{NAME: ARGS}]`)", () => {
   });
 
   it("garbage never throws and is chunk-invariant", () => {
-    const unit = fc.constantFrom(...'{}[]":,\\ \n\tabnu01.-e_'.split(""));
-    fc.assert(
-      fc.property(fc.array(unit, { maxLength: 50 }), cutsArb, fc.boolean(), (units, cuts, streamed) => {
-        const text = units.join("");
-        const whole = drive(parser("json-named-call-list"), [text], streamed);
-        expect(drive(parser("json-named-call-list"), chunked(text, cuts), streamed)).toEqual(whole);
-      }),
-      { numRuns: 300 },
-    );
+    expectGarbageCalls(() => parser("json-named-call-list"), '{}[]":,\\ \n\tabnu01.-e_', 50, 300);
   });
 });
 

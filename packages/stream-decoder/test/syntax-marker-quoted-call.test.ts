@@ -6,68 +6,27 @@
 // deltas concatenate to the arguments JSON; garbage never throws and is chunk-invariant.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ActionResult } from "../src/action-parse.ts";
 import type { JsonValue } from "../src/python-literal.ts";
 import type { BodyParser } from "../src/syntax/body.ts";
-import { BODY_SYNTAXES } from "../src/syntax/index.ts";
-import { agreedMessage, haveTemplate, loadEntry } from "./derived-format-support.ts";
+import {
+  bodyParser,
+  cutsArb,
+  drivePieces,
+  expectCall,
+  expectChunkInvariant,
+  type Piece,
+  SEP,
+  scalarArb,
+} from "./body-support.ts";
+import { agreedCalls, burstsArb, expectStreamedCalls, haveTemplate } from "./derived-format-support.ts";
 
 /** The quote marker in a body written as parts. */
-const Q = Symbol("quote");
-type Part = string | typeof Q;
+const Q: typeof SEP = SEP;
+type Part = Piece;
 
-interface Outcome {
-  readonly result: ActionResult;
-  readonly names: string[];
-  readonly args: string;
-}
-
-function parser(max = 1_000_000): BodyParser {
-  const make = BODY_SYNTAXES["marker-quoted-call"];
-  if (make === undefined) throw new Error("no marker-quoted-call parser");
-  return make({ maxBufferedChars: max, argumentsKey: "arguments" });
-}
-
-function drive(p: BodyParser, parts: readonly Part[], streamed: boolean): Outcome {
-  const names: string[] = [];
-  let args = "";
-  const sink = {
-    onToolCallName: (n: string) => names.push(n),
-    onToolCallArguments: (t: string) => {
-      expect(t).not.toBe("");
-      args += t;
-    },
-  };
-  p.reset(streamed ? sink : null, undefined, "tool_call");
-  let raw = "";
-  for (const part of parts)
-    if (part === Q) p.separator();
-    else {
-      p.feed(part);
-      raw += part;
-    }
-  return { result: p.end(raw), names, args };
-}
-
-/** Each text part cut at the given fractions of its length. */
-function chunked(parts: readonly Part[], cuts: readonly number[]): Part[] {
-  const out: Part[] = [];
-  for (const part of parts) {
-    if (part === Q) {
-      out.push(Q);
-      continue;
-    }
-    const at = [...new Set(cuts.map((f) => Math.floor(f * part.length)))].sort((a, b) => a - b);
-    let from = 0;
-    for (const c of at)
-      if (c > from && c < part.length) {
-        out.push(part.slice(from, c));
-        from = c;
-      }
-    out.push(part.slice(from));
-  }
-  return out;
-}
+const parser = (max?: number): BodyParser => bodyParser("marker-quoted-call", max);
+const drive = (p: BodyParser, parts: readonly Part[], streamed: boolean) =>
+  drivePieces(p, parts, streamed, { kind: "tool_call" });
 
 /** Gemma 4's format_argument(value, escape_keys=False). */
 function gemmaValue(v: JsonValue): Part[] {
@@ -104,12 +63,8 @@ const gemmaCall = (name: string, args: { [k: string]: JsonValue }): Part[] => [
 ];
 
 const key = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_]{0,6}$/);
-const scalar = fc.oneof(
+const scalar = scalarArb(
   fc.string({ unit: fc.constantFrom(...[..."ab z\n\t'\"é😀{}[](),:=\\"]), maxLength: 8 }),
-  fc.integer({ min: -1e6, max: 1e6 }),
-  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }).filter((x) => !Object.is(x, -0)),
-  fc.boolean(),
-  fc.constant(null),
 );
 const value: fc.Arbitrary<JsonValue> = fc.oneof(
   scalar,
@@ -117,20 +72,19 @@ const value: fc.Arbitrary<JsonValue> = fc.oneof(
   fc.dictionary(key, fc.oneof(scalar, fc.array(scalar, { maxLength: 2 })), { maxKeys: 3 }),
 );
 const argsArb = fc.dictionary(key, value, { maxKeys: 4 });
-const cutsArb = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 });
 
 describe("marker-quoted-call: a call as Gemma 4's template writes it, any chunking", () => {
   it("round trip (the generated call is the reference)", () => {
     fc.assert(
       fc.property(key, argsArb, cutsArb, fc.boolean(), (name, args, cuts, streamed) => {
-        const parts = gemmaCall(name, args);
-        const whole = drive(parser(), parts, streamed);
-        expect(drive(parser(), chunked(parts, cuts), streamed)).toEqual(whole);
-        expect(whole.result).toEqual({ call: { name, arguments: args } });
-        if (streamed) {
-          expect(whole.names).toEqual([name]);
-          expect(JSON.parse(whole.args)).toEqual(args);
-        }
+        expectCall(
+          parser,
+          gemmaCall(name, args),
+          cuts,
+          streamed,
+          { name, arguments: args },
+          { kind: "tool_call" },
+        );
       }),
       { numRuns: 400 },
     );
@@ -220,8 +174,7 @@ describe("marker-quoted-call: a call as Gemma 4's template writes it, any chunki
           if (u !== Q && typeof last === "string") parts[parts.length - 1] = last + u;
           else parts.push(u);
         }
-        const whole = drive(parser(), parts, streamed);
-        expect(drive(parser(), chunked(parts, cuts), streamed)).toEqual(whole);
+        expectChunkInvariant(parser, parts, cuts, streamed, { kind: "tool_call" });
       }),
       // The example: an error in the chunk after "{" was read once dropped the streamed "{".
       { numRuns: 500, examples: [[[",", "{", ","], [2 / 3], true]] },
@@ -234,12 +187,6 @@ const GEMMA4 = "models/templates/google-gemma-4-31B-it.jinja";
 describe.skipIf(!haveTemplate(GEMMA4))(
   "marker-quoted-call through the decoder (Gemma 4 template, stand-in vocabulary)",
   () => {
-    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
-    /** The request's tools: "f" and every name called (an unknown name is an action error). */
-    const toolsFor = (names: readonly string[]) => [
-      ...tools,
-      ...names.map((name) => ({ type: "function", function: { name, parameters: { type: "object" } } })),
-    ];
     const text = (parts: readonly Part[]): string => parts.map((p) => (p === Q ? '<|"|>' : p)).join("");
     it("reasoning (a marker inside it is text), content and calls; bursts and the reference path agree", () => {
       fc.assert(
@@ -247,19 +194,19 @@ describe.skipIf(!haveTemplate(GEMMA4))(
           fc.array(fc.tuple(key, argsArb), { minLength: 1, maxLength: 3 }),
           fc.constantFrom("", "Let me check."),
           fc.constantFrom("", "plan <|tool_call>call:f{}<tool_call|> more"),
-          fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+          burstsArb,
           (calls, content, reasoning, bursts) => {
             // The template's reasoning block: fixed open text and one "\n" each side.
             const think = reasoning === "" ? "" : `<|channel>thought\n${reasoning}\n<channel|>`;
             const output = `${think}${content}${calls.map(([n, a]) => `<|tool_call>${text(gemmaCall(n, a))}<tool_call|>`).join("")}<|tool_response>`;
-            const ids = loadEntry(GEMMA4).encode(output);
-            const options = { streamToolCalls: true, tools: toolsFor(calls.map(([n]) => n)) };
-            const m = agreedMessage(GEMMA4, ids, bursts, options);
-            expect(m.errors).toEqual([]);
+            const names = calls.map(([n]) => n);
+            const m = agreedCalls(GEMMA4, output, names, bursts);
             expect(m.content).toBe(content);
             expect(m.reasoning).toBe(reasoning);
-            expect(m.calls).toEqual(calls.map(([name, args]) => ({ name, arguments: args })));
-            expect(m.streamed.map((s) => JSON.parse(s.args))).toEqual(calls.map(([, a]) => a));
+            expectStreamedCalls(
+              m,
+              calls.map(([name, args]) => ({ name, arguments: args })),
+            );
           },
         ),
         { numRuns: 40 },

@@ -9,15 +9,19 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type JsonValue, PythonLiteralError, parsePythonLiteral } from "../src/python-literal.ts";
 import type { BodyParser } from "../src/syntax/body.ts";
-import { BODY_SYNTAXES } from "../src/syntax/index.ts";
-import { cutAt as chunked, driveCalls as drive } from "./body-support.ts";
-import { agreedMessage, haveTemplate, loadEntry } from "./derived-format-support.ts";
+import {
+  bodyParser,
+  cutAt as chunked,
+  listCutsArb as cutsArb,
+  driveCalls as drive,
+  expectCalls,
+  expectGarbageCalls,
+  expectListErrors,
+  scalarArb,
+} from "./body-support.ts";
+import { agreedCalls, burstsArb, expectStreamedCalls, haveTemplate } from "./derived-format-support.ts";
 
-function parser(max = 1_000_000): BodyParser {
-  const make = BODY_SYNTAXES["python-call-list"];
-  if (make === undefined) throw new Error("no python-call-list parser");
-  return make({ maxBufferedChars: max, argumentsKey: "arguments" });
-}
+const parser = (max?: number): BodyParser => bodyParser("python-call-list", max);
 
 /** Python's str() of a value inside a list (strings escaped: JSON's escapes are Python's too). */
 function pyRepr(v: JsonValue): string {
@@ -46,13 +50,7 @@ const pyCall = (c: Call): string =>
 
 // Strings the templates can write unescaped: no '"' and no '\' (a raw string cannot hold them).
 const text = fc.string({ unit: fc.constantFrom(...[..."ab z\n\t'é😀{}[](),=#"]), maxLength: 8 });
-const scalar = fc.oneof(
-  text,
-  fc.integer({ min: -1e6, max: 1e6 }),
-  fc.double({ noNaN: true, noDefaultInfinity: true, min: -1e9, max: 1e9 }).filter((x) => !Object.is(x, -0)),
-  fc.boolean(),
-  fc.constant(null),
-);
+const scalar = scalarArb(text);
 const value: fc.Arbitrary<JsonValue> = fc.oneof(
   scalar,
   fc.array(scalar, { maxLength: 3 }),
@@ -68,7 +66,6 @@ const callArb: fc.Arbitrary<Call> = fc.record({
   ),
   arguments: fc.dictionary(ident, value, { maxKeys: 4 }),
 });
-const cutsArb = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 8 });
 
 describe("python-call-list: one action per call, any chunking, streamed or not", () => {
   it("lists as LFM2's templates write them (the generated calls are the reference)", () => {
@@ -80,15 +77,13 @@ describe("python-call-list: one action per call, any chunking, streamed or not",
         fc.boolean(),
         (calls, lead, cuts, streamed) => {
           const body = `${lead}[${calls.map(pyCall).join(", ")}]${lead}`;
-          const whole = drive(parser(), [body], streamed);
-          expect(drive(parser(), chunked(body, cuts), streamed)).toEqual(whole);
-          expect(whole.map((a) => a.result)).toEqual(calls.map((call) => ({ call })));
-          expect(whole.map((a) => a.raw).join("")).toBe(body);
-          if (streamed)
-            whole.forEach((a, i) => {
-              expect(a.names).toEqual([calls[i]?.name]);
-              expect(JSON.parse(a.args)).toEqual(calls[i]?.arguments);
-            });
+          expectCalls(
+            parser,
+            body,
+            cuts,
+            streamed,
+            calls.map((call) => ({ call })),
+          );
         },
       ),
       { numRuns: 300 },
@@ -175,11 +170,7 @@ describe("python-call-list: one action per call, any chunking, streamed or not",
       ["[f(a=x)]", 'name "x" is not a literal at offset 0'],
       ["[f(a=1+2)]", "unexpected text after the literal at offset 1"],
     ];
-    for (const streamed of [false, true])
-      for (const [body, error] of cases) {
-        const actions = drive(parser(), [body], streamed);
-        expect(actions.at(-1)?.result, body).toEqual({ error });
-      }
+    expectListErrors(parser, cases);
   });
 
   it("a value longer than maxBufferedChars is an error result", () => {
@@ -216,16 +207,7 @@ describe("python-call-list: one action per call, any chunking, streamed or not",
   });
 
   it("garbage never throws, is chunk-invariant and keeps every unit in some action", () => {
-    const unit = fc.constantFrom(..."[](){}\"',=\\ \n\tabf_.0123456789-TrueNone#".split(""));
-    fc.assert(
-      fc.property(fc.array(unit, { maxLength: 60 }), cutsArb, fc.boolean(), (units, cuts, streamed) => {
-        const body = units.join("");
-        const whole = drive(parser(), [body], streamed);
-        expect(drive(parser(), chunked(body, cuts), streamed)).toEqual(whole);
-        expect(whole.map((a) => a.raw).join("")).toBe(body);
-      }),
-      { numRuns: 500 },
-    );
+    expectGarbageCalls(parser, "[](){}\"',=\\ \n\tabf_.0123456789-TrueNone#", 60, 500);
   });
 
   it("a parser is reusable: reset() starts a new list", () => {
@@ -242,31 +224,21 @@ const LFM2 = "models/templates/LFM2.5-8B-A1B.jinja";
 describe.skipIf(!haveTemplate(LFM2))(
   "python-call-list through the decoder (LFM2.5 template, stand-in vocabulary)",
   () => {
-    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
-    /** The request's tools: "f" and every name called (an unknown name is an action error). */
-    const toolsFor = (names: readonly string[]) => [
-      ...tools,
-      ...names.map((name) => ({ type: "function", function: { name, parameters: { type: "object" } } })),
-    ];
     it("content, reasoning (a marker inside it is text) and calls; bursts and the reference path agree", () => {
       fc.assert(
         fc.property(
           fc.array(callArb, { minLength: 1, maxLength: 3 }),
           fc.constantFrom("", "Let me check."),
           fc.constantFrom("", "plan <|tool_call_start|>[f()]<|tool_call_end|> more"),
-          fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+          burstsArb,
           (calls, content, reasoning, bursts) => {
             const think = reasoning === "" ? "" : `<think>${reasoning}</think>`;
             const output = `${think}${content}<|tool_call_start|>[${calls.map(pyCall).join(", ")}]<|tool_call_end|>`;
-            const ids = loadEntry(LFM2).encode(output);
-            const options = { streamToolCalls: true, tools: toolsFor(calls.map((c) => c.name)) };
-            const m = agreedMessage(LFM2, ids, bursts, options);
-            expect(m.errors).toEqual([]);
+            const names = calls.map((c) => c.name);
+            const m = agreedCalls(LFM2, output, names, bursts);
             expect(m.content).toBe(content);
             expect(m.reasoning).toBe(reasoning);
-            expect(m.calls).toEqual(calls);
-            expect(m.streamed.map((s) => s.name)).toEqual(calls.map((c) => c.name));
-            expect(m.streamed.map((s) => JSON.parse(s.args))).toEqual(calls.map((c) => c.arguments));
+            expectStreamedCalls(m, calls);
           },
         ),
         { numRuns: 60 },

@@ -8,17 +8,11 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ActionResult } from "../src/action-parse.ts";
 import { createResponseFieldParser, matchItems } from "../src/syntax/response-field.ts";
+import { LAX_CALL_REGION } from "./body-support.ts";
+import { splitAt } from "./split-at.ts";
 
 /** The compiled region of a tool-call open pattern `<\|tool_call>call:(?P<name>\w+)` with lax JSON. */
-const LAX: ResponseFieldBody = {
-  header: [{ lit: "call:" }, { word: "name" }],
-  content: "json",
-  unquotedKeys: true,
-  stringDelims: [['<|"|>', '<|"|>']],
-  allowNonJson: false,
-  name: { capture: "name" },
-  arguments: { content: [] },
-};
+const LAX: ResponseFieldBody = LAX_CALL_REGION;
 
 const XML: ResponseFieldBody = {
   header: [{ ws: true }, { lit: "<function=" }, { word: "name" }, { lit: ">" }],
@@ -217,14 +211,7 @@ describe("response-field body syntax", () => {
         fc.constantFrom(...bodies),
         fc.array(fc.nat(), { maxLength: 12 }),
         ([field, body], cuts) => {
-          const at = [...new Set(cuts.map((c) => c % (body.length + 1)))].sort((a, b) => a - b);
-          const chunks: string[] = [];
-          let prev = 0;
-          for (const c of at) {
-            chunks.push(body.slice(prev, c));
-            prev = c;
-          }
-          chunks.push(body.slice(prev));
+          const chunks = splitAt(body, cuts);
           const whole = run(field, [body]);
           const split = run(field, chunks);
           expect(split.result).toEqual(whole.result);
@@ -306,14 +293,7 @@ describe("response-field body syntax", () => {
     fc.assert(
       fc.property(obj, fc.array(fc.nat(), { maxLength: 10 }), (members, cuts) => {
         const body = `call:f{${members.map(([k, x]) => `${k}:${x.lax}`).join(",")}}`;
-        const at = [...new Set(cuts.map((c) => c % (body.length + 1)))].sort((a, b) => a - b);
-        const chunks: string[] = [];
-        let prev = 0;
-        for (const c of at) {
-          chunks.push(body.slice(prev, c));
-          prev = c;
-        }
-        chunks.push(body.slice(prev));
+        const chunks = splitAt(body, cuts);
         const streamed = run(LAX, chunks);
         const p = createResponseFieldParser({
           maxBufferedChars: 1 << 16,

@@ -6,37 +6,32 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { BodyParser } from "../src/syntax/body.ts";
-import { bodyParser, chunked, cutsArb, driveBody } from "./body-drive.ts";
-import { agreedMessage, decodeIds, haveTemplate, loadEntry, message } from "./derived-format-support.ts";
+import {
+  bodyParser,
+  cutsArb,
+  drivePieces,
+  expectChunkInvariant,
+  expectJsonCallRoundTrip,
+  jsonArgsArb,
+} from "./body-support.ts";
+import {
+  agreedCalls,
+  burstsArb,
+  decodeIds,
+  expectStreamedCalls,
+  haveTemplate,
+  loadEntry,
+  message,
+} from "./derived-format-support.ts";
 
 const parser = (max?: number): BodyParser => bodyParser("tag-name-json", max);
-const drive = driveBody;
+const drive = drivePieces;
 const name = fc.stringMatching(/^[a-zA-Z_][a-zA-Z0-9_.-]{0,8}$/);
-const args = fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 2 }), { maxKeys: 4 });
+const args = jsonArgsArb;
 
 describe("tag-name-json: NAME>{json}, any chunking", () => {
   it("round trip (the generated call is the reference)", () => {
-    fc.assert(
-      fc.property(
-        name,
-        args,
-        fc.constantFrom(undefined, 1),
-        cutsArb,
-        fc.boolean(),
-        (n, a, indent, cuts, streamed) => {
-          const body = `${n}>${JSON.stringify(a, null, indent)}`;
-          const expected = JSON.parse(JSON.stringify(a)) as unknown;
-          const whole = drive(parser(), [body], streamed);
-          expect(drive(parser(), chunked(body, cuts), streamed)).toEqual(whole);
-          expect(whole.result).toEqual({ call: { name: n, arguments: expected } });
-          if (streamed) {
-            expect(whole.names).toEqual([n]);
-            expect(JSON.parse(whole.args)).toEqual(expected);
-          }
-        },
-      ),
-      { numRuns: 300 },
-    );
+    expectJsonCallRoundTrip(parser, name, fc.constant(""), (n, json) => `${n}>${json}`);
   });
 
   it("the peer's case and malformed bodies", () => {
@@ -64,8 +59,7 @@ describe("tag-name-json: NAME>{json}, any chunking", () => {
     const unit = fc.constantFrom(...'{}[]":,>\\ \nab01'.split(""));
     fc.assert(
       fc.property(fc.array(unit, { maxLength: 40 }), cutsArb, fc.boolean(), (units, cuts, streamed) => {
-        const body = units.join("");
-        expect(drive(parser(), chunked(body, cuts), streamed)).toEqual(drive(parser(), [body], streamed));
+        expectChunkInvariant(parser, [units.join("")], cuts, streamed);
       }),
       { numRuns: 400 },
     );
@@ -77,31 +71,21 @@ const V31 = "models/templates/meetkai-functionary-medium-v3.1.jinja";
 describe.skipIf(!haveTemplate(V31))(
   "tag-name-json through the decoder (Functionary v3.1 template, text markers)",
   () => {
-    const tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
-    /** The request's tools: "f" and every name called (an unknown name is an action error). */
-    const toolsFor = (names: readonly string[]) => [
-      ...tools,
-      ...names.map((name) => ({ type: "function", function: { name, parameters: { type: "object" } } })),
-    ];
     it("content and calls written as text; bursts and the reference path agree", () => {
       fc.assert(
         fc.property(
           fc.array(fc.tuple(name, args), { minLength: 1, maxLength: 3 }),
           fc.constantFrom("", "Let me check. 1 > 0."),
-          fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 6 }),
+          burstsArb,
           (calls, content, bursts) => {
             const output = `${content}${calls.map(([n, a]) => `<function=${n}>${JSON.stringify(a)}</function>`).join("")}<|eom_id|>`;
-            const ids = loadEntry(V31).encode(output);
-            const options = { streamToolCalls: true, tools: toolsFor(calls.map(([n]) => n)) };
-            const m = agreedMessage(V31, ids, bursts, options);
-            const expected = calls.map(([n, a]) => ({
-              name: n,
-              arguments: JSON.parse(JSON.stringify(a)) as unknown,
-            }));
-            expect(m.errors).toEqual([]);
+            const names = calls.map(([n]) => n);
+            const m = agreedCalls(V31, output, names, bursts);
             expect(m.content).toBe(content);
-            expect(m.calls).toEqual(expected);
-            expect(m.streamed.map((s) => JSON.parse(s.args))).toEqual(expected.map((c) => c.arguments));
+            expectStreamedCalls(
+              m,
+              calls.map(([n, a]) => ({ name: n, arguments: JSON.parse(JSON.stringify(a)) as unknown })),
+            );
           },
         ),
         { numRuns: 40 },

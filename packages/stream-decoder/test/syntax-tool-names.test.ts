@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { ActionResult } from "../src/action-parse.ts";
 import type { BodyParser, ToolSchemas } from "../src/syntax/body.ts";
 import { BODY_SYNTAXES } from "../src/syntax/index.ts";
-import { driveCalls, type Piece, SEP } from "./body-support.ts";
+import { driveCalls, drivePieces, LAX_CALL_REGION, type Piece, SEP } from "./body-support.ts";
 
 const KNOWN: ToolSchemas = new Map([
   ["get_weather", { type: "object", properties: { city: { type: "string" } } }],
@@ -18,15 +18,7 @@ const UNKNOWN_ERROR = 'the call names a tool the request does not give: "get_wea
 const CALL = { name: "get_weather", arguments: { city: "Paris" } };
 
 /** transformers' Gemma 4 style region: `call:NAME{lax JSON}`. */
-const RESPONSE_FIELD: ResponseFieldBody = {
-  header: [{ lit: "call:" }, { word: "name" }],
-  content: "json",
-  unquotedKeys: true,
-  stringDelims: [['<|"|>', '<|"|>']],
-  allowNonJson: false,
-  name: { capture: "name" },
-  arguments: { content: [] },
-};
+const RESPONSE_FIELD: ResponseFieldBody = LAX_CALL_REGION;
 
 /** One call to get_weather(city="Paris") per syntax, as its formats write it; the call it gives. */
 const BODIES: ReadonlyArray<readonly [BodySyntax, readonly Piece[], object]> = [
@@ -93,22 +85,8 @@ function run(
       args: actions.map((a) => a.args).join(""),
     };
   }
-  const names: string[] = [];
-  let args = "";
-  const sink = {
-    onToolCallName: (n: string) => names.push(n),
-    onToolCallArguments: (t: string) => (args += t),
-  };
-  p.reset(streamed ? sink : null, tools, "tool_call");
-  let raw = "";
-  for (const x of pieces) {
-    if (x === SEP) p.separator();
-    else {
-      p.feed(x);
-      raw += x;
-    }
-  }
-  return { results: [p.end(raw)], names, args };
+  const r = drivePieces(p, pieces, streamed, { kind: "tool_call", tools });
+  return { results: [r.result], names: r.names, args: r.args };
 }
 
 describe("tool names are checked against the request's tools in every body syntax", () => {

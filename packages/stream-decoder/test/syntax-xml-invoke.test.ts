@@ -7,61 +7,18 @@
 // the name first, deltas that concatenate to each call's arguments.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import type { ActionResult } from "../src/action-parse.ts";
-import type { BodyParser, ToolSchemas } from "../src/syntax/body.ts";
-import { BODY_SYNTAXES } from "../src/syntax/index.ts";
+import type { ToolSchemas } from "../src/syntax/body.ts";
 import { pyStrip } from "../src/syntax/python-number.ts";
+import { bodyParser, type CallAction, driveCalls } from "./body-support.ts";
+import { splitAt } from "./split-at.ts";
 
 type Syntax = "xml-call" | "xml-invoke-list" | "dsml-invoke-list";
 
-interface Call {
-  readonly result: ActionResult;
-  readonly names: readonly string[];
-  readonly args: string;
-}
-
-function parserFor(syntax: Syntax, max = 1_000_000): BodyParser {
-  const make = BODY_SYNTAXES[syntax];
-  if (make === undefined) throw new Error(`no parser for ${syntax}`);
-  return make({ maxBufferedChars: max, argumentsKey: "arguments" });
-}
+type Call = Omit<CallAction, "raw">;
 
 /** The decoder's use of a body parser: feedCall cuts (one action per call), end() per action. */
 function drive(syntax: Syntax, chunks: readonly string[], tools?: ToolSchemas, max?: number): Call[] {
-  const p = parserFor(syntax, max);
-  const out: Call[] = [];
-  let names: string[] = [];
-  let args = "";
-  p.reset(
-    {
-      onToolCallName: (n) => names.push(n),
-      onToolCallArguments: (t) => {
-        args += t;
-      },
-    },
-    tools,
-  );
-  const finish = (): void => {
-    out.push({ result: p.end(""), names, args });
-    names = [];
-    args = "";
-  };
-  for (const chunk of chunks) {
-    let rest = chunk;
-    for (;;) {
-      if (p.feedCall === undefined) {
-        p.feed(rest);
-        break;
-      }
-      const n = p.feedCall(rest);
-      if (n >= rest.length) break;
-      finish();
-      p.nextCall?.();
-      rest = rest.slice(n);
-    }
-  }
-  finish();
-  return out;
+  return driveCalls(bodyParser(syntax, max), chunks, true, tools).map(({ raw: _, ...call }) => call);
 }
 
 /** Whole, one unit at a time and every two-way split give the same calls. */
@@ -306,17 +263,7 @@ const oneCall = fc.record({
 });
 const cutsArb = fc.array(fc.nat(), { maxLength: 8 });
 
-function split(text: string, cuts: readonly number[]): string[] {
-  const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((a, b) => a - b);
-  const out: string[] = [];
-  let from = 0;
-  for (const c of at) {
-    out.push(text.slice(from, c));
-    from = c;
-  }
-  out.push(text.slice(from));
-  return out;
-}
+const split = splitAt<string>;
 
 describe("any chunking of random calls gives the same calls, names first, deltas = arguments", () => {
   for (const syntax of Object.keys(SPELL) as Syntax[]) {

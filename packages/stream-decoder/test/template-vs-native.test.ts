@@ -199,6 +199,7 @@ const TOOLS = [
 ];
 
 interface Case {
+  /** Loads the pair (cases() below loads it once and shares it between the describes). */
   readonly pair: () => Pair;
   readonly generations: (p: Pair) => Generation[];
   /**
@@ -260,13 +261,34 @@ const CASES: Record<string, Case> = {
   },
 };
 
+interface Loaded {
+  readonly p: Pair;
+  readonly nativeSpec: DecoderSpec;
+  readonly templateSpec: DecoderSpec;
+  readonly gens: Generation[];
+}
+
+/** Each case's pair, specs and generations, made at its first test (tests only read them). */
+const loadedCases = new Map<string, Loaded>();
+function load(label: string, c: Case): Loaded {
+  let l = loadedCases.get(label);
+  if (l === undefined) {
+    const p = c.pair();
+    l = {
+      p,
+      nativeSpec: compileDecoderSpecFor(p.native),
+      templateSpec: compileTemplateDecoderSpec(p.template.textModel, probeTemplate(p.template)),
+      gens: c.generations(p),
+    };
+    loadedCases.set(label, l);
+  }
+  return l;
+}
+
 describe("template decoder vs native family decoder: same files, same generated IDs, same events", () => {
   for (const [label, c] of Object.entries(CASES))
     test(label, () => {
-      const p = c.pair();
-      const nativeSpec = compileDecoderSpecFor(p.native);
-      const templateSpec = compileTemplateDecoderSpec(p.template.textModel, probeTemplate(p.template));
-      const gens = c.generations(p);
+      const { nativeSpec, templateSpec, gens } = load(label, c);
       expect(gens.length).toBeGreaterThan(3);
       const diffs: string[] = [];
       for (const g of gens) {
@@ -282,10 +304,7 @@ describe("template decoder vs native family decoder: same files, same generated 
 describe("template decoder vs native family decoder: random mixes of the generations' IDs", () => {
   for (const [label, c] of Object.entries(CASES))
     test(label, () => {
-      const p = c.pair();
-      const nativeSpec = compileDecoderSpecFor(p.native);
-      const templateSpec = compileTemplateDecoderSpec(p.template.textModel, probeTemplate(p.template));
-      const gens = c.generations(p);
+      const { p, nativeSpec, templateSpec, gens } = load(label, c);
       // The generations' IDs plus every named token of the family (headers, tool results, BOS…).
       const skip = new Set((c.unprobed ?? []).map((n) => p.native.registry.idByName.get(n)));
       const pool = [
@@ -336,20 +355,16 @@ describe("the documented difference: reserved tokens the template never writes a
     const names = c.unprobed ?? [];
     if (names.length === 0) continue;
     test(`${label}: ${names.join(" … ")}`, () => {
-      const p = c.pair();
+      const { p, nativeSpec, templateSpec } = load(label, c);
       const text = p.template.textModel.encode("ok");
       const marks = names.map((n) => p.native.registry.idByName.get(n) as number);
       const ids = [...text, ...marks.flatMap((id) => [id, ...text])];
-      const t = events(
-        compileTemplateDecoderSpec(p.template.textModel, probeTemplate(p.template)),
-        ids,
-        undefined,
-      );
+      const t = events(templateSpec, ids, undefined);
       expect(t.filter((e) => e.type === "error")).toEqual(
         marks.map((id) => expect.objectContaining({ code: "unexpected-reserved-token", token: id })),
       );
       // The native grammar reads them as structure (Qwen3's reasoning block, DeepSeek's role marker).
-      const n = events(compileDecoderSpecFor(p.native), ids, undefined);
+      const n = events(nativeSpec, ids, undefined);
       expect(n.some((e) => e.type === "error")).toBe(false);
     });
   }

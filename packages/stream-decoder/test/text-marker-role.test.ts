@@ -7,21 +7,16 @@
 import type { Grammar } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  createDecoder,
-  createReferenceDecoder,
-  type DecoderEvent,
-  type DecoderOptions,
-  eventCollector,
-} from "../src/index.ts";
+import { createDecoder, createReferenceDecoder } from "../src/index.ts";
 import {
   MARKER_PIECES,
   mergedAll,
-  type SyntheticFamily,
   syntheticFamily,
   TEXT_CALL_GRAMMAR,
   TEXT_MARKER_KEYS,
 } from "./grammar-support.ts";
+import { eventsInBursts } from "./push-bursts.ts";
+import { decodeText, encCut } from "./text-marker-support.ts";
 
 const ROLE_GRAMMAR: Grammar = {
   ...TEXT_CALL_GRAMMAR,
@@ -40,46 +35,6 @@ const recipientFam = syntheticFamily(
   ["eos"],
   [...MARKER_PIECES, ">>>", ">>"],
 );
-
-function run(
-  make: typeof createDecoder,
-  fam: SyntheticFamily,
-  ids: readonly number[],
-  options: DecoderOptions,
-  sizes: readonly number[],
-): DecoderEvent[] {
-  const c = eventCollector();
-  const d = make(fam.spec, c, options);
-  let i = 0;
-  let k = 0;
-  while (i < ids.length) {
-    const n = Math.max(1, sizes[Math.min(k++, sizes.length - 1)] ?? 1);
-    d.pushMany(ids.slice(i, i + n));
-    i += n;
-  }
-  d.end();
-  return c.events;
-}
-
-/** The text cut at `cuts` (fractions), each part encoded on its own, then EOS. */
-function encCut(fam: SyntheticFamily, text: string, cuts: readonly number[]): number[] {
-  const at = [...new Set(cuts.map((c) => Math.floor(c * text.length)))].sort((a, b) => a - b);
-  const ids: number[] = [];
-  let from = 0;
-  for (const a of [...at, text.length]) {
-    if (a <= from || /[\uDC00-\uDFFF]/.test(text[a] ?? "")) continue;
-    ids.push(...fam.enc(text.slice(from, a)));
-    from = a;
-  }
-  return [...ids, fam.id.eos as number];
-}
-
-function decodeText(fam: SyntheticFamily, text: string, options: DecoderOptions = {}): DecoderEvent[] {
-  const ids = encCut(fam, text, []);
-  const events = run(createDecoder, fam, ids, options, [1]);
-  expect(run(createReferenceDecoder, fam, ids, options, [1])).toEqual(events);
-  return mergedAll(events);
-}
 
 const start = (metadata: string) => ({ type: "message_start", role: "assistant", metadata }) as const;
 
@@ -150,10 +105,15 @@ describe("a role text marker", () => {
           const text = units.join("");
           const options = { streamToolCalls };
           for (const fam of [roleFam, recipientFam]) {
-            const whole = run(createDecoder, fam, encCut(fam, text, []), options, [1]);
-            const ids = encCut(fam, text, cuts);
-            expect(mergedAll(run(createDecoder, fam, ids, options, sizes))).toEqual(mergedAll(whole));
-            expect(mergedAll(run(createReferenceDecoder, fam, ids, options, [1]))).toEqual(mergedAll(whole));
+            const eos = fam.id.eos as number;
+            const whole = eventsInBursts(createDecoder, fam.spec, [...encCut(fam, text), eos], options, [1]);
+            const ids = [...encCut(fam, text, cuts), eos];
+            expect(mergedAll(eventsInBursts(createDecoder, fam.spec, ids, options, sizes))).toEqual(
+              mergedAll(whole),
+            );
+            expect(mergedAll(eventsInBursts(createReferenceDecoder, fam.spec, ids, options, [1]))).toEqual(
+              mergedAll(whole),
+            );
           }
         },
       ),

@@ -26,24 +26,10 @@ import {
 } from "./grammar-support.ts";
 import { textOf } from "./models.ts";
 import { eventsInBursts, type MakeDecoder } from "./push-bursts.ts";
+import { decodeText, encCut } from "./text-marker-support.ts";
 
 const callFam = syntheticFamily(TEXT_CALL_GRAMMAR, TEXT_MARKER_KEYS, ["eos"], MARKER_PIECES);
 const boxFam = syntheticFamily(TEXT_CONTAINER_GRAMMAR, TEXT_MARKER_KEYS, ["eos"], MARKER_PIECES);
-
-/** The text cut at `cuts` (fractions), each part encoded on its own: other tokens, same text. */
-function encCut(fam: SyntheticFamily, text: string, cuts: readonly number[] = []): number[] {
-  const at = [...new Set(cuts.map((c) => Math.floor(c * text.length)))].sort((a, b) => a - b);
-  const ids: number[] = [];
-  let from = 0;
-  for (const a of [...at, text.length]) {
-    // Never between the two halves of a surrogate pair (no such text piece exists).
-    if (a <= from || /[\uDC00-\uDFFF]/.test(text[a] ?? "")) continue;
-    ids.push(...fam.enc(text.slice(from, a)));
-    from = a;
-  }
-  if (from < text.length) ids.push(...fam.enc(text.slice(from)));
-  return ids;
-}
 
 function run(
   make: MakeDecoder,
@@ -53,15 +39,6 @@ function run(
   sizes: readonly number[] = [1],
 ): DecoderEvent[] {
   return eventsInBursts(make, fam.spec, ids, options, sizes);
-}
-
-/** Events of the text (then EOS), merged; the same under the reference decoder and in one burst. */
-function decodeText(fam: SyntheticFamily, text: string, options: DecoderOptions = {}): DecoderEvent[] {
-  const ids = [...fam.enc(text), fam.id.eos as number];
-  const events = run(createDecoder, fam, ids, options);
-  expect(run(createReferenceDecoder, fam, ids, options)).toEqual(events);
-  expect(run(createDecoder, fam, ids, options, [ids.length])).toEqual(events);
-  return mergedAll(events);
 }
 
 const START = { type: "message_start", role: "assistant", metadata: "" } as const;

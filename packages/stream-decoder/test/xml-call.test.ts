@@ -15,6 +15,7 @@ import { pyFloat, pyIntText } from "../src/syntax/python-number.ts";
 import { XmlCallParser } from "../src/syntax/xml-call.ts";
 import { typeValue } from "../src/syntax/xml-call-typing.ts";
 import { timeRatio } from "./ratio-support.ts";
+import { splitAt } from "./split-at.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -397,15 +398,7 @@ describe("xml-call: properties", () => {
         const text = body("f", ps);
         const tools = withTools ? schema : undefined;
         const whole = run([text], tools);
-        const at = [...new Set(cuts.map((c) => c % (text.length + 1)))].sort((x, y) => x - y);
-        const chunks: string[] = [];
-        let from = 0;
-        for (const c of at) {
-          chunks.push(text.slice(from, c));
-          from = c;
-        }
-        chunks.push(text.slice(from));
-        const split = run(chunks, tools);
+        const split = run(splitAt(text, cuts), tools);
         expect(split.names).toEqual(whole.names);
         expect(split.deltas.join("")).toBe(whole.deltas.join(""));
         expect(split.result).toEqual(whole.result);

@@ -12,7 +12,7 @@ import type { FamilyDefinition, TokenIds } from "./families/definition.ts";
 import type { TokenizerConfig } from "./load/config.ts";
 import type { TextModel } from "./models/text-model.ts";
 import type { ChatRequest } from "./request/request.ts";
-import { checkPolicy, type SpecialTextOptions, specialTokenError } from "./special-text/policy.ts";
+import { checkPolicy, policyOf, rejectReserved, type SpecialTextOptions } from "./special-text/policy.ts";
 import { createSpecialScanner, type SpecialMatch, type SpecialScanner } from "./special-text/scanner.ts";
 
 export interface TextEncoding {
@@ -72,30 +72,23 @@ export function createChatTokenizer(parts: {
     config,
     scanner,
     encodeText(text: string, options: SpecialTextOptions = {}): TextEncoding {
-      const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);
+      const policy = policyOf(options, defaultPolicy);
       if (typeof text !== "string") throw new TypeError("encodeText: text must be a string");
-      if (policy === "reject") {
-        const m = scanner.first(text);
-        if (m !== undefined) throw specialTokenError(m);
-        return { ids: textModel.encode(text), audit: [] };
-      }
-      return { ids: textModel.encode(text), audit: scanner.scan(text) };
+      rejectReserved(scanner, text, policy);
+      return { ids: textModel.encode(text), audit: policy === "reject" ? [] : scanner.scan(text) };
     },
     decode(ids: readonly number[], options?: DecodeOptions): string {
       return decodeIds(textModel, registry, ids, options);
     },
     countTokens(text: string, options: SpecialTextOptions = {}): number {
-      const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);
+      const policy = policyOf(options, defaultPolicy);
       if (typeof text !== "string")
         throw new TokenizerError("invalid-argument", "countTokens: text must be a string");
-      if (policy === "reject") {
-        const m = scanner.first(text);
-        if (m !== undefined) throw specialTokenError(m);
-      }
+      rejectReserved(scanner, text, policy);
       return textModel.encode(text).length;
     },
     encodeChat(request: ChatRequest, options: SpecialTextOptions = {}): ChatEncoding {
-      const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);
+      const policy = policyOf(options, defaultPolicy);
       const b = builders.take(policy);
       try {
         family.render(request, b, tokenIds);
@@ -105,7 +98,7 @@ export function createChatTokenizer(parts: {
       }
     },
     renderChat(request: ChatRequest, options: SpecialTextOptions = {}): string {
-      const policy = options.specialText === undefined ? defaultPolicy : checkPolicy(options.specialText);
+      const policy = policyOf(options, defaultPolicy);
       const r = new TextRenderer(registry.nameById, scanner, policy);
       family.render(request, r, tokenIds);
       return r.finish();

@@ -152,6 +152,17 @@ function conversations(v: number): Array<[string, ChatRequest]> {
       tool_calls: [call("123456789", "tool1", SF), call("023456789", "tool2", "{}")],
     };
     const weather = a("Whether is 32 degrees in San Francisco, CA");
+    // The two-call conversation, up to the first call's result (TRAIN_2 goes on from there).
+    const second = [
+      SYSTEM,
+      u("User says hello"),
+      weather,
+      u(thanks(v)),
+      a(welcome(v)),
+      u("bye"),
+      calls2,
+      tool("32", "123456789"),
+    ];
     out.push(
       [
         "MULTI_TURN_WITH_TOOLS_TEST",
@@ -163,20 +174,7 @@ function conversations(v: number): Array<[string, ChatRequest]> {
         [SYSTEM, u("User says hello"), calls1, tool("32", "123456789"), weather, u(thanks(v))],
         TOOLS,
       ],
-      [
-        "MULTI_TURN_WITH_TOOLS_CALLS_TEST_2",
-        [
-          SYSTEM,
-          u("User says hello"),
-          weather,
-          u(thanks(v)),
-          a(welcome(v)),
-          u("bye"),
-          calls2,
-          tool("32", "123456789"),
-        ],
-        TOOLS,
-      ],
+      ["MULTI_TURN_WITH_TOOLS_CALLS_TEST_2", second, TOOLS],
       [
         "MULTI_TURN_WITH_TOOLS_TRAIN",
         [
@@ -193,22 +191,7 @@ function conversations(v: number): Array<[string, ChatRequest]> {
         [SYSTEM, u("User says hello"), calls1, tool("32", "123456789"), weather, u(thanks(v)), a(welcome(v))],
         TOOLS,
       ],
-      [
-        "MULTI_TURN_WITH_TOOLS_CALLS_TRAIN_2",
-        [
-          SYSTEM,
-          u("User says hello"),
-          weather,
-          u(thanks(v)),
-          a(welcome(v)),
-          u("bye"),
-          calls2,
-          tool("32", "123456789"),
-          tool("aya", "023456789"),
-          a("wow 32"),
-        ],
-        TOOLS,
-      ],
+      ["MULTI_TURN_WITH_TOOLS_CALLS_TRAIN_2", [...second, tool("aya", "023456789"), a("wow 32")], TOOLS],
     );
   }
   return out.map(([name, messages, tools]) => {

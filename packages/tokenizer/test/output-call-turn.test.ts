@@ -3,22 +3,14 @@
 // the opening text and header token from renderings, the end of turn left out of the stop IDs,
 // and claimed by no other template of ../shared. The templates are read from ../shared
 // (CHATWIRE_TEMPLATES, CHATWIRE_TEMPLATES_EXTRA); the suite is skipped without them.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formats, loadFormat, templateDir } from "../../../test-vectors/peer-parse/score.ts";
-import { probeTemplate } from "../src/index.ts";
-import { derivedNames } from "./output-claims-support.ts";
+import { claimedBy, entryPresent, probeEntry } from "./output-claims-support.ts";
 
 const KEY = "models/templates/GigaChat3-10B-A1.8B.jinja";
-const entry = formats().templates[KEY];
-const present = entry !== undefined && existsSync(join(templateDir(entry.template.dir), entry.template.file));
 
-describe.skipIf(!present)("call-turn recognizer (GigaChat 3.0)", () => {
+describe.skipIf(!entryPresent(KEY))("call-turn recognizer (GigaChat 3.0)", () => {
   it("derives the call turn's opening, its body and the end of turn that is no stop", () => {
-    if (entry === undefined) throw new Error("no GigaChat 3.0 entry");
-    const { tok } = loadFormat(entry);
-    const probe = probeTemplate(tok);
+    const { tok, probe } = probeEntry(KEY);
     const g = probe.output.grammar;
     expect(probe.output.name).toBe('call turn "function call": JSON call object');
     expect(g.callTurn).toEqual({ text: "\n\nfunction call", marker: "<|role_sep|>", block: "tool_calls" });
@@ -31,16 +23,13 @@ describe.skipIf(!present)("call-turn recognizer (GigaChat 3.0)", () => {
   });
 
   it("GigaChat 3.1 (calls after <|function_call|> inside the turn) keeps its end of turn as a stop", () => {
-    const e31 = formats().templates["models/templates/GigaChat3.1-10B-A1.8B.jinja"];
-    if (e31 === undefined) throw new Error("no GigaChat 3.1 entry");
-    const { tok } = loadFormat(e31);
-    const probe = probeTemplate(tok);
+    const { tok, probe } = probeEntry("models/templates/GigaChat3.1-10B-A1.8B.jinja");
     expect(probe.output.grammar.callTurn).toBeUndefined();
     expect(probe.eosIds).toContain(tok.reserved.get("<|message_sep|>"));
   });
 
   it("claims the GigaChat 3.0 template of ../shared and no other", () => {
-    const claimed = [...derivedNames()].filter(([, name]) => name.includes("call turn")).map(([f]) => f);
+    const claimed = claimedBy("call turn");
     expect(claimed).toEqual(["templates-extra/llamacpp-GigaChat3-10B-A1.8B.jinja"]);
   });
 });

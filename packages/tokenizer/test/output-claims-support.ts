@@ -6,8 +6,19 @@
 // vocabulary does for the peer-parse scorer.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { formats, templateDir } from "../../../test-vectors/peer-parse/score.ts";
-import { probeTemplate, templateFromFiles } from "../src/index.ts";
+import {
+  type FormatEntry,
+  formats,
+  loadFormat,
+  templateDir,
+} from "../../../test-vectors/peer-parse/score.ts";
+import {
+  type AddedToken,
+  createTemplateTokenizer,
+  probeTemplate,
+  type TemplateTokenizer,
+  templateFromFiles,
+} from "../src/index.ts";
 import { BYTE_TO_CHAR } from "../src/models/bytelevel/index.ts";
 
 const TURN_TOKENS = [
@@ -101,4 +112,40 @@ export function derivedNames(): ReadonlyMap<string, string> {
   }
   cache = names;
   return names;
+}
+
+/** `template` over `base`'s text model and config with these added tokens, on the probe's fixed date. */
+export function overBase(
+  base: TemplateTokenizer,
+  addedTokens: readonly AddedToken[],
+  template: string,
+): TemplateTokenizer {
+  return createTemplateTokenizer({
+    textModel: base.textModel,
+    config: base.config,
+    addedTokens,
+    templates: { default: template },
+    options: { now: () => new Date(2024, 6, 26) },
+  });
+}
+
+/** Whether the peer-parse entry `key` exists and its template file is in ../shared (else the suite skips). */
+export function entryPresent(key: string): boolean {
+  const entry = formats().templates[key];
+  return entry !== undefined && existsSync(join(templateDir(entry.template.dir), entry.template.file));
+}
+
+/** The template of the peer-parse entry `key` over its vocabulary, and its probe. */
+export function probeEntry(key: string): { tok: TemplateTokenizer; probe: ReturnType<typeof probeTemplate> } {
+  const entry: FormatEntry | undefined = formats().templates[key];
+  if (entry === undefined) throw new Error(`no ${key} entry`);
+  const { tok } = loadFormat(entry);
+  return { tok, probe: probeTemplate(tok) };
+}
+
+/** The shared templates whose derived output name includes `fragment` ("file: name" with `withName`). */
+export function claimedBy(fragment: string, withName = false): string[] {
+  return [...derivedNames()]
+    .filter(([, name]) => name.includes(fragment))
+    .map(([f, name]) => (withName ? `${f}: ${name}` : f));
 }

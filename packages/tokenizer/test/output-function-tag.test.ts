@@ -2,20 +2,14 @@
 // calls and a call of python, and claimed by no other template of ../shared. The templates are
 // read from ../shared (CHATWIRE_TEMPLATES, CHATWIRE_TEMPLATES_EXTRA); the suite is skipped
 // without them.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formats, loadFormat, templateDir } from "../../../test-vectors/peer-parse/score.ts";
-import { probeTemplate } from "../src/index.ts";
-import { derivedNames } from "./output-claims-support.ts";
+import { claimedBy, entryPresent, probeEntry } from "./output-claims-support.ts";
 
-const entry = formats().templates["models/templates/meetkai-functionary-medium-v3.1.jinja"];
-const present = entry !== undefined && existsSync(join(templateDir(entry.template.dir), entry.template.file));
+const KEY = "models/templates/meetkai-functionary-medium-v3.1.jinja";
 
-describe.skipIf(!present)("function-tag recognizer (Functionary v3.1)", () => {
+describe.skipIf(!entryPresent(KEY))("function-tag recognizer (Functionary v3.1)", () => {
   it("derives the text markers of the tag and the python code block from renderings", () => {
-    if (entry === undefined) throw new Error("no Functionary v3.1 entry");
-    const out = probeTemplate(loadFormat(entry).tok).output;
+    const out = probeEntry(KEY).probe.output;
     expect(out.name).toBe("<function=…</function> call");
     expect(out.grammar.textMarkers).toEqual({
       "<function=": { move: "block-open", block: "function" },
@@ -37,7 +31,7 @@ describe.skipIf(!present)("function-tag recognizer (Functionary v3.1)", () => {
   // The minja variant writes a call's arguments by string concatenation (`'>' + arguments`): the
   // probe's arguments are objects, so its renderings are not JSON and it is not claimed.
   it("claims the Functionary v3.1 template of ../shared and no other", () => {
-    const claimed = [...derivedNames()].filter(([, name]) => name.includes("<function=")).map(([f]) => f);
+    const claimed = claimedBy("<function=");
     expect(claimed).toEqual(["templates-extra/llamacpp-meetkai-functionary-medium-v3.1.jinja"]);
   });
 });

@@ -14,10 +14,11 @@ import {
   loadFormat,
   templateDir,
 } from "../../../test-vectors/peer-parse/score.ts";
-import { type AddedToken, createTemplateTokenizer } from "../src/index.ts";
+import type { AddedToken } from "../src/index.ts";
 import { createProbeContext } from "../src/template/output/context.ts";
 import { jsonCalls } from "../src/template/output/recognizers/json-calls.ts";
 import { probeTemplate } from "../src/template/probe.ts";
+import { overBase } from "./output-claims-support.ts";
 
 /**
  * Template file -> the part json-calls derives: its name, the body syntax (and whether each
@@ -99,13 +100,7 @@ describe.runIf(present)("json-calls recognizer over every template in ../shared"
       for (const file of readdirSync(path)
         .filter((f) => f.endsWith(".jinja"))
         .sort()) {
-        const tok = createTemplateTokenizer({
-          textModel: base.textModel,
-          config: base.config,
-          addedTokens,
-          templates: { default: readFileSync(join(path, file), "utf8") },
-          options: { now: () => new Date(2024, 6, 26) },
-        });
+        const tok = overBase(base, addedTokens, readFileSync(join(path, file), "utf8"));
         let endOfTurn: number | null = null;
         try {
           endOfTurn = probeTemplate(tok).endOfTurn;

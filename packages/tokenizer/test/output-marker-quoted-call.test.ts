@@ -2,20 +2,14 @@
 // calls and values of each JSON type, and claimed by no other template of ../shared. The
 // templates are read from ../shared (CHATWIRE_TEMPLATES, CHATWIRE_TEMPLATES_EXTRA); the suite is
 // skipped without them.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formats, loadFormat, templateDir } from "../../../test-vectors/peer-parse/score.ts";
-import { probeTemplate } from "../src/index.ts";
-import { derivedNames } from "./output-claims-support.ts";
+import { claimedBy, entryPresent, probeEntry } from "./output-claims-support.ts";
 
-const entry = formats().templates["models/templates/google-gemma-4-31B-it.jinja"];
-const present = entry !== undefined && existsSync(join(templateDir(entry.template.dir), entry.template.file));
+const KEY = "models/templates/google-gemma-4-31B-it.jinja";
 
-describe.skipIf(!present)("marker-quoted-call recognizer (Gemma 4)", () => {
+describe.skipIf(!entryPresent(KEY))("marker-quoted-call recognizer (Gemma 4)", () => {
   it("derives the call markers, the quote marker and the call turn's end from renderings", () => {
-    if (entry === undefined) throw new Error("no Gemma 4 entry");
-    const out = probeTemplate(loadFormat(entry).tok).output;
+    const out = probeEntry(KEY).probe.output;
     expect(out.name).toMatch(/marker-quoted call$/u);
     expect(out.grammar.markers["<|tool_call>"]).toEqual({ move: "block-open", block: "tool_call" });
     expect(out.grammar.markers["<tool_call|>"]).toEqual({ move: "block-close", block: "tool_call" });
@@ -36,9 +30,7 @@ describe.skipIf(!present)("marker-quoted-call recognizer (Gemma 4)", () => {
   });
 
   it("claims the Gemma 4 templates of ../shared and no other", () => {
-    const claimed = [...derivedNames()]
-      .filter(([, name]) => name.includes("marker-quoted call"))
-      .map(([f]) => f);
+    const claimed = claimedBy("marker-quoted call");
     expect(claimed).toEqual([
       "templates-extra/llamacpp-google-gemma-4-31B-it-interleaved.jinja",
       "templates-extra/llamacpp-google-gemma-4-31B-it.jinja",

@@ -2,21 +2,16 @@
 // that writes an assistant's calls, known by its reserved markers for the LFM2 templates that
 // drop them, and claimed by no other template of ../shared. The templates are read from
 // ../shared (CHATWIRE_TEMPLATES, CHATWIRE_TEMPLATES_EXTRA); the suite is skipped without them.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formats, loadFormat, templateDir } from "../../../test-vectors/peer-parse/score.ts";
-import { probeTemplate } from "../src/index.ts";
-import { derivedNames } from "./output-claims-support.ts";
+import { formats } from "../../../test-vectors/peer-parse/score.ts";
+import { claimedBy, entryPresent, probeEntry } from "./output-claims-support.ts";
 
 const entries = Object.entries(formats().templates).filter(([, e]) => e.format === "LFM2");
-const present = entries.every(([, e]) => existsSync(join(templateDir(e.template.dir), e.template.file)));
+const present = entries.every(([key]) => entryPresent(key));
 
 describe.skipIf(!present)("python-call-list recognizer (LFM2)", () => {
   it("derives the list, its markers and the Python values from a template that writes calls", () => {
-    const entry = formats().templates["models/templates/LFM2.5-8B-A1B.jinja"];
-    if (entry === undefined) throw new Error("no LFM2.5-8B-A1B entry");
-    const out = probeTemplate(loadFormat(entry).tok).output;
+    const out = probeEntry("models/templates/LFM2.5-8B-A1B.jinja").probe.output;
     expect(out.name).toBe("reasoning <think>…</think>; Python call list");
     expect(out.grammar.markers["<|tool_call_start|>"]).toEqual({ move: "block-open", block: "tool_calls" });
     expect(out.grammar.markers["<|tool_call_end|>"]).toEqual({ move: "block-close", block: "tool_calls" });
@@ -34,9 +29,7 @@ describe.skipIf(!present)("python-call-list recognizer (LFM2)", () => {
 
   it("knows the format by its markers where the template drops the calls, and says so", () => {
     for (const stem of ["LFM2-8B-A1B", "LFM2.5-Instruct"]) {
-      const entry = formats().templates[`models/templates/${stem}.jinja`];
-      if (entry === undefined) throw new Error(`no ${stem} entry`);
-      const out = probeTemplate(loadFormat(entry).tok).output;
+      const out = probeEntry(`models/templates/${stem}.jinja`).probe.output;
       expect(out.name, stem).toMatch(/Python call list$/u);
       expect(out.evidence, stem).toContain(
         "python-call-list: the template drops an assistant's tool calls from its renderings",
@@ -45,9 +38,7 @@ describe.skipIf(!present)("python-call-list recognizer (LFM2)", () => {
   });
 
   it("claims the LFM2 templates of ../shared and no other", () => {
-    const claimed = [...derivedNames()]
-      .filter(([, name]) => name.includes("Python call list"))
-      .map(([f]) => f);
+    const claimed = claimedBy("Python call list");
     expect(claimed).toEqual([
       "templates-extra/hfjs-LiquidAI-LFM2.5-VL-450M.jinja",
       "templates-extra/llamacpp-LFM2-8B-A1B.jinja",

@@ -2,20 +2,14 @@
 // from a reasoning rendering, the open marker and its fixed text from the generation prompt's
 // empty block, and claimed by no other template of ../shared. The templates are read from
 // ../shared (CHATWIRE_TEMPLATES, CHATWIRE_TEMPLATES_EXTRA); the suite is skipped without them.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formats, loadFormat, templateDir } from "../../../test-vectors/peer-parse/score.ts";
-import { probeTemplate } from "../src/index.ts";
-import { derivedNames } from "./output-claims-support.ts";
+import { claimedBy, entryPresent, probeEntry } from "./output-claims-support.ts";
 
-const entry = formats().templates["models/templates/google-gemma-4-31B-it.jinja"];
-const present = entry !== undefined && existsSync(join(templateDir(entry.template.dir), entry.template.file));
+const KEY = "models/templates/google-gemma-4-31B-it.jinja";
 
-describe.skipIf(!present)("reasoning-open-text recognizer (Gemma 4)", () => {
+describe.skipIf(!entryPresent(KEY))("reasoning-open-text recognizer (Gemma 4)", () => {
   it("derives the open marker, its text, the close and the newline rules", () => {
-    if (entry === undefined) throw new Error("no Gemma 4 entry");
-    const probe = probeTemplate(loadFormat(entry).tok);
+    const { probe } = probeEntry(KEY);
     const out = probe.output;
     expect(out.name).toBe("reasoning <|channel>thought…<channel|>; marker-quoted call");
     expect(out.grammar.markers["<|channel>"]).toEqual({ move: "block-open", block: "think" });
@@ -35,9 +29,7 @@ describe.skipIf(!present)("reasoning-open-text recognizer (Gemma 4)", () => {
   });
 
   it("claims the Gemma 4 templates of ../shared and no other", () => {
-    const claimed = [...derivedNames()]
-      .filter(([, name]) => name.includes("<|channel>thought"))
-      .map(([f]) => f);
+    const claimed = claimedBy("<|channel>thought");
     expect(claimed).toEqual([
       "templates-extra/llamacpp-google-gemma-4-31B-it-interleaved.jinja",
       "templates-extra/llamacpp-google-gemma-4-31B-it.jinja",

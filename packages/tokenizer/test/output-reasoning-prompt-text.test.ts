@@ -3,20 +3,14 @@
 // a reasoning rendering, the start text from the generation prompt, and claimed by no other
 // template of ../shared. The templates are read from ../shared (CHATWIRE_TEMPLATES,
 // CHATWIRE_TEMPLATES_EXTRA); the suite is skipped without them.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formats, loadFormat, templateDir } from "../../../test-vectors/peer-parse/score.ts";
-import { probeTemplate } from "../src/index.ts";
-import { derivedNames } from "./output-claims-support.ts";
+import { claimedBy, entryPresent, probeEntry } from "./output-claims-support.ts";
 
-const entry = formats().templates["models/templates/Apriel-1.6-15b-Thinker-fixed.jinja"];
-const present = entry !== undefined && existsSync(join(templateDir(entry.template.dir), entry.template.file));
+const KEY = "models/templates/Apriel-1.6-15b-Thinker-fixed.jinja";
 
-describe.skipIf(!present)("reasoning-prompt-text recognizer (Apriel 1.6)", () => {
+describe.skipIf(!entryPresent(KEY))("reasoning-prompt-text recognizer (Apriel 1.6)", () => {
   it("derives the close text, its newline rules and the prompt's start text", () => {
-    if (entry === undefined) throw new Error("no Apriel 1.6 entry");
-    const probe = probeTemplate(loadFormat(entry).tok);
+    const { probe } = probeEntry(KEY);
     const g = probe.output.grammar;
     expect(g.textMarkers?.["[BEGIN FINAL RESPONSE]"]).toEqual({ move: "block-close", block: "think" });
     expect(g.blocks).toContainEqual({
@@ -34,9 +28,7 @@ describe.skipIf(!present)("reasoning-prompt-text recognizer (Apriel 1.6)", () =>
   });
 
   it("claims the Apriel 1.6 template of ../shared and no other", () => {
-    const claimed = [...derivedNames()]
-      .filter(([, name]) => name.includes("(opened by the generation prompt)"))
-      .map(([f, name]) => `${f}: ${name}`);
+    const claimed = claimedBy("(opened by the generation prompt)", true);
     expect(claimed).toEqual([
       'templates-extra/llamacpp-Apriel-1.6-15b-Thinker-fixed.jinja: reasoning …"[BEGIN FINAL RESPONSE]" (opened by the generation prompt); "<tool_calls>" JSON list of calls (name, arguments)',
     ]);

@@ -3,20 +3,14 @@
 // call, two calls and content before a call, and claimed by no other template of ../shared. The
 // templates are read from ../shared (CHATWIRE_TEMPLATES, CHATWIRE_TEMPLATES_EXTRA); the suite is
 // skipped without them.
-import { existsSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { formats, loadFormat, templateDir } from "../../../test-vectors/peer-parse/score.ts";
-import { probeTemplate } from "../src/index.ts";
-import { derivedNames } from "./output-claims-support.ts";
+import { claimedBy, entryPresent, probeEntry } from "./output-claims-support.ts";
 
-const entry = formats().templates["models/templates/meetkai-functionary-medium-v3.2.jinja"];
-const present = entry !== undefined && existsSync(join(templateDir(entry.template.dir), entry.template.file));
+const KEY = "models/templates/meetkai-functionary-medium-v3.2.jinja";
 
-describe.skipIf(!present)("recipient-lines recognizer (Functionary v3.2)", () => {
+describe.skipIf(!entryPresent(KEY))("recipient-lines recognizer (Functionary v3.2)", () => {
   it("derives the mark, the reader's recipient and the call body from renderings", () => {
-    if (entry === undefined) throw new Error("no Functionary v3.2 entry");
-    const out = probeTemplate(loadFormat(entry).tok).output;
+    const out = probeEntry(KEY).probe.output;
     expect(out.name).toBe('">>>"RECIPIENT lines');
     expect(out.grammar.textMarkers).toEqual({ ">>>": { move: "role", role: "assistant" } });
     expect(out.grammar.header).toEqual({
@@ -35,9 +29,7 @@ describe.skipIf(!present)("recipient-lines recognizer (Functionary v3.2)", () =>
   });
 
   it("claims the Functionary v3.2 template of ../shared and no other", () => {
-    const claimed = [...derivedNames()]
-      .filter(([, name]) => name.includes("RECIPIENT lines"))
-      .map(([f]) => f);
+    const claimed = claimedBy("RECIPIENT lines");
     expect(claimed).toEqual(["templates-extra/minja-meetkai-functionary-medium-v3.2.jinja"]);
   });
 });

@@ -10,7 +10,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { loadFormat, templateDir } from "../../../test-vectors/peer-parse/score.ts";
-import { createTemplateTokenizer, probeTemplate, type TemplateTokenizer } from "../src/index.ts";
+import { type MarkerMove, probeTemplate, type TemplateTokenizer } from "../src/index.ts";
+import { overBase } from "./output-claims-support.ts";
 
 const DS = [
   "<｜tool▁calls▁begin｜>",
@@ -61,6 +62,20 @@ const CLAIMED: Readonly<Record<string, "name-args" | "call-id-args">> = {
   "templates-extra/hfjs-moonshotai-Kimi-K2-Thinking.jinja": "call-id-args",
 };
 
+/** The moves of separated calls: a tool_calls section holding tool_call blocks, each with a separator. */
+function separatedMarkers(
+  [sectionOpen, sectionClose]: readonly [string, string],
+  [callOpen, sep, callClose]: readonly [string, string, string],
+): Record<string, MarkerMove> {
+  return {
+    [sectionOpen]: { move: "block-open", block: "tool_calls" },
+    [sectionClose]: { move: "block-close", block: "tool_calls" },
+    [callOpen]: { move: "block-open", block: "tool_call" },
+    [sep]: { move: "separator", block: "tool_call" },
+    [callClose]: { move: "block-close", block: "tool_call" },
+  };
+}
+
 const dirs = ["templates", "templates-extra"] as const;
 const present = dirs.every((d) => existsSync(templateDir(d)));
 
@@ -76,58 +91,33 @@ describe.skipIf(!present)("separated-call recognizer over ../shared's templates"
   };
   const withTemplate = (source: string): TemplateTokenizer => {
     const t = stand();
-    const addedTokens = [...t.reserved].map(([content, id]) => ({
-      id,
-      content,
-      special: true,
-      single_word: false,
-      lstrip: false,
-      rstrip: false,
-      normalized: false,
-    }));
-    return createTemplateTokenizer({
-      textModel: t.textModel,
-      config: t.config,
-      addedTokens,
-      templates: { default: source },
-      options: { now: () => new Date(2024, 6, 26) },
-    });
+    const addedTokens = [...t.reserved].map(([content, id]) => ({ id, content, special: true }));
+    return overBase(t, addedTokens, source);
   };
 
   it("derives DeepSeek V3.1's and Kimi K2's calls from the renderings", () => {
-    const v31 = probeTemplate(
-      withTemplate(
-        readFileSync(
-          join(templateDir("templates-extra"), "llamacpp-deepseek-ai-DeepSeek-V3.1.jinja"),
-          "utf8",
-        ),
+    const probeExtra = (file: string) =>
+      probeTemplate(withTemplate(readFileSync(join(templateDir("templates-extra"), file), "utf8"))).output;
+    const v31 = probeExtra("llamacpp-deepseek-ai-DeepSeek-V3.1.jinja");
+    expect(v31.grammar.markers).toMatchObject(
+      separatedMarkers(
+        ["<｜tool▁calls▁begin｜>", "<｜tool▁calls▁end｜>"],
+        ["<｜tool▁call▁begin｜>", "<｜tool▁sep｜>", "<｜tool▁call▁end｜>"],
       ),
-    ).output;
-    expect(v31.grammar.markers).toMatchObject({
-      "<｜tool▁calls▁begin｜>": { move: "block-open", block: "tool_calls" },
-      "<｜tool▁calls▁end｜>": { move: "block-close", block: "tool_calls" },
-      "<｜tool▁call▁begin｜>": { move: "block-open", block: "tool_call" },
-      "<｜tool▁sep｜>": { move: "separator", block: "tool_call" },
-      "<｜tool▁call▁end｜>": { move: "block-close", block: "tool_call" },
-    });
+    );
     expect(v31.grammar.blocks).toContainEqual({
       name: "tool_call",
       emits: "action",
       kind: "tool_call",
       body: "name-args",
     });
-    const kimi = probeTemplate(
-      withTemplate(
-        readFileSync(join(templateDir("templates-extra"), "llamacpp-moonshotai-Kimi-K2.jinja"), "utf8"),
+    const kimi = probeExtra("llamacpp-moonshotai-Kimi-K2.jinja");
+    expect(kimi.grammar.markers).toMatchObject(
+      separatedMarkers(
+        ["<|tool_calls_section_begin|>", "<|tool_calls_section_end|>"],
+        ["<|tool_call_begin|>", "<|tool_call_argument_begin|>", "<|tool_call_end|>"],
       ),
-    ).output;
-    expect(kimi.grammar.markers).toMatchObject({
-      "<|tool_calls_section_begin|>": { move: "block-open", block: "tool_calls" },
-      "<|tool_calls_section_end|>": { move: "block-close", block: "tool_calls" },
-      "<|tool_call_begin|>": { move: "block-open", block: "tool_call" },
-      "<|tool_call_argument_begin|>": { move: "separator", block: "tool_call" },
-      "<|tool_call_end|>": { move: "block-close", block: "tool_call" },
-    });
+    );
     expect(kimi.grammar.blocks).toContainEqual(
       expect.objectContaining({ name: "tool_call", body: "call-id-args", alsoTopLevel: true }),
     );

@@ -9,13 +9,9 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import {
-  createTemplateTokenizer,
-  probeTemplate,
-  type TemplateProbe,
-  type TemplateTokenizer,
-} from "../src/index.ts";
+import { probeTemplate, type TemplateProbe, type TemplateTokenizer } from "../src/index.ts";
 import { loadTemplateTokenizerSync, qwen3Dir } from "../src/node.ts";
+import { overBase } from "./output-claims-support.ts";
 import { repoRoot } from "./template-support.ts";
 
 const dirs = {
@@ -131,14 +127,7 @@ function tokenizerMaker(): (template: string) => TemplateTokenizer {
   const have = new Set(added.map((a) => a.content));
   let next = Math.max(...added.map((a) => a.id)) + 1;
   for (const m of markerStrings()) if (!have.has(m)) added.push({ id: next++, content: m, special: true });
-  return (template) =>
-    createTemplateTokenizer({
-      textModel: base.textModel,
-      config: base.config,
-      addedTokens: added,
-      templates: { default: template },
-      options: { now: () => new Date(2024, 6, 26) },
-    });
+  return (template) => overBase(base, added, template);
 }
 
 /** The recognizer that gave the tool-call part (its evidence lines are prefixed by its name). */

@@ -3,7 +3,14 @@
 // provenance the fix must keep.
 import { describe, expect, test } from "vitest";
 import { TEMPLATE } from "../src/index.ts";
-import { havePython, type JinjaCase, ourRender, ourResult, pythonRenderEach } from "./template-support.ts";
+import {
+  havePython,
+  type JinjaCase,
+  ourRender,
+  ourResult,
+  pythonRenderEach,
+  testSameAsPython,
+} from "./template-support.ts";
 
 const CASES: JinjaCase[] = [
   {
@@ -87,10 +94,7 @@ const ERRORS: JinjaCase[] = [
 
 describe.runIf(havePython())("template semantics found by templates-extra = Python jinja2", () => {
   const jinja = pythonRenderEach([...CASES, ...ERRORS]);
-  test.each(CASES.map((c) => [c.name, c] as const))("%s", (_, c) => {
-    const ref = jinja(c);
-    expect(ourResult(c.template, c.ctx)).toEqual(ref);
-  });
+  testSameAsPython(CASES, jinja);
   test.each(ERRORS.map((c) => [c.name, c] as const))("error: %s", (_, c) => {
     const ref = jinja(c);
     expect(ref && "error" in ref && /TypeError/.test(ref.error)).toBe(true);

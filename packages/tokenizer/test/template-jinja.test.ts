@@ -3,7 +3,13 @@
 // The first group is where @huggingface/jinja 0.5.11's own runtime differs from jinja2 on real
 // templates (noted for upstream in docs/templates.md); we match jinja2.
 import { describe, expect, test } from "vitest";
-import { havePython, type JinjaCase, ourResult, pythonRenderEach } from "./template-support.ts";
+import {
+  havePython,
+  type JinjaCase,
+  ourResult,
+  pythonRenderEach,
+  testSameAsPython,
+} from "./template-support.ts";
 
 const JINJA_DIFFERENCES: JinjaCase[] = [
   {
@@ -247,10 +253,7 @@ const ERRORS: JinjaCase[] = [
 describe.runIf(havePython())("template interpreter = Python jinja2", () => {
   const all = [...JINJA_DIFFERENCES, ...SEMANTICS, ...FEATURES];
   const jinja = pythonRenderEach([...all, ...ERRORS]);
-  test.each(all.map((c) => [c.name, c] as const))("%s", (_, c) => {
-    const ref = jinja(c);
-    expect(ourResult(c.template, c.ctx)).toEqual(ref);
-  });
+  testSameAsPython(all, jinja);
   test.each(ERRORS.map((c) => [c.name, c] as const))("error: %s", (_, c) => {
     const ref = jinja(c);
     expect(ref && "error" in ref).toBe(true);

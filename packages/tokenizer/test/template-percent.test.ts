@@ -6,8 +6,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, test } from "vitest";
-import type { PStr } from "../src/index.ts";
-import { havePython, ourRender, ourResult, repoRoot } from "./template-support.ts";
+import { havePython, originMap, ourRender, ourResult, repoRoot } from "./template-support.ts";
 
 interface Golden {
   readonly name: string;
@@ -20,14 +19,6 @@ interface Golden {
 const golden = JSON.parse(readFileSync(join(repoRoot, "test-vectors/golden/jinja-percent.json"), "utf8")) as {
   cases: Golden[];
 };
-
-function originMap(s: PStr): string {
-  let out = "";
-  s.forEachRun((text, origin) => {
-    out += (origin === 0 ? "T" : "C").repeat(text.length);
-  });
-  return out;
-}
 
 describe("`%` formatting as Python jinja2 renders it", () => {
   test.each(golden.cases.map((c) => [c.name, c] as const))("%s", (_, c) => {

@@ -12,22 +12,12 @@ import {
   type ChatRequest,
   compileTemplate,
   isTextPiece,
-  type PStr,
   renderChatTemplate,
   TokenizerError,
 } from "../src/index.ts";
 import { loadTemplateTokenizerSync, qwen3Dir } from "../src/node.ts";
 import { errorOf } from "./error-support.ts";
-import { ourRender, repoRoot } from "./template-support.ts";
-
-/** One letter per character: T = template, C = caller. */
-function originMap(s: PStr): string {
-  let out = "";
-  s.forEachRun((text, origin) => {
-    out += (origin === 0 ? "T" : "C").repeat(text.length);
-  });
-  return out;
-}
+import { originMap, ourRender, repoRoot } from "./template-support.ts";
 
 describe("provenance through filters, methods, loops, macros", () => {
   // One row per case: the template, its variables, the text, and one letter per character (T template, C caller).

@@ -2,9 +2,11 @@
 // environment, test-vectors/gen/template_render.py, run as a subprocess) and our renderer on the
 // same raw variables.
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { expect, test } from "vitest";
 import { compileTemplate, Origins, type PStr, renderProgram, TokenizerError } from "../src/index.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -116,5 +118,46 @@ export function ourResult(template: string, ctx: Record<string, unknown>): RefRe
   } catch (e) {
     if (TokenizerError.isInstance(e)) return { error: e.type };
     throw e;
+  }
+}
+
+/** One letter per character of `s`: T = template, C = caller (origin 0 is the template's). */
+export function originMap(s: PStr): string {
+  let out = "";
+  s.forEachRun((text, origin) => {
+    out += (origin === 0 ? "T" : "C").repeat(text.length);
+  });
+  return out;
+}
+
+/** One test per case: our render (text or error type) equals `jinja`'s, Python jinja2's render of it. */
+export function testSameAsPython(
+  cases: readonly JinjaCase[],
+  jinja: (c: JinjaCase) => RefResult | undefined,
+): void {
+  test.each(cases.map((c) => [c.name, c] as const))("%s", (_, c) => {
+    const ref = jinja(c);
+    expect(ourResult(c.template, c.ctx)).toEqual(ref);
+  });
+}
+
+/**
+ * Runs the golden generator test-vectors/gen/`script` into a fresh temp dir (it must exit 0) and
+ * returns what it wrote, file name -> text, in name order; the dir is removed.
+ */
+export function regenerate(script: string): Map<string, string> {
+  const out = mkdtempSync(join(tmpdir(), "chatwire-regenerate-"));
+  try {
+    const r = spawnSync(process.execPath, [join(repoRoot, "test-vectors/gen", script), out], {
+      encoding: "utf8",
+    });
+    expect(r.status, `${r.stdout}${r.stderr}`).toBe(0);
+    return new Map(
+      readdirSync(out)
+        .sort()
+        .map((f) => [f, readFileSync(join(out, f), "utf8")] as const),
+    );
+  } finally {
+    rmSync(out, { recursive: true, force: true });
   }
 }

@@ -9,14 +9,7 @@ import { ALL_SAMPLING_PARAMS, type SamplingOptions, type SamplingParam } from "@
 import type { Engine, GenerateRequest } from "../engine.ts";
 import { EngineError } from "../engine.ts";
 import { type UpstreamSamplingShape, upstreamSampling } from "./sampling-body.ts";
-import {
-  checkErrorEvent,
-  checkId,
-  parseData,
-  postSse,
-  probeHealth,
-  type UpstreamOptions,
-} from "./upstream.ts";
+import { checkErrorEvent, checkId, postIdBatches, probeHealth, type UpstreamOptions } from "./upstream.ts";
 
 type Obj = { readonly [k: string]: unknown };
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -83,16 +76,11 @@ export async function createSglangEngine(o: UpstreamOptions): Promise<Engine> {
       };
       // Every ID yielded, to check cumulative chunks against (the decoder ends the run at max_tokens).
       const yielded: number[] = [];
-      try {
-        for await (const data of postSse(o, "SGLang", "/generate", body, req.signal)) {
-          const ids = sglangNewIds(parseData("SGLang", data), yielded);
-          for (const id of ids) yielded.push(id);
-          if (ids.length > 0) yield ids;
-        }
-      } catch (e) {
-        if (req.signal.aborted) return;
-        throw e;
-      }
+      yield* postIdBatches(o, "SGLang", "/generate", body, req.signal, (chunk) => {
+        const ids = sglangNewIds(chunk, yielded);
+        for (const id of ids) yielded.push(id);
+        return ids;
+      });
     },
     async close() {},
   };

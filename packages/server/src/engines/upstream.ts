@@ -217,3 +217,27 @@ export async function* postSse(
     idle.disarm();
   }
 }
+
+/**
+ * postSse read as ID batches: each data line parsed as JSON and turned into IDs by `idsOf`
+ * (which throws on a malformed chunk); an empty batch is not yielded. Once `signal` is aborted a
+ * failure ends the stream quietly, as in postSse.
+ */
+export async function* postIdBatches(
+  o: UpstreamOptions,
+  who: string,
+  path: string,
+  body: unknown,
+  signal: AbortSignal,
+  idsOf: (chunk: unknown) => readonly number[],
+): AsyncGenerator<readonly number[]> {
+  try {
+    for await (const data of postSse(o, who, path, body, signal)) {
+      const ids = idsOf(parseData(who, data));
+      if (ids.length > 0) yield ids;
+    }
+  } catch (e) {
+    if (signal.aborted) return;
+    throw e;
+  }
+}

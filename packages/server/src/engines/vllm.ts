@@ -9,14 +9,7 @@ import { ALL_SAMPLING_PARAMS, type SamplingOptions, type SamplingParam } from "@
 import type { Engine, GenerateRequest } from "../engine.ts";
 import { EngineError } from "../engine.ts";
 import { type UpstreamSamplingShape, upstreamSampling } from "./sampling-body.ts";
-import {
-  checkErrorEvent,
-  checkId,
-  discoverModel,
-  parseData,
-  postSse,
-  type UpstreamOptions,
-} from "./upstream.ts";
+import { checkErrorEvent, checkId, discoverModel, postIdBatches, type UpstreamOptions } from "./upstream.ts";
 
 export type { UpstreamOptions };
 
@@ -80,15 +73,7 @@ export async function createVllmEngine(o: UpstreamOptions): Promise<Engine> {
         skip_special_tokens: false,
         ...vllmSampling(s),
       };
-      try {
-        for await (const data of postSse(o, "vLLM", "/v1/completions", body, req.signal)) {
-          const ids = vllmChunkIds(parseData("vLLM", data));
-          if (ids.length > 0) yield ids;
-        }
-      } catch (e) {
-        if (req.signal.aborted) return;
-        throw e;
-      }
+      yield* postIdBatches(o, "vLLM", "/v1/completions", body, req.signal, vllmChunkIds);
     },
     async close() {},
   };

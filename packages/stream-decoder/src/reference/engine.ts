@@ -27,6 +27,7 @@ import type { DecoderErrorCode, DecoderHandler, MessageHeader, StopReason } from
 import { type CoreHandler, coreHandler } from "../handler.ts";
 import { HarmonyArgumentsParser } from "../harmony-arguments.ts";
 import { CHANNELS, parseHarmonyHeader } from "../harmony-header.ts";
+import { checkPush } from "../push-guard.ts";
 import {
   bodyParserOptions,
   Cls,
@@ -172,9 +173,7 @@ export class ReferenceDecoder implements Decoder {
   // ---- the Decoder interface ----
 
   push(id: number): void {
-    if (this.ended) throw new TypeError("push() after end(); call reset() to decode another stream");
-    if (typeof id !== "number" || !Number.isInteger(id))
-      throw new TypeError(`token id must be an integer, got ${String(id)}`);
+    checkPush(this.ended, id);
     if (this.isStopped) return;
     this.pushed++;
     if (!this.begun) this.begin();

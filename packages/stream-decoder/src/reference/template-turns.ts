@@ -11,23 +11,13 @@
 // resolved first by the same filter as the engine's (../template-decoding/byte-run.ts: the
 // vendor's rule, one implementation).
 import type { DecoderHandler, MessageHeader, StopInfo } from "../events.ts";
-import { type CoreHandler, coreHandler } from "../handler.ts";
-import { Cls, classOf, type DecoderSpec } from "../spec.ts";
-import { StopStrings } from "../stop-matcher.ts";
-import { ByteRun } from "../template-decoding/byte-run.ts";
+import type { DecoderSpec } from "../spec.ts";
+import { pieceText, TurnStream } from "../template-decoding/turn-stream.ts";
 import type { TemplateTurns } from "../template-spec.ts";
-import type { Decoder, DecoderOptions } from "../types.ts";
+import type { DecoderOptions } from "../types.ts";
 import { ReferenceDecoder } from "./engine.ts";
 
-export class ReferenceTemplateDecoder implements Decoder {
-  private readonly out: CoreHandler;
-  private readonly maxTokens: number;
-  private readonly turnOptions: DecoderOptions;
-  private readonly userOptions: DecoderOptions;
-  private readonly bytes: ByteRun | null;
-  private inner: ReferenceDecoder;
-  /** An opening ended the inner decoder's turn (it takes no more IDs). */
-  private innerEnded = false;
+export class ReferenceTemplateDecoder extends TurnStream {
   /** Role of the current turn when it is not the assistant's (its message start is renamed). */
   private userRole: string | null = null;
   /** An end of turn was seen: IDs are matched against the openings. */
@@ -38,64 +28,22 @@ export class ReferenceTemplateDecoder implements Decoder {
   private callText = "";
   /** The next message start is not reported (the call turn's decoder continues the message). */
   private skipStart = false;
-  /** The IDs of an opening matched so far. */
-  private held: number[] = [];
   /** The inner decoder is being ended by this layer: its stop is not the stream's. */
   private closing = false;
   private turnEnded = false;
-  private innerStopped = false;
-  private count = 0;
-  private ended = false;
-  private isStopped = false;
+  /** An inner decoder stopped on its own (EOS, stop ID, stop string): the stream's stop. */
+  private turnStopped = false;
 
-  constructor(
-    private readonly spec: DecoderSpec,
-    private readonly turns: TemplateTurns,
-    handler: DecoderHandler,
-    options: DecoderOptions,
-  ) {
-    this.out = coreHandler(handler);
-    this.maxTokens = options.maxTokens ?? -1;
-    if (!Number.isInteger(this.maxTokens) || (options.maxTokens !== undefined && this.maxTokens < 1))
-      throw new TypeError("maxTokens must be a positive integer");
-    // The stream counts its own tokens; a user turn's spec takes the stop strings as strings.
-    const { maxTokens: _count, ...turnOptions } = options;
-    this.turnOptions = turnOptions;
-    const stops = options.stopStrings;
-    this.userOptions =
-      stops instanceof StopStrings ? { ...turnOptions, stopStrings: stops.patterns } : turnOptions;
-    this.bytes =
-      turns.byteRun === null ? null : new ByteRun(turns.byteRun, options.maxBufferedChars ?? 1_000_000);
-    this.inner = this.turn(spec, turnOptions);
+  constructor(spec: DecoderSpec, turns: TemplateTurns, handler: DecoderHandler, options: DecoderOptions) {
+    super(spec, turns, handler, options);
+    this.restartInner();
   }
 
-  get stopped(): boolean {
-    return this.isStopped || this.innerStopped;
+  protected innerStopped(): boolean {
+    return this.turnStopped;
   }
 
-  push(id: number): void {
-    if (this.ended) throw new TypeError("push() after end(); call reset() to decode another stream");
-    if (typeof id !== "number" || !Number.isInteger(id))
-      throw new TypeError(`token id must be an integer, got ${String(id)}`);
-    if (this.stopped) return;
-    this.count++;
-    if (this.bytes === null) this.route(id);
-    else this.bytes.push(id, this.sink);
-    if (this.count === this.maxTokens && !this.stopped) this.stop({ reason: "max_tokens" });
-  }
-
-  pushMany(ids: ArrayLike<number>): void {
-    for (let i = 0; i < ids.length; i++) this.push(ids[i] as number);
-  }
-
-  end(): void {
-    if (this.ended) return;
-    if (!this.stopped) this.stop({ reason: "end_of_input" });
-    this.ended = true;
-  }
-
-  reset(): void {
-    this.bytes?.reset();
+  protected resetTurns(): void {
     this.userRole = null;
     this.between = false;
     this.pendingEnd = false;
@@ -104,19 +52,9 @@ export class ReferenceTemplateDecoder implements Decoder {
     this.held = [];
     this.closing = false;
     this.turnEnded = false;
-    this.innerStopped = false;
-    this.count = 0;
-    this.ended = false;
-    this.isStopped = false;
-    this.inner = this.turn(this.spec, this.turnOptions);
-    this.innerEnded = false;
+    this.turnStopped = false;
+    this.restartInner();
   }
-
-  /** IDs the byte-run filter lets through; false once the stream stopped. */
-  private readonly sink = (id: number): boolean => {
-    this.route(id);
-    return !this.stopped;
-  };
 
   /** A turn's decoder: its events go to the caller, except what this layer decides itself. */
   private turn(spec: DecoderSpec, options: DecoderOptions): ReferenceDecoder {
@@ -143,7 +81,7 @@ export class ReferenceTemplateDecoder implements Decoder {
       },
       onStop: (s: StopInfo) => {
         if (this.closing) return;
-        this.innerStopped = true;
+        this.turnStopped = true;
         // A held message end (its end of turn was also a stop) is reported before the stop.
         if (this.pendingEnd) {
           this.pendingEnd = false;
@@ -158,15 +96,7 @@ export class ReferenceTemplateDecoder implements Decoder {
     return new ReferenceDecoder(spec, handler, options);
   }
 
-  /** The openings, longest first, with their roles. */
-  private openings(): Array<readonly [readonly number[], string]> {
-    const list: Array<readonly [readonly number[], string]> = [];
-    if (this.turns.assistantPrompt.length > 0) list.push([this.turns.assistantPrompt, "assistant"]);
-    if (this.turns.userPrompt.length > 0) list.push([this.turns.userPrompt, "user"]);
-    return list.sort((a, b) => b[0].length - a[0].length);
-  }
-
-  private route(id: number): void {
+  protected route(id: number): void {
     if (this.pendingEnd) {
       this.matchCallTurn(id);
       return;
@@ -175,22 +105,19 @@ export class ReferenceTemplateDecoder implements Decoder {
       this.matchOpening(id);
       return;
     }
-    const openings = this.openings();
+    const openings = this.openings;
     // A user turn the template closes with no end of turn ends at an opening; an opening
     // that is one reserved ID ends any turn (as the native role markers do).
     const opensUserEnd = this.userRole !== null && openings.some(([ids]) => ids[0] === id);
     const single = openings.some(([ids]) => ids.length === 1 && ids[0] === id);
     if (opensUserEnd || single) {
-      this.closeInner();
-      this.innerEnded = true;
-      this.out.onMessageEnd();
+      this.endTurnAtOpening();
       this.between = true;
-      this.held = [];
       this.matchOpening(id);
       return;
     }
     this.inner.push(id);
-    if (this.turnEnded && !this.innerStopped) {
+    if (this.turnEnded && !this.turnStopped) {
       this.turnEnded = false;
       this.between = true;
       this.held = [];
@@ -207,7 +134,7 @@ export class ReferenceTemplateDecoder implements Decoder {
         this.pendingEnd = false;
         this.closeInner();
         this.skipStart = true;
-        this.inner = this.turn(call.spec, this.userOptions);
+        this.inner = this.turn(call.spec, this.patternOptions);
         this.between = false;
         return;
       }
@@ -227,46 +154,10 @@ export class ReferenceTemplateDecoder implements Decoder {
     this.pendingEnd = false;
     this.callText = "";
     this.out.onMessageEnd();
-    const held = this.held;
-    this.held = [];
-    for (const x of held) {
-      this.matchOpening(x);
-      if (this.innerStopped) return false;
-    }
-    return true;
+    return this.replayHeld();
   }
 
-  private matchOpening(id: number): void {
-    if (this.held.length === 0 && !this.spec.reservedName.has(id)) {
-      this.inner.push(id);
-      return;
-    }
-    this.held.push(id);
-    const held = this.held;
-    for (const [ids, role] of this.openings()) {
-      if (ids.length < held.length || !held.every((x, k) => ids[k] === x)) continue;
-      if (ids.length === held.length) this.openTurn(role);
-      return;
-    }
-    this.releaseHeld();
-  }
-
-  /**
-   * The held prefix goes to the current turn's decoder; false when that stopped the stream. When
-   * an opening ended that turn (and then opened nothing), a new decoder of the same kind takes it.
-   */
-  private releaseHeld(): boolean {
-    const held = this.held;
-    this.held = [];
-    if (this.innerEnded && held.length > 0) this.restartInner();
-    for (const x of held) {
-      this.inner.push(x);
-      if (this.innerStopped) return false;
-    }
-    return true;
-  }
-
-  private openTurn(role: string): void {
+  protected openTurn(role: string): void {
     this.held = [];
     this.closeInner();
     this.userRole = role !== "assistant" ? role : null;
@@ -274,39 +165,21 @@ export class ReferenceTemplateDecoder implements Decoder {
     this.between = false;
   }
 
-  /** A new decoder for a turn of the role in userRole (null: the assistant's). */
-  private restartInner(): void {
-    this.inner =
-      this.userRole !== null
-        ? this.turn(this.turns.userSpec, this.userOptions)
-        : this.turn(this.spec, this.turnOptions);
-    this.innerEnded = false;
+  /** A decoder for a turn of the role in userRole (null: the assistant's). */
+  protected newTurn(): ReferenceDecoder {
+    return this.userRole !== null
+      ? this.turn(this.turns.userSpec, this.patternOptions)
+      : this.turn(this.spec, this.turnOptions);
   }
 
-  private closeInner(): void {
-    this.closing = true;
-    try {
-      this.inner.end();
-    } finally {
-      this.closing = false;
-    }
+  protected setClosing(closing: boolean): void {
+    this.closing = closing;
   }
 
-  private stop(info: StopInfo): void {
-    if (this.bytes !== null && !this.bytes.end(this.sink)) return;
-    if (this.innerStopped) return;
-    if (this.pendingEnd && !this.endWithoutCall()) return;
-    if (this.between && !this.releaseHeld()) return;
+  protected closeTurns(): boolean {
+    if (this.pendingEnd && !this.endWithoutCall()) return false;
+    if (this.between && !this.releaseHeld()) return false;
     this.closeInner();
-    if (this.innerStopped) return;
-    this.isStopped = true;
-    this.out.onStop(info);
+    return true;
   }
-}
-
-/** The decoded text of a plain text ID, else "" (a marker, bytes, control or unknown ID). */
-function pieceText(spec: DecoderSpec, id: number): string {
-  if (!(id >= 0 && id < spec.classes.length)) return "";
-  const c = classOf(spec, id);
-  return c === Cls.Text || c === Cls.TextNl ? (spec.text[id] ?? "") : "";
 }

@@ -26,7 +26,7 @@ import { type ActionResult, knownTool } from "../action-parse.ts";
 import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, ToolSchemas } from "./body.ts";
-import { jsonString } from "./json-text.ts";
+import { addMember, quote40 } from "./body-support.ts";
 import {
   asString,
   jsonLoads,
@@ -52,16 +52,6 @@ const K_FAILED = 5;
 
 function blank(s: string): boolean {
   return /^[ \t\r\n]*$/u.test(s);
-}
-
-/** At most 40 units of model text in a message. */
-function quote40(s: string): string {
-  return jsonString(s.length > 40 ? `${s.slice(0, 40)}…` : s);
-}
-
-/** Sets a key without going through the prototype chain ("__proto__" is an ordinary key). */
-function setKey(obj: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 function isStringTyped(props: Properties | undefined, key: string): boolean {
@@ -185,20 +175,18 @@ export class ArgKeyValueParser implements BodyParser {
   }
 
   private closeValue(raw: string): void {
-    const typed = this.typed(raw);
-    if ("error" in typed) {
-      this.fail(typed.error);
+    // After a typing error the call has failed: the count no longer matters.
+    const member = addMember(this.args, this.key, this.typed(raw), this.count++ === 0);
+    if ("error" in member) {
+      this.fail(member.error);
       return;
     }
-    setKey(this.args, this.key, typed.value);
-    const delta = `${this.count === 0 ? "{" : ", "}${jsonString(this.key)}: ${typed.json}`;
-    this.count++;
-    this.kept += delta.length;
+    this.kept += member.delta.length;
     if (this.kept > this.maxBufferedChars) {
       this.fail(`the call holds more than ${this.maxBufferedChars} characters`);
       return;
     }
-    this.sink?.onToolCallArguments(delta);
+    this.sink?.onToolCallArguments(member.delta);
     this.state = K_AFTER;
   }
 

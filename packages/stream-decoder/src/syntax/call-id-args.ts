@@ -14,7 +14,8 @@
 // Linear in the body, bounded memory, never throws on model output.
 import type { ActionResult } from "../action-parse.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
+import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
+import { tooLongError } from "./body-support.ts";
 import { NameArgsParser } from "./name-args.ts";
 
 /** The function name inside a call id `PREFIX.NAME:INDEX`, or null when the id is not of that shape. */
@@ -66,8 +67,7 @@ export class CallIdArgsParser implements BodyParser {
     switch (this.state) {
       case S_ID:
         this.idFed += text.length;
-        if (this.idFed > this.maxChars)
-          this.fail(`the tool call body is longer than ${this.maxChars} characters`);
+        if (this.idFed > this.maxChars) this.fail(tooLongError(this.maxChars));
         else this.idText += text;
         return;
       case S_ARGS:
@@ -122,7 +122,5 @@ export class CallIdArgsParser implements BodyParser {
   }
 }
 
-/** The factory of syntax/index.ts: one parser per decoder (one body at a time; reset() at each block open). */
-export function createCallIdArgsParser(options: BodyParserOptions): BodyParser {
-  return new CallIdArgsParser(options.maxBufferedChars);
-}
+/** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
+export const createCallIdArgsParser: BodyParserFactory = (o) => new CallIdArgsParser(o.maxBufferedChars);

@@ -21,10 +21,12 @@
 // Linear in the body (every unit is looked at a bounded number of times: once here, once by
 // the reader or JSON.parse, once more by JSON.parse on the streamed error path); memory bounded
 // by maxBufferedChars (a longer body is an error result); never throws on model output.
-import { type ActionResult, knownTool, NOT_OBJECT_ERROR, parseArgumentsObject } from "../action-parse.ts";
-import { isJsonObject as isObject, quote40 } from "../model-text.ts";
-import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
+import type { ActionResult } from "../action-parse.ts";
+import { quote40 } from "../model-text.ts";
+import type { ToolCallSink } from "../tool-call-scanner.ts";
+import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
+import { tooLongError } from "./body-support.ts";
+import { JsonArgumentsTail } from "./json-arguments-tail.ts";
 
 // ---- states ----
 /** Before the separator: the call type.   ‸function‹sep›… */
@@ -50,13 +52,18 @@ function isOpeningFence(line: string): boolean {
   return t === "```json" || t === "```";
 }
 
+/** ARGS less the closing fence after them (and the whitespace around it). */
+function beforeClosingFence(tail: string): string | { readonly error: string } {
+  const args = tail.trimEnd();
+  return args.endsWith(FENCE)
+    ? args.slice(0, -FENCE.length)
+    : { error: "the tool call's arguments are not closed by ```" };
+}
+
 export class FencedJsonCallParser implements BodyParser {
   private readonly maxChars: number;
-  /** Made at the first streamed body; null until then. */
-  private scanner: ToolCallScanner | null = null;
-  private sink: ToolCallSink | null = null;
-  /** The request's tools: a call must name one of them (knownTool). */
-  private tools: ToolSchemas | undefined = undefined;
+  /** ARGS and the closing fence (the reader's trail "fence"); the sink and the request's tools. */
+  private readonly args: JsonArgumentsTail;
   private state = S_TYPE;
   private error = "";
   /** Units fed so far (the bound). */
@@ -64,23 +71,19 @@ export class FencedJsonCallParser implements BodyParser {
   /** The type, name or fence line being collected. */
   private line = "";
   private name = "";
-  /** Units of ARGS and the closing fence fed so far (the tail of end()'s raw text). */
-  private argsFed = 0;
 
   constructor(maxBufferedChars = 1_000_000) {
     this.maxChars = maxBufferedChars;
+    this.args = new JsonArgumentsTail(maxBufferedChars, "fence");
   }
 
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
-    this.sink = sink;
-    this.tools = tools;
-    this.scanner?.reset(null);
+    this.args.reset(sink, tools);
     this.state = S_TYPE;
     this.error = "";
     this.fed = 0;
     this.line = "";
     this.name = "";
-    this.argsFed = 0;
   }
 
   separator(): void {
@@ -107,11 +110,10 @@ export class FencedJsonCallParser implements BodyParser {
   private argsText(text: string): void {
     this.fed += text.length;
     if (this.fed > this.maxChars) {
-      this.fail(`the tool call body is longer than ${this.maxChars} characters`);
+      this.fail(tooLongError(this.maxChars));
       return;
     }
-    this.argsFed += text.length;
-    if (this.sink !== null) this.scanner?.feed(text);
+    this.args.feed(text);
   }
 
   /** A chunk before ARGS: the type, name and fence lines (and ARGS from the fence line's end on). */
@@ -119,7 +121,7 @@ export class FencedJsonCallParser implements BodyParser {
     if (this.state === S_FAIL || text.length === 0) return;
     this.fed += text.length;
     if (this.fed > this.maxChars) {
-      this.fail(`the tool call body is longer than ${this.maxChars} characters`);
+      this.fail(tooLongError(this.maxChars));
       return;
     }
     let t = text;
@@ -145,7 +147,7 @@ export class FencedJsonCallParser implements BodyParser {
           }
           this.name = name;
           this.state = S_FENCE;
-          this.sink?.onToolCallName(name);
+          this.args.sink?.onToolCallName(name);
           break;
         }
         case S_FENCE: {
@@ -167,20 +169,11 @@ export class FencedJsonCallParser implements BodyParser {
           this.line = "";
           t = t.slice(nl + 1);
           this.state = S_ARGS;
-          if (this.sink !== null) {
-            this.scanner ??= new ToolCallScanner(null, undefined, {
-              top: "arguments",
-              trail: "fence",
-              build: true,
-              maxKept: this.maxChars,
-            });
-            this.scanner.reset(this.sink);
-          }
+          this.args.start();
           break;
         }
         case S_ARGS:
-          this.argsFed += t.length;
-          if (this.sink !== null) this.scanner?.feed(t);
+          this.args.feed(t);
           return;
         default:
           return;
@@ -190,11 +183,8 @@ export class FencedJsonCallParser implements BodyParser {
 
   /** `raw`: the body text fed, concatenated (read only on the error path; BodyParser contract). */
   end(raw: string): ActionResult {
-    const r = knownTool(this.result(raw), this.tools);
-    // The built value is the caller's now; the parser holds nothing until the next body.
-    this.scanner?.reset(null);
-    this.sink = null;
-    return r;
+    // The parser holds nothing after it until the next body.
+    return this.args.end(this.result(raw));
   }
 
   private result(raw: string): ActionResult {
@@ -210,15 +200,8 @@ export class FencedJsonCallParser implements BodyParser {
       default:
         break;
     }
-    const built = this.sink !== null ? this.scanner?.result() : undefined;
-    if (built !== undefined)
-      return isObject(built) ? { call: { name: this.name, arguments: built } } : { error: NOT_OBJECT_ERROR };
-    if (raw.length < this.argsFed) return { error: "the tool call body text is incomplete" };
-    const args = raw.slice(raw.length - this.argsFed).trimEnd();
-    if (!args.endsWith("```")) return { error: "the tool call's arguments are not closed by ```" };
-    const json = args.slice(0, -3);
-    const parsed = parseArgumentsObject(json);
-    return "error" in parsed ? parsed : { call: { name: this.name, arguments: parsed.args } };
+    const a = this.args.read(raw, beforeClosingFence);
+    return "error" in a ? a : { call: { name: this.name, arguments: a.args } };
   }
 
   private fail(why: string): void {
@@ -228,7 +211,6 @@ export class FencedJsonCallParser implements BodyParser {
   }
 }
 
-/** The factory of syntax/index.ts: one parser per decoder (one body at a time; reset() at each block open). */
-export function createFencedJsonCallParser(options: BodyParserOptions): BodyParser {
-  return new FencedJsonCallParser(options.maxBufferedChars);
-}
+/** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
+export const createFencedJsonCallParser: BodyParserFactory = (o) =>
+  new FencedJsonCallParser(o.maxBufferedChars);

@@ -9,17 +9,16 @@
 // at the end from the body text the decoder kept. Given the request's tools, a call naming any
 // other tool is an error result naming it (knownTool). Linear in the body, memory bounded by
 // maxBufferedChars (a longer body is an error result), never throws on model output.
-import { type ActionResult, knownTool, NOT_OBJECT_ERROR, parseArgumentsObject } from "../action-parse.ts";
-import { isJsonObject as isObject } from "../model-text.ts";
-import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
+import type { ActionResult } from "../action-parse.ts";
+import type { ToolCallSink } from "../tool-call-scanner.ts";
+import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
+import { tooLongError } from "./body-support.ts";
+import { JsonArgumentsTail } from "./json-arguments-tail.ts";
 
 export class JsonArgumentsParser implements BodyParser {
   private readonly maxChars: number;
-  private scanner: ToolCallScanner | null = null;
-  private sink: ToolCallSink | null = null;
-  /** The request's tools: a call must name one of them (knownTool). */
-  private tools: ToolSchemas | undefined;
+  /** The body; the sink and the request's tools. */
+  private readonly args: JsonArgumentsTail;
   private name = "";
   private fed = 0;
   /** Why the body is not a call ("" while it may be one). */
@@ -27,26 +26,17 @@ export class JsonArgumentsParser implements BodyParser {
 
   constructor(maxBufferedChars = 1_000_000) {
     this.maxChars = maxBufferedChars;
+    this.args = new JsonArgumentsTail(maxBufferedChars, "trim");
   }
 
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, kind = ""): void {
-    this.sink = sink;
-    this.tools = tools;
+    this.args.reset(sink, tools);
     this.name = kind;
     this.fed = 0;
     this.error = kind === "" ? "the tool call has no name" : "";
-    if (sink === null || this.error !== "") {
-      this.scanner?.reset(null);
-      return;
-    }
-    this.scanner ??= new ToolCallScanner(null, undefined, {
-      top: "arguments",
-      trail: "trim",
-      build: true,
-      maxKept: this.maxChars,
-    });
-    this.scanner.reset(sink);
-    sink.onToolCallName(kind);
+    if (this.error !== "") return;
+    sink?.onToolCallName(kind);
+    this.args.start();
   }
 
   separator(): void {
@@ -57,31 +47,24 @@ export class JsonArgumentsParser implements BodyParser {
     if (this.error !== "" || text.length === 0) return;
     this.fed += text.length;
     if (this.fed > this.maxChars) {
-      this.error = `the tool call body is longer than ${this.maxChars} characters`;
+      this.error = tooLongError(this.maxChars);
       return;
     }
-    if (this.sink !== null) this.scanner?.feed(text);
+    this.args.feed(text);
   }
 
   /** `raw`: the body text fed, concatenated (read only without a built value). */
   end(raw: string): ActionResult {
-    const r = knownTool(this.result(raw), this.tools);
-    this.scanner?.reset(null);
-    this.sink = null;
-    return r;
+    return this.args.end(this.result(raw));
   }
 
   private result(raw: string): ActionResult {
     if (this.error !== "") return { error: this.error };
-    const built = this.sink !== null ? this.scanner?.result() : undefined;
-    if (built !== undefined)
-      return isObject(built) ? { call: { name: this.name, arguments: built } } : { error: NOT_OBJECT_ERROR };
-    const parsed = parseArgumentsObject(raw);
-    return "error" in parsed ? parsed : { call: { name: this.name, arguments: parsed.args } };
+    const a = this.args.read(raw);
+    return "error" in a ? a : { call: { name: this.name, arguments: a.args } };
   }
 }
 
 /** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
-export function createJsonArgumentsParser(options: BodyParserOptions): BodyParser {
-  return new JsonArgumentsParser(options.maxBufferedChars);
-}
+export const createJsonArgumentsParser: BodyParserFactory = (o) =>
+  new JsonArgumentsParser(o.maxBufferedChars);

@@ -20,7 +20,8 @@ import { type ActionResult, knownTool } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
 import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
+import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
+import { isJsonSpace, PendingArguments, setKey, tooLongError } from "./body-support.ts";
 import { jsonNumber, jsonString } from "./json-text.ts";
 
 // ---- states ----
@@ -52,15 +53,6 @@ const PREFIX = "call:";
 const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/u;
 
 type Container = JsonValue[] | { [key: string]: JsonValue };
-
-function isSpace(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9;
-}
-
-/** Sets a key without going through the prototype chain ("__proto__" is an ordinary key). */
-function setKey(obj: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 /** A bare value's meaning. */
 function bareValue(text: string): JsonValue {
@@ -100,7 +92,7 @@ export class MarkerQuotedCallParser implements BodyParser {
   private readonly filled: boolean[] = [];
   private result_: JsonValue | undefined;
   /** JSON text not yet streamed (one delta per fed chunk). */
-  private out = "";
+  private readonly pending = new PendingArguments();
 
   constructor(maxBufferedChars = 1_000_000) {
     this.maxChars = maxBufferedChars;
@@ -118,7 +110,7 @@ export class MarkerQuotedCallParser implements BodyParser {
     this.keys.length = 0;
     this.filled.length = 0;
     this.result_ = undefined;
-    this.out = "";
+    this.pending.reset(sink);
   }
 
   /** The quote marker. */
@@ -133,12 +125,12 @@ export class MarkerQuotedCallParser implements BodyParser {
         return;
       case M_VALUE:
         this.item();
-        this.emit('"');
+        this.pending.add('"');
         this.state = M_STRING;
         this.part = "";
         return;
       case M_STRING:
-        this.emit('"');
+        this.pending.add('"');
         this.value(this.part);
         return;
       case M_FAIL:
@@ -152,7 +144,7 @@ export class MarkerQuotedCallParser implements BodyParser {
     if (this.state === M_FAIL || text.length === 0) return;
     this.fed += text.length;
     if (this.fed > this.maxChars) {
-      this.fail(`the tool call body is longer than ${this.maxChars} characters`);
+      this.fail(tooLongError(this.maxChars));
       return;
     }
     const n = text.length;
@@ -165,7 +157,7 @@ export class MarkerQuotedCallParser implements BodyParser {
           // The whole rest of the chunk is string text (the quote is a marker, never a unit).
           const s = i === 0 ? text : text.slice(i);
           this.part += s;
-          this.emit(jsonString(s).slice(1, -1));
+          this.pending.add(jsonString(s).slice(1, -1));
           i = n;
           break;
         }
@@ -193,7 +185,7 @@ export class MarkerQuotedCallParser implements BodyParser {
           this.after(c);
           break;
         case M_KEY:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 125 && this.isEmpty()) this.close(c);
           else if (c === 58 || c === 44 || c === 125)
             this.fail(`unexpected ${text[i]} where a key should be`);
@@ -204,12 +196,12 @@ export class MarkerQuotedCallParser implements BodyParser {
           }
           break;
         case M_COLON:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 58) this.state = M_VALUE;
           else this.fail('expected ":" after a key');
           break;
         case M_VALUE:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 123 || c === 91) this.open(c);
           else if (c === 93 && this.isEmpty()) this.close(c);
           else if (c === 44 || c === 125 || c === 93)
@@ -221,16 +213,16 @@ export class MarkerQuotedCallParser implements BodyParser {
           }
           break;
         case M_AFTER:
-          if (!isSpace(c)) this.after(c);
+          if (!isJsonSpace(c)) this.after(c);
           break;
         default:
           // M_DONE
-          if (!isSpace(c)) this.fail("text after the call's arguments");
+          if (!isJsonSpace(c)) this.fail("text after the call's arguments");
       }
     }
     if (this.state === M_FAIL) return;
     if (from >= 0 && from < n) this.part += from === 0 ? text : text.slice(from);
-    this.flush();
+    this.pending.flush();
   }
 
   /** The head before "{" is `call:NAME` (or NAME): the name is known. */
@@ -269,7 +261,7 @@ export class MarkerQuotedCallParser implements BodyParser {
     this.stack.push(object ? {} : []);
     this.keys.push("");
     this.filled.push(false);
-    this.emit(object ? "{" : "[");
+    this.pending.add(object ? "{" : "[");
     this.state = object ? M_KEY : M_VALUE;
   }
 
@@ -283,7 +275,7 @@ export class MarkerQuotedCallParser implements BodyParser {
     this.stack.pop();
     this.keys.pop();
     this.filled.pop();
-    this.emit(c === 93 ? "]" : "}");
+    this.pending.add(c === 93 ? "]" : "}");
     this.value(top);
   }
 
@@ -303,7 +295,7 @@ export class MarkerQuotedCallParser implements BodyParser {
       return false;
     }
     this.keys[this.keys.length - 1] = k;
-    this.emit(`${this.filled.at(-1) === true ? ", " : ""}${jsonString(k)}: `);
+    this.pending.add(`${this.filled.at(-1) === true ? ", " : ""}${jsonString(k)}: `);
     this.filled[this.filled.length - 1] = true;
     return true;
   }
@@ -311,7 +303,7 @@ export class MarkerQuotedCallParser implements BodyParser {
   /** An array item starts: its "," in the JSON text. */
   private item(): void {
     if (!Array.isArray(this.stack.at(-1))) return;
-    if (this.filled.at(-1) === true) this.emit(", ");
+    if (this.filled.at(-1) === true) this.pending.add(", ");
     this.filled[this.filled.length - 1] = true;
   }
 
@@ -319,7 +311,7 @@ export class MarkerQuotedCallParser implements BodyParser {
     const v = bareValue(this.part);
     this.part = "";
     this.item();
-    this.emit(scalarJson(v));
+    this.pending.add(scalarJson(v));
     this.value(v);
   }
 
@@ -337,19 +329,8 @@ export class MarkerQuotedCallParser implements BodyParser {
     this.state = M_AFTER;
   }
 
-  private emit(s: string): void {
-    if (this.sink !== null) this.out += s;
-  }
-
-  private flush(): void {
-    if (this.sink !== null && this.out.length > 0) {
-      this.sink.onToolCallArguments(this.out);
-      this.out = "";
-    }
-  }
-
   end(_raw: string): ActionResult {
-    if (this.state !== M_FAIL) this.flush();
+    if (this.state !== M_FAIL) this.pending.flush();
     const r = knownTool(this.result(), this.tools);
     this.stack.length = 0;
     this.result_ = undefined;
@@ -368,7 +349,7 @@ export class MarkerQuotedCallParser implements BodyParser {
 
   private fail(why: string): void {
     // What was read before the error goes out first, so the deltas do not depend on where chunks were cut.
-    this.flush();
+    this.pending.flush();
     this.state = M_FAIL;
     this.error = why;
     this.part = "";
@@ -376,6 +357,5 @@ export class MarkerQuotedCallParser implements BodyParser {
 }
 
 /** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
-export function createMarkerQuotedCallParser(options: BodyParserOptions): BodyParser {
-  return new MarkerQuotedCallParser(options.maxBufferedChars);
-}
+export const createMarkerQuotedCallParser: BodyParserFactory = (o) =>
+  new MarkerQuotedCallParser(o.maxBufferedChars);

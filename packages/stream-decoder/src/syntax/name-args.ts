@@ -16,17 +16,11 @@
 //
 // Linear in the body, memory bounded by maxBufferedChars (a longer body is an error result),
 // never throws on model output.
-import {
-  type ActionCall,
-  type ActionResult,
-  knownTool,
-  NOT_OBJECT_ERROR,
-  parseArgumentsObject,
-} from "../action-parse.ts";
-import { isJsonObject as isObject } from "../model-text.ts";
-import type { JsonValue } from "../python-literal.ts";
-import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
+import { type ActionResult, parseArgumentsObject } from "../action-parse.ts";
+import type { ToolCallSink } from "../tool-call-scanner.ts";
+import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
+import { isJsonSpace, tooLongError } from "./body-support.ts";
+import { type ArgumentsResult, JsonArgumentsTail } from "./json-arguments-tail.ts";
 
 // ---- states ----
 /** Before the first separator: the name.   get_wea‸ther‹sep›… */
@@ -38,24 +32,16 @@ const S_ARGS = 2;
 /** Malformed or too long: `error` says why; nothing more is reported. */
 const S_FAIL = 3;
 
-/** JSON whitespace (space, \t, \n, \r). */
-function isSpace(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9;
-}
-
 /** The index of the first non-whitespace unit of `s`, or -1. */
 function firstNonSpace(s: string): number {
-  for (let i = 0; i < s.length; i++) if (!isSpace(s.charCodeAt(i))) return i;
+  for (let i = 0; i < s.length; i++) if (!isJsonSpace(s.charCodeAt(i))) return i;
   return -1;
 }
 
 export class NameArgsParser implements BodyParser {
   private readonly maxChars: number;
-  /** The request's tools: a call must name one of them (knownTool). */
-  private tools: ToolSchemas | undefined = undefined;
-  /** Made at the first streamed body; null until then. */
-  private scanner: ToolCallScanner | null = null;
-  private sink: ToolCallSink | null = null;
+  /** ARGS; the sink and the request's tools. */
+  private readonly args: JsonArgumentsTail;
   private state = S_NAME;
   private error = "";
   /** Units fed so far (the bound). */
@@ -67,17 +53,14 @@ export class NameArgsParser implements BodyParser {
   private id = "";
   /** S_HELD: a non-whitespace unit was held (whether it opens ARGS is decided). */
   private heldBegun = false;
-  /** Units of ARGS fed so far (the tail of end()'s raw text). */
-  private argsFed = 0;
 
   constructor(maxBufferedChars = 1_000_000) {
     this.maxChars = maxBufferedChars;
+    this.args = new JsonArgumentsTail(maxBufferedChars, "trim");
   }
 
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
-    this.tools = tools;
-    this.sink = sink;
-    this.scanner?.reset(null);
+    this.args.reset(sink, tools);
     this.state = S_NAME;
     this.error = "";
     this.fed = 0;
@@ -85,7 +68,6 @@ export class NameArgsParser implements BodyParser {
     this.name = "";
     this.id = "";
     this.heldBegun = false;
-    this.argsFed = 0;
   }
 
   separator(): void {
@@ -98,7 +80,7 @@ export class NameArgsParser implements BodyParser {
         this.name = this.part;
         this.part = "";
         this.state = S_HELD;
-        this.sink?.onToolCallName(this.name);
+        this.args.sink?.onToolCallName(this.name);
         return;
       case S_HELD: {
         // The held part was the call id.
@@ -109,7 +91,8 @@ export class NameArgsParser implements BodyParser {
           return;
         }
         this.id = id;
-        this.startArgs("");
+        this.state = S_ARGS;
+        this.args.start();
         return;
       }
       case S_ARGS:
@@ -124,13 +107,12 @@ export class NameArgsParser implements BodyParser {
     if (this.state === S_FAIL || text.length === 0) return;
     this.fed += text.length;
     if (this.fed > this.maxChars) {
-      this.fail(`the tool call body is longer than ${this.maxChars} characters`);
+      this.fail(tooLongError(this.maxChars));
       return;
     }
     switch (this.state) {
       case S_ARGS:
-        this.argsFed += text.length;
-        if (this.sink !== null) this.scanner?.feed(text);
+        this.args.feed(text);
         return;
       case S_NAME:
         this.part += text;
@@ -146,33 +128,16 @@ export class NameArgsParser implements BodyParser {
         if (c === 123 /* { */ || c === 91 /* [ */) {
           const held = this.part;
           this.part = "";
-          this.startArgs(held);
+          this.state = S_ARGS;
+          this.args.start(held);
         }
       }
     }
   }
 
-  /** ARGS begin; `text` is their first part. */
-  private startArgs(text: string): void {
-    this.state = S_ARGS;
-    this.argsFed = text.length;
-    if (this.sink === null) return;
-    this.scanner ??= new ToolCallScanner(null, undefined, {
-      top: "arguments",
-      trail: "trim",
-      build: true,
-      maxKept: this.maxChars,
-    });
-    this.scanner.reset(this.sink);
-    if (text.length > 0) this.scanner.feed(text);
-  }
-
   /** `raw`: the body text fed, concatenated (read only without a built value; BodyParser contract). */
   end(raw: string): ActionResult {
-    const r = knownTool(this.result(raw), this.tools);
-    // The built value is the caller's now; the parser holds nothing until the next body.
-    this.scanner?.reset(null);
-    this.sink = null;
+    const r = this.args.end(this.result(raw));
     this.part = "";
     return r;
   }
@@ -183,32 +148,24 @@ export class NameArgsParser implements BodyParser {
         return { error: this.error };
       case S_NAME:
         return { error: "the tool call has no arguments separator after its name" };
-      case S_HELD:
+      case S_HELD: {
         // One separator: the held part is ARGS.
-        if (this.sink !== null) {
+        const sink = this.args.sink;
+        if (sink !== null) {
           const t = this.part.trim();
-          if (t.length > 0) this.sink.onToolCallArguments(t);
+          if (t.length > 0) sink.onToolCallArguments(t);
         }
-        return this.parsed(this.part);
+        return this.call(parseArgumentsObject(this.part));
+      }
       default:
-        break;
+        return this.call(this.args.read(raw));
     }
-    const built = this.sink !== null ? this.scanner?.result() : undefined;
-    if (built !== undefined)
-      return isObject(built) ? { call: this.call(built) } : { error: NOT_OBJECT_ERROR };
-    if (raw.length < this.argsFed) return { error: "the tool call body text is incomplete" };
-    return this.parsed(raw.slice(raw.length - this.argsFed));
   }
 
-  private parsed(json: string): ActionResult {
-    const parsed = parseArgumentsObject(json);
-    return "error" in parsed ? parsed : { call: this.call(parsed.args) };
-  }
-
-  private call(args: { [key: string]: JsonValue }): ActionCall {
-    return this.id === ""
-      ? { name: this.name, arguments: args }
-      : { name: this.name, arguments: args, id: this.id };
+  private call(a: ArgumentsResult): ActionResult {
+    if ("error" in a) return a;
+    const call = { name: this.name, arguments: a.args };
+    return { call: this.id === "" ? call : { ...call, id: this.id } };
   }
 
   private fail(why: string): void {
@@ -218,7 +175,5 @@ export class NameArgsParser implements BodyParser {
   }
 }
 
-/** The factory of syntax/index.ts: one parser per decoder (one body at a time; reset() at each block open). */
-export function createNameArgsParser(options: BodyParserOptions): BodyParser {
-  return new NameArgsParser(options.maxBufferedChars);
-}
+/** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
+export const createNameArgsParser: BodyParserFactory = (o) => new NameArgsParser(o.maxBufferedChars);

@@ -29,7 +29,8 @@ import { type ActionResult, knownTool } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
 import { type JsonValue, PythonLiteralError, parsePythonLiteral } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
+import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
+import { isJsonSpace, PendingArguments, setKey, tooLongError } from "./body-support.ts";
 import { jsonString, jsonText } from "./json-text.ts";
 
 // ---- states ----
@@ -72,9 +73,6 @@ const NESTED = { jsonNames: true } as const;
 /** A value that is one string literal: written raw (`"` + text + `"`). */
 const STRING_START = /^\s*[rRuU]?["']/u;
 
-function isSpace(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9;
-}
 function isIdStart(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
 }
@@ -83,11 +81,6 @@ function isIdPart(c: number): boolean {
 }
 function isNamePart(c: number): boolean {
   return isIdPart(c) || c === 46 /* . */ || c === 45 /* - */;
-}
-
-/** Sets a key without going through the prototype chain ("__proto__" is an ordinary key). */
-function setKey(obj: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
 }
 
 export class PythonCallListParser implements BodyParser {
@@ -129,7 +122,7 @@ export class PythonCallListParser implements BodyParser {
   /** Units of the value's JSON text streamed so far. */
   private vOut = 0;
   /** JSON text not yet streamed (one delta per fed chunk). */
-  private out = "";
+  private readonly pending = new PendingArguments();
 
   constructor(maxBufferedChars = 1_000_000) {
     this.maxChars = maxBufferedChars;
@@ -138,7 +131,7 @@ export class PythonCallListParser implements BodyParser {
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
     this.tools = tools;
     this.sink = sink;
-    this.out = "";
+    this.pending.reset(sink);
     this.state = B_BEFORE;
     this.error = "";
     this.bare = false;
@@ -202,7 +195,7 @@ export class PythonCallListParser implements BodyParser {
           this.name += text.slice(from, i);
           from = -1;
           if (c === 40 /* ( */) this.openArgs();
-          else if (isSpace(c)) this.state = B_NAME_END;
+          else if (isJsonSpace(c)) this.state = B_NAME_END;
           else this.fail(`unexpected ${JSON.stringify(text[i])} in a call's name`);
           break;
         case B_KEY:
@@ -210,11 +203,11 @@ export class PythonCallListParser implements BodyParser {
           this.key += text.slice(from, i);
           from = -1;
           if (c === 61 /* = */) this.openValue();
-          else if (isSpace(c)) this.state = B_KEY_END;
+          else if (isJsonSpace(c)) this.state = B_KEY_END;
           else this.fail("positional arguments are not allowed");
           break;
         case B_ARG:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 41) this.endCall();
           else if (isIdStart(c)) {
             this.state = B_KEY;
@@ -223,11 +216,11 @@ export class PythonCallListParser implements BodyParser {
           } else this.fail("positional arguments are not allowed");
           break;
         case B_CALL:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (isIdStart(c)) {
             if (this.begun) {
               this.cut = true;
-              this.flush();
+              this.pending.flush();
               return i;
             }
             this.begun = true;
@@ -238,7 +231,7 @@ export class PythonCallListParser implements BodyParser {
           else this.fail("expected a call in the list of calls");
           break;
         case B_BEFORE:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 91 /* [ */) this.state = B_CALL;
           else if (isIdStart(c)) {
             // A bare call: read as a list without its brackets.
@@ -248,23 +241,23 @@ export class PythonCallListParser implements BodyParser {
           } else this.fail("the tool calls are not a Python list of calls");
           break;
         case B_NAME_END:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 40) this.openArgs();
           else this.fail('expected "(" after the call\'s name');
           break;
         case B_KEY_END:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 61) this.openValue();
           else this.fail("positional arguments are not allowed");
           break;
         case B_AFTER_CALL:
-          if (isSpace(c)) break;
+          if (isJsonSpace(c)) break;
           if (c === 44 /* , */) this.state = B_CALL;
           else if (c === 93 && !this.bare) this.state = B_DONE;
           else this.fail('expected "," or "]" after a call in the list');
           break;
         case B_DONE:
-          if (!isSpace(c)) this.fail("text after the list of calls");
+          if (!isJsonSpace(c)) this.fail("text after the list of calls");
           break;
         default:
           return n;
@@ -273,7 +266,7 @@ export class PythonCallListParser implements BodyParser {
     }
     this.fed += n;
     if (this.fed > this.maxChars) {
-      this.fail(`the tool call body is longer than ${this.maxChars} characters`);
+      this.fail(tooLongError(this.maxChars));
       return n;
     }
     if (from >= 0 && from < n) {
@@ -288,7 +281,7 @@ export class PythonCallListParser implements BodyParser {
       this.streamText(this.value.slice(this.vFrom, end));
       this.vFrom = end;
     }
-    this.flush();
+    this.pending.flush();
     return n;
   }
 
@@ -340,15 +333,8 @@ export class PythonCallListParser implements BodyParser {
   }
 
   private emitValue(s: string): void {
-    this.out += s;
+    this.pending.add(s);
     this.vOut += s.length;
-  }
-
-  private flush(): void {
-    if (this.sink !== null && this.out.length > 0) {
-      this.sink.onToolCallArguments(this.out);
-      this.out = "";
-    }
   }
 
   /** One unit of a value: true while the value goes on, false at its depth-0 "," or ")". */
@@ -409,7 +395,7 @@ export class PythonCallListParser implements BodyParser {
     }
     this.state = B_ARG;
     if (this.sink === null) return;
-    this.flush();
+    this.pending.flush();
     this.sink.onToolCallName(this.name);
   }
 
@@ -419,7 +405,7 @@ export class PythonCallListParser implements BodyParser {
       return;
     }
     this.state = B_VALUE;
-    if (this.sink !== null) this.out += `${this.argCount === 0 ? "{" : ", "}${jsonString(this.key)}: `;
+    if (this.sink !== null) this.pending.add(`${this.argCount === 0 ? "{" : ", "}${jsonString(this.key)}: `);
     this.argCount++;
     this.vState = V_UNDECIDED;
     this.vOut = 0;
@@ -453,18 +439,18 @@ export class PythonCallListParser implements BodyParser {
       this.fail("the value's streamed text is not its JSON");
       return false;
     }
-    this.out += this.vOut === 0 ? json : json.slice(this.vOut);
+    this.pending.add(this.vOut === 0 ? json : json.slice(this.vOut));
     return true;
   }
 
   private endCall(): void {
     this.closed = true;
     this.state = B_AFTER_CALL;
-    if (this.sink !== null) this.out += this.argCount === 0 ? "{}" : "}";
+    if (this.sink !== null) this.pending.add(this.argCount === 0 ? "{}" : "}");
   }
 
   end(_raw: string): ActionResult {
-    if (this.state !== B_FAIL) this.flush();
+    if (this.state !== B_FAIL) this.pending.flush();
     const r = knownTool(this.result(), this.tools);
     // The sink stays: after a cut the decoder opens the next call's action (nextCall()).
     this.args = {};
@@ -484,7 +470,7 @@ export class PythonCallListParser implements BodyParser {
 
   private fail(why: string): void {
     // What was read before the error goes out first, so the deltas do not depend on where chunks were cut.
-    this.flush();
+    this.pending.flush();
     this.state = B_FAIL;
     this.error = why;
     this.value = "";
@@ -492,6 +478,5 @@ export class PythonCallListParser implements BodyParser {
 }
 
 /** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
-export function createPythonCallListParser(options: BodyParserOptions): BodyParser {
-  return new PythonCallListParser(options.maxBufferedChars);
-}
+export const createPythonCallListParser: BodyParserFactory = (o) =>
+  new PythonCallListParser(o.maxBufferedChars);

@@ -12,10 +12,11 @@
 // With the request's tools, a call naming any other tool is an error result naming it (knownTool).
 // Linear in the body, memory bounded by maxBufferedChars (a longer body is an error result),
 // never throws on model output.
-import { type ActionResult, knownTool, NOT_OBJECT_ERROR, parseArgumentsObject } from "../action-parse.ts";
-import { isJsonObject as isObject } from "../model-text.ts";
-import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
+import type { ActionResult } from "../action-parse.ts";
+import type { ToolCallSink } from "../tool-call-scanner.ts";
+import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
+import { tooLongError } from "./body-support.ts";
+import { JsonArgumentsTail } from "./json-arguments-tail.ts";
 
 // ---- states ----
 /** Before ">": the name.   get_wea‸ther>… */
@@ -27,30 +28,24 @@ const T_FAIL = 2;
 
 export class TagNameJsonParser implements BodyParser {
   private readonly maxChars: number;
-  private scanner: ToolCallScanner | null = null;
-  private sink: ToolCallSink | null = null;
-  /** The request's tools: a call must name one of them (knownTool). */
-  private tools: ToolSchemas | undefined = undefined;
+  /** ARGS; the sink and the request's tools. */
+  private readonly args: JsonArgumentsTail;
   private state = T_NAME;
   private error = "";
   private fed = 0;
   private name = "";
-  /** Units of ARGS fed (the tail of end()'s raw text). */
-  private argsFed = 0;
 
   constructor(maxBufferedChars = 1_000_000) {
     this.maxChars = maxBufferedChars;
+    this.args = new JsonArgumentsTail(maxBufferedChars, "trim");
   }
 
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
-    this.tools = tools;
-    this.sink = sink;
-    this.scanner?.reset(null);
+    this.args.reset(sink, tools);
     this.state = T_NAME;
     this.error = "";
     this.fed = 0;
     this.name = "";
-    this.argsFed = 0;
   }
 
   separator(): void {
@@ -61,11 +56,11 @@ export class TagNameJsonParser implements BodyParser {
     if (this.state === T_FAIL || text.length === 0) return;
     this.fed += text.length;
     if (this.fed > this.maxChars) {
-      this.fail(`the tool call body is longer than ${this.maxChars} characters`);
+      this.fail(tooLongError(this.maxChars));
       return;
     }
     if (this.state === T_ARGS) {
-      this.args(text);
+      this.args.feed(text);
       return;
     }
     const gt = text.indexOf(">");
@@ -79,41 +74,20 @@ export class TagNameJsonParser implements BodyParser {
       return;
     }
     this.state = T_ARGS;
-    if (this.sink !== null) {
-      this.scanner ??= new ToolCallScanner(null, undefined, {
-        top: "arguments",
-        trail: "trim",
-        build: true,
-        maxKept: this.maxChars,
-      });
-      this.scanner.reset(this.sink);
-      this.sink.onToolCallName(this.name);
-    }
-    this.args(text.slice(gt + 1));
-  }
-
-  private args(text: string): void {
-    this.argsFed += text.length;
-    if (this.sink !== null && text.length > 0) this.scanner?.feed(text);
+    this.args.sink?.onToolCallName(this.name);
+    this.args.start(text.slice(gt + 1));
   }
 
   /** `raw`: the body text fed, concatenated (read only without a built value). */
   end(raw: string): ActionResult {
-    const r = knownTool(this.result(raw), this.tools);
-    this.scanner?.reset(null);
-    this.sink = null;
-    return r;
+    return this.args.end(this.result(raw));
   }
 
   private result(raw: string): ActionResult {
     if (this.state === T_FAIL) return { error: this.error };
     if (this.state === T_NAME) return { error: 'the tool call has no ">" after its name' };
-    const built = this.sink !== null ? this.scanner?.result() : undefined;
-    if (built !== undefined)
-      return isObject(built) ? { call: { name: this.name, arguments: built } } : { error: NOT_OBJECT_ERROR };
-    if (raw.length < this.argsFed) return { error: "the tool call body text is incomplete" };
-    const parsed = parseArgumentsObject(raw.slice(raw.length - this.argsFed));
-    return "error" in parsed ? parsed : { call: { name: this.name, arguments: parsed.args } };
+    const a = this.args.read(raw);
+    return "error" in a ? a : { call: { name: this.name, arguments: a.args } };
   }
 
   private fail(why: string): void {
@@ -124,6 +98,4 @@ export class TagNameJsonParser implements BodyParser {
 }
 
 /** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
-export function createTagNameJsonParser(options: BodyParserOptions): BodyParser {
-  return new TagNameJsonParser(options.maxBufferedChars);
-}
+export const createTagNameJsonParser: BodyParserFactory = (o) => new TagNameJsonParser(o.maxBufferedChars);

@@ -40,7 +40,7 @@ import { type ActionResult, knownTool } from "../action-parse.ts";
 import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, ToolSchemas } from "./body.ts";
-import { jsonString } from "./json-text.ts";
+import { addMember, isJsonSpace, quote40 } from "./body-support.ts";
 import { typeAttributedValue } from "./xml-attribute-typing.ts";
 import { type Properties, propertiesOf, type Typed, typeValue } from "./xml-call-typing.ts";
 import { typeInvokeValue } from "./xml-invoke-typing.ts";
@@ -67,20 +67,6 @@ const S_FAILED = 8;
 
 /** Attribute text after a quoted name or key: longer is malformed. */
 const MAX_ATTRIBUTES = 64;
-
-function isWs(c: number): boolean {
-  return c === 32 || c === 10 || c === 13 || c === 9;
-}
-
-/** At most 40 units of model text in a message. */
-function quote40(s: string): string {
-  return jsonString(s.length > 40 ? `${s.slice(0, 40)}…` : s);
-}
-
-/** Sets a key without going through the prototype chain ("__proto__" is an ordinary key). */
-function setKey(obj: { [key: string]: JsonValue }, key: string, value: JsonValue): void {
-  Object.defineProperty(obj, key, { value, enumerable: true, writable: true, configurable: true });
-}
 
 export class XmlCallParser implements BodyParser {
   private readonly maxBufferedChars: number;
@@ -169,7 +155,7 @@ export class XmlCallParser implements BodyParser {
         case S_BETWEEN:
         case S_AFTER: {
           const c = text.charCodeAt(i);
-          if (isWs(c)) {
+          if (isJsonSpace(c)) {
             i++;
             break;
           }
@@ -394,16 +380,14 @@ export class XmlCallParser implements BodyParser {
     this.pieces = [];
     if (raw.charCodeAt(0) === 10) raw = raw.slice(1);
     if (raw.charCodeAt(raw.length - 1) === 10) raw = raw.slice(0, -1);
-    const typed = this.typed(raw);
-    if ("error" in typed) {
-      this.fail(typed.error);
+    // After a typing error the call has failed: the count no longer matters.
+    const member = addMember(this.args, this.key, this.typed(raw), this.count++ === 0);
+    if ("error" in member) {
+      this.fail(member.error);
       return;
     }
-    setKey(this.args, this.key, typed.value);
-    const delta = `${this.count === 0 ? "{" : ", "}${jsonString(this.key)}: ${typed.json}`;
-    this.count++;
-    if (!this.keep(delta.length)) return;
-    this.sink?.onToolCallArguments(delta);
+    if (!this.keep(member.delta.length)) return;
+    this.sink?.onToolCallArguments(member.delta);
     this.state = S_BETWEEN;
   }
 }

@@ -25,6 +25,7 @@
 // of IDs and segments, no per-run array), copied once into the result.
 
 import { trimIds } from "../models/id-scratch.ts";
+import { utf8Length as utf8LengthJs } from "../models/sentencepiece/utf8-length.ts";
 import type { TextModel } from "../models/text-model.ts";
 import { TokenKind } from "../models/text-model.ts";
 import { type SpecialTextPolicy, specialTokenError } from "../special-text/policy.ts";
@@ -127,7 +128,7 @@ const UTF8_ENCODER = new TextEncoder();
  * round makes progress; `slice` is O(1) in V8).
  */
 function utf8Length(s: string): number {
-  if (s.length <= SHORT_UTF8) return utf8LengthShort(s);
+  if (s.length <= SHORT_UTF8) return utf8LengthJs(s, false);
   let total = 0;
   let rest = s;
   for (;;) {
@@ -143,24 +144,6 @@ function utf8Length(s: string): number {
  * measured in JS: encodeInto's call into the runtime costs more than the loop for them.
  */
 const SHORT_UTF8 = 64;
-
-/** utf8Length for short strings: the same rule (a pair 4 bytes, a lone surrogate 3, as U+FFFD). */
-function utf8LengthShort(s: string): number {
-  let total = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) total += 1;
-    else if (c < 0x800) total += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
-      const d = s.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        total += 4;
-        i++;
-      } else total += 3;
-    } else total += 3;
-  }
-  return total;
-}
 
 function tokenByteLengths(model: TextModel): TokenLengths {
   const cached = byteLenCache.get(model);

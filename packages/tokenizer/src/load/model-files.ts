@@ -251,7 +251,7 @@ export function loadTextModel(
   file: string,
   tables?: ModelTables,
 ): TextModel {
-  const withTables = tables === undefined ? {} : { tables };
+  const base = { file, blocked, ...(tables === undefined ? {} : { tables }) };
   switch (source.kind) {
     case "byte-level-bpe": {
       // The chat encoder never adds special tokens (add_special_tokens=False): a post-processor
@@ -259,30 +259,24 @@ export function loadTextModel(
       // template loader does, template/from-files.ts). Normalizers and pre-tokenizer steps
       // beyond the BPE core's are read by the loader itself (models/bytelevel/pipeline-spec.ts).
       return loadByteLevelModel(withoutPostProcessor(source.json), {
-        file,
-        blocked,
+        ...base,
         ...(source.scanned === undefined ? {} : { scanned: source.scanned }),
         ...(source.stored === undefined ? {} : { stored: source.stored }),
-        ...withTables,
       });
     }
     case "sentencepiece-json":
       // source.json is the scan's or the table file's rest when those hold the vocabulary.
       return loadSpJsonModel(source.json, {
-        file,
-        blocked,
+        ...base,
         ...(source.scanned === undefined ? {} : { scanned: source.scanned }),
         ...(source.storedSp === undefined ? {} : { stored: source.storedSp }),
-        ...withTables,
       });
     case "sentencepiece":
-      return loadSentencePieceModel(source.bytes, { file, blocked, ...withTables });
+      return loadSentencePieceModel(source.bytes, base);
     case "tekken":
       return loadTekkenModel(source.tekken, {
-        file,
-        blocked,
+        ...base,
         ...(source.stored === undefined ? {} : { stored: source.stored }),
-        ...withTables,
       });
   }
 }

@@ -74,6 +74,24 @@ export function parsePyJson(text: string): PyValue {
     if (/[.eE]/.test(m)) return { float: Number(m) };
     return { int: m === "-0" ? "0" : m };
   };
+  /** Right after a container's opening bracket: true (consumed) when `close` follows at once. */
+  const empty = (close: "}" | "]"): boolean => {
+    ws();
+    if (text[i] !== close) return false;
+    i++;
+    return true;
+  };
+  /** After a member: true (consumed) at the container's `close`, false (consumed) at ",". */
+  const endOf = (close: "}" | "]"): boolean => {
+    ws();
+    if (text[i] === ",") {
+      i++;
+      return false;
+    }
+    if (text[i] !== close) fail(`expected ',' or '${close}'`);
+    i++;
+    return true;
+  };
   const value = (depth: number): PyValue => {
     if (depth > MAX_JSON_DEPTH) fail(`nested deeper than ${MAX_JSON_DEPTH}`);
     ws();
@@ -81,11 +99,7 @@ export function parsePyJson(text: string): PyValue {
     if (c === "{") {
       i++;
       const map = new Map<string, PyValue>();
-      ws();
-      if (text[i] === "}") {
-        i++;
-        return map;
-      }
+      if (empty("}")) return map;
       for (;;) {
         ws();
         if (text[i] !== '"') fail("expected a key");
@@ -94,30 +108,16 @@ export function parsePyJson(text: string): PyValue {
         if (text[i] !== ":") fail("expected ':'");
         i++;
         map.set(k, value(depth + 1)); // a repeated key keeps its first position, last value (as Python)
-        ws();
-        if (text[i] === ",") i++;
-        else if (text[i] === "}") {
-          i++;
-          return map;
-        } else fail("expected ',' or '}'");
+        if (endOf("}")) return map;
       }
     }
     if (c === "[") {
       i++;
       const arr: PyValue[] = [];
-      ws();
-      if (text[i] === "]") {
-        i++;
-        return arr;
-      }
+      if (empty("]")) return arr;
       for (;;) {
         arr.push(value(depth + 1));
-        ws();
-        if (text[i] === ",") i++;
-        else if (text[i] === "]") {
-          i++;
-          return arr;
-        } else fail("expected ',' or ']'");
+        if (endOf("]")) return arr;
       }
     }
     if (c === '"') return str();

@@ -2,7 +2,7 @@
 // "neutralize" encodes it as ordinary text (never altered); "reject" refuses the input with a
 // typed error naming the token and its position.
 import { quote, TokenizerError } from "../errors.ts";
-import type { SpecialMatch } from "./scanner.ts";
+import type { SpecialMatch, SpecialScanner } from "./scanner.ts";
 
 export type SpecialTextPolicy = "neutralize" | "reject";
 export const SPECIAL_TEXT_POLICIES: readonly SpecialTextPolicy[] = ["neutralize", "reject"];
@@ -22,6 +22,18 @@ export function checkPolicy(value: unknown): SpecialTextPolicy {
       field: "specialText",
     },
   );
+}
+
+/** The checked policy of `options`, or `fallback` (the tokenizer's default) when it names none. */
+export function policyOf(options: SpecialTextOptions, fallback: SpecialTextPolicy): SpecialTextPolicy {
+  return options.specialText === undefined ? fallback : checkPolicy(options.specialText);
+}
+
+/** Under "reject", throws the "special-token-in-text" error for the first reserved string of `text`. */
+export function rejectReserved(scanner: SpecialScanner, text: string, policy: SpecialTextPolicy): void {
+  if (policy !== "reject") return;
+  const m = scanner.first(text);
+  if (m !== undefined) throw specialTokenError(m);
 }
 
 /** The "special-token-in-text" error for the first match; `where` adds message/field for chats. */

@@ -19,7 +19,7 @@ import { PList, type Value } from "../jinja/values.ts";
 import type { TokenizerConfig } from "../load/config.ts";
 import type { TextModel } from "../models/text-model.ts";
 import type { ChatRequest } from "../request/request.ts";
-import { checkPolicy, type SpecialTextOptions, specialTokenError } from "../special-text/policy.ts";
+import { checkPolicy, policyOf, rejectReserved, type SpecialTextOptions } from "../special-text/policy.ts";
 import { createSpecialScanner, type SpecialScanner } from "../special-text/scanner.ts";
 import { renderChatTemplate, type TemplateRender } from "./chat.ts";
 import { type AddedToken, splitAddedTokens } from "./reserved-set.ts";
@@ -238,13 +238,10 @@ export function createTemplateTokenizer(parts: {
   let vocabEnd = textModel.vocabSize;
   for (const t of parts.addedTokens) if (t.id >= vocabEnd) vocabEnd = t.id + 1;
   const encodeText = (text: string, o: SpecialTextOptions, audit: boolean): TextEncoding => {
-    const policy = o.specialText === undefined ? defaultPolicy : checkPolicy(o.specialText);
+    const policy = policyOf(o, defaultPolicy);
     if (typeof text !== "string")
       throw new TokenizerError("invalid-argument", "encodeText: text must be a string");
-    if (policy === "reject") {
-      const m = scanner.first(text);
-      if (m !== undefined) throw specialTokenError(m);
-    }
+    rejectReserved(scanner, text, policy);
     const ids: number[] = [];
     const rest = (t: string): void => {
       for (const id of textModel.encode(t)) ids.push(id);
@@ -272,7 +269,7 @@ export function createTemplateTokenizer(parts: {
     scanner,
     generationEosIds: Object.freeze([...(parts.generationEosIds ?? [])]),
     encodeChat(request: ChatRequest, o: SpecialTextOptions = {}): TemplateEncoding {
-      const policy = o.specialText === undefined ? defaultPolicy : checkPolicy(o.specialText);
+      const policy = policyOf(o, defaultPolicy);
       const r = render(request);
       const b = builders.take(policy);
       try {

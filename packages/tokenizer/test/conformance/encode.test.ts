@@ -25,10 +25,14 @@ const reservedOf = (tok: ChatTokenizer, ids: readonly number[]): number[] =>
   ids.filter((id) => tok.registry.ids.has(id));
 
 function expectTiling(enc: ChatEncoding, what: string): void {
+  // Compared in plain code, expect() only for a span that fails: the injection test tiles
+  // thousands of encodings of a hundred spans, and an expect() call costs far more than the check.
   let at = 0;
   for (const s of enc.spans) {
-    expect(s.start, `${what}: span starts where the previous ended`).toBe(at);
-    expect(s.end, `${what}: span end`).toBeGreaterThanOrEqual(s.start);
+    if (s.start !== at || !(s.end >= s.start)) {
+      expect(s.start, `${what}: span starts where the previous ended`).toBe(at);
+      expect(s.end, `${what}: span end`).toBeGreaterThanOrEqual(s.start);
+    }
     at = s.end;
   }
   expect(at, `${what}: spans cover every ID`).toBe(enc.ids.length);

@@ -12,6 +12,7 @@
 // written by a model: misplaced. R1 (only with a vocabulary that has <think> / </think>, see
 // docs): <think> … </think> is reasoning, "\n" after <think>, before </think> and "\n\n" after it
 // as R1 writes them.
+import { blockMarkers } from "../block-markers.ts";
 import type { BlockGrammar, CallOpening, Grammar, MarkerMove, OpeningPart } from "../grammar.ts";
 import type { DeepSeekKey, DeepSeekR1Key } from "./tokens.ts";
 
@@ -47,10 +48,8 @@ const MARKERS: Readonly<Record<DeepSeekKey, MarkerMove>> = {
   eos: { move: "end-of-text" },
   user: { move: "role", role: "user" },
   assistant: { move: "role", role: "assistant" },
-  toolCallsBegin: { move: "block-open", block: "tool_calls" },
-  toolCallsEnd: { move: "block-close", block: "tool_calls" },
-  toolCallBegin: { move: "block-open", block: "tool_call" },
-  toolCallEnd: { move: "block-close", block: "tool_call" },
+  ...blockMarkers("toolCallsBegin", "toolCallsEnd", "tool_calls"),
+  ...blockMarkers("toolCallBegin", "toolCallEnd", "tool_call"),
   toolSep: { move: "separator", block: "tool_call" },
   toolOutputsBegin: { move: "misplaced" },
   toolOutputsEnd: { move: "role", role: "assistant" },
@@ -69,8 +68,7 @@ export const DEEPSEEK_V3_GRAMMAR: Grammar<DeepSeekKey> = {
 export const DEEPSEEK_R1_GRAMMAR: Grammar<DeepSeekR1Key> = {
   markers: {
     ...MARKERS,
-    think: { move: "block-open", block: "think" },
-    thinkEnd: { move: "block-close", block: "think" },
+    ...blockMarkers("think", "thinkEnd", "think"),
   },
   header: { syntax: "none" },
   blocks: [THINK, TOOL_CALLS, TOOL_CALL],

@@ -29,6 +29,7 @@ import {
   prefillKeep,
 } from "../../request/normalize.ts";
 import { checkOneLine, invalid } from "../../request/schema.ts";
+import { imEndLine, imStartLine } from "../chatml.ts";
 import type { TokenIds } from "../definition.ts";
 import type { InternLM2Key } from "./definition.ts";
 
@@ -151,12 +152,9 @@ export function renderInternLM2(request: unknown, b: ChatSink, ids: TokenIds<Int
         b.reserved(ids.actionEnd, i, "action");
       });
     }
-    b.reserved(ids.imEnd, i, "marker");
-    b.text("\n", i, "template");
+    imEndLine(b, ids.imEnd, i);
   }
   if (agp) {
-    b.reserved(ids.imStart, null, "marker");
-    b.text("assistant", null, "role");
-    b.text("\n", null, "template");
+    imStartLine(b, ids.imStart, null, "assistant");
   }
 }

@@ -10,6 +10,7 @@
 // is "name-args", ‹CALL_ID› and ‹ARGS› its separators. ‹THINK›/‹/THINK› (v13 files that have
 // them) delimit reasoning. ‹[/INST]›, tool results, tools and the rest are never written by a
 // model: misplaced.
+import { blockMarkers } from "../block-markers.ts";
 import type { Grammar } from "../grammar.ts";
 import type { MistralKey, MistralVersion } from "./tokens.ts";
 
@@ -32,8 +33,7 @@ const NAMED_CALLS: Pick<Grammar<MistralKey>, "markers" | "blocks" | "callOpening
     toolCalls: { move: "block-open", block: "tool_calls" },
     callId: { move: "separator", block: "tool_calls" },
     args: { move: "separator", block: "tool_calls" },
-    think: { move: "block-open", block: "think" },
-    thinkEnd: { move: "block-close", block: "think" },
+    ...blockMarkers("think", "thinkEnd", "think"),
   },
   blocks: [
     { name: "tool_calls", emits: "action", kind: "tool_call", body: "name-args", reopens: true },

@@ -34,6 +34,7 @@ import {
   writeContent,
 } from "../../request/normalize.ts";
 import { fieldName, invalid } from "../../request/schema.ts";
+import { imEndLine, imStartLine } from "../chatml.ts";
 import type { TokenIds } from "../definition.ts";
 import type { Qwen3CoderKey } from "./definition.ts";
 
@@ -157,9 +158,7 @@ export function renderQwen3Coder(request: unknown, b: ChatSink, ids: TokenIds<Qw
   const systemFirst = first.role === "system";
   const owner0 = systemFirst ? 0 : null;
   if (systemFirst) {
-    b.reserved(ids.imStart, 0, "marker");
-    b.text("system", 0, "role");
-    b.text("\n", 0, "template");
+    imStartLine(b, ids.imStart, 0, "system");
     if (content(first, first.content)) return;
   } else if (tools.length > 0) {
     b.reserved(ids.imStart, null, "marker");
@@ -174,8 +173,7 @@ export function renderQwen3Coder(request: unknown, b: ChatSink, ids: TokenIds<Qw
     b.template(TOOLS_TAIL, owner0, "template");
   }
   if (systemFirst || tools.length > 0) {
-    b.reserved(ids.imEnd, owner0, "marker");
-    b.text("\n", owner0, "template");
+    imEndLine(b, ids.imEnd, owner0);
   }
 
   const start = systemFirst ? 1 : 0;
@@ -208,14 +206,11 @@ export function renderQwen3Coder(request: unknown, b: ChatSink, ids: TokenIds<Qw
         b.text("</function>\n", i, "tool_calls");
         b.reserved(ids.toolCallEnd, i, "marker");
       });
-      b.reserved(ids.imEnd, i, "marker");
-      b.text("\n", i, "template");
+      imEndLine(b, ids.imEnd, i);
     } else if (m.role === "tool") {
       const prev = messages[i - 1];
       if (i > start && prev?.role !== "tool") {
-        b.reserved(ids.imStart, i, "marker");
-        b.text("user", i, "role");
-        b.text("\n", i, "template");
+        imStartLine(b, ids.imStart, i, "user");
       }
       b.reserved(ids.toolResponse, i, "marker");
       b.text("\n", i, "template");
@@ -224,21 +219,15 @@ export function renderQwen3Coder(request: unknown, b: ChatSink, ids: TokenIds<Qw
       b.reserved(ids.toolResponseEnd, i, "marker");
       b.text("\n", i, "template");
       if (i === messages.length - 1 || messages[i + 1]?.role !== "tool") {
-        b.reserved(ids.imEnd, i, "marker");
-        b.text("\n", i, "template");
+        imEndLine(b, ids.imEnd, i);
       }
     } else {
-      b.reserved(ids.imStart, i, "marker");
-      b.text(m.role, i, "role");
-      b.text("\n", i, "template");
+      imStartLine(b, ids.imStart, i, m.role);
       if (content(m, m.content)) return;
-      b.reserved(ids.imEnd, i, "marker");
-      b.text("\n", i, "template");
+      imEndLine(b, ids.imEnd, i);
     }
   }
   if (req.addGenerationPrompt) {
-    b.reserved(ids.imStart, null, "marker");
-    b.text("assistant", null, "role");
-    b.text("\n", null, "template");
+    imStartLine(b, ids.imStart, null, "assistant");
   }
 }

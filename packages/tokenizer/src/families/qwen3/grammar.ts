@@ -2,20 +2,19 @@
 //   ‹im_start›ROLE\n[‹think›\nREASONING\n‹/think›\n\n]CONTENT[\n‹tool_call›\nJSON\n‹/tool_call›]‹im_end›
 // Newline rules of the template: reasoning is stripped of "\n" on both sides and "\n\n"
 // follows </think>; ONE "\n" precedes <tool_call>.
+import { blockMarkers } from "../block-markers.ts";
+import { CHATML_FRAME } from "../chatml.ts";
 import type { Grammar } from "../grammar.ts";
 import type { Qwen3Key } from "./definition.ts";
 
 export const grammar: Grammar<Qwen3Key> = {
   markers: {
+    ...CHATML_FRAME.markers,
     endOfText: { move: "end-of-text" },
-    imStart: { move: "message-start" },
-    imEnd: { move: "message-end" },
-    toolCall: { move: "block-open", block: "tool_call" },
-    toolCallEnd: { move: "block-close", block: "tool_call" },
-    think: { move: "block-open", block: "think" },
-    thinkEnd: { move: "block-close", block: "think" },
+    ...blockMarkers("toolCall", "toolCallEnd", "tool_call"),
+    ...blockMarkers("think", "thinkEnd", "think"),
   },
-  header: { syntax: "line" },
+  header: CHATML_FRAME.header,
   blocks: [
     {
       name: "think",

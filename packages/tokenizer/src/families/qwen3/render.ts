@@ -20,6 +20,7 @@ import {
   normalizeRequest,
   writeContent,
 } from "../../request/normalize.ts";
+import { imEndLine, imStartLine } from "../chatml.ts";
 import type { TokenIds } from "../definition.ts";
 import type { Qwen3Key } from "./definition.ts";
 
@@ -52,9 +53,7 @@ export function renderQwen3(request: unknown, b: ChatSink, ids: TokenIds<Qwen3Ke
   const systemFirst = first?.role === "system";
   const owner0 = systemFirst ? 0 : null;
   if (tools.length > 0) {
-    b.reserved(ids.imStart, owner0, "marker");
-    b.text("system", owner0, "role");
-    b.text("\n", owner0, "template");
+    imStartLine(b, ids.imStart, owner0, "system");
     if (first !== undefined && systemFirst) {
       if (content(first, first.content)) return;
       b.text("\n\n", 0, "template");
@@ -66,12 +65,9 @@ export function renderQwen3(request: unknown, b: ChatSink, ids: TokenIds<Qwen3Ke
     });
     b.template(TOOLS_TAIL, owner0, "template");
   } else if (first !== undefined && systemFirst) {
-    b.reserved(ids.imStart, 0, "marker");
-    b.text("system", 0, "role");
-    b.text("\n", 0, "template");
+    imStartLine(b, ids.imStart, 0, "system");
     if (content(first, first.content)) return;
-    b.reserved(ids.imEnd, 0, "marker");
-    b.text("\n", 0, "template");
+    imEndLine(b, ids.imEnd, 0);
   }
 
   // last_query_index: the last user message (initially the last index).
@@ -87,17 +83,12 @@ export function renderQwen3(request: unknown, b: ChatSink, ids: TokenIds<Qwen3Ke
     const m = messages[i] as NMessage;
     const last = i === messages.length - 1;
     if (m.role === "user" || (m.role === "system" && i !== 0)) {
-      b.reserved(ids.imStart, i, "marker");
-      b.text(m.role, i, "role");
-      b.text("\n", i, "template");
+      imStartLine(b, ids.imStart, i, m.role);
       if (content(m, m.content)) return;
-      b.reserved(ids.imEnd, i, "marker");
-      b.text("\n", i, "template");
+      imEndLine(b, ids.imEnd, i);
     } else if (m.role === "assistant") {
       const reasoning = m.reasoning ?? "";
-      b.reserved(ids.imStart, i, "marker");
-      b.text("assistant", i, "role");
-      b.text("\n", i, "template");
+      imStartLine(b, ids.imStart, i, "assistant");
       if (i > lastQuery && (last || reasoning.length > 0)) {
         const r = stripNewlines(reasoning, true);
         const c = stripNewlines(m.content, false);
@@ -121,8 +112,7 @@ export function renderQwen3(request: unknown, b: ChatSink, ids: TokenIds<Qwen3Ke
         b.text("}\n", i, "template");
         b.reserved(ids.toolCallEnd, i, "marker");
       }
-      b.reserved(ids.imEnd, i, "marker");
-      b.text("\n", i, "template");
+      imEndLine(b, ids.imEnd, i);
     } else if (m.role === "tool") {
       if (i === 0 || messages[i - 1]?.role !== "tool") {
         b.reserved(ids.imStart, i, "marker");
@@ -135,15 +125,12 @@ export function renderQwen3(request: unknown, b: ChatSink, ids: TokenIds<Qwen3Ke
       b.text("\n", i, "template");
       b.reserved(ids.toolResponseEnd, i, "marker");
       if (last || messages[i + 1]?.role !== "tool") {
-        b.reserved(ids.imEnd, i, "marker");
-        b.text("\n", i, "template");
+        imEndLine(b, ids.imEnd, i);
       }
     }
   }
   if (req.addGenerationPrompt) {
-    b.reserved(ids.imStart, null, "marker");
-    b.text("assistant", null, "role");
-    b.text("\n", null, "template");
+    imStartLine(b, ids.imStart, null, "assistant");
     if (req.enableThinking === false) {
       b.reserved(ids.think, null, "marker");
       b.text("\n\n", null, "template");

@@ -14,6 +14,24 @@ const RANK_MASK = (1 << RANK_BITS) - 1;
 /** A free slot's first word: (ID_LIMIT << 11) | 2047, which no id below ID_LIMIT packs to. */
 const EMPTY = -1;
 
+/** A merge table's arrays and counts, as a table file stores them (model-tables.ts). */
+export interface StoredMergeTable {
+  readonly slots: Int32Array;
+  readonly small: Int32Array;
+  readonly mergedByRank: Int32Array;
+  /** Filled slots. */
+  readonly count: number;
+  /** MergeTable.mergedOffset, null for NaN. */
+  readonly mergedOffset: number | null;
+}
+
+/** Slots for `expected` merges: a power of two (at least 16) filled at most 70%. */
+function capacityFor(expected: number): number {
+  let cap = 16;
+  while (cap * 0.7 < expected) cap *= 2;
+  return cap;
+}
+
 /**
  * (left id, right id) -> rank, and rank -> merged id. Built once per model, then read-only.
  *
@@ -44,13 +62,78 @@ export class MergeTable {
   private readonly overflow = new Map<string, number>();
   private count = 0;
 
-  constructor(expected: number) {
-    let cap = 16;
-    while (cap * 0.7 < expected) cap *= 2;
+  constructor(expected: number, stored?: StoredMergeTable) {
+    if (stored !== undefined) {
+      // Views of a table file's arrays (fromStored checked them): nothing is filled or hashed.
+      this.mask = stored.slots.length / 2 - 1;
+      this.slots = stored.slots;
+      this.small = stored.small;
+      this.mergedByRank = stored.mergedByRank;
+      this.mergedOffset = stored.mergedOffset ?? Number.NaN;
+      this.offsetSeen = true;
+      this.count = stored.count;
+      return;
+    }
+    const cap = capacityFor(expected);
     this.mask = cap - 1;
     this.slots = new Int32Array(cap * 2).fill(EMPTY);
     this.small = new Int32Array(SMALL_ID * SMALL_ID).fill(-1);
     this.mergedByRank = new Int32Array(Math.max(expected, 1));
+  }
+
+  /**
+   * The table `toStored` wrote for `ranks` merges of a vocabulary of `vocabSize` ids, or undefined
+   * when its shape is not the one this class builds for that many merges. `verified` (a table
+   * file known to be what we wrote): shapes only; otherwise every slot, small pair and merged id
+   * is checked too (ranks and ids in range, a free slot so that a lookup ends), so damaged bytes
+   * mean a rebuild, never a wrong merge index, a throw or an endless probe.
+   */
+  static fromStored(
+    stored: StoredMergeTable,
+    ranks: number,
+    vocabSize: number,
+    verified: boolean,
+  ): MergeTable | undefined {
+    const { slots, small, mergedByRank, count, mergedOffset } = stored;
+    const cap = capacityFor(ranks);
+    if (slots.length !== cap * 2 || small.length !== SMALL_ID * SMALL_ID) return undefined;
+    if (mergedByRank.length !== Math.max(ranks, 1) || !Number.isInteger(count) || count < 0 || count > ranks)
+      return undefined;
+    if (mergedOffset !== null && !Number.isInteger(mergedOffset)) return undefined;
+    if (!verified) {
+      let filled = 0;
+      for (let slot = 0; slot < cap; slot++) {
+        const w0 = slots[2 * slot] as number;
+        if (w0 === EMPTY) continue;
+        const w1 = slots[2 * slot + 1] as number;
+        const right = ((w0 & 2047) << 10) | ((w1 >>> RANK_BITS) & 1023);
+        if ((w1 & RANK_MASK) >= ranks || w0 >>> 11 >= vocabSize || right >= vocabSize) return undefined;
+        filled++;
+      }
+      if (filled !== count || filled === cap) return undefined;
+      for (let k = 0; k < small.length; k++) {
+        const r = small[k] as number;
+        if (r < -1 || r >= ranks) return undefined;
+      }
+      for (let r = 0; r < ranks; r++) {
+        const id = mergedByRank[r] as number;
+        if (id < 0 || id >= vocabSize || (mergedOffset !== null && id - r !== mergedOffset)) return undefined;
+      }
+    }
+    return new MergeTable(ranks, stored);
+  }
+
+  /** The arrays a table file stores, or undefined when a pair is in the overflow map. */
+  toStored(): StoredMergeTable | undefined {
+    if (this.overflow.size > 0) return undefined;
+    const { slots, small, mergedByRank, count } = this;
+    return {
+      slots,
+      small,
+      mergedByRank,
+      count,
+      mergedOffset: Number.isNaN(this.mergedOffset) ? null : this.mergedOffset,
+    };
   }
 
   get size(): number {
@@ -135,7 +218,7 @@ export class WordMerger {
   private next = new Int32Array(0);
   private heap = new Float64Array(0);
 
-  constructor(private readonly table: MergeTable) {}
+  constructor(readonly table: MergeTable) {}
 
   merge(syms: Int32Array, n: number): number {
     if (n < 2) return n;

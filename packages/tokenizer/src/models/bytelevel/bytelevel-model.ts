@@ -7,12 +7,18 @@ import { takeIds } from "../id-scratch.ts";
 import { type ModelTables, registerTableExporter } from "../tables/model-tables.ts";
 import { writeTableFile } from "../tables/table-file.ts";
 import type { DecodeTable, TextModel } from "../text-model.ts";
+import type { StoredMergeTable } from "./bpe.ts";
 import { MergeTable, WordMerger } from "./bpe.ts";
 import { BYTE_TO_CHAR, CHAR_TO_BYTE } from "./byte-alphabet.ts";
 import { buildByteLevelDecodeTable } from "./decode-table.ts";
 import { type ScannedTokenizerJson, scanTokenizerJson } from "./json-scan.ts";
 import { OutsideSymbols } from "./llama-cpp-symbols.ts";
-import { byteLevelTableContents, decodeTableFromTables, type StoredByteLevel } from "./model-tables.ts";
+import {
+  byteLevelTableContents,
+  decodeTableFromTables,
+  readStoredMergeTable,
+  type StoredByteLevel,
+} from "./model-tables.ts";
 import { PipelineByteLevelModel } from "./pipeline-model.ts";
 import { planBytePipeline } from "./pipeline-spec.ts";
 import { NEWLINE_CUT_PATTERNS, startsOutsideSpace } from "./prefix-cut.ts";
@@ -131,6 +137,10 @@ class ByteLevelBpeModel implements ByteLevelModel {
   private mergerBuilt: WordMerger | undefined;
   /** Merges as [left, right, merged] ids in rank order, until the merger is built. */
   private mergeIds: Int32Array | undefined;
+  /** The merge table a table file holds, until the merger is built (from it, once checked). */
+  private storedMerges: StoredMergeTable | undefined;
+  /** The table file is known to be what we wrote (ModelTables.verified). */
+  private readonly tablesVerified: boolean;
   private readonly ignoreMerges: boolean;
   /** Stand-ins for symbols outside the vocabulary, under llama.cpp's rule (llama-cpp-symbols.ts). */
   private readonly outside: OutsideSymbols | undefined;
@@ -170,9 +180,9 @@ class ByteLevelBpeModel implements ByteLevelModel {
     let maxId = spec.vocab.maxId;
     for (const t of spec.addedTokens) if (t.id > maxId) maxId = t.id;
     this.vocabSize = maxId + 1;
-    // The vocabulary's by-id array, extended to the added tokens' ids (no copy of 151k entries).
+    // The vocabulary's by-id array; the added tokens' ids past its end read undefined, as its
+    // holes do. (Not extended: growing a packed array of 151k pieces copies it.)
     this.pieces = spec.vocab.pieces;
-    this.pieces.length = this.vocabSize;
     const literal = new Map<string, number>();
     for (const t of spec.addedTokens) {
       this.addedById.set(t.id, t.content);
@@ -198,7 +208,8 @@ class ByteLevelBpeModel implements ByteLevelModel {
     // The large-word merger orders (rank, position) as one exact double: ranks below 2^22.
     if (merges.length / 3 >= 2 ** 22)
       fail(`model.merges has ${merges.length / 3} merges (at most 4194303)`, "model.merges");
-    for (let rank = 0; rank < merges.length / 3; rank++) {
+    // Merges from a table file name pieces already (readStoredBpe): the loop is for a tokenizer.json's.
+    for (let rank = 0; options.stored === undefined && rank < merges.length / 3; rank++) {
       if (merges[3 * rank]! < 0 || merges[3 * rank + 1]! < 0 || merges[3 * rank + 2]! < 0) {
         const [a, b] = spec.mergeStrings(rank);
         const ids =
@@ -223,9 +234,15 @@ class ByteLevelBpeModel implements ByteLevelModel {
       }
     }
     const stored = options.stored;
-    if (stored !== undefined)
+    this.tablesVerified = options.tables?.verified === true;
+    if (stored !== undefined) {
       this.table = decodeTableFromTables(stored.file, this.blocked, this.vocabSize, this.pieces);
-    options.tables?.report?.(this.table !== undefined);
+      this.storedMerges = readStoredMergeTable(stored.file);
+    }
+    // A file without the merge table (an older export) is replaced by the caller with one that has
+    // it; null in the file says this model's cannot be stored.
+    const mergesRead = this.storedMerges !== undefined || stored?.file.meta.mergeTable === null;
+    options.tables?.report?.(this.table !== undefined && mergesRead);
   }
 
   /** Merges in rank order as ids (kept for exportTables). */
@@ -242,6 +259,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
       this.mergeList,
       this.blocked,
       this.decodeTable,
+      this.merger().table.toStored(),
     );
     return contents === undefined ? undefined : writeTableFile(contents);
   }
@@ -432,6 +450,17 @@ class ByteLevelBpeModel implements ByteLevelModel {
     if (this.mergerBuilt !== undefined) return this.mergerBuilt;
     const merges = this.mergeIds as Int32Array;
     const count = merges.length / 3;
+    const stored = this.storedMerges;
+    this.storedMerges = undefined;
+    const fromFile =
+      stored === undefined || this.firstMergeWins
+        ? undefined
+        : MergeTable.fromStored(stored, count, this.vocabSize, this.tablesVerified);
+    if (fromFile !== undefined) {
+      this.mergeIds = undefined;
+      this.mergerBuilt = new WordMerger(fromFile);
+      return this.mergerBuilt;
+    }
     const table = new MergeTable(count);
     for (let rank = 0; rank < count; rank++) {
       if (this.firstMergeWins && table.find(merges[3 * rank]!, merges[3 * rank + 1]!) >= 0) continue;

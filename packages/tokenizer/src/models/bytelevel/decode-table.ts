@@ -68,8 +68,21 @@ export function buildByteLevelDecodeTable(model: DecodeTableSource): DecodeTable
       bytes[id] = b.slice();
     }
   }
+  return byteTokenTable(kind, text, bytes, byteLength);
+}
+
+/**
+ * A decode table of byte tokens (byte-level BPE, Tekken): no start-of-text rule (textAtStart =
+ * text), invalid UTF-8 replaced per maximal subpart, as the vendors' byte decoders do.
+ */
+export function byteTokenTable(
+  kind: Uint8Array,
+  text: readonly string[],
+  bytes: readonly (Uint8Array | undefined)[],
+  byteLength: Uint32Array,
+): DecodeTable {
   return {
-    size,
+    size: kind.length,
     kind,
     text,
     textAtStart: text,

@@ -79,6 +79,22 @@ class Scanner {
     this.pos++;
   }
 
+  /** The `{` of an object the scan needs members of (an empty one is not the expected shape). */
+  openObject(): void {
+    this.expect(0x7b);
+    this.ws();
+    if (this.text.charCodeAt(this.pos) === 0x7d) bail();
+  }
+
+  /** After a member of an object: true at its closing `}`, false at the `,` before the next. */
+  endMember(): boolean {
+    this.ws();
+    const c = this.text.charCodeAt(this.pos++);
+    if (c === 0x7d) return true;
+    if (c !== 0x2c) bail();
+    return false;
+  }
+
   /** Skips a string at pos (after ws); returns the offset of its closing quote; sets `escapedString`. */
   stringEnd(): number {
     const t = this.text;
@@ -155,18 +171,14 @@ class Scanner {
     let vocab: Vocab | undefined;
     let merges: { ranges: Int32Array; count: number; escaped: Map<number, [string, string]> } | undefined;
     let sawModel = false;
-    this.expect(0x7b);
-    this.ws();
-    if (t.charCodeAt(this.pos) === 0x7d) bail();
+    this.openObject();
     for (;;) {
       const key = this.string();
       this.expect(0x3a);
       if (key === "model") {
         if (sawModel) bail();
         sawModel = true;
-        this.expect(0x7b);
-        this.ws();
-        if (t.charCodeAt(this.pos) === 0x7d) bail();
+        this.openObject();
         for (;;) {
           const k = this.string();
           this.expect(0x3a);
@@ -181,16 +193,10 @@ class Scanner {
             merges = this.merges();
             mergesRange = [start, this.pos];
           } else this.skipValue();
-          this.ws();
-          const c = t.charCodeAt(this.pos++);
-          if (c === 0x7d) break;
-          if (c !== 0x2c) bail();
+          if (this.endMember()) break;
         }
       } else this.skipValue();
-      this.ws();
-      const c = t.charCodeAt(this.pos++);
-      if (c === 0x7d) break;
-      if (c !== 0x2c) bail();
+      if (this.endMember()) break;
     }
     if (vocab === undefined || merges === undefined || vocabRange === undefined || mergesRange === undefined)
       bail();

@@ -16,6 +16,7 @@ import {
 } from "../tables/model-tables.ts";
 import type { TableArray, TableContents, TableFile } from "../tables/table-file.ts";
 import { type DecodeTable, TokenKind } from "../text-model.ts";
+import type { StoredMergeTable } from "./bpe.ts";
 import { Vocab } from "./vocab.ts";
 
 export const FAMILY = "byte-level-bpe";
@@ -37,6 +38,7 @@ export function byteLevelTableContents(
   merges: Int32Array,
   blocked: ReadonlySet<number>,
   table: DecodeTable,
+  mergeTable: StoredMergeTable | undefined,
 ): TableContents | undefined {
   const rest = tokenizerJsonRest(json);
   if (rest === undefined || vocab.sharedIds || vocab.duplicateKeys) return undefined;
@@ -65,8 +67,19 @@ export function byteLevelTableContents(
     "dec.bytesData": bytesData,
   };
   if (table.byteLength !== undefined) arrays["dec.byteLength"] = table.byteLength;
+  // The merge table's hash slots as built (a load then reads them instead of hashing every merge).
+  if (mergeTable !== undefined) {
+    arrays["mergeTable.slots"] = mergeTable.slots;
+    arrays["mergeTable.small"] = mergeTable.small;
+    arrays["mergeTable.mergedByRank"] = mergeTable.mergedByRank;
+  }
+  // null: this model's merge table cannot be stored (a pair of ids past the packed range).
+  const merged = {
+    mergeTable:
+      mergeTable === undefined ? null : { count: mergeTable.count, mergedOffset: mergeTable.mergedOffset },
+  };
   return {
-    meta: { ...metaFor(FAMILY, source, blocked), rest, decodeSize: table.size },
+    meta: { ...metaFor(FAMILY, source, blocked), rest, decodeSize: table.size, ...merged },
     arrays,
     // A decode text equal to its piece (printable ASCII without a mapped byte) is a hole, read
     // back as the piece's string object (fewer strings to make on load).
@@ -96,13 +109,30 @@ export function readStoredBpe(tables: ModelTables | undefined, family: string): 
   const merges = file.array("merges", "i32");
   if (pieces === undefined || slots === undefined || merges === undefined || merges.length % 3 !== 0)
     return undefined;
-  const vocab = Vocab.fromStored(pieces, slots);
+  const verified = tables?.verified === true;
+  const vocab = Vocab.fromStored(pieces, slots, verified);
   if (vocab === undefined || vocab.maxId !== pieces.length - 1) return undefined;
-  for (let k = 0; k < merges.length; k++) {
-    const id = merges[k] as number;
-    if (id < 0 || id > vocab.maxId || pieces[id] === undefined) return undefined;
-  }
+  // Every merge id names a piece: a per-value check, for bytes not known to be what we wrote.
+  if (!verified)
+    for (let k = 0; k < merges.length; k++) {
+      const id = merges[k] as number;
+      if (id < 0 || id > vocab.maxId || pieces[id] === undefined) return undefined;
+    }
   return { rest, vocab, merges, file };
+}
+
+/** The stored merge table's arrays (MergeTable.fromStored checks them), or undefined when absent. */
+export function readStoredMergeTable(file: TableFile): StoredMergeTable | undefined {
+  const m = file.meta.mergeTable;
+  if (typeof m !== "object" || m === null || Array.isArray(m)) return undefined;
+  const { count, mergedOffset } = m;
+  if (typeof count !== "number" || (mergedOffset !== null && typeof mergedOffset !== "number"))
+    return undefined;
+  const slots = file.array("mergeTable.slots", "i32");
+  const small = file.array("mergeTable.small", "i32");
+  const mergedByRank = file.array("mergeTable.mergedByRank", "i32");
+  if (slots === undefined || small === undefined || mergedByRank === undefined) return undefined;
+  return { slots, small, mergedByRank, count, mergedOffset };
 }
 
 /** The stored decode table when it was built for these blocked IDs and this size, else undefined. */

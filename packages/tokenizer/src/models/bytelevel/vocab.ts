@@ -25,8 +25,8 @@ export class Vocab {
    * A vocabulary stored by an earlier load (a table file): pieces by id and the index slots,
    * or undefined when they do not fit together (PieceIndex.fromStored). One key per id.
    */
-  static fromStored(pieces: (string | undefined)[], slots: Int32Array): Vocab | undefined {
-    const index = PieceIndex.fromStored(pieces, { slots, duplicates: [] });
+  static fromStored(pieces: (string | undefined)[], slots: Int32Array, verified = false): Vocab | undefined {
+    const index = PieceIndex.fromStored(pieces, { slots, duplicates: [] }, verified);
     if (index === undefined) return undefined;
     return new Vocab([], new Int32Array(0), { pieces, index });
   }

@@ -204,12 +204,31 @@ function stringPattern(p: Json | undefined, fail: Fail, field: string, type: str
   );
 }
 
+/**
+ * The steps of an optional tokenizer.json component (normalizer, pre_tokenizer): none for null,
+ * a Sequence's parts in order (its list under `listKey`), else `one` of the component's type.
+ */
+function componentSteps<S>(
+  c: Json,
+  fail: Fail,
+  field: string,
+  listKey: string,
+  one: (type: string, o: JsonObject) => S[],
+): S[] {
+  if (c === null) return [];
+  const type = typeOf(c, fail, field);
+  const o = c as JsonObject;
+  const list = o[listKey];
+  if (type === "Sequence" && Array.isArray(list))
+    return list.flatMap((x) => componentSteps(x, fail, field, listKey, one));
+  return one(type, o);
+}
+
 function parseNormalizer(n: Json, fail: Fail): NormalizerStep[] {
-  if (n === null) return [];
-  const type = typeOf(n, fail, "normalizer");
-  const o = n as JsonObject;
-  if (type === "Sequence" && Array.isArray(o.normalizers))
-    return o.normalizers.flatMap((x) => parseNormalizer(x, fail));
+  return componentSteps(n, fail, "normalizer", "normalizers", (type, o) => normalizerStep(type, o, fail));
+}
+
+function normalizerStep(type: string, o: JsonObject, fail: Fail): NormalizerStep[] {
   if (type === "Replace") {
     if (typeof o.content !== "string") fail("normalizer Replace needs a string content", "normalizer");
     return [
@@ -226,11 +245,12 @@ function parseNormalizer(n: Json, fail: Fail): NormalizerStep[] {
 const BEHAVIORS: readonly string[] = ["MergedWithPrevious", "MergedWithNext", "Isolated", "Removed"];
 
 function parsePreTokenizer(p: Json, fail: Fail): PreTokenizerStep[] {
-  if (p === null) return [];
-  const type = typeOf(p, fail, "pre_tokenizer");
-  const o = p as JsonObject;
-  if (type === "Sequence" && Array.isArray(o.pretokenizers))
-    return o.pretokenizers.flatMap((x) => parsePreTokenizer(x, fail));
+  return componentSteps(p, fail, "pre_tokenizer", "pretokenizers", (type, o) =>
+    preTokenizerStep(type, o, fail),
+  );
+}
+
+function preTokenizerStep(type: string, o: JsonObject, fail: Fail): PreTokenizerStep[] {
   if (type === "Split") {
     if (o.invert === true) fail("unsupported pre_tokenizer Split invert: true", "pre_tokenizer");
     if (typeof o.behavior !== "string" || !BEHAVIORS.includes(o.behavior))

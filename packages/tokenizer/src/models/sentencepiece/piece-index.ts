@@ -140,9 +140,23 @@ export class PieceIndex {
    * or undefined when their size or any entry does not fit these pieces. A slot's hash tag is
    * not re-derived (that is the build's cost): the table file's integrity covers it.
    */
-  static fromStored(pieces: readonly (string | undefined)[], stored: StoredIndex): PieceIndex | undefined {
-    if (!PieceIndex.fits(pieces, stored)) return undefined;
+  static fromStored(
+    pieces: readonly (string | undefined)[],
+    stored: StoredIndex,
+    verified = false,
+  ): PieceIndex | undefined {
+    // Bytes known to be what we wrote (ModelTables.verified): the size and one empty slot (so
+    // every probe ends), checked natively; a lookup skips a slot whose id has no piece.
+    if (verified ? !PieceIndex.fitsSize(pieces.length, stored) : !PieceIndex.fits(pieces, stored))
+      return undefined;
     return new PieceIndex(pieces, undefined, stored);
+  }
+
+  private static fitsSize(count: number, stored: StoredIndex): boolean {
+    let size = 16;
+    while (size < count * 2) size *= 2;
+    const { slots, duplicates } = stored;
+    return slots.length === size && slots.includes(0) && duplicates.length === 0;
   }
 
   /**

@@ -12,6 +12,7 @@
 
 import { TokenizerError } from "../../errors.ts";
 import { MergeTable, WordMerger } from "../bytelevel/bpe.ts";
+import { byteTokenTable } from "../bytelevel/decode-table.ts";
 import { Vocab } from "../bytelevel/vocab.ts";
 import { type ModelTables, registerTableExporter } from "../tables/model-tables.ts";
 import { type DecodeTable, type TextModel, TokenKind } from "../text-model.ts";
@@ -162,16 +163,7 @@ export function loadTekkenModel(f: TekkenFile, options: TekkenModelOptions): Tek
         text[id] = s;
       }
     }
-    table_ = {
-      size,
-      kind,
-      text,
-      textAtStart: text,
-      bytes,
-      byteLength,
-      invalidUtf8: "maximal-subpart",
-      startEnds: "never",
-    };
+    table_ = byteTokenTable(kind, text, bytes, byteLength);
     return table_;
   };
 

@@ -4,6 +4,7 @@
 // then four distinct reserved tokens around the probe's key and value (only whitespace between
 // the second and third), then a reserved close. The four become separator markers of the call
 // block in that order (body syntax "arg-key-value"); a two-call turn must wrap each call.
+import { blockMarkers } from "../../../families/block-markers.ts";
 import type { Generated, Piece } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
 import { callLayout, layoutEvidence } from "./call-layout.ts";
@@ -56,8 +57,7 @@ export const argKeyValue: Recognizer = {
     return {
       name: `${open} key/value tags`,
       markers: {
-        [open]: { move: "block-open", block: BLOCK },
-        [close]: { move: "block-close", block: BLOCK },
+        ...blockMarkers(open, close, BLOCK),
         [k]: sep,
         [kc]: sep,
         [v]: sep,

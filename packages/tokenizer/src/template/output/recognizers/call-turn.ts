@@ -11,7 +11,7 @@
 // rendering says whether each call gets its own turn.
 import type { Generated, Piece, ProbeContext } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
-import { parse, sameJson } from "./json-calls.ts";
+import { parse, sameJson } from "./json-values.ts";
 
 const A = { name: "probe_tool_a", arguments: { k: "v", n: 1 } };
 const B = { name: "probe_tool_b", arguments: { m: [true, null] } };

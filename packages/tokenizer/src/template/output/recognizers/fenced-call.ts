@@ -1,5 +1,6 @@
 // DeepSeek V3 / R1: <｜tool▁calls▁begin｜> <｜tool▁call▁begin｜>TYPE<｜tool▁sep｜>NAME\n```json\nARGS\n```
 // <｜tool▁call▁end｜> <｜tool▁calls▁end｜>, when all five are reserved and the template spells the first.
+import { blockMarkers } from "../../../families/block-markers.ts";
 import type { Recognizer } from "../part.ts";
 
 const CALLS_BEGIN = "<｜tool▁calls▁begin｜>";
@@ -17,10 +18,8 @@ export const fencedCall: Recognizer = {
     return {
       name: "fenced JSON calls",
       markers: {
-        [CALLS_BEGIN]: { move: "block-open", block: "tool_calls" },
-        [CALLS_END]: { move: "block-close", block: "tool_calls" },
-        [CALL_BEGIN]: { move: "block-open", block: "fenced_call" },
-        [CALL_END]: { move: "block-close", block: "fenced_call" },
+        ...blockMarkers(CALLS_BEGIN, CALLS_END, "tool_calls"),
+        ...blockMarkers(CALL_BEGIN, CALL_END, "fenced_call"),
         [SEP]: { move: "separator", block: "fenced_call" },
       },
       // A container of action blocks whose "fenced-json-call" body takes the separator.

@@ -6,18 +6,12 @@
 // row; a reserved token after the last call ends the message (`<|eom_id|>`). A call of
 // `python` that renders after a reserved token opens a code block (body "raw": the call is
 // {name: "python", arguments: {code}}), as Llama 3.1 writes its built-in tools.
+import { blockMarkers } from "../../../families/block-markers.ts";
 import type { BlockGrammar, MarkerMove } from "../../../families/grammar.ts";
 import type { ProbeContext, ProbeTurn } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
+import { ONE, ONE_ARGS, TWO } from "./probe-turns.ts";
 
-const ARGS = { k: "v" };
-const ONE: ProbeTurn = { calls: [{ name: "probe_tool", arguments: ARGS }] };
-const TWO: ProbeTurn = {
-  calls: [
-    { name: "probe_tool", arguments: ARGS },
-    { name: "other_tool", arguments: { n: 1 } },
-  ],
-};
 const CODE = "probe_code_line";
 const PYTHON: ProbeTurn = {
   calls: [{ name: "python", arguments: { code: CODE } }],
@@ -44,7 +38,7 @@ function shape(ctx: ProbeContext): { open: string; close: string } | null {
   const [, open, json, close] = m as unknown as [string, string, string, string];
   try {
     const v = JSON.parse(json) as unknown;
-    if (JSON.stringify(v) !== JSON.stringify(ARGS)) return null;
+    if (JSON.stringify(v) !== JSON.stringify(ONE_ARGS)) return null;
   } catch {
     return null;
   }
@@ -70,8 +64,7 @@ function recognize(ctx: ProbeContext): FormatPart | null {
   const last = two.pieces.at(-1);
   const end = last !== undefined && "reserved" in last ? last.reserved : undefined;
   const textMarkers: Record<string, MarkerMove> = {
-    [s.open]: { move: "block-open", block: "function" },
-    [s.close]: { move: "block-close", block: "function" },
+    ...blockMarkers(s.open, s.close, "function"),
   };
   const blocks: BlockGrammar[] = [
     { name: "function", emits: "action", kind: "tool_call", body: "tag-name-json" },

@@ -19,6 +19,7 @@
 import type { BlockGrammar, MarkerMove } from "../../../families/grammar.ts";
 import type { Generated, Piece, ProbeCall, ProbeContext } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
+import { parse, sameJson } from "./json-values.ts";
 
 // Nine alphanumerics: Mistral's templates refuse any other call id.
 const A: ProbeCall = { name: "probe_tool_a", arguments: { k: "v", n: 1 }, id: "probeida1" };
@@ -28,31 +29,6 @@ const blank = (s: string): boolean => /^\s*$/u.test(s);
 const isText = (p: Piece | undefined): p is { readonly text: string } => p !== undefined && "text" in p;
 const isReserved = (p: Piece | undefined): p is { readonly reserved: string; readonly id: number } =>
   p !== undefined && "reserved" in p;
-
-/** Two JSON values equal as values (object key order ignored). */
-export function sameJson(a: unknown, b: unknown): boolean {
-  return JSON.stringify(sortKeys(a)) === JSON.stringify(sortKeys(b));
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (typeof v !== "object" || v === null) return v;
-  const o = v as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, sortKeys(o[k])]),
-  );
-}
-
-/** The value of JSON text, or undefined when it is not JSON. */
-export function parse(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
-  }
-}
 
 const isRecord = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);

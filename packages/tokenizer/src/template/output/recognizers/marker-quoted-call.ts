@@ -7,17 +7,12 @@
 // type with bare keys (`n:-2`, `t:true`, `o:{a:1}`, `l:[1,...]`), which is the body syntax
 // "marker-quoted-call" reads. A reserved token the rendering writes after the last call, where
 // a content-only turn has its end of turn, ends the message.
+import { blockMarkers } from "../../../families/block-markers.ts";
 import type { MarkerMove } from "../../../families/grammar.ts";
 import type { Piece, ProbeContext, ProbeTurn } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
+import { ONE, TWO } from "./probe-turns.ts";
 
-const ONE: ProbeTurn = { calls: [{ name: "probe_tool", arguments: { k: "v" } }] };
-const TWO: ProbeTurn = {
-  calls: [
-    { name: "probe_tool", arguments: { k: "v" } },
-    { name: "other_tool", arguments: { n: 1 } },
-  ],
-};
 const TYPES: ProbeTurn = {
   calls: [{ name: "probe_tool", arguments: { n: -2, t: true, o: { a: 1 }, l: [1, 2] } }],
 };
@@ -66,8 +61,7 @@ function recognize(ctx: ProbeContext): FormatPart | null {
     return null;
   for (const kv of ["n:-2", "t:true", "o:{a:1}"]) if (!types.text.includes(kv)) return null;
   const markers: Record<string, MarkerMove> = {
-    [s.open]: { move: "block-open", block: "tool_call" },
-    [s.close]: { move: "block-close", block: "tool_call" },
+    ...blockMarkers(s.open, s.close, "tool_call"),
     [q]: { move: "separator", block: "tool_call" },
   };
   const evidence = [

@@ -7,21 +7,16 @@
 // rendering (only the content is written); for those, the format is known only by name: the
 // vocabulary reserves LFM2's two call markers and the template writes LFM2's "List of tools"
 // system line, and the evidence says so.
+import { blockMarkers } from "../../../families/block-markers.ts";
 import type { ProbeContext, ProbeTurn } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
+import { ONE, TWO } from "./probe-turns.ts";
 
 const START = "<|tool_call_start|>";
 const END = "<|tool_call_end|>";
 /** LFM2's templates put the request's tools in the system turn after this text. */
 const TOOL_LIST_LINE = "List of tools";
 
-const ONE: ProbeTurn = { calls: [{ name: "probe_tool", arguments: { k: "v" } }] };
-const TWO: ProbeTurn = {
-  calls: [
-    { name: "probe_tool", arguments: { k: "v" } },
-    { name: "other_tool", arguments: { n: 1 } },
-  ],
-};
 const TYPES: ProbeTurn = {
   calls: [{ name: "probe_tool", arguments: { t: true, f: false, z: null, n: -2 } }],
 };
@@ -48,8 +43,7 @@ function part(open: string, close: string, evidence: readonly string[]): FormatP
   return {
     name: "Python call list",
     markers: {
-      [open]: { move: "block-open", block: "tool_calls" },
-      [close]: { move: "block-close", block: "tool_calls" },
+      ...blockMarkers(open, close, "tool_calls"),
     },
     blocks: [{ name: "tool_calls", emits: "action", kind: "tool_call", body: "python-call-list" }],
     evidence,

@@ -7,6 +7,7 @@
 // word and before the close are its newline rules (one each, when the renderings show them).
 // Only tried after ./reasoning-pair.ts, for templates whose reasoning has no reserved open
 // marker of its own in a turn's rendering.
+import { blockMarkers } from "../../../families/block-markers.ts";
 import type { NewlineRules } from "../../../families/grammar.ts";
 import type { ProbeContext } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
@@ -50,8 +51,7 @@ function recognize(ctx: ProbeContext): FormatPart | null {
   return {
     name: `reasoning ${open.reserved}${word}…${close}`,
     markers: {
-      [open.reserved]: { move: "block-open", block: "think" },
-      [close]: { move: "block-close", block: "think" },
+      ...blockMarkers(open.reserved, close, "think"),
     },
     blocks: [
       {

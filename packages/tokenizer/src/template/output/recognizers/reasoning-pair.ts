@@ -4,6 +4,7 @@
 // reasoning needle: the reserved tokens right around it (only whitespace between) are the pair.
 // A template that does not render the reasoning of the last turn is asked by name: a known
 // pair whose two strings are reserved and which the template spells.
+import { blockMarkers } from "../../../families/block-markers.ts";
 import type { ProbeContext } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
 
@@ -39,8 +40,7 @@ function part(open: string, close: string, evidence: string): FormatPart {
   return {
     name: `reasoning ${open}…${close}`,
     markers: {
-      [open]: { move: "block-open", block: "think" },
-      [close]: { move: "block-close", block: "think" },
+      ...blockMarkers(open, close, "think"),
     },
     blocks: [{ name: "think", emits: "reasoning" }],
     startBlock: "think",

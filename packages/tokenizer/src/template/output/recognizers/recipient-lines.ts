@@ -20,6 +20,7 @@
 // show it (the template writes any arguments text as it is), so it is read from that sentence.
 import type { Generated, ProbeCall, ProbeContext } from "../context.ts";
 import type { Recognizer } from "../part.ts";
+import { sameJson } from "./json-values.ts";
 
 const A: ProbeCall = { name: "probe_tool_a", arguments: { k: "v", n: 1 } };
 const B: ProbeCall = { name: "probe_tool_b", arguments: { m: [true, null], s: 'x "q"\nz' } };
@@ -29,21 +30,10 @@ const CONTENT = "probe content";
 const plain = (g: Generated | null): string | null =>
   g === null || g.pieces.some((p) => "reserved" in p) ? null : g.text;
 
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (typeof v !== "object" || v === null) return v;
-  const o = v as Record<string, unknown>;
-  return Object.fromEntries(
-    Object.keys(o)
-      .sort()
-      .map((k) => [k, sortKeys(o[k])]),
-  );
-}
-
 /** `text` is JSON whose value is `value` (object key order aside). */
 function isJsonOf(text: string, value: unknown): boolean {
   try {
-    return JSON.stringify(sortKeys(JSON.parse(text))) === JSON.stringify(sortKeys(value));
+    return sameJson(JSON.parse(text), value);
   } catch {
     return false;
   }

@@ -1,6 +1,7 @@
 // Hermes / Qwen2.5 / Qwen3 `<tool_call>`…`</tool_call>` (both reserved, spelled by the
 // template) with a JSON `{"name", "arguments"}` body. Tried after ./xml-parameters.ts, which
 // claims the templates that write an XML body inside the same tags (Qwen3-Coder, Qwen3.5).
+import { blockMarkers } from "../../../families/block-markers.ts";
 import type { Recognizer } from "../part.ts";
 
 const OPEN = "<tool_call>";
@@ -14,8 +15,7 @@ export const toolCallTag: Recognizer = {
     return {
       name: "tool_call JSON",
       markers: {
-        [OPEN]: { move: "block-open", block: "tool_call" },
-        [CLOSE]: { move: "block-close", block: "tool_call" },
+        ...blockMarkers(OPEN, CLOSE, "tool_call"),
       },
       blocks: [{ name: "tool_call", emits: "action", body: "json-call" }],
       evidence: [

@@ -8,6 +8,7 @@
 // (`<｜DSML｜function_calls>`), which become text markers. A two-call turn tells whether the
 // wrapper holds one call or all of them; a spelling that reads one call per body cannot take the
 // latter, and the template is then not recognized.
+import { blockMarkers } from "../../../families/block-markers.ts";
 import { XML_SPELLINGS, type XmlSpelling, type XmlSyntax } from "../../../families/xml-spellings.ts";
 import type { Generated, Piece, ProbeContext } from "../context.ts";
 import type { FormatPart, Recognizer } from "../part.ts";
@@ -106,10 +107,7 @@ function part(ctx: ProbeContext): FormatPart | null {
   });
   const wrappers = two === null ? 1 : count(two, open, reserved !== null);
   if (wrappers < 2 && !found.sp.multiple) return null;
-  const moves = {
-    [open]: { move: "block-open", block: BLOCK },
-    [close]: { move: "block-close", block: BLOCK },
-  } as const;
+  const moves = blockMarkers(open, close, BLOCK);
   const newlines = callLayout(ctx, { name: NAME, arguments: { [KEY]: VALUE } }, open, close);
   const how = reserved !== null ? "reserved tokens" : "literal tags (text markers)";
   return {
