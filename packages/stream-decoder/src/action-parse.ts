@@ -204,9 +204,9 @@ function checkCall(
 /**
  * A JSON call `{"name": N, K: {...}}` (`nameKey` for "name"), K the first of `argsKeys` present
  * (none: {}; a JSON string holding the object is decoded once); a second name key is an error
- * (DUPLICATE_NAME_ERROR); a string at `idKey` is the call's id. Parsed with JSON.parse: in V8 the native
- * parse of the whole text costs less than following it unit by unit in JavaScript as it
- * arrives (bench/README.md, decoder tool rows), so a body that is not streamed is read here.
+ * (DUPLICATE_NAME_ERROR); a string at `idKey` is the call's id. Parsed with JSON.parse: the
+ * reading of a text that is already whole (a list element, the reference path), and of a body
+ * the incremental reader found malformed, whose error JSON.parse spells.
  */
 export function parseJsonCall(
   raw: string,

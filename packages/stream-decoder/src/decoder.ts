@@ -33,10 +33,14 @@ import type { DecoderErrorCode, DecoderHandler, MessageHeader, StopInfo, StopRea
 import {
   byteSplitsOf,
   flatText,
+  jsonPlainness,
+  jsonPlainOf,
   type NlAllCut,
   nlAllCutOf,
   nlCutOf,
   nlTextOf,
+  PLAIN_UNKNOWN,
+  PLAIN_YES,
   plainTextOf,
 } from "./fast-tables.ts";
 import { type CoreHandler, coreHandler } from "./handler.ts";
@@ -46,7 +50,6 @@ import { SLOW_PATH_ONLY } from "./internal.ts";
 import { quote40 } from "./model-text.ts";
 import { newlines, trailingNewlines } from "./newlines.ts";
 import { checkPush } from "./push-guard.ts";
-import { RawText } from "./raw-text.ts";
 import {
   bodyParserOptions,
   Cls,
@@ -262,10 +265,25 @@ export class StreamDecoder implements Decoder {
   private parser: BodyParser | null = null;
   /** The open action's parser reads chunks (BodyParser.readsText); false: only raw at its end. */
   private parserReads = false;
+  /** The open action's parser when it takes JSON-plain pieces whole (BodyParser.feedPlain), else null. */
+  private plainFeeder: BodyParser | null = null;
+  /** jsonPlainOf(spec), once a parser with feedPlain opened. */
+  private jsonPlain: Uint8Array | null = null;
   /** The open action's parser cuts a list of calls (BodyParser.feedCall). */
   private callList = false;
-  /** Action text so far (./raw-text.ts says why a buffer of code units, not `raw += t`). */
-  private readonly raw = new RawText();
+  /**
+   * Action text so far, but for `run`: a string grown per chunk, i.e. a rope that V8 makes flat
+   * only when someone reads its text (the consumer of action_end.raw, or a parser that reads
+   * it at the close), so an action costs one concatenation per token and no copy.
+   */
+  private raw = "";
+  /**
+   * JSON-plain pieces deferred while the parser defersPlain: the raw text's tail, and ONE
+   * feedPlain() for the parser when anything else comes (flushRun): the same rope node.
+   */
+  private run = "";
+  /** Units of the action text (raw and run) counted against maxBufferedChars. */
+  private rawChars = 0;
   private rawOverflow = false;
   /** FIELDS header: its parts (P_* kinds and texts), their total length, the role the prompt preset. */
   private fieldKinds: number[] = [];
@@ -502,14 +520,73 @@ export class StreamDecoder implements Decoder {
   }
 
   /**
-   * After an action text's event: the parser's chunk (only when it reads chunks: a JSON call
-   * that is not streamed is parsed from `raw` at its end) and the raw text.
+   * actionTail for the table text `t` of ID `id` (the fast path), for a JSON reader
+   * (BodyParser.feedPlain): a per-spec byte per ID says whether the piece is JSON-plain, so the
+   * reader does not scan it again at every token; while the reader defers plain pieces (inside
+   * a string, not streamed) the piece only joins `run`, one concatenation and no call.
+   */
+  private actionPiece(id: number, t: string): void {
+    const p = this.plainFeeder;
+    if (p === null) {
+      this.actionTail(t);
+      return;
+    }
+    const plain = this.jsonPlain as Uint8Array;
+    let f = plain[id];
+    if (f === PLAIN_UNKNOWN) {
+      f = jsonPlainness(t);
+      plain[id] = f;
+    }
+    if (f === PLAIN_YES) {
+      if (p.defersPlain === true && this.deferPlain(t)) return;
+      if (this.run !== "") this.flushRun(p);
+      (p.feedPlain as (text: string) => void).call(p, t);
+    } else {
+      if (this.run !== "") this.flushRun(p);
+      p.feed(t);
+    }
+    this.keepAction(t);
+  }
+
+  /** A JSON-plain chunk joins the deferred run (false: it would pass maxBufferedChars). */
+  private deferPlain(t: string): boolean {
+    const n = this.rawChars + t.length;
+    if (this.rawOverflow || n > this.maxBuffered) return false;
+    this.rawChars = n;
+    this.run += t;
+    return true;
+  }
+
+  /** The deferred run (non-empty) to the raw text and, as one chunk, to the parser `p`. */
+  private flushRun(p: BodyParser): void {
+    const r = this.run;
+    this.run = "";
+    this.raw += r;
+    (p.feedPlain as (text: string) => void).call(p, r);
+  }
+
+  /**
+   * After an action text's event: the parser's chunk (only when it reads chunks; one that does
+   * not reads `raw` at the close) and the raw text.
    */
   private actionTail(t: string): void {
-    if (this.parserReads) (this.parser as BodyParser).feed(t);
-    const raw = this.raw;
-    if (!this.rawOverflow && raw.length + t.length <= this.maxBuffered) raw.append(t);
-    else this.keepRaw(t);
+    if (this.parserReads) {
+      const p = this.parser as BodyParser;
+      // A piece with no table entry (a byte piece's characters, an emoji) inside a string.
+      if (p.defersPlain === true && jsonPlainness(t) === PLAIN_YES && this.deferPlain(t)) return;
+      if (this.run !== "") this.flushRun(p);
+      p.feed(t);
+    }
+    this.keepAction(t);
+  }
+
+  /** An action chunk into the raw text (within maxBufferedChars, else keepRaw's error). */
+  private keepAction(t: string): void {
+    const n = this.rawChars + t.length;
+    if (!this.rawOverflow && n <= this.maxBuffered) {
+      this.rawChars = n;
+      this.raw += t;
+    } else this.keepRaw(t);
   }
 
   /**
@@ -531,7 +608,9 @@ export class StreamDecoder implements Decoder {
       const kind = this.actionKind;
       this.finishAction(p);
       this.h.onActionStart(kind);
-      this.raw.clear();
+      this.raw = "";
+      this.run = "";
+      this.rawChars = 0;
       this.rawOverflow = false;
       p.nextCall?.();
     }
@@ -540,7 +619,7 @@ export class StreamDecoder implements Decoder {
   /** Keeps action text for the action's end (bounded by maxBufferedChars). */
   private keepRaw(t: string): void {
     if (this.rawOverflow) return;
-    if (this.raw.length + t.length > this.maxBuffered) {
+    if (this.rawChars + t.length > this.maxBuffered) {
       this.rawOverflow = true;
       this.error(
         "buffer-overflow",
@@ -548,7 +627,8 @@ export class StreamDecoder implements Decoder {
       );
       return;
     }
-    this.raw.append(t);
+    this.rawChars += t.length;
+    this.raw += t;
   }
 
   /**
@@ -870,7 +950,9 @@ export class StreamDecoder implements Decoder {
     this.nlMode = NL_NONE;
     this.actionKind = kind;
     this.actionBody = body;
-    this.raw.clear();
+    this.raw = "";
+    this.run = "";
+    this.rawChars = 0;
     this.rawOverflow = false;
     let p: BodyParser | null = null;
     if (body >= 0) {
@@ -891,6 +973,8 @@ export class StreamDecoder implements Decoder {
   private useParser(p: BodyParser | null): void {
     this.parser = p;
     this.parserReads = p !== null && (p.readsText === undefined || p.readsText());
+    this.plainFeeder = this.parserReads && p?.feedPlain !== undefined && p.feedCall === undefined ? p : null;
+    if (this.plainFeeder !== null && this.jsonPlain === null) this.jsonPlain = jsonPlainOf(this.spec);
     this.callList = p !== null && p.feedCall !== undefined;
   }
 
@@ -904,7 +988,11 @@ export class StreamDecoder implements Decoder {
   /** The action_end of the current action (its parser `p`, null without one). */
   private finishAction(p: BodyParser | null): void {
     const kind = this.actionKind;
-    const text = this.raw.take();
+    if (p !== null && this.run !== "") this.flushRun(p);
+    const text = this.raw;
+    this.raw = "";
+    this.run = "";
+    this.rawChars = 0;
     if (this.rawOverflow)
       this.h.onActionEnd({ kind, raw: text, error: "action text exceeded maxBufferedChars" });
     else {
@@ -1221,7 +1309,10 @@ export class StreamDecoder implements Decoder {
     }
     this.endSpanAt(DROP_NONE, text);
     if (this.isStopped) return;
-    this.parser?.separator();
+    const p = this.parser;
+    if (p === null) return;
+    if (this.run !== "") this.flushRun(p);
+    p.separator();
   }
 
   // ---- text markers and open text ----
@@ -1418,7 +1509,9 @@ export class StreamDecoder implements Decoder {
       this.nlMode = NL_NONE;
       this.actionKind = kind;
       this.actionBody = -1;
-      this.raw.clear();
+      this.raw = "";
+      this.run = "";
+      this.rawChars = 0;
       this.rawOverflow = false;
       const parser = this.toolArgs ?? new HarmonyArgumentsParser();
       this.toolArgs = parser;
@@ -1575,7 +1668,7 @@ export class StreamDecoder implements Decoder {
       }
       if (f === FAST_ACTION) {
         this.ht.onActionText(t);
-        this.actionTail(t);
+        this.actionPiece(id, t);
         return;
       }
     }
@@ -1593,7 +1686,11 @@ export class StreamDecoder implements Decoder {
           const state = this.state;
           if (state === S_CONTENT) this.ht.onText(t);
           else if (state === S_REASONING) this.ht.onReasoning(t);
-          else this.actionText(t);
+          else if (this.callList) this.actionText(t);
+          else {
+            this.ht.onActionText(t);
+            this.actionPiece(id, t);
+          }
         } else this.emitText(t);
         // The stop matcher's state decides the mode too.
         if (m !== null) this.setSlow(this.slow);
@@ -1933,12 +2030,13 @@ export class StreamDecoder implements Decoder {
         if (f === FAST_ACTION) {
           // A run of action text: the piece to onActionText, then to the parser (if it reads
           // chunks) and the raw text, while the mode holds (a handler may end the stream).
+          let cur = id;
           for (;;) {
             h.onActionText(t);
-            this.actionTail(t);
+            this.actionPiece(cur, t);
             if (i === n || this.fast !== FAST_ACTION) break;
-            const next = ids[i] as number;
-            t = typeof next === "number" ? table[next] : undefined;
+            cur = ids[i] as number;
+            t = typeof cur === "number" ? table[cur] : undefined;
             if (t === undefined) break;
             i++;
           }
@@ -1981,7 +2079,9 @@ export class StreamDecoder implements Decoder {
     this.actionKind = "";
     this.actionBody = -1;
     this.useParser(null);
-    this.raw.clear();
+    this.raw = "";
+    this.run = "";
+    this.rawChars = 0;
     this.rawOverflow = false;
     this.fieldKinds = [];
     this.fieldTexts = [];

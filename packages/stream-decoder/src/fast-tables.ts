@@ -94,6 +94,37 @@ export function byteSplitsOf(spec: DecoderSpec): (ByteSplit | null | undefined)[
   return out;
 }
 
+const JSON_PLAIN = new WeakMap<DecoderSpec, Uint8Array>();
+
+/** jsonPlainOf entries: not looked at yet, JSON-plain, not. */
+export const PLAIN_UNKNOWN = 0;
+export const PLAIN_YES = 1;
+export const PLAIN_NO = 2;
+
+/**
+ * Per spec, filled lazily at an ID's first sight in an action body whose parser reads JSON
+ * (BodyParser.feedPlain): PLAIN_YES when the ID's text holds no quote, backslash or unit
+ * below U+0020, so a JSON reader inside a string takes it whole instead of scanning it again
+ * per token.
+ */
+export function jsonPlainOf(spec: DecoderSpec): Uint8Array {
+  let out = JSON_PLAIN.get(spec);
+  if (out === undefined) {
+    out = new Uint8Array(spec.classes.length);
+    JSON_PLAIN.set(spec, out);
+  }
+  return out;
+}
+
+/** PLAIN_YES or PLAIN_NO for text `t` (see jsonPlainOf). */
+export function jsonPlainness(t: string): number {
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 34 || c === 92 || c < 32) return PLAIN_NO;
+  }
+  return PLAIN_YES;
+}
+
 const CODES: number[] = [];
 
 /**

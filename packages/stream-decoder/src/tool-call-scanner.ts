@@ -207,8 +207,13 @@ export class ToolCallScanner {
   private readonly buildOption: boolean;
   private readonly maxKept: number;
   private state = P_BEFORE;
-  /** Open containers (C_OBJECT / C_ARRAY / C_ROOT) in stack[0 .. depth); the top-level object is depth 1. */
-  private readonly stack = new Uint8Array(MAX_NESTING_DEPTH);
+  /**
+   * Open containers (C_OBJECT / C_ARRAY / C_ROOT) in stack[0 .. depth); the top-level object is
+   * depth 1. At most MAX_NESTING_DEPTH entries (startValue). A plain array grown as needed, not a
+   * typed array of the cap: a reader is made per decoder, and a typed array of that size is
+   * allocated outside the JS heap, which cost more than a short call's whole read.
+   */
+  private readonly stack: number[] = [];
   private depth = 0;
   private num = N_MINUS;
   private lit = "";
@@ -266,8 +271,9 @@ export class ToolCallScanner {
     this.sink = sink;
     this.depth = 0;
     this.valRole = V_OTHER;
-    this.values.length = 0;
-    this.keys.length = 0;
+    // (Setting an array's length is a builtin call: skipped when there is nothing to drop.)
+    if (this.values.length !== 0) this.values.length = 0;
+    if (this.keys.length !== 0) this.keys.length = 0;
     if (this.argsTop) {
       // The arguments value sits where a call object's "arguments" value would: depth 1.
       this.stack[0] = C_ROOT;
@@ -342,13 +348,33 @@ export class ToolCallScanner {
       const d = t.charCodeAt(j);
       if (d === 34 || d === 92 || d < 32) return false;
     }
+    this.plainValue(t);
+    return true;
+  }
+
+  /** True inside a string value: a JSON-plain chunk now only adds to that string (feedPlain). */
+  get inStringValue(): boolean {
+    return this.state === P_STR && this.strKind === STR_VALUE;
+  }
+
+  /**
+   * feed() of a chunk known to hold no quote, backslash or control unit (JSON-plain: the
+   * decoder's per-ID table says so): inside a string value it is taken whole, with no scan.
+   */
+  feedPlain(t: string): void {
+    if (this.state === P_STR && this.strKind === STR_VALUE) this.plainValue(t);
+    else this.feedUnits(t);
+  }
+
+  /** A JSON-plain chunk inside a string value: kept (building) and streamed. */
+  private plainValue(t: string): void {
+    const n = t.length;
     if (this.build) {
       this.fed += n;
       if (this.fed <= this.maxKept) this.str += t;
       else this.dropBuild();
     }
     if (this.args === A_STREAMING && n > 0 && this.sink !== null) this.sink.onToolCallArguments(t);
-    return true;
   }
 
   private feedUnits(t: string): void {

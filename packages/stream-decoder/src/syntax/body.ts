@@ -21,6 +21,20 @@ export interface BodyParser {
   /** The next chunk of the body's decoded text. */
   feed(text: string): void;
   /**
+   * Optional: feed() of a chunk the decoder knows to be JSON-plain (no quote, backslash or
+   * unit below U+0020; a per-ID table says so), which a JSON reader inside a string takes
+   * without a scan.
+   * Absent: the decoder calls feed() for every chunk.
+   */
+  feedPlain?(text: string): void;
+  /**
+   * With feedPlain: true while the text fed so far ends inside a string whose JSON-plain chunks
+   * need not arrive one by one (nothing is streamed from them); the decoder may then join a run
+   * of such chunks and hand it over as ONE feedPlain() before the next other chunk, separator()
+   * or end(). Read after every feed / feedPlain call.
+   */
+  readonly defersPlain?: boolean;
+  /**
    * After reset(): false when feed() would ignore the text (the body is read from `raw` at
    * end()), so the decoder's fast path does not call it. Absent: true.
    */

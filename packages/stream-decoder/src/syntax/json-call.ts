@@ -1,12 +1,14 @@
 // Body syntax "json-call": `{"name": N, "arguments"|"parameters": {...}}`.
-// Streamed (a sink): one pass of the incremental JSON reader (../tool-call-scanner.ts) as the
-// chunks arrive gives the name, the raw arguments text AND the call's value, so end() only
-// checks the built value (a malformed body is the exception: JSON.parse of the decoder's text
-// spells the error). Not streamed: feed() is one test per chunk and end() parses the text the
-// decoder kept with JSON.parse (parseJsonCall), which in V8 costs less than reading it unit by
-// unit in JavaScript as it arrives; no reader is made until a body is streamed. With the
-// request's tools, a call naming any other tool is an error result naming it (knownTool).
-import { type ActionResult, jsonCallResult, knownTool, parseJsonCall } from "../action-parse.ts";
+// One pass of the incremental JSON reader (../tool-call-scanner.ts) as the chunks arrive gives
+// the call's value (and, streamed, the name and the raw arguments text), so end() only checks
+// the built value; a malformed body is the exception: JSON.parse of the decoder's text spells
+// the error. Inside a string value the reader takes a JSON-plain chunk whole (feedPlain: the
+// decoder knows from a per-ID table that it holds no quote, backslash or control unit), and,
+// not streamed, it lets the decoder join a run of them into one chunk (defersPlain): a long
+// argument string then costs one concatenation per token, shared with the action's raw text.
+// With the request's tools, a call naming any other tool is an error result naming it
+// (knownTool).
+import { type ActionResult, jsonCallResult, knownTool } from "../action-parse.ts";
 import { ToolCallScanner, type ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, BodyParserOptions, ToolSchemas } from "./body.ts";
 
@@ -15,50 +17,48 @@ const PARAMETERS_FIRST: readonly string[] = ["parameters", "arguments"];
 
 export class JsonCallParser implements BodyParser {
   private readonly argsKeys: readonly string[];
-  private readonly maxBufferedChars: number;
-  /** Made at the first streamed body; null until then. */
-  private scanner: ToolCallScanner | null = null;
-  private streaming = false;
+  private readonly scanner: ToolCallScanner;
   private sink: ToolCallSink | null = null;
   /** The request's tools: a call must name one of them (knownTool). */
   private tools: ToolSchemas | undefined = undefined;
+  /** Not streamed and inside a string value: plain chunks may come as one run (BodyParser). */
+  defersPlain = false;
 
   constructor(options: BodyParserOptions) {
     this.argsKeys = options.argumentsKey === "parameters" ? PARAMETERS_FIRST : ARGUMENTS_FIRST;
-    this.maxBufferedChars = options.maxBufferedChars;
+    const max = options.maxBufferedChars;
+    this.scanner = new ToolCallScanner(null, max, { build: true, maxKept: max });
   }
 
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined): void {
     this.tools = tools;
-    this.streaming = sink !== null;
     this.sink = sink;
-    if (sink === null) return;
-    const max = this.maxBufferedChars;
-    if (this.scanner === null) this.scanner = new ToolCallScanner(sink, max, { build: true, maxKept: max });
-    else this.scanner.reset(sink);
+    this.scanner.reset(sink);
+    this.defersPlain = false;
   }
 
   feed(text: string): void {
-    if (this.streaming) (this.scanner as ToolCallScanner).feed(text);
+    this.scanner.feed(text);
+    this.defersPlain = this.sink === null && this.scanner.inStringValue;
   }
 
-  readsText(): boolean {
-    return this.streaming;
+  feedPlain(text: string): void {
+    this.scanner.feedPlain(text);
+    this.defersPlain = this.sink === null && this.scanner.inStringValue;
   }
 
   separator(): void {}
 
-  /** `raw`: the body text the decoder kept (read unless the body was streamed and well formed). */
+  /** `raw`: the body text the decoder kept (read only when the reader has no value). */
   end(raw: string): ActionResult {
-    if (!this.streaming) return knownTool(parseJsonCall(raw, this.argsKeys), this.tools);
-    this.streaming = false;
-    const scanner = this.scanner as ToolCallScanner;
+    const scanner = this.scanner;
     const r = jsonCallResult(scanner, raw, this.argsKeys);
     // Arguments written as a JSON string were not streamed: the decoded object is one delta.
     if (scanner.argumentsString && "call" in r)
       this.sink?.onToolCallArguments(JSON.stringify(r.call.arguments));
     // The built value is the caller's now; the reader holds nothing until the next body.
     scanner.reset(null);
+    this.defersPlain = false;
     return knownTool(r, this.tools);
   }
 }
