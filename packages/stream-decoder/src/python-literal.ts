@@ -32,7 +32,7 @@ function quote40(s: string): string {
   return JSON.stringify(s.length > 40 ? `${s.slice(0, 40)}…` : s);
 }
 
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+export const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   "\\": "\\",
   "'": "'",
   '"': '"',

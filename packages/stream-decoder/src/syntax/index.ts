@@ -22,7 +22,7 @@ import { XmlCallListParser, XmlCallParser } from "./xml-call.ts";
 export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactory>>> = {
   "json-call": (o) => new JsonCallParser(o),
   "json-call-list": createJsonCallListParser,
-  "python-call": () => new PythonCallParser(),
+  "python-call": (o) => new PythonCallParser(o.maxBufferedChars),
   raw: () => new RawParser(),
   "fenced-json-call": createFencedJsonCallParser,
   "xml-call": (o) => new XmlCallParser(o.maxBufferedChars),
