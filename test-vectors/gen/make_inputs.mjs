@@ -6,6 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { a, s, u } from "./gen_common.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "..");
@@ -239,9 +240,6 @@ const ilmPluginSchema = JSON.stringify([
 ]);
 
 const conv = (name, format, request) => ({ name, format, request });
-const u = (content, extra = {}) => ({ role: "user", content, ...extra });
-const a = (content, extra = {}) => ({ role: "assistant", content, ...extra });
-const s = (content, extra = {}) => ({ role: "system", content, ...extra });
 
 const conversations = [
   // InternLM2
