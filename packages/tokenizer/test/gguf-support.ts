@@ -32,6 +32,16 @@ export function writeGguf(kvs: readonly Kv[], version = 3): Uint8Array {
     u64(BigInt(b.length));
     for (const x of b) u8(x);
   };
+  // One writer per value type, for a value and for each element of an array.
+  const value: Record<Exclude<Kv["type"], "array">, (v: string | number | bigint | boolean) => void> = {
+    string: (v) => str(v as string),
+    u8: (v) => u8(v as number),
+    u32: (v) => u32(v as number),
+    i32: (v) => u32((v as number) >>> 0),
+    f32: (v) => f32(v as number),
+    u64: (v) => u64(v as bigint),
+    bool: (v) => u8(v ? 1 : 0),
+  };
   for (const c of "GGUF") u8(c.charCodeAt(0));
   u32(version);
   u64(0n);
@@ -39,37 +49,13 @@ export function writeGguf(kvs: readonly Kv[], version = 3): Uint8Array {
   for (const kv of kvs) {
     str(kv.key);
     u32(CODE[kv.type]);
-    switch (kv.type) {
-      case "string":
-        str(kv.value);
-        break;
-      case "u8":
-        u8(kv.value);
-        break;
-      case "u32":
-        u32(kv.value);
-        break;
-      case "i32":
-        u32(kv.value >>> 0);
-        break;
-      case "f32":
-        f32(kv.value);
-        break;
-      case "u64":
-        u64(kv.value);
-        break;
-      case "bool":
-        u8(kv.value ? 1 : 0);
-        break;
-      case "array":
-        u32(CODE[kv.of]);
-        u64(BigInt(kv.value.length));
-        for (const v of kv.value)
-          if (kv.of === "string") str(v as string);
-          else if (kv.of === "i32") u32((v as number) >>> 0);
-          else f32(v as number);
-        break;
+    if (kv.type !== "array") {
+      value[kv.type](kv.value);
+      continue;
     }
+    u32(CODE[kv.of]);
+    u64(BigInt(kv.value.length));
+    for (const v of kv.value) value[kv.of](v);
   }
   return Uint8Array.from(parts);
 }
