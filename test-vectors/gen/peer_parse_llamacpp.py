@@ -113,6 +113,16 @@ class Parser:
         self.i += 1
         return tok
 
+    def items(self, close):
+        """Comma-separated expressions up to `close` (taken; a trailing comma is allowed)."""
+        out = []
+        while self.peek()[1] != close:
+            out.append(self.expr())
+            if self.peek()[1] == ",":
+                self.take()
+        self.take(close)
+        return out
+
     def expr(self):
         """string | number | id | id(args) | std::string(...) | { list } ; returns a tagged tuple."""
         kind, val, _ = self.peek()
@@ -126,24 +136,12 @@ class Parser:
             return ("num", float(val) if "." in val else int(val))
         if val == "{":
             self.take()
-            items = []
-            while self.peek()[1] != "}":
-                items.append(self.expr())
-                if self.peek()[1] == ",":
-                    self.take()
-            self.take("}")
-            return ("list", items)
+            return ("list", self.items("}"))
         if kind == "id":
             self.take()
             if self.peek()[1] == "(":
                 self.take()
-                args = []
-                while self.peek()[1] != ")":
-                    args.append(self.expr())
-                    if self.peek()[1] == ",":
-                        self.take()
-                self.take(")")
-                return ("call", val, args)
+                return ("call", val, self.items(")"))
             return ("id", val)
         raise Unreadable("unexpected token %r" % val)
 
@@ -297,12 +295,7 @@ def read_chain(env, p):
         p.take(".")
         method = p.take()[1]
         p.take("(")
-        args = []
-        while p.peek()[1] != ")":
-            args.append(p.expr())
-            if p.peek()[1] == ",":
-                p.take()
-        p.take(")")
+        args = p.items(")")
         if method == "run":
             return case
         if method == "expect":
