@@ -149,6 +149,13 @@ class Parser:
 # --- the file's values ---------------------------------------------------------------------
 
 
+def items_of(e, what):
+    """The elements of a `{ ... }` expression; Unreadable naming `what` for anything else."""
+    if e[0] != "list":
+        raise Unreadable(what + " not a list")
+    return e[1]
+
+
 def assist(content="", reasoning="", name="", arguments="", call_id=""):
     """simple_assist_msg: a call is added when the name or the id is non-empty."""
     calls = [{"name": name, "arguments": arguments, "id": call_id}] if name or call_id else []
@@ -218,10 +225,8 @@ class Env:
 
     def calls(self, e):
         """expect_tool_calls({ { name, args, id }, ... }): common_chat_tool_call aggregates."""
-        if e[0] != "list":
-            raise Unreadable("tool calls not a list")
         out = []
-        for c in e[1]:
+        for c in items_of(e, "tool calls"):
             if c[0] != "list" or not 2 <= len(c[1]) <= 3:
                 raise Unreadable("tool call not {name, args[, id]}")
             f = c[1]
@@ -230,10 +235,8 @@ class Env:
         return out
 
     def tool_list(self, e):
-        if e[0] != "list":
-            raise Unreadable("tools not a list")
         out = []
-        for x in e[1]:
+        for x in items_of(e, "tools"):
             if x[0] == "id" and x[1] in self.tools:
                 out.append(self.tools[x[1]])
             elif x[0] == "list" and len(x[1]) == 3:
@@ -244,16 +247,12 @@ class Env:
         return out
 
     def message_list(self, e):
-        if e[0] != "list":
-            raise Unreadable("messages not a list")
-        out = []
-        for x in e[1]:
-            if x[0] == "id" and x[1] == "message_user":
-                out.append({"role": "user", "content": "Hey there!"})
-            else:
-                m = self.msg(x)
-                out.append({"role": "assistant", **m})
-        return out
+        return [self.list_message(x) for x in items_of(e, "messages")]
+
+    def list_message(self, x):
+        if x[0] == "id" and x[1] == "message_user":
+            return {"role": "user", "content": "Hey there!"}
+        return {"role": "assistant", **self.msg(x)}
 
 
 ENUMS = {

@@ -82,13 +82,7 @@ export function tinyGpt2Kvs(
   }
   return [
     { key: "general.architecture", type: "string", value: "llama" },
-    { key: "tokenizer.ggml.model", type: "string", value: "gpt2" },
-    { key: "tokenizer.ggml.pre", type: "string", value: "qwen2" },
-    { key: "tokenizer.ggml.tokens", type: "array", of: "string", value: tokens },
-    { key: "tokenizer.ggml.token_type", type: "array", of: "i32", value: types },
-    { key: "tokenizer.ggml.merges", type: "array", of: "string", value: merges },
-    { key: "tokenizer.ggml.eos_token_id", type: "u32", value: tokens.indexOf("<|im_end|>") },
-    { key: "tokenizer.ggml.bos_token_id", type: "u32", value: tokens.indexOf("<|endoftext|>") },
+    ...gpt2Kvs({ pre: "qwen2", tokens, types, merges, eos: "<|im_end|>", bos: "<|endoftext|>" }),
     { key: "tokenizer.chat_template", type: "string", value: template },
   ];
 }
@@ -107,12 +101,26 @@ export function outsideSymbolsGpt2Kvs(extra: readonly Kv[] = []): Kv[] {
   const types = tokens.map((t) => (t === "<|endoftext|>" ? 3 : 1));
   return [
     ...extra,
+    ...gpt2Kvs({ pre: "gpt-2", tokens, types, merges, eos: "<|endoftext|>", bos: "<|endoftext|>" }),
+  ];
+}
+
+/** The tokenizer keys of a byte-level ("gpt2") vocabulary; eos and bos by their token strings. */
+function gpt2Kvs(v: {
+  pre: string;
+  tokens: string[];
+  types: number[];
+  merges: string[];
+  eos: string;
+  bos: string;
+}): Kv[] {
+  return [
     { key: "tokenizer.ggml.model", type: "string", value: "gpt2" },
-    { key: "tokenizer.ggml.pre", type: "string", value: "gpt-2" },
-    { key: "tokenizer.ggml.tokens", type: "array", of: "string", value: tokens },
-    { key: "tokenizer.ggml.token_type", type: "array", of: "i32", value: types },
-    { key: "tokenizer.ggml.merges", type: "array", of: "string", value: merges },
-    { key: "tokenizer.ggml.eos_token_id", type: "u32", value: tokens.indexOf("<|endoftext|>") },
-    { key: "tokenizer.ggml.bos_token_id", type: "u32", value: tokens.indexOf("<|endoftext|>") },
+    { key: "tokenizer.ggml.pre", type: "string", value: v.pre },
+    { key: "tokenizer.ggml.tokens", type: "array", of: "string", value: v.tokens },
+    { key: "tokenizer.ggml.token_type", type: "array", of: "i32", value: v.types },
+    { key: "tokenizer.ggml.merges", type: "array", of: "string", value: v.merges },
+    { key: "tokenizer.ggml.eos_token_id", type: "u32", value: v.tokens.indexOf(v.eos) },
+    { key: "tokenizer.ggml.bos_token_id", type: "u32", value: v.tokens.indexOf(v.bos) },
   ];
 }
