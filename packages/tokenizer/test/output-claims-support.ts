@@ -12,6 +12,7 @@ import {
   loadFormat,
   templateDir,
 } from "../../../test-vectors/peer-parse/score.ts";
+import { specialAddedToken } from "../../../test-vectors/peer-parse/vocabulary-files.ts";
 import {
   type AddedToken,
   createTemplateTokenizer,
@@ -48,15 +49,7 @@ function tokenizerJson(): string {
   });
   const markers = new Set<string>(TURN_TOKENS);
   for (const e of Object.values(formats().templates)) for (const m of e.vocabulary.markers) markers.add(m);
-  const added = [...markers].map((content, i) => ({
-    id: 256 + i,
-    content,
-    special: true,
-    single_word: false,
-    lstrip: false,
-    rstrip: false,
-    normalized: false,
-  }));
+  const added = [...markers].map((content, i) => specialAddedToken(256 + i, content));
   return JSON.stringify({
     version: "1.0",
     truncation: null,
