@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Template } from "@huggingface/jinja";
 import tokenizers from "tokenizers";
+import { unicodeToByte } from "./byte-alphabet.mjs";
 import {
   dataPackage,
   outDirArg,
@@ -54,28 +55,6 @@ class Rng {
   pick(arr) {
     return arr[this.below(arr.length)];
   }
-}
-
-// GPT-2 byte-level alphabet: byte -> char.
-function bytesToUnicode() {
-  const bs = [];
-  for (let b = 0x21; b <= 0x7e; b++) bs.push(b);
-  for (let b = 0xa1; b <= 0xac; b++) bs.push(b);
-  for (let b = 0xae; b <= 0xff; b++) bs.push(b);
-  const cs = [...bs];
-  let n = 0;
-  for (let b = 0; b < 256; b++) {
-    if (!bs.includes(b)) {
-      bs.push(b);
-      cs.push(256 + n);
-      n++;
-    }
-  }
-  const map = new Map();
-  bs.forEach((b, i) => {
-    map.set(b, String.fromCodePoint(cs[i]));
-  });
-  return map;
 }
 
 const VALID_CHARS = [
@@ -186,8 +165,7 @@ async function main() {
   );
 
   // ---- decode vectors
-  const b2u = bytesToUnicode();
-  const u2b = new Map([...b2u].map(([b, c]) => [c, b]));
+  const u2b = unicodeToByte();
   const idBytes = new Array(FIRST_ADDED);
   const bytesKeyToId = new Map();
   for (const [token, id] of Object.entries(vocab)) {
