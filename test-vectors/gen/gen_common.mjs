@@ -119,6 +119,15 @@ export function splitRendered(cases, rendered) {
   return { ok, errors };
 }
 
+/** An OpenAI function tool; `parameters` is left out when not given. */
+export const functionTool = (name, description, parameters) => ({
+  type: "function",
+  function: parameters === undefined ? { name, description } : { name, description, parameters },
+});
+/** A JSON Schema object of these properties (`required` listed when given). */
+export const objectSchema = (properties, required) =>
+  required === undefined ? { type: "object", properties } : { type: "object", properties, required };
+
 /** A user message (extra keys after `content`). */
 export const u = (content, extra = {}) => ({ role: "user", content, ...extra });
 /** An assistant message (extra keys after `content`). */

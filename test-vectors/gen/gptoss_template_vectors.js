@@ -24,60 +24,48 @@ export const NOW = gen.NOW;
 
 const DATE = gen.NOW.slice(0, 10);
 
-const WEATHER = {
-  type: "function",
-  function: {
-    name: "get_weather",
-    description: "Get the current weather for a city.",
-    parameters: {
-      type: "object",
-      properties: {
-        city: { type: "string", description: "The city name" },
-        unit: { type: "string", enum: ["celsius", "fahrenheit"], default: "celsius" },
-      },
-      required: ["city"],
+const WEATHER = gen.functionTool(
+  "get_weather",
+  "Get the current weather for a city.",
+  gen.objectSchema(
+    {
+      city: { type: "string", description: "The city name" },
+      unit: { type: "string", enum: ["celsius", "fahrenheit"], default: "celsius" },
     },
-  },
-};
-const SEARCH = {
-  type: "function",
-  function: {
-    name: "search",
-    description: "Search the web.",
-    parameters: {
-      type: "object",
-      properties: {
-        query: { type: "string" },
-        limit: { type: "integer", default: 5, description: "How many results" },
-        safe: { type: "boolean" },
-        tags: { type: "array", items: { type: "string" }, nullable: true },
-        scores: { type: "array", items: { type: "number" } },
-        anything: { type: "array" },
-        filters: {
-          type: "object",
-          properties: { lang: { type: "string" }, year: { type: "integer" } },
-          required: ["lang"],
-        },
-        points: {
-          type: "array",
-          items: { type: "object", properties: { x: { type: "number" }, y: { type: "number" } } },
-        },
-        mode: { type: ["string", "null"] },
-        either: {
-          oneOf: [
-            { type: "string", description: "a name" },
-            { type: "integer", default: 3 },
-          ],
-          default: "x",
-        },
-        note: { type: "string", nullable: true, default: "none" },
-        empty: { type: "object" },
+    ["city"],
+  ),
+);
+const SEARCH = gen.functionTool(
+  "search",
+  "Search the web.",
+  gen.objectSchema(
+    {
+      query: { type: "string" },
+      limit: { type: "integer", default: 5, description: "How many results" },
+      safe: { type: "boolean" },
+      tags: { type: "array", items: { type: "string" }, nullable: true },
+      scores: { type: "array", items: { type: "number" } },
+      anything: { type: "array" },
+      filters: gen.objectSchema({ lang: { type: "string" }, year: { type: "integer" } }, ["lang"]),
+      points: {
+        type: "array",
+        items: gen.objectSchema({ x: { type: "number" }, y: { type: "number" } }),
       },
-      required: ["query"],
+      mode: { type: ["string", "null"] },
+      either: {
+        oneOf: [
+          { type: "string", description: "a name" },
+          { type: "integer", default: 3 },
+        ],
+        default: "x",
+      },
+      note: { type: "string", nullable: true, default: "none" },
+      empty: { type: "object" },
     },
-  },
-};
-const NO_PARAMS = { type: "function", function: { name: "get_time", description: "Get the time." } };
+    ["query"],
+  ),
+);
+const NO_PARAMS = gen.functionTool("get_time", "Get the time.");
 
 const calls = (name, args, id = "call_1") => [{ id, type: "function", function: { name, arguments: args } }];
 
