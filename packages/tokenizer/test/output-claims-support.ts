@@ -6,6 +6,7 @@
 // vocabulary does for the peer-parse scorer.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { expect } from "vitest";
 import {
   type FormatEntry,
   formats,
@@ -141,4 +142,18 @@ export function claimedBy(fragment: string, withName = false): string[] {
   return [...derivedNames()]
     .filter(([, name]) => name.includes(fragment))
     .map(([f, name]) => (withName ? `${f}: ${name}` : f));
+}
+
+type DerivedGrammar = ReturnType<typeof probeTemplate>["output"]["grammar"];
+
+/** The grammar has a block with these fields, opened by the marker `open` and closed by `close`. */
+export function expectBlock(
+  grammar: DerivedGrammar,
+  open: string,
+  close: string,
+  block: NonNullable<DerivedGrammar["blocks"]>[number],
+): void {
+  expect(grammar.markers[open], open).toEqual({ move: "block-open", block: block.name });
+  expect(grammar.markers[close], close).toEqual({ move: "block-close", block: block.name });
+  expect(grammar.blocks).toContainEqual(block);
 }

@@ -3,7 +3,7 @@
 // (what it claims: ./output-claims.test.ts). The templates are read from ../shared
 // (CHATWIRE_TEMPLATES, CHATWIRE_TEMPLATES_EXTRA); the suite is skipped without them.
 import { describe, expect, it } from "vitest";
-import { entryPresent, probeEntry } from "./output-claims-support.ts";
+import { entryPresent, expectBlock, probeEntry } from "./output-claims-support.ts";
 
 const KEY = "models/templates/google-gemma-4-31B-it.jinja";
 
@@ -12,9 +12,7 @@ describe.skipIf(!entryPresent(KEY))("reasoning-open-text recognizer (Gemma 4)", 
     const { probe } = probeEntry(KEY);
     const out = probe.output;
     expect(out.name).toBe("reasoning <|channel>thought…<channel|>; marker-quoted call");
-    expect(out.grammar.markers["<|channel>"]).toEqual({ move: "block-open", block: "think" });
-    expect(out.grammar.markers["<channel|>"]).toEqual({ move: "block-close", block: "think" });
-    expect(out.grammar.blocks).toContainEqual({
+    expectBlock(out.grammar, "<|channel>", "<channel|>", {
       name: "think",
       emits: "reasoning",
       openText: "thought",
