@@ -57,6 +57,16 @@ function run(cmd, args) {
   return r.status === 0;
 }
 
+/** Runs a Python generator of gen/ over the fixtures for `models`, writing into `out`. */
+function runPythonGen(script, out, models) {
+  return run(pythonPath(), [
+    resolve(here, "gen", script),
+    fixturesDir(),
+    out,
+    `--models=${models.join(",")}`,
+  ]);
+}
+
 function main() {
   const opts = parseArgs(process.argv.slice(2));
   let ok = true;
@@ -64,23 +74,10 @@ function main() {
   const sp = opts.only.filter((m) => SP_MODELS.includes(m));
   if (sp.length > 0) {
     if (havePythonSentencepiece()) {
-      ok =
-        run(pythonPath(), [
-          resolve(here, "gen/sentencepiece_vectors.py"),
-          fixturesDir(),
-          opts.out,
-          `--models=${sp.join(",")}`,
-        ]) && ok;
+      ok = runPythonGen("sentencepiece_vectors.py", opts.out, sp) && ok;
       // OpenAI-shaped requests (requests.json) -> {internlm2,chatglm3}.request.json
       const chat = sp.filter((m) => m === "internlm2" || m === "chatglm3");
-      if (chat.length > 0)
-        ok =
-          run(pythonPath(), [
-            resolve(here, "gen/request_vectors.py"),
-            fixturesDir(),
-            opts.out,
-            `--models=${chat.join(",")}`,
-          ]) && ok;
+      if (chat.length > 0) ok = runPythonGen("request_vectors.py", opts.out, chat) && ok;
     } else {
       console.error(`generate.js: skip ${sp.join(", ")}: ${pythonPath()} cannot import sentencepiece`);
     }

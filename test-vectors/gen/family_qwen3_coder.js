@@ -52,20 +52,20 @@ async function main() {
     template_sha256: gen.sha256(tplBytes),
   };
 
+  const { ok, errors } = gen.splitRendered(inputs, rendered);
   const vectors = [];
-  const errors = [];
   const generations = [];
-  for (const [k, input] of inputs.entries()) {
-    const r = rendered[k];
-    if ("error" in r) {
-      errors.push({ name: input.name, request: input.request, error: r.error });
-      continue;
-    }
-    vectors.push({ name: input.name, request: input.request, rendered: r.text, ids: await encode(r.text) });
+  for (const { c: input, text: rendering } of ok) {
+    vectors.push({
+      name: input.name,
+      request: input.request,
+      rendered: rendering,
+      ids: await encode(rendering),
+    });
     const msgs = input.request.messages;
     const last = msgs[msgs.length - 1];
     if (last.role !== "assistant" || input.request.continue_final_message) continue;
-    const closed = r.text.endsWith(ASSISTANT) ? r.text.slice(0, -ASSISTANT.length) : r.text;
+    const closed = rendering.endsWith(ASSISTANT) ? rendering.slice(0, -ASSISTANT.length) : rendering;
     const turn = closed.slice(closed.lastIndexOf(ASSISTANT) + ASSISTANT.length);
     if (!turn.endsWith(`${IM_END}\n`))
       throw new Error(`${input.name}: the last turn does not end with <|im_end|>`);

@@ -1,6 +1,7 @@
 // What the JS golden generators share: where the reference tools and the inputs are, the tools'
-// versions for each file's `source`, hashing, running a Python helper of this folder, and the
-// adversarial request transform. Nothing here computes an expected value.
+// versions for each file's `source`, hashing, running a Python helper of this folder, the
+// adversarial request transform and the message constructors the request tables are written
+// with. Nothing here computes an expected value.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { mkdirSync, readFileSync } from "node:fs";
@@ -102,3 +103,37 @@ export function insertEverywhere(v, token, key = "") {
   }
   return v;
 }
+
+/**
+ * The renderings of `cases` (one per case, in order) split into the rendered ones, `{ c, text }`,
+ * and the template errors as the goldens record them, `{ name, request, error }`.
+ */
+export function splitRendered(cases, rendered) {
+  const ok = [];
+  const errors = [];
+  for (const [k, c] of cases.entries()) {
+    const r = rendered[k];
+    if ("error" in r) errors.push({ name: c.name, request: c.request, error: r.error });
+    else ok.push({ c, text: r.text });
+  }
+  return { ok, errors };
+}
+
+/** An OpenAI function tool; `parameters` is left out when not given. */
+export const functionTool = (name, description, parameters) => ({
+  type: "function",
+  function: parameters === undefined ? { name, description } : { name, description, parameters },
+});
+/** A JSON Schema object of these properties (`required` listed when given). */
+export const objectSchema = (properties, required) =>
+  required === undefined ? { type: "object", properties } : { type: "object", properties, required };
+
+/** A user message (extra keys after `content`). */
+export const u = (content, extra = {}) => ({ role: "user", content, ...extra });
+/** An assistant message (extra keys after `content`). */
+export const a = (content, extra = {}) => ({ role: "assistant", content, ...extra });
+/** A system message (extra keys after `content`). */
+export const s = (content, extra = {}) => ({ role: "system", content, ...extra });
+/** A tool result, answering `callId` when given. */
+export const tool = (content, callId) =>
+  callId === undefined ? { role: "tool", content } : { role: "tool", tool_call_id: callId, content };

@@ -18,335 +18,193 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import tokenizers from "tokenizers";
 import * as gen from "./gen_common.mjs";
+import { a, s, tool, u } from "./gen_common.mjs";
 
 export const NOW = gen.NOW;
 
 const DATE = gen.NOW.slice(0, 10);
 
-const WEATHER = {
-  type: "function",
-  function: {
-    name: "get_weather",
-    description: "Get the current weather for a city.",
-    parameters: {
-      type: "object",
-      properties: {
-        city: { type: "string", description: "The city name" },
-        unit: { type: "string", enum: ["celsius", "fahrenheit"], default: "celsius" },
-      },
-      required: ["city"],
+const WEATHER = gen.functionTool(
+  "get_weather",
+  "Get the current weather for a city.",
+  gen.objectSchema(
+    {
+      city: { type: "string", description: "The city name" },
+      unit: { type: "string", enum: ["celsius", "fahrenheit"], default: "celsius" },
     },
-  },
-};
-const SEARCH = {
-  type: "function",
-  function: {
-    name: "search",
-    description: "Search the web.",
-    parameters: {
-      type: "object",
-      properties: {
-        query: { type: "string" },
-        limit: { type: "integer", default: 5, description: "How many results" },
-        safe: { type: "boolean" },
-        tags: { type: "array", items: { type: "string" }, nullable: true },
-        scores: { type: "array", items: { type: "number" } },
-        anything: { type: "array" },
-        filters: {
-          type: "object",
-          properties: { lang: { type: "string" }, year: { type: "integer" } },
-          required: ["lang"],
-        },
-        points: {
-          type: "array",
-          items: { type: "object", properties: { x: { type: "number" }, y: { type: "number" } } },
-        },
-        mode: { type: ["string", "null"] },
-        either: {
-          oneOf: [
-            { type: "string", description: "a name" },
-            { type: "integer", default: 3 },
-          ],
-          default: "x",
-        },
-        note: { type: "string", nullable: true, default: "none" },
-        empty: { type: "object" },
+    ["city"],
+  ),
+);
+const SEARCH = gen.functionTool(
+  "search",
+  "Search the web.",
+  gen.objectSchema(
+    {
+      query: { type: "string" },
+      limit: { type: "integer", default: 5, description: "How many results" },
+      safe: { type: "boolean" },
+      tags: { type: "array", items: { type: "string" }, nullable: true },
+      scores: { type: "array", items: { type: "number" } },
+      anything: { type: "array" },
+      filters: gen.objectSchema({ lang: { type: "string" }, year: { type: "integer" } }, ["lang"]),
+      points: {
+        type: "array",
+        items: gen.objectSchema({ x: { type: "number" }, y: { type: "number" } }),
       },
-      required: ["query"],
+      mode: { type: ["string", "null"] },
+      either: {
+        oneOf: [
+          { type: "string", description: "a name" },
+          { type: "integer", default: 3 },
+        ],
+        default: "x",
+      },
+      note: { type: "string", nullable: true, default: "none" },
+      empty: { type: "object" },
     },
-  },
-};
-const NO_PARAMS = { type: "function", function: { name: "get_time", description: "Get the time." } };
+    ["query"],
+  ),
+);
+const NO_PARAMS = gen.functionTool("get_time", "Get the time.");
 
 const calls = (name, args, id = "call_1") => [{ id, type: "function", function: { name, arguments: args } }];
 
+/** An assistant turn with its reasoning (the key before `content`, as the requests write it). */
+const reasoned = (reasoning, content, extra = {}) => ({
+  role: "assistant",
+  reasoning_content: reasoning,
+  content,
+  ...extra,
+});
+const dev = (content) => ({ role: "developer", content });
+/** [name, request]: the messages, then any other field. */
+const req = (name, messages, options = {}) => [name, { messages, ...options }];
+
+/**
+ * test-vectors/requests.json's "openai_sdk_typed" (packages/tokenizer/test/openai-types.test.ts's
+ * request, openai SDK types) with one call per assistant message, each followed by the tool
+ * message answering it: the template renders only a message's first call. A later call's message
+ * is `content: null`.
+ */
+function sdkTypedOneCallPerMessage() {
+  const shared = JSON.parse(readFileSync(join(gen.vectorsDir, "requests.json"), "utf8"));
+  const { request } = shared.requests.find((r) => r.name === "openai_sdk_typed");
+  const results = new Map(request.messages.filter((m) => m.role === "tool").map((m) => [m.tool_call_id, m]));
+  const messages = [];
+  for (const m of request.messages) {
+    if (m.role === "tool") continue;
+    if (m.role !== "assistant" || m.tool_calls === undefined) {
+      messages.push(m);
+      continue;
+    }
+    m.tool_calls.forEach((c, i) => {
+      messages.push(
+        i === 0 ? { ...m, tool_calls: [c] } : { role: "assistant", content: null, tool_calls: [c] },
+      );
+      messages.push(results.get(c.id));
+    });
+  }
+  return { messages, tools: request.tools };
+}
+
 /** The requests (benign text; each one names what it exercises). */
 const REQUESTS = [
-  ["user-only", { messages: [{ role: "user", content: "Hello! How are you?" }] }],
-  [
-    "developer-instructions",
-    {
-      messages: [
-        { role: "developer", content: "Answer like a pirate." },
-        { role: "user", content: "What is 2 + 2?" },
-      ],
-    },
-  ],
-  [
-    "system-instructions",
-    {
-      messages: [
-        { role: "system", content: "You are terse.\nVery terse." },
-        { role: "user", content: "Explain tides." },
-      ],
-    },
-  ],
-  [
-    "effort-identity",
-    {
-      messages: [{ role: "user", content: "Hi" }],
-      chat_template_kwargs: { reasoning_effort: "high", model_identity: "You are Kestrel, a helpful model." },
-    },
-  ],
-  [
-    "effort-low",
-    { messages: [{ role: "user", content: "Hi" }], chat_template_kwargs: { reasoning_effort: "low" } },
-  ],
-  [
-    "multi-turn-reasoning-dropped",
-    {
-      messages: [
-        { role: "user", content: "What is 2 + 2?" },
-        { role: "assistant", reasoning_content: "Simple arithmetic.", content: "4." },
-        { role: "user", content: "And 3 + 3?" },
-      ],
-    },
-  ],
-  [
-    "tools-weather",
-    { messages: [{ role: "user", content: "Weather in Paris?" }], tools: [WEATHER, NO_PARAMS] },
-  ],
-  [
-    "tools-kitchen-sink",
-    {
-      messages: [
-        { role: "system", content: "Use tools when useful." },
-        { role: "user", content: "Find cats" },
-      ],
-      tools: [SEARCH],
-    },
-  ],
-  [
+  req("user-only", [u("Hello! How are you?")]),
+  req("developer-instructions", [dev("Answer like a pirate."), u("What is 2 + 2?")]),
+  req("system-instructions", [s("You are terse.\nVery terse."), u("Explain tides.")]),
+  req("effort-identity", [u("Hi")], {
+    chat_template_kwargs: { reasoning_effort: "high", model_identity: "You are Kestrel, a helpful model." },
+  }),
+  req("effort-low", [u("Hi")], { chat_template_kwargs: { reasoning_effort: "low" } }),
+  req("multi-turn-reasoning-dropped", [
+    u("What is 2 + 2?"),
+    reasoned("Simple arithmetic.", "4."),
+    u("And 3 + 3?"),
+  ]),
+  req("tools-weather", [u("Weather in Paris?")], { tools: [WEATHER, NO_PARAMS] }),
+  req("tools-kitchen-sink", [s("Use tools when useful."), u("Find cats")], { tools: [SEARCH] }),
+  req(
     "tool-call-ongoing",
-    {
-      messages: [
-        { role: "user", content: "Weather in Paris?" },
-        {
-          role: "assistant",
-          reasoning_content: "I should call get_weather.",
-          content: null,
-          tool_calls: calls("get_weather", '{"city": "Paris"}'),
-        },
-        { role: "tool", tool_call_id: "call_1", content: '{"temp": 21, "sky": "clear"}' },
-      ],
-      tools: [WEATHER],
-    },
-  ],
-  [
+    [
+      u("Weather in Paris?"),
+      reasoned("I should call get_weather.", null, { tool_calls: calls("get_weather", '{"city": "Paris"}') }),
+      tool('{"temp": 21, "sky": "clear"}', "call_1"),
+    ],
+    { tools: [WEATHER] },
+  ),
+  req(
     "tool-call-object-arguments",
-    {
-      messages: [
-        { role: "user", content: "Weather in Köln?" },
-        {
-          role: "assistant",
-          content: "",
-          tool_calls: calls("get_weather", { city: "Köln", unit: "celsius" }),
-        },
-        { role: "tool", tool_call_id: "call_1", content: "sunny, 18°C" },
-      ],
-      tools: [WEATHER],
-    },
-  ],
-  [
+    [
+      u("Weather in Köln?"),
+      a("", { tool_calls: calls("get_weather", { city: "Köln", unit: "celsius" }) }),
+      tool("sunny, 18°C", "call_1"),
+    ],
+    { tools: [WEATHER] },
+  ),
+  req(
     "tool-call-content-as-analysis",
-    {
-      messages: [
-        { role: "user", content: "Weather in Oslo?" },
-        { role: "assistant", content: "Let me check.", tool_calls: calls("get_weather", '{"city":"Oslo"}') },
-        { role: "tool", tool_call_id: "call_1", content: "rain" },
-      ],
-      tools: [WEATHER],
-    },
-  ],
-  [
+    [
+      u("Weather in Oslo?"),
+      a("Let me check.", { tool_calls: calls("get_weather", '{"city":"Oslo"}') }),
+      tool("rain", "call_1"),
+    ],
+    { tools: [WEATHER] },
+  ),
+  req(
     "tool-call-then-final",
-    {
-      messages: [
-        { role: "user", content: "Weather in Rome?" },
-        {
-          role: "assistant",
-          reasoning_content: "Call the tool.",
-          tool_calls: calls("get_weather", '{"city": "Rome"}'),
-        },
-        { role: "tool", tool_call_id: "call_1", content: "hot" },
-        { role: "assistant", reasoning_content: "Report it.", content: "It is hot in Rome." },
-        { role: "user", content: "Thanks!" },
-      ],
-      tools: [WEATHER],
-    },
-  ],
-  [
-    "no-generation-prompt-return",
-    {
-      messages: [
-        { role: "user", content: "Say hi" },
-        { role: "assistant", reasoning_content: "Greet.", content: "Hi!" },
-      ],
-      add_generation_prompt: false,
-    },
-  ],
-  [
-    "no-generation-prompt-user-last",
-    { messages: [{ role: "user", content: "Say hi" }], add_generation_prompt: false },
-  ],
-  [
-    "builtin-browser",
-    {
-      messages: [{ role: "user", content: "Look it up" }],
-      chat_template_kwargs: { builtin_tools: ["browser"] },
-    },
-  ],
-  [
-    "builtin-python-and-functions",
-    {
-      messages: [{ role: "user", content: "Compute" }],
-      tools: [NO_PARAMS],
-      chat_template_kwargs: { builtin_tools: ["python"] },
-    },
-  ],
-  [
-    "builtin-both",
-    {
-      messages: [{ role: "user", content: "Go" }],
-      chat_template_kwargs: { builtin_tools: ["python", "browser"] },
-    },
-  ],
-  [
-    "text-parts",
-    {
-      messages: [
-        {
-          role: "user",
-          content: [
-            { type: "text", text: "First part." },
-            { type: "text", text: "Second part." },
-          ],
-        },
-      ],
-    },
-  ],
-  [
-    "unicode-and-whitespace",
-    {
-      messages: [
-        { role: "developer", content: "  spaced  \n\n" },
-        { role: "user", content: "日本語 🙂 café\r\n\ttab" },
-      ],
-    },
-  ],
-  [
-    "continue-final-assistant",
-    {
-      messages: [
-        { role: "user", content: "Write a haiku" },
-        { role: "assistant", content: "Autumn moonlight" },
-      ],
-      continue_final_message: true,
-    },
-  ],
-  [
+    [
+      u("Weather in Rome?"),
+      // No content key at all.
+      {
+        role: "assistant",
+        reasoning_content: "Call the tool.",
+        tool_calls: calls("get_weather", '{"city": "Rome"}'),
+      },
+      tool("hot", "call_1"),
+      reasoned("Report it.", "It is hot in Rome."),
+      u("Thanks!"),
+    ],
+    { tools: [WEATHER] },
+  ),
+  req("no-generation-prompt-return", [u("Say hi"), reasoned("Greet.", "Hi!")], {
+    add_generation_prompt: false,
+  }),
+  req("no-generation-prompt-user-last", [u("Say hi")], { add_generation_prompt: false }),
+  req("builtin-browser", [u("Look it up")], { chat_template_kwargs: { builtin_tools: ["browser"] } }),
+  req("builtin-python-and-functions", [u("Compute")], {
+    tools: [NO_PARAMS],
+    chat_template_kwargs: { builtin_tools: ["python"] },
+  }),
+  req("builtin-both", [u("Go")], { chat_template_kwargs: { builtin_tools: ["python", "browser"] } }),
+  req("text-parts", [
+    u([
+      { type: "text", text: "First part." },
+      { type: "text", text: "Second part." },
+    ]),
+  ]),
+  req("unicode-and-whitespace", [dev("  spaced  \n\n"), u("日本語 🙂 café\r\n\ttab")]),
+  req("continue-final-assistant", [u("Write a haiku"), a("Autumn moonlight")], {
+    continue_final_message: true,
+  }),
+  req(
     "continue-final-assistant-reasoning",
+    [u("Write a haiku"), reasoned("Short poem.", "Autumn moonlight")],
     {
-      messages: [
-        { role: "user", content: "Write a haiku" },
-        { role: "assistant", reasoning_content: "Short poem.", content: "Autumn moonlight" },
-      ],
       continue_final_message: true,
     },
-  ],
-  [
-    "continue-final-user",
-    {
-      messages: [{ role: "user", content: "Complete this sentence: the sky" }],
-      continue_final_message: true,
-    },
-  ],
-  [
+  ),
+  req("continue-final-user", [u("Complete this sentence: the sky")], { continue_final_message: true }),
+  req(
     "tool-result-escapes",
-    {
-      messages: [
-        { role: "user", content: "Run it" },
-        { role: "assistant", tool_calls: calls("get_time", "{}") },
-        { role: "tool", tool_call_id: "call_1", content: 'line "one"\nline \\two\\ \u0001' },
-      ],
-      tools: [NO_PARAMS],
-    },
-  ],
-  // packages/tokenizer/test/openai-types.test.ts's request (openai SDK types), one call per
-  // assistant message (the template renders only a message's first call).
-  [
-    "openai_sdk_typed",
-    {
-      messages: [
-        { role: "developer", content: [{ type: "text", text: "You are a weather bot." }] },
-        { role: "user", content: [{ type: "text", text: "Weather in Paris and Tokyo?" }], name: "alice" },
-        {
-          role: "assistant",
-          content: null,
-          refusal: null,
-          tool_calls: [
-            {
-              id: "call_p",
-              type: "function",
-              function: { name: "get_weather", arguments: '{"city": "Paris"}' },
-            },
-          ],
-        },
-        { role: "tool", tool_call_id: "call_p", content: '{"temperature": 22}' },
-        {
-          role: "assistant",
-          content: null,
-          tool_calls: [
-            {
-              id: "call_t",
-              type: "function",
-              function: { name: "get_weather", arguments: '{"city": "Tokyo", "unit": "celsius"}' },
-            },
-          ],
-        },
-        { role: "tool", tool_call_id: "call_t", content: [{ type: "text", text: '{"temperature": 18}' }] },
-        { role: "assistant", content: "Paris 22 °C, Tokyo 18 °C." },
-        { role: "user", content: "Thanks." },
-      ],
-      tools: [
-        {
-          type: "function",
-          function: {
-            name: "get_weather",
-            description: "Get the current weather for a city.",
-            parameters: {
-              type: "object",
-              properties: {
-                city: { type: "string", description: "City name, e.g. 北京" },
-                unit: { type: "string", enum: ["celsius", "fahrenheit"] },
-              },
-              required: ["city"],
-            },
-          },
-        },
-      ],
-    },
-  ],
+    [
+      u("Run it"),
+      // No content key at all.
+      { role: "assistant", tool_calls: calls("get_time", "{}") },
+      tool('line "one"\nline \\two\\ \u0001', "call_1"),
+    ],
+    { tools: [NO_PARAMS] },
+  ),
+  ["openai_sdk_typed", sdkTypedOneCallPerMessage()],
 ].map(([name, request]) => ({
   name,
   request: {

@@ -6,6 +6,7 @@
 import { writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { a, functionTool, objectSchema, s, u } from "./gen_common.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const root = resolve(here, "..");
@@ -194,29 +195,22 @@ writeFileSync(resolve(root, "inputs.json"), `${JSON.stringify(inputsJson, null, 
 console.log(`inputs.json: ${inputs.length} inputs`);
 
 // ---- conversations.json: benign chat requests in chatwire's native schema (cli-contract.md) ----
-const weatherTool = {
-  type: "function",
-  function: {
-    name: "get_weather",
-    description: "Get the current weather for a city.",
-    parameters: {
-      type: "object",
-      properties: {
-        location: { type: "string", description: "City name, e.g. Beijing" },
-        unit: { type: "string", enum: ["celsius", "fahrenheit"] },
-      },
-      required: ["location"],
+const weatherTool = functionTool(
+  "get_weather",
+  "Get the current weather for a city.",
+  objectSchema(
+    {
+      location: { type: "string", description: "City name, e.g. Beijing" },
+      unit: { type: "string", enum: ["celsius", "fahrenheit"] },
     },
-  },
-};
-const timeTool = {
-  type: "function",
-  function: {
-    name: "get_time",
-    description: "Current time in a time zone.",
-    parameters: { type: "object", properties: { tz: { type: "string" } }, required: ["tz"] },
-  },
-};
+    ["location"],
+  ),
+);
+const timeTool = functionTool(
+  "get_time",
+  "Current time in a time zone.",
+  objectSchema({ tz: { type: "string" } }, ["tz"]),
+);
 const glmWeatherTool = {
   name: "get_weather",
   description: "Get the current weather for `city_name`",
@@ -239,9 +233,6 @@ const ilmPluginSchema = JSON.stringify([
 ]);
 
 const conv = (name, format, request) => ({ name, format, request });
-const u = (content, extra = {}) => ({ role: "user", content, ...extra });
-const a = (content, extra = {}) => ({ role: "assistant", content, ...extra });
-const s = (content, extra = {}) => ({ role: "system", content, ...extra });
 
 const conversations = [
   // InternLM2

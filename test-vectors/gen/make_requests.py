@@ -36,12 +36,24 @@ def call(cid, name, args):
     return {"id": cid, "type": "function", "function": {"name": name, "arguments": args}}
 
 
-U = {"role": "user", "content": "What's the weather in Paris?"}
+def u(content):
+    return {"role": "user", "content": content}
+
+
+def a(content):
+    return {"role": "assistant", "content": content}
+
+
+def s(content):
+    return {"role": "system", "content": content}
+
+
+U = u("What's the weather in Paris?")
 
 REQUESTS = [
     ("content_null_object_args", ALL, {
         "messages": [
-            {"role": "system", "content": "You are a helpful assistant."},
+            s("You are a helpful assistant."),
             U,
             {"role": "assistant", "content": None,
              "tool_calls": [call("call_abc123", "get_weather", {"city": "Paris", "unit": "celsius"})]},
@@ -66,15 +78,15 @@ REQUESTS = [
             {"role": "assistant", "content": "",
              "tool_calls": [call("c", "get_weather", "{\n  \"city\":\"Paris\" ,\"unit\":\"celsius\"}")]},
             {"role": "tool", "tool_call_id": "c", "content": "22"},
-            {"role": "assistant", "content": "It is 22 °C in Paris."},
-            {"role": "user", "content": "Thanks!"},
+            a("It is 22 °C in Paris."),
+            u("Thanks!"),
         ],
         "tools": [WEATHER],
     }),
     ("parallel_calls", ALL, {
         "messages": [
-            {"role": "system", "content": "Use tools when useful."},
-            {"role": "user", "content": "Weather in Paris and the time in Tokyo?"},
+            s("Use tools when useful."),
+            u("Weather in Paris and the time in Tokyo?"),
             {"role": "assistant", "content": "Let me check both.",
              "tool_calls": [call("call_1", "get_weather", {"city": "Paris"}),
                             call("call_2", "get_time", "{\"tz\": \"Asia/Tokyo\"}")]},
@@ -88,7 +100,7 @@ REQUESTS = [
             U,
             {"role": "assistant", "content": None, "tool_calls": [call("x1", "get_weather", {"city": "Paris"})]},
             {"role": "tool", "tool_call_id": "x1", "content": "{\"temperature\": 22}"},
-            {"role": "assistant", "content": "It is 22 °C and clear in Paris."},
+            a("It is 22 °C and clear in Paris."),
         ],
         "tools": [WEATHER, NAKED],
         "add_generation_prompt": False,
@@ -111,34 +123,28 @@ REQUESTS = [
         "tools": [WEATHER],
     }),
     ("developer_role", ALL, {
-        "messages": [
-            {"role": "developer", "content": "Answer in French."},
-            {"role": "user", "content": "Hello!"},
-        ],
+        "messages": [{"role": "developer", "content": "Answer in French."}, u("Hello!")],
     }),
     ("developer_with_tools", ALL, {
-        "messages": [
-            {"role": "developer", "content": "Call tools when needed."},
-            {"role": "user", "content": "Time in Tokyo?"},
-        ],
+        "messages": [{"role": "developer", "content": "Call tools when needed."}, u("Time in Tokyo?")],
         "tools": [TIME],
     }),
     ("tools_without_system", ALL, {
-        "messages": [{"role": "user", "content": "Weather in Oslo?"}],
+        "messages": [u("Weather in Oslo?")],
         "tools": [WEATHER],
     }),
     ("reasoning_content", ALL, {
         "messages": [
-            {"role": "user", "content": "2+2?"},
+            u("2+2?"),
             {"role": "assistant", "content": "4", "reasoning_content": "Simple arithmetic."},
-            {"role": "user", "content": "And 3+3?"},
+            u("And 3+3?"),
             {"role": "assistant", "content": "6", "reasoning_content": "\nAdd three and three.\n"},
         ],
         "add_generation_prompt": False,
     }),
     ("reasoning_alias", ALL, {
         "messages": [
-            {"role": "user", "content": "Capital of France?"},
+            u("Capital of France?"),
             {"role": "assistant", "content": "Paris.", "reasoning": "Well known."},
         ],
         "add_generation_prompt": False,
@@ -153,25 +159,16 @@ REQUESTS = [
         "tools": [WEATHER],
     }),
     ("prefill_assistant", ALL, {
-        "messages": [
-            {"role": "user", "content": "Write a haiku about rain."},
-            {"role": "assistant", "content": "Soft rain on the roof"},
-        ],
+        "messages": [u("Write a haiku about rain."), a("Soft rain on the roof")],
         "continue_final_message": True,
     }),
     ("prefill_trailing_space", ALL, {
-        "messages": [
-            {"role": "user", "content": "Continue: once upon a"},
-            {"role": "assistant", "content": "Once upon a "},
-        ],
+        "messages": [u("Continue: once upon a"), a("Once upon a ")],
         "continue_final_message": True,
         "add_generation_prompt": False,
     }),
     ("prefill_leading_and_trailing_space", ALL, {
-        "messages": [
-            {"role": "user", "content": "Go on."},
-            {"role": "assistant", "content": " It was  "},
-        ],
+        "messages": [u("Go on."), a(" It was  ")],
         "continue_final_message": True,
     }),
     ("prefill_after_tool", ALL, {
@@ -179,22 +176,22 @@ REQUESTS = [
             U,
             {"role": "assistant", "content": None, "tool_calls": [call("p1", "get_weather", {"city": "Paris"})]},
             {"role": "tool", "tool_call_id": "p1", "content": "{\"temperature\": 22}"},
-            {"role": "assistant", "content": "The temperature is"},
+            a("The temperature is"),
         ],
         "tools": [WEATHER],
         "continue_final_message": True,
     }),
     ("prefill_user", ALL, {
-        "messages": [{"role": "user", "content": "Please complete this sentence"}],
+        "messages": [u("Please complete this sentence")],
         "continue_final_message": True,
     }),
     ("thinking_disabled_kwargs", ALL, {
-        "messages": [{"role": "user", "content": "Hi"}],
+        "messages": [u("Hi")],
         "chat_template_kwargs": {"enable_thinking": False, "date_string": "26 Jul 2024"},
     }),
     ("names_are_ignored_or_headers", ALL, {
         "messages": [
-            {"role": "system", "content": "Group chat."},
+            s("Group chat."),
             {"role": "user", "name": "alice", "content": "Hi all"},
             {"role": "assistant", "name": "bot", "content": "Hello Alice."},
             {"role": "user", "name": "bob", "content": "Hi"},
@@ -210,14 +207,14 @@ REQUESTS = [
                             call("call_t", "get_weather", "{\"city\": \"Tokyo\", \"unit\": \"celsius\"}")]},
             {"role": "tool", "tool_call_id": "call_p", "content": "{\"temperature\": 22}"},
             {"role": "tool", "tool_call_id": "call_t", "content": [{"type": "text", "text": "{\"temperature\": 18}"}]},
-            {"role": "assistant", "content": "Paris 22 °C, Tokyo 18 °C."},
-            {"role": "user", "content": "Thanks."},
+            a("Paris 22 °C, Tokyo 18 °C."),
+            u("Thanks."),
         ],
         "tools": [WEATHER],
     }),
     ("native_internlm2_action_and_openai", ["internlm2"], {
         "messages": [
-            {"role": "user", "content": "Plot x^2."},
+            u("Plot x^2."),
             {"role": "assistant", "content": "Sure.",
              "action": {"kind": "interpreter", "text": "\n```python\nprint(1)\n```"}},
             {"role": "environment", "name": "interpreter", "content": "1"},
@@ -228,8 +225,8 @@ REQUESTS = [
     }),
     ("native_chatglm3_metadata_and_openai", ["chatglm3"], {
         "messages": [
-            {"role": "system", "content": "You can run Python."},
-            {"role": "user", "content": "Compute 2**10."},
+            s("You can run Python."),
+            u("Compute 2**10."),
             {"role": "assistant", "metadata": "interpreter", "content": "```python\nprint(2**10)\n```"},
             {"role": "observation", "content": "```result\n1024\n```"},
             {"role": "assistant", "content": None, "tool_calls": [call("b", "get_weather", {"city": "Paris"})]},

@@ -113,6 +113,16 @@ class Parser:
         self.i += 1
         return tok
 
+    def items(self, close):
+        """Comma-separated expressions up to `close` (taken; a trailing comma is allowed)."""
+        out = []
+        while self.peek()[1] != close:
+            out.append(self.expr())
+            if self.peek()[1] == ",":
+                self.take()
+        self.take(close)
+        return out
+
     def expr(self):
         """string | number | id | id(args) | std::string(...) | { list } ; returns a tagged tuple."""
         kind, val, _ = self.peek()
@@ -126,29 +136,24 @@ class Parser:
             return ("num", float(val) if "." in val else int(val))
         if val == "{":
             self.take()
-            items = []
-            while self.peek()[1] != "}":
-                items.append(self.expr())
-                if self.peek()[1] == ",":
-                    self.take()
-            self.take("}")
-            return ("list", items)
+            return ("list", self.items("}"))
         if kind == "id":
             self.take()
             if self.peek()[1] == "(":
                 self.take()
-                args = []
-                while self.peek()[1] != ")":
-                    args.append(self.expr())
-                    if self.peek()[1] == ",":
-                        self.take()
-                self.take(")")
-                return ("call", val, args)
+                return ("call", val, self.items(")"))
             return ("id", val)
         raise Unreadable("unexpected token %r" % val)
 
 
 # --- the file's values ---------------------------------------------------------------------
+
+
+def items_of(e, what):
+    """The elements of a `{ ... }` expression; Unreadable naming `what` for anything else."""
+    if e[0] != "list":
+        raise Unreadable(what + " not a list")
+    return e[1]
 
 
 def assist(content="", reasoning="", name="", arguments="", call_id=""):
@@ -220,10 +225,8 @@ class Env:
 
     def calls(self, e):
         """expect_tool_calls({ { name, args, id }, ... }): common_chat_tool_call aggregates."""
-        if e[0] != "list":
-            raise Unreadable("tool calls not a list")
         out = []
-        for c in e[1]:
+        for c in items_of(e, "tool calls"):
             if c[0] != "list" or not 2 <= len(c[1]) <= 3:
                 raise Unreadable("tool call not {name, args[, id]}")
             f = c[1]
@@ -232,10 +235,8 @@ class Env:
         return out
 
     def tool_list(self, e):
-        if e[0] != "list":
-            raise Unreadable("tools not a list")
         out = []
-        for x in e[1]:
+        for x in items_of(e, "tools"):
             if x[0] == "id" and x[1] in self.tools:
                 out.append(self.tools[x[1]])
             elif x[0] == "list" and len(x[1]) == 3:
@@ -246,16 +247,12 @@ class Env:
         return out
 
     def message_list(self, e):
-        if e[0] != "list":
-            raise Unreadable("messages not a list")
-        out = []
-        for x in e[1]:
-            if x[0] == "id" and x[1] == "message_user":
-                out.append({"role": "user", "content": "Hey there!"})
-            else:
-                m = self.msg(x)
-                out.append({"role": "assistant", **m})
-        return out
+        return [self.list_message(x) for x in items_of(e, "messages")]
+
+    def list_message(self, x):
+        if x[0] == "id" and x[1] == "message_user":
+            return {"role": "user", "content": "Hey there!"}
+        return {"role": "assistant", **self.msg(x)}
 
 
 ENUMS = {
@@ -297,12 +294,7 @@ def read_chain(env, p):
         p.take(".")
         method = p.take()[1]
         p.take("(")
-        args = []
-        while p.peek()[1] != ")":
-            args.append(p.expr())
-            if p.peek()[1] == ",":
-                p.take()
-        p.take(")")
+        args = p.items(")")
         if method == "run":
             return case
         if method == "expect":

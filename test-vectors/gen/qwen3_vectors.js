@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Template } from "@huggingface/jinja";
 import tokenizers from "tokenizers";
+import { unicodeToByte } from "./byte-alphabet.mjs";
 import {
   dataPackage,
   outDirArg,
@@ -56,66 +57,10 @@ class Rng {
   }
 }
 
-// GPT-2 byte-level alphabet: byte -> char.
-function bytesToUnicode() {
-  const bs = [];
-  for (let b = 0x21; b <= 0x7e; b++) bs.push(b);
-  for (let b = 0xa1; b <= 0xac; b++) bs.push(b);
-  for (let b = 0xae; b <= 0xff; b++) bs.push(b);
-  const cs = [...bs];
-  let n = 0;
-  for (let b = 0; b < 256; b++) {
-    if (!bs.includes(b)) {
-      bs.push(b);
-      cs.push(256 + n);
-      n++;
-    }
-  }
-  const map = new Map();
-  bs.forEach((b, i) => {
-    map.set(b, String.fromCodePoint(cs[i]));
-  });
-  return map;
-}
-
-const VALID_CHARS = [
-  "A",
-  "é",
-  "ß",
-  "Ω",
-  "中",
-  "你",
-  "€",
-  "\u0301",
-  "😀",
-  "𠮷",
-  "\u{10ffff}",
-  "\u0000",
-  "\u007f",
-  "\ufffd",
-];
-const INVALID_BYTE_SEQS = [
-  [0x80],
-  [0xbf],
-  [0x80, 0x80, 0x80],
-  [0xc0, 0x80],
-  [0xc1, 0xbf],
-  [0xe0, 0x80, 0x80],
-  [0xe0, 0x9f, 0xbf],
-  [0xed, 0xa0, 0x80],
-  [0xed, 0xbf, 0xbf],
-  [0xf0, 0x80, 0x80, 0x80],
-  [0xf4, 0x90, 0x80, 0x80],
-  [0xf5, 0x80, 0x80, 0x80],
-  [0xf8],
-  [0xfe],
-  [0xff],
-  [0xc2],
-  [0xe4, 0xbd],
-  [0xf0, 0x9f, 0x98],
-  [0xc2, 0x41],
-  [0xe4, 0x41, 0xa0],
-];
+/** The decode generators' shared pieces (./decode_pieces.json). */
+const { valid_chars: VALID_CHARS, invalid_byte_seqs: INVALID_BYTE_SEQS } = JSON.parse(
+  readFileSync(new URL("./decode_pieces.json", import.meta.url), "utf8"),
+);
 const CATEGORIES = [
   "valid_bytes",
   "truncated_bytes",
@@ -186,8 +131,7 @@ async function main() {
   );
 
   // ---- decode vectors
-  const b2u = bytesToUnicode();
-  const u2b = new Map([...b2u].map(([b, c]) => [c, b]));
+  const u2b = unicodeToByte();
   const idBytes = new Array(FIRST_ADDED);
   const bytesKeyToId = new Map();
   for (const [token, id] of Object.entries(vocab)) {

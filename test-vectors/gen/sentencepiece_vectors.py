@@ -149,29 +149,10 @@ def text_vectors(model, inputs):
 
 # ---------------------------------------------------------------------------- decode vectors
 
-VALID_CHARS = ["A", "é", "ß", "Ω", "中", "你", "€", "\u0301", "😀", "𠮷", "\U0010FFFF", "\u0000", "\u007f", "\uFFFD"]
-INVALID_BYTE_SEQS = [
-    [0x80],
-    [0xBF],
-    [0x80, 0x80, 0x80],
-    [0xC0, 0x80],
-    [0xC1, 0xBF],
-    [0xE0, 0x80, 0x80],
-    [0xE0, 0x9F, 0xBF],
-    [0xED, 0xA0, 0x80],
-    [0xED, 0xBF, 0xBF],
-    [0xF0, 0x80, 0x80, 0x80],
-    [0xF4, 0x90, 0x80, 0x80],
-    [0xF5, 0x80, 0x80, 0x80],
-    [0xF8],
-    [0xFE],
-    [0xFF],
-    [0xC2],
-    [0xE4, 0xBD],
-    [0xF0, 0x9F, 0x98],
-    [0xC2, 0x41],
-    [0xE4, 0x41, 0xA0],
-]
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "decode_pieces.json"), encoding="utf-8") as _f:
+    _PIECES = json.load(_f)
+VALID_CHARS = _PIECES["valid_chars"]
+INVALID_BYTE_SEQS = _PIECES["invalid_byte_seqs"]
 
 CATEGORIES = [
     "valid_bytes",

@@ -93,6 +93,11 @@ export function topLevelArrayEnd(text: string, key: string): number {
   throw new Error(`tokenizer.json: no top-level "${key}" array`);
 }
 
+/** A tokenizer.json added token for a marker: special, matched as written (no normalization). */
+export function specialAddedToken(id: number, content: string) {
+  return { id, content, special: true, single_word: false, lstrip: false, rstrip: false, normalized: false };
+}
+
 /**
  * The package's tokenizer.json and tokenizer_config.json (with `config` merged in), each of
  * `markers` the vocabulary lacks appended as a special added token after its highest ID;
@@ -111,17 +116,7 @@ export function vocabularyFiles(
     if (have.has(m)) continue;
     have.add(m);
     added.push(m);
-    tokens.push(
-      JSON.stringify({
-        id: v.lastId + added.length,
-        content: m,
-        special: true,
-        single_word: false,
-        lstrip: false,
-        rstrip: false,
-        normalized: false,
-      }),
-    );
+    tokens.push(JSON.stringify(specialAddedToken(v.lastId + added.length, m)));
   }
   const tokenizerJson =
     tokens.length === 0

@@ -87,32 +87,7 @@ export class SpmReference {
 
 // ---------------------------------------------------------------------------- packages of our design
 
-export interface SpmWasm {
-  load(path: string): Promise<void>;
-  encodeIds(text: string): number[];
-  decodeIds(ids: number[]): string;
-}
-
-/** sentencepiece-js 1.1.0: SentencePiece compiled to WASM; each instance owns one module. */
-export async function loadSpmWasm(modelPath: string): Promise<SpmWasm> {
-  const mod = require("sentencepiece-js") as { SentencePieceProcessor: new () => SpmWasm };
-  const sp = new mod.SentencePieceProcessor();
-  await sp.load(modelPath);
-  return sp;
-}
-
-export interface HfJsTokenizer {
-  encode(text: string, options?: { add_special_tokens?: boolean }): { ids: number[] };
-  decode(ids: number[], options?: { skip_special_tokens?: boolean }): string;
-}
-
-/** @huggingface/tokenizers (pure JS) from a parsed tokenizer.json. */
-export function loadHfJs(json: object, config: object): HfJsTokenizer {
-  const mod = require("@huggingface/tokenizers") as {
-    Tokenizer: new (json: object, config: object) => HfJsTokenizer;
-  };
-  return new mod.Tokenizer(json, config);
-}
+export { type HfJsTokenizer, loadHfJs, loadSpmWasm, type SpmWasm } from "./js-packages.ts";
 
 /** The version in a package's own package.json (found by walking up from its entry point). */
 export function packageVersion(name: string): string {

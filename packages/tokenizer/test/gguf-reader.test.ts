@@ -16,9 +16,23 @@ const MAGIC = [0x47, 0x47, 0x55, 0x46];
 function header(kvCount: bigint, version = 3): number[] {
   return [...MAGIC, ...u32le(version), ...u64le(0n), ...u64le(kvCount)];
 }
+/** A GGUF string of these bytes: its length, then the bytes. */
+function raw(...bytes: number[]): number[] {
+  return [...u64le(BigInt(bytes.length)), ...bytes];
+}
 function key(s: string): number[] {
-  const b = [...new TextEncoder().encode(s)];
-  return [...u64le(BigInt(b.length)), ...b];
+  return raw(...new TextEncoder().encode(s));
+}
+/** A file of one key whose value is an array (type 9) of `count` items of type `item`, then `items`. */
+function oneArray(name: string, item: number, count: bigint, items: readonly number[] = []): Uint8Array {
+  return Uint8Array.from([
+    ...header(1n),
+    ...key(name),
+    ...u32le(9),
+    ...u32le(item),
+    ...u64le(count),
+    ...items,
+  ]);
 }
 
 function expectTyped(f: () => unknown, type = "bad-gguf-file"): TokenizerError {
@@ -93,22 +107,7 @@ describe("GGUF reader", () => {
       ]);
     }
     // Cut inside the last array's items: typed, truncated.
-    const cut = Uint8Array.from([
-      ...header(1n),
-      ...key("k"),
-      ...u32le(9),
-      ...u32le(12),
-      ...u64le(2n),
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      0,
-      1,
-    ]);
+    const cut = oneArray("k", 12, 2n, [0, 0, 0, 0, 0, 0, 0, 0, 1]);
     expect(expectTyped(() => readGgufMetadata(cut)).fields.truncated).toBe(true);
   });
 
@@ -129,21 +128,7 @@ describe("GGUF reader", () => {
     const v = m.kv.get("s");
     expect(v?.type === "array" && [...v.array.items]).toEqual(items);
     // "é" = C3 A9 split across two strings: the whole is valid UTF-8, each string is not.
-    const split = Uint8Array.from([
-      ...header(1n),
-      ...key("s"),
-      ...u32le(9),
-      ...u32le(8),
-      ...u64le(3n),
-      ...u64le(2n),
-      0x61,
-      0xc3,
-      ...u64le(2n),
-      0xa9,
-      0x62,
-      ...u64le(1n),
-      0x63,
-    ]);
+    const split = oneArray("s", 8, 3n, [...raw(0x61, 0xc3), ...raw(0xa9, 0x62), ...raw(0x63)]);
     expect(expectTyped(() => readGgufMetadata(split)).message).toMatch(/s\[0\]: not valid UTF-8/);
     const scalar = readGgufMetadata(
       writeGguf([{ key: "t", type: "string", value: `\ufeff${"x".repeat(300)}` }]),
@@ -172,17 +157,11 @@ describe("GGUF reader", () => {
       [10, 2n ** 60n],
       [0, 2n ** 64n - 1n],
     ] as const) {
-      const e = expectTyped(() =>
-        readGgufMetadata(
-          Uint8Array.from([...header(1n), ...key("k"), ...u32le(9), ...u32le(item), ...u64le(count), 0, 0]),
-        ),
-      );
+      const e = expectTyped(() => readGgufMetadata(oneArray("k", item, count, [0, 0])));
       expect(e.fields.truncated).toBe(true);
     }
     // Nested arrays, unknown types, bad bools, duplicate keys, bad UTF-8 keys, bad alignment.
-    expectTyped(() =>
-      readGgufMetadata(Uint8Array.from([...header(1n), ...key("k"), ...u32le(9), ...u32le(9), ...u64le(1n)])),
-    );
+    expectTyped(() => readGgufMetadata(oneArray("k", 9, 1n)));
     expectTyped(() => readGgufMetadata(Uint8Array.from([...header(1n), ...key("k"), ...u32le(13)])));
     expectTyped(() => readGgufMetadata(Uint8Array.from([...header(1n), ...key("k"), ...u32le(7), 2])));
     expectTyped(() =>

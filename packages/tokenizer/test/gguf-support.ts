@@ -32,6 +32,16 @@ export function writeGguf(kvs: readonly Kv[], version = 3): Uint8Array {
     u64(BigInt(b.length));
     for (const x of b) u8(x);
   };
+  // One writer per value type, for a value and for each element of an array.
+  const value: Record<Exclude<Kv["type"], "array">, (v: string | number | bigint | boolean) => void> = {
+    string: (v) => str(v as string),
+    u8: (v) => u8(v as number),
+    u32: (v) => u32(v as number),
+    i32: (v) => u32((v as number) >>> 0),
+    f32: (v) => f32(v as number),
+    u64: (v) => u64(v as bigint),
+    bool: (v) => u8(v ? 1 : 0),
+  };
   for (const c of "GGUF") u8(c.charCodeAt(0));
   u32(version);
   u64(0n);
@@ -39,37 +49,13 @@ export function writeGguf(kvs: readonly Kv[], version = 3): Uint8Array {
   for (const kv of kvs) {
     str(kv.key);
     u32(CODE[kv.type]);
-    switch (kv.type) {
-      case "string":
-        str(kv.value);
-        break;
-      case "u8":
-        u8(kv.value);
-        break;
-      case "u32":
-        u32(kv.value);
-        break;
-      case "i32":
-        u32(kv.value >>> 0);
-        break;
-      case "f32":
-        f32(kv.value);
-        break;
-      case "u64":
-        u64(kv.value);
-        break;
-      case "bool":
-        u8(kv.value ? 1 : 0);
-        break;
-      case "array":
-        u32(CODE[kv.of]);
-        u64(BigInt(kv.value.length));
-        for (const v of kv.value)
-          if (kv.of === "string") str(v as string);
-          else if (kv.of === "i32") u32((v as number) >>> 0);
-          else f32(v as number);
-        break;
+    if (kv.type !== "array") {
+      value[kv.type](kv.value);
+      continue;
     }
+    u32(CODE[kv.of]);
+    u64(BigInt(kv.value.length));
+    for (const v of kv.value) value[kv.of](v);
   }
   return Uint8Array.from(parts);
 }
@@ -96,13 +82,7 @@ export function tinyGpt2Kvs(
   }
   return [
     { key: "general.architecture", type: "string", value: "llama" },
-    { key: "tokenizer.ggml.model", type: "string", value: "gpt2" },
-    { key: "tokenizer.ggml.pre", type: "string", value: "qwen2" },
-    { key: "tokenizer.ggml.tokens", type: "array", of: "string", value: tokens },
-    { key: "tokenizer.ggml.token_type", type: "array", of: "i32", value: types },
-    { key: "tokenizer.ggml.merges", type: "array", of: "string", value: merges },
-    { key: "tokenizer.ggml.eos_token_id", type: "u32", value: tokens.indexOf("<|im_end|>") },
-    { key: "tokenizer.ggml.bos_token_id", type: "u32", value: tokens.indexOf("<|endoftext|>") },
+    ...gpt2Kvs({ pre: "qwen2", tokens, types, merges, eos: "<|im_end|>", bos: "<|endoftext|>" }),
     { key: "tokenizer.chat_template", type: "string", value: template },
   ];
 }
@@ -121,12 +101,26 @@ export function outsideSymbolsGpt2Kvs(extra: readonly Kv[] = []): Kv[] {
   const types = tokens.map((t) => (t === "<|endoftext|>" ? 3 : 1));
   return [
     ...extra,
+    ...gpt2Kvs({ pre: "gpt-2", tokens, types, merges, eos: "<|endoftext|>", bos: "<|endoftext|>" }),
+  ];
+}
+
+/** The tokenizer keys of a byte-level ("gpt2") vocabulary; eos and bos by their token strings. */
+function gpt2Kvs(v: {
+  pre: string;
+  tokens: string[];
+  types: number[];
+  merges: string[];
+  eos: string;
+  bos: string;
+}): Kv[] {
+  return [
     { key: "tokenizer.ggml.model", type: "string", value: "gpt2" },
-    { key: "tokenizer.ggml.pre", type: "string", value: "gpt-2" },
-    { key: "tokenizer.ggml.tokens", type: "array", of: "string", value: tokens },
-    { key: "tokenizer.ggml.token_type", type: "array", of: "i32", value: types },
-    { key: "tokenizer.ggml.merges", type: "array", of: "string", value: merges },
-    { key: "tokenizer.ggml.eos_token_id", type: "u32", value: tokens.indexOf("<|endoftext|>") },
-    { key: "tokenizer.ggml.bos_token_id", type: "u32", value: tokens.indexOf("<|endoftext|>") },
+    { key: "tokenizer.ggml.pre", type: "string", value: v.pre },
+    { key: "tokenizer.ggml.tokens", type: "array", of: "string", value: v.tokens },
+    { key: "tokenizer.ggml.token_type", type: "array", of: "i32", value: v.types },
+    { key: "tokenizer.ggml.merges", type: "array", of: "string", value: v.merges },
+    { key: "tokenizer.ggml.eos_token_id", type: "u32", value: v.tokens.indexOf(v.eos) },
+    { key: "tokenizer.ggml.bos_token_id", type: "u32", value: v.tokens.indexOf(v.bos) },
   ];
 }

@@ -36,6 +36,11 @@ const LOOKUP_WEATHER = {
   },
 };
 
+/** harmony's markers, as caller text. */
+const MARKERS = ["<|start|>", "<|end|>", "<|message|>", "<|call|>", "<|return|>"];
+/** Caller text spelling markers as a header or a call combines them, a recipient, plain text. */
+const COMBINED = ["<|channel|>analysis<|message|>", "<|constrain|>json", " to=functions.x", "plain"];
+
 const run = haveHarmonySuite();
 const IDENTITY = "You are ChatGPT, a large language model trained by OpenAI.";
 
@@ -283,17 +288,7 @@ describe.runIf(run)("gpt-oss: openai/harmony expected renderings", () => {
   }
 
   it("caller text never places a reserved ID: the reserved-ID sequence does not depend on it", () => {
-    const needle = fc.constantFrom(
-      "<|start|>",
-      "<|end|>",
-      "<|message|>",
-      "<|channel|>analysis<|message|>",
-      "<|call|>",
-      "<|return|>",
-      "<|constrain|>json",
-      " to=functions.x",
-      "plain",
-    );
+    const needle = fc.constantFrom(...MARKERS, ...COMBINED);
     const slots = fc.array(
       fc.tuple(fc.string({ maxLength: 4 }), needle).map(([a, b]) => a + b),
       {

@@ -207,6 +207,21 @@ function conversations(v: number): Array<[string, ChatRequest]> {
   });
 }
 
+const spmPairs = new Map<Spm, { native: ChatTokenizer; template: TemplateTokenizer }>();
+
+/** The v{v} SentencePiece file's native family and its _spm chat template over it, built once. */
+function spmPair(v: Spm): { native: ChatTokenizer; template: TemplateTokenizer } {
+  let pair = spmPairs.get(v);
+  if (pair === undefined) {
+    pair = {
+      native: fromFiles({ [`tokenizer.model.v${v}`]: mistralSpm(v) }),
+      template: templateTokenizer(`v${v}_spm`, v),
+    };
+    spmPairs.set(v, pair);
+  }
+  return pair;
+}
+
 /** encode_mistral_common: Tokenized.text with "▁" as " " and "<0x0A>" as "\n" (SentencePiece). */
 function spmText(tok: ChatTokenizer, ids: readonly number[]): string {
   return ids
@@ -229,8 +244,7 @@ describe.skipIf(!haveMistralSuite())(
   "mistral-common's _spm chat templates: the template's text is the native rendering's",
   () => {
     for (const v of [1, 2, 3, 7] as const) {
-      const native = fromFiles({ [`tokenizer.model.v${v}`]: mistralSpm(v) });
-      const template = templateTokenizer(`v${v}_spm`, v);
+      const { native, template } = spmPair(v);
       for (const [name, req] of conversations(v)) {
         const key = `v${v}_spm ${name}`;
         it(key, () => {
@@ -259,8 +273,7 @@ describe.skipIf(!haveMistralSuite())(
     // With the pieces that are only "▁" left out on both sides the IDs agree, and the template
     // path has more of them.
     for (const v of [1, 2, 3, 7] as const) {
-      const native = fromFiles({ [`tokenizer.model.v${v}`]: mistralSpm(v) });
-      const template = templateTokenizer(`v${v}_spm`, v);
+      const { native, template } = spmPair(v);
       const isSpace = (id: number): boolean => /^▁+$/.test(native.textModel.idToPiece(id) ?? "");
       it(`v${v}_spm: every conversation, IDs equal but for lone "▁" pieces`, () => {
         let lone = 0;

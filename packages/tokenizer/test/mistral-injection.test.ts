@@ -26,6 +26,12 @@ function request(v: { id: string; callId: string; name: string; result: string }
 const reservedOf = (tok: ChatTokenizer, ids: readonly number[]): number[] =>
   ids.filter((id) => tok.registry.ids.has(id));
 
+/** Caller text: up to six pieces, each a marker string of the tokenizer or a short random string. */
+const markerText = (markers: readonly string[]): fc.Arbitrary<string> =>
+  fc
+    .array(fc.oneof(fc.constantFrom(...markers), fc.string({ maxLength: 4 })), { maxLength: 6 })
+    .map((a) => a.join(""));
+
 describe.skipIf(!haveMistralSuite())("Mistral caller fields never make a reserved ID", () => {
   for (const v of [2, 3, 7] as const) {
     it(`v${v}: ids, tool_call_id, tool name, result`, () => {
@@ -33,13 +39,10 @@ describe.skipIf(!haveMistralSuite())("Mistral caller fields never make a reserve
       const markers = [...tok.registry.strings.keys()];
       const benign = { id: "abcdefghi", callId: "abcdefghi", name: "get_weather", result: "21" };
       const expected = reservedOf(tok, tok.encodeChat(request(benign)).ids);
-      const text = fc
-        .array(fc.oneof(fc.constantFrom(...markers), fc.string({ maxLength: 4 })), { maxLength: 6 })
-        .map((a) => a.join(""));
       fc.assert(
         fc.property(
           fc.constantFrom("id", "callId", "name", "result"),
-          text,
+          markerText(markers),
           fc.boolean(),
           (field, s, asJson) => {
             const value = field === "result" && asJson ? JSON.stringify({ s }) : s;
@@ -98,13 +101,10 @@ describe("Mistral v11/v13 caller fields never make a reserved ID", () => {
         content: "Let me see.",
       };
       const expected = reservedOf(tok, tok.encodeChat(namedRequest(benign)).ids);
-      const text = fc
-        .array(fc.oneof(fc.constantFrom(...markers), fc.string({ maxLength: 4 })), { maxLength: 6 })
-        .map((a) => a.join(""));
       fc.assert(
         fc.property(
           fc.constantFrom("id", "callId", "fn", "args", "result", "reasoning", "content"),
-          text,
+          markerText(markers),
           (field, s) => {
             // Empty texts change the layout, not the markers' origin: an empty id is not written
             // (v11) or refused (v13), an empty name refused, empty reasoning or content left out.

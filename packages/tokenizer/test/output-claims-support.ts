@@ -6,12 +6,14 @@
 // vocabulary does for the peer-parse scorer.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { expect } from "vitest";
 import {
   type FormatEntry,
   formats,
   loadFormat,
   templateDir,
 } from "../../../test-vectors/peer-parse/score.ts";
+import { specialAddedToken } from "../../../test-vectors/peer-parse/vocabulary-files.ts";
 import {
   type AddedToken,
   createTemplateTokenizer,
@@ -48,15 +50,7 @@ function tokenizerJson(): string {
   });
   const markers = new Set<string>(TURN_TOKENS);
   for (const e of Object.values(formats().templates)) for (const m of e.vocabulary.markers) markers.add(m);
-  const added = [...markers].map((content, i) => ({
-    id: 256 + i,
-    content,
-    special: true,
-    single_word: false,
-    lstrip: false,
-    rstrip: false,
-    normalized: false,
-  }));
+  const added = [...markers].map((content, i) => specialAddedToken(256 + i, content));
   return JSON.stringify({
     version: "1.0",
     truncation: null,
@@ -148,4 +142,18 @@ export function claimedBy(fragment: string, withName = false): string[] {
   return [...derivedNames()]
     .filter(([, name]) => name.includes(fragment))
     .map(([f, name]) => (withName ? `${f}: ${name}` : f));
+}
+
+type DerivedGrammar = ReturnType<typeof probeTemplate>["output"]["grammar"];
+
+/** The grammar has a block with these fields, opened by the marker `open` and closed by `close`. */
+export function expectBlock(
+  grammar: DerivedGrammar,
+  open: string,
+  close: string,
+  block: NonNullable<DerivedGrammar["blocks"]>[number],
+): void {
+  expect(grammar.markers[open], open).toEqual({ move: "block-open", block: block.name });
+  expect(grammar.markers[close], close).toEqual({ move: "block-close", block: block.name });
+  expect(grammar.blocks).toContainEqual(block);
 }

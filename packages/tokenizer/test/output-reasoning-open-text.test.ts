@@ -1,9 +1,9 @@
-// The "reasoning-open-text" recognizer (Gemma 4's `<|channel>thought\n…\n<channel|>`): the close
-// from a reasoning rendering, the open marker and its fixed text from the generation prompt's
-// empty block, and claimed by no other template of ../shared. The templates are read from
-// ../shared (CHATWIRE_TEMPLATES, CHATWIRE_TEMPLATES_EXTRA); the suite is skipped without them.
+// The "reasoning-open-text" recognizer (Gemma 4's `<|channel>thought\n…\n<channel|>`): the close from
+// a reasoning rendering, the open marker and its fixed text from the generation prompt's empty block
+// (what it claims: ./output-claims.test.ts). The templates are read from ../shared
+// (CHATWIRE_TEMPLATES, CHATWIRE_TEMPLATES_EXTRA); the suite is skipped without them.
 import { describe, expect, it } from "vitest";
-import { claimedBy, entryPresent, probeEntry } from "./output-claims-support.ts";
+import { entryPresent, expectBlock, probeEntry } from "./output-claims-support.ts";
 
 const KEY = "models/templates/google-gemma-4-31B-it.jinja";
 
@@ -12,9 +12,7 @@ describe.skipIf(!entryPresent(KEY))("reasoning-open-text recognizer (Gemma 4)", 
     const { probe } = probeEntry(KEY);
     const out = probe.output;
     expect(out.name).toBe("reasoning <|channel>thought…<channel|>; marker-quoted call");
-    expect(out.grammar.markers["<|channel>"]).toEqual({ move: "block-open", block: "think" });
-    expect(out.grammar.markers["<channel|>"]).toEqual({ move: "block-close", block: "think" });
-    expect(out.grammar.blocks).toContainEqual({
+    expectBlock(out.grammar, "<|channel>", "<channel|>", {
       name: "think",
       emits: "reasoning",
       openText: "thought",
@@ -26,13 +24,5 @@ describe.skipIf(!entryPresent(KEY))("reasoning-open-text recognizer (Gemma 4)", 
     expect(out.evidence).toContain(
       "reasoning-open-text: the generation prompt ends with an empty reasoning block <|channel>thought\\n<channel|>",
     );
-  });
-
-  it("claims the Gemma 4 templates of ../shared and no other", () => {
-    const claimed = claimedBy("<|channel>thought");
-    expect(claimed).toEqual([
-      "templates-extra/llamacpp-google-gemma-4-31B-it-interleaved.jinja",
-      "templates-extra/llamacpp-google-gemma-4-31B-it.jinja",
-    ]);
   });
 });

@@ -28,6 +28,13 @@ function vocab(reserved: readonly string[]) {
   return { id: (s: string) => ids.get(s), ends: new Set([ids.get("<|im_end|>") ?? -1]) };
 }
 
+/** `t` read and compiled against `v`; a refusal fails the test with its reason. */
+function compiled(t: unknown, v: ReturnType<typeof vocab>) {
+  const c = compileResponseTemplate(read(t), v);
+  if ("error" in c) throw new Error(c.error);
+  return c;
+}
+
 describe("readResponseTemplate", () => {
   it("reads transformers' fallbacks", () => {
     const q = read(QWEN_RESPONSE_TEMPLATE);
@@ -116,8 +123,7 @@ describe("compileResponseTemplate", () => {
   const qwen = vocab(["<think>", "</think>", "<tool_call>", "</tool_call>", "<|im_end|>", "<|endoftext|>"]);
 
   it("compiles the Qwen fallback to reserved markers and the streaming json-call body", () => {
-    const c = compileResponseTemplate(read(QWEN_RESPONSE_TEMPLATE), qwen);
-    if ("error" in c) throw new Error(c.error);
+    const c = compiled(QWEN_RESPONSE_TEMPLATE, qwen);
     expect(c.part.markers).toEqual({
       "<think>": { move: "block-open", block: "think" },
       "</think>": { move: "block-close", block: "think" },
@@ -135,8 +141,8 @@ describe("compileResponseTemplate", () => {
   });
 
   it("splits an open pattern into its reserved marker and the header the body reads", () => {
-    const c = compileResponseTemplate(
-      read({
+    const c = compiled(
+      {
         fields: {
           tool_calls: {
             open_pattern: "<\\|tool_call>call:(?P<name>\\w+)",
@@ -146,18 +152,16 @@ describe("compileResponseTemplate", () => {
             transform: { type: "function", function: { name: "{name}", arguments: "{content}" } },
           },
         },
-      }),
+      },
       vocab(["<|tool_call>", "<tool_call|>"]),
     );
-    if ("error" in c) throw new Error(c.error);
     expect(Object.keys(c.part.markers)).toEqual(["<|tool_call>", "<tool_call|>"]);
     expect(c.part.blocks[0]?.body).toBe("response-field");
     expect(c.part.blocks[0]?.responseField?.separatorText).toBeUndefined();
-    const reserved = compileResponseTemplate(
-      read({ fields: { tool_calls: GEMMA4_RESPONSE_TEMPLATE.fields.tool_calls } }),
+    const reserved = compiled(
+      { fields: { tool_calls: GEMMA4_RESPONSE_TEMPLATE.fields.tool_calls } },
       vocab(["<|tool_call>", "<tool_call|>", '<|"|>']),
     );
-    if ("error" in reserved) throw new Error(reserved.error);
     expect(reserved.part.markers['<|"|>']).toEqual({ move: "separator", block: "tool_call" });
     expect(reserved.part.blocks[0]?.responseField?.separatorText).toBe('<|"|>');
     expect(c.part.blocks[0]?.responseField).toMatchObject({
@@ -170,8 +174,8 @@ describe("compileResponseTemplate", () => {
   });
 
   it("makes unreserved delimiters text markers", () => {
-    const c = compileResponseTemplate(
-      read({
+    const c = compiled(
+      {
         fields: {
           tool_calls: {
             open: "<tool>",
@@ -183,10 +187,9 @@ describe("compileResponseTemplate", () => {
             },
           },
         },
-      }),
+      },
       vocab([]),
     );
-    if ("error" in c) throw new Error(c.error);
     expect(c.part.markers).toEqual({});
     expect(c.part.textMarkers).toEqual({
       "<tool>": { move: "block-open", block: "tool_call" },
@@ -241,11 +244,10 @@ describe("compileResponseTemplate", () => {
   });
 
   it("fixed text after a reserved open marker is the reasoning block's openText", () => {
-    const c = compileResponseTemplate(
-      read(GEMMA4_RESPONSE_TEMPLATE),
+    const c = compiled(
+      GEMMA4_RESPONSE_TEMPLATE,
       vocab(["<|channel>", "<channel|>", "<|tool_call>", "<tool_call|>", "<turn|>", "<|tool_response>"]),
     );
-    if ("error" in c) throw new Error(c.error);
     expect(c.part.markers["<|channel>"]).toEqual({ move: "block-open", block: "think" });
     expect(c.part.blocks[0]).toEqual({ name: "think", emits: "reasoning", openText: "thought\n" });
   });

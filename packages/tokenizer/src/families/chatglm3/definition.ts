@@ -4,29 +4,16 @@
 import type { FamilyDefinition } from "../definition.ts";
 import { grammar } from "./grammar.ts";
 import { renderChatGLM3 } from "./render.ts";
+import { CHATGLM3_TOKENS, type ChatGLM3Key } from "./tokens.ts";
 
-const TOKENS = {
-  unk: "<unk>",
-  eos: "</s>",
-  mask: "[MASK]",
-  gmask: "[gMASK]",
-  smask: "[sMASK]",
-  sop: "sop",
-  eop: "eop",
-  system: "<|system|>",
-  user: "<|user|>",
-  assistant: "<|assistant|>",
-  observation: "<|observation|>",
-} as const;
-
-export type ChatGLM3Key = keyof typeof TOKENS;
+export type { ChatGLM3Key } from "./tokens.ts";
 
 const TEXT_VOCAB = 64789;
 
 export const definition: FamilyDefinition<ChatGLM3Key> = {
   name: "chatglm3",
   title: "ChatGLM3",
-  tokens: TOKENS,
+  tokens: CHATGLM3_TOKENS,
   fixedIds: {
     mask: TEXT_VOCAB,
     gmask: TEXT_VOCAB + 1,

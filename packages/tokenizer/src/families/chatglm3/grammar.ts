@@ -2,7 +2,7 @@
 //   ‹<|assistant|>›METADATA\nCONTENT   METADATA "" = text; a tool name = a Python tool_call(...)
 //   (fenced) whose kind is the name; "interpreter" = code. <|user|>/<|observation|> end the turn.
 import type { Grammar } from "../grammar.ts";
-import type { ChatGLM3Key } from "./definition.ts";
+import type { ChatGLM3Key } from "./tokens.ts";
 
 export const grammar: Grammar<ChatGLM3Key> = {
   markers: {

@@ -32,7 +32,7 @@ import {
 } from "../../request/normalize.ts";
 import { checkOneLine, invalid } from "../../request/schema.ts";
 import type { TokenIds } from "../definition.ts";
-import type { ChatGLM3Key } from "./definition.ts";
+import type { ChatGLM3Key } from "./tokens.ts";
 
 const PROFILE: FamilyProfile = {
   family: "chatglm3",

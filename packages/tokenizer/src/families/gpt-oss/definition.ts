@@ -3,26 +3,14 @@
 import type { FamilyDefinition } from "../definition.ts";
 import { grammar } from "./grammar.ts";
 import { renderGptOss } from "./render.ts";
+import { GPT_OSS_TOKENS, type GptOssKey } from "./tokens.ts";
 
-const TOKENS = {
-  startOfText: "<|startoftext|>",
-  endOfText: "<|endoftext|>",
-  return: "<|return|>",
-  constrain: "<|constrain|>",
-  channel: "<|channel|>",
-  start: "<|start|>",
-  end: "<|end|>",
-  message: "<|message|>",
-  call: "<|call|>",
-  endOfPrompt: "<|endofprompt|>",
-} as const;
-
-export type GptOssKey = keyof typeof TOKENS;
+export type { GptOssKey } from "./tokens.ts";
 
 export const definition: FamilyDefinition<GptOssKey> = {
   name: "gpt-oss",
   title: "gpt-oss (harmony)",
-  tokens: TOKENS,
+  tokens: GPT_OSS_TOKENS,
   detect: {
     addedTokens: [
       { id: 200006, content: "<|start|>" },

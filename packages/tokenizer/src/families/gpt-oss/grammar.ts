@@ -2,7 +2,7 @@
 // constrain markers). <|return|> and <|call|> end a message too (they are also EOS IDs).
 //   ‹start›ROLE[ to=R]‹channel›C[ TYPE]‹message›CONTENT‹end›   ‹return›/‹call› stop
 import type { Grammar } from "../grammar.ts";
-import type { GptOssKey } from "./definition.ts";
+import type { GptOssKey } from "./tokens.ts";
 
 export const grammar: Grammar<GptOssKey> = {
   markers: {

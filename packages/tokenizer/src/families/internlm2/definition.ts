@@ -4,24 +4,14 @@
 import type { FamilyDefinition } from "../definition.ts";
 import { grammar } from "./grammar.ts";
 import { renderInternLM2 } from "./render.ts";
+import { INTERNLM2_TOKENS, type InternLM2Key } from "./tokens.ts";
 
-const TOKENS = {
-  bos: "<s>",
-  eos: "</s>",
-  imStart: "<|im_start|>",
-  imEnd: "<|im_end|>",
-  actionStart: "<|action_start|>",
-  actionEnd: "<|action_end|>",
-  interpreter: "<|interpreter|>",
-  plugin: "<|plugin|>",
-} as const;
-
-export type InternLM2Key = keyof typeof TOKENS;
+export type { InternLM2Key } from "./tokens.ts";
 
 export const definition: FamilyDefinition<InternLM2Key> = {
   name: "internlm2",
   title: "InternLM2",
-  tokens: TOKENS,
+  tokens: INTERNLM2_TOKENS,
   // SentencePiece's bos_id/eos_id, which the vendor tokenizer reads from the model (the config
   // may leave them undeclared); verified against the model's pieces at load.
   fixedIds: { bos: 1, eos: 2 },

@@ -4,7 +4,7 @@
 import { blockMarkers } from "../block-markers.ts";
 import { CHATML_FRAME } from "../chatml.ts";
 import type { Grammar } from "../grammar.ts";
-import type { InternLM2Key } from "./definition.ts";
+import type { InternLM2Key } from "./tokens.ts";
 
 export const grammar: Grammar<InternLM2Key> = {
   markers: {

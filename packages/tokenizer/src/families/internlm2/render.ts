@@ -31,7 +31,7 @@ import {
 import { checkOneLine, invalid } from "../../request/schema.ts";
 import { imEndLine, imStartLine } from "../chatml.ts";
 import type { TokenIds } from "../definition.ts";
-import type { InternLM2Key } from "./definition.ts";
+import type { InternLM2Key } from "./tokens.ts";
 
 const PROFILE: FamilyProfile = {
   family: "internlm2",

@@ -4,7 +4,8 @@
 // (same tokenizer files). Every added token of tokenizer.json is reserved, special or not;
 // the renderer is ./render.ts, the decoder grammar ./grammar.ts.
 import type { Detection, FamilyDefinition } from "../definition.ts";
-import { QWEN3_TOKENS, definition as qwen3 } from "../qwen3/definition.ts";
+import { definition as qwen3 } from "../qwen3/definition.ts";
+import { QWEN3_TOKENS } from "../qwen3/tokens.ts";
 import { grammar } from "./grammar.ts";
 import { renderQwen3Coder } from "./render.ts";
 

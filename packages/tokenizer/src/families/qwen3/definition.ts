@@ -4,21 +4,9 @@
 import type { FamilyDefinition } from "../definition.ts";
 import { grammar } from "./grammar.ts";
 import { renderQwen3 } from "./render.ts";
+import { QWEN3_TOKENS, type Qwen3Key } from "./tokens.ts";
 
-/** The Qwen3 tokenizer's structural tokens (also Qwen3-Coder's: the same files). */
-export const QWEN3_TOKENS = {
-  endOfText: "<|endoftext|>",
-  imStart: "<|im_start|>",
-  imEnd: "<|im_end|>",
-  toolCall: "<tool_call>",
-  toolCallEnd: "</tool_call>",
-  toolResponse: "<tool_response>",
-  toolResponseEnd: "</tool_response>",
-  think: "<think>",
-  thinkEnd: "</think>",
-} as const;
-
-export type Qwen3Key = keyof typeof QWEN3_TOKENS;
+export { QWEN3_TOKENS, type Qwen3Key } from "./tokens.ts";
 
 export const definition: FamilyDefinition<Qwen3Key> = {
   name: "qwen3",

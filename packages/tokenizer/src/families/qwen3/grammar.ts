@@ -5,7 +5,7 @@
 import { blockMarkers } from "../block-markers.ts";
 import { CHATML_FRAME } from "../chatml.ts";
 import type { Grammar } from "../grammar.ts";
-import type { Qwen3Key } from "./definition.ts";
+import type { Qwen3Key } from "./tokens.ts";
 
 export const grammar: Grammar<Qwen3Key> = {
   markers: {

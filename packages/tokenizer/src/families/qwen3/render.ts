@@ -22,7 +22,7 @@ import {
 } from "../../request/normalize.ts";
 import { imEndLine, imStartLine } from "../chatml.ts";
 import type { TokenIds } from "../definition.ts";
-import type { Qwen3Key } from "./definition.ts";
+import type { Qwen3Key } from "./tokens.ts";
 
 const PROFILE: FamilyProfile = { family: "qwen3", nativeRoles: [], nativeFields: [] };
 

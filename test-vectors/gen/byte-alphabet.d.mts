@@ -1,0 +1,1 @@
+export declare function unicodeToByte(): Map<string, number>;
