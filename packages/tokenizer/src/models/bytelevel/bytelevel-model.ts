@@ -181,9 +181,13 @@ class ByteLevelBpeModel implements ByteLevelModel {
     const outside = spec.llamaCppSymbols
       ? new OutsideSymbols(spec.vocab, literal, this.vocabSize)
       : undefined;
+    // A table file holds the ids this loop found (no lookup, so no piece index, on such a load).
+    const storedByteIds = options.stored?.byteIds;
     for (let b = 0; b < 256; b++) {
       const char = BYTE_TO_CHAR[b] as string;
-      const id = outside?.idOf(char) ?? spec.vocab.get(char);
+      const known = storedByteIds?.[b];
+      const id =
+        known !== undefined ? (known < 0 ? undefined : known) : (outside?.idOf(char) ?? spec.vocab.get(char));
       // 0xC0, 0xC1 and 0xF5-0xFF never occur in UTF-8 (the only bytes a string encodes to), so a
       // vocabulary may lack them (GPT-NeoX, StarCoder, MPT do); any other missing byte is refused.
       if (id === undefined && !(b === 0xc0 || b === 0xc1 || b >= 0xf5))
@@ -255,6 +259,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
       source,
       json,
       this.vocab,
+      this.byteIds,
       this.mergeList,
       this.mergeCount,
       this.blocked,

@@ -1,14 +1,15 @@
 // A byte-level BPE model's tables in a table file (../tables/table-file.ts): the tokenizer.json
 // with model.vocab and model.merges taken out (the small rest, as JSON), the vocabulary as its
-// pieces' bytes (piece-bytes.ts) with the index slots, the merge table's hash slots as built
+// pieces' bytes (piece-bytes.ts) and the byte symbols' ids, the merge table's hash slots as built
 // (bpe.ts; the merges as ids in rank order instead when it cannot be stored), and, for the
 // blocked IDs it was built with, the stream decoder's kinds. Anything missing or inconsistent
 // means "read the tokenizer.json"; a file of an earlier layout (piece strings, no piece bytes)
 // is such a file, so the cache replaces it once.
 //
 // Read back, every part is a view of the file and nothing is made per piece: piece strings come
-// per lookup, decode texts per id at their first sight (lazyText), the merge table is read as it
-// was hashed (what it saves: bench/RESULTS.md "Tokenizer load", "Cold start").
+// per lookup, the piece index at the first lookup (vocab.ts), decode texts per id at their first
+// sight (lazyText), the merge table is read as it was hashed (what it saves: bench/RESULTS.md
+// "Tokenizer load", "Cold start").
 
 import {
   type ModelTables,
@@ -20,6 +21,7 @@ import {
 import type { TableArray, TableContents, TableFile } from "../tables/table-file.ts";
 import { type DecodeTable, type LazyText, TokenKind } from "../text-model.ts";
 import { MergeTable, type StoredMergeTable } from "./bpe.ts";
+import { BYTE_TO_CHAR } from "./byte-alphabet.ts";
 import { PieceBytes, type PieceBytesArrays, pieceBytesArraysOf } from "./piece-bytes.ts";
 import { isValidUtf8 } from "./token-bytes.ts";
 import { Vocab } from "./vocab.ts";
@@ -31,6 +33,8 @@ export interface StoredByteLevel {
   /** The tokenizer.json without model.vocab / model.merges (they are {} and []). */
   readonly rest: object;
   readonly vocab: Vocab;
+  /** Byte b's symbol id (-1: the vocabulary lacks it), as the model found them. */
+  readonly byteIds: Int32Array;
   /** Number of merge ranks. */
   readonly ranks: number;
   /**
@@ -47,6 +51,7 @@ export function byteLevelTableContents(
   source: string,
   json: object,
   vocab: Vocab,
+  byteIds: Int32Array,
   merges: Int32Array | undefined,
   ranks: number,
   blocked: ReadonlySet<number>,
@@ -61,7 +66,7 @@ export function byteLevelTableContents(
   const bytesIds: number[] = [];
   for (let id = 0; id < table.size; id++) if (table.kind[id] === TokenKind.Bytes) bytesIds.push(id);
   const arrays: { [name: string]: TableArray } = {
-    vocabSlots: vocab.index.slots,
+    byteIds,
     "pieces.bytes": pieces.bytes,
     "pieces.offsets": pieces.offsets,
     "pieces.otherIds": pieces.otherIds,
@@ -99,24 +104,29 @@ export function readByteLevelTables(tables: ModelTables | undefined): StoredByte
   if (typeof rest !== "object" || rest === null || Array.isArray(rest)) return undefined;
   if (typeof ranks !== "number" || !Number.isSafeInteger(ranks) || ranks < 0) return undefined;
   const verified = tables?.verified === true;
-  const slots = file.array("vocabSlots", "i32");
+  const byteIds = file.array("byteIds", "i32");
   const bytes = file.array("pieces.bytes", "u8");
   const offsets = file.array("pieces.offsets", "u32");
   const otherIds = file.array("pieces.otherIds", "i32");
   const other = file.strings("pieces.other");
-  if (slots === undefined || bytes === undefined || offsets === undefined) return undefined;
-  if (otherIds === undefined || other === undefined) return undefined;
+  if (byteIds === undefined || bytes === undefined || offsets === undefined) return undefined;
+  if (otherIds === undefined || other === undefined || byteIds.length !== 256) return undefined;
   const pieces = PieceBytes.of({ bytes, offsets, otherIds, other }, verified);
   if (pieces === undefined) return undefined;
-  const vocab = Vocab.fromPieceBytes(pieces, slots);
-  if (vocab === undefined) return undefined;
+  // Each byte's id is its symbol's piece (or -1): per value, for bytes not known to be ours.
+  if (!verified)
+    for (let b = 0; b < 256; b++) {
+      const id = byteIds[b] as number;
+      if (id !== -1 && pieces.at(id) !== BYTE_TO_CHAR[b]) return undefined;
+    }
+  const vocab = Vocab.fromPieceBytes(pieces);
   const stored = readStoredMergeTable(file);
   if (stored !== undefined) {
     // Merge ids are pieces' ids: below the vocabulary's size, and pieces (checked unverified).
     const table = MergeTable.fromStored(stored, ranks, pieces.count, verified);
     if (table === undefined) return undefined;
     if (!verified) for (let r = 0; r < ranks; r++) if (!pieces.has(table.mergedAt(r))) return undefined;
-    return { rest, vocab, ranks, merges: undefined, mergeTable: table, file };
+    return { rest, vocab, byteIds, ranks, merges: undefined, mergeTable: table, file };
   }
   if (file.meta.mergeTable !== null) return undefined;
   const merges = file.array("merges", "i32");
@@ -124,7 +134,7 @@ export function readByteLevelTables(tables: ModelTables | undefined): StoredByte
   // Every merge id names a piece: a per-value check, for bytes not known to be what we wrote.
   if (!verified)
     for (let k = 0; k < merges.length; k++) if (!pieces.has(merges[k] as number)) return undefined;
-  return { rest, vocab, ranks, merges, mergeTable: undefined, file };
+  return { rest, vocab, byteIds, ranks, merges, mergeTable: undefined, file };
 }
 
 /**

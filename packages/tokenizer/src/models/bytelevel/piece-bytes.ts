@@ -8,6 +8,7 @@
 // another per decode text, with the garbage collection that follows; here a load makes none, and
 // the decode table's texts come from the same bytes, per id at first sight (model-tables.ts).
 
+import { HASH_MULTIPLIER, hashRange, PieceIndex, slotOf } from "../sentencepiece/piece-index.ts";
 import { BYTE_TO_CHAR, CHAR_TO_BYTE } from "./byte-alphabet.ts";
 import { byteLevelTokenBytes } from "./token-bytes.ts";
 
@@ -147,6 +148,38 @@ export class PieceBytes {
   byteLength(id: number): number {
     if (!Number.isInteger(id) || id < 0 || id >= this.count) return 0;
     return (this.offsets[id + 1] as number) - (this.offsets[id] as number);
+  }
+
+  /**
+   * The index of these pieces (PieceIndex's slot layout and hash: of the pieces' UTF-16 units,
+   * here the alphabet units of their bytes), from the bytes: no piece string is made. Pieces are
+   * distinct (a table file is written only for such a vocabulary); were two equal (damaged bytes
+   * read unverified), a lookup would find one of them.
+   */
+  index(): PieceIndex {
+    const count = this.count;
+    let size = 16;
+    while (size < count * 2) size *= 2;
+    let idBits = 1;
+    while (2 ** idBits <= count) idBits++;
+    const mask = size - 1;
+    const slots = new Int32Array(size);
+    const { data, offsets, other } = this;
+    for (let id = 0; id < count; id++) {
+      let h = 0;
+      if (other.has(id)) {
+        const p = other.get(id);
+        if (p === undefined) continue;
+        h = hashRange(p, 0, p.length);
+      } else
+        for (let i = offsets[id] as number, end = offsets[id + 1] as number; i < end; i++)
+          h = (Math.imul(h, HASH_MULTIPLIER) + (BYTE_UNIT[data[i] as number] as number)) | 0;
+      let slot = slotOf(h, mask);
+      while (slots[slot] !== 0) slot = (slot + 1) & mask;
+      slots[slot] = ((h >>> idBits) << idBits) | (id + 1);
+    }
+    // (Always defined: the size and one empty slot are this layout's.)
+    return PieceIndex.fromStoredLazy(count, { slots, duplicates: [] }, (id) => this.at(id)) as PieceIndex;
   }
 
   /** Every piece by id (the slow paths that need them all). */

@@ -15,8 +15,8 @@ export class Vocab {
   readonly bytes: PieceBytes | undefined;
   /** Largest id, or -1 for an empty vocabulary. */
   readonly maxId: number;
-  /** The piece index (its slots are what a table file stores). */
-  readonly index: PieceIndex;
+  /** Set when the index is (a vocabulary of piece bytes: at the first lookup, see `index`). */
+  private indexMade: PieceIndex | undefined;
   /** index position -> id; undefined when positions are ids (no two keys share an id). */
   private readonly ids: Int32Array | undefined;
   /** Two keys share an id (only the later one is pieces[id]). */
@@ -35,14 +35,22 @@ export class Vocab {
   }
 
   /**
-   * A vocabulary whose pieces are a table file's bytes (piece-bytes.ts) and the index slots
-   * stored with them, or undefined when the slots do not fit that many pieces. No piece string
-   * is made here: a lookup makes the few its hash picks (PieceIndex.fromStoredLazy).
+   * A vocabulary whose pieces are a table file's bytes (piece-bytes.ts). Nothing is made here: the
+   * index at the first lookup (from the bytes, see `index`), a piece string when asked for.
    */
-  static fromPieceBytes(bytes: PieceBytes, slots: Int32Array): Vocab | undefined {
-    const index = PieceIndex.fromStoredLazy(bytes.count, { slots, duplicates: [] }, (id) => bytes.at(id));
-    if (index === undefined) return undefined;
-    return new Vocab([], new Int32Array(0), { pieces: undefined, index, bytes });
+  static fromPieceBytes(bytes: PieceBytes): Vocab {
+    return new Vocab([], new Int32Array(0), { pieces: undefined, index: undefined, bytes });
+  }
+
+  /**
+   * The piece index (its slots are what a table file of piece strings stores). For a vocabulary of
+   * piece bytes it is built at the first lookup: a load from a table file looks up no piece (the
+   * byte symbols' ids are stored), and reading 2 MB of slots costs more than most processes'
+   * lookups; a lookup makes the few piece strings its hash picks (PieceIndex.fromStoredLazy).
+   */
+  get index(): PieceIndex {
+    this.indexMade ??= (this.bytes as PieceBytes).index();
+    return this.indexMade;
   }
 
   /**
@@ -66,7 +74,7 @@ export class Vocab {
     ids: Int32Array,
     stored?: {
       readonly pieces: (string | undefined)[] | undefined;
-      readonly index: PieceIndex;
+      readonly index: PieceIndex | undefined;
       readonly bytes?: PieceBytes;
     },
   ) {
@@ -78,7 +86,7 @@ export class Vocab {
       // (PieceBytes.of checked that its last id has a piece.)
       while (pieces !== undefined && top >= 0 && pieces[top] === undefined) top--;
       this.maxId = top;
-      this.index = stored.index;
+      this.indexMade = stored.index;
       this.ids = undefined;
       this.sharedIds = false;
       this.duplicateKeys = false;
@@ -98,10 +106,10 @@ export class Vocab {
     this.piecesMade = pieces;
     // Usual case: one key per id, so the by-id array is the index's key list. Otherwise index the
     // key list itself and map positions to ids.
-    this.index = new PieceIndex(shared ? keys : pieces);
+    this.indexMade = new PieceIndex(shared ? keys : pieces);
     this.ids = shared ? ids : undefined;
     this.sharedIds = shared;
-    this.duplicateKeys = this.index.duplicates.length > 0;
+    this.duplicateKeys = this.indexMade.duplicates.length > 0;
   }
 
   private idAt(pos: number): number | undefined {
