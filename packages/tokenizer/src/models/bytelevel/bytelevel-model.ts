@@ -577,13 +577,13 @@ class ByteLevelBpeModel implements ByteLevelModel {
   }
 
   private bytesOf(id: number): Uint8Array | undefined {
-    const cached = this.bytesById[id];
-    if (cached !== undefined) return cached;
     // A table file's piece bytes are the token bytes already (views, never written to; not
     // cached: a view costs less than growing the cache array to the vocabulary's size).
     const arena = this.vocab.bytes;
     const viewed = arena !== undefined && !this.addedById.has(id) ? arena.bytes(id) : undefined;
     if (viewed !== undefined) return viewed;
+    const cached = this.bytesById[id];
+    if (cached !== undefined) return cached;
     const piece = this.idToPiece(id);
     if (piece === undefined) return undefined;
     const bytes = byteLevelTokenBytes(piece);
