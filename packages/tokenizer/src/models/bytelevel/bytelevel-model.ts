@@ -232,8 +232,8 @@ class ByteLevelBpeModel implements ByteLevelModel {
     }
     const stored = options.stored;
     if (stored !== undefined) {
-      // (A stored file holds the merges or the merge table; readByteLevelTables refuses one with
-      // neither, and one of llama.cpp symbols without the merges, whose first merge wins.)
+      // (A stored file holds the merges or the merge table, readByteLevelTables refuses one with
+      // neither; the table is the one a model of this content built, first merge wins included.)
       this.storedMerges = stored.mergeTable;
       const verified = options.tables?.verified === true;
       this.table = decodeTableFromTables(
