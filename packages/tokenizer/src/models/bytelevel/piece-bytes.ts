@@ -167,9 +167,10 @@ export class PieceBytes {
     const mask = size - 1;
     const slots = new Int32Array(size);
     const { data, offsets, other } = this;
+    const anyOther = other.size > 0;
     for (let id = 0; id < count; id++) {
       let h = 0;
-      if (other.has(id)) {
+      if (anyOther && other.has(id)) {
         const p = other.get(id);
         if (p === undefined) continue;
         h = hashRange(p, 0, p.length);
