@@ -131,5 +131,38 @@ export function coldImportRows(rounds: number): Record<string, unknown> {
     m.check = samples[side][0]?.check ?? null;
     out[side] = m;
   }
+  out.ratios = roundRatios(samples, out);
+  return out;
+}
+
+/**
+ * Per round, the peer's time over ours (> 1: ours is faster) for each interval, wall and CPU: the
+ * median and range over the rounds. The peer is its faster form by median (the summary's row).
+ */
+function roundRatios(
+  samples: Record<Side, Sample[]>,
+  medians: Record<string, unknown>,
+): Record<string, unknown> {
+  const withImport = (side: Side): number =>
+    ((medians[side] as Record<string, number | null>).with_import_ms ?? Number.POSITIVE_INFINITY) as number;
+  const peer: Side =
+    withImport("gpt_tokenizer_json") < withImport("gpt_tokenizer_module")
+      ? "gpt_tokenizer_json"
+      : "gpt_tokenizer_module";
+  const ours = samples.ours;
+  const theirs = samples[peer];
+  // Samples pair up by round only when no process of either side failed.
+  if (ours.length !== theirs.length) return { peer, note: "a failed process: no per-round ratios" };
+  const out: Record<string, unknown> = { peer, rounds: ours.length };
+  for (const f of [
+    "with_import_ms",
+    "without_import_ms",
+    "with_import_cpu_ms",
+    "without_import_cpu_ms",
+  ] as const) {
+    const xs = ours.map((o, r) => (theirs[r]?.[f] as number) / (o[f] as number)).filter(Number.isFinite);
+    if (xs.length === 0) continue;
+    out[f.replace("_ms", "")] = { median: median(xs), min: Math.min(...xs), max: Math.max(...xs) };
+  }
   return out;
 }

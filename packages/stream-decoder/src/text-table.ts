@@ -2,15 +2,25 @@
 // set's clear text). All are packed arrays of undefined (undefinedTable), never made with
 // `new Array(n)`: a holey array costs push()'s table read an extra check per ID.
 
-/** The last table length asked for, as a packed array of undefined: copied, never handed out. */
+/** A packed array of n undefined, kept once a second table of that length is asked for. */
 let blank: (string | undefined)[] = [];
+/** The length of the last table made without keeping `blank`. */
+let lastLength = -1;
 
 /**
- * n slots, all undefined, in a packed array. A copy of `blank` (slice keeps the packed kind): a
- * stop set makes one per set, and copying costs a fraction of filling. Array.from fills natively
- * (a push loop runs cold, interpreted, over the whole vocabulary for the first decoder of a spec).
+ * n slots, all undefined, in a packed array. Array.from fills natively (a push loop runs cold,
+ * interpreted, over the whole vocabulary for the first decoder of a spec). The first table of a
+ * length is handed out as made: a process with one spec and no stop strings (a cold start) makes
+ * one table per length, and a kept copy would be one more vocabulary-sized array to allocate. From
+ * the second on (a stop set makes one per set), copies of a kept `blank` (slice keeps the packed
+ * kind; copying costs a fraction of filling).
  */
 export function undefinedTable(n: number): (string | undefined)[] {
-  if (blank.length !== n) blank = Array.from({ length: n });
+  if (blank.length === n) return blank.slice();
+  if (lastLength !== n) {
+    lastLength = n;
+    return Array.from({ length: n });
+  }
+  blank = Array.from({ length: n });
   return blank.slice();
 }

@@ -212,10 +212,8 @@ export function unreachableIds(source: ModelSource, ids: Iterable<number>): Set<
   if (source.kind !== "byte-level-bpe") return out;
   let piece: (id: number) => string | undefined;
   const vocab = source.stored?.vocab ?? source.scanned?.vocab;
-  if (vocab !== undefined) {
-    const pieces = vocab.pieces;
-    piece = (id) => pieces[id];
-  } else {
+  if (vocab !== undefined) piece = (id) => vocab.piece(id);
+  else {
     const raw = (source.json as { model?: { vocab?: unknown } }).model?.vocab;
     const byId = new Map<number, string>();
     if (typeof raw === "object" && raw !== null)

@@ -106,7 +106,7 @@ function vocabPieces(
   json: object,
   scanned: ScannedTokenizerJson | StoredByteLevel | undefined,
 ): (id: number) => string | undefined {
-  if (scanned !== undefined) return (id) => scanned.vocab.pieces[id];
+  if (scanned !== undefined) return (id) => scanned.vocab.piece(id);
   const vocab = (json as { model?: { vocab?: unknown } }).model?.vocab;
   const byId = new Map<number, string>();
   if (typeof vocab === "object" && vocab !== null)

@@ -18,7 +18,10 @@ const EMPTY = -1;
 export interface StoredMergeTable {
   readonly slots: Int32Array;
   readonly small: Int32Array;
+  /** Rank -> merged id; empty when mergedOffset is a number (the ids follow from it). */
   readonly mergedByRank: Int32Array;
+  /** Ranks the table was built for (at least 1): the length of its rank -> merged id array. */
+  readonly ranks: number;
   /** Filled slots. */
   readonly count: number;
   /** MergeTable.mergedOffset, null for NaN. */
@@ -49,7 +52,7 @@ export class MergeTable {
   private readonly slots: Int32Array;
   /** Per small pair (a * 256 + b): rank, -1 = no merge. */
   readonly small: Int32Array;
-  /** Rank -> merged id. */
+  /** Rank -> merged id (mergedAt); empty in a table read from a file with a mergedOffset. */
   mergedByRank: Int32Array;
   /**
    * merged id - rank when it is the same for every merge (GPT-2-style files: the merges' tokens
@@ -97,8 +100,9 @@ export class MergeTable {
     const { slots, small, mergedByRank, count, mergedOffset } = stored;
     const cap = capacityFor(ranks);
     if (slots.length !== cap * 2 || small.length !== SMALL_ID * SMALL_ID) return undefined;
-    if (mergedByRank.length !== Math.max(ranks, 1) || !Number.isInteger(count) || count < 0 || count > ranks)
-      return undefined;
+    if (stored.ranks !== Math.max(ranks, 1)) return undefined;
+    if (mergedByRank.length !== (mergedOffset === null ? stored.ranks : 0)) return undefined;
+    if (!Number.isInteger(count) || count < 0 || count > ranks) return undefined;
     if (mergedOffset !== null && !Number.isInteger(mergedOffset)) return undefined;
     if (!verified) {
       let filled = 0;
@@ -115,25 +119,38 @@ export class MergeTable {
         const r = small[k] as number;
         if (r < -1 || r >= ranks) return undefined;
       }
-      for (let r = 0; r < ranks; r++) {
-        const id = mergedByRank[r] as number;
-        if (id < 0 || id >= vocabSize || (mergedOffset !== null && id - r !== mergedOffset)) return undefined;
-      }
+      if (mergedOffset !== null) {
+        if (mergedOffset < 0 || (ranks > 0 && ranks - 1 + mergedOffset >= vocabSize)) return undefined;
+      } else
+        for (let r = 0; r < ranks; r++) {
+          const id = mergedByRank[r] as number;
+          if (id < 0 || id >= vocabSize) return undefined;
+        }
     }
     return new MergeTable(ranks, stored);
   }
 
-  /** The arrays a table file stores, or undefined when a pair is in the overflow map. */
+  /**
+   * The arrays a table file stores, or undefined when a pair is in the overflow map. With a
+   * uniform mergedOffset the merged ids are not stored (they follow from it).
+   */
   toStored(): StoredMergeTable | undefined {
     if (this.overflow.size > 0) return undefined;
-    const { slots, small, mergedByRank, count } = this;
+    const { slots, small, count } = this;
+    const uniform = !Number.isNaN(this.mergedOffset);
     return {
       slots,
       small,
-      mergedByRank,
+      mergedByRank: uniform ? new Int32Array(0) : this.mergedByRank,
+      ranks: this.mergedByRank.length,
       count,
-      mergedOffset: Number.isNaN(this.mergedOffset) ? null : this.mergedOffset,
+      mergedOffset: uniform ? this.mergedOffset : null,
     };
+  }
+
+  /** The merged id of merge `rank` (a rank this table holds). */
+  mergedAt(rank: number): number {
+    return Number.isNaN(this.mergedOffset) ? (this.mergedByRank[rank] as number) : rank + this.mergedOffset;
   }
 
   get size(): number {
@@ -349,7 +366,7 @@ export class WordMerger {
       const nx = next[pos] as number;
       if (syms[pos] === -1 || nx < 0) continue;
       if (table.find(syms[pos] as number, syms[nx] as number) !== rank) continue; // stale entry
-      syms[pos] = table.mergedByRank[rank] as number;
+      syms[pos] = table.mergedAt(rank);
       syms[nx] = -1;
       const after = next[nx] as number;
       next[pos] = after;

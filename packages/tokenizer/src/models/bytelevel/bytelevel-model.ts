@@ -7,18 +7,12 @@ import { takeIds } from "../id-scratch.ts";
 import { type ModelTables, registerTableExporter } from "../tables/model-tables.ts";
 import { writeTableFile } from "../tables/table-file.ts";
 import type { DecodeTable, TextModel } from "../text-model.ts";
-import type { StoredMergeTable } from "./bpe.ts";
 import { MergeTable, WordMerger } from "./bpe.ts";
 import { BYTE_TO_CHAR, CHAR_TO_BYTE } from "./byte-alphabet.ts";
 import { buildByteLevelDecodeTable } from "./decode-table.ts";
 import { type ScannedTokenizerJson, scanTokenizerJson } from "./json-scan.ts";
 import { OutsideSymbols } from "./llama-cpp-symbols.ts";
-import {
-  byteLevelTableContents,
-  decodeTableFromTables,
-  readStoredMergeTable,
-  type StoredByteLevel,
-} from "./model-tables.ts";
+import { byteLevelTableContents, decodeTableFromTables, type StoredByteLevel } from "./model-tables.ts";
 import { PipelineByteLevelModel } from "./pipeline-model.ts";
 import { planBytePipeline } from "./pipeline-spec.ts";
 import { NEWLINE_CUT_PATTERNS, startsOutsideSpace } from "./prefix-cut.ts";
@@ -130,17 +124,14 @@ class ByteLevelBpeModel implements ByteLevelModel {
   /** SplitScanner.forSource(splitter.source), on the first encode (null: not one of its patterns). */
   private splitScanner: SplitScanner | null | undefined;
   private readonly vocab: Vocab;
-  private readonly pieces: (string | undefined)[];
   private readonly addedById = new Map<number, string>();
   private readonly byteIds = new Int32Array(256);
   /** Built from mergeIds on first use (see the constructor). */
   private mergerBuilt: WordMerger | undefined;
   /** Merges as [left, right, merged] ids in rank order, until the merger is built. */
   private mergeIds: Int32Array | undefined;
-  /** The merge table a table file holds, until the merger is built (from it, once checked). */
-  private storedMerges: StoredMergeTable | undefined;
-  /** The table file is known to be what we wrote (ModelTables.verified). */
-  private readonly tablesVerified: boolean;
+  /** The merge table a table file holds (checked when read), until the merger is built from it. */
+  private storedMerges: MergeTable | undefined;
   private readonly ignoreMerges: boolean;
   /** Stand-ins for symbols outside the vocabulary, under llama.cpp's rule (llama-cpp-symbols.ts). */
   private readonly outside: OutsideSymbols | undefined;
@@ -180,9 +171,6 @@ class ByteLevelBpeModel implements ByteLevelModel {
     let maxId = spec.vocab.maxId;
     for (const t of spec.addedTokens) if (t.id > maxId) maxId = t.id;
     this.vocabSize = maxId + 1;
-    // The vocabulary's by-id array; the added tokens' ids past its end read undefined, as its
-    // holes do. (Not extended: growing a packed array of 151k pieces copies it.)
-    this.pieces = spec.vocab.pieces;
     const literal = new Map<string, number>();
     for (const t of spec.addedTokens) {
       this.addedById.set(t.id, t.content);
@@ -193,9 +181,13 @@ class ByteLevelBpeModel implements ByteLevelModel {
     const outside = spec.llamaCppSymbols
       ? new OutsideSymbols(spec.vocab, literal, this.vocabSize)
       : undefined;
+    // A table file holds the ids this loop found (no lookup, so no piece index, on such a load).
+    const storedByteIds = options.stored?.byteIds;
     for (let b = 0; b < 256; b++) {
       const char = BYTE_TO_CHAR[b] as string;
-      const id = outside?.idOf(char) ?? spec.vocab.get(char);
+      const known = storedByteIds?.[b];
+      const id =
+        known !== undefined ? (known < 0 ? undefined : known) : (outside?.idOf(char) ?? spec.vocab.get(char));
       // 0xC0, 0xC1 and 0xF5-0xFF never occur in UTF-8 (the only bytes a string encodes to), so a
       // vocabulary may lack them (GPT-NeoX, StarCoder, MPT do); any other missing byte is refused.
       if (id === undefined && !(b === 0xc0 || b === 0xc1 || b >= 0xf5))
@@ -206,10 +198,14 @@ class ByteLevelBpeModel implements ByteLevelModel {
     // the first encode, which a decode-only user never needs.
     const merges = spec.merges;
     // The large-word merger orders (rank, position) as one exact double: ranks below 2^22.
-    if (merges.length / 3 >= 2 ** 22)
-      fail(`model.merges has ${merges.length / 3} merges (at most 4194303)`, "model.merges");
-    // Merges from a table file name pieces already (readStoredBpe): the loop is for a tokenizer.json's.
-    for (let rank = 0; options.stored === undefined && rank < merges.length / 3; rank++) {
+    if (spec.mergeCount >= 2 ** 22)
+      fail(`model.merges has ${spec.mergeCount} merges (at most 4194303)`, "model.merges");
+    // Merges from a table file name pieces already (readByteLevelTables): the loop is for a tokenizer.json's.
+    for (
+      let rank = 0;
+      merges !== undefined && options.stored === undefined && rank < spec.mergeCount;
+      rank++
+    ) {
       if (merges[3 * rank]! < 0 || merges[3 * rank + 1]! < 0 || merges[3 * rank + 2]! < 0) {
         const [a, b] = spec.mergeStrings(rank);
         const ids =
@@ -228,25 +224,32 @@ class ByteLevelBpeModel implements ByteLevelModel {
     this.firstMergeWins = outside !== undefined;
     this.mergeIds = merges;
     this.mergeList = merges;
+    this.mergeCount = spec.mergeCount;
     for (const id of this.blocked) {
-      if (this.pieces[id] !== undefined) {
+      if (spec.vocab.piece(id) !== undefined) {
         fail(`blocked id ${id} is an ordinary vocabulary piece, so encoding could produce it`, "model.vocab");
       }
     }
     const stored = options.stored;
-    this.tablesVerified = options.tables?.verified === true;
     if (stored !== undefined) {
-      this.table = decodeTableFromTables(stored.file, this.blocked, this.vocabSize, this.pieces);
-      this.storedMerges = readStoredMergeTable(stored.file);
+      // (A stored file holds the merges or the merge table, readByteLevelTables refuses one with
+      // neither; the table is the one a model of this content built, first merge wins included.)
+      this.storedMerges = stored.mergeTable;
+      const verified = options.tables?.verified === true;
+      this.table = decodeTableFromTables(
+        stored.file,
+        this.blocked,
+        this.vocabSize,
+        (id) => this.bytesOf(id),
+        verified,
+      );
     }
-    // A file without the merge table (an older export) is replaced by the caller with one that has
-    // it; null in the file says this model's cannot be stored.
-    const mergesRead = this.storedMerges !== undefined || stored?.file.meta.mergeTable === null;
-    options.tables?.report?.(this.table !== undefined && mergesRead);
+    options.tables?.report?.(this.table !== undefined);
   }
 
-  /** Merges in rank order as ids (kept for exportTables). */
-  private readonly mergeList: Int32Array;
+  /** Merges in rank order as ids (kept for exportTables), when the source held them. */
+  private readonly mergeList: Int32Array | undefined;
+  private readonly mergeCount: number;
 
   /** The table file of this model (model-tables.ts), or undefined when it has no stored form. */
   exportTables(source: string, json: object | undefined): Uint8Array | undefined {
@@ -256,7 +259,9 @@ class ByteLevelBpeModel implements ByteLevelModel {
       source,
       json,
       this.vocab,
+      this.byteIds,
       this.mergeList,
+      this.mergeCount,
       this.blocked,
       this.decodeTable,
       this.merger().table.toStored(),
@@ -448,19 +453,16 @@ class ByteLevelBpeModel implements ByteLevelModel {
 
   private merger(): WordMerger {
     if (this.mergerBuilt !== undefined) return this.mergerBuilt;
-    const merges = this.mergeIds as Int32Array;
-    const count = merges.length / 3;
     const stored = this.storedMerges;
     this.storedMerges = undefined;
-    const fromFile =
-      stored === undefined || this.firstMergeWins
-        ? undefined
-        : MergeTable.fromStored(stored, count, this.vocabSize, this.tablesVerified);
-    if (fromFile !== undefined) {
+    if (stored !== undefined) {
       this.mergeIds = undefined;
-      this.mergerBuilt = new WordMerger(fromFile);
+      this.mergerBuilt = new WordMerger(stored);
       return this.mergerBuilt;
     }
+    // (Set whenever no merge table was stored: the source held the merges.)
+    const merges = this.mergeIds as Int32Array;
+    const count = this.mergeCount;
     const table = new MergeTable(count);
     for (let rank = 0; rank < count; rank++) {
       if (this.firstMergeWins && table.find(merges[3 * rank]!, merges[3 * rank + 1]!) >= 0) continue;
@@ -557,6 +559,9 @@ class ByteLevelBpeModel implements ByteLevelModel {
   /** Bytes the decode table gives this ID (blocked / no piece: 0), without allocating. */
   tokenByteLength(id: number): number {
     if (this.blocked.has(id)) return 0;
+    // A table file's piece bytes: their count (an added token's content is not among them).
+    const arena = this.vocab.bytes;
+    if (arena !== undefined && !this.addedById.has(id)) return arena.byteLength(id);
     const piece = this.idToPiece(id);
     if (piece === undefined) return 0;
     for (let i = 0; i < piece.length; i++) {
@@ -572,6 +577,11 @@ class ByteLevelBpeModel implements ByteLevelModel {
   }
 
   private bytesOf(id: number): Uint8Array | undefined {
+    // A table file's piece bytes are the token bytes already (views, never written to; not
+    // cached: a view costs less than growing the cache array to the vocabulary's size).
+    const arena = this.vocab.bytes;
+    const viewed = arena !== undefined && !this.addedById.has(id) ? arena.bytes(id) : undefined;
+    if (viewed !== undefined) return viewed;
     const cached = this.bytesById[id];
     if (cached !== undefined) return cached;
     const piece = this.idToPiece(id);
@@ -583,7 +593,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
 
   idToPiece(id: number): string | undefined {
     if (!Number.isInteger(id) || id < 0 || id >= this.vocabSize) return undefined;
-    return this.addedById.get(id) ?? this.pieces[id];
+    return this.addedById.get(id) ?? this.vocab.piece(id);
   }
 
   pieceToId(piece: string): number | undefined {

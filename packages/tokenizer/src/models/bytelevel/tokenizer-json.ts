@@ -32,9 +32,12 @@ export interface ByteLevelBpeSpec {
   readonly vocab: Vocab;
   /**
    * Merges in rank order as ids: [3r] = left, [3r + 1] = right, [3r + 2] = merged (-1 = the
-   * piece is missing from the vocabulary; the model reports the first such merge).
+   * piece is missing from the vocabulary; the model reports the first such merge). Undefined
+   * only for a table file that holds the merge table instead (StoredVocabulary).
    */
-  readonly merges: Int32Array;
+  readonly merges: Int32Array | undefined;
+  /** Number of merges (ranks). */
+  readonly mergeCount: number;
   /** The [left, right] strings of merge `rank` (for messages). */
   mergeStrings(rank: number): readonly [string, string];
   /** BPE ignore_merges: a pre-token that is a whole vocabulary piece maps to it directly. */
@@ -90,7 +93,12 @@ export function parseByteLevelTokenizerJson(
   }
   parsePostProcessor(root.post_processor ?? null, fail);
   parseDecoder(root.decoder ?? null, fail);
-  const { vocab, merges, mergeStrings, ignoreMerges } = parseModel(root.model, fail, scanned, stored);
+  const { vocab, merges, mergeCount, mergeStrings, ignoreMerges } = parseModel(
+    root.model,
+    fail,
+    scanned,
+    stored,
+  );
   const addedTokens = parseAddedTokens(root.added_tokens ?? [], fail);
   const llamaCppSymbols = isObject(root.model) && root.model.chatwire_llama_cpp_symbols === true;
   return {
@@ -99,6 +107,7 @@ export function parseByteLevelTokenizerJson(
     onigPattern,
     vocab,
     merges,
+    mergeCount,
     mergeStrings,
     ignoreMerges,
     llamaCppSymbols,
@@ -173,7 +182,10 @@ function parseDecoder(d: Json, fail: Fail): void {
 /** The vocabulary and merges of an earlier load (a table file, model-tables.ts); `json` is then the rest. */
 export interface StoredVocabulary {
   readonly vocab: Vocab;
-  readonly merges: Int32Array;
+  /** Undefined when the file holds the merge table instead. */
+  readonly merges: Int32Array | undefined;
+  /** Number of merges. */
+  readonly ranks: number;
 }
 
 function parseModel(
@@ -183,7 +195,8 @@ function parseModel(
   stored?: StoredVocabulary,
 ): {
   vocab: Vocab;
-  merges: Int32Array;
+  merges: Int32Array | undefined;
+  mergeCount: number;
   mergeStrings: (rank: number) => readonly [string, string];
   ignoreMerges: boolean;
 } {
@@ -202,20 +215,23 @@ function parseModel(
   if (stored !== undefined) {
     if (!Array.isArray(m.merges)) return fail("model.merges is missing or not an array", "model.merges");
     // Every merge id was checked against the vocabulary when the table file was read.
+    const merges = stored.merges;
     const mergeStrings = (rank: number): readonly [string, string] => [
-      stored.vocab.pieces[stored.merges[3 * rank]!] ?? "",
-      stored.vocab.pieces[stored.merges[3 * rank + 1]!] ?? "",
+      (merges && stored.vocab.piece(merges[3 * rank]!)) ?? "",
+      (merges && stored.vocab.piece(merges[3 * rank + 1]!)) ?? "",
     ];
     return {
       vocab: stored.vocab,
-      merges: stored.merges,
+      merges,
+      mergeCount: stored.ranks,
       mergeStrings,
       ignoreMerges: m.ignore_merges === true,
     };
   }
   if (scanned !== undefined) {
     if (!Array.isArray(m.merges)) return fail("model.merges is missing or not an array", "model.merges");
-    return { ...resolveScannedMerges(scanned), ignoreMerges: m.ignore_merges === true };
+    const resolved = resolveScannedMerges(scanned);
+    return { ...resolved, mergeCount: resolved.merges.length / 3, ignoreMerges: m.ignore_merges === true };
   }
   const vocabObject = m.vocab;
   const keys = Object.keys(vocabObject);
@@ -256,7 +272,7 @@ function parseModel(
       ? (entry.split(" ") as [string, string])
       : [(entry as string[])[0]!, (entry as string[])[1]!];
   };
-  return { vocab, merges, mergeStrings, ignoreMerges: m.ignore_merges === true };
+  return { vocab, merges, mergeCount: list.length, mergeStrings, ignoreMerges: m.ignore_merges === true };
 }
 
 /** The merges of a scanned file (json-scan.ts), resolved to ids (-1: a piece not in the vocabulary). */

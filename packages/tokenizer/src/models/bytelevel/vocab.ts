@@ -6,14 +6,17 @@
 // from the halves' hashes, and no string is built. The index is also smaller than the Map.
 
 import { HASH_MULTIPLIER, hashConcat, hashRange, PieceIndex } from "../sentencepiece/piece-index.ts";
+import type { PieceBytes } from "./piece-bytes.ts";
 
 export class Vocab {
-  /** The piece of each id (undefined: no piece has that id); later keys win, as they did in a Map. */
-  readonly pieces: (string | undefined)[];
+  /** Set when the pieces are strings from the start (else made from `bytes` when read). */
+  private piecesMade: (string | undefined)[] | undefined;
+  /** A table file's pieces as bytes (Vocab.fromPieceBytes), else undefined. */
+  readonly bytes: PieceBytes | undefined;
   /** Largest id, or -1 for an empty vocabulary. */
   readonly maxId: number;
-  /** The piece index (its slots are what a table file stores). */
-  readonly index: PieceIndex;
+  /** Set when the index is (a vocabulary of piece bytes: at the first lookup, see `index`). */
+  private indexMade: PieceIndex | undefined;
   /** index position -> id; undefined when positions are ids (no two keys share an id). */
   private readonly ids: Int32Array | undefined;
   /** Two keys share an id (only the later one is pieces[id]). */
@@ -31,18 +34,59 @@ export class Vocab {
     return new Vocab([], new Int32Array(0), { pieces, index });
   }
 
+  /**
+   * A vocabulary whose pieces are a table file's bytes (piece-bytes.ts). Nothing is made here: the
+   * index at the first lookup (from the bytes, see `index`), a piece string when asked for.
+   */
+  static fromPieceBytes(bytes: PieceBytes): Vocab {
+    return new Vocab([], new Int32Array(0), { pieces: undefined, index: undefined, bytes });
+  }
+
+  /**
+   * The piece index (its slots are what a table file of piece strings stores). For a vocabulary of
+   * piece bytes it is built at the first lookup: a load from a table file looks up no piece (the
+   * byte symbols' ids are stored), and reading 2 MB of slots costs more than most processes'
+   * lookups; a lookup makes the few piece strings its hash picks (PieceIndex.fromStoredLazy).
+   */
+  get index(): PieceIndex {
+    this.indexMade ??= (this.bytes as PieceBytes).index();
+    return this.indexMade;
+  }
+
+  /**
+   * The piece of each id (undefined: no piece has that id); later keys win, as they did in a Map.
+   * For a vocabulary of piece bytes every string is made at the first read (the slow paths that
+   * need them all); piece(id) makes one.
+   */
+  get pieces(): (string | undefined)[] {
+    this.piecesMade ??= (this.bytes as PieceBytes).all();
+    return this.piecesMade;
+  }
+
+  /** The piece of `id` (undefined: none), without making the others. */
+  piece(id: number): string | undefined {
+    return this.piecesMade === undefined ? this.bytes?.at(id) : this.piecesMade[id];
+  }
+
   /** keys[i] has id ids[i] (validated integers in [0, 2^24)); keys are distinct (JSON object keys). */
   constructor(
     keys: readonly string[],
     ids: Int32Array,
-    stored?: { readonly pieces: (string | undefined)[]; readonly index: PieceIndex },
+    stored?: {
+      readonly pieces: (string | undefined)[] | undefined;
+      readonly index: PieceIndex | undefined;
+      readonly bytes?: PieceBytes;
+    },
   ) {
     if (stored !== undefined) {
-      this.pieces = stored.pieces;
-      let top = stored.pieces.length - 1;
-      while (top >= 0 && stored.pieces[top] === undefined) top--;
+      this.piecesMade = stored.pieces;
+      this.bytes = stored.bytes;
+      const pieces = stored.pieces;
+      let top = pieces === undefined ? (stored.bytes?.count ?? 0) - 1 : pieces.length - 1;
+      // (PieceBytes.of checked that its last id has a piece.)
+      while (pieces !== undefined && top >= 0 && pieces[top] === undefined) top--;
       this.maxId = top;
-      this.index = stored.index;
+      this.indexMade = stored.index;
       this.ids = undefined;
       this.sharedIds = false;
       this.duplicateKeys = false;
@@ -51,6 +95,7 @@ export class Vocab {
     let maxId = -1;
     for (let i = 0; i < ids.length; i++) if (ids[i]! > maxId) maxId = ids[i]!;
     this.maxId = maxId;
+    this.bytes = undefined;
     const pieces = new Array<string | undefined>(maxId + 1);
     let shared = false;
     for (let i = 0; i < keys.length; i++) {
@@ -58,13 +103,13 @@ export class Vocab {
       if (pieces[id] !== undefined) shared = true;
       pieces[id] = keys[i]!;
     }
-    this.pieces = pieces;
+    this.piecesMade = pieces;
     // Usual case: one key per id, so the by-id array is the index's key list. Otherwise index the
     // key list itself and map positions to ids.
-    this.index = new PieceIndex(shared ? keys : pieces);
+    this.indexMade = new PieceIndex(shared ? keys : pieces);
     this.ids = shared ? ids : undefined;
     this.sharedIds = shared;
-    this.duplicateKeys = this.index.duplicates.length > 0;
+    this.duplicateKeys = this.indexMade.duplicates.length > 0;
   }
 
   private idAt(pos: number): number | undefined {
