@@ -22,11 +22,11 @@
 // Memory: the decoded text, one pending value's text and the keyword (bounded by
 // maxBufferedChars: past it the reader falls back, and the decoder's own bound on raw applies).
 import { type ActionResult, parsePythonToolCall } from "../action-parse.ts";
-import { MAX_NESTING_DEPTH } from "../limits.ts";
 import { type JsonValue, parsePythonLiteral, SIMPLE_ESCAPES } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, ToolSchemas } from "./body.ts";
 import { setKey } from "./body-support.ts";
+import { LEX_ENDS, LEX_GOES, PythonValueLexer } from "./python-value-lexer.ts";
 
 // ---- states ----
 /** Before the fence or the name.   ‸```python… */
@@ -123,14 +123,9 @@ export class PythonCallParser implements BodyParser {
   /** An escape's digits so far (P_OCT, P_HEX) and, for P_HEX, how many it takes. */
   private digits = "";
   private width = 0;
-  /** P_KEPT: the value's text so far and its lexer state. */
+  /** P_KEPT: the value's text so far, and where it ends. */
   private kept = "";
-  private depth = 0;
-  private inQuote = 0;
-  private opening = 0;
-  private triple = false;
-  private quoteRun = 0;
-  private escaped = false;
+  private readonly lexer = new PythonValueLexer();
   /** Units fed (the bound). */
   private fed = 0;
   /** During feed(): the chunk, and where the open name, keyword or kept value starts in it (-1: before it). */
@@ -269,20 +264,14 @@ export class PythonCallParser implements BodyParser {
         if (isSpace(c)) return true;
         if (c === 96 /* ` */) {
           this.fenced = true;
+          this.fenceSpace = false;
           this.ticks = 1;
           this.state = P_TICKS;
           return true;
         }
         return this.startPart(c, i, P_NAME);
       case P_TICKS:
-        if (this.ticks < 3) {
-          if (c !== 96) return this.fallBack();
-          this.ticks++;
-          return true;
-        }
-        this.fenceSpace = false;
-        this.state = P_FENCE_LINE;
-        return this.structure(c, i);
+        return this.tick(c, i, P_FENCE_LINE);
       case P_FENCE_LINE:
         // stripFence: the language, then spaces or tabs, then an optional "\r", then "\n".
         if (c === 10) this.state = P_BEFORE_NAME;
@@ -340,22 +329,21 @@ export class PythonCallParser implements BodyParser {
           return true;
         }
         this.kept = "";
-        this.depth = 0;
-        this.inQuote = 0;
-        this.opening = 0;
-        this.triple = false;
-        this.quoteRun = 0;
-        this.escaped = false;
+        // The call's own parenthesis counts (parsePythonCall starts at depth 1).
+        this.lexer.reset(1);
         this.from = i;
         this.state = P_KEPT;
         return this.structure(c, i);
-      case P_KEPT:
-        if (this.lexKept(c)) return !this.fellBack();
-        if (this.fellBack()) return false;
+      case P_KEPT: {
+        const lex = this.lexer.unit(c);
+        if (lex === LEX_GOES) return true;
+        // Too deep, unmatched, a comment or a line continuation: the fallback reads them.
+        if (lex !== LEX_ENDS) return this.fallBack();
         this.kept += this.part(i);
         if (!this.keepValue()) return false;
         this.state = c === 41 ? P_AFTER_CALL : P_ARG;
         return true;
+      }
       case P_STR_END:
         if (isSpace(c)) return true;
         // An adjacent literal, a comment, ...: the fallback reads them.
@@ -371,18 +359,23 @@ export class PythonCallParser implements BodyParser {
         this.state = P_CLOSE_TICKS;
         return true;
       case P_CLOSE_TICKS:
-        if (this.ticks < 3) {
-          if (c !== 96) return this.fallBack();
-          this.ticks++;
-          return true;
-        }
-        this.state = P_DONE;
-        return this.structure(c, i);
+        return this.tick(c, i, P_DONE);
       case P_DONE:
         return isSpace(c) || this.fallBack();
       default:
         return false;
     }
+  }
+
+  /** A fence's backticks: three, then the unit after them is read in state `after`. */
+  private tick(c: number, i: number, after: number): boolean {
+    if (this.ticks === 3) {
+      this.state = after;
+      return this.structure(c, i);
+    }
+    if (c !== 96) return this.fallBack();
+    this.ticks++;
+    return true;
   }
 
   private startPart(c: number, i: number, state: number): boolean {
@@ -411,58 +404,6 @@ export class PythonCallParser implements BodyParser {
     else this.text += `\\${e}`; // Python keeps unknown escapes verbatim.
   }
 
-  /** One unit of a kept value: true while the value goes on, false at its depth-0 "," or ")". */
-  private lexKept(c: number): boolean {
-    if (this.opening === 1) {
-      if (c === this.inQuote) {
-        this.opening = 2;
-        return true;
-      }
-      this.opening = 0;
-      this.triple = false;
-    } else if (this.opening === 2) {
-      this.opening = 0;
-      if (c === this.inQuote) {
-        this.triple = true;
-        this.quoteRun = 0;
-        return true;
-      }
-      this.inQuote = 0; // "" was an empty string: c is after it
-    }
-    if (this.inQuote !== 0) {
-      if (this.escaped) this.escaped = false;
-      else if (c === 92) this.escaped = true;
-      else if (c === this.inQuote) {
-        if (!this.triple || ++this.quoteRun === 3) this.inQuote = 0;
-        return true;
-      }
-      this.quoteRun = 0;
-      return true;
-    }
-    if (c === 34 || c === 39) {
-      this.inQuote = c;
-      this.opening = 1;
-      this.escaped = false;
-      return true;
-    }
-    if (c === 35 /* # */ || c === 92 /* \ */) {
-      // A comment or a line continuation: the fallback reads them.
-      this.fallBack();
-      return true;
-    }
-    if (c === 40 || c === 91 || c === 123) {
-      // The call's own parenthesis counts (parsePythonCall starts at depth 1).
-      if (++this.depth + 1 > MAX_NESTING_DEPTH) this.fallBack();
-      return true;
-    }
-    if (c === 41 || c === 93 || c === 125) {
-      if (this.depth === 0) return c !== 41 && this.fallBack();
-      this.depth--;
-      return true;
-    }
-    return !(c === 44 && this.depth === 0);
-  }
-
   /** A kept value's text is complete: parsed once (false: it is not a literal, the reader fell back). */
   private keepValue(): boolean {
     let v: JsonValue;
@@ -474,10 +415,6 @@ export class PythonCallParser implements BodyParser {
     this.kept = "";
     setKey(this.args, this.key, v);
     return true;
-  }
-
-  private fellBack(): boolean {
-    return this.state === P_FALLBACK;
   }
 
   private fallBack(): false {
