@@ -1,0 +1,31 @@
+// The realistic rows of several worker processes as one result (orchestrate.ts).
+import type { WorkerResult } from "./orchestrate.ts";
+
+/** decode-realistic.ts results of several processes as one: per row and candidate, the median ns/token. */
+export function medianOfProcesses(runs: WorkerResult[], model: string): WorkerResult {
+  const ok = runs.filter((r) => r.error === undefined);
+  const first = ok[0];
+  if (first === undefined) return runs[0] ?? { error: "no run" };
+  if (ok.length === 1) return first;
+  const merged = JSON.parse(JSON.stringify(first)) as WorkerResult;
+  type Rows = Record<string, Record<string, { ns_per_token?: number } | number | string>>;
+  const rowsOf = (r: WorkerResult): Rows | undefined => (r[model] as { rows?: Rows } | undefined)?.rows;
+  const rows = rowsOf(merged);
+  if (rows === undefined) return merged;
+  for (const [key, row] of Object.entries(rows)) {
+    for (const [cand, v] of Object.entries(row)) {
+      if (typeof v !== "object" || v === null || typeof v.ns_per_token !== "number") continue;
+      const xs = ok.map((r) => {
+        const x = rowsOf(r)?.[key]?.[cand];
+        return typeof x === "object" && x !== null ? x.ns_per_token : undefined;
+      });
+      if (xs.some((x) => typeof x !== "number")) continue;
+      const sorted = (xs as number[]).slice().sort((a, b) => a - b);
+      Object.assign(v, {
+        ns_per_token: sorted[sorted.length >> 1],
+        ns_per_token_processes: xs,
+      });
+    }
+  }
+  return merged;
+}
