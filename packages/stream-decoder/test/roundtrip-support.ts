@@ -311,6 +311,21 @@ const charPool = fc.oneof(
   },
 );
 
+/** Argument values that are hard to carry: CJK keys, emoji, numbers JSON spells in exponents, escapes, brackets and markers inside a string, depth. */
+export const NESTED = {
+  城市: "上海",
+  "emoji 👨‍👩‍👧": { list: [1, -2.5, 1e-7, 1e21, null, true, false, "😀", []], empty: {} },
+  quote: 'a"b\\c}]\n\t\u0001 </tool_call> <|im_end|>',
+  deep: { a: { b: { c: ["x", { d: "𠀀" }] } } },
+} satisfies JsonObject;
+
+/** Several calls in one turn: empty, NESTED and unicode-named, and empty values. */
+export const THREE_CALLS: QwenTurn["calls"] = [
+  { name: "a", arguments: {} },
+  { name: "查询", arguments: NESTED },
+  { name: "c.d-e_f", arguments: { n: 0, s: "" } },
+];
+
 export const unicodeText = (maxLength = 12): fc.Arbitrary<string> =>
   fc.array(charPool, { maxLength }).map((xs) => xs.join(""));
 
