@@ -6,7 +6,7 @@ import type { ChatGLM3Key } from "../../tokenizer/src/families/chatglm3/definiti
 import type { InternLM2Key } from "../../tokenizer/src/families/internlm2/definition.ts";
 import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { createDecoder, eventCollector } from "../src/index.ts";
-import { calledAction, textMessage } from "./expected-events.ts";
+import { calledAction, textCallThenEos, textMessage } from "./expected-events.ts";
 import { familyOn, formatSpec, run, textOf, tokenizer } from "./models.ts";
 import { merged } from "./roundtrip-support.ts";
 import { synthetic, WORDS } from "./synthetic.ts";
@@ -150,10 +150,11 @@ describe("InternLM2 grammar (synthetic table)", () => {
     ];
     expect(merged(run(spec, ids))).toEqual([
       START,
-      { type: "text", text: "Hello!" },
-      ...calledAction("plugin", plugin, { name: "get_weather", arguments: { city: "Paris" } }),
-      { type: "message_end" },
-      { type: "stop", reason: "eos", token: I.imEnd },
+      ...textCallThenEos(
+        "Hello!",
+        ["plugin", plugin, { name: "get_weather", arguments: { city: "Paris" } }],
+        I.imEnd,
+      ),
     ]);
   });
 
@@ -326,10 +327,7 @@ describe.skipIf(!haveFixtures())("real InternLM2 / ChatGLM3 tokenizers", () => {
     );
     expect(ev).toEqual([
       START,
-      { type: "text", text: "好的。" },
-      ...calledAction("plugin", body, { name: "search", arguments: { q: "天气" } }),
-      { type: "message_end" },
-      { type: "stop", reason: "eos", token: I.imEnd },
+      ...textCallThenEos("好的。", ["plugin", body, { name: "search", arguments: { q: "天气" } }], I.imEnd),
     ]);
   });
 
