@@ -153,6 +153,11 @@ export const MARKER_PIECES = [
 
 export const TEXT_MARKER_KEYS = ["eos", "user", "assistant"];
 
+/** A text-marker grammar on the synthetic vocabulary with its marker pieces (and `extra`), "eos" its EOS. */
+export function textMarkerFamily(grammar: Grammar, extra: readonly string[] = []): SyntheticFamily {
+  return syntheticFamily(grammar, TEXT_MARKER_KEYS, ["eos"], [...MARKER_PIECES, ...extra]);
+}
+
 /**
  * A reasoning block and a call block (json-call) opened and closed by text markers, with
  * newline rules around them (the shape of DeepSeek V3.2's DSML calls), and plain-text calls.

@@ -8,13 +8,7 @@ import type { Grammar } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createDecoder, createReferenceDecoder } from "../src/index.ts";
-import {
-  MARKER_PIECES,
-  mergedAll,
-  syntheticFamily,
-  TEXT_CALL_GRAMMAR,
-  TEXT_MARKER_KEYS,
-} from "./grammar-support.ts";
+import { mergedAll, TEXT_CALL_GRAMMAR, textMarkerFamily } from "./grammar-support.ts";
 import { eventsInBursts } from "./push-bursts.ts";
 import { decodeText, encCut } from "./text-marker-support.ts";
 
@@ -28,13 +22,8 @@ const RECIPIENT_GRAMMAR: Grammar = {
   blocks: [{ name: "call", emits: "action", body: "json-arguments" }],
   textMarkers: { ">>>": { move: "role", role: "assistant" } },
 };
-const roleFam = syntheticFamily(ROLE_GRAMMAR, TEXT_MARKER_KEYS, ["eos"], MARKER_PIECES);
-const recipientFam = syntheticFamily(
-  RECIPIENT_GRAMMAR,
-  TEXT_MARKER_KEYS,
-  ["eos"],
-  [...MARKER_PIECES, ">>>", ">>"],
-);
+const roleFam = textMarkerFamily(ROLE_GRAMMAR);
+const recipientFam = textMarkerFamily(RECIPIENT_GRAMMAR, [">>>", ">>"]);
 
 const start = (metadata: string) => ({ type: "message_start", role: "assistant", metadata }) as const;
 
