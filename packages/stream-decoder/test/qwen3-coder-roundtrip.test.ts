@@ -10,13 +10,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ChatRequest } from "../../tokenizer/src/index.ts";
 import { coderTokenizer } from "../../tokenizer/test/qwen3-coder-support.ts";
-import {
-  compileDecoderSpecFor,
-  createDecoder,
-  type DecoderEvent,
-  type DecoderSpec,
-  eventCollector,
-} from "../src/index.ts";
+import { compileDecoderSpecFor, type DecoderEvent, type DecoderSpec } from "../src/index.ts";
+import { run } from "./models.ts";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -107,19 +102,13 @@ interface Call {
 let spec: DecoderSpec | undefined;
 
 function decodeCalls(ids: readonly number[], tools: readonly unknown[] | undefined): Call[] {
-  const h = eventCollector();
   spec ??= compileDecoderSpecFor(coderTokenizer());
-  const d = createDecoder(spec, h, {
-    streamToolCalls: true,
-    ...(tools === undefined ? {} : { tools }),
-  });
-  d.pushMany(ids);
-  d.end();
-  const errors = h.events.filter((e: DecoderEvent) => e.type === "error");
-  expect(errors, JSON.stringify(h.events.slice(0, 8))).toEqual([]);
+  const events = run(spec, ids, { streamToolCalls: true, ...(tools === undefined ? {} : { tools }) });
+  const errors = events.filter((e: DecoderEvent) => e.type === "error");
+  expect(errors, JSON.stringify(events.slice(0, 8))).toEqual([]);
   const calls: Call[] = [];
   let streamed = "";
-  for (const e of h.events) {
+  for (const e of events) {
     if (e.type === "tool_call_arguments") streamed += e.text;
     if (e.type === "action_end") {
       if (e.call === undefined) throw new Error(`action_end error: ${e.error}`);
