@@ -12,6 +12,7 @@ import type { ChatRequest } from "../../tokenizer/src/index.ts";
 import { coderTokenizer } from "../../tokenizer/test/qwen3-coder-support.ts";
 import { compileDecoderSpecFor, type DecoderEvent, type DecoderSpec } from "../src/index.ts";
 import { run } from "./models.ts";
+import { objectOf } from "./schema-support.ts";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -66,17 +67,7 @@ const TOOL = {
   type: "function",
   function: {
     name: "act",
-    parameters: {
-      type: "object",
-      properties: {
-        s: { type: "string" },
-        i: { type: "integer" },
-        n: { type: "number" },
-        b: { type: "boolean" },
-        a: { type: "array" },
-        o: { type: "object" },
-      },
-    },
+    parameters: objectOf({ s: "string", i: "integer", n: "number", b: "boolean", a: "array", o: "object" }),
   },
 };
 
