@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import type { ChatRequest } from "../../tokenizer/src/index.ts";
 import { coderTokenizer } from "../../tokenizer/test/qwen3-coder-support.ts";
 import { compileDecoderSpecFor, type DecoderEvent, type DecoderSpec } from "../src/index.ts";
+import { assistantCalls } from "./chat-messages.ts";
 import { run } from "./models.ts";
 import { objectOf } from "./schema-support.ts";
 
@@ -124,11 +125,10 @@ describe("qwen3-coder: typed tool calls survive encode -> decode", () => {
             tools: [TOOL],
             messages: [
               { role: "user", content: "go" },
-              {
-                role: "assistant",
-                content: content ?? null,
-                tool_calls: calls.map((a) => ({ type: "function", function: { name: "act", arguments: a } })),
-              },
+              assistantCalls(
+                calls.map((a) => ({ name: "act", arguments: a })),
+                content ?? null,
+              ),
             ],
             add_generation_prompt: false,
           };

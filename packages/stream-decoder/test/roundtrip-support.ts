@@ -17,6 +17,7 @@ import {
   type JsonValue,
 } from "../src/index.ts";
 import type { DecoderSpec } from "../src/spec.ts";
+import { toolCall } from "./chat-messages.ts";
 import { mergeDeltas } from "./merge-deltas.ts";
 import { tokenizer } from "./models.ts";
 
@@ -139,11 +140,7 @@ export function qwenRaw(c: QwenTurn["calls"][number]): string {
 export function qwenCase(t: QwenTurn, user = "Hi"): Case {
   const assistant: Record<string, unknown> = { role: "assistant", content: t.content };
   if (t.reasoning !== "") assistant.reasoning_content = t.reasoning;
-  if (t.calls.length > 0)
-    assistant.tool_calls = t.calls.map((c) => ({
-      type: "function",
-      function: { name: c.name, arguments: c.arguments },
-    }));
+  if (t.calls.length > 0) assistant.tool_calls = t.calls.map(toolCall);
   const expected: DecoderEvent[] = [START];
   if (t.reasoning !== "") expected.push({ type: "reasoning", text: t.reasoning });
   if (t.content !== "") expected.push({ type: "text", text: t.content });
