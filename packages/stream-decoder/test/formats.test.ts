@@ -51,9 +51,7 @@ describe("Qwen3 (real tokenizer)", () => {
 
   it("a trailing newline of content before <|im_end|> is content; <|endoftext|> stops without message_end", () => {
     expect(merged(run(spec, [...enc("a\n"), Q.imEnd]))).toEqual([
-      START,
-      { type: "text", text: "a\n" },
-      { type: "message_end" },
+      ...textMessage("assistant", "a\n"),
       { type: "stop", reason: "eos", token: Q.imEnd },
     ]);
     expect(merged(run(spec, [...enc("a"), Q.endOfText]))).toEqual([
@@ -182,9 +180,7 @@ describe("InternLM2 grammar (synthetic table)", () => {
       I.eos,
     ];
     expect(merged(run(multi, ids))).toEqual([
-      START,
-      { type: "text", text: "Hi" },
-      { type: "message_end" },
+      ...textMessage("assistant", "Hi"),
       ...textMessage("environment", '{"t": 1}', "plugin"),
       { type: "stop", reason: "eos", token: I.eos },
     ]);
@@ -217,9 +213,7 @@ describe("ChatGLM3 grammar (synthetic table)", () => {
   it("plain reply: empty metadata line, content keeps no dummy space", () => {
     const ids = [...meta(""), ...s.enc("Hello world!", true), G.user];
     expect(merged(run(spec, ids))).toEqual([
-      START,
-      { type: "text", text: "Hello world!" },
-      { type: "message_end" },
+      ...textMessage("assistant", "Hello world!"),
       { type: "stop", reason: "eos", token: G.user },
     ]);
   });
@@ -235,9 +229,7 @@ describe("ChatGLM3 grammar (synthetic table)", () => {
       G.observation,
     ];
     expect(merged(run(spec, ids))).toEqual([
-      START,
-      { type: "text", text: "Hi" },
-      { type: "message_end" },
+      ...textMessage("assistant", "Hi"),
       { type: "message_start", role: "assistant", metadata: "get_weather" },
       { type: "action_start", kind: "get_weather" },
       { type: "action_text", text: call },
@@ -343,9 +335,7 @@ describe.skipIf(!haveFixtures())("real InternLM2 / ChatGLM3 tokenizers", () => {
       G.user,
     ];
     expect(merged(run(spec, ids))).toEqual([
-      START,
-      { type: "text", text: "Hello 世界" },
-      { type: "message_end" },
+      ...textMessage("assistant", "Hello 世界"),
       { type: "message_start", role: "assistant", metadata: "interpreter" },
       ...calledAction("interpreter", "```python\n1\n```", { name: "interpreter", arguments: { code: "1" } }),
       { type: "message_end" },
