@@ -3,14 +3,8 @@
 // parallel_tool_calls=false. Expected texts are written out by hand from the IDs' source text.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { tokenIds } from "../../../test-support/token-ids.ts";
-import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { CompletionBuilder } from "../src/index.ts";
-import { qwen3, runWriter } from "./writer-support.ts";
-
-const Q = tokenIds<Qwen3Key>(qwen3);
-const t = (s: string) => qwen3().encodeText(s).ids;
-const call = (json: string) => [Q.toolCall, ...t(`\n${json}\n`), Q.toolCallEnd];
+import { qwenCall as call, Q, qwen3, qwenCallTurn, runWriter, qwenText as t } from "./writer-support.ts";
 
 describe("ChunkWriter (Qwen3)", () => {
   it("role chunk first; content deltas; one finish chunk; usage chunk with choices [] last", () => {
@@ -26,10 +20,10 @@ describe("ChunkWriter (Qwen3)", () => {
   it("two parallel calls: header once per call (index, id, type, name, arguments ''), then fragments", () => {
     const ids = [
       ...t("Checking."),
-      ...call('{"name": "get_weather", "arguments": {"city": "Paris"}}'),
-      ...t("\n"),
-      ...call('{"arguments": {"q": "a \\"quoted\\" ü"}, "name": "search"}'),
-      Q.imEnd,
+      ...qwenCallTurn(
+        '{"name": "get_weather", "arguments": {"city": "Paris"}}',
+        '{"arguments": {"q": "a \\"quoted\\" ü"}, "name": "search"}',
+      ),
     ];
     const r = runWriter(qwen3(), ids);
     expect(r.breaches).toEqual([]);
@@ -85,12 +79,7 @@ describe("ChunkWriter (Qwen3)", () => {
   });
 
   it("parallel_tool_calls false: stops after the first call, finish tool_calls", () => {
-    const ids = [
-      ...call('{"name": "a", "arguments": {}}'),
-      ...t("\n"),
-      ...call('{"name": "b", "arguments": {}}'),
-      Q.imEnd,
-    ];
+    const ids = qwenCallTurn('{"name": "a", "arguments": {}}', '{"name": "b", "arguments": {}}');
     const r = runWriter(qwen3(), ids, { parallelToolCalls: false });
     expect(r.calls.map((c) => c.name)).toEqual(["a"]);
     expect(r.finish).toEqual(["tool_calls"]);

@@ -5,13 +5,8 @@
 // string prefixes of the generated call text (not the writer's own output).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { tokenIds } from "../../../test-support/token-ids.ts";
-import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
-import { qwen3, runWriter } from "./writer-support.ts";
+import { qwenCall as call, Q, qwen3, qwenCallTurn, runWriter, qwenText as t } from "./writer-support.ts";
 
-const Q = tokenIds<Qwen3Key>(qwen3);
-const t = (s: string) => qwen3().encodeText(s).ids;
-const call = (json: string) => [Q.toolCall, ...t(`\n${json}\n`), Q.toolCallEnd];
 const INC = { toolCallStreaming: "incremental" } as const;
 
 // Test oracle (sound, possibly incomplete): `p` is a prefix of valid JSON when some completion
@@ -133,12 +128,7 @@ describe("ChunkWriter incremental tool-call streaming (Qwen3)", () => {
   });
 
   it("parallel_tool_calls false: the first call streams whole, then the writer asks to stop", () => {
-    const ids = [
-      ...call('{"name": "a", "arguments": {"x": [1, 2]}}'),
-      ...t("\n"),
-      ...call('{"name": "b", "arguments": {}}'),
-      Q.imEnd,
-    ];
+    const ids = qwenCallTurn('{"name": "a", "arguments": {"x": [1, 2]}}', '{"name": "b", "arguments": {}}');
     const r = runWriter(qwen3(), ids, { ...INC, parallelToolCalls: false });
     expect(r.calls.map((c) => [c.name, c.arguments])).toEqual([["a", '{"x": [1, 2]}']]);
     expect(r.finish).toEqual(["tool_calls"]);

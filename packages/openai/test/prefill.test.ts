@@ -1,13 +1,9 @@
 // toolChoicePrefill on the real Qwen3 tokenizer: structural IDs only from format code, the
 // name as ordinary text, and the decoder + writer starting inside the prefilled opening.
 import { describe, expect, it } from "vitest";
-import { tokenIds } from "../../../test-support/token-ids.ts";
-import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { RequestError, toolChoicePrefill } from "../src/index.ts";
-import { qwen3, runWriter } from "./writer-support.ts";
+import { Q, qwen3, runWriter, qwenText as t } from "./writer-support.ts";
 
-const t = (s: string) => qwen3().encodeText(s).ids;
-const Q = tokenIds<Qwen3Key>(qwen3);
 const reserved = (id: number) => qwen3().registry.ids.has(id);
 const chat = { messages: [{ role: "user" as const, content: "hi" }] };
 

@@ -5,22 +5,22 @@
 import { describe, expect, it } from "vitest";
 import { familyGrammar, isToolCallKind, streamsCallArguments } from "../src/tool-kinds.ts";
 
+/** Per format: each action kind asked about, and whether it is a tool call. */
+const TOOL_CALL_KINDS: Readonly<Record<string, Readonly<Record<string, boolean>>>> = {
+  qwen3: { tool_call: true, think: false, plugin: false },
+  internlm2: { plugin: true, interpreter: false, action: false },
+  chatglm3: { get_weather: true, interpreter: false, "": false },
+  "gpt-oss": { tool_call: true, analysis: false },
+  "no-such-family": { tool_call: false },
+  template: { tool_call: false },
+};
+
 describe("isToolCallKind from grammar data", () => {
-  it.each([
-    ["qwen3", "tool_call", true],
-    ["qwen3", "think", false],
-    ["qwen3", "plugin", false],
-    ["internlm2", "plugin", true],
-    ["internlm2", "interpreter", false],
-    ["internlm2", "action", false],
-    ["chatglm3", "get_weather", true],
-    ["chatglm3", "interpreter", false],
-    ["chatglm3", "", false],
-    ["gpt-oss", "tool_call", true],
-    ["gpt-oss", "analysis", false],
-    ["no-such-family", "tool_call", false],
-    ["template", "tool_call", false],
-  ] as const)("%s %s -> %s", (format, kind, want) => {
+  it.each(
+    Object.entries(TOOL_CALL_KINDS).flatMap(([format, kinds]) =>
+      Object.entries(kinds).map(([kind, want]) => [format, kind, want] as const),
+    ),
+  )("%s %s -> %s", (format, kind, want) => {
     expect(isToolCallKind(format, kind)).toBe(want);
   });
 });

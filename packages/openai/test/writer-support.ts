@@ -3,6 +3,8 @@
 import { compileDecoderSpecFor, createDecoder, type DecoderSpec } from "@chatwire/stream-decoder";
 import type { ChatTokenizer } from "@chatwire/tokenizer";
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
+import { tokenIds } from "../../../test-support/token-ids.ts";
+import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import {
   type ChatCompletionChunk,
   ChunkWriter,
@@ -15,6 +17,18 @@ export function qwen3(): ChatTokenizer {
   qwen ??= loadTokenizerSync("qwen3");
   return qwen;
 }
+
+/** Qwen3's reserved IDs by key. */
+export const Q = tokenIds<Qwen3Key>(qwen3);
+/** The IDs of plain text (Qwen3). */
+export const qwenText = (s: string): number[] => qwen3().encodeText(s).ids;
+/** A Qwen3 tool call: its JSON on its own line between <tool_call> and </tool_call>. */
+export const qwenCall = (json: string): number[] => [Q.toolCall, ...qwenText(`\n${json}\n`), Q.toolCallEnd];
+/** Parallel calls as Qwen3 writes them (a newline between two), then <|im_end|>. */
+export const qwenCallTurn = (...jsons: readonly string[]): number[] => [
+  ...jsons.flatMap((json, i) => (i === 0 ? qwenCall(json) : [...qwenText("\n"), ...qwenCall(json)])),
+  Q.imEnd,
+];
 
 const specs = new Map<ChatTokenizer, DecoderSpec>();
 

@@ -44,29 +44,47 @@ function sseErrors(text: string): Array<{ code: string; message: string }> {
     .flatMap((e) => (e.error !== undefined ? [e.error] : []));
 }
 
-// `mid`: the upstream sends a valid token before it breaks (the stream is already open).
-const CASES: ReadonlyArray<{
-  mode: Hostility;
-  engine: "vllm" | "sglang";
-  status: number;
-  code: string;
-  mid: boolean;
-}> = [
-  { mode: "error-secret", engine: "vllm", status: 502, code: "engine-failed", mid: false },
-  { mode: "error-endless", engine: "vllm", status: 502, code: "engine-failed", mid: false },
-  { mode: "json-200", engine: "vllm", status: 502, code: "engine-protocol", mid: false },
-  { mode: "html-200", engine: "vllm", status: 502, code: "engine-protocol", mid: false },
-  { mode: "cr-only", engine: "vllm", status: 502, code: "engine-protocol", mid: false },
-  { mode: "no-done", engine: "vllm", status: 502, code: "engine-protocol", mid: true },
-  { mode: "endless-line", engine: "vllm", status: 502, code: "engine-protocol", mid: false },
-  { mode: "stall-before", engine: "vllm", status: 504, code: "engine-timeout", mid: false },
-  { mode: "stall-after", engine: "vllm", status: 504, code: "engine-timeout", mid: true },
-  { mode: "sglang-rewrite", engine: "sglang", status: 502, code: "engine-protocol", mid: true },
-  { mode: "sglang-fractional", engine: "sglang", status: 502, code: "engine-protocol", mid: false },
-  { mode: "error-secret", engine: "sglang", status: 502, code: "engine-failed", mid: false },
-  // Its chunks are vLLM-shaped (no output_ids): SGLang refuses the first, before any token.
-  { mode: "no-done", engine: "sglang", status: 502, code: "engine-protocol", mid: false },
-];
+/** The HTTP status of each failure type. */
+const STATUS = { "engine-failed": 502, "engine-protocol": 502, "engine-timeout": 504 } as const;
+type Code = keyof typeof STATUS;
+type Upstream = "vllm" | "sglang";
+
+/**
+ * Per failure type and engine: the hostile modes that give it, each with `mid`: whether the
+ * upstream sends a valid token before it breaks (the stream is already open).
+ */
+const FAILURES: { readonly [C in Code]: { readonly [E in Upstream]?: Partial<Record<Hostility, boolean>> } } =
+  {
+    "engine-failed": {
+      vllm: { "error-secret": false, "error-endless": false },
+      sglang: { "error-secret": false },
+    },
+    "engine-protocol": {
+      vllm: {
+        "json-200": false,
+        "html-200": false,
+        "cr-only": false,
+        "no-done": true,
+        "endless-line": false,
+      },
+      // no-done: its chunks are vLLM-shaped (no output_ids): SGLang refuses the first, before any token.
+      sglang: { "sglang-rewrite": true, "sglang-fractional": false, "no-done": false },
+    },
+    "engine-timeout": { vllm: { "stall-before": false, "stall-after": true } },
+  };
+
+const CASES = (Object.keys(FAILURES) as Code[]).flatMap((code) =>
+  (Object.entries(FAILURES[code]) as [Upstream, Partial<Record<Hostility, boolean>>][]).flatMap(
+    ([engine, modes]) =>
+      (Object.entries(modes) as [Hostility, boolean][]).map(([mode, mid]) => ({
+        mode,
+        engine,
+        status: STATUS[code],
+        code,
+        mid,
+      })),
+  ),
+);
 
 describe("hostile upstreams: typed failures, generic messages", () => {
   for (const c of CASES) {

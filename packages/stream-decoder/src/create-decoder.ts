@@ -2,18 +2,8 @@
 // engine, with the turn layer of a probed template (TemplateTurns) around it for template specs.
 
 import { StreamDecoder } from "./decoder.ts";
-import type { DecoderHandler } from "./events.ts";
-import type { DecoderSpec } from "./spec.ts";
 import { TemplateDecoder } from "./template-decoder.ts";
-import { templateTurnsOf } from "./template-spec.ts";
-import type { Decoder, DecoderOptions } from "./types.ts";
+import { decoderFactory } from "./template-spec.ts";
 
-export function createDecoder(
-  spec: DecoderSpec,
-  handler: DecoderHandler,
-  options: DecoderOptions = {},
-): Decoder {
-  const turns = templateTurnsOf(spec);
-  if (turns !== undefined) return new TemplateDecoder(spec, turns, handler, options);
-  return new StreamDecoder(spec, handler, options);
-}
+/** A per-stream decoder of a compiled spec that pushes its events to `handler`. */
+export const createDecoder = decoderFactory({ Engine: StreamDecoder, TurnLayer: TemplateDecoder });

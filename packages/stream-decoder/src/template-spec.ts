@@ -11,8 +11,10 @@
 // (the generation prompt) and a user turn, for decoding past the end of turn when the EOS IDs
 // are overridden; and, for HF ByteFallback models, the table of the byte-run filter.
 import type { Grammar, TemplateProbe, TextModel } from "@chatwire/tokenizer";
+import type { DecoderHandler } from "./events.ts";
 import { compileGrammarSpec, type DecoderSpec, type DecoderSpecOptions } from "./spec.ts";
 import { type ByteRunTable, byteRunTable } from "./template-decoding/byte-run.ts";
+import type { Decoder, DecoderOptions } from "./types.ts";
 
 /** The turn grammar of a template spec (immutable, resolved once at compile time). */
 export interface TemplateTurns {
@@ -45,6 +47,31 @@ const TURNS = new WeakMap<DecoderSpec, TemplateTurns>();
 /** The turn grammar of a spec made by compileTemplateDecoderSpec, else undefined. */
 export function templateTurnsOf(spec: DecoderSpec): TemplateTurns | undefined {
   return TURNS.get(spec);
+}
+
+/** A decoder implementation: its grammar engine, and the turn layer it runs a probed template's spec with. */
+export interface DecoderClasses {
+  readonly Engine: new (spec: DecoderSpec, handler: DecoderHandler, options: DecoderOptions) => Decoder;
+  readonly TurnLayer: new (
+    spec: DecoderSpec,
+    turns: TemplateTurns,
+    handler: DecoderHandler,
+    options: DecoderOptions,
+  ) => Decoder;
+}
+
+/**
+ * The createDecoder of `classes`: a decoder of a spec, the turn layer for a template spec, else
+ * the grammar engine.
+ */
+export function decoderFactory(
+  classes: DecoderClasses,
+): (spec: DecoderSpec, handler: DecoderHandler, options?: DecoderOptions) => Decoder {
+  return (spec, handler, options = {}) => {
+    const turns = templateTurnsOf(spec);
+    if (turns !== undefined) return new classes.TurnLayer(spec, turns, handler, options);
+    return new classes.Engine(spec, handler, options);
+  };
 }
 
 /** The Grammar a spec made by compileTemplateDecoderSpec was compiled from, else undefined. */

@@ -17,6 +17,7 @@ import {
 } from "../src/index.ts";
 import { SLOW_PATH_ONLY } from "../src/internal.ts";
 import type { DecoderSpec } from "../src/spec.ts";
+import { assistantCalls } from "./chat-messages.ts";
 import { eventsInBursts, ONE_BURST } from "./push-bursts.ts";
 import { timeRatio } from "./ratio-support.ts";
 
@@ -284,15 +285,12 @@ describe("encode -> decode: an assistant turn rendered by the encoder decodes to
       const enc = encoder(family, derived);
       const { spec: s, ids } = spec(family, derived);
       const calls = [
-        { type: "function", function: { name: "get_weather", arguments: { city: "東京", days: [1, 2] } } },
-        { type: "function", function: { name: "get_time", arguments: '{"tz": "UTC"}' } },
+        { name: "get_weather", arguments: { city: "東京", days: [1, 2] } },
+        { name: "get_time", arguments: '{"tz": "UTC"}' },
       ];
       const content = family === "deepseek-r1" ? "Checking 🌦️" : null;
       const e = enc.encodeChat({
-        messages: [
-          { role: "user", content: "q" },
-          { role: "assistant", content, tool_calls: calls },
-        ],
+        messages: [{ role: "user", content: "q" }, assistantCalls(calls, content)],
         add_generation_prompt: false,
       });
       // What the model generated: everything after the first <｜Assistant｜>.

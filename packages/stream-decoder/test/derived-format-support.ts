@@ -15,6 +15,7 @@ import {
   type DecoderEvent,
   type DecoderOptions,
 } from "../src/index.ts";
+import { jsonArgsArb } from "./body-support.ts";
 import { eventsInBursts } from "./push-bursts.ts";
 
 /** Whether the chat template of a formats.json entry is in ../shared. */
@@ -133,4 +134,39 @@ export function expectStreamedCalls(
   expect(m.calls).toEqual(expected);
   expect(m.streamed.map((s) => s.name)).toEqual(expected.map((c) => c.name));
   expect(m.streamed.map((s) => JSON.parse(s.args))).toEqual(expected.map((c) => c.arguments));
+}
+
+/** Calls as the JSON-argument tests generate them: a name and its arguments object. */
+export type JsonCalls = readonly (readonly [string, { readonly [key: string]: unknown }])[];
+
+/**
+ * One to three calls (names from `name`, arguments from jsonArgsArb) after one of `contents`,
+ * written by `render` as `key`'s model output: the message's content (through `contentOf`, for a
+ * template that pads it) and its calls, streamed, agree one ID at a time, in bursts and on the
+ * reference path. The expected arguments are the generated ones through JSON (what the text says).
+ */
+export function expectRenderedJsonCalls(
+  key: string,
+  name: fc.Arbitrary<string>,
+  contents: readonly string[],
+  render: (content: string, calls: JsonCalls) => string,
+  contentOf: (content: string) => string = (c) => c,
+): void {
+  fc.assert(
+    fc.property(
+      fc.array(fc.tuple(name, jsonArgsArb), { minLength: 1, maxLength: 3 }),
+      fc.constantFrom(...contents),
+      burstsArb,
+      (calls, content, bursts) => {
+        const names = calls.map(([n]) => n);
+        const m = agreedCalls(key, render(content, calls), names, bursts);
+        expect(contentOf(m.content)).toBe(content);
+        expectStreamedCalls(
+          m,
+          calls.map(([n, a]) => ({ name: n, arguments: JSON.parse(JSON.stringify(a)) as unknown })),
+        );
+      },
+    ),
+    { numRuns: 40 },
+  );
 }

@@ -13,3 +13,17 @@ export function calledAction(kind: string, raw: string, call: ActionCall): Decod
 export function textMessage(role: string, text: string, metadata = ""): DecoderEvent[] {
   return [{ type: "message_start", role, metadata }, { type: "text", text }, { type: "message_end" }];
 }
+
+/** Text, then one action read whole, then the message's end and the stop at the EOS ID `token`. */
+export function textCallThenEos(
+  text: string,
+  action: readonly [kind: string, raw: string, call: ActionCall],
+  token: number,
+): DecoderEvent[] {
+  return [
+    { type: "text", text },
+    ...calledAction(...action),
+    { type: "message_end" },
+    { type: "stop", reason: "eos", token },
+  ];
+}

@@ -164,63 +164,38 @@ describe("fenced-json-call: well-formed bodies", () => {
 });
 
 describe("fenced-json-call: malformed bodies are error results", () => {
-  const cases: ReadonlyArray<readonly [string, Piece[], string | undefined, string, string]> = [
-    ["empty body", [], undefined, "", "the tool call has no <｜tool▁sep｜>"],
-    [
-      "no separator",
-      ['function get_weather\n```json\n{"a": 1}\n```'],
-      undefined,
-      "",
-      "the tool call has no <｜tool▁sep｜>",
-    ],
-    [
-      "another type",
-      ["python", SEP, "f\n```json\n{}\n```"],
-      undefined,
-      "",
-      'tool call type "python" is not "function"',
-    ],
+  // Broken before the name is reported: no name, no arguments streamed.
+  const beforeName: ReadonlyArray<readonly [string, Piece[], string]> = [
+    ["empty body", [], "the tool call has no <｜tool▁sep｜>"],
+    ["no separator", ['function get_weather\n```json\n{"a": 1}\n```'], "the tool call has no <｜tool▁sep｜>"],
+    ["another type", ["python", SEP, "f\n```json\n{}\n```"], 'tool call type "python" is not "function"'],
     [
       "two separators",
       ["function", SEP, "f", SEP, "\n```json\n{}\n```"],
-      undefined,
-      "",
       "a second <｜tool▁sep｜> in the tool call",
     ],
-    ["empty name", ["function", SEP, "\n```json\n{}\n```"], undefined, "", "the tool call has an empty name"],
-    [
-      "name line not ended",
-      ["function", SEP, "get_weather"],
-      undefined,
-      "",
-      "the tool call's name line is not complete",
-    ],
-    ["no fence", ["function", SEP, 'f\n{"a": 1}'], "f", "", "expected ```json on the line after the name"],
-    [
-      "fence of another language",
-      ["function", SEP, "f\n```python\n{}\n```"],
-      "f",
-      "",
-      "expected ```json on the line after the name",
-    ],
-    ["fence line not ended", ["function", SEP, "f\n```json"], "f", "", "the tool call has no ```json block"],
+    ["empty name", ["function", SEP, "\n```json\n{}\n```"], "the tool call has an empty name"],
+    ["name line not ended", ["function", SEP, "get_weather"], "the tool call's name line is not complete"],
+  ];
+  for (const [label, pieces, error] of beforeName) {
+    it(label, () => check(pieces, { args: "", result: { error } }));
+  }
+
+  // Broken after the name "f" was reported: what follows the separator, the arguments streamed, the error.
+  const afterName: ReadonlyArray<readonly [string, string, string, string]> = [
+    ["no fence", 'f\n{"a": 1}', "", "expected ```json on the line after the name"],
+    ["fence of another language", "f\n```python\n{}\n```", "", "expected ```json on the line after the name"],
+    ["fence line not ended", "f\n```json", "", "the tool call has no ```json block"],
     [
       "no closing fence",
-      ["function", SEP, 'f\n```json\n{"a": 1}'],
-      "f",
+      'f\n```json\n{"a": 1}',
       '{"a": 1}',
       "the tool call's arguments are not closed by ```",
     ],
-    [
-      "an array",
-      ["function", SEP, "f\n```json\n[1, 2]\n```"],
-      "f",
-      "[1, 2]",
-      "the tool call's arguments are not a JSON object",
-    ],
+    ["an array", "f\n```json\n[1, 2]\n```", "[1, 2]", "the tool call's arguments are not a JSON object"],
   ];
-  for (const [label, pieces, name, a, error] of cases) {
-    it(label, () => check(pieces, { ...(name === undefined ? {} : { name }), args: a, result: { error } }));
+  for (const [label, rest, a, error] of afterName) {
+    it(label, () => check(["function", SEP, rest], { name: "f", args: a, result: { error } }));
   }
 
   it("invalid JSON: the valid prefix was streamed, the call is an error", () => {

@@ -6,7 +6,7 @@ import type { ChatGLM3Key } from "../../tokenizer/src/families/chatglm3/definiti
 import type { InternLM2Key } from "../../tokenizer/src/families/internlm2/definition.ts";
 import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { createDecoder, eventCollector } from "../src/index.ts";
-import { calledAction, textMessage } from "./expected-events.ts";
+import { calledAction, textCallThenEos, textMessage } from "./expected-events.ts";
 import { familyOn, formatSpec, run, textOf, tokenizer } from "./models.ts";
 import { merged } from "./roundtrip-support.ts";
 import { synthetic, WORDS } from "./synthetic.ts";
@@ -51,9 +51,7 @@ describe("Qwen3 (real tokenizer)", () => {
 
   it("a trailing newline of content before <|im_end|> is content; <|endoftext|> stops without message_end", () => {
     expect(merged(run(spec, [...enc("a\n"), Q.imEnd]))).toEqual([
-      START,
-      { type: "text", text: "a\n" },
-      { type: "message_end" },
+      ...textMessage("assistant", "a\n"),
       { type: "stop", reason: "eos", token: Q.imEnd },
     ]);
     expect(merged(run(spec, [...enc("a"), Q.endOfText]))).toEqual([
@@ -150,10 +148,11 @@ describe("InternLM2 grammar (synthetic table)", () => {
     ];
     expect(merged(run(spec, ids))).toEqual([
       START,
-      { type: "text", text: "Hello!" },
-      ...calledAction("plugin", plugin, { name: "get_weather", arguments: { city: "Paris" } }),
-      { type: "message_end" },
-      { type: "stop", reason: "eos", token: I.imEnd },
+      ...textCallThenEos(
+        "Hello!",
+        ["plugin", plugin, { name: "get_weather", arguments: { city: "Paris" } }],
+        I.imEnd,
+      ),
     ]);
   });
 
@@ -181,9 +180,7 @@ describe("InternLM2 grammar (synthetic table)", () => {
       I.eos,
     ];
     expect(merged(run(multi, ids))).toEqual([
-      START,
-      { type: "text", text: "Hi" },
-      { type: "message_end" },
+      ...textMessage("assistant", "Hi"),
       ...textMessage("environment", '{"t": 1}', "plugin"),
       { type: "stop", reason: "eos", token: I.eos },
     ]);
@@ -216,9 +213,7 @@ describe("ChatGLM3 grammar (synthetic table)", () => {
   it("plain reply: empty metadata line, content keeps no dummy space", () => {
     const ids = [...meta(""), ...s.enc("Hello world!", true), G.user];
     expect(merged(run(spec, ids))).toEqual([
-      START,
-      { type: "text", text: "Hello world!" },
-      { type: "message_end" },
+      ...textMessage("assistant", "Hello world!"),
       { type: "stop", reason: "eos", token: G.user },
     ]);
   });
@@ -234,9 +229,7 @@ describe("ChatGLM3 grammar (synthetic table)", () => {
       G.observation,
     ];
     expect(merged(run(spec, ids))).toEqual([
-      START,
-      { type: "text", text: "Hi" },
-      { type: "message_end" },
+      ...textMessage("assistant", "Hi"),
       { type: "message_start", role: "assistant", metadata: "get_weather" },
       { type: "action_start", kind: "get_weather" },
       { type: "action_text", text: call },
@@ -326,10 +319,7 @@ describe.skipIf(!haveFixtures())("real InternLM2 / ChatGLM3 tokenizers", () => {
     );
     expect(ev).toEqual([
       START,
-      { type: "text", text: "好的。" },
-      ...calledAction("plugin", body, { name: "search", arguments: { q: "天气" } }),
-      { type: "message_end" },
-      { type: "stop", reason: "eos", token: I.imEnd },
+      ...textCallThenEos("好的。", ["plugin", body, { name: "search", arguments: { q: "天气" } }], I.imEnd),
     ]);
   });
 
@@ -345,9 +335,7 @@ describe.skipIf(!haveFixtures())("real InternLM2 / ChatGLM3 tokenizers", () => {
       G.user,
     ];
     expect(merged(run(spec, ids))).toEqual([
-      START,
-      { type: "text", text: "Hello 世界" },
-      { type: "message_end" },
+      ...textMessage("assistant", "Hello 世界"),
       { type: "message_start", role: "assistant", metadata: "interpreter" },
       ...calledAction("interpreter", "```python\n1\n```", { name: "interpreter", arguments: { code: "1" } }),
       { type: "message_end" },

@@ -52,6 +52,15 @@ export function syntheticFamily(
   return { spec, id, vocabSize: base, enc: (t) => s.enc(t) };
 }
 
+/** The two markers of `block`: `open` opens it, `close` closes it. */
+function blockMarkers(
+  block: string,
+  open: string,
+  close: string,
+): { readonly [marker: string]: { readonly move: "block-open" | "block-close"; readonly block: string } } {
+  return { [open]: { move: "block-open", block }, [close]: { move: "block-close", block } };
+}
+
 /** Adjacent deltas of one type merged, tool-call argument deltas too. */
 export function mergedAll(events: readonly DecoderEvent[]): DecoderEvent[] {
   return mergeDeltas(events, ["text", "reasoning", "action_text", "tool_call_arguments"]);
@@ -91,10 +100,8 @@ export function roleGrammar(body: "raw" | "json-call" | "fenced-json-call"): Gra
       user: { move: "role", role: "user" },
       assistant: { move: "role", role: "assistant" },
       eos: { move: "message-end" },
-      callsBegin: { move: "block-open", block: "tool_calls" },
-      callsEnd: { move: "block-close", block: "tool_calls" },
-      callBegin: { move: "block-open", block: "tool_call" },
-      callEnd: { move: "block-close", block: "tool_call" },
+      ...blockMarkers("tool_calls", "callsBegin", "callsEnd"),
+      ...blockMarkers("tool_call", "callBegin", "callEnd"),
       sep: { move: "separator", block: "tool_call" },
     },
     header: { syntax: "none" },
@@ -153,6 +160,11 @@ export const MARKER_PIECES = [
 
 export const TEXT_MARKER_KEYS = ["eos", "user", "assistant"];
 
+/** A text-marker grammar on the synthetic vocabulary with its marker pieces (and `extra`), "eos" its EOS. */
+export function textMarkerFamily(grammar: Grammar, extra: readonly string[] = []): SyntheticFamily {
+  return syntheticFamily(grammar, TEXT_MARKER_KEYS, ["eos"], [...MARKER_PIECES, ...extra]);
+}
+
 /**
  * A reasoning block and a call block (json-call) opened and closed by text markers, with
  * newline rules around them (the shape of DeepSeek V3.2's DSML calls), and plain-text calls.
@@ -175,10 +187,8 @@ export const TEXT_CALL_GRAMMAR: Grammar = {
     },
   ],
   textMarkers: {
-    "<think>": { move: "block-open", block: "think" },
-    "</think>": { move: "block-close", block: "think" },
-    "<｜DSML｜call>": { move: "block-open", block: "call" },
-    "</｜DSML｜call>": { move: "block-close", block: "call" },
+    ...blockMarkers("think", "<think>", "</think>"),
+    ...blockMarkers("call", "<｜DSML｜call>", "</｜DSML｜call>"),
   },
   // With the request's tools, content that starts with "{" is a call: the text before a
   // marker can move the decoder (then the marker is read where it moved).
@@ -202,10 +212,8 @@ export const TEXT_CONTAINER_GRAMMAR: Grammar = {
     { name: "step", emits: "action", kind: "tool_call", body: "name-args", reopens: true },
   ],
   textMarkers: {
-    "<calls>": { move: "block-open", block: "calls" },
-    "</calls>": { move: "block-close", block: "calls" },
-    "<call>": { move: "block-open", block: "call" },
-    "</call>": { move: "block-close", block: "call" },
+    ...blockMarkers("calls", "<calls>", "</calls>"),
+    ...blockMarkers("call", "<call>", "</call>"),
     "|ARGS|": { move: "separator", block: "call" },
     ">>>": { move: "block-open", block: "step" },
     "|A|": { move: "separator", block: "step" },
@@ -233,10 +241,8 @@ export const OPEN_TEXT_KEYS = ["eos", "channel", "channelEnd", "toolCall", "tool
 export const OPEN_TEXT_GRAMMAR: Grammar = {
   markers: {
     eos: { move: "message-end" },
-    channel: { move: "block-open", block: "thought" },
-    channelEnd: { move: "block-close", block: "thought" },
-    toolCall: { move: "block-open", block: "call" },
-    toolCallEnd: { move: "block-close", block: "call" },
+    ...blockMarkers("thought", "channel", "channelEnd"),
+    ...blockMarkers("call", "toolCall", "toolCallEnd"),
   },
   header: { syntax: "none" },
   blocks: [
@@ -286,10 +292,8 @@ export const SECTION_KEYS = [
 /** Reasoning, a tool section of calls `ID‹argBegin›{json}`; a call may open alone and ends reasoning. */
 export const SECTION_GRAMMAR: Grammar = {
   markers: {
-    think: { move: "block-open", block: "think" },
-    endThink: { move: "block-close", block: "think" },
-    sectionBegin: { move: "block-open", block: "tool_calls" },
-    sectionEnd: { move: "block-close", block: "tool_calls" },
+    ...blockMarkers("think", "think", "endThink"),
+    ...blockMarkers("tool_calls", "sectionBegin", "sectionEnd"),
     callBegin: { move: "block-open", block: "tool_call" },
     argBegin: { move: "separator", block: "tool_call" },
     callEnd: { move: "block-close", block: "tool_call" },

@@ -1,23 +1,12 @@
 import type { ChatTokenizer } from "@chatwire/tokenizer";
 import { beforeAll, describe, expect, it } from "vitest";
-import {
-  compileDecoderSpecFor,
-  createDecoder,
-  type DecoderEvent,
-  type DecoderSpec,
-  eventCollector,
-} from "../src/index.ts";
-import { gptOssTokenizer } from "./models.ts";
+import { compileDecoderSpecFor, type DecoderEvent, type DecoderSpec } from "../src/index.ts";
+import { gptOssTokenizer, run } from "./models.ts";
 
 let tok: ChatTokenizer;
 
-function decode(spec: DecoderSpec, ids: readonly number[]): DecoderEvent[] {
-  const c = eventCollector();
-  const d = createDecoder(spec, c, { streamToolCalls: true });
-  d.pushMany(ids);
-  d.end();
-  return c.events;
-}
+const decode = (spec: DecoderSpec, ids: readonly number[]): DecoderEvent[] =>
+  run(spec, ids, { streamToolCalls: true });
 
 /** Token IDs of a conversation written as parts: a marker key or text. */
 function idsOf(

@@ -16,6 +16,7 @@ import {
   type DecoderOptions,
 } from "../src/index.ts";
 import type { DecoderSpec } from "../src/spec.ts";
+import { assistantCalls } from "./chat-messages.ts";
 import { calledAction, textMessage } from "./expected-events.ts";
 import { mergeDeltas } from "./merge-deltas.ts";
 import { textOf } from "./models.ts";
@@ -136,11 +137,7 @@ describe.each(["3.0", "3.1-derived"] as const)("Llama 3.x decoder, vocabulary %s
       tools: WEATHER,
       messages: [
         { role: "user", content: "Weather?" },
-        {
-          role: "assistant",
-          content: null,
-          tool_calls: [{ type: "function", function: { name: "get_weather", arguments: args } }],
-        },
+        assistantCalls([{ name: "get_weather", arguments: args }]),
       ],
       add_generation_prompt: false,
     };

@@ -9,6 +9,7 @@ import { type ChatTokenizer, fromFiles } from "@chatwire/tokenizer";
 import { describe, expect, it } from "vitest";
 import { haveMistralSuite, mistralSpm } from "../../../test-support/mistral-suite.ts";
 import { compileDecoderSpecFor, createDecoder, type DecoderEvent, eventCollector } from "../src/index.ts";
+import { assistantCalls } from "./chat-messages.ts";
 import { generationIds } from "./roundtrip-support.ts";
 
 const require = createRequire(import.meta.url);
@@ -35,13 +36,7 @@ function decode(
 
 const CONTEXT = [{ role: "user", content: "Weather in Paris?" }];
 const CALL_TURN = [
-  {
-    role: "assistant",
-    content: null,
-    tool_calls: [
-      { id: "abcdefghi", type: "function", function: { name: "get_weather", arguments: { city: "Paris" } } },
-    ],
-  },
+  assistantCalls([{ id: "abcdefghi", name: "get_weather", arguments: { city: "Paris" } }]),
   { role: "tool", content: "21", tool_call_id: "abcdefghi" },
 ];
 
@@ -85,22 +80,10 @@ describe.each(cases())("Mistral decoding: %s", (_name, load) => {
   });
   it("[TOOL_CALLS] with two calls: two actions, names and argument deltas streamed per call", () => {
     const ids = generationIds(tok, CONTEXT, [
-      {
-        role: "assistant",
-        content: null,
-        tool_calls: [
-          {
-            id: "abcdefghi",
-            type: "function",
-            function: { name: "get_weather", arguments: { city: "Paris" } },
-          },
-          {
-            id: "bcdefghij",
-            type: "function",
-            function: { name: "get_time", arguments: { tz: "CET", n: [1] } },
-          },
-        ],
-      },
+      assistantCalls([
+        { id: "abcdefghi", name: "get_weather", arguments: { city: "Paris" } },
+        { id: "bcdefghij", name: "get_time", arguments: { tz: "CET", n: [1] } },
+      ]),
       { role: "tool", content: "21", tool_call_id: "abcdefghi" },
       { role: "tool", content: "noon", tool_call_id: "bcdefghij" },
     ]);

@@ -14,26 +14,20 @@ import {
   createDecoder,
   type DecoderEvent,
   type DecoderOptions,
-  eventCollector,
   type JsonValue,
 } from "../src/index.ts";
 import { mergeDeltas } from "./merge-deltas.ts";
+import { eventsInChunks } from "./push-bursts.ts";
 import { generationIds } from "./roundtrip-support.ts";
 import { splitAt } from "./split-at.ts";
 
 type Args = { [key: string]: JsonValue };
 
-function decode(
+const decode = (
   tok: ChatTokenizer,
   chunks: readonly (readonly number[])[],
   options: DecoderOptions = {},
-): DecoderEvent[] {
-  const c = eventCollector();
-  const d = createDecoder(compileDecoderSpecFor(tok), c, options);
-  for (const ch of chunks) d.pushMany(ch);
-  d.end();
-  return c.events;
-}
+): DecoderEvent[] => eventsInChunks(createDecoder, compileDecoderSpecFor(tok), chunks, options);
 
 /** The events with adjacent text / reasoning / argument deltas joined (chunkings split them differently). */
 const merged = (events: readonly DecoderEvent[]): DecoderEvent[] =>

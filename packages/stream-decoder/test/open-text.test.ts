@@ -59,6 +59,8 @@ const notFollowed = {
   token: channel,
   message: `reserved token <channel> (${channel}) is not valid here: it is not followed by "thought\\n"`,
 } as const;
+/** The stream's start, the marker that opened nothing (its error), then `text` as content. */
+const unopened = (text: string) => [START, notFollowed, { type: "text", text }] as const;
 
 describe("openText: the open marker and its text open the block", () => {
   it("the text after the marker is part of it, in one piece or cut anywhere", () => {
@@ -92,9 +94,7 @@ describe("openText: the open marker and its text open the block", () => {
     ]);
     // The part of the open text read so far is content too, with what broke it.
     expect(decode(["<channel>", "thou", "x"])).toEqual([
-      START,
-      notFollowed,
-      { type: "text", text: "thoux" },
+      ...unopened("thoux"),
       { type: "stop", reason: "end_of_input" },
     ]);
   });
@@ -103,22 +103,16 @@ describe("openText: the open marker and its text open the block", () => {
     expect(
       decode(["<channel>", "thou", "<toolCall>", '{"name": "f", "arguments": {}}', "<toolCallEnd>"]),
     ).toEqual([
-      START,
-      notFollowed,
-      { type: "text", text: "thou" },
+      ...unopened("thou"),
       ...calledAction("tool_call", '{"name": "f", "arguments": {}}', { name: "f", arguments: {} }),
       { type: "stop", reason: "end_of_input" },
     ]);
     expect(decode(["<channel>", "thought"])).toEqual([
-      START,
-      notFollowed,
-      { type: "text", text: "thought" },
+      ...unopened("thought"),
       { type: "stop", reason: "end_of_input" },
     ]);
     expect(decode(["<channel>", "thought", "<eos>"])).toEqual([
-      START,
-      notFollowed,
-      { type: "text", text: "thought" },
+      ...unopened("thought"),
       { type: "message_end" },
       { type: "stop", reason: "eos", token: fam.id.eos },
     ]);
@@ -133,9 +127,7 @@ describe("openText: the open marker and its text open the block", () => {
       { type: "stop", reason: "stop_string", text: "me" },
     ]);
     expect(decode(["<channel>", "though", "<eos>"], { stopStrings: ["ou"] })).toEqual([
-      START,
-      notFollowed,
-      { type: "text", text: "th" },
+      ...unopened("th"),
       { type: "stop", reason: "stop_string", text: "ou" },
     ]);
   });

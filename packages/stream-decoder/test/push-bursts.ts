@@ -18,6 +18,18 @@ export function pushInBursts(d: Decoder, ids: readonly number[], sizes: readonly
   d.end();
 }
 
+/** The events of a fresh decoder made by `make` that `feed` pushes into and ends. */
+export function eventsOf(
+  make: MakeDecoder,
+  spec: DecoderSpec,
+  options: DecoderOptions,
+  feed: (d: Decoder) => void,
+): DecoderEvent[] {
+  const c = eventCollector();
+  feed(make(spec, c, options));
+  return c.events;
+}
+
 /** The events of `ids` fed to a fresh decoder made by `make`, in bursts of `sizes` (one ID a push by default). */
 export function eventsInBursts(
   make: MakeDecoder,
@@ -26,7 +38,18 @@ export function eventsInBursts(
   options: DecoderOptions = {},
   sizes: readonly number[] = [],
 ): DecoderEvent[] {
-  const c = eventCollector();
-  pushInBursts(make(spec, c, options), ids, sizes);
-  return c.events;
+  return eventsOf(make, spec, options, (d) => pushInBursts(d, ids, sizes));
+}
+
+/** The events of `chunks` fed to a fresh decoder made by `make`, one pushMany each (empty ones too), then end(). */
+export function eventsInChunks(
+  make: MakeDecoder,
+  spec: DecoderSpec,
+  chunks: readonly (readonly number[])[],
+  options: DecoderOptions = {},
+): DecoderEvent[] {
+  return eventsOf(make, spec, options, (d) => {
+    for (const chunk of chunks) d.pushMany(chunk);
+    d.end();
+  });
 }

@@ -10,13 +10,10 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { ChatRequest } from "../../tokenizer/src/index.ts";
 import { coderTokenizer } from "../../tokenizer/test/qwen3-coder-support.ts";
-import {
-  compileDecoderSpecFor,
-  createDecoder,
-  type DecoderEvent,
-  type DecoderSpec,
-  eventCollector,
-} from "../src/index.ts";
+import { compileDecoderSpecFor, type DecoderEvent, type DecoderSpec } from "../src/index.ts";
+import { assistantCalls } from "./chat-messages.ts";
+import { run } from "./models.ts";
+import { objectOf } from "./schema-support.ts";
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
@@ -71,17 +68,7 @@ const TOOL = {
   type: "function",
   function: {
     name: "act",
-    parameters: {
-      type: "object",
-      properties: {
-        s: { type: "string" },
-        i: { type: "integer" },
-        n: { type: "number" },
-        b: { type: "boolean" },
-        a: { type: "array" },
-        o: { type: "object" },
-      },
-    },
+    parameters: objectOf({ s: "string", i: "integer", n: "number", b: "boolean", a: "array", o: "object" }),
   },
 };
 
@@ -107,19 +94,13 @@ interface Call {
 let spec: DecoderSpec | undefined;
 
 function decodeCalls(ids: readonly number[], tools: readonly unknown[] | undefined): Call[] {
-  const h = eventCollector();
   spec ??= compileDecoderSpecFor(coderTokenizer());
-  const d = createDecoder(spec, h, {
-    streamToolCalls: true,
-    ...(tools === undefined ? {} : { tools }),
-  });
-  d.pushMany(ids);
-  d.end();
-  const errors = h.events.filter((e: DecoderEvent) => e.type === "error");
-  expect(errors, JSON.stringify(h.events.slice(0, 8))).toEqual([]);
+  const events = run(spec, ids, { streamToolCalls: true, ...(tools === undefined ? {} : { tools }) });
+  const errors = events.filter((e: DecoderEvent) => e.type === "error");
+  expect(errors, JSON.stringify(events.slice(0, 8))).toEqual([]);
   const calls: Call[] = [];
   let streamed = "";
-  for (const e of h.events) {
+  for (const e of events) {
     if (e.type === "tool_call_arguments") streamed += e.text;
     if (e.type === "action_end") {
       if (e.call === undefined) throw new Error(`action_end error: ${e.error}`);
@@ -144,11 +125,10 @@ describe("qwen3-coder: typed tool calls survive encode -> decode", () => {
             tools: [TOOL],
             messages: [
               { role: "user", content: "go" },
-              {
-                role: "assistant",
-                content: content ?? null,
-                tool_calls: calls.map((a) => ({ type: "function", function: { name: "act", arguments: a } })),
-              },
+              assistantCalls(
+                calls.map((a) => ({ name: "act", arguments: a })),
+                content ?? null,
+              ),
             ],
             add_generation_prompt: false,
           };

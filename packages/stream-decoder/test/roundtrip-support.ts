@@ -17,6 +17,7 @@ import {
   type JsonValue,
 } from "../src/index.ts";
 import type { DecoderSpec } from "../src/spec.ts";
+import { toolCall } from "./chat-messages.ts";
 import { mergeDeltas } from "./merge-deltas.ts";
 import { tokenizer } from "./models.ts";
 
@@ -139,11 +140,7 @@ export function qwenRaw(c: QwenTurn["calls"][number]): string {
 export function qwenCase(t: QwenTurn, user = "Hi"): Case {
   const assistant: Record<string, unknown> = { role: "assistant", content: t.content };
   if (t.reasoning !== "") assistant.reasoning_content = t.reasoning;
-  if (t.calls.length > 0)
-    assistant.tool_calls = t.calls.map((c) => ({
-      type: "function",
-      function: { name: c.name, arguments: c.arguments },
-    }));
+  if (t.calls.length > 0) assistant.tool_calls = t.calls.map(toolCall);
   const expected: DecoderEvent[] = [START];
   if (t.reasoning !== "") expected.push({ type: "reasoning", text: t.reasoning });
   if (t.content !== "") expected.push({ type: "text", text: t.content });
@@ -310,6 +307,21 @@ const charPool = fc.oneof(
     arbitrary: fc.constantFrom("<|im_end|>", "<tool_call>", "</think>", "<|user|>", "[UNUSED_TOKEN_146]"),
   },
 );
+
+/** Argument values that are hard to carry: CJK keys, emoji, numbers JSON spells in exponents, escapes, brackets and markers inside a string, depth. */
+export const NESTED = {
+  城市: "上海",
+  "emoji 👨‍👩‍👧": { list: [1, -2.5, 1e-7, 1e21, null, true, false, "😀", []], empty: {} },
+  quote: 'a"b\\c}]\n\t\u0001 </tool_call> <|im_end|>',
+  deep: { a: { b: { c: ["x", { d: "𠀀" }] } } },
+} satisfies JsonObject;
+
+/** Several calls in one turn: empty, NESTED and unicode-named, and empty values. */
+export const THREE_CALLS: QwenTurn["calls"] = [
+  { name: "a", arguments: {} },
+  { name: "查询", arguments: NESTED },
+  { name: "c.d-e_f", arguments: { n: 0, s: "" } },
+];
 
 export const unicodeText = (maxLength = 12): fc.Arbitrary<string> =>
   fc.array(charPool, { maxLength }).map((xs) => xs.join(""));

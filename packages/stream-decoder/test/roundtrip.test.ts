@@ -15,11 +15,13 @@ import {
   type InternTurn,
   internCase,
   merged,
+  NESTED,
   PrefixMismatch,
   type QwenTurn,
   qwenCase,
   roundTrip,
   specOf,
+  THREE_CALLS,
 } from "./roundtrip-support.ts";
 
 function check(format: Fmt, c: Case): DecoderEvent[] {
@@ -36,12 +38,6 @@ const r0 = (c: Case) => JSON.stringify(c.turn).length;
 const NON_ASCII = "中文：你好，世界。日本語 한국어 Ünïcødé 😀🌦️ 👨‍👩‍👧‍👦 🏳️‍🌈 👍🏽 🇨🇳 ❤️";
 /** Rare code points: byte fallback in both SentencePiece models. */
 const RARE = "𠀀𪚥 \u{1D11E} \u{10FFFD} \u{E0041} \u0378 \uFFFF \u0007";
-const NESTED = {
-  城市: "上海",
-  "emoji 👨‍👩‍👧": { list: [1, -2.5, 1e-7, 1e21, null, true, false, "😀", []], empty: {} },
-  quote: 'a"b\\c\n\t\u0001 </tool_call> <|im_end|>',
-  deep: { a: { b: { c: ["x", { d: "𠀀" }] } } },
-};
 
 describe("round trip: Qwen3 (real tokenizer)", () => {
   const q = (t: Partial<QwenTurn>) =>
@@ -74,14 +70,7 @@ describe("round trip: Qwen3 (real tokenizer)", () => {
     q({ reasoning: "only thinking", content: "" });
   });
   it("several tool calls, nested and unicode argument values", () => {
-    q({
-      content: "Three calls:",
-      calls: [
-        { name: "a", arguments: {} },
-        { name: "查询", arguments: NESTED },
-        { name: "c.d-e_f", arguments: { n: 0, s: "" } },
-      ],
-    });
+    q({ content: "Three calls:", calls: THREE_CALLS });
   });
   it("text that looks like markers stays text", () => {
     q({ reasoning: "<think> </think>", content: "<|im_end|><tool_call>\n{}\n</tool_call><|endoftext|>" });

@@ -9,6 +9,7 @@ import { describe, expect, it } from "vitest";
 import type { ActionResult } from "../src/action-parse.ts";
 import { createResponseFieldParser, matchItems } from "../src/syntax/response-field.ts";
 import { LAX_CALL_REGION } from "./body-support.ts";
+import { objectOf } from "./schema-support.ts";
 import { splitAt } from "./split-at.ts";
 
 /** The compiled region of a tool-call open pattern `<\|tool_call>call:(?P<name>\w+)` with lax JSON. */
@@ -158,18 +159,15 @@ describe("response-field body syntax", () => {
     const tools = new Map<string, unknown>([
       [
         "f",
-        {
-          type: "object",
-          properties: {
-            n: { type: "integer" },
-            x: { type: "number" },
-            b: { type: "boolean" },
-            z: { type: ["null", "string"] },
-            o: { type: "object" },
-            s: { type: "string" },
-            bad: { type: "integer" },
-          },
-        },
+        objectOf({
+          n: "integer",
+          x: "number",
+          b: "boolean",
+          z: ["null", "string"],
+          o: "object",
+          s: "string",
+          bad: "integer",
+        }),
       ],
     ]);
     const body = 'tool:f\nn: 12\nx: 1.5\nb: True\nz: None\no: {"k": [1]}\ns: 12\nbad: 1.5';

@@ -8,13 +8,8 @@ import type { Grammar } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createDecoder, createReferenceDecoder } from "../src/index.ts";
-import {
-  MARKER_PIECES,
-  mergedAll,
-  syntheticFamily,
-  TEXT_CALL_GRAMMAR,
-  TEXT_MARKER_KEYS,
-} from "./grammar-support.ts";
+import { calledAction, textMessage } from "./expected-events.ts";
+import { mergedAll, TEXT_CALL_GRAMMAR, textMarkerFamily } from "./grammar-support.ts";
 import { eventsInBursts } from "./push-bursts.ts";
 import { decodeText, encCut } from "./text-marker-support.ts";
 
@@ -28,13 +23,8 @@ const RECIPIENT_GRAMMAR: Grammar = {
   blocks: [{ name: "call", emits: "action", body: "json-arguments" }],
   textMarkers: { ">>>": { move: "role", role: "assistant" } },
 };
-const roleFam = syntheticFamily(ROLE_GRAMMAR, TEXT_MARKER_KEYS, ["eos"], MARKER_PIECES);
-const recipientFam = syntheticFamily(
-  RECIPIENT_GRAMMAR,
-  TEXT_MARKER_KEYS,
-  ["eos"],
-  [...MARKER_PIECES, ">>>", ">>"],
-);
+const roleFam = textMarkerFamily(ROLE_GRAMMAR);
+const recipientFam = textMarkerFamily(RECIPIENT_GRAMMAR, [">>>", ">>"]);
 
 const start = (metadata: string) => ({ type: "message_start", role: "assistant", metadata }) as const;
 
@@ -42,14 +32,10 @@ describe("a role text marker", () => {
   it("in content and in a call's body ends the message; in reasoning it is text", () => {
     const json = '{"name": "f", "arguments": {}}';
     expect(decodeText(roleFam, `Hi@@there<｜DSML｜call>${json}@@<think>\na @@ b\n</think>\n\nok`)).toEqual([
-      start(""),
-      { type: "text", text: "Hi" },
-      { type: "message_end" },
+      ...textMessage("assistant", "Hi"),
       start(""),
       { type: "text", text: "there" },
-      { type: "action_start", kind: "tool_call" },
-      { type: "action_text", text: json },
-      { type: "action_end", kind: "tool_call", raw: json, call: { name: "f", arguments: {} } },
+      ...calledAction("tool_call", json, { name: "f", arguments: {} }),
       { type: "message_end" },
       start(""),
       { type: "reasoning", text: "a @@ b" },
@@ -61,17 +47,11 @@ describe("a role text marker", () => {
 
   it("under a metadata-line header starts a message with its recipient line", () => {
     expect(decodeText(recipientFam, 'all\nHi >> x>>>f\n{"a": 1}>>>all\nok')).toEqual([
-      start("all"),
-      { type: "text", text: "Hi >> x" },
-      { type: "message_end" },
+      ...textMessage("assistant", "Hi >> x", "all"),
       start("f"),
-      { type: "action_start", kind: "f" },
-      { type: "action_text", text: '{"a": 1}' },
-      { type: "action_end", kind: "f", raw: '{"a": 1}', call: { name: "f", arguments: { a: 1 } } },
+      ...calledAction("f", '{"a": 1}', { name: "f", arguments: { a: 1 } }),
       { type: "message_end" },
-      start("all"),
-      { type: "text", text: "ok" },
-      { type: "message_end" },
+      ...textMessage("assistant", "ok", "all"),
       { type: "stop", reason: "eos", token: recipientFam.id.eos },
     ]);
   });

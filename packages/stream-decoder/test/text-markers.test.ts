@@ -14,22 +14,20 @@ import {
 } from "../src/index.ts";
 import { calledAction } from "./expected-events.ts";
 import {
-  MARKER_PIECES,
   mergedAll,
   type SyntheticFamily,
-  syntheticFamily,
   TEXT_CALL_GRAMMAR,
   TEXT_CALL_SAMPLES,
   TEXT_CONTAINER_GRAMMAR,
   TEXT_CONTAINER_SAMPLES,
-  TEXT_MARKER_KEYS,
+  textMarkerFamily,
 } from "./grammar-support.ts";
 import { textOf } from "./models.ts";
 import { eventsInBursts, type MakeDecoder } from "./push-bursts.ts";
 import { decodeText, encCut } from "./text-marker-support.ts";
 
-const callFam = syntheticFamily(TEXT_CALL_GRAMMAR, TEXT_MARKER_KEYS, ["eos"], MARKER_PIECES);
-const boxFam = syntheticFamily(TEXT_CONTAINER_GRAMMAR, TEXT_MARKER_KEYS, ["eos"], MARKER_PIECES);
+const callFam = textMarkerFamily(TEXT_CALL_GRAMMAR);
+const boxFam = textMarkerFamily(TEXT_CONTAINER_GRAMMAR);
 
 function run(
   make: MakeDecoder,
@@ -325,9 +323,7 @@ describe("text markers and stop strings", () => {
 
 describe("text markers: the compiler", () => {
   const compile = (textMarkers: Record<string, unknown>) => () =>
-    syntheticFamily({ ...TEXT_CALL_GRAMMAR, textMarkers } as typeof TEXT_CALL_GRAMMAR, TEXT_MARKER_KEYS, [
-      "eos",
-    ]);
+    textMarkerFamily({ ...TEXT_CALL_GRAMMAR, textMarkers } as typeof TEXT_CALL_GRAMMAR);
   it("rejects markers it cannot read, with a TypeError", () => {
     expect(compile({ "": { move: "block-open", block: "call" } })).toThrow(TypeError);
     expect(compile({ "a\uFFFD": { move: "block-open", block: "call" } })).toThrow(TypeError);

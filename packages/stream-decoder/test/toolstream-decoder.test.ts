@@ -33,11 +33,13 @@ import {
   type JsonObject,
   jsonValue,
   merged,
+  NESTED,
   prng,
   type QwenTurn,
   qwenCase,
   qwenRaw,
   specOf,
+  THREE_CALLS,
   unicodeText,
 } from "./roundtrip-support.ts";
 
@@ -133,13 +135,6 @@ function argsOf(events: readonly DecoderEvent[]): string[] {
   return out;
 }
 
-const NESTED: JsonObject = {
-  城市: "上海",
-  "emoji 👨‍👩‍👧": { list: [1, -2.5, 1e-7, 1e21, null, true, false, "😀", []], empty: {} },
-  quote: 'a"b\\c}]\n\t\u0001 </tool_call> <|im_end|>',
-  deep: { a: { b: { c: ["x", { d: "𠀀" }] } } },
-};
-
 describe("streamToolCalls: Qwen3 (real tokenizer)", () => {
   const q = (t: Partial<QwenTurn>) => {
     const turn: QwenTurn = { reasoning: "", content: "", calls: [], ...t };
@@ -176,15 +171,7 @@ describe("streamToolCalls: Qwen3 (real tokenizer)", () => {
   });
 
   it("several calls, nested and unicode arguments, empty arguments", () => {
-    q({
-      reasoning: "thinking",
-      content: "Three calls:",
-      calls: [
-        { name: "a", arguments: {} },
-        { name: "查询", arguments: NESTED },
-        { name: "c.d-e_f", arguments: { n: 0, s: "" } },
-      ],
-    });
+    q({ reasoning: "thinking", content: "Three calls:", calls: THREE_CALLS });
   });
 
   it("a stop string inside the arguments: the stream ends where the visible action text ends", () => {

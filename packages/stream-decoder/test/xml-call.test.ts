@@ -15,6 +15,7 @@ import { pyFloat, pyIntText } from "../src/syntax/python-number.ts";
 import { XmlCallParser } from "../src/syntax/xml-call.ts";
 import { typeValue } from "../src/syntax/xml-call-typing.ts";
 import { timeRatio } from "./ratio-support.ts";
+import { objectOf } from "./schema-support.ts";
 import { splitAt } from "./split-at.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -378,18 +379,7 @@ describe("xml-call: properties", () => {
   const value = fc.array(piece, { maxLength: 6 }).map((p) => p.join(""));
   const params = fc.array(fc.tuple(key, value), { maxLength: 5 });
   const schema: ToolSchemas = new Map([
-    [
-      "f",
-      {
-        properties: {
-          a: { type: "integer" },
-          b: { type: "array" },
-          city: { type: "string" },
-          x_1: { type: "boolean" },
-          名: { type: "object" },
-        },
-      },
-    ],
+    ["f", objectOf({ a: "integer", b: "array", city: "string", x_1: "boolean", 名: "object" })],
   ]);
 
   it("random bodies under random chunkings give the same events and result; deltas parse to the arguments", () => {

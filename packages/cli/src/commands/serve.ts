@@ -18,6 +18,9 @@ import { loadServeTokenizer } from "../serve-tokenizer.ts";
 import { CHAT_FORMAT_OPTION } from "../template-option.ts";
 import { DEFAULT_TOKENIZER } from "../tokenizer-option.ts";
 
+/** --max-model-len when not given, with llama-cpp. */
+const LLAMA_CPP_MAX_MODEL_LEN = 4096;
+
 export const command: Command = {
   name: "serve",
   summary: "OpenAI-compatible HTTP server over node-llama-cpp, vLLM, SGLang or a replay engine",
@@ -44,15 +47,36 @@ export const command: Command = {
       description: "the model id clients send (default: the GGUF file name or chatwire-<engine>)",
     },
     "api-key": { kind: "string", description: "require Authorization: Bearer KEY (or set CHATWIRE_API_KEY)" },
-    "max-concurrent": { kind: "int", description: "generations at once (default 4)" },
-    "max-queue": { kind: "int", description: "requests waiting for a slot before 429 (default 64)" },
-    "max-tokens": { kind: "int", description: "max_tokens when a request gives none (default 512)" },
+    "max-concurrent": {
+      kind: "int",
+      description: "generations at once",
+      default: String(DEFAULT_LIMITS.maxConcurrent),
+    },
+    "max-queue": {
+      kind: "int",
+      description: "requests waiting for a slot before 429",
+      default: String(DEFAULT_LIMITS.maxQueue),
+    },
+    "max-tokens": {
+      kind: "int",
+      description: "max_tokens when a request gives none",
+      default: String(DEFAULT_LIMITS.defaultMaxTokens),
+    },
     "max-model-len": {
       kind: "int",
-      description: "prompt + max_tokens limit (default 32768; llama-cpp: 4096)",
+      description: "prompt + max_tokens limit",
+      default: `${DEFAULT_LIMITS.maxModelLen}; llama-cpp: ${LLAMA_CPP_MAX_MODEL_LEN}`,
     },
-    "max-body-bytes": { kind: "int", description: "request body limit (default 4194304)" },
-    "timeout-ms": { kind: "int", description: "per-request time limit (default 300000)" },
+    "max-body-bytes": {
+      kind: "int",
+      description: "request body limit",
+      default: String(DEFAULT_LIMITS.maxBodyBytes),
+    },
+    "timeout-ms": {
+      kind: "int",
+      description: "per-request time limit",
+      default: String(DEFAULT_LIMITS.requestTimeoutMs),
+    },
     ...SERVE_LIMIT_OPTIONS,
     threads: { kind: "int", description: "llama-cpp CPU threads (default 1)" },
     "replay-delay-ms": { kind: "int", description: "replay: pause between IDs (default 0)" },
@@ -86,7 +110,7 @@ export const command: Command = {
     const model = getString(opts, "model");
     const { tokenizer, source } = await loadServeTokenizer(opts, engineName, model);
     const upstream = getString(opts, "upstream");
-    const maxConcurrent = getInt(opts, "max-concurrent") ?? 4;
+    const maxConcurrent = getInt(opts, "max-concurrent") ?? DEFAULT_LIMITS.maxConcurrent;
     const positive = (name: string, v: number | undefined) => {
       if (v !== undefined && v < 1) throw new UsageError(`--${name} must be >= 1`);
       return v;
@@ -94,7 +118,7 @@ export const command: Command = {
     positive("max-concurrent", maxConcurrent);
     const maxModelLen =
       positive("max-model-len", getInt(opts, "max-model-len")) ??
-      (engineName === "llama-cpp" ? 4096 : 32_768);
+      (engineName === "llama-cpp" ? LLAMA_CPP_MAX_MODEL_LEN : DEFAULT_LIMITS.maxModelLen);
     let engine: Awaited<ReturnType<typeof selectEngine>>;
     try {
       engine = await selectEngine({

@@ -6,13 +6,16 @@
 // completion_tokens - output_ids.length, so the new IDs are those past what was already yielded
 // (without meta_info, cumulative is assumed); the IDs before them must be those yielded. Published protocol: SGLang's native /generate API.
 import { ALL_SAMPLING_PARAMS, type SamplingOptions, type SamplingParam } from "@chatwire/openai";
-import type { Engine, GenerateRequest } from "../engine.ts";
-import { EngineError } from "../engine.ts";
+import { type Engine, EngineError } from "../engine.ts";
 import { type UpstreamSamplingShape, upstreamSampling } from "./sampling-body.ts";
-import { checkErrorEvent, checkId, postIdBatches, probeHealth, type UpstreamOptions } from "./upstream.ts";
-
-type Obj = { readonly [k: string]: unknown };
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+import {
+  checkErrorEvent,
+  checkId,
+  idStreamEngine,
+  isObj,
+  probeHealth,
+  type UpstreamOptions,
+} from "./upstream.ts";
 
 /**
  * The IDs of one SGLang chunk not yielded yet, given the IDs yielded so far. A chunk must agree
@@ -60,28 +63,28 @@ export function sglangSampling(s: SamplingOptions): Record<string, unknown> {
 
 export async function createSglangEngine(o: UpstreamOptions): Promise<Engine> {
   await probeHealth(o);
-  return {
+  return idStreamEngine(o, {
     name: "sglang",
+    who: "SGLang",
+    path: "/generate",
     sampling: SGLANG_SAMPLING,
-    async *generate(req: GenerateRequest) {
-      const s = req.sampling;
-      const body = {
-        input_ids: req.promptIds,
-        stream: true,
-        sampling_params: {
-          max_new_tokens: s.maxTokens,
-          skip_special_tokens: false,
-          ...sglangSampling(s),
-        },
-      };
+    body: (req) => ({
+      input_ids: req.promptIds,
+      stream: true,
+      sampling_params: {
+        max_new_tokens: req.sampling.maxTokens,
+        skip_special_tokens: false,
+        ...sglangSampling(req.sampling),
+      },
+    }),
+    reader() {
       // Every ID yielded, to check cumulative chunks against (the decoder ends the run at max_tokens).
       const yielded: number[] = [];
-      yield* postIdBatches(o, "SGLang", "/generate", body, req.signal, (chunk) => {
+      return (chunk) => {
         const ids = sglangNewIds(chunk, yielded);
         for (const id of ids) yielded.push(id);
         return ids;
-      });
+      };
     },
-    async close() {},
-  };
+  });
 }

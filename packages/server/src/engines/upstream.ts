@@ -2,7 +2,8 @@
 // the startup probe, the streamed POST, and the token-ID check. Every upstream answer is read
 // with a size cap and an idle time limit: an error body is read up to MAX_ERROR_BODY_BYTES and
 // quoted (200 characters) only in the error's message, which goes to the log, never to clients.
-import { EngineError } from "../engine.ts";
+import type { SamplingParam } from "@chatwire/openai";
+import { type Engine, EngineError, type GenerateRequest } from "../engine.ts";
 import { sseDataLines } from "./sse-reader.ts";
 
 export interface UpstreamOptions {
@@ -23,7 +24,8 @@ export interface UpstreamOptions {
 }
 
 type Obj = { readonly [k: string]: unknown };
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+/** A JSON object (what an upstream answer, chunk and their parts must be). */
+export const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Bytes of a non-2xx answer's body read at most (for its quote in the log). */
 export const MAX_ERROR_BODY_BYTES = 4096;
@@ -240,4 +242,30 @@ export async function* postIdBatches(
     if (signal.aborted) return;
     throw e;
   }
+}
+
+/** What one token-ID upstream engine adds to the shared streamed POST. */
+export interface IdStreamProtocol {
+  /** The engine's name (Engine.name). */
+  readonly name: string;
+  /** The upstream's name in error messages ("vLLM"). */
+  readonly who: string;
+  readonly path: string;
+  readonly sampling: ReadonlySet<SamplingParam>;
+  /** The request body of one generation. */
+  body(req: GenerateRequest): unknown;
+  /** The chunk reader of one generation (it may keep state across that generation's chunks). */
+  reader(): (chunk: unknown) => readonly number[];
+}
+
+/** An engine that POSTs each generation to the upstream and yields the IDs its chunks carry. */
+export function idStreamEngine(o: UpstreamOptions, p: IdStreamProtocol): Engine {
+  return {
+    name: p.name,
+    sampling: p.sampling,
+    async *generate(req: GenerateRequest) {
+      yield* postIdBatches(o, p.who, p.path, p.body(req), req.signal, p.reader());
+    },
+    async close() {},
+  };
 }

@@ -6,15 +6,18 @@
 // `include_stop_str_in_output`-free defaults: chatwire's decoder applies stops itself.
 // Published protocol: vLLM's OpenAI-compatible server, "Completions API" extra parameters.
 import { ALL_SAMPLING_PARAMS, type SamplingOptions, type SamplingParam } from "@chatwire/openai";
-import type { Engine, GenerateRequest } from "../engine.ts";
-import { EngineError } from "../engine.ts";
+import { type Engine, EngineError } from "../engine.ts";
 import { type UpstreamSamplingShape, upstreamSampling } from "./sampling-body.ts";
-import { checkErrorEvent, checkId, discoverModel, postIdBatches, type UpstreamOptions } from "./upstream.ts";
+import {
+  checkErrorEvent,
+  checkId,
+  discoverModel,
+  idStreamEngine,
+  isObj,
+  type UpstreamOptions,
+} from "./upstream.ts";
 
 export type { UpstreamOptions };
-
-type Obj = { readonly [k: string]: unknown };
-const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** IDs of one vLLM completions chunk: choices[0].token_ids, else "token_id:N" logprob tokens. */
 export function vllmChunkIds(chunk: unknown): number[] {
@@ -58,23 +61,21 @@ export function vllmSampling(s: SamplingOptions): Record<string, unknown> {
 
 export async function createVllmEngine(o: UpstreamOptions): Promise<Engine> {
   const model = await discoverModel(o);
-  return {
+  return idStreamEngine(o, {
     name: "vllm",
+    who: "vLLM",
+    path: "/v1/completions",
     sampling: VLLM_SAMPLING,
-    async *generate(req: GenerateRequest) {
-      const s = req.sampling;
-      const body = {
-        model,
-        prompt: req.promptIds,
-        stream: true,
-        max_tokens: s.maxTokens,
-        logprobs: 0,
-        return_tokens_as_token_ids: true,
-        skip_special_tokens: false,
-        ...vllmSampling(s),
-      };
-      yield* postIdBatches(o, "vLLM", "/v1/completions", body, req.signal, vllmChunkIds);
-    },
-    async close() {},
-  };
+    body: (req) => ({
+      model,
+      prompt: req.promptIds,
+      stream: true,
+      max_tokens: req.sampling.maxTokens,
+      logprobs: 0,
+      return_tokens_as_token_ids: true,
+      skip_special_tokens: false,
+      ...vllmSampling(req.sampling),
+    }),
+    reader: () => vllmChunkIds,
+  });
 }

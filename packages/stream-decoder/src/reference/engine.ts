@@ -744,6 +744,12 @@ export class ReferenceDecoder implements Decoder {
     this.h.onError(token === undefined ? { code, message } : { code, token, message });
   }
 
+  /** Whether the marker `id` is valid here (`ok`); when not, it is reported misplaced. */
+  private validHere(ok: boolean, id: number): boolean {
+    if (!ok) this.misplaced(id);
+    return ok;
+  }
+
   private misplaced(id: number): void {
     if (this.state === State.Reasoning && this.spec.grammar.header !== Header.Harmony) {
       // A reserved marker with no move inside reasoning is reasoning text (its string).
@@ -889,10 +895,10 @@ export class ReferenceDecoder implements Decoder {
     switch (cls) {
       case Cls.MsgEnd: {
         if (state === State.ActionKind || state === State.Container) this.state = State.Content;
-        if (this.state !== State.Content && this.state !== State.Reasoning && this.state !== State.Action) {
-          this.misplaced(id);
-          return;
-        }
+        const current = this.state;
+        const inMessage =
+          current === State.Content || current === State.Reasoning || current === State.Action;
+        if (!this.validHere(inMessage, id)) return;
         // After a block with afterClose "one-before-end": one "\n" before the end is the template's.
         this.closeSpan(this.trailing.mode === Nl.OneBeforeEnd ? Nl.One : Nl.None);
         if (this.isStopped) return;
@@ -904,20 +910,14 @@ export class ReferenceDecoder implements Decoder {
         return;
       }
       case Cls.MsgStart:
-        if (state !== State.Between) {
-          this.misplaced(id);
-          return;
-        }
+        if (!this.validHere(state === State.Between, id)) return;
         this.closeSpan(Nl.None);
         this.state = g.header === Header.Pair ? State.Pair : State.Header;
         this.line = "";
         this.headerName = "";
         return;
       case Cls.HeaderEnd:
-        if (state !== State.Pair) {
-          this.misplaced(id);
-          return;
-        }
+        if (!this.validHere(state === State.Pair, id)) return;
         this.closeSpan(Nl.None);
         this.openPair();
         this.leading.dropPrefix(g.dropAfter);
@@ -948,10 +948,7 @@ export class ReferenceDecoder implements Decoder {
             ? (state === State.Container && this.container === blk.parent) ||
               (blk.alsoTopLevel && state === State.Content)
             : state === State.Content;
-        if (!allowed) {
-          this.misplaced(id);
-          return;
-        }
+        if (!this.validHere(allowed, id)) return;
         this.closeSpan(blk.beforeOpen);
         if (this.isStopped) return;
         this.openAfterMarker(b, id);
@@ -979,10 +976,7 @@ export class ReferenceDecoder implements Decoder {
         return;
       }
       case Cls.Separator:
-        if (state !== State.Action || this.block !== this.spec.markerArg.get(id)) {
-          this.misplaced(id);
-          return;
-        }
+        if (!this.validHere(state === State.Action && this.block === this.spec.markerArg.get(id), id)) return;
         this.closeSpan(Nl.None);
         if (this.isStopped) return;
         this.action?.parser?.separator();
@@ -996,10 +990,7 @@ export class ReferenceDecoder implements Decoder {
           if (this.line.length + this.headerName.length > this.maxBuffered) this.headerOverflow();
           return;
         }
-        if (state !== State.ActionKind) {
-          this.misplaced(id);
-          return;
-        }
+        if (!this.validHere(state === State.ActionKind, id)) return;
         this.closeSpan(Nl.None);
         this.startAction(k.kind, k.body);
         return;

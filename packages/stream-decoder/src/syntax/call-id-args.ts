@@ -14,8 +14,8 @@
 // Linear in the body, bounded memory, never throws on model output.
 import type { ActionResult } from "../action-parse.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
-import { tooLongError } from "./body-support.ts";
+import type { BodyParser, ToolSchemas } from "./body.ts";
+import { BoundedBodyParser, FAILED } from "./body-support.ts";
 import { NameArgsParser } from "./name-args.ts";
 
 /** The function name inside a call id `PREFIX.NAME:INDEX`, or null when the id is not of that shape. */
@@ -31,44 +31,32 @@ export function nameOfCallId(id: string): string | null {
   return /\s/u.test(name) ? null : name;
 }
 
-// ---- states ----
+// ---- states (and FAILED, after a fault: `error` says why) ----
 /** Before the separator: the id.   functions.get_wea‸ther:0‹sep›… */
 const S_ID = 0;
 /** After the separator: the arguments, read by the name-args parser.   ‹sep›{"ci‸ty": … */
 const S_ARGS = 1;
-/** Malformed or too long: `error` says why. */
-const S_FAIL = 2;
 
-export class CallIdArgsParser implements BodyParser {
-  private readonly maxChars: number;
-  private readonly args: NameArgsParser;
-  private state = S_ID;
-  private error = "";
+/**
+ * `fed` counts the units of the body before the separator only (the part of end()'s raw text
+ * that is not ARGS); the name-args parser bounds ARGS.
+ */
+export class CallIdArgsParser extends BoundedBodyParser implements BodyParser {
+  private readonly args = new NameArgsParser(this.maxChars);
   private idText = "";
   private id = "";
-  /** Units of the body before the separator (the part of end()'s raw text that is not ARGS). */
-  private idFed = 0;
-
-  constructor(maxBufferedChars = 1_000_000) {
-    this.maxChars = maxBufferedChars;
-    this.args = new NameArgsParser(maxBufferedChars);
-  }
 
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, kind?: string): void {
     this.args.reset(sink, tools, kind);
-    this.state = S_ID;
-    this.error = "";
+    this.restart();
     this.idText = "";
     this.id = "";
-    this.idFed = 0;
   }
 
   feed(text: string): void {
     switch (this.state) {
       case S_ID:
-        this.idFed += text.length;
-        if (this.idFed > this.maxChars) this.fail(tooLongError(this.maxChars));
-        else this.idText += text;
+        if (this.admit(text)) this.idText += text;
         return;
       case S_ARGS:
         this.args.feed(text);
@@ -102,7 +90,7 @@ export class CallIdArgsParser implements BodyParser {
     const state = this.state;
     this.state = S_ID;
     this.idText = "";
-    if (state === S_FAIL) {
+    if (state === FAILED) {
       this.args.end("");
       return { error: this.error };
     }
@@ -111,16 +99,11 @@ export class CallIdArgsParser implements BodyParser {
       return { error: "the tool call has no arguments separator after its id" };
     }
     // The name-args parser reads ARGS from the tail of the raw text (the part after the id).
-    const r = this.args.end(raw.slice(this.idFed));
+    const r = this.args.end(raw.slice(this.fed));
     return "call" in r ? { call: { ...r.call, id: this.id } } : r;
   }
 
-  private fail(why: string): void {
-    this.state = S_FAIL;
-    this.error = why;
+  protected dropPartial(): void {
     this.idText = "";
   }
 }
-
-/** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
-export const createCallIdArgsParser: BodyParserFactory = (o) => new CallIdArgsParser(o.maxBufferedChars);

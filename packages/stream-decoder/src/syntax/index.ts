@@ -5,18 +5,19 @@ import type { BodySyntax } from "@chatwire/tokenizer";
 import { XML_SPELLINGS } from "@chatwire/tokenizer";
 import { ArgKeyValueParser } from "./arg-key-value.ts";
 import type { BodyParserFactory } from "./body.ts";
-import { createCallIdArgsParser } from "./call-id-args.ts";
+import { boundedFactory } from "./body-support.ts";
+import { CallIdArgsParser } from "./call-id-args.ts";
 import { createFencedJsonCallParser } from "./fenced-json-call.ts";
-import { createJsonArgumentsParser } from "./json-arguments.ts";
+import { JsonArgumentsParser } from "./json-arguments.ts";
 import { JsonCallParser } from "./json-call.ts";
 import { createJsonCallListParser, createJsonNamedCallListParser } from "./json-call-list.ts";
-import { createMarkerQuotedCallParser } from "./marker-quoted-call.ts";
-import { createNameArgsParser } from "./name-args.ts";
+import { MarkerQuotedCallParser } from "./marker-quoted-call.ts";
+import { NameArgsParser } from "./name-args.ts";
 import { PythonCallParser } from "./python-call.ts";
-import { createPythonCallListParser } from "./python-call-list.ts";
+import { PythonCallListParser } from "./python-call-list.ts";
 import { RawParser } from "./raw.ts";
 import { createResponseFieldParser } from "./response-field.ts";
-import { createTagNameJsonParser } from "./tag-name-json.ts";
+import { TagNameJsonParser } from "./tag-name-json.ts";
 import { XmlCallListParser, XmlCallParser } from "./xml-call.ts";
 
 export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactory>>> = {
@@ -25,16 +26,16 @@ export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactor
   "python-call": (o) => new PythonCallParser(o.maxBufferedChars),
   raw: () => new RawParser(),
   "fenced-json-call": createFencedJsonCallParser,
-  "xml-call": (o) => new XmlCallParser(o.maxBufferedChars),
-  "name-args": createNameArgsParser,
-  "python-call-list": createPythonCallListParser,
-  "marker-quoted-call": createMarkerQuotedCallParser,
-  "tag-name-json": createTagNameJsonParser,
-  "call-id-args": createCallIdArgsParser,
+  "xml-call": boundedFactory(XmlCallParser),
+  "name-args": boundedFactory(NameArgsParser),
+  "python-call-list": boundedFactory(PythonCallListParser),
+  "marker-quoted-call": boundedFactory(MarkerQuotedCallParser),
+  "tag-name-json": boundedFactory(TagNameJsonParser),
+  "call-id-args": boundedFactory(CallIdArgsParser),
   "xml-invoke-list": (o) => new XmlCallListParser(o.maxBufferedChars, XML_SPELLINGS["xml-invoke-list"]),
   "dsml-invoke-list": (o) => new XmlCallListParser(o.maxBufferedChars, XML_SPELLINGS["dsml-invoke-list"]),
-  "arg-key-value": (o) => new ArgKeyValueParser(o.maxBufferedChars),
+  "arg-key-value": boundedFactory(ArgKeyValueParser),
   "json-named-call-list": createJsonNamedCallListParser,
   "response-field": createResponseFieldParser,
-  "json-arguments": createJsonArgumentsParser,
+  "json-arguments": boundedFactory(JsonArgumentsParser),
 };

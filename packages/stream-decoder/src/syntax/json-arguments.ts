@@ -11,60 +11,36 @@
 // maxBufferedChars (a longer body is an error result), never throws on model output.
 import type { ActionResult } from "../action-parse.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
-import { tooLongError } from "./body-support.ts";
-import { JsonArgumentsTail } from "./json-arguments-tail.ts";
+import type { BodyParser, ToolSchemas } from "./body.ts";
+import { callOf, FAILED, TailArgumentsParser } from "./body-support.ts";
 
-export class JsonArgumentsParser implements BodyParser {
-  private readonly maxChars: number;
-  /** The body; the sink and the request's tools. */
-  private readonly args: JsonArgumentsTail;
+/** Its one state is 0, the arguments; FAILED after a fault (no name, a separator, too long). */
+export class JsonArgumentsParser extends TailArgumentsParser implements BodyParser {
   private name = "";
-  private fed = 0;
-  /** Why the body is not a call ("" while it may be one). */
-  private error = "";
-
-  constructor(maxBufferedChars = 1_000_000) {
-    this.maxChars = maxBufferedChars;
-    this.args = new JsonArgumentsTail(maxBufferedChars, "trim");
-  }
 
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, kind = ""): void {
-    this.args.reset(sink, tools);
+    this.restartWith(sink, tools);
     this.name = kind;
-    this.fed = 0;
-    this.error = kind === "" ? "the tool call has no name" : "";
-    if (this.error !== "") return;
+    if (kind === "") {
+      this.fail("the tool call has no name");
+      return;
+    }
     sink?.onToolCallName(kind);
     this.args.start();
   }
 
   separator(): void {
-    if (this.error === "") this.error = "a separator marker inside the arguments";
+    if (this.state !== FAILED) this.fail("a separator marker inside the arguments");
   }
 
   feed(text: string): void {
-    if (this.error !== "" || text.length === 0) return;
-    this.fed += text.length;
-    if (this.fed > this.maxChars) {
-      this.error = tooLongError(this.maxChars);
-      return;
-    }
-    this.args.feed(text);
+    if (this.admit(text)) this.args.feed(text);
   }
 
-  /** `raw`: the body text fed, concatenated (read only without a built value). */
-  end(raw: string): ActionResult {
-    return this.args.end(this.result(raw));
+  protected result(raw: string): ActionResult {
+    if (this.state === FAILED) return { error: this.error };
+    return callOf(this.name, this.args.read(raw));
   }
 
-  private result(raw: string): ActionResult {
-    if (this.error !== "") return { error: this.error };
-    const a = this.args.read(raw);
-    return "error" in a ? a : { call: { name: this.name, arguments: a.args } };
-  }
+  protected dropPartial(): void {}
 }
-
-/** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
-export const createJsonArgumentsParser: BodyParserFactory = (o) =>
-  new JsonArgumentsParser(o.maxBufferedChars);

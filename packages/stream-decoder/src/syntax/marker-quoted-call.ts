@@ -16,15 +16,15 @@
 // call naming any other tool is an error result naming it (knownTool). Linear in the body, memory
 // bounded by maxBufferedChars (a longer body is an error result) and nesting by
 // MAX_NESTING_DEPTH; never throws on model output.
-import { type ActionResult, knownTool } from "../action-parse.ts";
+import type { ActionResult } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
 import type { JsonValue } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
-import { isJsonSpace, PendingArguments, setKey, tooLongError } from "./body-support.ts";
+import type { BodyParser, ToolSchemas } from "./body.ts";
+import { FAILED, isJsonSpace, setKey, TranslatingBodyParser } from "./body-support.ts";
 import { jsonNumber, jsonString } from "./json-text.ts";
 
-// ---- states ----
+// ---- states (and FAILED, after a fault: `error` says why) ----
 /** Before the arguments' "{": the `call:NAME` head.   call:get_ti‸me{… */
 const M_HEAD = 0;
 /** After "{" or an object's ",": a key (or "}" right after "{").   {‸city:… */
@@ -45,8 +45,6 @@ const M_BARE = 7;
 const M_AFTER = 8;
 /** After the arguments' "}": only whitespace.   …}‸ */
 const M_DONE = 9;
-/** Malformed: `error` says why; nothing more is read or streamed. */
-const M_FAIL = 10;
 
 const PREFIX = "call:";
 /** A number as the templates print one (Python's str() of an int or float; JSON's too). */
@@ -74,14 +72,7 @@ function scalarJson(v: JsonValue): string {
   return v === null ? "null" : String(v);
 }
 
-export class MarkerQuotedCallParser implements BodyParser {
-  private readonly maxChars: number;
-  private sink: ToolCallSink | null = null;
-  /** The request's tools: a call must name one of them (knownTool). */
-  private tools: ToolSchemas | undefined = undefined;
-  private state = M_HEAD;
-  private error = "";
-  private fed = 0;
+export class MarkerQuotedCallParser extends TranslatingBodyParser implements BodyParser {
   /** The head, a key or a bare value being read; a string's text. */
   private part = "";
   private name = "";
@@ -91,26 +82,15 @@ export class MarkerQuotedCallParser implements BodyParser {
   /** Whether the container at i has an item yet (for the "," of the JSON text). */
   private readonly filled: boolean[] = [];
   private result_: JsonValue | undefined;
-  /** JSON text not yet streamed (one delta per fed chunk). */
-  private readonly pending = new PendingArguments();
-
-  constructor(maxBufferedChars = 1_000_000) {
-    this.maxChars = maxBufferedChars;
-  }
 
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
-    this.tools = tools;
-    this.sink = sink;
-    this.state = M_HEAD;
-    this.error = "";
-    this.fed = 0;
+    this.restartWith(sink, tools);
     this.part = "";
     this.name = "";
     this.stack.length = 0;
     this.keys.length = 0;
     this.filled.length = 0;
     this.result_ = undefined;
-    this.pending.reset(sink);
   }
 
   /** The quote marker. */
@@ -133,7 +113,7 @@ export class MarkerQuotedCallParser implements BodyParser {
         this.pending.add('"');
         this.value(this.part);
         return;
-      case M_FAIL:
+      case FAILED:
         return;
       default:
         this.fail("a quote marker where no string can start");
@@ -141,16 +121,11 @@ export class MarkerQuotedCallParser implements BodyParser {
   }
 
   feed(text: string): void {
-    if (this.state === M_FAIL || text.length === 0) return;
-    this.fed += text.length;
-    if (this.fed > this.maxChars) {
-      this.fail(tooLongError(this.maxChars));
-      return;
-    }
+    if (!this.admit(text)) return;
     const n = text.length;
     /** Where the text of the current part starts in this chunk (-1: none). */
     let from = this.state === M_HEAD || this.state === M_BARE_KEY || this.state === M_BARE ? 0 : -1;
-    for (let i = 0; i < n && this.state !== M_FAIL; i++) {
+    for (let i = 0; i < n && this.state !== FAILED; i++) {
       const c = text.charCodeAt(i);
       switch (this.state) {
         case M_STRING: {
@@ -220,7 +195,7 @@ export class MarkerQuotedCallParser implements BodyParser {
           if (!isJsonSpace(c)) this.fail("text after the call's arguments");
       }
     }
-    if (this.state === M_FAIL) return;
+    if (this.state === FAILED) return;
     if (from >= 0 && from < n) this.part += from === 0 ? text : text.slice(from);
     this.pending.flush();
   }
@@ -330,16 +305,15 @@ export class MarkerQuotedCallParser implements BodyParser {
   }
 
   end(_raw: string): ActionResult {
-    if (this.state !== M_FAIL) this.pending.flush();
-    const r = knownTool(this.result(), this.tools);
+    const r = this.finish();
     this.stack.length = 0;
     this.result_ = undefined;
     this.part = "";
     return r;
   }
 
-  private result(): ActionResult {
-    if (this.state === M_FAIL) return { error: this.error };
+  protected result(): ActionResult {
+    if (this.state === FAILED) return { error: this.error };
     if (this.state === M_HEAD) return { error: 'the tool call has no "{" after its name' };
     const v = this.result_;
     if (this.state !== M_DONE || v === undefined || typeof v !== "object" || v === null || Array.isArray(v))
@@ -347,15 +321,7 @@ export class MarkerQuotedCallParser implements BodyParser {
     return { call: { name: this.name, arguments: v } };
   }
 
-  private fail(why: string): void {
-    // What was read before the error goes out first, so the deltas do not depend on where chunks were cut.
-    this.pending.flush();
-    this.state = M_FAIL;
-    this.error = why;
+  protected dropPartial(): void {
     this.part = "";
   }
 }
-
-/** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
-export const createMarkerQuotedCallParser: BodyParserFactory = (o) =>
-  new MarkerQuotedCallParser(o.maxBufferedChars);

@@ -18,19 +18,17 @@
 // never throws on model output.
 import { type ActionResult, parseArgumentsObject } from "../action-parse.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
-import { isJsonSpace, tooLongError } from "./body-support.ts";
-import { type ArgumentsResult, JsonArgumentsTail } from "./json-arguments-tail.ts";
+import type { BodyParser, ToolSchemas } from "./body.ts";
+import { FAILED, isJsonSpace, TailArgumentsParser } from "./body-support.ts";
+import type { ArgumentsResult } from "./json-arguments-tail.ts";
 
-// ---- states ----
+// ---- states (and FAILED, after a fault: `error` says why) ----
 /** Before the first separator: the name.   get_wea‸ther‹sep›… */
 const S_NAME = 0;
 /** After the first separator, not yet known to be the ID or ARGS.   ‹sep›a1b2‸… */
 const S_HELD = 1;
 /** ARGS (after the second separator, or known by its first unit).   ‹sep›{"ci‸ty": … */
 const S_ARGS = 2;
-/** Malformed or too long: `error` says why; nothing more is reported. */
-const S_FAIL = 3;
 
 /** The index of the first non-whitespace unit of `s`, or -1. */
 function firstNonSpace(s: string): number {
@@ -38,14 +36,7 @@ function firstNonSpace(s: string): number {
   return -1;
 }
 
-export class NameArgsParser implements BodyParser {
-  private readonly maxChars: number;
-  /** ARGS; the sink and the request's tools. */
-  private readonly args: JsonArgumentsTail;
-  private state = S_NAME;
-  private error = "";
-  /** Units fed so far (the bound). */
-  private fed = 0;
+export class NameArgsParser extends TailArgumentsParser implements BodyParser {
   /** The name, or the held part after the first separator. */
   private part = "";
   private name = "";
@@ -54,16 +45,8 @@ export class NameArgsParser implements BodyParser {
   /** S_HELD: a non-whitespace unit was held (whether it opens ARGS is decided). */
   private heldBegun = false;
 
-  constructor(maxBufferedChars = 1_000_000) {
-    this.maxChars = maxBufferedChars;
-    this.args = new JsonArgumentsTail(maxBufferedChars, "trim");
-  }
-
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
-    this.args.reset(sink, tools);
-    this.state = S_NAME;
-    this.error = "";
-    this.fed = 0;
+    this.restartWith(sink, tools);
     this.part = "";
     this.name = "";
     this.id = "";
@@ -104,12 +87,7 @@ export class NameArgsParser implements BodyParser {
   }
 
   feed(text: string): void {
-    if (this.state === S_FAIL || text.length === 0) return;
-    this.fed += text.length;
-    if (this.fed > this.maxChars) {
-      this.fail(tooLongError(this.maxChars));
-      return;
-    }
+    if (!this.admit(text)) return;
     switch (this.state) {
       case S_ARGS:
         this.args.feed(text);
@@ -135,16 +113,15 @@ export class NameArgsParser implements BodyParser {
     }
   }
 
-  /** `raw`: the body text fed, concatenated (read only without a built value; BodyParser contract). */
-  end(raw: string): ActionResult {
-    const r = this.args.end(this.result(raw));
+  override end(raw: string): ActionResult {
+    const r = super.end(raw);
     this.part = "";
     return r;
   }
 
-  private result(raw: string): ActionResult {
+  protected result(raw: string): ActionResult {
     switch (this.state) {
-      case S_FAIL:
+      case FAILED:
         return { error: this.error };
       case S_NAME:
         return { error: "the tool call has no arguments separator after its name" };
@@ -168,12 +145,7 @@ export class NameArgsParser implements BodyParser {
     return { call: this.id === "" ? call : { ...call, id: this.id } };
   }
 
-  private fail(why: string): void {
-    this.state = S_FAIL;
-    this.error = why;
+  protected dropPartial(): void {
     this.part = "";
   }
 }
-
-/** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
-export const createNameArgsParser: BodyParserFactory = (o) => new NameArgsParser(o.maxBufferedChars);

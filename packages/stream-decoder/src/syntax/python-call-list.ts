@@ -25,15 +25,15 @@
 // (knownTool). Linear in the body: every unit is lexed once, every value parsed once and its
 // text streamed once; memory bounded by maxBufferedChars (a longer value or body is an error
 // result); never throws on model output.
-import { type ActionResult, knownTool } from "../action-parse.ts";
+import type { ActionResult } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
 import { type JsonValue, PythonLiteralError, parsePythonLiteral } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
-import { isJsonSpace, PendingArguments, setKey, tooLongError } from "./body-support.ts";
+import type { BodyParser, ToolSchemas } from "./body.ts";
+import { FAILED, isJsonSpace, setKey, TranslatingBodyParser, tooLongError } from "./body-support.ts";
 import { jsonString, jsonText } from "./json-text.ts";
 
-// ---- states ----
+// ---- states (and FAILED, after a fault: `error` says why) ----
 /** Before "[" (or a bare call's name).   ‸[get_time(… */
 const B_BEFORE = 0;
 /** After "[" or ",": a call's name, or "]".   [‸get_time(… */
@@ -54,8 +54,6 @@ const B_VALUE = 7;
 const B_AFTER_CALL = 8;
 /** After "]": only whitespace.   …)]‸ */
 const B_DONE = 9;
-/** Malformed: `error` says why; the rest of the body is not read. */
-const B_FAIL = 10;
 
 // ---- a value's streaming (with a sink) ----
 /** No quote read yet: the value is streamed when it ends unless its first unit opens a string. */
@@ -83,21 +81,13 @@ function isNamePart(c: number): boolean {
   return isIdPart(c) || c === 46 /* . */ || c === 45 /* - */;
 }
 
-export class PythonCallListParser implements BodyParser {
-  private readonly maxChars: number;
-  private sink: ToolCallSink | null = null;
-  /** The request's tools: a call must name one of them (knownTool). */
-  private tools: ToolSchemas | undefined = undefined;
-  private state = B_BEFORE;
-  private error = "";
+export class PythonCallListParser extends TranslatingBodyParser implements BodyParser {
   /** The list has no brackets (a bare call). */
   private bare = false;
   /** A call begun in the current action; its ")" was read; the action ends at the next call. */
   private begun = false;
   private closed = false;
   private cut = false;
-  /** Units fed to the current action (the bound). */
-  private fed = 0;
   private name = "";
   private key = "";
   private args: { [key: string]: JsonValue } = {};
@@ -121,19 +111,9 @@ export class PythonCallListParser implements BodyParser {
   private vFrom = 0;
   /** Units of the value's JSON text streamed so far. */
   private vOut = 0;
-  /** JSON text not yet streamed (one delta per fed chunk). */
-  private readonly pending = new PendingArguments();
-
-  constructor(maxBufferedChars = 1_000_000) {
-    this.maxChars = maxBufferedChars;
-  }
 
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
-    this.tools = tools;
-    this.sink = sink;
-    this.pending.reset(sink);
-    this.state = B_BEFORE;
-    this.error = "";
+    this.restartWith(sink, tools);
     this.bare = false;
     this.nextCall();
   }
@@ -143,6 +123,7 @@ export class PythonCallListParser implements BodyParser {
     this.begun = false;
     this.closed = false;
     this.cut = false;
+    // The bound is per call: each call is its own action.
     this.fed = 0;
     this.name = "";
     this.key = "";
@@ -383,7 +364,7 @@ export class PythonCallListParser implements BodyParser {
         return true;
       }
       if (c !== 41) this.fail(`unexpected ${String.fromCharCode(c)} in a call's arguments`);
-      return this.state === B_FAIL;
+      return this.state === FAILED;
     }
     return !(c === 44 && this.depth === 0);
   }
@@ -450,16 +431,15 @@ export class PythonCallListParser implements BodyParser {
   }
 
   end(_raw: string): ActionResult {
-    if (this.state !== B_FAIL) this.pending.flush();
-    const r = knownTool(this.result(), this.tools);
+    const r = this.finish();
     // The sink stays: after a cut the decoder opens the next call's action (nextCall()).
     this.args = {};
     this.value = "";
     return r;
   }
 
-  private result(): ActionResult {
-    if (this.state === B_FAIL) return { error: this.error };
+  protected result(): ActionResult {
+    if (this.state === FAILED) return { error: this.error };
     if (!this.begun)
       return { error: this.state === B_DONE ? "the list of calls is empty" : "no call in the list of calls" };
     if (!this.closed) return { error: 'the call is not closed by ")"' };
@@ -468,15 +448,7 @@ export class PythonCallListParser implements BodyParser {
     return { call: { name: this.name, arguments: this.args } };
   }
 
-  private fail(why: string): void {
-    // What was read before the error goes out first, so the deltas do not depend on where chunks were cut.
-    this.pending.flush();
-    this.state = B_FAIL;
-    this.error = why;
+  protected dropPartial(): void {
     this.value = "";
   }
 }
-
-/** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
-export const createPythonCallListParser: BodyParserFactory = (o) =>
-  new PythonCallListParser(o.maxBufferedChars);

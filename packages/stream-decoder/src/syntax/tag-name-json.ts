@@ -14,37 +14,20 @@
 // never throws on model output.
 import type { ActionResult } from "../action-parse.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
-import type { BodyParser, BodyParserFactory, ToolSchemas } from "./body.ts";
-import { tooLongError } from "./body-support.ts";
-import { JsonArgumentsTail } from "./json-arguments-tail.ts";
+import type { BodyParser, ToolSchemas } from "./body.ts";
+import { callOf, FAILED, TailArgumentsParser } from "./body-support.ts";
 
-// ---- states ----
+// ---- states (and FAILED, after a fault: `error` says why) ----
 /** Before ">": the name.   get_wea‸ther>… */
 const T_NAME = 0;
 /** After ">": the arguments.   …>{"ci‸ty": … */
 const T_ARGS = 1;
-/** Malformed or too long: `error` says why. */
-const T_FAIL = 2;
 
-export class TagNameJsonParser implements BodyParser {
-  private readonly maxChars: number;
-  /** ARGS; the sink and the request's tools. */
-  private readonly args: JsonArgumentsTail;
-  private state = T_NAME;
-  private error = "";
-  private fed = 0;
+export class TagNameJsonParser extends TailArgumentsParser implements BodyParser {
   private name = "";
 
-  constructor(maxBufferedChars = 1_000_000) {
-    this.maxChars = maxBufferedChars;
-    this.args = new JsonArgumentsTail(maxBufferedChars, "trim");
-  }
-
   reset(sink: ToolCallSink | null, tools: ToolSchemas | undefined, _kind?: string): void {
-    this.args.reset(sink, tools);
-    this.state = T_NAME;
-    this.error = "";
-    this.fed = 0;
+    this.restartWith(sink, tools);
     this.name = "";
   }
 
@@ -53,12 +36,7 @@ export class TagNameJsonParser implements BodyParser {
   }
 
   feed(text: string): void {
-    if (this.state === T_FAIL || text.length === 0) return;
-    this.fed += text.length;
-    if (this.fed > this.maxChars) {
-      this.fail(tooLongError(this.maxChars));
-      return;
-    }
+    if (!this.admit(text)) return;
     if (this.state === T_ARGS) {
       this.args.feed(text);
       return;
@@ -78,24 +56,13 @@ export class TagNameJsonParser implements BodyParser {
     this.args.start(text.slice(gt + 1));
   }
 
-  /** `raw`: the body text fed, concatenated (read only without a built value). */
-  end(raw: string): ActionResult {
-    return this.args.end(this.result(raw));
-  }
-
-  private result(raw: string): ActionResult {
-    if (this.state === T_FAIL) return { error: this.error };
+  protected result(raw: string): ActionResult {
+    if (this.state === FAILED) return { error: this.error };
     if (this.state === T_NAME) return { error: 'the tool call has no ">" after its name' };
-    const a = this.args.read(raw);
-    return "error" in a ? a : { call: { name: this.name, arguments: a.args } };
+    return callOf(this.name, this.args.read(raw));
   }
 
-  private fail(why: string): void {
-    this.state = T_FAIL;
-    this.error = why;
+  protected dropPartial(): void {
     this.name = "";
   }
 }
-
-/** The factory of syntax/index.ts: one parser per decoder (reset() at each block open). */
-export const createTagNameJsonParser: BodyParserFactory = (o) => new TagNameJsonParser(o.maxBufferedChars);

@@ -12,6 +12,7 @@ import type { RoundTripTurns } from "../../../../test-support/family-fixtures.ts
 import type { DecoderEvent, DecoderOptions, JsonValue } from "../../src/index.ts";
 import { SLOW_PATH_ONLY } from "../../src/internal.ts";
 import { decode, generationIds } from "../roundtrip-support.ts";
+import { objectOf } from "../schema-support.ts";
 import { FAMILY_CASES } from "./families.ts";
 
 type Args = { [key: string]: JsonValue };
@@ -49,15 +50,7 @@ const TOOLS = ["get_weather", "search"].map((name) => ({
   function: {
     name,
     description: "d",
-    parameters: {
-      type: "object",
-      properties: {
-        city: { type: "string" },
-        n: { type: "integer" },
-        flag: { type: "boolean" },
-        unit: { type: "string" },
-      },
-    },
+    parameters: objectOf({ city: "string", n: "integer", flag: "boolean", unit: "string" }),
   },
 }));
 
