@@ -23,7 +23,7 @@ import { XmlCallListParser, XmlCallParser } from "./xml-call.ts";
 export const BODY_SYNTAXES: Readonly<Partial<Record<BodySyntax, BodyParserFactory>>> = {
   "json-call": (o) => new JsonCallParser(o),
   "json-call-list": createJsonCallListParser,
-  "python-call": (o) => new PythonCallParser(o.maxBufferedChars),
+  "python-call": boundedFactory(PythonCallParser),
   raw: () => new RawParser(),
   "fenced-json-call": createFencedJsonCallParser,
   "xml-call": boundedFactory(XmlCallParser),

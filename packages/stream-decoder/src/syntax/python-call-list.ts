@@ -32,6 +32,7 @@ import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, ToolSchemas } from "./body.ts";
 import { FAILED, isJsonSpace, setKey, TranslatingBodyParser, tooLongError } from "./body-support.ts";
 import { jsonString, jsonText } from "./json-text.ts";
+import { LEX_ENDS, LEX_TOO_DEEP, LEX_UNMATCHED, PythonValueLexer } from "./python-value-lexer.ts";
 
 // ---- states (and FAILED, after a fault: `error` says why) ----
 /** Before "[" (or a bare call's name).   ‸[get_time(… */
@@ -94,17 +95,8 @@ export class PythonCallListParser extends TranslatingBodyParser implements BodyP
   private argCount = 0;
   /** The current value's text so far (earlier chunks). */
   private value = "";
-  // ---- value lexer ----
-  /** Open brackets inside the value. */
-  private depth = 0;
-  /** The open string's quote unit, 0 outside strings. */
-  private quote = 0;
-  /** Quotes seen at a string's start (1, 2: maybe a triple quote), 0 once decided. */
-  private opening = 0;
-  private triple = false;
-  /** Consecutive closing quotes in a triple-quoted string. */
-  private quoteRun = 0;
-  private escaped = false;
+  /** Where the value ends (its strings and brackets). */
+  private readonly lex = new PythonValueLexer();
   // ---- streaming of the open value (sink only) ----
   private vState = V_UNDECIDED;
   /** V_TEXT: the offset in the value's text of the first unit not yet streamed. */
@@ -152,14 +144,14 @@ export class PythonCallListParser extends TranslatingBodyParser implements BodyP
       const c = text.charCodeAt(i);
       switch (this.state) {
         case B_VALUE: {
-          const quote = this.quote;
-          const opening = this.opening;
+          const quote = this.lex.quote;
+          const opening = this.lex.opening;
           const goes = this.lexValue(c);
           // A string opened, its kind decided or it closed: the streaming of the value's text.
           if (
             this.sink !== null &&
             this.vState < V_REST &&
-            (quote !== this.quote || opening !== this.opening)
+            (quote !== this.lex.quote || opening !== this.lex.opening)
           )
             this.stringMove(text, from, i, quote);
           if (goes) continue;
@@ -258,7 +250,7 @@ export class PythonCallListParser extends TranslatingBodyParser implements BodyP
     }
     if (this.state === B_VALUE && this.vState === V_TEXT) {
       // The string's text read so far, less a run of quotes that may be a triple quote's close.
-      const end = this.value.length - (this.triple ? this.quoteRun : 0);
+      const end = this.value.length - (this.lex.triple ? this.lex.quoteRun : 0);
       this.streamText(this.value.slice(this.vFrom, end));
       this.vFrom = end;
     }
@@ -280,12 +272,12 @@ export class PythonCallListParser extends TranslatingBodyParser implements BodyP
         return;
       case V_OPENING:
         // A second quote: an empty literal or the start of a triple quote, known at the next unit.
-        if (this.opening !== 0) return;
+        if (this.lex.opening !== 0) return;
         this.emitValue('"');
-        if (this.triple) {
+        if (this.lex.triple) {
           this.vState = V_TEXT;
           this.vFrom = at + 1;
-        } else if (quote !== 0 && this.quote === quote) {
+        } else if (quote !== 0 && this.lex.quote === quote) {
           // One quote, then this unit: the first unit of the text.
           this.vState = V_TEXT;
           this.vFrom = at;
@@ -293,7 +285,7 @@ export class PythonCallListParser extends TranslatingBodyParser implements BodyP
         return;
       default: {
         // V_TEXT: the literal closed at this unit (a triple quote's first two quotes are before it).
-        const end = this.triple ? at - 2 : at;
+        const end = this.lex.triple ? at - 2 : at;
         this.streamText(this.valueText(text, from, this.vFrom, end));
         this.vState = V_REST;
       }
@@ -320,53 +312,11 @@ export class PythonCallListParser extends TranslatingBodyParser implements BodyP
 
   /** One unit of a value: true while the value goes on, false at its depth-0 "," or ")". */
   private lexValue(c: number): boolean {
-    if (this.opening === 1) {
-      // One quote seen: a second one may start a triple quote or close an empty string.
-      if (c === this.quote) {
-        this.opening = 2;
-        return true;
-      }
-      this.opening = 0;
-      this.triple = false;
-    } else if (this.opening === 2) {
-      this.opening = 0;
-      if (c === this.quote) {
-        this.triple = true;
-        this.quoteRun = 0;
-        return true;
-      }
-      this.quote = 0; // "" was an empty string: c is after it
-    }
-    if (this.quote !== 0) {
-      if (this.escaped) this.escaped = false;
-      else if (c === 92 /* \ */) this.escaped = true;
-      else if (c === this.quote) {
-        if (!this.triple || ++this.quoteRun === 3) this.quote = 0;
-        return true;
-      }
-      this.quoteRun = 0;
-      return true;
-    }
-    if (c === 34 || c === 39) {
-      this.quote = c;
-      this.opening = 1;
-      this.escaped = false;
-      return true;
-    }
-    if (c === 40 || c === 91 || c === 123) {
-      if (++this.depth > MAX_NESTING_DEPTH)
-        this.fail(`the call is nested deeper than ${MAX_NESTING_DEPTH} levels`);
-      return true;
-    }
-    if (c === 41 || c === 93 || c === 125) {
-      if (this.depth > 0) {
-        this.depth--;
-        return true;
-      }
-      if (c !== 41) this.fail(`unexpected ${String.fromCharCode(c)} in a call's arguments`);
-      return this.state === FAILED;
-    }
-    return !(c === 44 && this.depth === 0);
+    const r = this.lex.unit(c);
+    if (r === LEX_ENDS) return false;
+    if (r === LEX_TOO_DEEP) this.fail(`the call is nested deeper than ${MAX_NESTING_DEPTH} levels`);
+    else if (r === LEX_UNMATCHED) this.fail(`unexpected ${String.fromCharCode(c)} in a call's arguments`);
+    return true;
   }
 
   private openArgs(): void {
@@ -391,12 +341,7 @@ export class PythonCallListParser extends TranslatingBodyParser implements BodyP
     this.vState = V_UNDECIDED;
     this.vOut = 0;
     this.value = "";
-    this.depth = 0;
-    this.quote = 0;
-    this.opening = 0;
-    this.triple = false;
-    this.quoteRun = 0;
-    this.escaped = false;
+    this.lex.reset();
   }
 
   /** The value's text is complete: parsed once, kept and streamed. */
