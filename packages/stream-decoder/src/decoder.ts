@@ -174,7 +174,8 @@ export class StreamDecoder implements Decoder {
   private readonly textOf: readonly string[];
   /**
    * The fast path's table: the spec's plain-text table (plainTextOf), or with stop strings the
-   * set's clearText() (only IDs whose text cannot start a stop string); filled by textNlPush.
+   * set's clearText() (only IDs whose text cannot start a stop string) once the set has one;
+   * filled by textNlPush.
    */
   private readonly plainText: (string | undefined)[];
   /** plainTextOf(spec): the flat copies (the same array as plainText without stop strings). */
@@ -197,6 +198,11 @@ export class StreamDecoder implements Decoder {
   private readonly maxTokens: number;
   /** maxTokens was given: pushes are counted, so the uncounted fast modes are never set. */
   private readonly counted: boolean;
+  /**
+   * The uncounted fast modes are never set: pushes are counted, or stop strings are checked
+   * per token because plainText is the spec's table (the set's first decoder, clearText()).
+   */
+  private readonly filtered: boolean;
   /**
    * No maxTokens: pushes are not counted, so the newline rules' common cases (leanNewline,
    * afterHeldNewlines) skip the generic layers (their text still goes through emitText: the
@@ -355,7 +361,9 @@ export class StreamDecoder implements Decoder {
     this.callerStops = callerStops ?? NO_CALLER_STOPS;
     this.matcher = stops === null ? null : new StopMatcher(stops);
     this.lean = !this.counted;
-    this.plainText = stops === null ? this.specPlain : stops.clearText();
+    const clear = stops === null ? null : stops.clearText();
+    this.plainText = clear ?? this.specPlain;
+    this.filtered = this.counted || (stops !== null && clear === null);
     this.utf = new Utf8Pending(spec.invalidUtf8);
     this.setSlow(SLOW_NOT_BEGUN | this.forced);
   }
@@ -365,7 +373,7 @@ export class StreamDecoder implements Decoder {
     this.fast =
       bits !== 0
         ? FAST_OFF
-        : this.counted || (this.matcher !== null && this.matcher.state !== 0)
+        : this.filtered || (this.matcher !== null && this.matcher.state !== 0)
           ? FAST_FILTERED
           : this.state === S_CONTENT
             ? FAST_CONTENT

@@ -96,6 +96,8 @@ export class StopStrings {
   /** Bytes this set holds (typed arrays, pattern text and clearText; the per-spec cache counts these). */
   readonly byteLength: number;
   private clear: (string | undefined)[] | null = null;
+  /** Decoders that asked for clearText() before it was made. */
+  private decoders = 0;
   /** heldText per node, made at its first use (one slice per node, not one per token). */
   private readonly held: (string | undefined)[];
 
@@ -225,15 +227,18 @@ export class StopStrings {
   }
 
   /**
-   * The decoder's fast-path table for this set (made at the first decoder that uses it, then
-   * shared): per ID what the decoder's plain-text table has, but only for IDs whose text
-   * cannot start a stop string (mayStart false); undefined for every other ID. The decoder
-   * fills it, lazily, like its plain-text table. With it, a token that cannot start a stop
-   * string costs one table read, as without stop strings (no idFlags read).
+   * The decoder's fast-path table for this set, from its second decoder on (then shared): per
+   * ID what the decoder's plain-text table has, but only for IDs whose text cannot start a stop
+   * string (mayStart false); undefined for every other ID. The decoder fills it, lazily, like
+   * its plain-text table. With it, a token that cannot start a stop string costs one table
+   * read, as without stop strings (no idFlags read). null for the set's first decoder, which
+   * reads idFlags per token instead: the table is one slot per vocabulary ID, and a server
+   * whose every request brings its own stop strings would make one per request.
    */
-  clearText(): (string | undefined)[] {
+  clearText(): (string | undefined)[] | null {
     let c = this.clear;
     if (c === null) {
+      if (++this.decoders < 2) return null;
       c = undefinedTable(this.spec.classes.length);
       this.clear = c;
     }
