@@ -11,8 +11,9 @@ const SHARED_MODULES = [
   "packages/{tokenizer,stream-decoder,openai,cli,server}/test/**/*.test.ts",
   "{test-vectors,bench}/test/**/*.test.ts",
 ];
-// The server suites that spawn servers reading the environment, or add process handlers.
-const SERVER_ISOLATED = "packages/server/test/{cli-serve,gguf-serve,real-server,slow-clients}.test.ts";
+// The server suite that adds process handlers. (The suites that spawn `chatwire serve` only pass
+// the worker's environment on to the child; none of the shared-modules suites writes it.)
+const SERVER_ISOLATED = "packages/server/test/slow-clients.test.ts";
 
 export default defineConfig({
   resolve: { conditions: ["source", ...defaultClientConditions] },
@@ -33,8 +34,8 @@ export default defineConfig({
     sequence: { sequencer: SlowFirstSequencer },
     // A worker keeps the shared-modules suites' modules (and the tokenizers their support modules
     // cache) from file to file instead of re-importing and reloading them for each file. The server
-    // suites that read the environment or add process handlers, and the playground (a browser and a
-    // Vite build), get a fresh module graph per file.
+    // suite that adds process handlers, and the playground (a browser and a Vite build), get a
+    // fresh module graph per file.
     projects: [
       {
         extends: true,

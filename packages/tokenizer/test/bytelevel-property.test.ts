@@ -120,7 +120,7 @@ describe("byte-level ordinary encoder properties", () => {
     fc.assert(
       fc.property(fc.oneof(text, longWord), (s) => {
         const ids = model.encode(s);
-        for (const id of ids) expect(id).toBeLessThan(QWEN3_ADDED[0] as number);
+        expect(ids.filter((id) => id >= (QWEN3_ADDED[0] as number))).toEqual([]);
         const back = model.decode(ids);
         expect(back, textDiff(s.normalize("NFC"), back)).toBe(s.normalize("NFC"));
       }),

