@@ -10,6 +10,7 @@
 // fixture, and per-stream memory: 10,000 live decoders, each mid-stream.
 import { readFileSync } from "node:fs";
 import { compileDecoderSpecFor, createDecoder, type StopInfo } from "@chatwire/stream-decoder";
+import { floorCandidate } from "../decode-candidates.ts";
 import { isFamily, loadFamily } from "../family-fixtures.ts";
 import { type Fixture, loadFixture } from "../fixtures.ts";
 import { allocation, alternate, type Candidate, heapUsedAfterGc, reply, request, SINK } from "../measure.ts";
@@ -109,14 +110,7 @@ for (const [model, cfg] of Object.entries(req.models)) {
     const n = ids.length;
     const base = decoderOptions(fx);
     const reasons = new Set<string>();
-    const floor: Candidate = {
-      name: "floor",
-      run() {
-        const cb = floorCb;
-        for (let i = 0; i < n; i++) cb(pieces[ids[i] as number] as string);
-        return n;
-      },
-    };
+    const floor = floorCandidate(pieces, ids);
     const ours: Candidate = {
       name: "ours",
       run() {

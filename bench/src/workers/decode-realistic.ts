@@ -10,11 +10,13 @@
 // Also per fixture: its byte-split tokens (IDs whose own decode is not valid UTF-8) and its
 // tool-call tokens (IDs pushed while an action was open), counted before timing.
 import { readFileSync } from "node:fs";
-import { compileDecoderSpecFor, createDecoder, type DecoderHandler } from "@chatwire/stream-decoder";
+import { compileDecoderSpecFor, createDecoder } from "@chatwire/stream-decoder";
+import { floorCandidate } from "../decode-candidates.ts";
 import { loadFamily } from "../family-fixtures.ts";
-import { alternate, type Candidate, reply, request, SINK } from "../measure.ts";
+import { alternate, type Candidate, reply, request } from "../measure.ts";
 import { loadOurs } from "../ours.ts";
 import type { RealisticFixture } from "../realistic-fixture.ts";
+import { sinkHandler, sinkText } from "../sink-handler.ts";
 
 interface Req {
   models: Record<string, { fixtures: string[]; pieces: string }>;
@@ -23,36 +25,7 @@ interface Req {
 }
 const req = request<Req>();
 
-const handler: DecoderHandler = {
-  onMessageStart(role, metadata) {
-    SINK.v += role.length + metadata.length;
-  },
-  onText(text) {
-    SINK.v += text.length;
-  },
-  onReasoning(text) {
-    SINK.v += text.length;
-  },
-  onActionStart(kind) {
-    SINK.v += kind.length;
-  },
-  onActionText(text) {
-    SINK.v += text.length;
-  },
-  onActionEnd(end) {
-    SINK.v += end.raw.length;
-  },
-  onMessageEnd() {
-    SINK.v++;
-  },
-  onError(error) {
-    SINK.v += error.message.length;
-  },
-};
-
-const floorCb = (s: string): void => {
-  SINK.v += s.length;
-};
+const handler = sinkHandler();
 
 const out: Record<string, unknown> = {};
 for (const [model, cfg] of Object.entries(req.models)) {
@@ -104,18 +77,11 @@ for (const [model, cfg] of Object.entries(req.models)) {
     counter.end();
     const chunks: number[][] = [];
     for (let i = 0; i < n; i += 8) chunks.push(ids.slice(i, i + 8));
-    const floor: Candidate = {
-      name: "floor",
-      run() {
-        const cb = floorCb;
-        for (let i = 0; i < n; i++) cb(pieces[ids[i] as number] as string);
-        return n;
-      },
-    };
+    const floor = floorCandidate(pieces, ids);
     const floorUtf8: Candidate = {
       name: "floor_utf8",
       run() {
-        const cb = floorCb;
+        const cb = sinkText;
         let need = 0;
         let cp = 0;
         for (let i = 0; i < n; i++) {
