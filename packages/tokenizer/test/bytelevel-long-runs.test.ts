@@ -28,6 +28,7 @@ import {
 import { compileSplitFallback, type MatchAt } from "../src/models/bytelevel/split-fallback.ts";
 import { parseByteLevelTokenizerJson } from "../src/models/bytelevel/tokenizer-json.ts";
 import { idDiff, QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.ts";
+import { SPACE_PIECES } from "./pretokenizer-pieces.ts";
 import { type RustTokenizer, rustTokenizer } from "./rust-tokenizers.ts";
 
 const FULL = process.env.CHATWIRE_LONG_RUNS === "all";
@@ -68,16 +69,7 @@ const ALPHABET = [
   "!",
   "-",
   "😀",
-  " ",
-  "  ",
-  "\n",
-  "\r",
-  "\r\n",
-  "\t",
-  "\u3000",
-  "\x85",
-  "\xa0",
-  "\u2028",
+  ...SPACE_PIECES,
   "\u0301",
   "\ud800",
   "\udc00",

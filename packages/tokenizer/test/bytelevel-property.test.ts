@@ -14,6 +14,7 @@ import {
   rustSplitTokenizer,
   textDiff,
 } from "./bytelevel-support.ts";
+import { CONTRACTION_PIECES, SPACE_PIECES } from "./pretokenizer-pieces.ts";
 import { rustTokenizer } from "./rust-tokenizers.ts";
 
 const model = qwen3();
@@ -24,39 +25,8 @@ const added = model.addedTokens.map((t) => t.content);
 
 /** Pieces that stress the pre-tokenizer regex and the byte alphabet. */
 const tricky = [
-  " ",
-  "  ",
-  "\n",
-  "\r\n",
-  "\r",
-  "\t",
-  "\u000b",
-  "\u000c",
-  "\u0085",
-  "\u00a0",
-  "\u1680",
-  "\u2000",
-  "\u2028",
-  "\u2029",
-  "\u202f",
-  "\u205f",
-  "\u3000",
-  "\ufeff",
-  "\u180e",
-  "\u200b",
-  "'",
-  "'s",
-  "'S",
-  "'ll",
-  "'LL",
-  "'Re",
-  "'ve",
-  "'m",
-  "'d",
-  "'t",
-  "\u017f",
-  "'\u017f",
-  "\u212a",
+  ...SPACE_PIECES,
+  ...CONTRACTION_PIECES,
   "0",
   "7",
   "42",

@@ -7,33 +7,14 @@ import { describe, expect, it } from "vitest";
 import { GPT2_PATTERN, translateOnigPattern } from "../src/models/bytelevel/regex-translate.ts";
 import { CL100K_PATTERN, DEFER, QWEN2_PATTERN, SplitScanner } from "../src/models/bytelevel/split-scanner.ts";
 import { QWEN3_JSON, rustSplitTokenizer } from "./bytelevel-support.ts";
+import { CONTRACTION_PIECES, SPACE_PIECES } from "./pretokenizer-pieces.ts";
 
 const PATTERNS = { qwen2: QWEN2_PATTERN, llama3: CL100K_PATTERN } as const;
 
 /** Pieces that stress every class and alternative of the two patterns. */
 const pieces = [
-  " ",
-  "  ",
-  "\n",
-  "\r",
-  "\r\n",
-  "\t",
-  "\u000b",
-  "\u000c",
-  "\u0085",
-  "\u00a0",
-  "\u1680",
-  "\u2000",
-  "\u2028",
-  "\u202f",
-  "\u3000",
-  "\ufeff",
-  "\u200b",
-  "'",
-  "'s",
-  "'LL",
-  "'\u017f",
-  "'re",
+  ...SPACE_PIECES,
+  ...CONTRACTION_PIECES,
   "a",
   "Z",
   "é",
