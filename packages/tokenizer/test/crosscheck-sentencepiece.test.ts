@@ -30,6 +30,7 @@ import {
   loadSpmWasm,
   mismatches,
   report,
+  SENTENCEPIECE_MARKER_TEXTS,
   SpmReference,
   type SpmWasm,
   spmReferenceMissing,
@@ -53,34 +54,6 @@ const SUITES: Suite[] = [
   { name: "chatglm3", path: () => fixturePath("chatglm3/tokenizer.model"), always: false },
 ];
 
-/** The marker texts of all three formats, and piece-like strings: plain text to SentencePiece. */
-const RESERVED_TEXT = [
-  "<s>",
-  "</s>",
-  "<unk>",
-  "<|im_start|>",
-  "<|im_end|>",
-  "<|plugin|>",
-  "<|interpreter|>",
-  "<|action_start|>",
-  "<|action_end|>",
-  "[gMASK]",
-  "[MASK]",
-  "[sMASK]",
-  "sop",
-  "eop",
-  "<|system|>",
-  "<|user|>",
-  "<|assistant|>",
-  "<|observation|>",
-  "<|endoftext|>",
-  "<think>",
-  "<0x0A>",
-  "<0xE4>",
-  "▁",
-  "▁▁",
-  "[UNUSED_TOKEN_",
-];
 const WHITESPACE = [
   " ",
   "  ",
@@ -132,7 +105,7 @@ const ascii = fc.string({ unit: "grapheme-ascii", minLength: 1, maxLength: 8 });
 /** Named input classes; `literals` are the model's USER_DEFINED pieces. */
 function inputClasses(literals: readonly string[]): [string, fc.Arbitrary<string>][] {
   const docs = inputDocuments();
-  const literal = fc.constantFrom(...RESERVED_TEXT, ...(literals.length > 0 ? literals : ["x"]));
+  const literal = fc.constantFrom(...SENTENCEPIECE_MARKER_TEXTS, ...(literals.length > 0 ? literals : ["x"]));
   const fragment = fc.oneof(
     { weight: 2, arbitrary: fc.string({ unit: "binary", maxLength: 6 }) },
     { weight: 2, arbitrary: ascii },

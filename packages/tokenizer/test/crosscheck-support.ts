@@ -197,3 +197,32 @@ export function documentSlices(
       return all.slice(from, from + len).join("");
     });
 }
+
+/** The marker texts of all three formats, and piece-like strings: plain text to SentencePiece. */
+export const SENTENCEPIECE_MARKER_TEXTS: readonly string[] = [
+  "<s>",
+  "</s>",
+  "<unk>",
+  "<|im_start|>",
+  "<|im_end|>",
+  "<|plugin|>",
+  "<|interpreter|>",
+  "<|action_start|>",
+  "<|action_end|>",
+  "[gMASK]",
+  "[MASK]",
+  "[sMASK]",
+  "sop",
+  "eop",
+  "<|system|>",
+  "<|user|>",
+  "<|assistant|>",
+  "<|observation|>",
+  "<|endoftext|>",
+  "<think>",
+  "<0x0A>",
+  "<0xE4>",
+  "▁",
+  "▁▁",
+  "[UNUSED_TOKEN_",
+];

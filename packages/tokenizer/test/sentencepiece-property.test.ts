@@ -13,6 +13,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import { loadSentencePieceModel } from "../src/models/sentencepiece/index.ts";
+import { SENTENCEPIECE_MARKER_TEXTS } from "./crosscheck-support.ts";
 
 const VECTORS = resolve(import.meta.dirname, "../../../test-vectors");
 
@@ -29,17 +30,9 @@ const SUITES: Suite[] = [
   { name: "chatglm3", path: () => fixturePath("chatglm3/tokenizer.model"), always: false, runs: 300 },
 ];
 
+/** The SentencePiece formats' marker texts (plain text here) and whitespace pieces. */
 const SPECIAL_STRINGS = [
-  "<s>",
-  "</s>",
-  "<unk>",
-  "<|im_start|>",
-  "<|im_end|>",
-  "<|plugin|>",
-  "[gMASK]",
-  "sop",
-  "<|user|>",
-  "<0x0A>",
+  ...SENTENCEPIECE_MARKER_TEXTS,
   " ",
   "  ",
   "\n",
