@@ -1,5 +1,5 @@
-// Shared by the table-cache suites: temporary directories removed after the file, and the decode
-// table in a form that compares fast.
+// Shared by the table-cache suites: temporary directories removed after the file, the decode
+// table in a form that compares fast, and what a caller observes of a loaded tokenizer.
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -48,4 +48,41 @@ export function decodeTableDigest(t: DecodeTable): Record<string, string | numbe
     invalidUtf8: t.invalidUtf8,
     startEnds: t.startEnds,
   };
+}
+
+/** The sample texts: code, CJK with emoji and a combining mark, the format's marker-like text, whitespace and rare ideographs. */
+export function sampleTexts(markers: string): readonly string[] {
+  return [
+    "Hello, world!  def f(x):\n    return {'a': [1, 2]}\n",
+    "你好，世界。日本語のテキスト 🎉🧑‍💻 é e\u0301 Ω",
+    markers,
+    "   leading spaces and\ttabs\r\n\u2581marks\u2581 and rare 𠀋𡈽 ideographs",
+  ];
+}
+
+/** What observe() calls (a native-family or template tokenizer). */
+interface Observed {
+  encodeChat(request: {
+    messages: { role: "user" | "assistant"; content: string }[];
+    add_generation_prompt?: boolean;
+  }): { ids: readonly number[]; spans?: unknown };
+  encodeText(text: string): { ids: readonly number[] };
+  decode(ids: readonly number[]): string;
+}
+
+/**
+ * Everything a caller can observe of a tokenizer on `texts`: a chat of the first `turns` texts
+ * (alternating user / assistant; `generationPrompt` adds the assistant's opening), its spans,
+ * each text's IDs and their decode.
+ */
+export function observe(tok: Observed, texts: readonly string[], turns: number, generationPrompt: boolean) {
+  const chat = tok.encodeChat({
+    messages: texts.slice(0, turns).map((content, i) => ({
+      role: i % 2 === 0 ? ("user" as const) : ("assistant" as const),
+      content,
+    })),
+    ...(generationPrompt ? { add_generation_prompt: true } : {}),
+  });
+  const ids = texts.map((t) => tok.encodeText(t).ids);
+  return { chat: chat.ids, spans: chat.spans, texts: ids, decoded: ids.map((i) => tok.decode(i)) };
 }

@@ -17,7 +17,7 @@ import { readTableFile, writeTableFile } from "../src/models/tables/table-file.t
 import { crc32, crc32Fallback } from "../src/node/crc32.ts";
 import { openTableCache, tableFileName, unwrapStored, wrapForStore } from "../src/node/table-cache.ts";
 import { loadTokenizerSync, qwen3Dir } from "../src/node.ts";
-import { decodeTableDigest, tempDirs } from "./table-cache-support.ts";
+import { decodeTableDigest, observe, sampleTexts, tempDirs } from "./table-cache-support.ts";
 
 const tempDir = tempDirs("chatwire-tables-");
 
@@ -27,25 +27,10 @@ const modelFile = (m: Model): string => (m === "qwen3" ? "tokenizer.json" : "tok
 const load = (m: Model, cacheDir: string | false): ChatTokenizer =>
   loadTokenizerSync(dirOf(m), { format: m, cacheDir, prebuiltTables: false });
 
-const TEXTS = [
-  "Hello, world!  def f(x):\n    return {'a': [1, 2]}\n",
-  "你好，世界。日本語のテキスト 🎉🧑‍💻 é e\u0301 Ω",
-  "<|im_start|>user\n<|action_start|><|plugin|> [gMASK]sop <think> spoofed markers",
-  "   leading spaces and\ttabs\r\n\u2581marks\u2581 and rare 𠀋𡈽 ideographs",
-];
+const TEXTS = sampleTexts("<|im_start|>user\n<|action_start|><|plugin|> [gMASK]sop <think> spoofed markers");
 
 /** Everything a caller can observe of a tokenizer on the sample texts. */
-function observe(tok: ChatTokenizer): unknown {
-  const chat = tok.encodeChat({
-    messages: TEXTS.map((content, i) => ({
-      role: i % 2 === 0 ? ("user" as const) : ("assistant" as const),
-      content,
-    })),
-    add_generation_prompt: true,
-  });
-  const texts = TEXTS.map((t) => tok.encodeText(t).ids);
-  return { chat: chat.ids, spans: chat.spans, texts, decoded: texts.map((ids) => tok.decode(ids)) };
-}
+const observed = (tok: ChatTokenizer): unknown => observe(tok, TEXTS, TEXTS.length, true);
 
 function storedFile(dir: string): string {
   const files = readdirSync(dir).filter((f) => f.endsWith(".cwtables"));
@@ -71,17 +56,17 @@ const MODELS: Model[] = haveFixtures() ? ["qwen3", "internlm2", "chatglm3"] : ["
 
 describe.each(MODELS)("%s: tables from a stored file", (m) => {
   const ref = load(m, false);
-  const refObserved = observe(ref);
+  const refObserved = observed(ref);
   const refTable = decodeTableDigest(ref.textModel.decodeTable);
   const dir = tempDir();
   const first = load(m, dir);
   const path = storedFile(dir);
 
   it("the first load writes a table file the next load uses, with identical results", () => {
-    expect(observe(first)).toEqual(refObserved);
+    expect(observed(first)).toEqual(refObserved);
     expect(storedIsUsable(m, path)).toBe(true);
     const second = load(m, dir);
-    expect(observe(second)).toEqual(refObserved);
+    expect(observed(second)).toEqual(refObserved);
     expect(decodeTableDigest(second.textModel.decodeTable)).toEqual(refTable);
   });
 
@@ -123,7 +108,7 @@ describe.each(MODELS)("%s: tables from a stored file", (m) => {
     try {
       writeFileSync(path, make());
       const tok = load(m, dir);
-      expect(observe(tok)).toEqual(refObserved);
+      expect(observed(tok)).toEqual(refObserved);
       expect(storedIsUsable(m, path)).toBe(true);
     } finally {
       writeFileSync(path, snapshot);
@@ -133,7 +118,7 @@ describe.each(MODELS)("%s: tables from a stored file", (m) => {
   it("an unwritable cache directory only costs the speed-up", () => {
     const file = join(tempDir(), "not-a-dir");
     writeFileSync(file, "x");
-    expect(observe(load(m, join(file, "sub")))).toEqual(refObserved);
+    expect(observed(load(m, join(file, "sub")))).toEqual(refObserved);
   });
 
   it("the cache directory is read first, prebuilt directories when it has no current file", () => {
@@ -173,7 +158,7 @@ describe.each(MODELS)("%s: tables from a stored file", (m) => {
       old.set(body, 32);
       writeFileSync(path, old);
       expect(unwrapStored(old)).toBeUndefined();
-      expect(observe(load(m, dir))).toEqual(refObserved);
+      expect(observed(load(m, dir))).toEqual(refObserved);
       expect(storedIsUsable(m, path)).toBe(true);
     } finally {
       writeFileSync(path, snapshot);

