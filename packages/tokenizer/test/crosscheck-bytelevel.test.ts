@@ -17,13 +17,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BYTE_TO_CHAR } from "../src/models/bytelevel/index.ts";
 import { QWEN3_ADDED, QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.ts";
 import {
+  Disagreements,
   documentSlices,
   type HfJsTokenizer,
   inputDocuments,
   loadHfJs,
-  mismatches,
   packageVersion,
-  report,
   wellFormed,
 } from "./crosscheck-support.ts";
 import { type RustTokenizer, rustTokenizer } from "./rust-tokenizers.ts";
@@ -297,45 +296,59 @@ describe("differential vs HF Rust tokenizers and @huggingface/tokenizers: Qwen3,
   });
 
   it("ours: encode and decode agree with Rust on every input class", () => {
-    const failures: string[] = [];
+    const d = new Disagreements();
     for (const c of classes) {
-      const got = c.texts.map((s) => model.encode(s));
-      const a = mismatches(c.texts, c.want, got);
-      if (a.length > 0) failures.push(report(`${c.name} encode`, a, c.texts.length));
-      const gotText = c.want.map((ids) => model.decode(ids));
-      const b = mismatches(c.want, c.wantText, gotText);
-      if (b.length > 0) failures.push(report(`${c.name} decode`, b, c.texts.length));
+      d.check(
+        `${c.name} encode`,
+        c.texts,
+        c.want,
+        c.texts.map((s) => model.encode(s)),
+      );
+      d.check(
+        `${c.name} decode`,
+        c.want,
+        c.wantText,
+        c.want.map((ids) => model.decode(ids)),
+      );
     }
-    expect(failures.join("\n")).toBe("");
+    expect(d.text()).toBe("");
     expect(classes.reduce((k, c) => k + c.texts.length, 0)).toBe(classes.length * PER_CLASS);
   });
 
   it("ours: decode of long byte-heavy id sequences agrees with Rust", () => {
-    const found = mismatches(
+    const d = new Disagreements();
+    d.check(
+      "decode",
       idSeqs,
       wantDecode,
       idSeqs.map((ids) => model.decode(ids)),
     );
-    expect(found.length === 0 ? "" : report("decode", found, idSeqs.length)).toBe("");
+    expect(d.text()).toBe("");
   });
 
   it("@huggingface/tokenizers (JS, added tokens removed) agrees with Rust on the same inputs", () => {
-    const failures: string[] = [];
+    const d = new Disagreements();
     for (const c of classes) {
-      const got = c.texts.map((s) => hfjs.encode(s, { add_special_tokens: false }).ids);
-      const a = mismatches(c.texts, c.want, got);
-      if (a.length > 0) failures.push(report(`${c.name} encode`, a, c.texts.length));
-      const gotText = c.want.map((ids) => hfjsDecode(ids));
-      const b = mismatches(c.want, c.wantText, gotText);
-      if (b.length > 0) failures.push(report(`${c.name} decode`, b, c.texts.length));
+      d.check(
+        `${c.name} encode`,
+        c.texts,
+        c.want,
+        c.texts.map((s) => hfjs.encode(s, { add_special_tokens: false }).ids),
+      );
+      d.check(
+        `${c.name} decode`,
+        c.want,
+        c.wantText,
+        c.want.map((ids) => hfjsDecode(ids)),
+      );
     }
-    const d = mismatches(
+    d.check(
+      "random ids decode",
       idSeqs,
       wantDecode,
       idSeqs.map((ids) => hfjsDecode(ids)),
     );
-    if (d.length > 0) failures.push(report("random ids decode", d, idSeqs.length));
-    expect(failures.join("\n")).toBe("");
+    expect(d.text()).toBe("");
   });
 
   it('known difference of @huggingface/tokenizers: decode([]) throws where Rust returns ""', async () => {

@@ -24,12 +24,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
 import { loadSentencePieceModel, type SentencePieceModel } from "../src/models/sentencepiece/index.ts";
 import {
+  Disagreements,
   documentSlices,
   emscriptenStdString,
   inputDocuments,
   loadSpmWasm,
   mismatches,
-  report,
   SENTENCEPIECE_MARKER_TEXTS,
   SpmReference,
   type SpmWasm,
@@ -230,16 +230,22 @@ describe.skipIf(missing !== undefined)(
         });
 
         it("encode agrees, as stored and neutralized, on every input class", () => {
-          const failures: string[] = [];
+          const d = new Disagreements();
           for (const c of classes) {
-            const got = c.raw.map((s) => plain.encode(s));
-            const gotNeutral = c.raw.map((s) => guarded.encode(s));
-            const a = mismatches(c.raw, c.want, got);
-            const b = mismatches(c.raw, c.wantNeutral, gotNeutral);
-            if (a.length > 0) failures.push(report(`${c.name} (as stored)`, a, c.raw.length));
-            if (b.length > 0) failures.push(report(`${c.name} (neutralized)`, b, c.raw.length));
+            d.check(
+              `${c.name} (as stored)`,
+              c.raw,
+              c.want,
+              c.raw.map((s) => plain.encode(s)),
+            );
+            d.check(
+              `${c.name} (neutralized)`,
+              c.raw,
+              c.wantNeutral,
+              c.raw.map((s) => guarded.encode(s)),
+            );
           }
-          expect(failures.join("\n")).toBe("");
+          expect(d.text()).toBe("");
           expect(classes.reduce((k, c) => k + c.raw.length, 0)).toBe(classes.length * PER_CLASS);
           // Not vacuous: where reserved pieces are matchable, neutralizing changes some reference output.
           const retyped = reserved.some((id) => plain.pieceType(id) === 1 || plain.pieceType(id) === 4);
@@ -248,45 +254,52 @@ describe.skipIf(missing !== undefined)(
         });
 
         it("decode of random id sequences agrees, as stored and neutralized", () => {
-          const got = idSeqs.map((ids) => plain.decode(ids));
-          const gotNeutral = idSeqs.map((ids) => guarded.decode(ids));
-          const failures = [
-            report("as stored", mismatches(idSeqs, wantDecode, got), idSeqs.length),
-            report("neutralized", mismatches(idSeqs, wantDecodeNeutral, gotNeutral), idSeqs.length),
-          ].filter((s) => !s.includes(": 0 of"));
-          expect(failures.join("\n")).toBe("");
+          const d = new Disagreements();
+          d.check(
+            "as stored",
+            idSeqs,
+            wantDecode,
+            idSeqs.map((ids) => plain.decode(ids)),
+          );
+          d.check(
+            "neutralized",
+            idSeqs,
+            wantDecodeNeutral,
+            idSeqs.map((ids) => guarded.decode(ids)),
+          );
+          expect(d.text()).toBe("");
         });
 
         it("sentencepiece-js (WASM) agrees with the reference on the same inputs (made well-formed)", () => {
-          const failures: string[] = [];
+          const d = new Disagreements();
           for (const c of classes) {
-            const a = mismatches(
+            d.check(
+              `${c.name} (as stored)`,
               c.texts,
               c.want,
               c.texts.map((s) => wasm.encodeIds(s)),
             );
-            const b = mismatches(
+            d.check(
+              `${c.name} (neutralized)`,
               c.texts,
               c.wantNeutral,
               c.texts.map((s) => wasmNeutral.encodeIds(s)),
             );
-            if (a.length > 0) failures.push(report(`${c.name} (as stored)`, a, c.texts.length));
-            if (b.length > 0) failures.push(report(`${c.name} (neutralized)`, b, c.texts.length));
           }
           // Decode: compared after the binding's known BOM loss (emscriptenStdString).
-          const d = mismatches(
+          d.check(
+            "decode (as stored)",
             idSeqs,
             wantDecode.map(emscriptenStdString),
             idSeqs.map((ids) => wasm.decodeIds(ids)),
           );
-          const dn = mismatches(
+          d.check(
+            "decode (neutralized)",
             idSeqs,
             wantDecodeNeutral.map(emscriptenStdString),
             idSeqs.map((ids) => wasmNeutral.decodeIds(ids)),
           );
-          if (d.length > 0) failures.push(report("decode (as stored)", d, idSeqs.length));
-          if (dn.length > 0) failures.push(report("decode (neutralized)", dn, idSeqs.length));
-          expect(failures.join("\n")).toBe("");
+          expect(d.text()).toBe("");
         });
 
         it("known difference of sentencepiece-js: a lone surrogate is paired with the next code unit", async () => {

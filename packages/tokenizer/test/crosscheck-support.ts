@@ -150,6 +150,27 @@ export function report<I, O>(label: string, found: readonly Mismatch<I, O>[], to
   return lines.join("\n");
 }
 
+/** Where outputs disagree with a reference, collected as report() texts ("" when they never do). */
+export class Disagreements {
+  private readonly found: string[] = [];
+
+  /** `got` against `want` on `inputs`; the report says "N of `total`" (default: the inputs). */
+  check<I, O>(
+    label: string,
+    inputs: readonly I[],
+    want: readonly O[],
+    got: readonly O[],
+    total = inputs.length,
+  ): void {
+    const m = mismatches(inputs, want, got);
+    if (m.length > 0) this.found.push(report(label, m, total));
+  }
+
+  text(): string {
+    return this.found.join("\n");
+  }
+}
+
 /**
  * What sentencepiece-js returns for a decoded string `s` (known difference of its binding, not
  * of SentencePiece): embind converts the std::string in NUL-separated segments with

@@ -28,11 +28,10 @@ import {
 import { TokenKind } from "../src/models/text-model.ts";
 import { splitAddedTokens } from "../src/template/reserved-set.ts";
 import {
+  Disagreements,
   documentSlices,
   inputDocuments,
-  mismatches,
   packageVersion,
-  report,
   wellFormed,
 } from "./crosscheck-support.ts";
 import { type RustTokenizer, rustTokenizer } from "./rust-tokenizers.ts";
@@ -242,37 +241,40 @@ describe("differential vs HF Rust tokenizers: Gemma 3 tokenizer.json (SentencePi
   });
 
   it("full mode (every added token matched): encode and decode equal Rust on every input class", () => {
-    const failures: string[] = [];
+    const d = new Disagreements();
     for (const c of classes) {
-      const got = c.texts.map((s) => full.encode(s));
-      const a = mismatches(c.texts, c.want, got);
-      if (a.length > 0) failures.push(report(`${c.name} encode`, a, c.texts.length));
-      const b = mismatches(
+      d.check(
+        `${c.name} encode`,
+        c.texts,
+        c.want,
+        c.texts.map((s) => full.encode(s)),
+      );
+      d.check(
+        `${c.name} decode`,
         c.want,
         c.wantText,
         c.want.map((ids) => full.decode(ids)),
       );
-      if (b.length > 0) failures.push(report(`${c.name} decode`, b, c.texts.length));
     }
-    expect(failures.join("\n")).toBe("");
+    expect(d.text()).toBe("");
     expect(classes.reduce((k, c) => k + c.texts.length, 0)).toBe(classes.length * PER_CLASS);
   });
 
   it("template mode: equal to Rust on every input holding no reserved string", () => {
-    const failures: string[] = [];
+    const d = new Disagreements();
     let compared = 0;
     const hasReserved = (s: string): boolean => [...reserved.keys()].some((r) => s.includes(r));
     for (const c of classes) {
       const keep = c.texts.map((s, i) => [s, i] as const).filter(([s]) => !hasReserved(s));
       compared += keep.length;
-      const a = mismatches(
+      d.check(
+        `${c.name} encode`,
         keep.map(([s]) => s),
         keep.map(([, i]) => c.want[i]),
         keep.map(([s]) => tpl.encode(s)),
       );
-      if (a.length > 0) failures.push(report(`${c.name} encode`, a, keep.length));
     }
-    expect(failures.join("\n")).toBe("");
+    expect(d.text()).toBe("");
     expect(compared).toBeGreaterThan(classes.length * PER_CLASS * 0.9);
   });
 
@@ -317,24 +319,27 @@ describe("differential vs HF Rust tokenizers: Gemma 3 tokenizer.json (SentencePi
     );
     const seqs = fc.sample(fc.array(id, { maxLength: 120 }), { numRuns: 2000, seed: SEED + 7 });
     const wantFull = await rust.decodeBatch(seqs, false);
-    const a = mismatches(
+    const d = new Disagreements();
+    d.check(
+      "full decode",
       seqs,
       wantFull,
       seqs.map((s) => full.decode(s)),
     );
-    expect(a.length === 0 ? "" : report("full decode", a, seqs.length)).toBe("");
+    expect(d.text()).toBe("");
     // Template mode skips blocked IDs before the chain; Rust skips special ones: compare on
     // sequences without blocked non-special IDs.
     const clean = seqs.map((s) =>
       s.filter((x) => !tpl.blocked.has(x) || added.some((t) => t.id === x && t.special)),
     );
     const wantSkip = await rust.decodeBatch(clean, true);
-    const b = mismatches(
+    d.check(
+      "template decode",
       clean,
       wantSkip,
       clean.map((s) => tpl.decode(s)),
     );
-    expect(b.length === 0 ? "" : report("template decode", b, clean.length)).toBe("");
+    expect(d.text()).toBe("");
   });
 
   it("the stream table rebuilds decode() for encoded text (Text pieces + whole valid byte runs)", () => {
@@ -422,27 +427,27 @@ describe("SYNTHETIC variants of the Gemma 3 file vs HF Rust: Llama 2 components 
       const added = (json.added_tokens as AddedJson[]).map((t) => [t.content, t.id] as const);
       const ours = loadSpJsonModel(json, { file: "tokenizer.json", textPieces: new Map(added) });
       let seed = SEED + 1000;
-      const failures: string[] = [];
+      const d = new Disagreements();
       for (const [cname, arb] of inputClasses()) {
         const texts = fc.sample(arb, { numRuns: 60, seed: seed++ }).map(wellFormed);
         texts.push("", " ", "  a", "a ", "▁x", "\n x", "<start_of_turn> x", "x<table> y");
         const want: number[][] = [];
         for (const e of await rust.encodeBatch(texts, { addSpecialTokens: false })) want.push(e.getIds());
-        const a = mismatches(
+        d.check(
+          `${cname} encode`,
           texts,
           want,
           texts.map((s) => ours.encode(s)),
         );
-        if (a.length > 0) failures.push(report(`${cname} encode`, a, texts.length));
         const wantText = await rust.decodeBatch(want, false);
-        const b = mismatches(
+        d.check(
+          `${cname} decode`,
           want,
           wantText,
           want.map((ids) => ours.decode(ids)),
         );
-        if (b.length > 0) failures.push(report(`${cname} decode`, b, texts.length));
       }
-      expect(failures.join("\n")).toBe("");
+      expect(d.text()).toBe("");
     }, 120_000);
   }
 });
