@@ -19,6 +19,7 @@ import { QWEN3_ADDED, QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.
 import {
   Disagreements,
   documentSlices,
+  expectClassesAgree,
   type HfJsTokenizer,
   inputDocuments,
   loadHfJs,
@@ -296,58 +297,30 @@ describe("differential vs HF Rust tokenizers and @huggingface/tokenizers: Qwen3,
   });
 
   it("ours: encode and decode agree with Rust on every input class", () => {
-    const d = new Disagreements();
-    for (const c of classes) {
-      d.check(
-        `${c.name} encode`,
-        c.texts,
-        c.want,
-        c.texts.map((s) => model.encode(s)),
-      );
-      d.check(
-        `${c.name} decode`,
-        c.want,
-        c.wantText,
-        c.want.map((ids) => model.decode(ids)),
-      );
-    }
-    expect(d.text()).toBe("");
-    expect(classes.reduce((k, c) => k + c.texts.length, 0)).toBe(classes.length * PER_CLASS);
+    expectClassesAgree(
+      classes,
+      (s) => model.encode(s),
+      (ids) => model.decode(ids),
+      PER_CLASS,
+    );
   });
 
   it("ours: decode of long byte-heavy id sequences agrees with Rust", () => {
     const d = new Disagreements();
-    d.check(
-      "decode",
-      idSeqs,
-      wantDecode,
-      idSeqs.map((ids) => model.decode(ids)),
-    );
+    const got = idSeqs.map((ids) => model.decode(ids));
+    d.check("decode", idSeqs, wantDecode, got);
     expect(d.text()).toBe("");
   });
 
   it("@huggingface/tokenizers (JS, added tokens removed) agrees with Rust on the same inputs", () => {
     const d = new Disagreements();
-    for (const c of classes) {
-      d.check(
-        `${c.name} encode`,
-        c.texts,
-        c.want,
-        c.texts.map((s) => hfjs.encode(s, { add_special_tokens: false }).ids),
-      );
-      d.check(
-        `${c.name} decode`,
-        c.want,
-        c.wantText,
-        c.want.map((ids) => hfjsDecode(ids)),
-      );
-    }
-    d.check(
-      "random ids decode",
-      idSeqs,
-      wantDecode,
-      idSeqs.map((ids) => hfjsDecode(ids)),
+    d.checkClasses(
+      classes,
+      (s) => hfjs.encode(s, { add_special_tokens: false }).ids,
+      (ids) => hfjsDecode(ids),
     );
+    const got = idSeqs.map((ids) => hfjsDecode(ids));
+    d.check("random ids decode", idSeqs, wantDecode, got);
     expect(d.text()).toBe("");
   });
 

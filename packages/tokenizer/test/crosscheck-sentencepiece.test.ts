@@ -232,18 +232,10 @@ describe.skipIf(missing !== undefined)(
         it("encode agrees, as stored and neutralized, on every input class", () => {
           const d = new Disagreements();
           for (const c of classes) {
-            d.check(
-              `${c.name} (as stored)`,
-              c.raw,
-              c.want,
-              c.raw.map((s) => plain.encode(s)),
-            );
-            d.check(
-              `${c.name} (neutralized)`,
-              c.raw,
-              c.wantNeutral,
-              c.raw.map((s) => guarded.encode(s)),
-            );
+            const stored = c.raw.map((s) => plain.encode(s));
+            d.check(`${c.name} (as stored)`, c.raw, c.want, stored);
+            const neutral = c.raw.map((s) => guarded.encode(s));
+            d.check(`${c.name} (neutralized)`, c.raw, c.wantNeutral, neutral);
           }
           expect(d.text()).toBe("");
           expect(classes.reduce((k, c) => k + c.raw.length, 0)).toBe(classes.length * PER_CLASS);
@@ -255,50 +247,26 @@ describe.skipIf(missing !== undefined)(
 
         it("decode of random id sequences agrees, as stored and neutralized", () => {
           const d = new Disagreements();
-          d.check(
-            "as stored",
-            idSeqs,
-            wantDecode,
-            idSeqs.map((ids) => plain.decode(ids)),
-          );
-          d.check(
-            "neutralized",
-            idSeqs,
-            wantDecodeNeutral,
-            idSeqs.map((ids) => guarded.decode(ids)),
-          );
+          const stored = idSeqs.map((ids) => plain.decode(ids));
+          d.check("as stored", idSeqs, wantDecode, stored);
+          const neutral = idSeqs.map((ids) => guarded.decode(ids));
+          d.check("neutralized", idSeqs, wantDecodeNeutral, neutral);
           expect(d.text()).toBe("");
         });
 
         it("sentencepiece-js (WASM) agrees with the reference on the same inputs (made well-formed)", () => {
           const d = new Disagreements();
           for (const c of classes) {
-            d.check(
-              `${c.name} (as stored)`,
-              c.texts,
-              c.want,
-              c.texts.map((s) => wasm.encodeIds(s)),
-            );
-            d.check(
-              `${c.name} (neutralized)`,
-              c.texts,
-              c.wantNeutral,
-              c.texts.map((s) => wasmNeutral.encodeIds(s)),
-            );
+            const stored = c.texts.map((s) => wasm.encodeIds(s));
+            d.check(`${c.name} (as stored)`, c.texts, c.want, stored);
+            const neutral = c.texts.map((s) => wasmNeutral.encodeIds(s));
+            d.check(`${c.name} (neutralized)`, c.texts, c.wantNeutral, neutral);
           }
           // Decode: compared after the binding's known BOM loss (emscriptenStdString).
-          d.check(
-            "decode (as stored)",
-            idSeqs,
-            wantDecode.map(emscriptenStdString),
-            idSeqs.map((ids) => wasm.decodeIds(ids)),
-          );
-          d.check(
-            "decode (neutralized)",
-            idSeqs,
-            wantDecodeNeutral.map(emscriptenStdString),
-            idSeqs.map((ids) => wasmNeutral.decodeIds(ids)),
-          );
+          const storedText = idSeqs.map((ids) => wasm.decodeIds(ids));
+          d.check("decode (as stored)", idSeqs, wantDecode.map(emscriptenStdString), storedText);
+          const neutralText = idSeqs.map((ids) => wasmNeutral.decodeIds(ids));
+          d.check("decode (neutralized)", idSeqs, wantDecodeNeutral.map(emscriptenStdString), neutralText);
           expect(d.text()).toBe("");
         });
 

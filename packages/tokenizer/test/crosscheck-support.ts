@@ -10,6 +10,7 @@ import { dirname, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
+import { expect } from "vitest";
 
 const require = createRequire(import.meta.url);
 const here = dirname(fileURLToPath(import.meta.url));
@@ -166,9 +167,42 @@ export class Disagreements {
     if (m.length > 0) this.found.push(report(label, m, total));
   }
 
+  /** Each class's texts encoded and its reference IDs decoded, against the reference's. */
+  checkClasses(
+    classes: readonly ReferenceClass[],
+    encode: (text: string) => readonly number[],
+    decode: (ids: number[]) => string,
+  ): void {
+    for (const c of classes) {
+      this.check(`${c.name} encode`, c.texts, c.want, c.texts.map(encode));
+      this.check(`${c.name} decode`, c.want, c.wantText, c.want.map(decode));
+    }
+  }
+
   text(): string {
     return this.found.join("\n");
   }
+}
+
+/** Every class's encode and decode agree with the reference, and each class holds `perClass` texts. */
+export function expectClassesAgree(
+  classes: readonly ReferenceClass[],
+  encode: (text: string) => readonly number[],
+  decode: (ids: number[]) => string,
+  perClass: number,
+): void {
+  const d = new Disagreements();
+  d.checkClasses(classes, encode, decode);
+  expect(d.text()).toBe("");
+  expect(classes.reduce((k, c) => k + c.texts.length, 0)).toBe(classes.length * perClass);
+}
+
+/** One input class of a crosscheck: its texts, and the reference's IDs for them and text for those IDs. */
+export interface ReferenceClass {
+  readonly name: string;
+  readonly texts: readonly string[];
+  readonly want: readonly number[][];
+  readonly wantText: readonly string[];
 }
 
 /**

@@ -30,6 +30,7 @@ import { splitAddedTokens } from "../src/template/reserved-set.ts";
 import {
   Disagreements,
   documentSlices,
+  expectClassesAgree,
   inputDocuments,
   packageVersion,
   wellFormed,
@@ -241,23 +242,12 @@ describe("differential vs HF Rust tokenizers: Gemma 3 tokenizer.json (SentencePi
   });
 
   it("full mode (every added token matched): encode and decode equal Rust on every input class", () => {
-    const d = new Disagreements();
-    for (const c of classes) {
-      d.check(
-        `${c.name} encode`,
-        c.texts,
-        c.want,
-        c.texts.map((s) => full.encode(s)),
-      );
-      d.check(
-        `${c.name} decode`,
-        c.want,
-        c.wantText,
-        c.want.map((ids) => full.decode(ids)),
-      );
-    }
-    expect(d.text()).toBe("");
-    expect(classes.reduce((k, c) => k + c.texts.length, 0)).toBe(classes.length * PER_CLASS);
+    expectClassesAgree(
+      classes,
+      (s) => full.encode(s),
+      (ids) => full.decode(ids),
+      PER_CLASS,
+    );
   });
 
   it("template mode: equal to Rust on every input holding no reserved string", () => {
@@ -320,12 +310,8 @@ describe("differential vs HF Rust tokenizers: Gemma 3 tokenizer.json (SentencePi
     const seqs = fc.sample(fc.array(id, { maxLength: 120 }), { numRuns: 2000, seed: SEED + 7 });
     const wantFull = await rust.decodeBatch(seqs, false);
     const d = new Disagreements();
-    d.check(
-      "full decode",
-      seqs,
-      wantFull,
-      seqs.map((s) => full.decode(s)),
-    );
+    const fullText = seqs.map((s) => full.decode(s));
+    d.check("full decode", seqs, wantFull, fullText);
     expect(d.text()).toBe("");
     // Template mode skips blocked IDs before the chain; Rust skips special ones: compare on
     // sequences without blocked non-special IDs.
@@ -333,12 +319,8 @@ describe("differential vs HF Rust tokenizers: Gemma 3 tokenizer.json (SentencePi
       s.filter((x) => !tpl.blocked.has(x) || added.some((t) => t.id === x && t.special)),
     );
     const wantSkip = await rust.decodeBatch(clean, true);
-    d.check(
-      "template decode",
-      clean,
-      wantSkip,
-      clean.map((s) => tpl.decode(s)),
-    );
+    const tplText = clean.map((s) => tpl.decode(s));
+    d.check("template decode", clean, wantSkip, tplText);
     expect(d.text()).toBe("");
   });
 
@@ -433,19 +415,11 @@ describe("SYNTHETIC variants of the Gemma 3 file vs HF Rust: Llama 2 components 
         texts.push("", " ", "  a", "a ", "▁x", "\n x", "<start_of_turn> x", "x<table> y");
         const want: number[][] = [];
         for (const e of await rust.encodeBatch(texts, { addSpecialTokens: false })) want.push(e.getIds());
-        d.check(
-          `${cname} encode`,
-          texts,
-          want,
-          texts.map((s) => ours.encode(s)),
-        );
+        const ids = texts.map((s) => ours.encode(s));
+        d.check(`${cname} encode`, texts, want, ids);
         const wantText = await rust.decodeBatch(want, false);
-        d.check(
-          `${cname} decode`,
-          want,
-          wantText,
-          want.map((ids) => ours.decode(ids)),
-        );
+        const text = want.map((ids) => ours.decode(ids));
+        d.check(`${cname} decode`, want, wantText, text);
       }
       expect(d.text()).toBe("");
     }, 120_000);
