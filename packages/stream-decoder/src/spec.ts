@@ -189,6 +189,11 @@ export interface DecoderSpec {
   /** 1 where the ID is an EOS ID. */
   readonly eos: Uint8Array;
   readonly eosIds: readonly number[];
+  /**
+   * Per ID its decoded text (mid-decode / first visible piece). Filled per ID at its first
+   * classification when the decode table makes texts lazily (DecodeTable.lazyText: SentencePiece
+   * and byte-level table files): read an ID's entry after classOf(spec, id), never the array whole.
+   */
   readonly text: readonly string[];
   readonly textAtStart: readonly string[];
   readonly bytes: readonly (Uint8Array | undefined)[];
