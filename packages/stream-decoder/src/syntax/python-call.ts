@@ -25,7 +25,7 @@ import { type ActionResult, parsePythonToolCall } from "../action-parse.ts";
 import { type JsonValue, parsePythonLiteral, SIMPLE_ESCAPES } from "../python-literal.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, ToolSchemas } from "./body.ts";
-import { setKey } from "./body-support.ts";
+import { BoundedBodyParser, setKey } from "./body-support.ts";
 import { LEX_ENDS, LEX_GOES, PythonValueLexer } from "./python-value-lexer.ts";
 
 // ---- states ----
@@ -56,7 +56,7 @@ const P_VALUE = 11;
 /** After a value's opening quote: a second quote is an empty or triple-quoted literal.   ='‸… */
 const P_STR_OPEN = 12;
 /** After two quotes: a third opens a triple-quoted literal, anything else follows an empty one.   =''‸… */
-const P_STR_EMPTY = 24;
+const P_STR_EMPTY = 23;
 /** In a streamed string.   ='note‸s.md'… */
 const P_STR = 13;
 /** After a backslash in a streamed string.   ='a\‸n… */
@@ -77,8 +77,6 @@ const P_AFTER_CALL = 20;
 const P_CLOSE_TICKS = 21;
 /** After the closing fence (or the call without a fence): whitespace only.   ```‸ */
 const P_DONE = 22;
-/** Outside the plain shapes: parsePythonToolCall(raw) decides at the close. */
-const P_FALLBACK = 23;
 
 /** What the fence's language may hold (action-parse.ts stripFence: [A-Za-z0-9_+-]). */
 function isLangUnit(c: number): boolean {
@@ -103,11 +101,13 @@ function hexValue(c: number): number {
   return -1;
 }
 
-export class PythonCallParser implements BodyParser {
-  private readonly maxChars: number;
+/**
+ * Past maxBufferedChars, at a separator or outside the plain shapes the reader fails (the base's
+ * FAILED state, no error of its own): parsePythonToolCall(raw) decides at the close.
+ */
+export class PythonCallParser extends BoundedBodyParser implements BodyParser {
   private sink: ToolCallSink | null = null;
   private kind = "";
-  private state: number = P_LEAD;
   private fenced = false;
   /** Backticks read in the current fence. */
   private ticks = 0;
@@ -126,21 +126,15 @@ export class PythonCallParser implements BodyParser {
   /** P_KEPT: the value's text so far, and where it ends. */
   private kept = "";
   private readonly lexer = new PythonValueLexer();
-  /** Units fed (the bound). */
-  private fed = 0;
   /** During feed(): the chunk, and where the open name, keyword or kept value starts in it (-1: before it). */
   private chunk = "";
   private from = -1;
-
-  constructor(maxBufferedChars = 1_000_000) {
-    this.maxChars = maxBufferedChars;
-  }
 
   reset(sink: ToolCallSink | null, _tools: ToolSchemas | undefined, kind = ""): void {
     this.sink = sink;
     this.kind = kind;
     if (sink !== null) sink.onToolCallName(kind);
-    this.state = P_LEAD;
+    this.restart(); // P_LEAD, nothing fed
     this.fenced = false;
     this.ticks = 0;
     this.name = "";
@@ -148,7 +142,6 @@ export class PythonCallParser implements BodyParser {
     this.args = {};
     this.text = "";
     this.kept = "";
-    this.fed = 0;
   }
 
   separator(): void {
@@ -156,13 +149,8 @@ export class PythonCallParser implements BodyParser {
   }
 
   feed(chunk: string): void {
-    if (this.state === P_FALLBACK) return;
+    if (!this.admit(chunk)) return;
     const n = chunk.length;
-    this.fed += n;
-    if (this.fed > this.maxChars) {
-      this.fallBack();
-      return;
-    }
     this.chunk = chunk;
     this.from = this.state === P_NAME || this.state === P_KEY || this.state === P_KEPT ? 0 : -1;
     let i = 0;
@@ -418,11 +406,14 @@ export class PythonCallParser implements BodyParser {
   }
 
   private fallBack(): false {
-    this.state = P_FALLBACK;
+    this.fail("");
+    return false;
+  }
+
+  protected dropPartial(): void {
     this.text = "";
     this.kept = "";
     this.args = {};
-    return false;
   }
 
   end(raw: string): ActionResult {
