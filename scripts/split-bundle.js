@@ -162,6 +162,17 @@ function valueImports(pkgDir, key) {
 /** An in-memory entry module. */
 const stdin = (pkgDir, contents) => ({ contents, resolveDir: pkgDir, sourcefile: "entry.ts", loader: "ts" });
 
+/**
+ * Entry lines that import each module of `keys` as a namespace (`prefix` + index) and export
+ * them as one object `name`: module key -> namespace.
+ */
+function namespaceTable(name, keys, prefix) {
+  return [
+    ...keys.map((k, i) => `import * as ${prefix}${i} from ${JSON.stringify(`./${k}`)};`),
+    `export const ${name} = { ${keys.map((k, i) => `${JSON.stringify(k)}: ${prefix}${i}`).join(", ")} };`,
+  ];
+}
+
 function files(dir) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
     e.isDirectory() ? files(join(dir, e.name)) : [join(dir, e.name)],
@@ -229,13 +240,7 @@ export async function splitBundle(pkgDir, entryPoints, { esbuild, base, plugins 
     .map((f) => relative(pkgDir, f));
   const probe = out(".probe.cjs");
   await build({
-    stdin: stdin(
-      pkgDir,
-      [
-        ...keys.map((k, i) => `import * as m${i} from ${JSON.stringify(`./${k}`)};`),
-        `export const all = { ${keys.map((k, i) => `${JSON.stringify(k)}: m${i}`).join(", ")} };`,
-      ].join("\n"),
-    ),
+    stdin: stdin(pkgDir, [...namespaceTable("all", keys, "m")].join("\n")),
     outfile: probe,
     plugins: deps,
   });
@@ -307,8 +312,7 @@ export async function splitBundle(pkgDir, entryPoints, { esbuild, base, plugins 
           const { key, local } = values.get(n);
           return `export { ${local} as ${n} } from ${JSON.stringify(`./${key}`)};`;
         }),
-        ...eagerList.map((k, i) => `import * as m${i} from ${JSON.stringify(`./${k}`)};`),
-        `export const __modules = { ${eagerList.map((k, i) => `${JSON.stringify(k)}: m${i}`).join(", ")} };`,
+        ...namespaceTable("__modules", eagerList, "m"),
       ];
       const result = await build({
         stdin: stdin(pkgDir, lines.join("\n")),
@@ -356,8 +360,7 @@ export async function splitBundle(pkgDir, entryPoints, { esbuild, base, plugins 
       ...new Set([...later].flatMap((k) => (imports.get(k) ?? []).map((i) => i.from).filter(inImpl))),
     ].sort();
     const implEntry = [
-      ...shared.map((k, i) => `import * as c${i} from ${JSON.stringify(`./${k}`)};`),
-      `export const __modules = { ${shared.map((k, i) => `${JSON.stringify(k)}: c${i}`).join(", ")} };`,
+      ...namespaceTable("__modules", shared, "c"),
       // Where the shared values are, for other split packages (split-dependencies): re-exporting
       // them here would load every entry's eager file with impl.cjs.
       `export const __eagerFiles = ${JSON.stringify(groups.map((g) => g.file))};`,
@@ -384,8 +387,7 @@ export async function splitBundle(pkgDir, entryPoints, { esbuild, base, plugins 
           }),
         ];
       }),
-      ...stubbed.map((k, i) => `import * as s${i} from ${JSON.stringify(`./${k}`)};`),
-      `export const __stubs = { ${stubbed.map((k, i) => `${JSON.stringify(k)}: s${i}`).join(", ")} };`,
+      ...namespaceTable("__stubs", stubbed, "s"),
     ].join("\n");
     const implRoutes = routeModules("impl-modules", pkgDir, (k) =>
       fileOf.has(k)
@@ -419,13 +421,7 @@ export async function splitBundle(pkgDir, entryPoints, { esbuild, base, plugins 
           : undefined,
     );
     await build({
-      stdin: stdin(
-        pkgDir,
-        [
-          ...laterList.map((k, i) => `import * as l${i} from ${JSON.stringify(`./${k}`)};`),
-          `export const __later = { ${laterList.map((k, i) => `${JSON.stringify(k)}: l${i}`).join(", ")} };`,
-        ].join("\n"),
-      ),
+      stdin: stdin(pkgDir, [...namespaceTable("__later", laterList, "l")].join("\n")),
       outfile: out(LATER_FILE),
       plugins: [laterRoutes, eagerLoader(all, fileOf), implLoader(all), ...deps],
     });
