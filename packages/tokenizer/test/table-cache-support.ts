@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { afterAll } from "vitest";
 import type { DecodeTable } from "../src/models/text-model.ts";
 
@@ -85,4 +86,21 @@ export function observe(tok: Observed, texts: readonly string[], turns: number, 
   });
   const ids = texts.map((t) => tok.encodeText(t).ids);
   return { chat: chat.ids, spans: chat.spans, texts: ids, decoded: ids.map((i) => tok.decode(i)) };
+}
+
+/**
+ * Damaged copies of a stored file: 1 to 8 bytes flipped (XOR with a non-zero byte), and with
+ * `cut` the copy may also end early (any length).
+ */
+export function damagedCopies(file: Uint8Array, cut: boolean): fc.Arbitrary<Uint8Array> {
+  const flips = fc.array(fc.tuple(fc.nat(file.length - 1), fc.integer({ min: 1, max: 255 })), {
+    minLength: 1,
+    maxLength: 8,
+  });
+  const end = cut ? fc.option(fc.nat(file.length), { nil: undefined }) : fc.constant(undefined);
+  return fc.tuple(flips, end).map(([fs, at]) => {
+    const damaged = new Uint8Array(file.subarray(0, at ?? file.length));
+    for (const [i, x] of fs) if (i < damaged.length) damaged[i] = (damaged[i] as number) ^ x;
+    return damaged;
+  });
 }

