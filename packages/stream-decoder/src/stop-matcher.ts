@@ -219,7 +219,7 @@ export class StopStrings {
     this.depth = depth;
     this.nodePattern = nodePattern;
     this.idFlags = new Uint8Array(spec.text.length);
-    // clearText(): one 8-byte slot per ID once a decoder used this set.
+    // clearText(): one 8-byte slot per ID once a second decoder used this set.
     this.held = new Array<string | undefined>(n).fill(undefined);
     // n * 26 typed-array bytes and an 8-byte held slot per node; clearText(): 8 bytes per ID.
     this.byteLength =
