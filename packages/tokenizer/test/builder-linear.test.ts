@@ -31,7 +31,7 @@ function build(segments: number): { ms: number; ids: number } {
 }
 
 describe("ChatBuilder (segments + finish) is linear in the segment count", () => {
-  it("time per segment at 800k segments is within 4x of that at 8k", () => {
+  it("time per segment at 200k segments is within 8x of that at 8k (quadratic: 25x)", () => {
     for (let i = 0; i < 5; i++) build(8000); // warm-up (JIT, word cache)
     // The benign side is timed over 20 builds of 8k segments (one 8k build is a few ms: noise).
     const small = { ms: 0, ids: 0 };
@@ -40,14 +40,14 @@ describe("ChatBuilder (segments + finish) is linear in the segment count", () =>
       small.ms += r.ms / 20;
       small.ids = r.ids;
     }
-    const large = build(800_000);
+    const large = build(200_000);
     expect(small.ids).toBe(4000 * (1 + qwen3().encode(TEXT).length));
-    expect(large.ids).toBe(100 * small.ids);
-    const ratio = large.ms / 800_000 / (small.ms / 8000);
+    expect(large.ids).toBe(25 * small.ids);
+    const ratio = large.ms / 200_000 / (small.ms / 8000);
     console.log(
-      `build + finish(): ${(small.ms / 8).toFixed(3)} us/kseg at 8k, ${(large.ms / 800).toFixed(3)} at 800k, ratio ${ratio.toFixed(2)}`,
+      `build + finish(): ${(small.ms / 8).toFixed(3)} us/kseg at 8k, ${(large.ms / 200).toFixed(3)} at 200k, ratio ${ratio.toFixed(2)}`,
     );
-    expect(ratio).toBeLessThan(4);
+    expect(ratio).toBeLessThan(8);
   }, 120_000);
 });
 
@@ -82,14 +82,14 @@ describe("a run of many template segments is linear", () => {
     b.finish();
     return performance.now() - t;
   };
-  it("time per segment at 40k segments is within 4x of that at 4k", () => {
+  it("time per segment at 80k segments is within 8x of that at 4k (quadratic: 20x)", () => {
     for (let i = 0; i < 3; i++) run(4000);
     let small = 0;
     for (let i = 0; i < 10; i++) small += run(4000) / 10;
     // The best of three large runs: a GC pause or the other worker can slow one run, while a
     // quadratic cost slows every one of them.
-    const large = Math.min(run(40_000), run(40_000), run(40_000));
-    const ratio = large / 40_000 / (small / 4000);
-    expect(ratio).toBeLessThan(4);
+    const large = Math.min(run(80_000), run(80_000), run(80_000));
+    const ratio = large / 80_000 / (small / 4000);
+    expect(ratio).toBeLessThan(8);
   });
 });

@@ -15,6 +15,7 @@ import {
   renderChatTemplate,
   TokenizerError,
 } from "../src/index.ts";
+import { allocated } from "../src/jinja/limits.ts";
 import { loadTemplateTokenizerSync, qwen3Dir } from "../src/node.ts";
 import { errorOf } from "./error-support.ts";
 import { originMap, ourRender, repoRoot } from "./template-support.ts";
@@ -266,18 +267,39 @@ describe("audit, raise_exception, bounds", () => {
   test("per-character work on a long caller string is linear (iterate, index, length, slice)", () => {
     const t =
       "{% for c in x %}{{ c }}{% endfor %}{% for i in range(x|length) %}{{ x[i] }}{{ x[i:i+1] }}{% endfor %}";
-    const time = (n: number): number => {
-      const x = "ab😀c".repeat(n / 5);
+    const text = (n: number) => "ab😀c".repeat(n / 5);
+    // What the interpreter allocates is deterministic: four times the text, four times the values,
+    // characters and list items (a copy per index or slice would make it about sixteen).
+    const allocations = (n: number): number[] => {
+      const before = { ...allocated };
+      ourRender(t, { x: text(n) });
+      return [
+        allocated.chars - before.chars,
+        allocated.values - before.values,
+        allocated.items - before.items,
+      ];
+    };
+    const [small, large] = [allocations(10_000), allocations(40_000)];
+    large.forEach((v, i) => {
+      expect(v / (small[i] as number)).toBeGreaterThan(3.9);
+      expect(v / (small[i] as number)).toBeLessThan(4.1);
+    });
+    // Time catches a scan per index that allocates nothing. Both loops below run once per code
+    // point over the same text, so the garbage collector's share (which grows with the heap) is the
+    // same for both; indexing at a cost linear in the text would make the second about 20x slower
+    // than iterating at this size, not 1.5-2.5x.
+    const time = (template: string): number => {
+      const x = text(80_000);
       const t0 = performance.now();
-      ourRender(t, { x });
+      ourRender(template, { x });
       return performance.now() - t0;
     };
-    time(20_000);
-    const small = Math.min(time(40_000), time(40_000), time(40_000));
-    const large = Math.min(time(160_000), time(160_000), time(160_000));
-    // Linear: about 4x for four times the text; quadratic would be about 16x. (2x text with a
-    // 3.2x bound flaked at 3.36x under load average 16.)
-    expect(large / small).toBeLessThan(9);
+    const iterate = "{% for c in x %}{{ c }}{% endfor %}";
+    const index = "{% for i in range(x|length) %}{{ x[i] }}{{ x[i:i+1] }}{{ x|length }}{% endfor %}";
+    time(iterate);
+    const iterating = Math.min(time(iterate), time(iterate), time(iterate));
+    const indexing = Math.min(time(index), time(index), time(index));
+    expect(indexing / iterating).toBeLessThan(8);
   });
   test("a syntax error is template-syntax-error", () => {
     expect(errorOf(limited("{% for %}")).type).toBe("template-syntax-error");
