@@ -35,16 +35,40 @@ export function bodyParser(syntax: BodySyntax, max = 1_000_000): BodyParser {
   return make({ maxBufferedChars: max, argumentsKey: "arguments" });
 }
 
-/** Feeds the pieces as the decoder does (separator() at SEP, feed() per text), then end(raw). */
-export function feedPieces(parser: BodyParser, pieces: readonly Piece[]): ActionResult {
+/** No quote, backslash or unit below U+0020 (what the decoder's per-ID JSON-plain table says). */
+const isJsonPlain = (t: string): boolean => !/["\\\u0000-\u001f]/.test(t);
+
+/**
+ * Feeds the pieces as the decoder does (separator() at SEP, feed() per text), then end(raw).
+ * `plain`: as the decoder's fast path feeds a parser with feedPlain: a JSON-plain piece goes to
+ * feedPlain(), or, while the parser defersPlain, joins a run handed over as one feedPlain()
+ * before the next other piece, separator or end.
+ */
+export function feedPieces(parser: BodyParser, pieces: readonly Piece[], plain = false): ActionResult {
+  const feedPlain = plain ? parser.feedPlain?.bind(parser) : undefined;
   let raw = "";
+  let run = "";
+  const flush = (): void => {
+    if (run !== "") (feedPlain as (t: string) => void)(run);
+    run = "";
+  };
   for (const p of pieces) {
-    if (p === SEP) parser.separator();
-    else {
+    if (p === SEP) {
+      flush();
+      parser.separator();
+      continue;
+    }
+    raw += p;
+    if (feedPlain === undefined || !isJsonPlain(p)) {
+      flush();
       parser.feed(p);
-      raw += p;
+    } else if (parser.defersPlain === true) run += p;
+    else {
+      flush();
+      feedPlain(p);
     }
   }
+  flush();
   return parser.end(raw);
 }
 
@@ -61,6 +85,8 @@ export interface DriveOptions {
   readonly tools?: ToolSchemas | undefined;
   /** A delta before the name fails the test. */
   readonly nameFirst?: boolean;
+  /** Fed as the decoder's fast path feeds (feedPieces' `plain`). */
+  readonly plain?: boolean;
 }
 
 /**
@@ -75,7 +101,7 @@ export function drivePieces(
 ): BodyRun {
   const sink = new Recorder(o.nameFirst === true);
   p.reset(streamed ? sink : null, o.tools, o.kind);
-  const result = feedPieces(p, pieces);
+  const result = feedPieces(p, pieces, o.plain === true);
   return { result, ...sink.take() };
 }
 
@@ -153,7 +179,9 @@ export function expectChunkInvariant(
   o?: DriveOptions,
 ): BodyRun {
   const whole = drivePieces(make(), pieces, streamed, o);
-  expect(drivePieces(make(), cutPieces(pieces, cuts), streamed, o)).toEqual(whole);
+  const cut = cutPieces(pieces, cuts);
+  expect(drivePieces(make(), cut, streamed, o)).toEqual(whole);
+  expect(drivePieces(make(), cut, streamed, { ...o, plain: true })).toEqual(whole);
   return whole;
 }
 
@@ -197,6 +225,8 @@ export function expectSameRuns(
     expect(r.names).toEqual(whole.names);
     expect(r.args).toBe(whole.args);
     expect(drivePieces(p, c, false, o).result).toEqual(whole.result);
+    expect(drivePieces(p, c, true, { ...o, plain: true })).toEqual(r);
+    expect(drivePieces(p, c, false, { ...o, plain: true }).result).toEqual(whole.result);
   }
   if (callDeltas && "call" in whole.result) {
     expect(JSON.parse(whole.args)).toEqual(whole.result.call.arguments);

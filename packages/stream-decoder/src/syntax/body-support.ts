@@ -95,8 +95,7 @@ export abstract class BoundedBodyParser {
 
 /**
  * A bounded parser whose body ends in the arguments, one JSON object (JsonArgumentsTail, trail
- * "trim"): streamed through the incremental JSON reader with a sink, else read from the tail of
- * end()'s raw text.
+ * "trim"), read by the incremental JSON reader as they arrive (JSON-plain chunks whole).
  */
 export abstract class TailArgumentsParser extends BoundedBodyParser {
   /** ARGS; the sink and the request's tools. */
@@ -107,6 +106,19 @@ export abstract class TailArgumentsParser extends BoundedBodyParser {
     this.args.reset(sink, tools);
     this.restart();
   }
+
+  /** A JSON-plain chunk (BodyParser.feedPlain): whole into ARGS once they have begun, else feed(). */
+  feedPlain(text: string): void {
+    if (!this.args.reading) this.feed(text);
+    else if (this.admit(text)) this.args.feedPlain(text);
+  }
+
+  /** Inside a string of ARGS, not streamed: the decoder may join plain chunks (BodyParser). */
+  get defersPlain(): boolean {
+    return this.state !== FAILED && this.args.defersPlain;
+  }
+
+  abstract feed(text: string): void;
 
   /** `raw`: the body text fed, concatenated (read only without a built value; BodyParser contract). */
   end(raw: string): ActionResult {

@@ -6,20 +6,19 @@
 //   └ TYPE ┘     └─ NAME ──┘  └fence┘  └──── ARGS ────┘  └ closing fence
 //
 // TYPE must be "function" (the only type the vendor templates write). The name is reported as
-// soon as its line ends. Streamed (a sink), ARGS and the closing fence go through the
-// incremental JSON reader of tool-call-scanner.ts (top "arguments", trail "fence") as they
-// arrive: one pass streams the deltas, exactly the raw JSON value text (cut at its last unit,
-// nothing guessed, stopped at the first malformed unit), and builds the arguments value, which
-// end() returns without reading any text. Not streamed, or when the reader has no value
-// (malformed, unclosed, or as deep as the cap where JSON.parse's check still allows it), end(raw)
-// reads ARGS from the tail of the body text the decoder kept with JSON.parse (native: in V8 it
-// costs less than reading every unit in JavaScript as it arrives), whose messages are the
+// soon as its line ends. ARGS and the closing fence go through the incremental JSON reader of
+// tool-call-scanner.ts (top "arguments", trail "fence") as they arrive (JsonArgumentsTail): one
+// pass builds the arguments value, which end() returns without reading any text, and, streamed
+// (a sink), streams the deltas, exactly the raw JSON value text (cut at its last unit, nothing
+// guessed, stopped at the first malformed unit). When the reader has no value (malformed,
+// unclosed, or as deep as the cap where JSON.parse's check still allows it), end(raw) reads ARGS
+// from the tail of the body text the decoder kept with JSON.parse, whose messages are the
 // errors. The call must be an object, no deeper than MAX_NESTING_DEPTH. Only the type, name and
 // fence lines are kept here (bounded) besides a value being built. With the request's tools, a
 // call naming any other tool is an error result naming it (knownTool).
 //
 // Linear in the body (every unit is looked at a bounded number of times: once here, once by
-// the reader or JSON.parse, once more by JSON.parse on the streamed error path); memory bounded
+// the reader, once more by JSON.parse on the error path); memory bounded
 // by maxBufferedChars (a longer body is an error result); never throws on model output.
 import type { ActionResult } from "../action-parse.ts";
 import { quote40 } from "../model-text.ts";
@@ -104,6 +103,21 @@ export class FencedJsonCallParser implements BodyParser {
     // Small on purpose (inlined by V8 into the decoder): most of a body is ARGS.
     if (this.state === S_ARGS) this.argsText(text);
     else this.lines(text);
+  }
+
+  /** A JSON-plain chunk (BodyParser.feedPlain): whole into ARGS, else through the lines. */
+  feedPlain(text: string): void {
+    if (this.state !== S_ARGS) this.lines(text);
+    else {
+      this.fed += text.length;
+      if (this.fed > this.maxChars) this.fail(tooLongError(this.maxChars));
+      else this.args.feedPlain(text);
+    }
+  }
+
+  /** Inside a string of ARGS, not streamed: the decoder may join plain chunks (BodyParser). */
+  get defersPlain(): boolean {
+    return this.state === S_ARGS && this.args.defersPlain;
   }
 
   /** A chunk of ARGS and the closing fence. */
