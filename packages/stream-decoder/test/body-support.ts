@@ -36,7 +36,13 @@ export function bodyParser(syntax: BodySyntax, max = 1_000_000): BodyParser {
 }
 
 /** No quote, backslash or unit below U+0020 (what the decoder's per-ID JSON-plain table says). */
-const isJsonPlain = (t: string): boolean => !/["\\\u0000-\u001f]/.test(t);
+function isJsonPlain(t: string): boolean {
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 34 || c === 92 || c < 32) return false;
+  }
+  return true;
+}
 
 /**
  * Feeds the pieces as the decoder does (separator() at SEP, feed() per text), then end(raw).
