@@ -51,6 +51,11 @@ function isJsonPlain(t: string): boolean {
  * before the next other piece, separator or end.
  */
 export function feedPieces(parser: BodyParser, pieces: readonly Piece[], plain = false): ActionResult {
+  return parser.end(feedBody(parser, pieces, plain));
+}
+
+/** feedPieces without the end(): returns the raw text. */
+export function feedBody(parser: BodyParser, pieces: readonly Piece[], plain = false): string {
   const feedPlain = plain ? parser.feedPlain?.bind(parser) : undefined;
   let raw = "";
   let run = "";
@@ -75,7 +80,7 @@ export function feedPieces(parser: BodyParser, pieces: readonly Piece[], plain =
     }
   }
   flush();
-  return parser.end(raw);
+  return raw;
 }
 
 /** One body's result, with the name and the concatenated argument deltas it streamed. */

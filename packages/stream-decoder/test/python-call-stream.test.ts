@@ -7,8 +7,12 @@ import { describe, expect, it } from "vitest";
 import { parsePythonToolCall } from "../src/action-parse.ts";
 import { PythonCallParser } from "../src/syntax/python-call.ts";
 import type { ToolCallSink } from "../src/tool-call-scanner.ts";
+import { feedBody } from "./body-support.ts";
 
-/** Feeds `body` cut at `cuts` (offsets, any order); `raw` is what end() gets. */
+/**
+ * Feeds `body` cut at `cuts` (offsets, any order); `raw` is what end() gets. Odd offset counts
+ * feed the way the decoder's fast path does (JSON-plain chunks through feedPlain, in runs).
+ */
 function read(body: string, cuts: readonly number[], raw = body, max?: number) {
   const deltas: string[] = [];
   const names: string[] = [];
@@ -19,11 +23,13 @@ function read(body: string, cuts: readonly number[], raw = body, max?: number) {
   const p = new PythonCallParser(max);
   p.reset(sink, undefined, "write_file");
   const at = [...new Set(cuts.map((c) => c % (body.length + 1)))].sort((a, b) => a - b);
+  const chunks: string[] = [];
   let from = 0;
   for (const c of [...at, body.length]) {
-    if (c > from) p.feed(body.slice(from, c));
+    if (c > from) chunks.push(body.slice(from, c));
     from = Math.max(from, c);
   }
+  feedBody(p, chunks, cuts.length % 2 === 1);
   return { result: p.end(raw), deltas, names };
 }
 

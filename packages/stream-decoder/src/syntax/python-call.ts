@@ -9,7 +9,9 @@
 // that is one plain quoted string is decoded (escapes included) into its text as the chunks come,
 // and any other value is kept until it ends and parsed once by ../python-literal.ts. So a long
 // string argument is read once, while its pieces are fresh, instead of being joined and parsed
-// again at the close.
+// again at the close. Inside such a string a JSON-plain piece (BodyParser.feedPlain) is text as
+// it is unless it holds the string's single quote, and the decoder may join a run of them
+// (defersPlain): the string's text and the raw text then share one concatenation per token.
 //
 // The result is by construction what parsePythonToolCall (../action-parse.ts) makes of the whole
 // body: the reader follows only the plain shapes (ASCII whitespace, no comments or line
@@ -233,6 +235,21 @@ export class PythonCallParser extends BoundedBodyParser implements BodyParser {
       else if (this.state === P_KEPT) this.kept += rest;
     }
     this.chunk = "";
+  }
+
+  /**
+   * A JSON-plain chunk (BodyParser.feedPlain: no backslash, double quote or unit below U+0020).
+   * Inside a string it is all text unless it holds the string's single quote.
+   */
+  feedPlain(chunk: string): void {
+    if (this.state === P_STR && (this.quote === 34 || chunk.indexOf("'") < 0)) {
+      if (this.admit(chunk)) this.text += chunk;
+    } else this.feed(chunk);
+  }
+
+  /** Inside a string (whose text is streamed only with the call): plain chunks may come as one run. */
+  get defersPlain(): boolean {
+    return this.state === P_STR;
   }
 
   /** The name, keyword or kept value that started at `from` ends before unit `i` of the chunk. */
