@@ -130,7 +130,9 @@ describe("llama31 (3.1+ template)", () => {
     const plain = time("abcd ".repeat(n / 5));
     const quotes = time('"\\\n\t'.repeat(n / 4));
     const spaces = time(`${" ".repeat(n / 2)}x${"\u3000".repeat(n / 2)}`);
-    expect(quotes / plain).toBeLessThan(25);
-    expect(spaces / plain).toBeLessThan(25);
+    // Linear reads 3-5x idle; a loaded machine can read several times that, and a cost quadratic
+    // in the 100k-unit text would be thousands of times.
+    expect(quotes / plain).toBeLessThan(100);
+    expect(spaces / plain).toBeLessThan(100);
   });
 });

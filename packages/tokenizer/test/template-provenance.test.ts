@@ -196,7 +196,12 @@ describe("reserved IDs only from template text (Qwen3 tokenizer)", () => {
     };
     time(benign);
     time(hostile);
-    expect(time(hostile) / time(benign)).toBeLessThan(8);
+    // The best of three per side (a pause slows one run, a super-linear cost every run). Linear
+    // reads 1.5-3x; a cost quadratic in the 100k-unit text would be thousands of times.
+    let best = { hostile: Number.POSITIVE_INFINITY, benign: Number.POSITIVE_INFINITY };
+    for (let r = 0; r < 3; r++)
+      best = { hostile: Math.min(best.hostile, time(hostile)), benign: Math.min(best.benign, time(benign)) };
+    expect(best.hostile / best.benign).toBeLessThan(30);
   });
 });
 

@@ -460,10 +460,11 @@ describe("split steps are linear on hostile input", () => {
         }
         worst = Math.max(worst, hostileTime / Math.max(benignTime, 1));
       }
-      // A quadratic step would be ~10^4 x here (64k^2 vs 64k); linear stays within a few x.
+      // A quadratic step would be ~10^4 x here (64k^2 vs 64k); linear reads 3-9x idle, and a
+      // loaded machine has read 4x that.
       if (process.env.CHATWIRE_BREADTH_REPORT === "1")
         console.info(`${name}: worst hostile/benign ${worst.toFixed(2)}`);
-      expect(worst).toBeLessThan(25);
+      expect(worst).toBeLessThan(100);
     });
   }
   it("every translated Split regex of the configurations scans 64k hostile chars within a bound of benign", () => {
@@ -513,7 +514,9 @@ describe("split steps are linear on hostile input", () => {
       console.info(
         `${regexes.size} regexes: worst hostile/benign ${worst.toFixed(2)} (${worstPattern.slice(0, 40)})`,
       );
-    expect(worst).toBeLessThan(25);
+    // Linear reads about 7x idle and has read 27x under load; a super-linear pattern would be
+    // thousands of times at 64k units.
+    expect(worst).toBeLessThan(100);
   });
   it("the trailing-space matcher equals the regex on short strings (\\s+$, Oniguruma line end)", () => {
     const fail = (m: string): never => {
