@@ -18,7 +18,7 @@ import {
   sameBlocked,
   tokenizerJsonRest,
 } from "../tables/model-tables.ts";
-import type { TableArray, TableContents, TableFile } from "../tables/table-file.ts";
+import type { JsonValue, TableArray, TableContents, TableFile } from "../tables/table-file.ts";
 import { type DecodeTable, type LazyText, TokenKind } from "../text-model.ts";
 import { MergeTable, type StoredMergeTable } from "./bpe.ts";
 import { BYTE_TO_CHAR } from "./byte-alphabet.ts";
@@ -76,18 +76,10 @@ export function byteLevelTableContents(
   // The merge table's hash slots as built (a load then reads them instead of hashing every
   // merge); the merges themselves only when it cannot be stored (a pair of ids past the packed
   // range: meta mergeTable null).
-  if (mergeTable !== undefined) {
-    arrays["mergeTable.slots"] = mergeTable.slots;
-    arrays["mergeTable.small"] = mergeTable.small;
-    arrays["mergeTable.mergedByRank"] = mergeTable.mergedByRank;
-  } else arrays.merges = merges as Int32Array;
-  const merged = {
-    ranks,
-    mergeTable:
-      mergeTable === undefined
-        ? null
-        : { count: mergeTable.count, mergedOffset: mergeTable.mergedOffset, ranks: mergeTable.ranks },
-  };
+  const stored = mergeTableContents(mergeTable);
+  Object.assign(arrays, stored.arrays);
+  if (mergeTable === undefined) arrays.merges = merges as Int32Array;
+  const merged = { ranks, mergeTable: stored.meta };
   return {
     meta: { ...metaFor(FAMILY, source, blocked), rest, decodeSize: table.size, ...merged },
     arrays,
@@ -141,10 +133,7 @@ export function readByteLevelTables(tables: ModelTables | undefined): StoredByte
  * A BPE tokenizer.json's stored vocabulary (piece strings), merges and rest under `family` (the
  * SentencePiece-converted files' table layout), or undefined (absent, other content, malformed).
  */
-export function readStoredBpe(
-  tables: ModelTables | undefined,
-  family: string,
-): { readonly rest: object; readonly vocab: Vocab; readonly merges: Int32Array } | undefined {
+export function readStoredBpe(tables: ModelTables | undefined, family: string): StoredBpe | undefined {
   const file = openTables(tables, family);
   if (file === undefined) return undefined;
   const rest = file.meta.rest;
@@ -163,7 +152,65 @@ export function readStoredBpe(
       const id = merges[k] as number;
       if (id < 0 || id > vocab.maxId || pieces[id] === undefined) return undefined;
     }
-  return { rest, vocab, merges };
+  // The merge table of every merge, as built (absent from files of an older layout; null: it
+  // could not be stored). Damaged or inconsistent: the whole file is unused.
+  const layout = file.meta.mergeTable;
+  if (layout === undefined || layout === null) return { rest, vocab, merges, mergeTable: layout };
+  const storedTable = readStoredMergeTable(file);
+  const ranks = merges.length / 3;
+  const table =
+    storedTable === undefined
+      ? undefined
+      : MergeTable.fromStored(storedTable, ranks, vocab.maxId + 1, verified);
+  if (table === undefined || (!verified && !tableOfMerges(table, merges))) return undefined;
+  return { rest, vocab, merges, mergeTable: table };
+}
+
+/**
+ * True when `table` is what MergeTable.set makes of `merges` in rank order: each pair finds its
+ * last rank (a later duplicate wins), with that rank's merged id, small pairs alike, and no
+ * other pair is filled.
+ */
+function tableOfMerges(table: MergeTable, merges: Int32Array): boolean {
+  let distinct = 0;
+  for (let r = 0; 3 * r < merges.length; r++) {
+    const a = merges[3 * r] as number;
+    const b = merges[3 * r + 1] as number;
+    const f = table.find(a, b);
+    if (f < r || 3 * f >= merges.length || merges[3 * f] !== a || merges[3 * f + 1] !== b) return false;
+    if (table.mergedAt(f) !== merges[3 * f + 2]) return false;
+    if (a < 256 && b < 256 && table.small[a * 256 + b] !== f) return false;
+    if (f === r) distinct++;
+  }
+  return distinct === table.size;
+}
+
+/** What readStoredBpe reads. */
+export interface StoredBpe {
+  readonly rest: object;
+  readonly vocab: Vocab;
+  readonly merges: Int32Array;
+  /**
+   * The merge table of every merge (MergeTable.fromStored checked it); null when the file says
+   * it could not be stored, undefined when the file predates stored merge tables.
+   */
+  readonly mergeTable: MergeTable | null | undefined;
+}
+
+/** A merge table's arrays and meta for a table file (null: it cannot be stored). */
+export function mergeTableContents(mergeTable: StoredMergeTable | undefined): {
+  arrays: { [name: string]: TableArray };
+  meta: JsonValue;
+} {
+  if (mergeTable === undefined) return { arrays: {}, meta: null };
+  return {
+    arrays: {
+      "mergeTable.slots": mergeTable.slots,
+      "mergeTable.small": mergeTable.small,
+      "mergeTable.mergedByRank": mergeTable.mergedByRank,
+    },
+    meta: { count: mergeTable.count, mergedOffset: mergeTable.mergedOffset, ranks: mergeTable.ranks },
+  };
 }
 
 /** The stored merge table's arrays (MergeTable.fromStored checks them), or undefined when absent. */

@@ -5,6 +5,7 @@
 // unsupported file never encodes differently in silence.
 
 import { TokenizerError } from "../../errors.ts";
+import type { MergeTable } from "../bytelevel/bpe.ts";
 import type { ScannedTokenizerJson } from "../bytelevel/json-scan.ts";
 import { resolveScannedMerges } from "../bytelevel/tokenizer-json.ts";
 import { Vocab } from "../bytelevel/vocab.ts";
@@ -59,6 +60,8 @@ export interface SpJsonSpec {
   readonly merges: Int32Array;
   /** The two strings of merge `rank` (for error messages). */
   mergeStrings(rank: number): readonly [string, string];
+  /** The table of every merge, when a table file held it (else built at the first encode). */
+  readonly mergeTable?: MergeTable;
   readonly byteFallback: boolean;
   readonly unkToken: string | null;
   readonly fuseUnk: boolean;
@@ -95,7 +98,13 @@ export function isSentencePieceJson(json: unknown): boolean {
  */
 export type SpJsonVocabulary =
   | { readonly scanned: ScannedTokenizerJson }
-  | { readonly stored: { readonly vocab: Vocab; readonly merges: Int32Array } };
+  | {
+      readonly stored: {
+        readonly vocab: Vocab;
+        readonly merges: Int32Array;
+        readonly mergeTable?: MergeTable | undefined;
+      };
+    };
 
 export function parseSpJson(root: unknown, file: string, from?: SpJsonVocabulary): SpJsonSpec {
   const fail: Fail = (message, field) => {
@@ -126,6 +135,7 @@ export function parseSpJson(root: unknown, file: string, from?: SpJsonVocabulary
   }
   if (!isObject(m.vocab)) return fail("model.vocab is missing or not an object", "model.vocab");
   if (!Array.isArray(m.merges)) return fail("model.merges is missing or not an array", "model.merges");
+  const mergeTable = from !== undefined && "stored" in from ? from.stored.mergeTable : undefined;
   const { vocab, merges, mergeStrings } =
     from === undefined
       ? vocabularyOf(m.vocab, m.merges, fail)
@@ -142,6 +152,7 @@ export function parseSpJson(root: unknown, file: string, from?: SpJsonVocabulary
     vocab,
     merges,
     mergeStrings,
+    ...(mergeTable === undefined ? {} : { mergeTable }),
     byteFallback: m.byte_fallback === true,
     unkToken: unk as string | null,
     fuseUnk: m.fuse_unk === true,

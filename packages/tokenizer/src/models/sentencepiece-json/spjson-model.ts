@@ -102,7 +102,8 @@ function readSpJson(
   const spec = parseSpJson(root, file, from);
   // A file without table-able parts (shared ids, duplicate keys) is never exported.
   const rest = typeof root === "object" && root !== null && !Array.isArray(root) ? root : undefined;
-  return { spec, rest: from === undefined ? undefined : rest, used: stored !== undefined };
+  // A file without a stored merge table serves this load and is rewritten with one.
+  return { spec, rest: from === undefined ? undefined : rest, used: stored?.currentLayout === true };
 }
 
 /** Loads a SentencePiece-flavoured tokenizer.json (text or parsed). Throws TokenizerError. */
@@ -153,7 +154,7 @@ export function loadSpJsonForTemplate(
 
 /** Tells `tables` whether they were used, and registers the export of this model's tables. */
 function withTables(
-  model: SpJsonModel,
+  model: SpJsonBpeModel,
   read: { readonly spec: SpJsonSpec; readonly rest: object | undefined; readonly used: boolean },
   tables: ModelTables | undefined,
 ): SpJsonModel {
@@ -161,7 +162,9 @@ function withTables(
   const { spec, rest } = read;
   if (rest !== undefined)
     registerTableExporter(model, (source) =>
-      spJsonTableFile(source, rest, spec.vocab, spec.merges, model.blocked),
+      spJsonTableFile(source, rest, spec.vocab, spec.merges, model.blocked, () =>
+        model.fullMergeTable().toStored(),
+      ),
     );
   return model;
 }
@@ -184,6 +187,7 @@ class SpJsonBpeModel implements SpJsonModel {
   private readonly byteIds = new Int32Array(256).fill(-1);
   private readonly unkId: number;
   private mergerBuilt: WordMerger | undefined;
+  private fullTable: MergeTable | undefined;
   private readonly cache = new Map<string, readonly number[]>();
   private syms = new Int32Array(256);
   private table: DecodeTable | undefined;
@@ -376,20 +380,25 @@ class SpJsonBpeModel implements SpJsonModel {
 
   private merger(): WordMerger {
     if (this.mergerBuilt !== undefined) return this.mergerBuilt;
+    // A merge producing (or using) a blocked ID never fires: as if the piece were absent. When
+    // no merge involves one, the table of every merge is this model's (stored, or built once).
+    const blocked = this.blocked;
     const merges = this.spec.merges;
-    const count = merges.length / 3;
-    const table = new MergeTable(count);
-    // Every id was checked at load (the constructor).
-    for (let rank = 0; rank < count; rank++) {
-      const l = merges[3 * rank] as number;
-      const r = merges[3 * rank + 1] as number;
-      const m = merges[3 * rank + 2] as number;
-      // A merge producing (or using) a blocked ID never fires: as if the piece were absent.
-      if (this.blocked.has(m) || this.blocked.has(l) || this.blocked.has(r)) continue;
-      table.set(l, r, rank, m);
+    let involved = false;
+    if (blocked.size > 0) {
+      // A flag per ID: one array read per merge id instead of a hash lookup.
+      const flag = new Uint8Array(this.vocabSize);
+      for (const id of blocked) if (id < flag.length) flag[id] = 1;
+      for (let k = 0; k < merges.length && !involved; k++) involved = flag[merges[k] as number] === 1;
     }
-    this.mergerBuilt = new WordMerger(table);
+    this.mergerBuilt = new WordMerger(involved ? mergeTableOf(merges, blocked) : this.fullMergeTable());
     return this.mergerBuilt;
+  }
+
+  /** The table of every merge, none blocked: the table file's, else built once (and exported). */
+  fullMergeTable(): MergeTable {
+    this.fullTable ??= this.spec.mergeTable ?? mergeTableOf(this.spec.merges, new Set());
+    return this.fullTable;
   }
 
   decode(ids: readonly number[]): string {
@@ -415,4 +424,18 @@ class SpJsonBpeModel implements SpJsonModel {
     this.table ??= buildSpDecodeTable(this, this.decoder);
     return this.table;
   }
+}
+
+/** The merge table of `merges` (ids checked at load) without the merges that involve a blocked ID. */
+function mergeTableOf(merges: Int32Array, blocked: ReadonlySet<number>): MergeTable {
+  const count = merges.length / 3;
+  const table = new MergeTable(count);
+  for (let rank = 0; rank < count; rank++) {
+    const l = merges[3 * rank] as number;
+    const r = merges[3 * rank + 1] as number;
+    const m = merges[3 * rank + 2] as number;
+    if (blocked.has(m) || blocked.has(l) || blocked.has(r)) continue;
+    table.set(l, r, rank, m);
+  }
+  return table;
 }
