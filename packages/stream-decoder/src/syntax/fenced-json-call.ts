@@ -108,11 +108,7 @@ export class FencedJsonCallParser implements BodyParser {
   /** A JSON-plain chunk (BodyParser.feedPlain): whole into ARGS, else through the lines. */
   feedPlain(text: string): void {
     if (this.state !== S_ARGS) this.lines(text);
-    else {
-      this.fed += text.length;
-      if (this.fed > this.maxChars) this.fail(tooLongError(this.maxChars));
-      else this.args.feedPlain(text);
-    }
+    else if (this.admit(text)) this.args.feedPlain(text);
   }
 
   /** Inside a string of ARGS, not streamed: the decoder may join plain chunks (BodyParser). */
@@ -122,22 +118,20 @@ export class FencedJsonCallParser implements BodyParser {
 
   /** A chunk of ARGS and the closing fence. */
   private argsText(text: string): void {
+    if (this.admit(text)) this.args.feed(text);
+  }
+
+  /** Counts a chunk against maxBufferedChars: false (and the body failed) past it. */
+  private admit(text: string): boolean {
     this.fed += text.length;
-    if (this.fed > this.maxChars) {
-      this.fail(tooLongError(this.maxChars));
-      return;
-    }
-    this.args.feed(text);
+    if (this.fed <= this.maxChars) return true;
+    this.fail(tooLongError(this.maxChars));
+    return false;
   }
 
   /** A chunk before ARGS: the type, name and fence lines (and ARGS from the fence line's end on). */
   private lines(text: string): void {
-    if (this.state === S_FAIL || text.length === 0) return;
-    this.fed += text.length;
-    if (this.fed > this.maxChars) {
-      this.fail(tooLongError(this.maxChars));
-      return;
-    }
+    if (this.state === S_FAIL || text.length === 0 || !this.admit(text)) return;
     let t = text;
     // Each pass consumes the chunk or moves to a later state: at most four passes.
     while (t.length > 0) {
