@@ -9,14 +9,11 @@ import {
   translateOnigPattern,
 } from "../src/models/bytelevel/index.ts";
 import { TokenKind } from "../src/models/text-model.ts";
-import { QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.ts";
+import { byteSymbolVocab, QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.ts";
 
 /** A tiny valid byte-level tokenizer.json: the 256 byte symbols plus "ab" and "abc". */
 function tiny(): Record<string, unknown> {
-  const vocab: Record<string, number> = {};
-  BYTE_TO_CHAR.forEach((ch, b) => {
-    vocab[ch] = b;
-  });
+  const vocab = byteSymbolVocab();
   vocab.ab = 256;
   vocab.abc = 257;
   return {

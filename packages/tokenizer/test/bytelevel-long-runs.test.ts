@@ -19,15 +19,10 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TokenizerError } from "../src/errors.ts";
-import {
-  BYTE_TO_CHAR,
-  GPT2_PATTERN,
-  loadByteLevelModel,
-  translateOnigPattern,
-} from "../src/models/bytelevel/index.ts";
+import { GPT2_PATTERN, loadByteLevelModel, translateOnigPattern } from "../src/models/bytelevel/index.ts";
 import { compileSplitFallback, type MatchAt } from "../src/models/bytelevel/split-fallback.ts";
 import { parseByteLevelTokenizerJson } from "../src/models/bytelevel/tokenizer-json.ts";
-import { idDiff, QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.ts";
+import { byteSymbolVocab, idDiff, QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.ts";
 import { SPACE_PIECES } from "./pretokenizer-pieces.ts";
 import { type RustTokenizer, rustTokenizer } from "./rust-tokenizers.ts";
 
@@ -219,10 +214,7 @@ describe("a 5M-character CJK run encodes (no RangeError, text round-trips; 9M AS
 
 describe("a pattern outside the fallback's subset", () => {
   it("gives a typed TokenizerError (invalid-argument), never a plain RangeError", () => {
-    const vocab: Record<string, number> = {};
-    BYTE_TO_CHAR.forEach((ch, b) => {
-      vocab[ch] = b;
-    });
+    const vocab = byteSymbolVocab();
     const regex = "(?:[ab]x?)+|."; // a repeated group: outside the subset, and V8 overflows on it
     const model = loadByteLevelModel(
       {

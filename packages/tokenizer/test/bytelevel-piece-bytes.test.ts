@@ -18,6 +18,7 @@ import { PieceBytes, pieceBytesArraysOf } from "../src/models/bytelevel/piece-by
 import { exportModelTables, type ModelTables } from "../src/models/tables/model-tables.ts";
 import { readTableFile, type TableArray, writeTableFile } from "../src/models/tables/table-file.ts";
 import { TokenKind } from "../src/models/text-model.ts";
+import { byteSymbolVocab } from "./bytelevel-support.ts";
 import { damagedCopies, decodeTableDigest } from "./table-cache-support.ts";
 
 const ALPHABET = BYTE_TO_CHAR.join("");
@@ -28,10 +29,7 @@ const ALPHABET = BYTE_TO_CHAR.join("");
  * a piece of one byte that is not UTF-8 on its own, and two added tokens.
  */
 function small(): Record<string, unknown> {
-  const vocab: Record<string, number> = {};
-  BYTE_TO_CHAR.forEach((ch, b) => {
-    vocab[ch] = b;
-  });
+  const vocab = byteSymbolVocab();
   vocab.ab = 256;
   vocab.abc = 257;
   vocab["Ġab"] = 258;

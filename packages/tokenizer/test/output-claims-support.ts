@@ -21,7 +21,7 @@ import {
   type TemplateTokenizer,
   templateFromFiles,
 } from "../src/index.ts";
-import { BYTE_TO_CHAR } from "../src/models/bytelevel/index.ts";
+import { byteSymbolVocab } from "./bytelevel-support.ts";
 
 const TURN_TOKENS = [
   "<|begin_of_text|>",
@@ -44,10 +44,7 @@ const TURN_TOKENS = [
 
 /** The small vocabulary's tokenizer.json. */
 function tokenizerJson(): string {
-  const vocab: Record<string, number> = {};
-  BYTE_TO_CHAR.forEach((ch, b) => {
-    vocab[ch] = b;
-  });
+  const vocab = byteSymbolVocab();
   const markers = new Set<string>(TURN_TOKENS);
   for (const e of Object.values(formats().templates)) for (const m of e.vocabulary.markers) markers.add(m);
   const added = [...markers].map((content, i) => specialAddedToken(256 + i, content));
