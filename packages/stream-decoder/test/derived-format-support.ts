@@ -24,17 +24,24 @@ export function haveTemplate(key: string): boolean {
   return e !== undefined && existsSync(join(templateDir(e.template.dir), e.template.file));
 }
 
+/**
+ * The entries loaded last, most recent last. A worker runs many suites, each asking for its own
+ * few entries; keeping every entry ever loaded would leave hundreds of megabytes that every later
+ * garbage collection marks again, so the oldest is dropped (and loaded again if asked for).
+ */
 const loaded = new Map<string, Loaded>();
+const KEEP = 4;
 
-/** A formats.json entry, loaded, probed and compiled once per test process. */
+/** A formats.json entry, loaded, probed and compiled (kept for the next suites while recent). */
 export function loadEntry(key: string): Required<Pick<Loaded, "spec" | "encode" | "probe" | "tok">> {
   let l = loaded.get(key);
   if (l === undefined) {
     const e = formats().templates[key];
     if (e === undefined) throw new Error(`no formats.json entry ${key}`);
     l = loadSafe(e);
-    loaded.set(key, l);
-  }
+    if (loaded.size >= KEEP) loaded.delete(loaded.keys().next().value as string);
+  } else loaded.delete(key);
+  loaded.set(key, l);
   const { spec, encode, probe, tok } = l;
   if (spec === undefined || encode === undefined || probe === undefined || tok === undefined)
     throw new Error(`${key}: ${l.error ?? "not loaded"}`);
