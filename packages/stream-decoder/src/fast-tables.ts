@@ -87,8 +87,7 @@ const BYTE_SPLITS = new WeakMap<DecoderSpec, (ByteSplit | null | undefined)[]>()
 export function byteSplitsOf(spec: DecoderSpec): (ByteSplit | null | undefined)[] {
   let out = BYTE_SPLITS.get(spec);
   if (out === undefined) {
-    out = [];
-    for (let i = 0; i < spec.classes.length; i++) out.push(undefined);
+    out = undefinedTable<ByteSplit | null>(spec.classes.length);
     BYTE_SPLITS.set(spec, out);
   }
   return out;

@@ -1,5 +1,5 @@
-// The per-ID string tables of the decoder's fast path (plain text, newline variants, a stop
-// set's clear text). All are packed arrays of undefined (undefinedTable), never made with
+// The per-ID tables of the decoder's fast path (plain text, newline variants, a stop set's clear
+// text, byte splits). All are packed arrays of undefined (undefinedTable), never made with
 // `new Array(n)`: a holey array costs push()'s table read an extra check per ID.
 
 /** A packed array of n undefined, kept once a second table of that length is asked for. */
@@ -15,12 +15,13 @@ let lastLength = -1;
  * the second on (a stop set makes one per set), copies of a kept `blank` (slice keeps the packed
  * kind; copying costs a fraction of filling).
  */
-export function undefinedTable(n: number): (string | undefined)[] {
-  if (blank.length === n) return blank.slice();
+export function undefinedTable<T = string>(n: number): (T | undefined)[] {
+  // Every kept blank holds only undefined, so a copy fits any entry type.
+  if (blank.length === n) return blank.slice() as (T | undefined)[];
   if (lastLength !== n) {
     lastLength = n;
     return Array.from({ length: n });
   }
   blank = Array.from({ length: n });
-  return blank.slice();
+  return blank.slice() as (T | undefined)[];
 }
