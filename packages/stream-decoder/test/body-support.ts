@@ -6,6 +6,7 @@ import type { BodySyntax, ResponseFieldBody } from "@chatwire/tokenizer";
 import fc from "fast-check";
 import { expect } from "vitest";
 import type { ActionResult } from "../src/action-parse.ts";
+import { jsonPlainness, PLAIN_YES } from "../src/fast-tables.ts";
 import type { BodyParser, ToolSchemas } from "../src/syntax/body.ts";
 import { BODY_SYNTAXES } from "../src/syntax/index.ts";
 import type { ToolCallSink } from "../src/tool-call-scanner.ts";
@@ -35,15 +36,6 @@ export function bodyParser(syntax: BodySyntax, max = 1_000_000): BodyParser {
   return make({ maxBufferedChars: max, argumentsKey: "arguments" });
 }
 
-/** No quote, backslash or unit below U+0020 (what the decoder's per-ID JSON-plain table says). */
-function isJsonPlain(t: string): boolean {
-  for (let i = 0; i < t.length; i++) {
-    const c = t.charCodeAt(i);
-    if (c === 34 || c === 92 || c < 32) return false;
-  }
-  return true;
-}
-
 /**
  * Feeds the pieces as the decoder does (separator() at SEP, feed() per text), then end(raw).
  * `plain`: as the decoder's fast path feeds a parser with feedPlain: a JSON-plain piece goes to
@@ -70,7 +62,8 @@ export function feedBody(parser: BodyParser, pieces: readonly Piece[], plain = f
       continue;
     }
     raw += p;
-    if (feedPlain === undefined || !isJsonPlain(p)) {
+    // The decoder's own rule for a JSON-plain piece (its per-ID table is filled by jsonPlainness).
+    if (feedPlain === undefined || jsonPlainness(p) !== PLAIN_YES) {
       flush();
       parser.feed(p);
     } else if (parser.defersPlain === true) run += p;
