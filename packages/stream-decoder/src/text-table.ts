@@ -3,7 +3,7 @@
 // `new Array(n)`: a holey array costs push()'s table read an extra check per ID.
 
 /** A packed array of n undefined, kept once a second table of that length is asked for. */
-let blank: (string | undefined)[] = [];
+let blank: undefined[] = [];
 /** The length of the last table made without keeping `blank`. */
 let lastLength = -1;
 
@@ -16,12 +16,11 @@ let lastLength = -1;
  * kind; copying costs a fraction of filling).
  */
 export function undefinedTable<T = string>(n: number): (T | undefined)[] {
-  // Every kept blank holds only undefined, so a copy fits any entry type.
-  if (blank.length === n) return blank.slice() as (T | undefined)[];
+  if (blank.length === n) return blank.slice();
   if (lastLength !== n) {
     lastLength = n;
     return Array.from({ length: n });
   }
   blank = Array.from({ length: n });
-  return blank.slice() as (T | undefined)[];
+  return blank.slice();
 }
