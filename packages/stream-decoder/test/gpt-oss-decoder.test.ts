@@ -330,7 +330,9 @@ describe.runIf(run)("gpt-oss decoder", () => {
         () => decode(header, spec, { maxBufferedChars: 10_000_000 }),
         () => decode(content, spec),
       );
-      expect(r).toBeLessThan(5);
+      // Idle this reads about 0.25; a header buffered at quadratic cost reads thousands. The bound
+      // leaves room for a major GC of a busy worker's heap landing in the hostile runs.
+      expect(r).toBeLessThan(50);
     });
   });
 });
