@@ -5,9 +5,12 @@
 import { spawnSync } from "node:child_process";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { oncePerRun } from "./once-per-run.ts";
 
 export default function setup(): void {
-  const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-  const r = spawnSync(process.execPath, [resolve(root, "scripts/build.js")], { cwd: root, encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`scripts/build.js failed:\n${r.stdout}${r.stderr}`);
+  oncePerRun("build-dist", () => {
+    const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+    const r = spawnSync(process.execPath, [resolve(root, "scripts/build.js")], { cwd: root, encoding: "utf8" });
+    if (r.status !== 0) throw new Error(`scripts/build.js failed:\n${r.stdout}${r.stderr}`);
+  });
 }

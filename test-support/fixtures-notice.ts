@@ -5,9 +5,14 @@ import { fixturesDir, missingFixtures } from "./fixtures.ts";
 import { ggufVocabDir, missingGgufVocab } from "./gguf-vocab.ts";
 import { harmonySuiteDir, haveHarmonySuite } from "./harmony-suite.ts";
 import { haveMistralSuite, mistralSuiteDir } from "./mistral-suite.ts";
+import { oncePerRun } from "./once-per-run.ts";
 import { missingSharedFiles, sharedSources } from "./shared-sources.ts";
 
 export default function setup(): void {
+  oncePerRun("fixtures-notice", notice);
+}
+
+function notice(): void {
   const skipped: string[] = [];
   const why: string[] = [];
   const missing = missingFixtures();
