@@ -10,7 +10,10 @@ import { oncePerRun } from "./once-per-run.ts";
 export default function setup(): void {
   oncePerRun("build-dist", () => {
     const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-    const r = spawnSync(process.execPath, [resolve(root, "scripts/build.js")], { cwd: root, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [resolve(root, "scripts/build.js")], {
+      cwd: root,
+      encoding: "utf8",
+    });
     if (r.status !== 0) throw new Error(`scripts/build.js failed:\n${r.stdout}${r.stderr}`);
   });
 }
