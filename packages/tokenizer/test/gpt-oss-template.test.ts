@@ -8,11 +8,11 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import fc from "fast-check";
-import tokenizers from "tokenizers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
 import { idDiff } from "../../../test-support/id-diff.ts";
 import { type ChatRequest, type ChatTokenizer, fromFiles, TokenizerError } from "../src/index.ts";
+import { sharedRustTokenizer } from "./rust-tokenizers.ts";
 import { havePython, pythonRenderGptOss, repoRoot } from "./template-support.ts";
 
 interface Vector {
@@ -242,7 +242,7 @@ describe.runIf(havePython())("gpt-oss default form on random conversations = jin
       "tokenizer.json": read("tokenizer.json"),
       "tokenizer_config.json": read("tokenizer_config.json"),
     });
-    const hf = tokenizers.Tokenizer.fromFile(resolve(GPTOSS_MODEL_DIR, "tokenizer.json"));
+    const hf = sharedRustTokenizer(resolve(GPTOSS_MODEL_DIR, "tokenizer.json"));
     let compared = 0;
     for (const [k, req] of requests.entries()) {
       const ref = refs[k] as { text: string } | { error: string };

@@ -35,7 +35,7 @@ import {
   packageVersion,
   wellFormed,
 } from "./crosscheck-support.ts";
-import { type RustTokenizer, rustTokenizer } from "./rust-tokenizers.ts";
+import { type RustTokenizer, rustTokenizer, sharedRustTokenizer } from "./rust-tokenizers.ts";
 import { LLAMA2_NORMALIZER, spDecoder } from "./tokenizer-breadth-configs.ts";
 import { truncatedVocabulary } from "./truncated-vocabulary.ts";
 
@@ -200,14 +200,13 @@ function inputClasses(): [string, fc.Arbitrary<string>][] {
 }
 
 describe("differential vs HF Rust tokenizers: Gemma 3 tokenizer.json (SentencePiece-converted)", () => {
-  const Rust = rustTokenizer();
   const json = JSON.parse(GEMMA_TEXT) as { added_tokens: AddedJson[] };
   const added = json.added_tokens;
   const all = new Map(added.map((t) => [t.content, t.id]));
   const { textPieces, reserved } = splitAddedTokens(added, [TEMPLATE]);
   const full = loadSpJsonModel(json, { file: "tokenizer.json", textPieces: all });
   const tpl: SpJsonModel = loadSpJsonForTemplate(GEMMA_TEXT, "tokenizer.json", all.values(), textPieces);
-  const rust = Rust.fromFile(GEMMA_FILE);
+  const rust = sharedRustTokenizer(GEMMA_FILE);
   const classes: { name: string; texts: string[]; want: number[][]; wantText: string[] }[] = [];
 
   const rustEncode = async (r: RustTokenizer, texts: string[]): Promise<number[][]> => {

@@ -14,10 +14,7 @@ import { describe, expect, it } from "vitest";
 import type { ChatRequest } from "../src/request/request.ts";
 import { templateFromFiles } from "../src/template/index.ts";
 import { insertEverywhere } from "./injection-support.ts";
-
-interface RustTokenizer {
-  encodeBatch(texts: string[], options: { addSpecialTokens: boolean }): Promise<{ getIds(): number[] }[]>;
-}
+import { sharedRustTokenizer } from "./rust-tokenizers.ts";
 
 const require = createRequire(import.meta.url);
 const repoRoot = resolve(import.meta.dirname, "../../..");
@@ -68,9 +65,7 @@ describe("Gemma 3 template path vs Python jinja2 + HF Rust tokenizers", () => {
     "tokenizer_config.json": readFileSync(CONFIG, "utf8"),
     "chat_template.jinja": TEMPLATE,
   });
-  const rust = (
-    require("tokenizers") as { Tokenizer: { fromFile(p: string): RustTokenizer } }
-  ).Tokenizer.fromFile(TOKENIZER);
+  const rust = sharedRustTokenizer(TOKENIZER);
   const hf = async (texts: string[]): Promise<number[][]> =>
     (await rust.encodeBatch(texts, { addSpecialTokens: false })).map((e) => e.getIds());
   const cases = [...suite.requests, ...EXTRA];
