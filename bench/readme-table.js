@@ -16,6 +16,10 @@ const LABELS_BY_UNIT = {
     decoder_within_3x_honest_floor:
       "Stream decoder vs the floor (a string lookup per ID), each alone in its process",
     decoder_within_5x_floor: "Stream decoder vs the floor (looser target)",
+    decoder_realistic_within_3x_floor:
+      "Stream decoder vs the floor on a realistic Qwen3 reply (reasoning, code, CJK, emoji, a long tool call)",
+    decoder_realistic_settled_within_3x_floor:
+      "The same, in a process whose young generation has settled (no page fault per round)",
   },
   "x the time": {
     stop_strings_within_1_5x_decoder: "Stream decoder with 2 stop strings vs without",

@@ -9,11 +9,16 @@
 //   ours_burst8  the same with pushMany() of 8 IDs at a time (the chunks made before timing).
 // Also per fixture: its byte-split tokens (IDs whose own decode is not valid UTF-8) and its
 // tool-call tokens (IDs pushed while an action was open), counted before timing.
+// Two timings per fixture: the first rounds after start (`warmup` + `rounds`), while V8 is still
+// growing the young generation, so what a round allocates lands on fresh pages and each page
+// fault costs ~10 µs on this VM; and the settled process (`settled_*`): rounds of every
+// candidate run untimed until SETTLE_CLEAN rounds in a row take no page fault, then `rounds`
+// rounds are timed the same way. Each timing also counts the page faults per round.
 import { readFileSync } from "node:fs";
 import { compileDecoderSpecFor, createDecoder } from "@chatwire/stream-decoder";
 import { floorCandidate } from "../decode-candidates.ts";
 import { loadFamily } from "../family-fixtures.ts";
-import { alternate, type Candidate, reply, request } from "../measure.ts";
+import { alternate, type Candidate, reply, request, type Timing } from "../measure.ts";
 import { loadOurs } from "../ours.ts";
 import type { RealisticFixture } from "../realistic-fixture.ts";
 import { sinkHandler, sinkText } from "../sink-handler.ts";
@@ -24,6 +29,33 @@ interface Req {
   rounds: number;
 }
 const req = request<Req>();
+/** Rounds in a row without a page fault that make a process settled, and the most rounds tried. */
+const SETTLE_CLEAN = 20;
+const SETTLE_MAX = 3000;
+
+const pageFaults = (): number => process.resourceUsage().minorPageFault;
+
+/** alternate(), and the page faults per round (every candidate once) over its rounds. */
+async function timed(
+  cands: readonly Candidate[],
+  opts: { warmup: number; rounds: number },
+): Promise<{ t: Record<string, Timing>; faults: number }> {
+  const f0 = pageFaults();
+  const t = await alternate(cands, opts);
+  return { t, faults: (pageFaults() - f0) / (opts.warmup + opts.rounds) };
+}
+
+/** Untimed rounds of every candidate until SETTLE_CLEAN in a row take no page fault: how many ran. */
+async function settle(cands: readonly Candidate[]): Promise<number> {
+  let clean = 0;
+  let r = 0;
+  for (; r < SETTLE_MAX && clean < SETTLE_CLEAN; r++) {
+    const f0 = pageFaults();
+    for (const c of cands) await c.run();
+    clean = pageFaults() === f0 ? clean + 1 : 0;
+  }
+  return clean >= SETTLE_CLEAN ? r : -1;
+}
 
 const handler = sinkHandler();
 
@@ -135,7 +167,9 @@ for (const [model, cfg] of Object.entries(req.models)) {
     const cands = [floor, floorUtf8, ours, burst8];
     // Pre-warm (tier-up before timing, as decode-ours.ts).
     for (let pass = 0; pass < 3; pass++) for (const c of cands) c.run();
-    const t = await alternate(cands, { warmup: req.warmup, rounds: req.rounds });
+    const { t, faults } = await timed(cands, { warmup: req.warmup, rounds: req.rounds });
+    const settleRounds = await settle(cands);
+    const settled = await timed(cands, { warmup: 0, rounds: req.rounds });
     rows[`${fx.kind}-${fx.n}`] = {
       tokens: n,
       byte_split_tokens: byteSplit,
@@ -145,9 +179,16 @@ for (const [model, cfg] of Object.entries(req.models)) {
       floor_utf8: t.floor_utf8,
       ours: t.ours,
       ours_burst8: t.ours_burst8,
+      page_faults_per_round: faults,
+      settle_rounds: settleRounds,
+      settled_floor: settled.t.floor,
+      settled_floor_utf8: settled.t.floor_utf8,
+      settled_ours: settled.t.ours,
+      settled_ours_burst8: settled.t.ours_burst8,
+      settled_page_faults_per_round: settled.faults,
     };
     process.stderr.write(
-      `realistic ${model} ${fx.kind}-${fx.n}: ${byteSplit} byte-split, ${toolCall} tool-call tokens; floor ${t.floor?.ns_per_token.toFixed(1)} utf8 floor ${t.floor_utf8?.ns_per_token.toFixed(1)} ours ${t.ours?.ns_per_token.toFixed(1)} burst8 ${t.ours_burst8?.ns_per_token.toFixed(1)} ns/token\n`,
+      `realistic ${model} ${fx.kind}-${fx.n}: ${byteSplit} byte-split, ${toolCall} tool-call tokens; floor ${t.floor?.ns_per_token.toFixed(1)} utf8 floor ${t.floor_utf8?.ns_per_token.toFixed(1)} ours ${t.ours?.ns_per_token.toFixed(1)} burst8 ${t.ours_burst8?.ns_per_token.toFixed(1)} ns/token, ${faults.toFixed(1)} page faults/round; settled after ${settleRounds} rounds: floor ${settled.t.floor?.ns_per_token.toFixed(1)} ours ${settled.t.ours?.ns_per_token.toFixed(1)} burst8 ${settled.t.ours_burst8?.ns_per_token.toFixed(1)} ns/token, ${settled.faults.toFixed(1)} page faults/round\n`,
     );
   }
   out[model] = { rows };
