@@ -1,7 +1,11 @@
 // The realistic rows of several worker processes as one result (orchestrate.ts).
 import type { WorkerResult } from "./orchestrate.ts";
 
-/** decode-realistic.ts results of several processes as one: per row and candidate, the median ns/token. */
+/**
+ * decode-realistic.ts results of several processes as one: per row and candidate, the median
+ * ns/token; a number of the row (page faults per round, rounds to settle, token counts) is its
+ * median over the processes too.
+ */
 export function medianOfProcesses(runs: WorkerResult[], model: string): WorkerResult {
   const ok = runs.filter((r) => r.error === undefined);
   const first = ok[0];
@@ -14,6 +18,12 @@ export function medianOfProcesses(runs: WorkerResult[], model: string): WorkerRe
   if (rows === undefined) return merged;
   for (const [key, row] of Object.entries(rows)) {
     for (const [cand, v] of Object.entries(row)) {
+      if (typeof v === "number") {
+        const xs = ok.map((r) => rowsOf(r)?.[key]?.[cand]);
+        if (xs.every((x) => typeof x === "number"))
+          row[cand] = (xs as number[]).slice().sort((a, b) => a - b)[xs.length >> 1] as number;
+        continue;
+      }
       if (typeof v !== "object" || v === null || typeof v.ns_per_token !== "number") continue;
       const xs = ok.map((r) => {
         const x = rowsOf(r)?.[key]?.[cand];

@@ -18,6 +18,21 @@ describe("realistic rows over several processes", () => {
     expect(row.tokens).toBe(8192);
   });
 
+  it("takes the median of the row's numbers (page faults per round, rounds to settle)", () => {
+    const withFaults = (faults: number, settle: number) => {
+      const r = run(9, 3);
+      Object.assign(r.qwen3.rows["realistic-8192"], { page_faults_per_round: faults, settle_rounds: settle });
+      return r;
+    };
+    const m = medianOfProcesses([withFaults(14, 90), withFaults(2, -1), withFaults(5, 120)], "qwen3");
+    const row = (m as { qwen3: { rows: Record<string, Record<string, unknown>> } }).qwen3.rows[
+      "realistic-8192"
+    ];
+    expect(row?.page_faults_per_round).toBe(5);
+    expect(row?.settle_rounds).toBe(90);
+    expect(row?.tokens).toBe(8192);
+  });
+
   it("leaves out failed processes; one process is returned as it is", () => {
     const one = run(9, 3);
     expect(medianOfProcesses([{ error: "x exited 1" }, one], "qwen3")).toBe(one);
