@@ -553,13 +553,17 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
   const stopOverOurs = ratio(withStop, inProcOurs);
   const naiveOver = ratio(naive4k, headOurs);
   const chatMax = encodeSummary.chat_overhead_ratio as Num;
+  // Realistic replies and byte-split fixtures (decode-realistic.ts, realistic-fixture.ts): per
+  // model, every candidate alternating in one process, timed in its first rounds and settled.
+  const realNs = (m: string, key: string, which: string): Num =>
+    num(R.decode_realistic, m, m, "rows", key, which, "ns_per_token");
   const realisticRatio = ratio(
-    num(R.decode_realistic, "qwen3", "qwen3", "rows", "realistic-8192", "ours", "ns_per_token"),
-    num(R.decode_realistic, "qwen3", "qwen3", "rows", "realistic-8192", "floor", "ns_per_token"),
+    realNs("qwen3", "realistic-8192", "ours"),
+    realNs("qwen3", "realistic-8192", "floor"),
   );
   const realisticSettledRatio = ratio(
-    num(R.decode_realistic, "qwen3", "qwen3", "rows", "realistic-8192", "settled_ours", "ns_per_token"),
-    num(R.decode_realistic, "qwen3", "qwen3", "rows", "realistic-8192", "settled_floor", "ns_per_token"),
+    realNs("qwen3", "realistic-8192", "settled_ours"),
+    realNs("qwen3", "realistic-8192", "settled_floor"),
   );
   const targets: Obj = {
     decoder_within_5x_floor: {
@@ -640,48 +644,56 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     familyRows,
   );
 
-  // Realistic replies and byte-split fixtures (decode-realistic.ts, realistic-fixture.ts): per
-  // model, every candidate alternating in one process.
-  const realNs = (m: string, key: string, which: string): Num =>
-    num(R.decode_realistic, m, m, "rows", key, which, "ns_per_token");
+  /**
+   * One timing of a realistic row (`prefix` "": its first rounds; "settled_": once settled): the
+   * summary fields, each named with `prefix`, and the table cells from the floor column on.
+   */
+  const realTiming = (m: string, key: string, prefix: string): { fields: Obj; cells: string[] } => {
+    const f = realNs(m, key, `${prefix}floor`);
+    const fu = realNs(m, key, `${prefix}floor_utf8`);
+    const us = realNs(m, key, `${prefix}ours`);
+    const b8 = realNs(m, key, `${prefix}ours_burst8`);
+    return {
+      fields: {
+        [`${prefix}ns_per_token`]: us,
+        [`${prefix}floor_ns_per_token`]: f,
+        [`${prefix}floor_utf8_ns_per_token`]: fu,
+        [`${prefix}ratio_vs_floor`]: ratio(us, f),
+        [`${prefix}ratio_vs_utf8_floor`]: ratio(us, fu),
+        [`${prefix}burst8_ns_per_token`]: b8,
+        [`${prefix}burst8_speedup_vs_push`]: ratio(us, b8),
+      },
+      cells: [
+        fmtNs(f),
+        fmtNs(fu),
+        fmtNs(us),
+        fmtX(ratio(us, f)),
+        fmtX(ratio(us, fu)),
+        fmtNs(b8),
+        fmtX(ratio(us, b8), 2),
+      ],
+    };
+  };
   const realistic: Obj = {};
   const realisticRows: string[][] = [];
   const settledRows: string[][] = [];
   for (const m of Object.keys((R.decode_realistic as Obj | undefined) ?? {})) {
     const o: Obj = {};
     for (const key of ["realistic-8192", "bytesplit-8192"]) {
-      const f = realNs(m, key, "floor");
-      const fu = realNs(m, key, "floor_utf8");
-      const us = realNs(m, key, "ours");
-      const b8 = realNs(m, key, "ours_burst8");
+      const first = realTiming(m, key, "");
+      const settled = realTiming(m, key, "settled_");
       const split = num(R.decode_realistic, m, m, "rows", key, "byte_split_tokens");
       const calls = num(R.decode_realistic, m, m, "rows", key, "tool_call_tokens");
       const faults = num(R.decode_realistic, m, m, "rows", key, "page_faults_per_round");
-      const sf = realNs(m, key, "settled_floor");
-      const sfu = realNs(m, key, "settled_floor_utf8");
-      const sus = realNs(m, key, "settled_ours");
-      const sb8 = realNs(m, key, "settled_ours_burst8");
       const sFaults = num(R.decode_realistic, m, m, "rows", key, "settled_page_faults_per_round");
       const settleRounds = num(R.decode_realistic, m, m, "rows", key, "settle_rounds");
       o[key] = {
-        ns_per_token: us,
-        floor_ns_per_token: f,
-        floor_utf8_ns_per_token: fu,
-        ratio_vs_floor: ratio(us, f),
-        ratio_vs_utf8_floor: ratio(us, fu),
-        burst8_ns_per_token: b8,
-        burst8_speedup_vs_push: ratio(us, b8),
+        ...first.fields,
         byte_split_tokens: split,
         tool_call_tokens: calls,
         page_faults_per_round: faults,
         settle_rounds: settleRounds,
-        settled_ns_per_token: sus,
-        settled_floor_ns_per_token: sf,
-        settled_floor_utf8_ns_per_token: sfu,
-        settled_ratio_vs_floor: ratio(sus, sf),
-        settled_ratio_vs_utf8_floor: ratio(sus, sfu),
-        settled_burst8_ns_per_token: sb8,
-        settled_burst8_speedup_vs_push: ratio(sus, sb8),
+        ...settled.fields,
         settled_page_faults_per_round: sFaults,
       };
       settledRows.push([
@@ -690,26 +702,14 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
         settleRounds === null ? "—" : settleRounds < 0 ? "not settled" : String(settleRounds),
         faults === null ? "—" : faults.toFixed(1),
         sFaults === null ? "—" : sFaults.toFixed(1),
-        fmtNs(sf),
-        fmtNs(sfu),
-        fmtNs(sus),
-        fmtX(ratio(sus, sf)),
-        fmtX(ratio(sus, sfu)),
-        fmtNs(sb8),
-        fmtX(ratio(sus, sb8), 2),
+        ...settled.cells,
       ]);
       realisticRows.push([
         m,
         key.replace("-8192", " 8k"),
         String(split ?? "—"),
         String(calls ?? "—"),
-        fmtNs(f),
-        fmtNs(fu),
-        fmtNs(us),
-        fmtX(ratio(us, f)),
-        fmtX(ratio(us, fu)),
-        fmtNs(b8),
-        fmtX(ratio(us, b8), 2),
+        ...first.cells,
       ]);
     }
     realistic[m] = o;
@@ -822,10 +822,7 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
       // Qwen3's realistic 8k reply and byte-split fixture (decode-realistic.ts); every model in `realistic`.
       realistic_fixture_ns_per_token: realNs("qwen3", "realistic-8192", "ours"),
       realistic_fixture_floor_ns_per_token: realNs("qwen3", "realistic-8192", "floor"),
-      realistic_fixture_ratio_vs_floor: ratio(
-        realNs("qwen3", "realistic-8192", "ours"),
-        realNs("qwen3", "realistic-8192", "floor"),
-      ),
+      realistic_fixture_ratio_vs_floor: realisticRatio,
       byte_split_ns_per_token: realNs("qwen3", "bytesplit-8192", "ours"),
       byte_split_floor_ns_per_token: realNs("qwen3", "bytesplit-8192", "floor_utf8"),
       burst8_ns_per_token: realNs("qwen3", "realistic-8192", "ours_burst8"),
@@ -844,10 +841,7 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
       ),
       realistic_fixture_settled_ns_per_token: realNs("qwen3", "realistic-8192", "settled_ours"),
       realistic_fixture_settled_floor_ns_per_token: realNs("qwen3", "realistic-8192", "settled_floor"),
-      realistic_fixture_settled_ratio_vs_floor: ratio(
-        realNs("qwen3", "realistic-8192", "settled_ours"),
-        realNs("qwen3", "realistic-8192", "settled_floor"),
-      ),
+      realistic_fixture_settled_ratio_vs_floor: realisticSettledRatio,
       burst8_settled_speedup_vs_push: ratio(
         realNs("qwen3", "realistic-8192", "settled_ours"),
         realNs("qwen3", "realistic-8192", "settled_ours_burst8"),
