@@ -8,20 +8,15 @@
 // refusals must equal the reference's. Needs /usr/bin/python3 with jinja2 and ../shared/templates.
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TokenizerError } from "../src/index.ts";
 import { encode, type FamilyName, PKG_DIR, renderText, repoRoot, vocab } from "./llama3-support.ts";
+import { sharedRustTokenizer } from "./rust-tokenizers.ts";
 import { havePython } from "./template-support.ts";
 
-interface RustTokenizer {
-  encode(text: string, pair: null, opts: { addSpecialTokens: boolean }): Promise<{ getIds(): number[] }>;
-}
-const rust = (
-  createRequire(import.meta.url)("tokenizers") as { Tokenizer: { fromFile(p: string): RustTokenizer } }
-).Tokenizer.fromFile(join(PKG_DIR, "tokenizer.json"));
+const rust = sharedRustTokenizer(join(PKG_DIR, "tokenizer.json"));
 
 const templates = join(repoRoot, "..", "shared/templates");
 const TEMPLATE: Record<FamilyName, string> = {
