@@ -10,8 +10,8 @@
 // Also per fixture: its byte-split tokens (IDs whose own decode is not valid UTF-8) and its
 // tool-call tokens (IDs pushed while an action was open), counted before timing.
 // Two timings per fixture: the first rounds after start (`warmup` + `rounds`), while V8 is still
-// growing the young generation, so what a round allocates lands on fresh pages and each page
-// fault costs ~10 µs on this VM; and the settled process (`settled_*`): rounds of every
+// growing the young generation, so what a round allocates lands on fresh pages and pays their
+// page faults (bench/README.md); and the settled process (`settled_*`): rounds of every
 // candidate run untimed until SETTLE_CLEAN rounds in a row take no page fault, then `rounds`
 // rounds are timed the same way. Each timing also counts the page faults per round.
 import { readFileSync } from "node:fs";
