@@ -26,7 +26,9 @@ export default defineConfig({
     ],
     testTimeout: 60_000,
     hookTimeout: 60_000,
-    pool: "threads",
+    // Worker processes, not threads: the suites touch a lot of fresh memory, and page faults of
+    // two workers in one process contend on its one address space (more kernel time).
+    pool: "forks",
     // Both cores: many suites wait on child processes (CLI, server, reference tools), and vitest's
     // default (cores - 1) would run every file one after another on a 2-core machine.
     maxWorkers: 2,
