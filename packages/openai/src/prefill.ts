@@ -133,7 +133,8 @@ function build(source: PrefillSource, parts: readonly ResolvedPart[], name: stri
   let run = "";
   const flush = (): void => {
     if (run === "") return;
-    ids.push(...source.encodeText(run).ids);
+    // A loop, not push(...ids): the name is the caller's, and a long one would overflow the stack.
+    for (const id of source.encodeText(run).ids) ids.push(id);
     text += run;
     run = "";
   };

@@ -22,6 +22,14 @@ describe("toolChoicePrefill (Qwen3)", () => {
     expect(p.ids.filter((id) => reserved(id))).toEqual([Q.toolCall]);
   });
 
+  it("a tool name of a million characters is text like any other: no stack-sized limit, no throw", () => {
+    const name = "x y ".repeat(250_000);
+    const p = toolChoicePrefill(qwen3(), chat, { type: "function", name }, 1);
+    if (RequestError.isInstance(p)) throw p;
+    expect(p.ids.length).toBeGreaterThan(200_000);
+    expect(qwen3().decode(p.ids.slice(1))).toBe(`\n{"name": ${JSON.stringify(name)}, "arguments":`);
+  });
+
   it("required: <tool_call> \\n; auto / none: nothing; no open assistant turn: 400", () => {
     const r = toolChoicePrefill(qwen3(), chat, { type: "required" }, 2);
     if (RequestError.isInstance(r)) throw r;

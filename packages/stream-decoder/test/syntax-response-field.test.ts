@@ -177,6 +177,15 @@ describe("response-field body syntax", () => {
     });
   });
 
+  it("a schema with 200k anyOf alternatives casts like a small one (no stack-sized limit, no throw)", () => {
+    const wide = { anyOf: [{ anyOf: Array.from({ length: 200_000 }, () => ({ type: "integer" })) }] };
+    const tools = new Map<string, unknown>([["f", { type: "object", properties: { n: wide } }]]);
+    expect(call(run(KV, ["tool:f\nn: 12"], tools).result)).toEqual({
+      name: "f",
+      arguments: { tool: "f", n: 12 },
+    });
+  });
+
   it("never throws on a malformed body: an error result", () => {
     expect(run(LAX, ["nocall{a:1}"]).result).toEqual({
       error: "the region does not start as its open pattern reads",

@@ -274,7 +274,9 @@ function schemaTypes(schema: unknown, depth = 0): string[] {
   const types: string[] = [];
   if (typeof s.type === "string") types.push(s.type);
   else if (Array.isArray(s.type)) for (const t of s.type) if (typeof t === "string") types.push(t);
-  if (Array.isArray(s.anyOf)) for (const c of s.anyOf) types.push(...schemaTypes(c, depth + 1));
+  // Loops, not push(...inner): the schema is the caller's, and a wide one would overflow the stack.
+  if (Array.isArray(s.anyOf))
+    for (const c of s.anyOf) for (const t of schemaTypes(c, depth + 1)) types.push(t);
   if (s.nullable === true && !types.includes("null")) types.push("null");
   return types;
 }
