@@ -138,6 +138,31 @@ describe("jinja2 semantics kept by the bounded operations", () => {
   });
 });
 
+describe("nesting deeper than the stack", () => {
+  /** The TokenizerError `f` throws (any other outcome fails the test). */
+  const errorFrom = (f: () => unknown): TokenizerError => {
+    try {
+      f();
+    } catch (e) {
+      if (TokenizerError.isInstance(e)) return e;
+      throw e;
+    }
+    throw new Error("no error");
+  };
+  test.each([
+    ["brackets", (n: number) => `{{ ${"(".repeat(n)}1${")".repeat(n)} }}`],
+    ["if blocks", (n: number) => `${"{% if true %}".repeat(n)}x${"{% endif %}".repeat(n)}`],
+    ["filters", (n: number) => `{{ 'a'${"|upper".repeat(n)} }}`],
+    ["operators", (n: number) => `{{ 1${" + 1".repeat(n)} }}`],
+  ])("%s nested 100,000 deep: a typed error that says so", (_what, make) => {
+    const e = errorFrom(() => render(make(100_000)));
+    expect(["template-syntax-error", "template-error"]).toContain(e.type);
+    expect(e.message).toBe(
+      "chat template: nested too deeply (blocks, brackets or operators) for the JavaScript stack",
+    );
+  });
+});
+
 describe("the structure audit of one render is bounded", () => {
   test(`beyond ${MAX_STRUCTURE_ENTRIES} entries the reads are counted in one last entry`, () => {
     const xs = Array.from({ length: 5000 }, (_, i) => `s${i}`);

@@ -40,10 +40,23 @@ export function compileTemplate(source: string): ProgramNode {
   try {
     return parseTemplate(source);
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
+    const why = stackOverflow(e) ? NESTED_TOO_DEEPLY : e instanceof Error ? e.message : String(e);
     throw new TokenizerError("template-syntax-error", `chat template: ${why.slice(0, 200)}`, {});
   }
 }
+
+/** The message for a template whose nesting ran the stack out (parsing or rendering). */
+const NESTED_TOO_DEEPLY = "nested too deeply (blocks, brackets or operators) for the JavaScript stack";
+
+/**
+ * The engine's stack overflow, as opposed to any other error: V8 and JavaScriptCore throw a
+ * RangeError ("Maximum call stack size exceeded"), SpiderMonkey an InternalError ("too much
+ * recursion").
+ */
+const stackOverflow = (e: unknown): boolean =>
+  e instanceof Error &&
+  ((e instanceof RangeError && /call stack/i.test(e.message)) ||
+    (e.name === "InternalError" && /recursion/i.test(e.message)));
 
 /**
  * The globals that hold no per-render state (their state, a joiner's or cycler's, is made when
@@ -214,8 +227,10 @@ export function renderProgram(
       throw new TokenizerError("template-exception", e.message.slice(0, 500), { templateMessage: e.message });
     if (e instanceof TemplateLimitError)
       throw new TokenizerError("template-limit", `chat template: ${e.message}`, { limit: e.limit });
-    if (e instanceof TemplateRuntimeError || e instanceof RangeError)
-      throw new TokenizerError("template-error", `chat template: ${e.message.slice(0, 200)}`, {});
+    if (e instanceof TemplateRuntimeError || e instanceof RangeError || stackOverflow(e)) {
+      const why = stackOverflow(e) ? NESTED_TOO_DEEPLY : (e as Error).message.slice(0, 200);
+      throw new TokenizerError("template-error", `chat template: ${why}`, {});
+    }
     throw e;
   }
 }
