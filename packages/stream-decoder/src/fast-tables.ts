@@ -125,6 +125,8 @@ export function jsonPlainness(t: string): number {
 }
 
 const CODES: number[] = [];
+/** Longest piece copied by flatText (a longer one is kept as it is: rare, and still correct). */
+const FLAT_MAX = 4096;
 
 /**
  * A fresh flat copy of `s`, equal to it: the table's strings then share one representation, so
@@ -134,6 +136,8 @@ const CODES: number[] = [];
 export function flatText(s: string): string {
   const n = s.length;
   if (n === 1) return String.fromCharCode(s.charCodeAt(0));
+  // A piece is the model file's: one that long would pass too many arguments to apply().
+  if (n > FLAT_MAX) return s;
   CODES.length = n;
   for (let i = 0; i < n; i++) CODES[i] = s.charCodeAt(i);
   return String.fromCharCode.apply(null, CODES);
