@@ -7,6 +7,7 @@
 import { describe, expect, test } from "vitest";
 import { compileTemplate, Origins, renderProgram, TokenizerError } from "../src/index.ts";
 import { MAX_STRUCTURE_ENTRIES } from "../src/jinja/interpreter.ts";
+import { errorOf } from "./error-support.ts";
 import { havePython, pythonRenderEach } from "./template-support.ts";
 
 const SMALL = { maxWorkChars: 2_000_000, maxOutputChars: 1_000_000, maxSteps: 200_000 };
@@ -139,23 +140,13 @@ describe("jinja2 semantics kept by the bounded operations", () => {
 });
 
 describe("nesting deeper than the stack", () => {
-  /** The TokenizerError `f` throws (any other outcome fails the test). */
-  const errorFrom = (f: () => unknown): TokenizerError => {
-    try {
-      f();
-    } catch (e) {
-      if (TokenizerError.isInstance(e)) return e;
-      throw e;
-    }
-    throw new Error("no error");
-  };
   test.each([
     ["brackets", (n: number) => `{{ ${"(".repeat(n)}1${")".repeat(n)} }}`],
     ["if blocks", (n: number) => `${"{% if true %}".repeat(n)}x${"{% endif %}".repeat(n)}`],
     ["filters", (n: number) => `{{ 'a'${"|upper".repeat(n)} }}`],
     ["operators", (n: number) => `{{ 1${" + 1".repeat(n)} }}`],
   ])("%s nested 100,000 deep: a typed error that says so", (_what, make) => {
-    const e = errorFrom(() => render(make(100_000)));
+    const e = errorOf(() => render(make(100_000)));
     expect(["template-syntax-error", "template-error"]).toContain(e.type);
     expect(e.message).toBe(
       "chat template: nested too deeply (blocks, brackets or operators) for the JavaScript stack",
