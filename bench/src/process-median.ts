@@ -1,6 +1,9 @@
 // The realistic rows of several worker processes as one result (orchestrate.ts).
 import type { WorkerResult } from "./orchestrate.ts";
 
+/** The middle value (of an even count, the upper of the two middle ones). */
+const middle = (xs: readonly number[]): number => xs.slice().sort((a, b) => a - b)[xs.length >> 1] as number;
+
 /**
  * decode-realistic.ts results of several processes as one: per row and candidate, the median
  * ns/token; a number of the row (page faults per round, rounds to settle, token counts) is its
@@ -20,8 +23,7 @@ export function medianOfProcesses(runs: WorkerResult[], model: string): WorkerRe
     for (const [cand, v] of Object.entries(row)) {
       if (typeof v === "number") {
         const xs = ok.map((r) => rowsOf(r)?.[key]?.[cand]);
-        if (xs.every((x) => typeof x === "number"))
-          row[cand] = (xs as number[]).slice().sort((a, b) => a - b)[xs.length >> 1] as number;
+        if (xs.every((x) => typeof x === "number")) row[cand] = middle(xs as number[]);
         continue;
       }
       if (typeof v !== "object" || v === null || typeof v.ns_per_token !== "number") continue;
@@ -30,9 +32,8 @@ export function medianOfProcesses(runs: WorkerResult[], model: string): WorkerRe
         return typeof x === "object" && x !== null ? x.ns_per_token : undefined;
       });
       if (xs.some((x) => typeof x !== "number")) continue;
-      const sorted = (xs as number[]).slice().sort((a, b) => a - b);
       Object.assign(v, {
-        ns_per_token: sorted[sorted.length >> 1],
+        ns_per_token: middle(xs as number[]),
         ns_per_token_processes: xs,
       });
     }

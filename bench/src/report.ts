@@ -648,6 +648,16 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
    * One timing of a realistic row (`prefix` "": its first rounds; "settled_": once settled): the
    * summary fields, each named with `prefix`, and the table cells from the floor column on.
    */
+  /** The headers of realTiming's cells. */
+  const realTimingHeaders = [
+    "floor",
+    "UTF-8 floor",
+    "ours",
+    "ours/floor",
+    "ours/UTF-8 floor",
+    "ours, pushMany(8)",
+    "push / pushMany(8)",
+  ];
   const realTiming = (m: string, key: string, prefix: string): { fields: Obj; cells: string[] } => {
     const f = realNs(m, key, `${prefix}floor`);
     const fu = realNs(m, key, `${prefix}floor_utf8`);
@@ -715,19 +725,7 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     realistic[m] = o;
   }
   const realisticTable = table(
-    [
-      "model",
-      "generation",
-      "byte-split tokens",
-      "tool-call tokens",
-      "floor",
-      "UTF-8 floor",
-      "ours",
-      "ours/floor",
-      "ours/UTF-8 floor",
-      "ours, pushMany(8)",
-      "push / pushMany(8)",
-    ],
+    ["model", "generation", "byte-split tokens", "tool-call tokens", ...realTimingHeaders],
     realisticRows,
   );
   const settledTable = table(
@@ -737,13 +735,7 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
       "rounds to settle",
       "page faults / round, first rounds",
       "page faults / round, settled",
-      "floor",
-      "UTF-8 floor",
-      "ours",
-      "ours/floor",
-      "ours/UTF-8 floor",
-      "ours, pushMany(8)",
-      "push / pushMany(8)",
+      ...realTimingHeaders,
     ],
     settledRows,
   );
