@@ -392,7 +392,7 @@ export class StreamDecoder implements Decoder {
     return (
       (this.begun ? 0 : SLOW_NOT_BEGUN) |
       (this.state > S_ACTION ? SLOW_STATE : 0) |
-      (this.utf.len > 0 ? SLOW_UTF8 : 0) |
+      (this.utf.held !== 0 ? SLOW_UTF8 : 0) |
       (this.atStart ? SLOW_AT_START : 0) |
       (this.heldNl > 0 ? SLOW_HELD_NL : 0) |
       (this.lstrip || this.dropPos >= 0 || this.plainPending ? SLOW_LEAD : 0) |
@@ -1016,7 +1016,7 @@ export class StreamDecoder implements Decoder {
   // ---- pieces ----
 
   private textPiece(id: number): void {
-    if (this.utf.len > 0) {
+    if (this.utf.held !== 0) {
       const f = this.utf.flush();
       if (f !== "") this.spanText(f);
       if (this.isStopped) return;
@@ -1033,7 +1033,7 @@ export class StreamDecoder implements Decoder {
     const b = this.spec.bytes[id];
     this.atStart = false;
     if (b === undefined) return;
-    // First sight of a byte piece: its split, for pushOther's byte path.
+    // First sight of a byte piece: its split, for knownSplit.
     let sp = this.splits;
     if (sp === null) {
       sp = byteSplitsOf(this.spec);
@@ -1046,7 +1046,7 @@ export class StreamDecoder implements Decoder {
 
   private controlPiece(): void {
     if (this.firstPiece) this.atStart = false;
-    if (this.spec.controlFlushes && this.utf.len > 0) {
+    if (this.spec.controlFlushes && this.utf.held !== 0) {
       const f = this.utf.flush();
       if (f !== "") this.spanText(f);
     }
@@ -1057,7 +1057,7 @@ export class StreamDecoder implements Decoder {
    * (or are dropped when the template wrote them), held stop-string text goes out.
    */
   private closeSpan(drop: number): void {
-    if (this.utf.len > 0) {
+    if (this.utf.held !== 0) {
       const f = this.utf.flush();
       if (f !== "") this.spanText(f);
       if (this.isStopped) return;
@@ -1108,7 +1108,7 @@ export class StreamDecoder implements Decoder {
    * Only the block's own close marker (and message ends, role markers, stops) leave reasoning.
    */
   private markerInReasoning(id: number): void {
-    if (this.utf.len > 0) {
+    if (this.utf.held !== 0) {
       const f = this.utf.flush();
       if (f !== "") this.spanText(f);
       if (this.isStopped) return;
@@ -1679,8 +1679,20 @@ export class StreamDecoder implements Decoder {
         this.actionPiece(id, t);
         return;
       }
-    }
+    } else if (this.knownSplit(id)) return;
     this.pushOther(id, t);
+  }
+
+  /**
+   * A byte piece seen before, in an open text span with at most held bytes and newlines: its
+   * split (splitPiece; true: done). Tried before pushOther, whose size would keep it a call.
+   */
+  private knownSplit(id: number): boolean {
+    const sp = this.splits;
+    if (sp === null || (this.slow & ~(SLOW_UTF8 | SLOW_HELD_NL)) !== 0 || typeof id !== "number")
+      return false;
+    const p = sp[id];
+    return p !== undefined && p !== null && this.splitPiece(p);
   }
 
   /** push() of everything but the two uncounted fast modes; `t` is push()'s table read. */
@@ -1726,12 +1738,6 @@ export class StreamDecoder implements Decoder {
       }
     } else if (typeof id === "number") {
       const slow = this.slow;
-      const sp = this.splits;
-      if (sp !== null && (slow & ~(SLOW_UTF8 | SLOW_HELD_NL)) === 0) {
-        // A byte piece seen before, in an open text span with at most held bytes and newlines.
-        const p = sp[id];
-        if (p !== undefined && p !== null && this.splitPiece(p)) return;
-      }
       // A newline-ending piece seen before (an entry in the rule's cut table: class TextNl)
       // with only SLOW_HELD_NL or nothing set: what textNlPush -> leanNewline do, from the
       // table (no class table, no text table, no scan for the trailing newlines).
@@ -1770,12 +1776,12 @@ export class StreamDecoder implements Decoder {
     if (out === undefined) return false;
     // Nothing held and no trailing "\n": the newline rules keep it as it is (shaped()).
     if (out !== "") {
-      if (this.heldNl === 0 && out.charCodeAt(out.length - 1) !== 10) this.emitText(out);
+      if (this.heldNl === 0 && !p.midEndsNl) this.emitText(out);
       else this.shaped(out);
     }
     this.setSlow(
       (this.slow & ~(SLOW_UTF8 | SLOW_HELD_NL)) |
-        (this.utf.len > 0 ? SLOW_UTF8 : 0) |
+        (this.utf.held !== 0 ? SLOW_UTF8 : 0) |
         (this.heldNl > 0 ? SLOW_HELD_NL : 0),
     );
     if (--this.left === 0) this.finish("max_tokens");
@@ -2050,7 +2056,7 @@ export class StreamDecoder implements Decoder {
           }
           continue;
         }
-      }
+      } else if (this.knownSplit(id)) continue;
       this.pushOther(id, t);
     }
   }

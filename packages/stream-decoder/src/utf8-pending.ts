@@ -11,27 +11,46 @@
 
 const REPLACEMENT = "\uFFFD";
 
+/**
+ * The bytes a per-byte path works on (held bytes, then the piece's, at most 4 at a time), one
+ * for every stream: each path fills it from `held` and packs it back before it returns, and
+ * calls nothing in between, so no two streams use it at once.
+ */
+const SCRATCH = new Uint8Array(4);
+
 export class Utf8Pending {
-  private readonly buf = new Uint8Array(4);
-  /** Number of held bytes (0..3 between calls). Read by the decoder's fast-path check. */
-  len = 0;
+  /**
+   * The held bytes (0..3 between calls) packed little-endian, their count above bit 24 (0:
+   * nothing held): one small integer, so the split path moves a piece's held tail in one store.
+   * The per-byte paths unpack it into SCRATCH.
+   */
+  held = 0;
+  /** Number of bytes in SCRATCH while a per-byte path runs. */
+  private n = 0;
   private readonly perByte: boolean;
 
   constructor(mode: "per-byte" | "maximal-subpart") {
     this.perByte = mode === "per-byte";
   }
 
+  /** Number of held bytes (0..3). */
+  get len(): number {
+    return this.held >>> 24;
+  }
+
   reset(): void {
-    this.len = 0;
+    this.held = 0;
   }
 
   /** Adds bytes; returns the text that became complete (possibly ""). */
   feed(bytes: Uint8Array): string {
+    this.unpack();
     let out = "";
     for (let i = 0; i < bytes.length; i++) {
-      this.buf[this.len++] = bytes[i] as number;
+      SCRATCH[this.n++] = bytes[i] as number;
       out += this.drain(false);
     }
+    this.pack();
     return out;
   }
 
@@ -41,47 +60,58 @@ export class Utf8Pending {
    * do not (then feed() decides the replacement characters).
    */
   feedSplit(p: ByteSplit): string | undefined {
-    let out = p.mid;
-    const k = this.len;
-    if (k === 0) {
+    const held = this.held;
+    if (held === 0) {
       if (p.lead !== 0) return undefined;
-    } else {
-      if (p.lead === 0) return undefined;
-      const held = this.packed();
-      if (held === p.memoHeld) out = p.memoOut;
-      else if (held === p.memoHeld2) out = p.memoOut2;
-      else {
-        const r = this.complete(p, k);
-        if (r === undefined || r === "") return r;
-        out = r;
-        p.memoHeld2 = p.memoHeld;
-        p.memoOut2 = p.memoOut;
-        p.memoHeld = held;
-        p.memoOut = r;
-      }
+      this.held = p.tail;
+      return p.mid;
     }
-    const t = p.tailBytes;
-    const b = this.buf;
-    for (let i = 0; i < p.tailLen; i++) b[i] = (t >>> (8 * i)) & 0xff;
-    this.len = p.tailLen;
-    return out;
+    if (p.lead === 0) return undefined;
+    if (held === p.memoHeld) {
+      this.held = p.memoNext;
+      return p.memoOut;
+    }
+    if (held === p.memoHeld2) {
+      this.held = p.memoNext2;
+      return p.memoOut2;
+    }
+    const r = this.complete(p);
+    if (r === undefined) return undefined;
+    p.memoHeld2 = p.memoHeld;
+    p.memoOut2 = p.memoOut;
+    p.memoNext2 = p.memoNext;
+    p.memoHeld = held;
+    p.memoOut = r;
+    p.memoNext = this.held;
+    return r;
   }
 
-  /** The held bytes packed little-endian, their count above bit 24. */
-  private packed(): number {
-    const b = this.buf;
-    let v = this.len << 24;
-    for (let i = 0; i < this.len; i++) v |= (b[i] as number) << (8 * i);
-    return v;
+  private unpack(): void {
+    const h = this.held;
+    const n = h >>> 24;
+    const b = SCRATCH;
+    for (let i = 0; i < n; i++) b[i] = (h >>> (8 * i)) & 0xff;
+    this.n = n;
+  }
+
+  /** `buf` back into `held` (at most 3 bytes: a complete sequence never stays in it). */
+  private pack(): void {
+    const b = SCRATCH;
+    let v = this.n << 24;
+    for (let i = 0; i < this.n; i++) v |= (b[i] as number) << (8 * i);
+    this.held = v;
   }
 
   /**
-   * feedSplit with `k` held bytes, for a piece that starts with continuation bytes: the
-   * completed character and the piece's middle; "" when the sequence is still incomplete (the
-   * bytes were added to the held ones); undefined when the bytes are not valid UTF-8.
+   * feedSplit with bytes held, for a piece that starts with continuation bytes: the completed
+   * character and the piece's middle, the piece's tail now held; or "" when the sequence is
+   * still incomplete (the bytes were added to the held ones); undefined when the bytes are not
+   * valid UTF-8 (nothing changed).
    */
-  private complete(p: ByteSplit, k: number): string | undefined {
-    const b = this.buf;
+  private complete(p: ByteSplit): string | undefined {
+    this.unpack();
+    const b = SCRATCH;
+    const k = this.n;
     const lead = p.lead;
     const need = seqLen(b[0] as number);
     if (k + lead > need) return undefined;
@@ -89,22 +119,28 @@ export class Utf8Pending {
     if (!validPrefix(b, 0, k + lead)) return undefined;
     if (k + lead < need) {
       // Still incomplete: only a piece of nothing but continuation bytes can add to it.
-      if (p.mid !== "" || p.tailLen !== 0) return undefined;
-      this.len = k + lead;
+      if (p.mid !== "" || p.tail !== 0) return undefined;
+      this.n = k + lead;
+      this.pack();
       return "";
     }
+    this.held = p.tail;
     const cp = String.fromCodePoint(this.codePoint(need));
     return p.mid === "" ? cp : cp + p.mid;
   }
 
   /** The span ends: everything held is resolved (incomplete sequences -> U+FFFD). */
   flush(): string {
-    return this.len === 0 ? "" : this.drain(true);
+    if (this.held === 0) return "";
+    this.unpack();
+    const out = this.drain(true);
+    this.held = 0;
+    return out;
   }
 
   private drain(final: boolean): string {
     let out = "";
-    while (this.len > 0) {
+    while (this.n > 0) {
       const r = this.perByte ? this.checkPerByte() : this.checkMaximal();
       if (r > 0) {
         out += String.fromCodePoint(this.codePoint(r));
@@ -113,7 +149,7 @@ export class Utf8Pending {
         if (!final) break;
         // Cut short at the end of the span.
         out += REPLACEMENT;
-        this.shift(this.perByte ? 1 : this.len);
+        this.shift(this.perByte ? 1 : this.n);
       } else {
         out += REPLACEMENT;
         this.shift(-r);
@@ -123,13 +159,13 @@ export class Utf8Pending {
   }
 
   private shift(n: number): void {
-    const b = this.buf;
-    for (let i = n; i < this.len; i++) b[i - n] = b[i] as number;
-    this.len -= n;
+    const b = SCRATCH;
+    for (let i = n; i < this.n; i++) b[i - n] = b[i] as number;
+    this.n -= n;
   }
 
   private codePoint(n: number): number {
-    const b = this.buf;
+    const b = SCRATCH;
     const b0 = b[0] as number;
     if (n === 1) return b0;
     if (n === 2) return ((b0 & 0x1f) << 6) | ((b[1] as number) & 0x3f);
@@ -144,7 +180,7 @@ export class Utf8Pending {
 
   /** >0: a complete valid sequence of that length; 0: incomplete so far; <0: drop -r bytes as one U+FFFD. */
   private checkMaximal(): number {
-    const b = this.buf;
+    const b = SCRATCH;
     const b0 = b[0] as number;
     if (b0 < 0x80) return 1;
     let need: number;
@@ -160,20 +196,20 @@ export class Utf8Pending {
       if (b0 === 0xf0) lo = 0x90;
       else if (b0 === 0xf4) hi = 0x8f;
     } else return -1;
-    for (let i = 1; i < this.len; i++) {
+    for (let i = 1; i < this.n; i++) {
       const x = b[i] as number;
       const l = i === 1 ? lo : 0x80;
       const h = i === 1 ? hi : 0xbf;
       if (x < l || x > h) return -i;
     }
-    return this.len - 1 >= need ? need + 1 : 0;
+    return this.n - 1 >= need ? need + 1 : 0;
   }
 
   // SentencePiece util DecodeUTF8/IsValidDecodeUTF8: structural check (lead + trail bytes),
   // then overlong / surrogate / range checks on the finished code point; any failure costs
   // exactly one byte.
   private checkPerByte(): number {
-    const b = this.buf;
+    const b = SCRATCH;
     const b0 = b[0] as number;
     if (b0 < 0x80) return 1;
     let need: number;
@@ -188,8 +224,8 @@ export class Utf8Pending {
       need = 3;
       min = 0x10000;
     } else return -1;
-    for (let i = 1; i < this.len; i++) if (((b[i] as number) & 0xc0) !== 0x80) return -1;
-    if (this.len - 1 < need) return 0;
+    for (let i = 1; i < this.n; i++) if (((b[i] as number) & 0xc0) !== 0x80) return -1;
+    if (this.n - 1 < need) return 0;
     const cp = this.codePoint(need + 1);
     if (cp < min || (cp >= 0xd800 && cp < 0xe000) || cp > 0x10ffff) return -1;
     return need + 1;
@@ -209,24 +245,36 @@ export class ByteSplit {
     readonly lead: number,
     readonly leadBytes: number,
     readonly mid: string,
-    /** Trailing incomplete sequence (0..3 bytes), packed little-endian in `tailBytes`. */
-    readonly tailLen: number,
-    readonly tailBytes: number,
-  ) {}
+    /**
+     * The trailing incomplete sequence (0..3 bytes) as Utf8Pending holds it: packed
+     * little-endian, its count above bit 24 (0: none).
+     */
+    readonly tail: number,
+  ) {
+    this.midEndsNl = mid.charCodeAt(mid.length - 1) === 10;
+  }
 
   /**
-   * The last held prefix this piece completed (held bytes packed like `leadBytes`, with their
-   * count above bit 24; -1: none) and the text that gave: a piece usually follows the same
-   * prefix (an emoji's second half its first half), so its character is made once.
+   * `mid` ends in "\n", so does every text feedSplit returns for this piece (else it ends in
+   * a completed multi-byte character, or is ""): the newline rules' test without reading it.
+   */
+  readonly midEndsNl: boolean;
+
+  /**
+   * The last held prefix this piece followed (packed as Utf8Pending holds it; -1: none), the
+   * text that gave and what was held after it: a piece usually follows the same prefix (an
+   * emoji's second half its first half), so its character is made once.
    */
   memoHeld = -1;
   memoOut = "";
+  memoNext = 0;
   /**
-   * The prefix completed before that one, and its text: a continuation piece that ends several
-   * characters (a rare CJK tail after two different leads) alternates between two.
+   * The prefix before that one, its text and what was held after: a continuation piece that
+   * ends several characters (a rare CJK tail after two different leads) alternates between two.
    */
   memoHeld2 = -1;
   memoOut2 = "";
+  memoNext2 = 0;
 }
 
 /** Length of the sequence a lead byte starts (1..4), 0 for a byte that cannot start one. */
@@ -283,7 +331,7 @@ export function byteSplitOf(bytes: Uint8Array): ByteSplit | null {
     if (!validPrefix(bytes, i, len)) return null;
     i += len;
   }
-  let tailBytes = 0;
-  for (let j = tail; j < n; j++) tailBytes |= (bytes[j] as number) << (8 * (j - tail));
-  return new ByteSplit(lead, leadBytes, STRICT.decode(bytes.subarray(lead, tail)), n - tail, tailBytes);
+  let held = (n - tail) << 24;
+  for (let j = tail; j < n; j++) held |= (bytes[j] as number) << (8 * (j - tail));
+  return new ByteSplit(lead, leadBytes, STRICT.decode(bytes.subarray(lead, tail)), held);
 }

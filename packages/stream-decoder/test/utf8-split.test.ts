@@ -52,7 +52,8 @@ describe("byte pieces: the split path equals the per-byte path", () => {
 
   it("splits made once per piece and reused (as the decoder keeps one per ID): their memos of completed prefixes", () => {
     // A few lead pieces and the continuation pieces that complete them, drawn in any order, so
-    // one continuation piece completes different held prefixes in turn.
+    // one continuation piece completes different held prefixes in turn; single continuation
+    // bytes also extend a prefix that stays incomplete (an emoji in three pieces).
     const pool = [
       [0xe4],
       [0xe5],
@@ -61,6 +62,8 @@ describe("byte pieces: the split path equals the per-byte path", () => {
       [0xb8, 0x80],
       [0x98, 0x80],
       [0x80, 0x80, 0x61],
+      [0x80],
+      [0xa8],
       [0x41],
     ].map((xs) => Uint8Array.from(xs));
     fc.assert(
