@@ -20,6 +20,11 @@ const LABELS_BY_UNIT = {
       "Stream decoder vs the floor on a realistic Qwen3 reply (reasoning, code, CJK, emoji, a long tool call)",
     decoder_realistic_settled_within_3x_floor:
       "The same, in a process whose young generation has settled (no page fault per round)",
+    tools_rows_within_4x_floor: "Stream decoder vs the floor on tool-call generations, worst row",
+  },
+  "x the UTF-8 floor's time": {
+    byte_split_within_2x_utf8_floor:
+      "Stream decoder on byte-split tokens (emoji, rare CJK) vs a floor that reassembles UTF-8, worst model",
   },
   "x the time": {
     stop_strings_within_1_5x_decoder: "Stream decoder with 2 stop strings vs without",
@@ -32,6 +37,7 @@ const LABELS_BY_UNIT = {
       "Best JS alternative (windowed re-decode) vs the stream decoder, worst row",
   },
   "x faster": {
+    burst8_at_least_1_2x_push: "pushMany with 8 IDs per call vs push per ID, realistic Qwen3 reply",
     encode_qwen3_ge_hf_js: "Qwen3 encoding vs @huggingface/tokenizers",
     encode_qwen3_ge_3x_tiktoken_wasm: "Qwen3 encoding vs tiktoken (WASM, same ranks), paired",
     encode_qwen3_cold_ge_1_8x_tiktoken_wasm: "Qwen3 encoding of cold text vs tiktoken (WASM), paired",

@@ -278,6 +278,12 @@ export class StreamDecoder implements Decoder {
   /** The open action's parser cuts a list of calls (BodyParser.feedCall). */
   private callList = false;
   /**
+   * The parser's defersPlain as read after it last took text (or a separator, or opened): it
+   * changes only then, and reading it per token would be a getter call on one of several
+   * parser classes.
+   */
+  private defers = false;
+  /**
    * Action text so far, but for `run`: a string grown per chunk, i.e. a rope that V8 makes flat
    * only when someone reads its text (the consumer of action_end.raw, or a parser that reads
    * it at the close), so an action costs one concatenation per token and no copy.
@@ -546,13 +552,14 @@ export class StreamDecoder implements Decoder {
       plain[id] = f;
     }
     if (f === PLAIN_YES) {
-      if (p.defersPlain === true && this.deferPlain(t)) return;
+      if (this.defers && this.deferPlain(t)) return;
       if (this.run !== "") this.flushRun(p);
       (p.feedPlain as (text: string) => void).call(p, t);
     } else {
       if (this.run !== "") this.flushRun(p);
       p.feed(t);
     }
+    this.defers = p.defersPlain === true;
     this.keepAction(t);
   }
 
@@ -571,6 +578,7 @@ export class StreamDecoder implements Decoder {
     this.run = "";
     this.raw += r;
     (p.feedPlain as (text: string) => void).call(p, r);
+    this.defers = p.defersPlain === true;
   }
 
   /**
@@ -581,9 +589,10 @@ export class StreamDecoder implements Decoder {
     if (this.parserReads) {
       const p = this.parser as BodyParser;
       // A piece with no table entry (a byte piece's characters, an emoji) inside a string.
-      if (p.defersPlain === true && jsonPlainness(t) === PLAIN_YES && this.deferPlain(t)) return;
+      if (this.defers && jsonPlainness(t) === PLAIN_YES && this.deferPlain(t)) return;
       if (this.run !== "") this.flushRun(p);
       p.feed(t);
+      this.defers = p.defersPlain === true;
     }
     this.keepAction(t);
   }
@@ -984,6 +993,7 @@ export class StreamDecoder implements Decoder {
     this.plainFeeder = this.parserReads && p?.feedPlain !== undefined && p.feedCall === undefined ? p : null;
     if (this.plainFeeder !== null && this.jsonPlain === null) this.jsonPlain = jsonPlainOf(this.spec);
     this.callList = p !== null && p.feedCall !== undefined;
+    this.defers = p !== null && p.defersPlain === true;
   }
 
   private endAction(): void {
@@ -1321,6 +1331,7 @@ export class StreamDecoder implements Decoder {
     if (p === null) return;
     if (this.run !== "") this.flushRun(p);
     p.separator();
+    this.defers = p.defersPlain === true;
   }
 
   // ---- text markers and open text ----
