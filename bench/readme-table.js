@@ -20,7 +20,8 @@ const LABELS_BY_UNIT = {
       "Stream decoder vs the floor on a realistic Qwen3 reply (reasoning, code, CJK, emoji, a long tool call)",
     decoder_realistic_settled_within_3x_floor:
       "The same, in a process whose young generation has settled (no page fault per round)",
-    tools_rows_within_4x_floor: "Stream decoder vs the floor on tool-call generations, worst row",
+    tool_call_rows_within_4x_floor:
+      "Stream decoder vs the floor on Llama 3.x and DeepSeek V3 tool-call generations, worst row",
   },
   "x the UTF-8 floor's time": {
     byte_split_within_2x_utf8_floor:

@@ -768,10 +768,19 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     target: ">= 1.2 (push ns / pushMany(8) ns per ID, qwen3 realistic 8k, first rounds)",
     met: burst8 !== null && burst8 >= 1.2,
   };
-  targets.tools_rows_within_4x_floor = {
-    value: toolsMax,
-    target: "<= 4 (every tools row of the decoder table, in-process, alternating)",
-    met: toolsMax !== null && toolsMax <= 4,
+  // The families as data that write tool calls in their own syntaxes (Llama 3.x, DeepSeek V3).
+  let familyToolsMax: Num = null;
+  for (const m of ["llama31", "deepseek-v3"]) {
+    for (const { kind, n } of inp.plan[m] ?? []) {
+      if (kind !== "tools") continue;
+      const r = ratio(ours(m, `${kind}-${n}`, "ours"), ours(m, `${kind}-${n}`, "floor"));
+      if (r !== null && (familyToolsMax === null || r > familyToolsMax)) familyToolsMax = r;
+    }
+  }
+  targets.tool_call_rows_within_4x_floor = {
+    value: familyToolsMax,
+    target: "<= 4 (the Llama 3.x and DeepSeek V3 tools rows, in-process, alternating)",
+    met: familyToolsMax !== null && familyToolsMax <= 4,
   };
 
   // The template path row (bench/src/template-bench.ts): CPU-time ratios (best rounds; per-round pairs).
