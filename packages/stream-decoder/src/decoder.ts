@@ -36,6 +36,7 @@ import {
   jsonPlainness,
   jsonPlainOf,
   type NlAllCut,
+  nl2TextOf,
   nlAllCutOf,
   nlCutOf,
   nlTextOf,
@@ -182,6 +183,8 @@ export class StreamDecoder implements Decoder {
   private readonly specPlain: (string | undefined)[];
   /** nlTextOf(spec), once a newline rule needed it. */
   private nlText: (string | undefined)[] | null = null;
+  /** nl2TextOf(spec), once a paragraph break was held. */
+  private nl2Text: (string | undefined)[] | null = null;
   /** nlCutOf(spec), once a newline rule needed it. */
   private nlCut: (string | undefined)[] | null = null;
   /** nlAllCutOf(spec), once the NL_ALL rule needed it. */
@@ -1821,6 +1824,21 @@ export class StreamDecoder implements Decoder {
     return s;
   }
 
+  /** "\n\n" + t for class Text ID `id` (text t), flat, from the spec's nl2TextOf table. */
+  private afterTwoNewlines(id: number, t: string): string {
+    let n2 = this.nl2Text;
+    if (n2 === null) {
+      n2 = nl2TextOf(this.spec);
+      this.nl2Text = n2;
+    }
+    let s = n2[id];
+    if (s === undefined) {
+      s = flatText("\n\n" + t);
+      n2[id] = s;
+    }
+    return s;
+  }
+
   /** t minus its last "\n" for class TextNl ID `id` (text t), flat, from the spec's nlCutOf table. */
   private withoutLastNewline(id: number, t: string): string {
     let nc = this.nlCut;
@@ -1916,6 +1934,15 @@ export class StreamDecoder implements Decoder {
       this.heldNl = 0;
       this.setSlow(0);
       this.emitDerived(AFTER_NEWLINE, id, s);
+      if (this.matcher !== null) this.setSlow(this.slow);
+      return;
+    }
+    if (this.lean && this.heldNl === 2 && this.nlMode !== NL_NONE) {
+      // The same after a paragraph break ("\n\n" held under NL_ALL): "\n\n" + t from a table.
+      const s = this.afterTwoNewlines(id, t);
+      this.heldNl = 0;
+      this.setSlow(0);
+      this.emitText(s);
       if (this.matcher !== null) this.setSlow(this.slow);
       return;
     }

@@ -31,6 +31,13 @@ export function nlTextOf(spec: DecoderSpec): (string | undefined)[] {
   return specTable(NL_TEXT, spec);
 }
 
+const NL2_TEXT = new WeakMap<DecoderSpec, (string | undefined)[]>();
+
+/** Like nlTextOf: for a class Text ID, "\n\n" + its text (the token after a held paragraph break). */
+export function nl2TextOf(spec: DecoderSpec): (string | undefined)[] {
+  return specTable(NL2_TEXT, spec);
+}
+
 const NL_CUT = new WeakMap<DecoderSpec, (string | undefined)[]>();
 
 /**
