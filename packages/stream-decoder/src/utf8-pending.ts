@@ -1,6 +1,6 @@
 // Incomplete UTF-8 held as bytes between tokens (harmony's approach; guessing from a decoded
-// text that ends in U+FFFD would confuse a real U+FFFD with a cut character). One fixed 4-byte
-// buffer per stream: no allocation per byte.
+// text that ends in U+FFFD would confuse a real U+FFFD with a cut character). The held bytes
+// are one small integer per stream: no allocation per byte.
 //
 // Two replacement policies, chosen by the text model's decode table so that the streamed
 // output equals the reference one-shot decode exactly:
@@ -86,6 +86,7 @@ export class Utf8Pending {
     return r;
   }
 
+  /** `held` into SCRATCH (and its count into `n`). */
   private unpack(): void {
     const h = this.held;
     const n = h >>> 24;
@@ -94,7 +95,7 @@ export class Utf8Pending {
     this.n = n;
   }
 
-  /** `buf` back into `held` (at most 3 bytes: a complete sequence never stays in it). */
+  /** SCRATCH back into `held` (at most 3 bytes: a complete sequence never stays in it). */
   private pack(): void {
     const b = SCRATCH;
     let v = this.n << 24;
