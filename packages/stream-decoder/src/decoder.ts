@@ -33,6 +33,7 @@ import type { DecoderErrorCode, DecoderHandler, MessageHeader, StopInfo, StopRea
 import {
   byteSplitsOf,
   flatText,
+  joinedText,
   jsonPlainness,
   jsonPlainOf,
   type NlAllCut,
@@ -1802,41 +1803,28 @@ export class StreamDecoder implements Decoder {
     return true;
   }
 
-  /**
-   * shaped(t) for plain text `t` (non-empty, no trailing "\n") when only SLOW_HELD_NL is set
-   * (no leading-text rule, not NL_AFTER_ACTION): under NL_ONE / NL_ALL the held run, then t,
-   * go out as one chunk and nothing is held after it; under NL_NONE shaped() emits t alone.
-   */
+  /** The spec's nlTextOf table, kept on the decoder at its first use. */
   private makeNlText(): (string | undefined)[] {
     const n = nlTextOf(this.spec);
     this.nlText = n;
     return n;
   }
 
+  /** The spec's nl2TextOf table, kept on the decoder at its first use. */
+  private makeNl2Text(): (string | undefined)[] {
+    const n = nl2TextOf(this.spec);
+    this.nl2Text = n;
+    return n;
+  }
+
   /** "\n" + t for class Text ID `id` (text t), flat, from the spec's nlTextOf table. */
   private afterOneNewline(id: number, t: string): string {
-    const nlt = this.nlText ?? this.makeNlText();
-    let s = nlt[id];
-    if (s === undefined) {
-      s = flatText("\n" + t);
-      nlt[id] = s;
-    }
-    return s;
+    return joinedText(this.nlText ?? this.makeNlText(), id, "\n", t);
   }
 
   /** "\n\n" + t for class Text ID `id` (text t), flat, from the spec's nl2TextOf table. */
   private afterTwoNewlines(id: number, t: string): string {
-    let n2 = this.nl2Text;
-    if (n2 === null) {
-      n2 = nl2TextOf(this.spec);
-      this.nl2Text = n2;
-    }
-    let s = n2[id];
-    if (s === undefined) {
-      s = flatText("\n\n" + t);
-      n2[id] = s;
-    }
-    return s;
+    return joinedText(this.nl2Text ?? this.makeNl2Text(), id, "\n\n", t);
   }
 
   /** t minus its last "\n" for class TextNl ID `id` (text t), flat, from the spec's nlCutOf table. */

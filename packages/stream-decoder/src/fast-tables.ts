@@ -38,6 +38,16 @@ export function nl2TextOf(spec: DecoderSpec): (string | undefined)[] {
   return specTable(NL2_TEXT, spec);
 }
 
+/** `prefix` + t for ID `id` (text t), flat, from `table` (the entry made at the ID's first use). */
+export function joinedText(table: (string | undefined)[], id: number, prefix: string, t: string): string {
+  let s = table[id];
+  if (s === undefined) {
+    s = flatText(prefix + t);
+    table[id] = s;
+  }
+  return s;
+}
+
 const NL_CUT = new WeakMap<DecoderSpec, (string | undefined)[]>();
 
 /**
