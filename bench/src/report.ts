@@ -739,15 +739,20 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     ],
     settledRows,
   );
-  // Every tools row of the decoder table (every model), ours / floor in one process.
-  let toolsMax: Num = null;
-  for (const m of inp.decoderModels ?? inp.models) {
-    for (const { kind, n } of inp.plan[m] ?? []) {
-      if (kind !== "tools") continue;
-      const r = ratio(ours(m, `${kind}-${n}`, "ours"), ours(m, `${kind}-${n}`, "floor"));
-      if (r !== null && (toolsMax === null || r > toolsMax)) toolsMax = r;
+  /** The largest ours / floor (in one process) of the decoder table's tools rows of `models`. */
+  const toolsRowsMax = (models: readonly string[]): Num => {
+    let max: Num = null;
+    for (const m of models) {
+      for (const { kind, n } of inp.plan[m] ?? []) {
+        if (kind !== "tools") continue;
+        const r = ratio(ours(m, `${kind}-${n}`, "ours"), ours(m, `${kind}-${n}`, "floor"));
+        if (r !== null && (max === null || r > max)) max = r;
+      }
     }
-  }
+    return max;
+  };
+  // Every tools row of the decoder table (every model).
+  const toolsMax = toolsRowsMax(inp.decoderModels ?? inp.models);
   // The decoder targets of the realistic rows and the tools rows (read after those tables).
   let splitMax: Num = null;
   for (const m of Object.keys((R.decode_realistic as Obj | undefined) ?? {})) {
@@ -769,14 +774,7 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     met: burst8 !== null && burst8 >= 1.2,
   };
   // The families as data that write tool calls in their own syntaxes (Llama 3.x, DeepSeek V3).
-  let familyToolsMax: Num = null;
-  for (const m of ["llama31", "deepseek-v3"]) {
-    for (const { kind, n } of inp.plan[m] ?? []) {
-      if (kind !== "tools") continue;
-      const r = ratio(ours(m, `${kind}-${n}`, "ours"), ours(m, `${kind}-${n}`, "floor"));
-      if (r !== null && (familyToolsMax === null || r > familyToolsMax)) familyToolsMax = r;
-    }
-  }
+  const familyToolsMax = toolsRowsMax(["llama31", "deepseek-v3"]);
   targets.tool_call_rows_within_4x_floor = {
     value: familyToolsMax,
     target: "<= 4 (the Llama 3.x and DeepSeek V3 tools rows, in-process, alternating)",
