@@ -576,13 +576,16 @@ export class StreamDecoder implements Decoder {
     return true;
   }
 
-  /** The deferred run (non-empty) to the raw text and, as one chunk, to the parser `p`. */
+  /**
+   * The deferred run (non-empty) to the raw text and, as one chunk, to the parser `p`. Every
+   * caller gives `p` more (a chunk, a separator) or ends the action, so `defers` is read after
+   * that, not here.
+   */
   private flushRun(p: BodyParser): void {
     const r = this.run;
     this.run = "";
     this.raw += r;
     (p.feedPlain as (text: string) => void).call(p, r);
-    this.defers = p.defersPlain === true;
   }
 
   /**
