@@ -227,8 +227,9 @@ export function renderProgram(
       throw new TokenizerError("template-exception", e.message.slice(0, 500), { templateMessage: e.message });
     if (e instanceof TemplateLimitError)
       throw new TokenizerError("template-limit", `chat template: ${e.message}`, { limit: e.limit });
-    if (e instanceof TemplateRuntimeError || e instanceof RangeError || stackOverflow(e)) {
-      const why = stackOverflow(e) ? NESTED_TOO_DEEPLY : (e as Error).message.slice(0, 200);
+    const deep = stackOverflow(e);
+    if (e instanceof TemplateRuntimeError || e instanceof RangeError || deep) {
+      const why = deep ? NESTED_TOO_DEEPLY : (e as Error).message.slice(0, 200);
       throw new TokenizerError("template-error", `chat template: ${why}`, {});
     }
     throw e;
