@@ -29,9 +29,11 @@ export default defineConfig({
     // Worker processes, not threads: the suites touch a lot of fresh memory, and page faults of
     // two workers in one process contend on its one address space (more kernel time).
     pool: "forks",
-    // Both cores: many suites wait on child processes (CLI, server, reference tools), and vitest's
-    // default (cores - 1) would run every file one after another on a 2-core machine.
-    maxWorkers: 2,
+    // One more worker than this machine's two cores: many suites block on child processes (CLI,
+    // server, reference tools) or wait on a browser, and a third worker keeps both cores busy then.
+    // (vitest's default, cores - 1, would run every file one after another on two cores; four
+    // workers contend for the cores and take longer than three.)
+    maxWorkers: 3,
     // The known-slow files first (test-support/slow-files.ts), so no long file starts last.
     sequence: { sequencer: SlowFirstSequencer },
     // A worker keeps the shared-modules suites' modules (and the tokenizers their support modules

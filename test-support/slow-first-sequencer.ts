@@ -1,6 +1,6 @@
-// vitest sequencer: the known-slow files start first, so that with two workers no long file
-// starts last and keeps one worker busy after the other is done (the wall time of a run is the
-// busier worker's). vitest's own order (longest first from its results cache, else the larger
+// vitest sequencer: the known-slow files start first, so that no long file starts last and
+// keeps one worker busy after the others are done (the wall time of a run is the busiest
+// worker's). vitest's own order (longest first from its results cache, else the larger
 // file first) knows nothing on a fresh clone, where a short file that runs a reference tool can
 // come last; ./slow-files.ts lists those files, slowest first.
 //
