@@ -16,10 +16,14 @@ const script = join(repoRoot, "test-vectors/gen/template_render.py");
 const batchScript = join(here, "template-render-batch.py");
 const NOW = "2024-07-26T10:00:00";
 
+/** havePython()'s answer, asked once per worker (each ask starts a Python process). */
+let pythonFound: boolean | undefined;
+
 /** True when /usr/bin/python3 with jinja2 is available (the live cross-checks need it). */
 export function havePython(): boolean {
-  if (!existsSync(python)) return false;
-  return spawnSync(python, ["-c", "import jinja2"], { encoding: "utf8" }).status === 0;
+  pythonFound ??=
+    existsSync(python) && spawnSync(python, ["-c", "import jinja2"], { encoding: "utf8" }).status === 0;
+  return pythonFound;
 }
 
 export type RefResult = { readonly text: string } | { readonly error: string };
