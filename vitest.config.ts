@@ -29,10 +29,10 @@ export default defineConfig({
     // Worker processes, not threads: the suites touch a lot of fresh memory, and page faults of
     // two workers in one process contend on its one address space (more kernel time).
     pool: "forks",
-    // One more worker than this machine's two cores: many suites block on child processes (CLI,
-    // server, reference tools) or wait on a browser, and a third worker keeps both cores busy then.
+    // Three workers: many suites block on child processes (CLI, server, reference tools) or wait
+    // on a browser, and on a two-core machine a third worker keeps both cores busy meanwhile.
     // (vitest's default, cores - 1, would run every file one after another on two cores; four
-    // workers contend for the cores and take longer than three.)
+    // workers contended for the cores and took longer than three.)
     maxWorkers: 3,
     // The known-slow files first (test-support/slow-files.ts), so no long file starts last.
     sequence: { sequencer: SlowFirstSequencer },
