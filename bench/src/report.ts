@@ -644,10 +644,6 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     familyRows,
   );
 
-  /**
-   * One timing of a realistic row (`prefix` "": its first rounds; "settled_": once settled): the
-   * summary fields, each named with `prefix`, and the table cells from the floor column on.
-   */
   /** The headers of realTiming's cells. */
   const realTimingHeaders = [
     "floor",
@@ -658,6 +654,10 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     "ours, pushMany(8)",
     "push / pushMany(8)",
   ];
+  /**
+   * One timing of a realistic row (`prefix` "": its first rounds; "settled_": once settled): the
+   * summary fields, each named with `prefix`, and the table cells from the floor column on.
+   */
   const realTiming = (m: string, key: string, prefix: string): { fields: Obj; cells: string[] } => {
     const f = realNs(m, key, `${prefix}floor`);
     const fu = realNs(m, key, `${prefix}floor_utf8`);
@@ -739,26 +739,29 @@ export function buildReport(inp: Input): { summary: Obj; tables: string; markdow
     ],
     settledRows,
   );
-  /** The largest ours / floor (in one process) of the decoder table's tools rows of `models`. */
-  const toolsRowsMax = (models: readonly string[]): Num => {
+  /** The largest of the values that are known (null: none is). */
+  const largest = (values: readonly Num[]): Num => {
     let max: Num = null;
-    for (const m of models) {
-      for (const { kind, n } of inp.plan[m] ?? []) {
-        if (kind !== "tools") continue;
-        const r = ratio(ours(m, `${kind}-${n}`, "ours"), ours(m, `${kind}-${n}`, "floor"));
-        if (r !== null && (max === null || r > max)) max = r;
-      }
-    }
+    for (const v of values) if (v !== null && (max === null || v > max)) max = v;
     return max;
   };
+  /** The largest ours / floor (in one process) of the decoder table's tools rows of `models`. */
+  const toolsRowsMax = (models: readonly string[]): Num =>
+    largest(
+      models.flatMap((m) =>
+        (inp.plan[m] ?? [])
+          .filter(({ kind }) => kind === "tools")
+          .map(({ kind, n }) => ratio(ours(m, `${kind}-${n}`, "ours"), ours(m, `${kind}-${n}`, "floor"))),
+      ),
+    );
   // Every tools row of the decoder table (every model).
   const toolsMax = toolsRowsMax(inp.decoderModels ?? inp.models);
   // The decoder targets of the realistic rows and the tools rows (read after those tables).
-  let splitMax: Num = null;
-  for (const m of Object.keys((R.decode_realistic as Obj | undefined) ?? {})) {
-    const r = ratio(realNs(m, "bytesplit-8192", "ours"), realNs(m, "bytesplit-8192", "floor_utf8"));
-    if (r !== null && (splitMax === null || r > splitMax)) splitMax = r;
-  }
+  const splitMax = largest(
+    Object.keys((R.decode_realistic as Obj | undefined) ?? {}).map((m) =>
+      ratio(realNs(m, "bytesplit-8192", "ours"), realNs(m, "bytesplit-8192", "floor_utf8")),
+    ),
+  );
   const burst8 = ratio(
     realNs("qwen3", "realistic-8192", "ours"),
     realNs("qwen3", "realistic-8192", "ours_burst8"),
