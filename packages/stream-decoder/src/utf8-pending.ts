@@ -97,10 +97,7 @@ export class Utf8Pending {
 
   /** SCRATCH back into `held` (at most 3 bytes: a complete sequence never stays in it). */
   private pack(): void {
-    const b = SCRATCH;
-    let v = this.n << 24;
-    for (let i = 0; i < this.n; i++) v |= (b[i] as number) << (8 * i);
-    this.held = v;
+    this.held = packed(SCRATCH, 0, this.n);
   }
 
   /**
@@ -332,7 +329,12 @@ export function byteSplitOf(bytes: Uint8Array): ByteSplit | null {
     if (!validPrefix(bytes, i, len)) return null;
     i += len;
   }
-  let held = (n - tail) << 24;
-  for (let j = tail; j < n; j++) held |= (bytes[j] as number) << (8 * (j - tail));
-  return new ByteSplit(lead, leadBytes, STRICT.decode(bytes.subarray(lead, tail)), held);
+  return new ByteSplit(lead, leadBytes, STRICT.decode(bytes.subarray(lead, tail)), packed(bytes, tail, n));
+}
+
+/** bytes[from, to) (at most 3) as Utf8Pending holds them: little-endian, their count above bit 24. */
+function packed(bytes: Uint8Array, from: number, to: number): number {
+  let v = (to - from) << 24;
+  for (let j = from; j < to; j++) v |= (bytes[j] as number) << (8 * (j - from));
+  return v;
 }
