@@ -16,7 +16,10 @@ afterEach(async () => {
 async function through(mode: Hostility, engine: "vllm" | "sglang", hugeBytes?: number) {
   const up: Hostile = await hostileUpstream(mode, hugeBytes !== undefined ? { hugeBytes } : {});
   open.push(up);
-  const opts = { upstream: up.url, model: "m", idleTimeoutMs: 300 };
+  // Only the stalling upstreams are meant to time out; every other mode gets a timeout that a
+  // loaded machine cannot reach, so a slow writer never turns its failure into a 504.
+  const idleTimeoutMs = mode.startsWith("stall-") ? 300 : 30_000;
+  const opts = { upstream: up.url, model: "m", idleTimeoutMs };
   const e: Engine = engine === "vllm" ? await createVllmEngine(opts) : await createSglangEngine(opts);
   const srv: Running = await start(tokenizer("qwen3"), e);
   open.push(srv);
