@@ -203,15 +203,20 @@ export type TemplateFormatOptions = TemplateLoadOptions & { readonly format: "te
 /**
  * A tokenizer from in-memory files (any runtime: browsers, workers, edge, Node). Same
  * verification and typed errors as the directory loader; errors name the file by its key.
- * `format: "template"` builds the template-format tokenizer (template/from-files.ts).
+ * `format: "template"` builds the template-format tokenizer (template/from-files.ts). Either
+ * format takes the model file's `tables` from an earlier load (exportModelTables).
  */
-export function fromFiles(files: TokenizerFiles, options: TemplateFormatOptions): TemplateTokenizer;
+export function fromFiles(
+  files: TokenizerFiles,
+  options: TemplateFormatOptions & Pick<LoadOptions, "tables">,
+): TemplateTokenizer;
 export function fromFiles(files: TokenizerFiles, options?: LoadOptions): ChatTokenizer;
 export function fromFiles(
   files: TokenizerFiles,
-  options: LoadOptions | TemplateFormatOptions = {},
+  options: LoadOptions | (TemplateFormatOptions & Pick<LoadOptions, "tables">) = {},
 ): ChatTokenizer | TemplateTokenizer {
-  if (options.format === "template") return buildTemplateTokenizer(files, options, (name) => name);
+  if (options.format === "template")
+    return buildTemplateTokenizer(files, options, (name) => name, options.tables);
   return buildTokenizer(files, options, (name) => name);
 }
 
