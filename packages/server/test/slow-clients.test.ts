@@ -107,6 +107,9 @@ describe("slow and greedy clients", () => {
     // Three half-sent bodies of 3000 bytes: the first two fit in 8192, the third does not.
     const a = halfSent(s.url, `${bodyHead(4000)}${pad}`);
     const b = halfSent(s.url, `${bodyHead(4000)}${pad}`);
+    // Both are accepted, and then given time to have their bytes read (on a loaded machine a
+    // fixed wait alone could end before the server accepted them).
+    await until(() => s.server.stats().open === 2);
     await new Promise((r) => setTimeout(r, 100));
     const c = await halfSent(s.url, `${bodyHead(4000)}${pad}`).closed;
     expect(c.text).toMatch(/^HTTP\/1\.1 503/);
