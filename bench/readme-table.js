@@ -22,6 +22,8 @@ const LABELS_BY_UNIT = {
       "The same, in a process whose young generation has settled (no page fault per round)",
     tool_call_rows_within_4x_floor:
       "Stream decoder vs the floor on Llama 3.x and DeepSeek V3 tool-call generations, worst row",
+    tool_call_rows_settled_within_4x_floor:
+      "The same, in a process whose young generation has settled (no page fault per round)",
   },
   "x the UTF-8 floor's time": {
     byte_split_within_2x_utf8_floor:

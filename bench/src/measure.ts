@@ -66,6 +66,38 @@ export async function alternate(
   return res;
 }
 
+/**
+ * Rounds in a row without a page fault that make a process settled, and the most rounds tried
+ * (bench/README.md "Realistic replies": the first rounds of a process allocate on young-generation
+ * pages that nothing touched before).
+ */
+const SETTLE_CLEAN = 20;
+const SETTLE_MAX = 3000;
+
+const pageFaults = (): number => process.resourceUsage().minorPageFault;
+
+/** alternate(), and the page faults per round (every candidate once) over its rounds. */
+export async function timedWithFaults(
+  cands: readonly Candidate[],
+  opts: { warmup: number; rounds: number },
+): Promise<{ t: Record<string, Timing>; faults: number }> {
+  const f0 = pageFaults();
+  const t = await alternate(cands, opts);
+  return { t, faults: (pageFaults() - f0) / (opts.warmup + opts.rounds) };
+}
+
+/** Untimed rounds of every candidate until SETTLE_CLEAN in a row take no page fault: how many ran (-1: none did). */
+export async function settle(cands: readonly Candidate[]): Promise<number> {
+  let clean = 0;
+  let r = 0;
+  for (; r < SETTLE_MAX && clean < SETTLE_CLEAN; r++) {
+    const f0 = pageFaults();
+    for (const c of cands) await c.run();
+    clean = pageFaults() === f0 ? clean + 1 : 0;
+  }
+  return clean >= SETTLE_CLEAN ? r : -1;
+}
+
 export interface AllocStats {
   tokens: number;
   gc_events: number;

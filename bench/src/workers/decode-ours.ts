@@ -6,6 +6,10 @@
 //              (a no-op consumer; no event objects).
 //   ours_stop  the same with 2 stop strings active that never occur in the fixture (checked:
 //              every run must end with reason "eos"), so every token goes through matching.
+// A `tools` row is also timed settled (floor and ours; measure.ts settle, as decode-realistic.ts)
+// once every row of its model has had its first rounds, so no row's process history changes:
+// the first rounds pay page faults for what a call allocates on young-generation pages nothing
+// touched before (bench/README.md), and `settled_*` is the same code in a process past that.
 // Also: allocation/GC per million tokens (v8.GCProfiler, measure.ts) on the headline
 // fixture, and per-stream memory: 10,000 live decoders, each mid-stream.
 import { readFileSync } from "node:fs";
@@ -13,7 +17,16 @@ import { compileDecoderSpecFor, createDecoder, type StopInfo } from "@chatwire/s
 import { floorCandidate } from "../decode-candidates.ts";
 import { isFamily, loadFamily } from "../family-fixtures.ts";
 import { type Fixture, loadFixture } from "../fixtures.ts";
-import { allocation, alternate, type Candidate, heapUsedAfterGc, reply, request, SINK } from "../measure.ts";
+import {
+  allocation,
+  type Candidate,
+  heapUsedAfterGc,
+  reply,
+  request,
+  SINK,
+  settle,
+  timedWithFaults,
+} from "../measure.ts";
 import { loadOurs } from "../ours.ts";
 import { sinkHandler, sinkText } from "../sink-handler.ts";
 
@@ -104,6 +117,7 @@ for (const [model, cfg] of Object.entries(req.models)) {
       for (let i = 0; i < ids.length; i++) floorCb(pieces[ids[i] as number] as string);
     }
   }
+  const toSettle: { row: Record<string, unknown>; name: string; cands: Candidate[] }[] = [];
   for (const file of cfg.fixtures) {
     const fx = loadFixture(file);
     const ids = fx.ids;
@@ -144,17 +158,33 @@ for (const [model, cfg] of Object.entries(req.models)) {
         return n;
       },
     };
-    const t = await alternate([floor, ours, oursStop, oursReset], { warmup: req.warmup, rounds: req.rounds });
-    const row = {
+    const { t, faults } = await timedWithFaults([floor, ours, oursStop, oursReset], {
+      warmup: req.warmup,
+      rounds: req.rounds,
+    });
+    const row: Record<string, unknown> = {
       floor: t.floor,
       ours: t.ours,
       ours_stop: t.ours_stop,
       ours_reset: t.ours_reset,
       stop_reasons: [...reasons],
+      page_faults_per_round: faults,
     };
+    if (fx.kind === "tools") toSettle.push({ row, name: `${fx.kind}-${fx.n}`, cands: [floor, ours] });
     (m.rows as Record<string, unknown>)[`${fx.kind}-${fx.n}`] = row;
     process.stderr.write(
-      `ours ${model} ${fx.kind}-${fx.n}: floor ${t.floor?.ns_per_token.toFixed(1)} ours ${t.ours?.ns_per_token.toFixed(1)} stop ${t.ours_stop?.ns_per_token.toFixed(1)} ns/token (${[...reasons]})\n`,
+      `ours ${model} ${fx.kind}-${fx.n}: floor ${t.floor?.ns_per_token.toFixed(1)} ours ${t.ours?.ns_per_token.toFixed(1)} stop ${t.ours_stop?.ns_per_token.toFixed(1)} ns/token (${[...reasons]}), ${faults.toFixed(1)} page faults/round\n`,
+    );
+  }
+  for (const { row, name, cands } of toSettle) {
+    const settleRounds = await settle(cands);
+    const settled = await timedWithFaults(cands, { warmup: 0, rounds: req.rounds });
+    row.settle_rounds = settleRounds;
+    row.settled_floor = settled.t.floor;
+    row.settled_ours = settled.t.ours;
+    row.settled_page_faults_per_round = settled.faults;
+    process.stderr.write(
+      `ours ${model} ${name} settled after ${settleRounds} rounds: floor ${settled.t.floor?.ns_per_token.toFixed(1)} ours ${settled.t.ours?.ns_per_token.toFixed(1)} ns/token\n`,
     );
   }
   out[model] = m;

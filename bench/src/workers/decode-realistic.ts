@@ -12,13 +12,13 @@
 // Two timings per fixture: the first rounds after start (`warmup` + `rounds`), while V8 is still
 // growing the young generation, so what a round allocates lands on fresh pages and pays their
 // page faults (bench/README.md); and the settled process (`settled_*`): rounds of every
-// candidate run untimed until SETTLE_CLEAN rounds in a row take no page fault, then `rounds`
+// candidate run untimed until 20 rounds in a row take no page fault (measure.ts settle), then `rounds`
 // rounds are timed the same way. Each timing also counts the page faults per round.
 import { readFileSync } from "node:fs";
 import { compileDecoderSpecFor, createDecoder } from "@chatwire/stream-decoder";
 import { floorCandidate } from "../decode-candidates.ts";
 import { loadFamily } from "../family-fixtures.ts";
-import { alternate, type Candidate, reply, request, type Timing } from "../measure.ts";
+import { type Candidate, reply, request, settle, timedWithFaults } from "../measure.ts";
 import { loadOurs } from "../ours.ts";
 import type { RealisticFixture } from "../realistic-fixture.ts";
 import { sinkHandler, sinkText } from "../sink-handler.ts";
@@ -29,34 +29,6 @@ interface Req {
   rounds: number;
 }
 const req = request<Req>();
-/** Rounds in a row without a page fault that make a process settled, and the most rounds tried. */
-const SETTLE_CLEAN = 20;
-const SETTLE_MAX = 3000;
-
-const pageFaults = (): number => process.resourceUsage().minorPageFault;
-
-/** alternate(), and the page faults per round (every candidate once) over its rounds. */
-async function timed(
-  cands: readonly Candidate[],
-  opts: { warmup: number; rounds: number },
-): Promise<{ t: Record<string, Timing>; faults: number }> {
-  const f0 = pageFaults();
-  const t = await alternate(cands, opts);
-  return { t, faults: (pageFaults() - f0) / (opts.warmup + opts.rounds) };
-}
-
-/** Untimed rounds of every candidate until SETTLE_CLEAN in a row take no page fault: how many ran. */
-async function settle(cands: readonly Candidate[]): Promise<number> {
-  let clean = 0;
-  let r = 0;
-  for (; r < SETTLE_MAX && clean < SETTLE_CLEAN; r++) {
-    const f0 = pageFaults();
-    for (const c of cands) await c.run();
-    clean = pageFaults() === f0 ? clean + 1 : 0;
-  }
-  return clean >= SETTLE_CLEAN ? r : -1;
-}
-
 const handler = sinkHandler();
 
 const out: Record<string, unknown> = {};
@@ -167,9 +139,9 @@ for (const [model, cfg] of Object.entries(req.models)) {
     const cands = [floor, floorUtf8, ours, burst8];
     // Pre-warm (tier-up before timing, as decode-ours.ts).
     for (let pass = 0; pass < 3; pass++) for (const c of cands) c.run();
-    const { t, faults } = await timed(cands, { warmup: req.warmup, rounds: req.rounds });
+    const { t, faults } = await timedWithFaults(cands, { warmup: req.warmup, rounds: req.rounds });
     const settleRounds = await settle(cands);
-    const settled = await timed(cands, { warmup: 0, rounds: req.rounds });
+    const settled = await timedWithFaults(cands, { warmup: 0, rounds: req.rounds });
     rows[`${fx.kind}-${fx.n}`] = {
       tokens: n,
       byte_split_tokens: byteSplit,
