@@ -86,7 +86,10 @@ export async function timedWithFaults(
   return { t, faults: (pageFaults() - f0) / (opts.warmup + opts.rounds) };
 }
 
-/** Untimed rounds of every candidate until SETTLE_CLEAN in a row take no page fault: how many ran (-1: none did). */
+/**
+ * Untimed rounds of every candidate until SETTLE_CLEAN in a row take no page fault: how many ran
+ * (-1: no such stretch within SETTLE_MAX rounds).
+ */
 export async function settle(cands: readonly Candidate[]): Promise<number> {
   let clean = 0;
   let r = 0;

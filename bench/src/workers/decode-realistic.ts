@@ -12,8 +12,8 @@
 // Two timings per fixture: the first rounds after start (`warmup` + `rounds`), while V8 is still
 // growing the young generation, so what a round allocates lands on fresh pages and pays their
 // page faults (bench/README.md); and the settled process (`settled_*`): rounds of every
-// candidate run untimed until 20 rounds in a row take no page fault (measure.ts settle), then `rounds`
-// rounds are timed the same way. Each timing also counts the page faults per round.
+// candidate run untimed until a stretch of them takes no page fault (measure.ts settle), then
+// `rounds` rounds are timed the same way. Each timing also counts the page faults per round.
 import { readFileSync } from "node:fs";
 import { compileDecoderSpecFor, createDecoder } from "@chatwire/stream-decoder";
 import { floorCandidate } from "../decode-candidates.ts";
