@@ -80,11 +80,12 @@ export const command: Command = {
       process.stdout.write(`${stringifyLine(explainLine(explain()))}\n`);
       return null;
     }
-    const vocabSize = tokenizer.textModel.vocabSize;
-    const outside = stopTokenIds.find((id) => id >= vocabSize);
+    // Every ID the model has, reserved ones included (ChatGLM3's sit above its text model's).
+    const idCount = specFor(undefined).classes.length;
+    const outside = stopTokenIds.find((id) => id >= idCount);
     if (outside !== undefined)
       throw new UsageError(
-        `--stop-token ${outside} is not in the vocabulary (IDs 0..${vocabSize - 1})`,
+        `--stop-token ${outside} is not an ID of the model (IDs 0..${idCount - 1})`,
         "stop-token-out-of-vocabulary",
       );
     const options: DecoderOptions = {
