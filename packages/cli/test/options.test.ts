@@ -147,18 +147,24 @@ describe("--stop-token", () => {
     });
   });
 
-  it.skipIf(!haveFixtures())("ChatGLM3: its reserved IDs, above the SentencePiece pieces, are IDs of the model", () => {
-    // <|assistant|> = 64796 (the SentencePiece model has 64,789 pieces; 64789..64797 are reserved).
-    const glm = fixturePath("chatglm3");
-    usageLine(cli(["decode", "--tokenizer", glm, "--stop-token", "64798"]), "stop-token-out-of-vocabulary");
-    const ok = cli(["decode", "--tokenizer", glm, "--stop-token", "64796"], [{ ids: [30910, 64796, 30910] }]);
-    expect(ok.code).toBe(0);
-    expect(((ok.out[0]?.events ?? []) as { type: string; reason?: string }[]).at(-1)).toEqual({
-      type: "stop",
-      reason: "stop_token",
-      token: 64796,
-    });
-  });
+  it.skipIf(!haveFixtures())(
+    "ChatGLM3: its reserved IDs, above the SentencePiece pieces, are IDs of the model",
+    () => {
+      // <|assistant|> = 64796 (the SentencePiece model has 64,789 pieces; 64789..64797 are reserved).
+      const glm = fixturePath("chatglm3");
+      usageLine(cli(["decode", "--tokenizer", glm, "--stop-token", "64798"]), "stop-token-out-of-vocabulary");
+      const ok = cli(
+        ["decode", "--tokenizer", glm, "--stop-token", "64796"],
+        [{ ids: [30910, 64796, 30910] }],
+      );
+      expect(ok.code).toBe(0);
+      expect(((ok.out[0]?.events ?? []) as { type: string; reason?: string }[]).at(-1)).toEqual({
+        type: "stop",
+        reason: "stop_token",
+        token: 64796,
+      });
+    },
+  );
 });
 
 describe("audits and unknown top-level fields", () => {
