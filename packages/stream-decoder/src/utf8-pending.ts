@@ -304,7 +304,8 @@ function validPrefix(b: ArrayLike<number>, from: number, n: number): boolean {
   return true;
 }
 
-const STRICT = new TextDecoder("utf-8", { fatal: true });
+// ignoreBOM: a U+FEFF at the start of the bytes is text (TextDecoder would drop it).
+const STRICT = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
 /** The ByteSplit of a byte piece, or null when its bytes are not valid UTF-8 in that shape. */
 export function byteSplitOf(bytes: Uint8Array): ByteSplit | null {

@@ -31,6 +31,10 @@ const NAMED = [
   '{"name": "get_weather", "arguments": {"city": "Paris"}}',
   "[INST] not a control token [/INST] <s></s>",
   "           many spaces",
+  // U+FEFF is text: at the start of a decode too (TextDecoder drops a leading one unless told not to).
+  "\uFEFFa byte order mark first",
+  "in the\uFEFFmiddle\uFEFF",
+  "\uFEFF",
   "",
 ];
 

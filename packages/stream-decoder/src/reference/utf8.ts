@@ -28,6 +28,9 @@ function codePoint(seq: readonly number[]): number {
   return cp;
 }
 
+/** A U+FEFF is a character of the text like any other: TextDecoder would drop one at the start. */
+const whatwgDecoder = () => new TextDecoder("utf-8", { ignoreBOM: true });
+
 export class ReferenceUtf8 {
   private readonly perByte: boolean;
   private whatwg: InstanceType<typeof TextDecoder>;
@@ -36,7 +39,7 @@ export class ReferenceUtf8 {
 
   constructor(mode: "per-byte" | "maximal-subpart") {
     this.perByte = mode === "per-byte";
-    this.whatwg = new TextDecoder("utf-8");
+    this.whatwg = whatwgDecoder();
   }
 
   /** Adds a byte piece; returns the characters it completed (possibly ""). */
@@ -55,7 +58,7 @@ export class ReferenceUtf8 {
 
   reset(): void {
     this.held = [];
-    this.whatwg = new TextDecoder("utf-8");
+    this.whatwg = whatwgDecoder();
   }
 
   private drain(final: boolean): string {

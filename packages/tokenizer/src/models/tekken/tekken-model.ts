@@ -44,8 +44,10 @@ const latin1 = (b: Uint8Array): string => {
   return s;
 };
 
-const fatal = new TextDecoder("utf-8", { fatal: true });
-const lossy = new TextDecoder("utf-8");
+// ignoreBOM: a token's U+FEFF is text (Python's bytes.decode("utf-8") keeps it; TextDecoder would
+// drop one at the start of the bytes).
+const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const lossy = new TextDecoder("utf-8", { ignoreBOM: true });
 const encoder = new TextEncoder();
 
 function validUtf8(b: Uint8Array): string | undefined {
