@@ -77,9 +77,12 @@ export function parseHarmonyHeader(
   return out;
 }
 
-/** The JSON arguments of a harmony tool call (the whole message content). */
-export function parseHarmonyArguments(raw: string): { readonly [key: string]: JsonValue } | string {
-  const text = raw.trim();
+/**
+ * The JSON arguments of a harmony tool call (the whole message content). JSON.parse allows JSON's
+ * own whitespace around the value and nothing else: the streamed argument deltas (this same text)
+ * must parse to the call a client is given.
+ */
+export function parseHarmonyArguments(text: string): { readonly [key: string]: JsonValue } | string {
   let v: unknown;
   try {
     v = JSON.parse(text);

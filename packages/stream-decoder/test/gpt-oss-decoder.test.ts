@@ -303,6 +303,32 @@ describe.runIf(run)("gpt-oss decoder", () => {
       expect(messagesOf(events).map((m) => m.content)).toEqual(["x", "y", "ok"]);
     });
 
+    it("call arguments: JSON's whitespace around the object is allowed, other whitespace is invalid JSON (as the streamed deltas are)", async () => {
+      const callOf = async (content: string) => {
+        const events = checkStream(
+          await hfIds(
+            `<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>${content}<|call|>`,
+          ),
+          spec,
+          { streamToolCalls: true },
+        );
+        const streamed = events.flatMap((e) => (e.type === "tool_call_arguments" ? [e.text] : [])).join("");
+        expect(streamed).toBe(content);
+        return events.find((e) => e.type === "action_end") as { call?: unknown; error?: string };
+      };
+      for (const ws of [" ", "\n", "\t", "\r\n "])
+        expect((await callOf(`${ws}{"city": "Paris"}${ws}`)).call).toEqual({
+          name: "get_weather",
+          arguments: { city: "Paris" },
+        });
+      // JSON.parse of the streamed text fails for these, so the call is an error, not a call.
+      for (const ws of ["\u00a0", "\u2028", "\u3000", "\ufeff"]) {
+        const end = await callOf(`${ws}{"city": "Paris"}${ws}`);
+        expect(end.call, JSON.stringify(ws)).toBeUndefined();
+        expect(end.error, JSON.stringify(ws)).toMatch(/^invalid JSON/);
+      }
+    });
+
     it("a stop token inside a header, a truncated header", async () => {
       const a = checkStream(await hfIds("<|channel|>fin<|return|>"), spec);
       expect(a.some((e) => e.type === "error" && e.code === "invalid-header")).toBe(true);
