@@ -14,7 +14,13 @@ import { loadTemplateTokenizerSync } from "@chatwire/tokenizer/node";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { sharedRustTokenizer } from "../../tokenizer/test/rust-tokenizers.ts";
-import { createDecoder, type DecoderEvent, type DecoderOptions, eventCollector } from "../src/index.ts";
+import {
+  createDecoder,
+  createReferenceDecoder,
+  type DecoderEvent,
+  type DecoderOptions,
+  eventCollector,
+} from "../src/index.ts";
 import { ByteRun, byteRunTable } from "../src/template-decoding/byte-run.ts";
 import { compileTemplateDecoderSpec } from "../src/template-spec.ts";
 import { repoRoot } from "./models.ts";
@@ -125,6 +131,33 @@ describe("Gemma 3 byte-fallback runs: streamed equals HF ByteFallback", () => {
     );
     // The property saw runs that are invalid as a whole (the case the per-byte rule gets wrong).
     expect(invalidRuns).toBeGreaterThan(50);
+  });
+  test("property (HF Rust reference): a stop token ID that is a byte piece stops there; the text is HF's decode of the IDs before it", async () => {
+    const bytePiece = fc
+      .constantFrom(0x41, 0xe4, 0xbd, 0xa0, 0xf0, 0xa0, 0x9c, 0x8e, 0xc3, 0xa9, 0xaa, 0xff)
+      .map(byteId);
+    const ids = fc.array(fc.oneof({ weight: 5, arbitrary: bytePiece }, fc.constantFrom(...TEXT_IDS)), {
+      minLength: 1,
+      maxLength: 12,
+    });
+    await fc.assert(
+      fc.asyncProperty(ids, fc.nat(), fc.integer({ min: 1, max: 5 }), async (xs, at, burst) => {
+        const stopIds = xs.filter((x) => !TEXT_IDS.includes(x));
+        if (stopIds.length === 0) return;
+        const stopId = stopIds[at % stopIds.length] as number;
+        const k = xs.indexOf(stopId);
+        const hf = await rust.decode(xs.slice(0, k), false);
+        for (const make of [createDecoder, createReferenceDecoder]) {
+          const c = eventCollector();
+          const d = make(spec, c, { stopTokenIds: [stopId] });
+          for (let i = 0; i < xs.length; i += burst) d.pushMany(xs.slice(i, i + burst));
+          d.end();
+          expect(texts(c.events).join(""), make.name).toBe(hf);
+          expect(c.events.at(-1), make.name).toEqual({ type: "stop", reason: "stop_token", token: stopId });
+        }
+      }),
+      { numRuns: 300, seed: 17 },
+    );
   });
   test("a stop string inside a byte run's text matches once the run is resolved", () => {
     const ids = [...word, ...[...new TextEncoder().encode("你好")].map(byteId), ...word];

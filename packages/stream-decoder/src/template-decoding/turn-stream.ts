@@ -34,6 +34,12 @@ export abstract class TurnStream implements Decoder {
   private readonly maxTokens: number;
   /** HF ByteFallback runs, or null (the table's own byte rule applies). */
   private readonly bytes: ByteRun | null;
+  /**
+   * The caller's stop token IDs, when there is a byte filter: a byte piece among them ends the
+   * run before it and reaches the turn's decoder as itself (the filter would hold it, or pass a
+   * stand-in for it, and the turn's decoder would never see the stop).
+   */
+  private readonly stopIds: ReadonlySet<number>;
   private count = 0;
   private ended = false;
   /** This layer reported the stream's stop (an inner decoder's own stop is the subclass's). */
@@ -73,6 +79,7 @@ export abstract class TurnStream implements Decoder {
     this.openings = openings.sort((a, b) => b[0].length - a[0].length);
     this.bytes =
       turns.byteRun === null ? null : new ByteRun(turns.byteRun, options.maxBufferedChars ?? 1_000_000);
+    this.stopIds = new Set(this.bytes === null ? [] : (options.stopTokenIds ?? []));
   }
 
   /** An inner decoder stopped the stream on its own. */
@@ -99,7 +106,10 @@ export abstract class TurnStream implements Decoder {
     if (this.stopped) return;
     this.count++;
     if (this.bytes === null) this.route(id);
-    else this.bytes.push(id, this.sink);
+    else if (this.stopIds.has(id)) {
+      // The run ends before the stop ID (resolved by HF's rule for the span it closes).
+      if (this.bytes.end(this.sink)) this.route(id);
+    } else this.bytes.push(id, this.sink);
     if (this.count === this.maxTokens && !this.stopped) this.stop({ reason: "max_tokens" });
   }
 
