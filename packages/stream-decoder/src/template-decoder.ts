@@ -151,6 +151,12 @@ export class TemplateDecoder extends TurnStream {
 
   // ---- routing ----
 
+  protected passesToTurn(id: number): boolean {
+    return (
+      this.state === T_TURN && !((this.proxy.role !== null && this.opensTurn(id)) || this.singleOpening(id))
+    );
+  }
+
   protected route(id: number): void {
     if (this.state === T_BETWEEN) {
       this.matchOpening(id);

@@ -96,6 +96,13 @@ export class ReferenceTemplateDecoder extends TurnStream {
     return new ReferenceDecoder(spec, handler, options);
   }
 
+  protected passesToTurn(id: number): boolean {
+    if (this.pendingEnd || this.between) return false;
+    const openings = this.openings;
+    const opensUserEnd = this.userRole !== null && openings.some(([ids]) => ids[0] === id);
+    return !opensUserEnd && !openings.some(([ids]) => ids.length === 1 && ids[0] === id);
+  }
+
   protected route(id: number): void {
     if (this.pendingEnd) {
       this.matchCallTurn(id);

@@ -35,9 +35,10 @@ export abstract class TurnStream implements Decoder {
   /** HF ByteFallback runs, or null (the table's own byte rule applies). */
   private readonly bytes: ByteRun | null;
   /**
-   * The caller's stop token IDs, when there is a byte filter: a byte piece among them ends the
-   * run before it and reaches the turn's decoder as itself (the filter would hold it, or pass a
-   * stand-in for it, and the turn's decoder would never see the stop).
+   * The caller's stop token IDs. One that this layer would hold (a byte of a run, a turn
+   * opening, the call turn's opening text) or take as an opening stops the stream here, as if
+   * the stream had ended before it: the turn's decoder would never see it. One the turn's
+   * decoder takes as it is stops there (a marker's move first, as in a native decoder).
    */
   private readonly stopIds: ReadonlySet<number>;
   private count = 0;
@@ -53,7 +54,8 @@ export abstract class TurnStream implements Decoder {
 
   /** Routes one ID past the byte filter; false once the stream stopped. */
   private readonly sink = (id: number): boolean => {
-    this.route(id);
+    if (this.stopIds.has(id) && !this.passesToTurn(id)) this.stop({ reason: "stop_token", token: id });
+    else this.route(id);
     return !this.stopped;
   };
 
@@ -79,13 +81,15 @@ export abstract class TurnStream implements Decoder {
     this.openings = openings.sort((a, b) => b[0].length - a[0].length);
     this.bytes =
       turns.byteRun === null ? null : new ByteRun(turns.byteRun, options.maxBufferedChars ?? 1_000_000);
-    this.stopIds = new Set(this.bytes === null ? [] : (options.stopTokenIds ?? []));
+    this.stopIds = new Set(options.stopTokenIds ?? []);
   }
 
   /** An inner decoder stopped the stream on its own. */
   protected abstract innerStopped(): boolean;
   /** One ID past the byte filter. */
   protected abstract route(id: number): void;
+  /** Whether route(id) would hand the ID as it is to the current turn's decoder (nothing held, no opening). */
+  protected abstract passesToTurn(id: number): boolean;
   /** The stream ends here: what the turn layer holds goes out first; false when that stopped it. */
   protected abstract closeTurns(): boolean;
   /** reset()'s part of the turn layer. */
@@ -105,10 +109,10 @@ export abstract class TurnStream implements Decoder {
     checkPush(this.ended, id);
     if (this.stopped) return;
     this.count++;
-    if (this.bytes === null) this.route(id);
+    if (this.bytes === null) this.sink(id);
     else if (this.stopIds.has(id)) {
       // The run ends before the stop ID (resolved by HF's rule for the span it closes).
-      if (this.bytes.end(this.sink)) this.route(id);
+      if (this.bytes.end(this.sink)) this.sink(id);
     } else this.bytes.push(id, this.sink);
     if (this.count === this.maxTokens && !this.stopped) this.stop({ reason: "max_tokens" });
   }
