@@ -41,6 +41,8 @@ export abstract class TurnStream implements Decoder {
    * decoder takes as it is stops there (a marker's move first, as in a native decoder).
    */
   private readonly stopIds: ReadonlySet<number>;
+  /** stopIds is not empty (most streams have none: no lookup per ID then). */
+  private readonly anyStopIds: boolean;
   private count = 0;
   private ended = false;
   /** This layer reported the stream's stop (an inner decoder's own stop is the subclass's). */
@@ -54,7 +56,8 @@ export abstract class TurnStream implements Decoder {
 
   /** Routes one ID past the byte filter; false once the stream stopped. */
   private readonly sink = (id: number): boolean => {
-    if (this.stopIds.has(id) && !this.passesToTurn(id)) this.stop({ reason: "stop_token", token: id });
+    if (this.anyStopIds && this.stopIds.has(id) && !this.passesToTurn(id))
+      this.stop({ reason: "stop_token", token: id });
     else this.route(id);
     return !this.stopped;
   };
@@ -82,6 +85,7 @@ export abstract class TurnStream implements Decoder {
     this.bytes =
       turns.byteRun === null ? null : new ByteRun(turns.byteRun, options.maxBufferedChars ?? 1_000_000);
     this.stopIds = new Set(options.stopTokenIds ?? []);
+    this.anyStopIds = this.stopIds.size > 0;
   }
 
   /** An inner decoder stopped the stream on its own. */
@@ -110,7 +114,7 @@ export abstract class TurnStream implements Decoder {
     if (this.stopped) return;
     this.count++;
     if (this.bytes === null) this.sink(id);
-    else if (this.stopIds.has(id)) {
+    else if (this.anyStopIds && this.stopIds.has(id)) {
       // The run ends before the stop ID (resolved by HF's rule for the span it closes).
       if (this.bytes.end(this.sink)) this.sink(id);
     } else this.bytes.push(id, this.sink);
