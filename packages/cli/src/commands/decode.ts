@@ -80,7 +80,7 @@ export const command: Command = {
       process.stdout.write(`${stringifyLine(explainLine(explain()))}\n`);
       return null;
     }
-    // Every ID the model has, reserved ones included (ChatGLM3's sit above its text model's).
+    // Every ID the model has, reserved ones included (they may sit above the text model's pieces).
     const idCount = specFor(undefined).classes.length;
     const outside = stopTokenIds.find((id) => id >= idCount);
     if (outside !== undefined)
