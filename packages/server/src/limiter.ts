@@ -1,7 +1,9 @@
 // Bounded concurrency with a bounded FIFO queue. acquire() answers at once with a slot, a
 // place in the queue (resolved when a slot frees), or a refusal: "queue-full" (HTTP 429) or
 // "draining" (HTTP 503, shutdown). A queued waiter that gives up (client gone, timeout) calls
-// its cancel and never takes a slot. State: `active` slots in use, `queue` waiters in order.
+// its cancel: it leaves the queue at once (its place counts for nobody: --max-queue and /health's
+// `queued` see only waiters still there) and never takes a slot. State: `active` slots in use,
+// `queue` waiters in order from `head`.
 
 export type Refusal = "queue-full" | "draining";
 
@@ -64,7 +66,12 @@ export class Limiter {
       slot,
       cancel: () => {
         if (p.granted !== undefined) p.granted.release();
-        else p.cancelled = true;
+        else if (!p.cancelled) {
+          p.cancelled = true;
+          // At most maxQueue waiters are queued: finding this one is bounded.
+          const i = this.queue.indexOf(p, this.head);
+          if (i >= 0) this.queue.splice(i, 1);
+        }
       },
     };
   }
