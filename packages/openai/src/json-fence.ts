@@ -45,7 +45,9 @@ export class JsonFenceFilter {
     const s = this.held + text;
     if (this.state === BODY) return this.body(s);
     const m = OPENING.exec(s);
-    if (m !== null) {
+    // An opening longer than the most a lead may hold is none: one unit at a time, its lead would
+    // have passed at MAX_LEAD + 1 units (so any chunking gives the same text).
+    if (m !== null && m[0].length <= MAX_LEAD) {
       this.state = BODY;
       return this.body(s.slice(m[0].length));
     }

@@ -87,6 +87,18 @@ describe("JsonFenceFilter", () => {
       ),
       { numRuns: 500, seed: 38 },
     );
+    // Leads around the most a lead may hold (256 units): one chunk, one unit at a time, random cuts.
+    for (const n of [250, 252, 253, 254, 255, 256, 300]) {
+      const text = `${" ".repeat(n)}\`\`\`json\n{"a": 1}\n\`\`\``;
+      const whole = filtered([text]);
+      expect(filtered([...text]), String(n)).toBe(whole);
+      fc.assert(
+        fc.property(cuts, (c) => {
+          expect(filtered(cut(text, c))).toBe(whole);
+        }),
+        { numRuns: 50, seed: n },
+      );
+    }
   });
 
   it("holds a bounded amount: a long run of whitespace goes out as it comes", () => {
