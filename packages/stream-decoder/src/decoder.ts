@@ -16,7 +16,7 @@
 //   FIELDS      a header of named fields (Header.Harmony) up to its header-end marker:
 //               ROLE[ to=R]‹header-field›CHANNEL[ TYPE]‹header-field›TYPE‹header-end›; parsed
 //               there (./harmony-header.ts), it routes the content: reasoning, text, or an
-//               action addressed to a tool (./harmony-arguments.ts)
+//               action addressed to a tool (its content read by ./syntax/json-arguments.ts)
 //   SKIP        after a FIELDS header overflow: everything dropped until a message start
 //   OPEN_TEXT   after a reserved open marker whose block has openText: that text, not yet all
 //               read                                 ‹<|channel>›thou|ght\n
@@ -46,7 +46,6 @@ import {
   plainTextOf,
 } from "./fast-tables.ts";
 import { type CoreHandler, coreHandler } from "./handler.ts";
-import { HarmonyArgumentsParser } from "./harmony-arguments.ts";
 import { CHANNELS, P_CHANNEL, P_CONSTRAIN, P_HEAD, parseHarmonyHeader } from "./harmony-header.ts";
 import { SLOW_PATH_ONLY } from "./internal.ts";
 import { quote40 } from "./model-text.ts";
@@ -75,6 +74,7 @@ import {
   WITHOUT_NEWLINES,
 } from "./stop-matcher.ts";
 import type { BodyParser, ToolSchemas } from "./syntax/body.ts";
+import { JsonArgumentsParser } from "./syntax/json-arguments.ts";
 import type { CompiledTextMarker, CompiledTextMarkers, TextMarkerSet } from "./text-markers.ts";
 import type { ToolCallSink } from "./tool-call-scanner.ts";
 import { toolCallSink } from "./tool-call-stream.ts";
@@ -309,7 +309,7 @@ export class StreamDecoder implements Decoder {
   /** FIELDS headers: text outside a message was reported in this stretch (once per stretch). */
   private outsideReported = false;
   /** FIELDS headers: the body of a message addressed to a tool (made at first use). */
-  private toolArgs: HarmonyArgumentsParser | null = null;
+  private toolArgs: JsonArgumentsParser | null = null;
   /** The state of the current place's text-marker automaton (markerSet()): 0, nothing held. */
   private tmState = 0;
   /** OPEN_TEXT: units of the block's openText read; the reserved open marker's ID. */
@@ -1539,9 +1539,10 @@ export class StreamDecoder implements Decoder {
       this.run = "";
       this.rawChars = 0;
       this.rawOverflow = false;
-      const parser = this.toolArgs ?? new HarmonyArgumentsParser();
+      // The content is the call's arguments, read as json-arguments reads them (name from the header).
+      const parser = this.toolArgs ?? new JsonArgumentsParser(this.maxBuffered);
       this.toolArgs = parser;
-      parser.reset(fn ? this.sink : null, this.tools, fn ? r.slice(10) : r);
+      parser.reset(fn ? this.sink : null, fn ? this.tools : undefined, fn ? r.slice(10) : r);
       this.useParser(parser);
     } else if (p.role === "assistant" && hd.channel === "analysis") {
       this.state = S_REASONING;

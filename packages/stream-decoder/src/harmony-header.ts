@@ -2,11 +2,8 @@
 // text before any field marker, after a channel marker, after a constrain marker), parsed once
 // at the header-end marker, best effort, never failing:
 //   ROLE[ to=R] ‹channel›CHANNEL[ to=R][ TYPE] ‹constrain›TYPE ‹message›
-// and the JSON arguments of a message addressed to a function (its whole content).
-import { nestsDeeperThan } from "./action-parse.ts";
-import { MAX_NESTING_DEPTH } from "./limits.ts";
+// (a message addressed to a function is a call whose content, its arguments, syntax/json-arguments.ts reads).
 import { quote40 } from "./model-text.ts";
-import type { JsonValue } from "./python-literal.ts";
 
 /** Header part kinds: the text before any marker, after <|channel|>, after <|constrain|>. */
 export const P_HEAD = 0;
@@ -75,22 +72,4 @@ export function parseHarmonyHeader(
   }
   if (out.role === "") out.problems.push("no role");
   return out;
-}
-
-/**
- * The JSON arguments of a harmony tool call (the whole message content). JSON.parse allows JSON's
- * own whitespace around the value and nothing else: the streamed argument deltas (this same text)
- * must parse to the call a client is given.
- */
-export function parseHarmonyArguments(text: string): { readonly [key: string]: JsonValue } | string {
-  let v: unknown;
-  try {
-    v = JSON.parse(text);
-  } catch (e) {
-    return `invalid JSON: ${e instanceof Error ? e.message : String(e)}`;
-  }
-  if (nestsDeeperThan(text, MAX_NESTING_DEPTH))
-    return `the call is nested deeper than ${MAX_NESTING_DEPTH} levels`;
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return "the arguments are not a JSON object";
-  return v as { readonly [key: string]: JsonValue };
 }

@@ -303,30 +303,56 @@ describe.runIf(run)("gpt-oss decoder", () => {
       expect(messagesOf(events).map((m) => m.content)).toEqual(["x", "y", "ok"]);
     });
 
-    it("call arguments: JSON's whitespace around the object is allowed, other whitespace is invalid JSON (as the streamed deltas are)", async () => {
-      const callOf = async (content: string) => {
-        const events = checkStream(
-          await hfIds(
-            `<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>${content}<|call|>`,
-          ),
-          spec,
-          { streamToolCalls: true },
-        );
-        const streamed = events.flatMap((e) => (e.type === "tool_call_arguments" ? [e.text] : [])).join("");
-        expect(streamed).toBe(content);
-        return events.find((e) => e.type === "action_end") as { call?: unknown; error?: string };
-      };
-      for (const ws of [" ", "\n", "\t", "\r\n "])
-        expect((await callOf(`${ws}{"city": "Paris"}${ws}`)).call).toEqual({
-          name: "get_weather",
-          arguments: { city: "Paris" },
-        });
-      // JSON.parse of the streamed text fails for these, so the call is an error, not a call.
-      for (const ws of ["\u00a0", "\u2028", "\u3000", "\ufeff"]) {
-        const end = await callOf(`${ws}{"city": "Paris"}${ws}`);
-        expect(end.call, JSON.stringify(ws)).toBeUndefined();
-        expect(end.error, JSON.stringify(ws)).toMatch(/^invalid JSON/);
+    const callOf = async (content: string, name = "get_weather", options: DecoderOptions = {}) => {
+      const events = checkStream(
+        await hfIds(
+          `<|channel|>commentary to=functions.${name} <|constrain|>json<|message|>${content}<|call|>`,
+        ),
+        spec,
+        { streamToolCalls: true, ...options },
+      );
+      const streamed = events.flatMap((e) => (e.type === "tool_call_arguments" ? [e.text] : [])).join("");
+      const end = events.find((e) => e.type === "action_end") as { call?: unknown; error?: string };
+      return { end, streamed };
+    };
+
+    it("call arguments: a JSON object with JSON's whitespace around it; the streamed deltas never hold more", async () => {
+      for (const ws of [" ", "\n", "\t", "\r\n "]) {
+        const { end, streamed } = await callOf(`${ws}{"city": "Paris"}${ws}`);
+        expect(end.call).toEqual({ name: "get_weather", arguments: { city: "Paris" } });
+        expect(JSON.parse(streamed)).toEqual({ city: "Paris" });
       }
+      // Not JSON's whitespace, or text after the object: no call, and what was streamed never
+      // holds the offending text (a client's partial-JSON parser only ever sees an object's prefix).
+      for (const content of [
+        '\u00a0{"city": "Paris"}\u00a0',
+        '\u2028{"city": "Paris"}',
+        '\u3000{"city": "Paris"}',
+        '\ufeff{"city": "Paris"}',
+        '{"city": "Paris"} trailing text',
+        '{"city": "Paris"}}',
+      ]) {
+        const { end, streamed } = await callOf(content);
+        expect(end.call, JSON.stringify(content)).toBeUndefined();
+        expect(end.error, JSON.stringify(content)).toBeTypeOf("string");
+        expect(streamed === "" || '{"city": "Paris"}'.startsWith(streamed), JSON.stringify(streamed)).toBe(
+          true,
+        );
+      }
+    });
+
+    it("call names: an empty one is an error; given the request's tools, an unknown one is an error", async () => {
+      const tools = [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }];
+      const ok = await callOf('{"city": "Paris"}', "get_weather", { tools });
+      expect(ok.end.call).toEqual({ name: "get_weather", arguments: { city: "Paris" } });
+      const unknown = await callOf('{"city": "Paris"}', "nope", { tools });
+      expect(unknown.end.call).toBeUndefined();
+      expect(unknown.end.error).toContain('"nope"');
+      // Without the request's tools any name is taken.
+      expect((await callOf('{"x": 1}', "nope")).end.call).toEqual({ name: "nope", arguments: { x: 1 } });
+      const empty = await callOf('{"city": "Paris"}', "");
+      expect(empty.end.call).toBeUndefined();
+      expect(empty.end.error).toBe("the tool call has no name");
     });
 
     it("a stop token inside a header, a truncated header", async () => {

@@ -25,7 +25,6 @@
 import { type ActionCall, type ActionResult, NO_KIND_ERROR } from "../action-parse.ts";
 import type { DecoderErrorCode, DecoderHandler, MessageHeader, StopReason } from "../events.ts";
 import { type CoreHandler, coreHandler } from "../handler.ts";
-import { HarmonyArgumentsParser } from "../harmony-arguments.ts";
 import { CHANNELS, parseHarmonyHeader } from "../harmony-header.ts";
 import { checkPush } from "../push-guard.ts";
 import {
@@ -40,6 +39,7 @@ import {
 } from "../spec.ts";
 import { checkStopStrings, StopStrings } from "../stop-matcher.ts";
 import type { BodyParser, ToolSchemas } from "../syntax/body.ts";
+import { JsonArgumentsParser } from "../syntax/json-arguments.ts";
 import type { CompiledTextMarker } from "../text-markers.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import { toolCallSink } from "../tool-call-stream.ts";
@@ -1114,8 +1114,8 @@ export class ReferenceDecoder implements Decoder {
       this.h.onActionStart(kind);
       this.state = State.Action;
       this.trailing.mode = Nl.None;
-      const parser = new HarmonyArgumentsParser();
-      parser.reset(fn ? this.sink : null, this.tools, fn ? r.slice("functions.".length) : r);
+      const parser = new JsonArgumentsParser(this.maxBuffered);
+      parser.reset(fn ? this.sink : null, fn ? this.tools : undefined, fn ? r.slice("functions.".length) : r);
       this.action = { kind, body: -1, parser, raw: "", overflow: false };
     } else if (p.role === "assistant" && hd.channel === "analysis") {
       this.state = State.Reasoning;
