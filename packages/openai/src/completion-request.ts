@@ -3,7 +3,17 @@
 // prompt, passed to the engine as is after a range check); one prompt per request. Same rules
 // as ./request.ts: a RequestError value for anything that cannot be honoured.
 import { quote40, RequestError } from "./errors.ts";
-import { IGNORED, isObj, isOff, type MapOptions, mapSampling, OFF_ONLY, optBool, own } from "./request.ts";
+import {
+  IGNORED,
+  isObj,
+  isOff,
+  type MapOptions,
+  mapSampling,
+  OFF_ONLY,
+  optBool,
+  own,
+  streamOptions,
+} from "./request.ts";
 import { ALL_SAMPLING_PARAMS, type SamplingOptions } from "./sampling.ts";
 
 export type CompletionPrompt = { readonly text: string } | { readonly ids: readonly number[] };
@@ -14,6 +24,8 @@ export interface MappedCompletion {
   readonly sampling: SamplingOptions;
   readonly stream: boolean;
   readonly includeUsage: boolean;
+  /** Unknown fields dropped under `unknownFields: "ignore"`; else empty (an unknown field is refused). */
+  readonly ignored: readonly string[];
 }
 
 const HANDLED = new Set([
@@ -33,6 +45,7 @@ export function mapCompletionParams(
   options: MapOptions & { readonly vocabSize: number },
 ): MappedCompletion | RequestError {
   if (!isObj(body)) return new RequestError("invalid-request", "the request body must be a JSON object");
+  const ignored: string[] = [];
   for (const key of Object.keys(body)) {
     if (HANDLED.has(key) || IGNORED.has(key)) continue;
     const v = body[key];
@@ -41,6 +54,10 @@ export function mapCompletionParams(
       : OFF_ONLY.has(key) && isOff(key, v);
     if (OFF_HERE.has(key) || OFF_ONLY.has(key)) {
       if (!off) return new RequestError("unsupported-parameter", `${key}: this server cannot honour it`, key);
+      continue;
+    }
+    if (options.unknownFields === "ignore") {
+      ignored.push(key);
       continue;
     }
     return new RequestError("unknown-parameter", `unknown parameter ${quote40(key)}`, key);
@@ -72,7 +89,7 @@ export function mapCompletionParams(
   if (RequestError.isInstance(sampling)) return sampling;
   const stream = optBool(body, "stream");
   if (RequestError.isInstance(stream)) return stream;
-  const so = own(body, "stream_options");
-  const iu = isObj(so) ? own(so, "include_usage") === true : false;
-  return { model, prompt, sampling, stream: stream ?? false, includeUsage: (stream ?? false) && iu };
+  const iu = streamOptions(body);
+  if (RequestError.isInstance(iu)) return iu;
+  return { model, prompt, sampling, stream: stream ?? false, includeUsage: (stream ?? false) && iu, ignored };
 }

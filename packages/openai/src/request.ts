@@ -213,22 +213,8 @@ export function mapChatCompletionParams(
   if (RequestError.isInstance(parallel)) return parallel;
   const stream = optBool(body, "stream");
   if (RequestError.isInstance(stream)) return stream;
-  const so = own(body, "stream_options");
-  let includeUsage = false;
-  if (so !== undefined && so !== null) {
-    if (!isObj(so)) return bad("stream_options", "must be an object");
-    for (const k of Object.keys(so))
-      if (k !== "include_usage" && k !== "include_obfuscation")
-        return new RequestError(
-          "unknown-parameter",
-          `unknown parameter stream_options.${quote40(k)}`,
-          `stream_options.${k}`,
-        );
-    const iu = optBool(so, "include_usage");
-    if (RequestError.isInstance(iu))
-      return new RequestError(iu.type, iu.message, "stream_options.include_usage");
-    includeUsage = iu ?? false;
-  }
+  const includeUsage = streamOptions(body);
+  if (RequestError.isInstance(includeUsage)) return includeUsage;
 
   const sampling = mapSampling(body, options);
   if (RequestError.isInstance(sampling)) return sampling;
@@ -270,6 +256,24 @@ export function mapChatCompletionParams(
 }
 
 const KNOWN_MESSAGE_FIELDS: ReadonlySet<string> = new Set(MESSAGE_FIELDS);
+
+/** `stream_options` (chat and text completions alike): its include_usage, or why it is refused. */
+export function streamOptions(body: { readonly [key: string]: unknown }): boolean | RequestError {
+  const so = own(body, "stream_options");
+  if (so === undefined || so === null) return false;
+  if (!isObj(so)) return bad("stream_options", "must be an object");
+  for (const k of Object.keys(so))
+    if (k !== "include_usage" && k !== "include_obfuscation")
+      return new RequestError(
+        "unknown-parameter",
+        `unknown parameter stream_options.${quote40(k)}`,
+        `stream_options.${k}`,
+      );
+  const iu = optBool(so, "include_usage");
+  if (RequestError.isInstance(iu))
+    return new RequestError(iu.type, iu.message, "stream_options.include_usage");
+  return iu ?? false;
+}
 
 /**
  * The messages without the fields no format knows (each listed in `ignored` as

@@ -146,4 +146,34 @@ describe("mapCompletionParams", () => {
     const d = mapCompletionParams({ model: "m", prompt: "x", echo: true }, { vocabSize: 100 });
     expect(RequestError.isInstance(d) && d.type).toBe("unsupported-parameter");
   });
+
+  it("unknown fields: refused by default, dropped and listed under unknownFields ignore (as for chat)", () => {
+    const body = { model: "m", prompt: "x", foo: 1, bar: { x: 1 } };
+    const refused = mapCompletionParams(body, { vocabSize: 100 });
+    expect(RequestError.isInstance(refused) && [refused.type, refused.param]).toEqual([
+      "unknown-parameter",
+      "foo",
+    ]);
+    const lenient = mapCompletionParams(body, { vocabSize: 100, unknownFields: "ignore" });
+    expect(RequestError.isInstance(lenient) ? lenient.type : lenient.ignored).toEqual(["foo", "bar"]);
+    const plain = mapCompletionParams({ model: "m", prompt: "x" }, { vocabSize: 100 });
+    expect(RequestError.isInstance(plain) ? plain.type : plain.ignored).toEqual([]);
+  });
+
+  it("stream_options is checked as for chat: an object of include_usage (a boolean) and include_obfuscation", () => {
+    const map = (so: unknown) =>
+      mapCompletionParams({ model: "m", prompt: "x", stream: true, stream_options: so }, { vocabSize: 100 });
+    const ok = map({ include_usage: true });
+    expect(RequestError.isInstance(ok) ? ok.type : ok.includeUsage).toBe(true);
+    for (const [so, param] of [
+      [{ foo: 1 }, "stream_options.foo"],
+      [{ include_usage: "yes" }, "stream_options.include_usage"],
+      ["yes", "stream_options"],
+    ] as const) {
+      const r = map(so);
+      expect(RequestError.isInstance(r) && r.param, JSON.stringify(so)).toBe(param);
+      const chat = mapChatCompletionParams({ ...base, stream: true, stream_options: so });
+      expect(RequestError.isInstance(chat) && chat.param, JSON.stringify(so)).toBe(param);
+    }
+  });
 });

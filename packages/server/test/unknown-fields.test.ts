@@ -35,6 +35,16 @@ describe("unknown fields: reject (default)", () => {
     expect(((await r.json()) as { error: { code: string } }).error.code).toBe("unknown-parameter");
   });
 
+  it("/v1/completions: a top-level unknown field is 400 unknown-parameter", async () => {
+    const r = await fetch(`${srv.url}/v1/completions`, {
+      method: "POST",
+      body: JSON.stringify({ model: "test-model", prompt: "Once", foo: 1 }),
+    });
+    expect(r.status).toBe(400);
+    expect(r.headers.get(HEADER)).toBeNull();
+    expect(((await r.json()) as { error: { code: string } }).error.code).toBe("unknown-parameter");
+  });
+
   it("an unknown message field is 400 invalid-conversation", async () => {
     const r = await post(srv.url, { model: "test-model", messages: [{ ...USER, bogus: true }] });
     expect(r.status).toBe(400);
@@ -110,6 +120,17 @@ describe("unknown fields: ignore", () => {
       .withResponse();
     expect((data as OpenAI.ChatCompletion).choices[0]?.finish_reason).toBe("tool_calls");
     expect(response.headers.get(HEADER)).toBe("vendor_option,messages[0].x_trace");
+  });
+
+  it("/v1/completions: the same rule (dropped, named in the header and the log line)", async () => {
+    const r = await fetch(`${srv.url}/v1/completions`, {
+      method: "POST",
+      body: JSON.stringify({ model: "test-model", prompt: "Once", max_tokens: 2, foo: 1 }),
+    });
+    expect(r.status).toBe(200);
+    await r.json();
+    expect(r.headers.get(HEADER)).toBe("foo");
+    expect(srv.logs.at(-1)?.ignored_fields).toEqual(["foo"]);
   });
 
   it("a very long name is cut in the report", async () => {

@@ -15,14 +15,20 @@ import type { RequestLog, ServerContext } from "../context.ts";
 import { runGeneration } from "../generate.ts";
 import { sendEngineFailure, sendError, sendJson } from "../http/respond.ts";
 import { SseWriter } from "../http/sse.ts";
+import { reportIgnored } from "../ignored-fields.ts";
 import { waitForSlot } from "../slot.ts";
 import { TextSink } from "../text-sink.ts";
 import { type GenerationRoute, mapOptions, sendModelNotFound } from "./mapping.ts";
 import { refuse } from "./refuse.ts";
 
 export const completions: GenerationRoute = async (ctx, body, req, res, log, t0, deadline, held) => {
-  const m = mapCompletionParams(body, { ...mapOptions(ctx), vocabSize: ctx.spec.classes.length });
+  const m = mapCompletionParams(body, {
+    ...mapOptions(ctx),
+    unknownFields: ctx.unknownFields,
+    vocabSize: ctx.spec.classes.length,
+  });
   if (RequestError.isInstance(m)) return sendError(res, 400, m.type, m.message, m.param);
+  if (m.ignored.length > 0) reportIgnored(m.ignored, res, log);
   if (m.model !== ctx.modelId) return sendModelNotFound(res, ctx, m.model);
   log.stream = m.stream;
   // The slot before the encode: a request refused (429) or timed out in the queue costs none.
