@@ -42,6 +42,8 @@ export interface MapOptions {
    * encoding and listed in MappedRequest.ignored).
    */
   readonly unknownFields?: "reject" | "ignore";
+  /** The model's ID count: a logit_bias key at or above it is a 400. Default: not checked. */
+  readonly vocabSize?: number;
 }
 
 /**
@@ -299,7 +301,7 @@ const MAX_LOGIT_BIAS = 1024;
 /** Deepest response_format json_schema accepted. */
 const MAX_SCHEMA_DEPTH = 32;
 
-function logitBias(v: unknown): ReadonlyMap<number, number> | undefined | RequestError {
+function logitBias(v: unknown, vocabSize: number): ReadonlyMap<number, number> | undefined | RequestError {
   if (v === undefined || v === null) return undefined;
   if (!isObj(v)) return bad("logit_bias", "must be an object {token ID: bias}");
   const keys = Object.keys(v);
@@ -307,6 +309,8 @@ function logitBias(v: unknown): ReadonlyMap<number, number> | undefined | Reques
   const out = new Map<number, number>();
   for (const k of keys) {
     if (!/^(0|[1-9]\d{0,9})$/.test(k)) return bad("logit_bias", `${quote40(k)} is not a token ID`);
+    if (Number(k) >= vocabSize)
+      return bad("logit_bias", `${k} is not an ID of the model (IDs 0..${vocabSize - 1})`);
     const b = v[k];
     if (typeof b !== "number" || !Number.isFinite(b) || b < -100 || b > 100)
       return bad("logit_bias", "every bias must be a number between -100 and 100");
@@ -368,7 +372,7 @@ export function mapSampling(body: Obj, options: MapOptions = {}): SamplingOption
   if (RequestError.isInstance(presence)) return presence;
   const frequency = optNum(body, "frequency_penalty", -2, 2);
   if (RequestError.isInstance(frequency)) return frequency;
-  const bias = logitBias(own(body, "logit_bias"));
+  const bias = logitBias(own(body, "logit_bias"), options.vocabSize ?? Number.POSITIVE_INFINITY);
   if (RequestError.isInstance(bias)) return bias;
   const format = responseFormat(own(body, "response_format"));
   if (RequestError.isInstance(format)) return format;

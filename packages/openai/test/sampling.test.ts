@@ -85,6 +85,23 @@ describe("sampling parameters", () => {
     expect(r.error?.slice(0, 2)).toEqual(["invalid-parameter", param]);
   });
 
+  it("logit_bias IDs are checked against the model's ID count when it is given", () => {
+    const chat = (bias: Record<string, number>) =>
+      mapChatCompletionParams({ ...base, logit_bias: bias }, { vocabSize: 100 });
+    const ok = chat({ "99": -100 });
+    expect(RequestError.isInstance(ok) ? ok.type : ok.sampling.logitBias).toEqual(new Map([[99, -100]]));
+    for (const bias of [{ "100": 1 }, { "9999999999": -100 }]) {
+      const r = chat(bias);
+      expect(RequestError.isInstance(r) && [r.type, r.param]).toEqual(["invalid-parameter", "logit_bias"]);
+    }
+    const c = mapCompletionParams({ model: "m", prompt: "x", logit_bias: { "10": 5 } }, { vocabSize: 10 });
+    expect(RequestError.isInstance(c) && [c.type, c.param]).toEqual(["invalid-parameter", "logit_bias"]);
+    // Without a vocabulary size (a caller that does not know its model) any ID is passed on.
+    expect(sampling({ logit_bias: { "9999999999": -100 } })).toMatchObject({
+      logitBias: new Map([[9999999999, -100]]),
+    });
+  });
+
   it("a parameter the engine does not honour is a 400 naming the engine and the field", () => {
     const engine = { name: "tiny", honours: new Set<SamplingParam>(["seed", "temperature", "top_p"]) };
     expect(sampling({ top_k: 20 }, engine)).toEqual({

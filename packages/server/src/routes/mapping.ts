@@ -26,6 +26,7 @@ export function mapOptions(ctx: ServerContext): MapOptions {
   return {
     defaultMaxTokens: ctx.limits.defaultMaxTokens,
     maxTokensLimit: ctx.limits.maxModelLen,
+    vocabSize: ctx.spec.classes.length,
     ...(ctx.engine.sampling !== undefined
       ? { engine: { name: ctx.engine.name, honours: ctx.engine.sampling } }
       : {}),
