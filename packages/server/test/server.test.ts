@@ -329,6 +329,20 @@ describe("chatwire server", () => {
     expect(await (await fetch(`${s.url}/health`)).json()).toMatchObject({ status: "ok" });
   });
 
+  it("/tokenize: a chat the tokenizer refuses is a 400 whose param names the field (as on chat completions)", async () => {
+    const s = await serve(createReplayEngine({ script: () => [] }));
+    const paramOf = async (body: unknown) => {
+      const r = await post(s.url, "/tokenize", JSON.stringify(body));
+      expect(r.status).toBe(400);
+      return (JSON.parse(r.body) as { error: { param: string } }).error.param;
+    };
+    const user = { role: "user", content: "hi" };
+    expect(await paramOf({ messages: [user], add_generation_prompt: "yes" })).toBe("add_generation_prompt");
+    expect(await paramOf({ messages: [user, { role: 7, content: "x" }] })).toBe("messages[1].role");
+    expect(await paramOf({ messages: [user], stream: true })).toBe("stream");
+    expect(await paramOf({ messages: [{ role: "user", content: 5 }] })).toBe("messages[0].content");
+  });
+
   it("one JSON log line per request with tokens, TTFT, stop cause and audit count", async () => {
     const ids = [...tok().encodeText("Hi!").ids, Q.imEnd];
     const s = await serve(createReplayEngine({ script: () => ids }));

@@ -20,6 +20,7 @@ import type { RequestLog, ServerContext } from "../context.ts";
 import { runGeneration } from "../generate.ts";
 import { sendEngineFailure, sendError, sendJson } from "../http/respond.ts";
 import { SseWriter } from "../http/sse.ts";
+import { tokenizerErrorParam } from "../http/tokenizer-error.ts";
 import { reportIgnored } from "../ignored-fields.ts";
 import { waitForSlot } from "../slot.ts";
 import { type GenerationRoute, mapOptions, sendModelNotFound } from "./mapping.ts";
@@ -60,14 +61,7 @@ async function withSlot(
     promptIds = enc.ids;
     log.audit = enc.audit.length;
   } catch (e) {
-    if (TokenizerError.isInstance(e)) {
-      const f = e.fields as { field?: string; message?: number };
-      const param =
-        f.message !== undefined
-          ? `messages[${f.message}]${f.field ? `.${f.field}` : ""}`
-          : (f.field ?? "messages");
-      return sendError(res, 400, e.type, e.message, param);
-    }
+    if (TokenizerError.isInstance(e)) return sendError(res, 400, e.type, e.message, tokenizerErrorParam(e));
     throw e;
   }
   // tool_choice required / named: the assistant turn starts with the call's opening (prefill).

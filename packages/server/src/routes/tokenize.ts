@@ -7,6 +7,7 @@ import type { ServerResponse } from "node:http";
 import { type ChatRequest, TokenizerError } from "@chatwire/tokenizer";
 import type { ServerContext } from "../context.ts";
 import { sendError, sendJson } from "../http/respond.ts";
+import { tokenizerErrorParam } from "../http/tokenizer-error.ts";
 
 type Obj = { readonly [k: string]: unknown };
 const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -44,7 +45,7 @@ export function tokenize(ctx: ServerContext, body: unknown, res: ServerResponse)
       audit: enc.audit.length,
     });
   } catch (e) {
-    if (TokenizerError.isInstance(e)) return sendError(res, 400, e.type, e.message, "messages");
+    if (TokenizerError.isInstance(e)) return sendError(res, 400, e.type, e.message, tokenizerErrorParam(e));
     throw e;
   }
 }
