@@ -69,10 +69,6 @@ const ALLOWED: ReadonlyMap<string, string> = new Map([
     "packages/stream-decoder/src/harmony-header.ts",
     "engine: the harmony header syntax reads its channel names and recipients in code, not yet as format data",
   ],
-  [
-    "packages/stream-decoder/src/harmony-arguments.ts",
-    "engine: the harmony tool-call body, a body syntax named after its format",
-  ],
   ["packages/stream-decoder/src/spec.ts", 'engine: the header syntax is named "harmony" (Header.Harmony)'],
   [
     "packages/stream-decoder/src/text-markers.ts",
