@@ -83,3 +83,52 @@ describe.runIf(havePython() && files.length > 0)("real templates: our rendering 
     expect(same).toBe(requests.length);
   });
 });
+
+// Caller numbers printed by a template: a JSON integer is a Python int however large (json.loads),
+// written as digits by str(), repr() and tojson; a JS number carries what a JS client sends, so an
+// integral value below 1e21 is an int and 1e21 and above a float (docs/formats.md).
+describe.runIf(havePython())(
+  "caller numbers as a template prints them: our rendering = Python jinja2",
+  () => {
+    const template =
+      "{%- for t in tools %}{% set n = t.function.parameters.properties.n %}" +
+      "{{ t | tojson }}|{{ n.default }}|{{ n }}|{{ n.default | string }}|{{ [n.default] }}|{{ n.default is integer }}\n" +
+      "{% endfor %}";
+    const numbers = [
+      2 ** 53 - 1,
+      2 ** 53,
+      2 ** 53 + 2,
+      2 ** 60,
+      -(2 ** 60),
+      1e20,
+      123456789012345678901,
+      1e21,
+      2.5e21,
+      -0,
+      0.5,
+    ];
+    test("integers past 2^53, up to and past 1e21", () => {
+      const program = compileTemplate(template);
+      const requests = numbers.map(
+        (x) =>
+          ({
+            messages: [{ role: "user", content: "hi" }],
+            tools: [
+              {
+                type: "function",
+                function: {
+                  name: "f",
+                  parameters: { type: "object", properties: { n: { type: "integer", default: x } } },
+                },
+              },
+            ],
+          }) as unknown as ChatRequest,
+      );
+      const ref = python(template, requests);
+      requests.forEach((req, i) => {
+        const ours = renderChatTemplate(program, req, new Map(), { now: () => NOW }).output.text;
+        expect(ours, String(numbers[i])).toBe((ref[i] as { text: string }).text);
+      });
+    });
+  },
+);

@@ -2,6 +2,7 @@
 // field a string came from (message index or null, and a field path such as "content",
 // "tool_calls[0].function.arguments", "tools[1].function.description"). Caller JSON becomes
 // interpreter values here, every string (and dict key) tagged with its field's origin.
+import { isJsonInteger } from "../py/json.ts";
 import { PStr, TEMPLATE } from "./pstr.ts";
 import { PDict, PList, PyFloat, type Value } from "./values.ts";
 
@@ -47,7 +48,8 @@ export class Origins {
     if (depth > 128) throw new RangeError("caller value nested too deeply");
     if (v === null || v === undefined) return null;
     if (typeof v === "boolean") return v;
-    if (typeof v === "number") return Number.isInteger(v) ? v : new PyFloat(v);
+    // As json.loads reads what JSON.stringify writes: integral below 1e21 an int, else a float.
+    if (typeof v === "number") return isJsonInteger(v) ? v : new PyFloat(v);
     if (typeof v === "string")
       return PStr.of(v, v.length === 0 ? TEMPLATE : this.add(message, field, false, top));
     if (Array.isArray(v)) {

@@ -4,7 +4,7 @@
 // was handed keeps its own origin, a caller's is caller text); every character of a caller string (key or
 // value), escaped or not, keeps the caller's origin — so a caller's `"` written as `\"` is two
 // caller characters and can never close a template-made structure at the token level.
-import { JSON_ESCAPES, pyFloatRepr } from "../py/json.ts";
+import { isJsonInteger, JSON_ESCAPES, pyFloatRepr } from "../py/json.ts";
 import { ITEM_COST, type Meter, tooLong } from "./limits.ts";
 import { type PStr, PStrBuilder, PStr as PStrClass } from "./pstr.ts";
 import {
@@ -49,8 +49,9 @@ function jsonString(s: PStr, out: PStrBuilder, ascii: boolean): void {
   out.add('"');
 }
 
+/** An interpreter int (a JS number with an integral value) as Python writes it: digits below 1e21 (docs/formats.md). */
 function num(x: number): string {
-  return Number.isSafeInteger(x) ? String(x) : pyFloatRepr(x);
+  return isJsonInteger(x) ? String(x) : pyFloatRepr(x);
 }
 
 const COMMA_SPACE = PStrClass.of(", ");

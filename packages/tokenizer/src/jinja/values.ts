@@ -2,7 +2,7 @@
 // integral), float (PyFloat: prints as Python's repr, 2.0 not 2), str (PStr, with
 // provenance), list/tuple, dict (insertion-ordered, keys keep their provenance), jinja2's
 // Undefined, namespace()/loop objects, and callables (macros, globals, bound methods).
-import { pyFloatRepr } from "../py/json.ts";
+import { isJsonInteger, pyFloatRepr } from "../py/json.ts";
 import { allocated, ITEM_COST, type Meter, TemplateLimitError } from "./limits.ts";
 import { PStr, PStrBuilder, TEMPLATE } from "./pstr.ts";
 
@@ -190,7 +190,7 @@ export function typeName(v: Value): string {
 }
 
 function numStr(n: number): string {
-  return Number.isInteger(n) && Math.abs(n) < 2 ** 53 ? String(n) : pyFloatRepr(n);
+  return isJsonInteger(n) ? String(n) : pyFloatRepr(n);
 }
 
 function escapeCodePoint(cp: number): string {
