@@ -260,4 +260,37 @@ describe.runIf(havePython())("gpt-oss default form on random conversations = jin
     }
     expect(compared).toBe(300);
   }, 60_000);
+
+  it("continue_final_message: empty, whitespace-only and ordinary final content, user or assistant: token-exact", async () => {
+    const read = (n: string) => readFileSync(resolve(GPTOSS_MODEL_DIR, n), "utf8");
+    const tok = fromFiles({
+      "tokenizer.json": read("tokenizer.json"),
+      "tokenizer_config.json": read("tokenizer_config.json"),
+    });
+    const hf = sharedRustTokenizer(resolve(GPTOSS_MODEL_DIR, "tokenizer.json"));
+    const requests: ChatRequest[] = [];
+    for (const content of ["", "   ", "\n", "Autumn moon", "  The answer is ", "Hi \n"]) {
+      const kwargs = { chat_template_kwargs: { current_date: "2024-07-26" } };
+      requests.push({
+        messages: [
+          { role: "user", content: "Write" },
+          { role: "assistant", content },
+        ],
+        continue_final_message: true,
+        ...kwargs,
+      } as unknown as ChatRequest);
+      requests.push({
+        messages: [{ role: "user", content }],
+        continue_final_message: true,
+        ...kwargs,
+      } as unknown as ChatRequest);
+    }
+    const refs = pythonRenderGptOss(requests);
+    for (const [k, req] of requests.entries()) {
+      const ref = refs[k] as { text: string } | { error: string };
+      if (!("text" in ref)) throw new Error(`jinja2: ${ref.error}`);
+      const want = (await hf.encode(ref.text, null, { addSpecialTokens: false })).getIds();
+      expect(tok.encodeChat(req).ids, JSON.stringify(req)).toEqual(want);
+    }
+  });
 });

@@ -141,8 +141,10 @@ export function renderGptOssTemplate(
       start(b, i, ids);
       b.text("user", i, "role");
       b.reserved(ids.message, i, "marker");
-      if (isOpen) {
-        b.caller(prefillKeep(m.content, m.content) ?? m.content, i, "content");
+      // Continued: transformers' cut, unless the stripped content is empty (no cut: the message closes).
+      const keep = isOpen ? prefillKeep(m.content, m.content) : undefined;
+      if (keep !== undefined) {
+        b.caller(keep, i, "content");
         return;
       }
       b.caller(m.content, i, "content");
@@ -198,8 +200,9 @@ export function renderGptOssTemplate(
         return;
       }
       assistantHead(b, i, "final", ids);
-      if (isOpen) {
-        b.caller(prefillKeep(m.content, m.content) ?? m.content, i, "content");
+      const keep = isOpen ? prefillKeep(m.content, m.content) : undefined;
+      if (keep !== undefined) {
+        b.caller(keep, i, "content");
         return;
       }
       b.caller(m.content, i, "content");
