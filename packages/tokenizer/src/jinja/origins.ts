@@ -3,6 +3,7 @@
 // "tool_calls[0].function.arguments", "tools[1].function.description"). Caller JSON becomes
 // interpreter values here, every string (and dict key) tagged with its field's origin.
 import { isJsonInteger } from "../py/json.ts";
+import type { PyValue } from "../py/value.ts";
 import { PStr, TEMPLATE } from "./pstr.ts";
 import { PDict, PList, PyFloat, type Value } from "./values.ts";
 
@@ -12,6 +13,14 @@ export interface CallerField {
 }
 
 const TEMPLATE_FIELD: CallerField = { message: null, field: "template" };
+
+/**
+ * Caller JSON text already read as Python's json.loads reads it (py/value.ts parsePyJson): its
+ * key order, `1.0` a float. Origins.value makes it the dict Python would hand the template.
+ */
+export class ParsedJson {
+  constructor(readonly value: PyValue) {}
+}
 
 export class Origins {
   /**
@@ -52,6 +61,7 @@ export class Origins {
     if (typeof v === "number") return isJsonInteger(v) ? v : new PyFloat(v);
     if (typeof v === "string")
       return PStr.of(v, v.length === 0 ? TEMPLATE : this.add(message, field, false, top));
+    if (v instanceof ParsedJson) return this.pyValue(v.value, message, field, depth, top);
     if (Array.isArray(v)) {
       // topOf(`${field}[${i}]`) = topOf(field), "content" for "" as for "[i]".
       const items = new Array<Value>(v.length);
@@ -64,6 +74,34 @@ export class Origins {
     // Object.keys + a read per key: what Object.entries gives, without a pair array per key.
     for (const k of Object.keys(o)) this.entry(d, k, o[k], message, field, depth, top);
     return d;
+  }
+
+  /** A ParsedJson's value at `field` (not ""), its strings and keys tagged as value() tags them. */
+  private pyValue(v: PyValue, message: number | null, field: string, depth: number, top: string): Value {
+    if (depth > 128) throw new RangeError("caller value nested too deeply");
+    if (v === null || typeof v === "boolean") return v;
+    if (typeof v === "string")
+      return v.length === 0 ? PStr.EMPTY : PStr.of(v, this.addField(message, field, top));
+    if (Array.isArray(v)) {
+      const items = new Array<Value>(v.length);
+      for (let i = 0; i < v.length; i++)
+        items[i] = this.pyValue(v[i], message, `${field}[${i}]`, depth + 1, top);
+      return new PList(items);
+    }
+    if (v instanceof Map) {
+      const d = new PDict();
+      for (const [k, x] of v as ReadonlyMap<string, PyValue>) {
+        const path = `${field}.${k}`;
+        d.set(
+          PStr.of(k, this.addField(message, `${path} (key)`, top)),
+          this.pyValue(x, message, path, depth + 1, top),
+        );
+      }
+      return d;
+    }
+    // An int past 2^53 loses digits here (an interpreter int is a JS number).
+    if ("int" in v) return Number(v.int);
+    return new PyFloat((v as { readonly float: number }).float);
   }
 
   /** d[k] = x, the entry of a caller dict at `field` (key origin first, then the value's). */

@@ -16,12 +16,13 @@
 import type { ChatSink } from "../chat/sink.ts";
 import { TokenizerError } from "../errors.ts";
 import type { ProgramNode } from "../jinja/ast.ts";
-import { Origins } from "../jinja/origins.ts";
+import { Origins, ParsedJson } from "../jinja/origins.ts";
 import { concat, PStr, TEMPLATE } from "../jinja/pstr.ts";
 import { type RenderOptions, type RenderResult, renderProgram } from "../jinja/render.ts";
 import { type DictEntries, type DictSource, PDict, PList, type Value } from "../jinja/values.ts";
 import { isPySpace } from "../py/strip.ts";
-import { checkJsonValue, type FamilyProfile, normalizeRequest } from "../request/normalize.ts";
+import { type PyValue, parsePyJson } from "../py/value.ts";
+import { type FamilyProfile, normalizeRequest } from "../request/normalize.ts";
 import { REASONING_NAMES, type ReasoningName, type RequestShape, requestShape } from "./request-shape.ts";
 
 export interface TemplateRender extends RenderResult {
@@ -72,23 +73,19 @@ function pick(o: object, keys: readonly string[]): Record<string, unknown> | und
 }
 
 /**
- * JSON-string arguments as the object they encode (vLLM's json.loads), for a template that reads
- * them as a mapping; undefined when the text is not a JSON object within the request's limits.
+ * JSON-string arguments as the dict vLLM's json.loads makes of them (key order as written, `1.0`
+ * a float), for a template that reads them as a mapping; undefined when the text is not a JSON
+ * object within the request's limits (depth).
  */
-function parsedArguments(text: string): Record<string, unknown> | undefined {
-  let v: unknown;
+function parsedArguments(text: string): ParsedJson | undefined {
+  let v: PyValue;
   try {
-    v = JSON.parse(text);
+    v = parsePyJson(text);
   } catch {
+    // Not JSON, or nested past the limit: the template gets the string as sent.
     return undefined;
   }
-  if (typeof v !== "object" || v === null || Array.isArray(v)) return undefined;
-  try {
-    checkJsonValue(v, {});
-  } catch {
-    return undefined;
-  }
-  return v as Record<string, unknown>;
+  return v instanceof Map ? new ParsedJson(v) : undefined;
 }
 
 /**
