@@ -56,6 +56,16 @@ describe("tokenizer.json validation", () => {
   });
   it("rejects truncated JSON", () => badFile(QWEN3_JSON.slice(0, 5000), /not valid JSON/));
   it("rejects a non-object", () => badFile("[1,2]", /not a JSON object/));
+  it("rejects an added token ID at or past 2^24 (as a vocabulary ID is): encode would emit IDs decode refuses", () => {
+    for (const id of [2 ** 24, 2 ** 31, 2 ** 53, 1e300])
+      badFile({ ...tiny(), added_tokens: [{ id, content: "<|x|>", special: true }] }, /added_tokens\[0\]/);
+    expect(
+      loadByteLevelModel(
+        { ...tiny(), added_tokens: [{ id: 2 ** 24 - 1, content: "<|x|>", special: true }] },
+        { file: "f" },
+      ).vocabSize,
+    ).toBe(2 ** 24);
+  });
   it("rejects a wrong model type", () =>
     badFile({ ...tiny(), model: { type: "Unigram", vocab: [] } }, /model type "Unigram"/));
   it("rejects missing merges", () => {

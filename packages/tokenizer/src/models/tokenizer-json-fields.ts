@@ -16,7 +16,10 @@ export function typeOf(v: Json, fail: Fail, field: string): string {
   return v.type;
 }
 
-/** The added_tokens entries, each checked to hold an integer id >= 0 and a string content. */
+/** The largest token ID + 1 a tokenizer.json may hold (its vocabulary's IDs are held to it too). */
+export const TOKEN_ID_LIMIT = 2 ** 24;
+
+/** The added_tokens entries, each checked to hold an integer id in [0, 2^24) and a string content. */
 export function addedTokenEntries(
   a: Json,
   fail: Fail,
@@ -28,9 +31,13 @@ export function addedTokenEntries(
       typeof t.content !== "string" ||
       typeof t.id !== "number" ||
       !Number.isInteger(t.id) ||
-      t.id < 0
+      t.id < 0 ||
+      t.id >= TOKEN_ID_LIMIT
     )
-      return fail(`added_tokens[${i}] needs an integer id and a string content`, "added_tokens");
+      return fail(
+        `added_tokens[${i}] needs an integer id below ${TOKEN_ID_LIMIT} and a string content`,
+        "added_tokens",
+      );
     return t as JsonObject & { readonly id: number; readonly content: string };
   });
 }
