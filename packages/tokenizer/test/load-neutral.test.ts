@@ -8,7 +8,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { type ChatRequest, familyByName, fromFiles, fromUrl } from "../src/index.ts";
+import { type ChatRequest, familyByName, fromAnyUrl, fromFiles, fromUrl } from "../src/index.ts";
 import { fromDirectory, fromDirectorySync, loadTokenizerSync, qwen3Dir } from "../src/node.ts";
 import { errorOf, rejectionOf } from "./error-support.ts";
 
@@ -152,6 +152,11 @@ describe("fromUrl", () => {
     expect(e3.message).toContain("connection refused");
     const e4 = await rejectionOf(fromUrl("not a url", { fetch: failing }));
     expect(e4.type).toBe("invalid-argument");
+    // Absolute but opaque: no file resolves beside it (new URL(name, it) would throw a TypeError).
+    for (const u of ["data:application/json,{}", "mailto:a@b.c", "urn:isbn:123"]) {
+      expect((await rejectionOf(fromUrl(u, { fetch: failing }))).type, u).toBe("invalid-argument");
+      expect((await rejectionOf(fromAnyUrl(u, { fetch: failing }))).type, u).toBe("invalid-argument");
+    }
   });
 
   it("the global fetch against a local HTTP server", async () => {

@@ -7,7 +7,7 @@
 // the optional ones (for which a 403, or an HTML page, means absent too); any other HTTP error is
 // fetch-failed.
 import type { ChatTokenizer } from "../chat-tokenizer.ts";
-import { TokenizerError } from "../errors.ts";
+import { quote, TokenizerError } from "../errors.ts";
 import { type GgufLoad, type GgufLoadOptions, loadGgufMetadata } from "../models/gguf/load.ts";
 import { readGgufMetadata } from "../models/gguf/reader.ts";
 import { TEMPLATE_FILE } from "../template/from-files.ts";
@@ -35,13 +35,13 @@ function directoryOf(baseUrl: string | URL): URL {
   let url: URL;
   try {
     url = new URL(baseUrl);
+    // An opaque URL (data:, mailto:, urn:) has no directory: file names cannot resolve beside it.
+    new URL("tokenizer.json", url);
   } catch {
     throw new TokenizerError(
       "invalid-argument",
-      `${JSON.stringify(String(baseUrl))} is not an absolute URL`,
-      {
-        file: String(baseUrl),
-      },
+      `${quote(String(baseUrl))} is not an absolute URL of a directory or file (http:, https:, file:)`,
+      { file: String(baseUrl) },
     );
   }
   if (!url.pathname.endsWith("/")) url.pathname += "/";
