@@ -18,7 +18,7 @@ import {
 } from "@chatwire/tokenizer";
 import { BUILTIN_TOKENIZERS, isGgufPath, loadAnyTokenizer, readGgufHead } from "@chatwire/tokenizer/node";
 import { getString, type ParsedOptions, UsageError } from "./args.ts";
-import { quoteInput } from "./quote.ts";
+import { loadErrorDetail, quoteInput } from "./quote.ts";
 import { DEFAULT_TOKENIZER } from "./tokenizer-option.ts";
 
 export interface ServeTokenizer {
@@ -33,18 +33,13 @@ function sourceLabel(name: string): string {
   return BUILTIN_TOKENIZERS.includes(name) ? `builtin:${name}` : `directory:${name}`;
 }
 
-function firstLine(s: string): string {
-  const line = s.split("\n")[0] ?? "";
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
-}
-
 async function ggufTokens(model: string): Promise<readonly string[]> {
   try {
     return ggufTokenizerFiles(readGgufMetadata(await readGgufHead(model), model), model).tokens;
   } catch (err) {
     if (!TokenizerError.isInstance(err)) throw err;
     throw new UsageError(
-      `cannot read the tokenizer of --model ${quoteInput(model)} (${err.type}): ${firstLine(err.message)}`,
+      `cannot read the tokenizer of --model ${quoteInput(model)} (${err.type}): ${loadErrorDetail(err.message, model)}`,
       "tokenizer-load-failed",
     );
   }
@@ -65,7 +60,7 @@ export async function loadServeTokenizer(
   } catch (err) {
     if (!TokenizerError.isInstance(err)) throw err;
     throw new UsageError(
-      `cannot load tokenizer ${quoteInput(name)}${fromModel ? " (the --model GGUF's own)" : ""} (${err.type}): ${firstLine(err.message)}`,
+      `cannot load tokenizer ${quoteInput(name)}${fromModel ? " (the --model GGUF's own)" : ""} (${err.type}): ${loadErrorDetail(err.message, name)}`,
       "tokenizer-load-failed",
     );
   }
@@ -74,7 +69,7 @@ export async function loadServeTokenizer(
   } catch (err) {
     if (!TokenizerError.isInstance(err)) throw err;
     throw new UsageError(
-      `the chat template of tokenizer ${quoteInput(name)} cannot be probed for its markers (${err.type}): ${firstLine(err.message)}`,
+      `the chat template of tokenizer ${quoteInput(name)} cannot be probed for its markers (${err.type}): ${loadErrorDetail(err.message, name)}`,
       "tokenizer-load-failed",
     );
   }

@@ -13,7 +13,7 @@ import {
 import { loadTokenizer, loadTokenizerSync } from "@chatwire/tokenizer/node";
 import { getFlag, getString, type OptionSpecs, type ParsedOptions, UsageError } from "./args.ts";
 import { auditJson } from "./audit-json.ts";
-import { quoteInput } from "./quote.ts";
+import { loadErrorDetail, quoteInput } from "./quote.ts";
 import { DEFAULT_TOKENIZER, loadTokenizerOption, TOKENIZER_OPTIONS } from "./tokenizer-option.ts";
 
 /** --format for encode-chat and decode: a family, "template", or "auto" (a family, else the template). */
@@ -96,7 +96,7 @@ export function loadTemplateOption(
   } catch (err) {
     if (!TokenizerError.isInstance(err)) throw err;
     throw new UsageError(
-      `cannot load tokenizer ${quoteInput(name)} (${err.type}): ${err.message.split("\n")[0] ?? ""}`,
+      `cannot load tokenizer ${quoteInput(name)} (${err.type}): ${loadErrorDetail(err.message, name)}`,
       "tokenizer-load-failed",
     );
   }

@@ -9,7 +9,7 @@ import {
 } from "@chatwire/tokenizer";
 import { BUILTIN_TOKENIZERS, loadTokenizer } from "@chatwire/tokenizer/node";
 import { getString, type OptionSpecs, type ParsedOptions, UsageError } from "./args.ts";
-import { quoteInput } from "./quote.ts";
+import { loadErrorDetail, quoteInput } from "./quote.ts";
 
 /** The embedded tokenizer (the first built-in name). */
 export const DEFAULT_TOKENIZER: string = BUILTIN_TOKENIZERS[0] ?? "";
@@ -63,19 +63,14 @@ export async function loadTokenizerOption(opts: ParsedOptions): Promise<ChatToke
       );
       if (detected !== undefined && detected !== format)
         throw new UsageError(
-          `--format ${format} does not match the tokenizer files of ${quoteInput(name)}, which are ${detected} (${err.type}: ${firstLine(err.message)})`,
+          `--format ${format} does not match the tokenizer files of ${quoteInput(name)}, which are ${detected} (${err.type}: ${loadErrorDetail(err.message, name)})`,
           "format-mismatch",
         );
     }
     throw new UsageError(
-      `cannot load tokenizer ${quoteInput(name)} (${err.type}): ${firstLine(err.message)}`,
+      `cannot load tokenizer ${quoteInput(name)} (${err.type}): ${loadErrorDetail(err.message, name)}`,
       "tokenizer-load-failed",
     );
   }
   return tokenizer;
-}
-
-function firstLine(s: string): string {
-  const line = s.split("\n")[0] ?? "";
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
 }

@@ -4,6 +4,9 @@
 // out-of-vocabulary --stop-token, the audits of both encode commands, and one error type for an
 // unknown top-level field.
 
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { CHAT_REQUEST_FIELDS, type ChatRequest } from "@chatwire/tokenizer";
 import { loadTokenizer } from "@chatwire/tokenizer/node";
 import { describe, expect, it } from "vitest";
@@ -130,6 +133,24 @@ describe("--stop", () => {
     usageLine(cli(["decode", "--stop", "x".repeat(1025)]), "invalid-option-value");
     const ok = cli(["decode", ...many.slice(4), "--stop", "x".repeat(1024)], [{ ids: [9707] }]);
     expect(ok.code).toBe(0);
+  });
+});
+
+describe("a tokenizer that cannot be loaded", () => {
+  it("the stderr line quotes at most 40 characters of the path, also where the library's message names it", () => {
+    const parent = mkdtempSync(join(tmpdir(), "chatwire-long-"));
+    const dir = join(parent, "d".repeat(120));
+    mkdirSync(dir);
+    try {
+      for (const path of [dir, join(parent, "q".repeat(200))]) {
+        const line = usageLine(cli(["encode-text", "--tokenizer", path]), "tokenizer-load-failed");
+        expect(line).not.toContain("d".repeat(41));
+        expect(line).not.toContain("q".repeat(41));
+        expect(line.length).toBeLessThan(300);
+      }
+    } finally {
+      rmSync(parent, { recursive: true, force: true });
+    }
   });
 });
 
