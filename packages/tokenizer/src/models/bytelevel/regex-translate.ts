@@ -28,12 +28,15 @@ export const GPT2_PATTERN =
 /** Sequences some single character case-folds to (CaseFolding.txt status F); unsupported in (?i:). */
 const MULTI_FOLD_TARGETS = ["ss", "st", "ff", "fi", "fl"];
 
+import { backtrackingGroup } from "../regex-guard.ts";
 import { referenceProperty } from "./unicode-compat.ts";
 
 export class RegexTranslateError extends Error {}
 
 /** Translate an Oniguruma pattern to a JS source for `new RegExp(source, "v")` (+ "g"/"y"). */
 export function translateOnigPattern(pattern: string): string {
+  const slow = backtrackingGroup(pattern);
+  if (slow !== undefined) throw new RegexTranslateError(slow);
   let out = "";
   let i = 0;
   /** Depth of character classes: Oniguruma (Ruby syntax) nests them as a union, as v-mode JS does. */

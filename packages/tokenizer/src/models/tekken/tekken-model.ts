@@ -14,6 +14,7 @@ import { TokenizerError } from "../../errors.ts";
 import { MergeTable, WordMerger } from "../bytelevel/bpe.ts";
 import { byteTokenTable } from "../bytelevel/decode-table.ts";
 import { Vocab } from "../bytelevel/vocab.ts";
+import { backtrackingGroup } from "../regex-guard.ts";
 import { type ModelTables, registerTableExporter } from "../tables/model-tables.ts";
 import { type DecodeTable, type TextModel, TokenKind } from "../text-model.ts";
 import { type StoredTekken, tekkenTableFile } from "./model-tables.ts";
@@ -101,6 +102,8 @@ export function loadTekkenModel(f: TekkenFile, options: TekkenModelOptions): Tek
   const merger = new WordMerger(table);
   let pattern: RegExp;
   try {
+    const slow = backtrackingGroup(f.pattern);
+    if (slow !== undefined) throw new Error(slow);
     pattern = new RegExp(f.pattern, "gu");
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
