@@ -21,7 +21,7 @@
 
 import type { ChatSink } from "../../chat/sink.ts";
 import { pyJsonDumps, pyJsonString } from "../../py/json.ts";
-import { checkJsonValue, type NMessage, type NRequest, prefillKeep } from "../../request/normalize.ts";
+import { checkJsonValue, type NMessage, type NRequest, writeContent } from "../../request/normalize.ts";
 import { type At, invalid } from "../../request/schema.ts";
 import type { HarmonyIds } from "./harmony-render.ts";
 import type { HarmonyNamespace } from "./harmony-tools.ts";
@@ -142,12 +142,7 @@ export function renderGptOssTemplate(
       b.text("user", i, "role");
       b.reserved(ids.message, i, "marker");
       // Continued: transformers' cut, unless the stripped content is empty (no cut: the message closes).
-      const keep = isOpen ? prefillKeep(m.content, m.content) : undefined;
-      if (keep !== undefined) {
-        b.caller(keep, i, "content");
-        return;
-      }
-      b.caller(m.content, i, "content");
+      if (writeContent(b, m, m.content, open)) return;
       b.reserved(ids.end, i, "marker");
     } else if (m.role === "assistant") {
       if (m.toolCalls.length > 0) {
@@ -200,12 +195,7 @@ export function renderGptOssTemplate(
         return;
       }
       assistantHead(b, i, "final", ids);
-      const keep = isOpen ? prefillKeep(m.content, m.content) : undefined;
-      if (keep !== undefined) {
-        b.caller(keep, i, "content");
-        return;
-      }
-      b.caller(m.content, i, "content");
+      if (writeContent(b, m, m.content, open)) return;
       b.reserved(last ? ids.return : ids.end, i, "marker");
       calls = [];
     } else if (m.role === "tool") {
