@@ -22,7 +22,7 @@ import { TokenizerError } from "../src/errors.ts";
 import { GPT2_PATTERN, loadByteLevelModel, translateOnigPattern } from "../src/models/bytelevel/index.ts";
 import { compileSplitFallback, type MatchAt } from "../src/models/bytelevel/split-fallback.ts";
 import { parseByteLevelTokenizerJson } from "../src/models/bytelevel/tokenizer-json.ts";
-import { byteSymbolVocab, idDiff, QWEN3_FILE, QWEN3_JSON, qwen3 } from "./bytelevel-support.ts";
+import { idDiff, QWEN3_FILE, QWEN3_JSON, qwen3, splitOnlyTokenizerJson } from "./bytelevel-support.ts";
 import { SPACE_PIECES } from "./pretokenizer-pieces.ts";
 import { type RustTokenizer, rustTokenizer } from "./rust-tokenizers.ts";
 
@@ -214,26 +214,9 @@ describe("a 5M-character CJK run encodes (no RangeError, text round-trips; 9M AS
 
 describe("a pattern outside the fallback's subset", () => {
   it("gives a typed TokenizerError (invalid-argument), never a plain RangeError", () => {
-    const vocab = byteSymbolVocab();
     // A repeated group (of a fixed-length body, which load accepts): outside the subset, and V8 overflows on it.
     const regex = "(?:[ab])+|.";
-    const model = loadByteLevelModel(
-      {
-        version: "1.0",
-        added_tokens: [],
-        normalizer: null,
-        pre_tokenizer: {
-          type: "Sequence",
-          pretokenizers: [
-            { type: "Split", pattern: { Regex: regex }, behavior: "Isolated", invert: false },
-            { type: "ByteLevel", add_prefix_space: false, use_regex: false },
-          ],
-        },
-        decoder: { type: "ByteLevel" },
-        model: { type: "BPE", dropout: null, vocab, merges: [] },
-      },
-      { file: "repeated-group.json" },
-    );
+    const model = loadByteLevelModel(splitOnlyTokenizerJson(regex), { file: "repeated-group.json" });
     const s = "ab".repeat(3_000_000);
     const re = new RegExp(translateOnigPattern(regex), "yv");
     expect(() => re.test(s)).toThrow(RangeError); // precondition: V8 cannot match it

@@ -21,6 +21,27 @@ export function byteSymbolVocab(): Record<string, number> {
   return vocab;
 }
 /** HF Rust `tokenizers`' own Split pre-tokenizer: pre-tokens of a string, with their offsets. */
+/**
+ * A byte-level tokenizer.json (object) whose pre-tokenizer is one Split of `regex` before
+ * ByteLevel, over the 256 byte symbols and no merges: a file that exercises the split pattern.
+ */
+export function splitOnlyTokenizerJson(regex: string): Record<string, unknown> {
+  return {
+    version: "1.0",
+    added_tokens: [],
+    normalizer: null,
+    pre_tokenizer: {
+      type: "Sequence",
+      pretokenizers: [
+        { type: "Split", pattern: { Regex: regex }, behavior: "Isolated", invert: false },
+        { type: "ByteLevel", add_prefix_space: false, use_regex: false },
+      ],
+    },
+    decoder: { type: "ByteLevel" },
+    model: { type: "BPE", dropout: null, vocab: byteSymbolVocab(), merges: [] },
+  };
+}
+
 export interface RustSplit {
   getPreTokenizer(): { preTokenizeString(s: string): [string, [number, number]][] };
 }

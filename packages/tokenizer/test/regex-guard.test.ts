@@ -8,7 +8,7 @@ import { GPT2_PATTERN } from "../src/models/bytelevel/regex-translate.ts";
 import { CL100K_PATTERN, QWEN2_PATTERN } from "../src/models/bytelevel/split-scanner.ts";
 import { GGUF_PRE_TOKENIZER_NAMES, ggufPreTokenizer } from "../src/models/gguf/pre-tokenizers.ts";
 import { backtrackingGroup } from "../src/models/regex-guard.ts";
-import { byteSymbolVocab } from "./bytelevel-support.ts";
+import { splitOnlyTokenizerJson } from "./bytelevel-support.ts";
 
 const EXPONENTIAL = [
   "(a+)+$",
@@ -58,21 +58,7 @@ describe("backtrackingGroup", () => {
 });
 
 describe("a model file with such a pattern is bad-tokenizer-file", () => {
-  const json = (regex: string) =>
-    JSON.stringify({
-      version: "1.0",
-      added_tokens: [],
-      normalizer: null,
-      pre_tokenizer: {
-        type: "Sequence",
-        pretokenizers: [
-          { type: "Split", pattern: { Regex: regex }, behavior: "Isolated", invert: false },
-          { type: "ByteLevel", add_prefix_space: false, use_regex: false },
-        ],
-      },
-      decoder: { type: "ByteLevel" },
-      model: { type: "BPE", dropout: null, vocab: byteSymbolVocab(), merges: [] },
-    });
+  const json = (regex: string) => JSON.stringify(splitOnlyTokenizerJson(regex));
   const config = JSON.stringify({ chat_template: "{{ messages[0].content }}" });
   it.each(EXPONENTIAL)("tokenizer.json Split %s", (p) => {
     let caught: unknown;
