@@ -27,7 +27,7 @@ import { type GenerationRoute, mapOptions, sendModelNotFound } from "./mapping.t
 import { refuse } from "./refuse.ts";
 
 export const chatCompletions: GenerationRoute = async (ctx, body, req, res, log, t0, deadline, held) => {
-  const mapped = mapChatCompletionParams(body, { ...mapOptions(ctx), unknownFields: ctx.unknownFields });
+  const mapped = mapChatCompletionParams(body, mapOptions(ctx));
   if (RequestError.isInstance(mapped)) return sendError(res, 400, mapped.type, mapped.message, mapped.param);
   if (mapped.ignored.length > 0) reportIgnored(mapped.ignored, res, log);
   if (mapped.model !== ctx.modelId) return sendModelNotFound(res, ctx, mapped.model);

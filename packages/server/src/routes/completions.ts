@@ -22,11 +22,7 @@ import { type GenerationRoute, mapOptions, sendModelNotFound } from "./mapping.t
 import { refuse } from "./refuse.ts";
 
 export const completions: GenerationRoute = async (ctx, body, req, res, log, t0, deadline, held) => {
-  const m = mapCompletionParams(body, {
-    ...mapOptions(ctx),
-    unknownFields: ctx.unknownFields,
-    vocabSize: ctx.spec.classes.length,
-  });
+  const m = mapCompletionParams(body, mapOptions(ctx));
   if (RequestError.isInstance(m)) return sendError(res, 400, m.type, m.message, m.param);
   if (m.ignored.length > 0) reportIgnored(m.ignored, res, log);
   if (m.model !== ctx.modelId) return sendModelNotFound(res, ctx, m.model);

@@ -22,11 +22,13 @@ export type GenerationRoute = (
   held: Lease,
 ) => Promise<void>;
 
-export function mapOptions(ctx: ServerContext): MapOptions {
+/** The mapping options of both generation routes: the server's limits, model, engine and unknown-field rule. */
+export function mapOptions(ctx: ServerContext): MapOptions & { readonly vocabSize: number } {
   return {
     defaultMaxTokens: ctx.limits.defaultMaxTokens,
     maxTokensLimit: ctx.limits.maxModelLen,
     vocabSize: ctx.spec.classes.length,
+    unknownFields: ctx.unknownFields,
     ...(ctx.engine.sampling !== undefined
       ? { engine: { name: ctx.engine.name, honours: ctx.engine.sampling } }
       : {}),
