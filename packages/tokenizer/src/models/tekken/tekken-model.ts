@@ -100,21 +100,18 @@ export function loadTekkenModel(f: TekkenFile, options: TekkenModelOptions): Tek
   }
   options.tables?.report?.(stored !== undefined);
   const merger = new WordMerger(table);
+  const unusable = (why: string) =>
+    new TokenizerError("bad-tokenizer-file", `${file}: config.pattern is not a usable pattern: ${why}`, {
+      file,
+      field: "config.pattern",
+    });
+  const slow = backtrackingGroup(f.pattern);
+  if (slow !== undefined) throw unusable(slow);
   let pattern: RegExp;
   try {
-    const slow = backtrackingGroup(f.pattern);
-    if (slow !== undefined) throw new Error(slow);
     pattern = new RegExp(f.pattern, "gu");
   } catch (e) {
-    const why = e instanceof Error ? e.message : String(e);
-    throw new TokenizerError(
-      "bad-tokenizer-file",
-      `${file}: config.pattern is not a usable pattern: ${why}`,
-      {
-        file,
-        field: "config.pattern",
-      },
-    );
+    throw unusable(e instanceof Error ? e.message : String(e));
   }
   const blocked = new Set<number>();
   for (const id of options.blocked ?? []) {
