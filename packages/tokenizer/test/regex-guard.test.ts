@@ -2,6 +2,7 @@
 // string in several ways backtracks exponentially in V8, so a model file holding one is refused
 // (bad-tokenizer-file) where it is read; the patterns tokenizers ship, and every built-in GGUF
 // pre-tokenizer pattern, pass.
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { fromFiles, TokenizerError } from "../src/index.ts";
 import { GPT2_PATTERN } from "../src/models/bytelevel/regex-translate.ts";
@@ -76,5 +77,28 @@ describe("a model file with such a pattern is bad-tokenizer-file", () => {
       { format: "template" },
     );
     expect(tok.textModel.decode(tok.textModel.encode("abab x"))).toBe("abab x");
+  });
+});
+
+describe("a tekken.json whose config.pattern is such a pattern is bad-tokenizer-file", () => {
+  const tiny = JSON.parse(
+    readFileSync(new URL("../../../test-vectors/models/tiny-tekken-v7.json", import.meta.url), "utf8"),
+  ) as { config: Record<string, unknown> };
+  const withPattern = (pattern: string) => JSON.stringify({ ...tiny, config: { ...tiny.config, pattern } });
+  it.each(EXPONENTIAL)("config.pattern %s", (p) => {
+    let caught: unknown;
+    try {
+      fromFiles({ "tekken.json": withPattern(p) });
+    } catch (e) {
+      caught = e;
+    }
+    expect(TokenizerError.isInstance(caught) && [caught.type, caught.fields.field]).toEqual([
+      "bad-tokenizer-file",
+      "config.pattern",
+    ]);
+    expect((caught as Error).message).toMatch(/exponential backtracking/);
+  });
+  it("the file as shipped loads", () => {
+    expect(fromFiles({ "tekken.json": withPattern(".+") }).format).toBe("mistral-tekken-v7");
   });
 });
