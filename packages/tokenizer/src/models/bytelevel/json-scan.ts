@@ -14,6 +14,7 @@
 // including any syntax error, returns undefined and the caller parses the whole file with
 // JSON.parse as before, so errors and results are unchanged.
 
+import { TOKEN_ID_LIMIT } from "../tokenizer-json-fields.ts";
 import { Vocab } from "./vocab.ts";
 
 export interface ScannedTokenizerJson {
@@ -241,7 +242,7 @@ class Scanner {
       else if (c >= 0x31 && c <= 0x39) {
         while (c >= 0x30 && c <= 0x39) {
           id = id * 10 + (c - 0x30);
-          if (id >= 2 ** 24) bail();
+          if (id >= TOKEN_ID_LIMIT) bail();
           c = t.charCodeAt(++p);
         }
       } else bail();

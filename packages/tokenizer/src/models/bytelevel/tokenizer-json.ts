@@ -9,6 +9,7 @@ import {
   isObject,
   type Json,
   type JsonObject,
+  TOKEN_ID_LIMIT,
   typeOf,
 } from "../tokenizer-json-fields.ts";
 import type { ScannedTokenizerJson } from "./json-scan.ts";
@@ -239,7 +240,7 @@ function parseModel(
   for (let i = 0; i < keys.length; i++) {
     const piece = keys[i]!;
     const id = vocabObject[piece];
-    if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= 2 ** 24) {
+    if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= TOKEN_ID_LIMIT) {
       fail(`model.vocab[${JSON.stringify(piece)}] is not a valid id`, "model.vocab");
     }
     ids[i] = id as number;

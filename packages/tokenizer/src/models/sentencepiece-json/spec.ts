@@ -15,6 +15,7 @@ import {
   isObject,
   type Json,
   type JsonObject,
+  TOKEN_ID_LIMIT,
   typeOf,
 } from "../tokenizer-json-fields.ts";
 
@@ -171,7 +172,7 @@ function vocabularyOf(
   const ids = new Int32Array(keys.length);
   for (let i = 0; i < keys.length; i++) {
     const id = vocabObject[keys[i] as string];
-    if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= 2 ** 24)
+    if (typeof id !== "number" || !Number.isInteger(id) || id < 0 || id >= TOKEN_ID_LIMIT)
       fail(`model.vocab[${JSON.stringify(keys[i])}] is not a valid id`, "model.vocab");
     ids[i] = id as number;
   }
