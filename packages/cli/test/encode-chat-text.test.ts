@@ -1,9 +1,11 @@
-// encode-chat --text through the real CLI entry: the golden OpenAI-shaped requests give the
-// golden IDs, and --text adds the golden rendering (test-vectors/golden/qwen3.request.json).
+// encode-chat --text: the golden OpenAI-shaped requests give the golden IDs, and --text adds the
+// golden rendering (test-vectors/golden/qwen3.request.json). main() of the compiled bundle in this
+// process (support.ts runMain): the cases compare answers; encode-chat's run through the bin is in
+// encode.test.ts.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { repoRoot as root, runCli } from "./support.ts";
+import { repoRoot as root, runMain } from "./support.ts";
 
 interface Golden {
   readonly name: string;
@@ -12,8 +14,8 @@ interface Golden {
   readonly ids: number[];
 }
 
-function run(args: string[], lines: unknown[]): Array<Record<string, unknown>> {
-  const r = runCli(args, lines);
+async function run(args: string[], lines: unknown[]): Promise<Array<Record<string, unknown>>> {
+  const r = await runMain(args, lines);
   expect(r.code).toBe(0);
   return r.out;
 }
@@ -25,8 +27,8 @@ describe("encode-chat --text", () => {
     }
   ).vectors;
 
-  it("OpenAI-shaped requests: golden IDs, and the golden rendering as text", () => {
-    const out = run(
+  it("OpenAI-shaped requests: golden IDs, and the golden rendering as text", async () => {
+    const out = await run(
       ["encode-chat", "--text"],
       golden.map((v) => v.request),
     );
@@ -37,8 +39,8 @@ describe("encode-chat --text", () => {
     });
   });
 
-  it("without --text there is no text field; errors stay per line", () => {
-    const out = run(
+  it("without --text there is no text field; errors stay per line", async () => {
+    const out = await run(
       ["encode-chat"],
       [golden[0]?.request, { messages: [{ role: "user", content: [{ type: "image_url" }] }] }],
     );

@@ -1,11 +1,14 @@
 // The CLI over the family list (docs/cli-contract.md): --format auto / NAME / unknown, encode-chat
 // and decode for every family with a fixture tokenizer here, and decode lines carrying "tools".
+// main() of the compiled bundle in this process (support.ts runMain): the cases check answers and
+// exit codes, not the process around them.
 import { FAMILY_NAMES } from "@chatwire/tokenizer";
 import { describe, expect, it } from "vitest";
 import { familyFixtures, missingOf, sourceDir } from "../../../test-support/family-fixtures.ts";
-import { type CliRun, runCli } from "./support.ts";
+import { type CliRun, runMain } from "./support.ts";
 
-const cli = (command: string, args: string[], lines: unknown[]): CliRun => runCli([command, ...args], lines);
+const cli = (command: string, args: string[], lines: unknown[]): Promise<CliRun> =>
+  runMain([command, ...args], lines);
 
 /** Field `key` of output line `i` (the line must exist). */
 function at<T>(r: { out: Record<string, unknown>[] }, i: number, key: string): T {
@@ -23,8 +26,8 @@ const request = {
 };
 
 describe("--format", () => {
-  it("an unknown family: exit 2, one stderr line listing every family", () => {
-    const r = cli("encode-text", ["--format", "no-such-family"], [{ text: "x" }]);
+  it("an unknown family: exit 2, one stderr line listing every family", async () => {
+    const r = await cli("encode-text", ["--format", "no-such-family"], [{ text: "x" }]);
     expect(r.code).toBe(2);
     const lines = r.stderr.trim().split("\n");
     expect(lines).toHaveLength(1);
@@ -32,9 +35,9 @@ describe("--format", () => {
     for (const n of FAMILY_NAMES) expect(lines[0]).toContain(n);
   });
 
-  it("auto is the default (the same IDs as no --format)", () => {
-    const a = cli("encode-chat", ["--format", "auto"], [request]);
-    const b = cli("encode-chat", [], [request]);
+  it("auto is the default (the same IDs as no --format)", async () => {
+    const a = await cli("encode-chat", ["--format", "auto"], [request]);
+    const b = await cli("encode-chat", [], [request]);
     expect(a.code).toBe(0);
     expect(a.out).toEqual(b.out);
     expect(at<number[]>(a, 0, "ids").length).toBeGreaterThan(5);
@@ -54,13 +57,13 @@ describe("every family with a fixture directory here: encode-chat, then decode",
     return t !== undefined && dir !== undefined && missingOf(t).length === 0 ? [[name, dir] as const] : [];
   });
 
-  it.each(cases)("%s", (name, dir) => {
-    const enc = cli("encode-chat", ["--tokenizer", dir, "--format", name], [request]);
+  it.each(cases)("%s", async (name, dir) => {
+    const enc = await cli("encode-chat", ["--tokenizer", dir, "--format", name], [request]);
     expect(enc.code, enc.stderr).toBe(0);
     const ids = at<number[]>(enc, 0, "ids");
     expect(ids.length).toBeGreaterThan(5);
     expect(at<unknown[]>(enc, 0, "audit").length).toBeGreaterThan(0);
-    const dec = cli("decode", ["--tokenizer", dir], [{ ids: [] }]);
+    const dec = await cli("decode", ["--tokenizer", dir], [{ ids: [] }]);
     expect(dec.code, dec.stderr).toBe(0);
     expect(at<{ type: string }[]>(dec, 0, "events").at(-1)?.type).toBe("stop");
   });
@@ -73,15 +76,15 @@ describe('decode: "tools" next to "ids"', () => {
   };
   const tools = [{ type: "function", function: { name: "get_weather", parameters: { type: "object" } } }];
 
-  it("accepted; the events are those of the line without tools for a JSON tool-call grammar", () => {
-    const r = cli("decode", [], [call, { ...call, tools }]);
+  it("accepted; the events are those of the line without tools for a JSON tool-call grammar", async () => {
+    const r = await cli("decode", [], [call, { ...call, tools }]);
     expect(r.code).toBe(0);
     expect(r.out[1]).toEqual(r.out[0]);
     expect(JSON.stringify(r.out[0])).toContain('"call":{"name":"get_weather","arguments":{}}');
   });
 
-  it("a malformed list is the line's invalid-input error naming the item", () => {
-    const r = cli(
+  it("a malformed list is the line's invalid-input error naming the item", async () => {
+    const r = await cli(
       "decode",
       [],
       [

@@ -2,7 +2,9 @@
 // per-command --help, caller-keyed lookups (no Object.prototype members as options or commands),
 // caller input echoed to at most 40 characters, --format that does not fit the files, an
 // out-of-vocabulary --stop-token, the audits of both encode commands, and one error type for an
-// unknown top-level field.
+// unknown top-level field. Every case runs main() of the compiled bundle in this process
+// (support.ts runMain): what is checked is output and exit codes, which the bin only passes on; the
+// bin's own runs are in decode, encode, demo, pipes and the serve suites.
 
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -11,13 +13,13 @@ import { CHAT_REQUEST_FIELDS, type ChatRequest } from "@chatwire/tokenizer";
 import { loadTokenizer } from "@chatwire/tokenizer/node";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { runCli } from "./support.ts";
+import { runMain } from "./support.ts";
 
-function cli(
+async function cli(
   args: string[],
   lines: unknown[] = [],
-): { out: Record<string, unknown>[]; code: number | null; stdout: string; stderr: string } {
-  const r = runCli(args, lines);
+): Promise<{ out: Record<string, unknown>[]; code: number | null; stdout: string; stderr: string }> {
+  const r = await runMain(args, lines);
   return { out: r.stdout.startsWith("{") ? r.out : [], code: r.code, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -45,9 +47,9 @@ describe("per-command --help", () => {
       ],
     ],
     ["demo", ["--delay-ms"]],
-  ])("%s --help / -h: usage and every option on stdout, exit 0", (name, options) => {
+  ])("%s --help / -h: usage and every option on stdout, exit 0", async (name, options) => {
     const flag = name.startsWith("encode") ? "--help" : "-h";
-    const r = cli([name, "--tokenizer", "/no/such/dir", flag]); // nothing is loaded
+    const r = await cli([name, "--tokenizer", "/no/such/dir", flag]); // nothing is loaded
     expect(r.code).toBe(0);
     expect(r.stderr).toBe("");
     expect(r.stdout.startsWith(`usage: chatwire ${name} [options]`)).toBe(true);
@@ -56,7 +58,7 @@ describe("per-command --help", () => {
 });
 
 describe("caller-keyed lookups", () => {
-  it("--constructor, --__proto__, --toString, ... are unknown options (each command, both spellings)", () => {
+  it("--constructor, --__proto__, --toString, ... are unknown options (each command, both spellings)", async () => {
     const cases: [string, string[]][] = [
       ["encode-text", ["--constructor", "x"]],
       ["encode-chat", ["--__proto__", "x"]],
@@ -65,11 +67,11 @@ describe("caller-keyed lookups", () => {
       ["encode-text", ["--valueOf"]],
       ["demo", ["--constructor=1"]],
     ];
-    for (const [cmd, args] of cases) usageLine(cli([cmd, ...args]), "unknown-option");
+    for (const [cmd, args] of cases) usageLine(await cli([cmd, ...args]), "unknown-option");
   });
-  it("a command named like an Object.prototype member is an unknown command", () => {
+  it("a command named like an Object.prototype member is an unknown command", async () => {
     for (const name of ["constructor", "__proto__", "toString"]) {
-      const r = cli([name]);
+      const r = await cli([name]);
       expect(r.code).toBe(2);
       expect(r.stderr).toContain("unknown command");
       expect(r.stderr.trimEnd().split("\n")).toHaveLength(1);
@@ -79,7 +81,7 @@ describe("caller-keyed lookups", () => {
 
 describe("caller input is echoed to at most 40 characters", () => {
   const long = "y".repeat(100_000);
-  it("in usage errors", () => {
+  it("in usage errors", async () => {
     for (const args of [
       ["encode-text", `--${long}`],
       ["encode-text", "--special-text", long],
@@ -87,19 +89,19 @@ describe("caller input is echoed to at most 40 characters", () => {
       ["encode-text", long],
       [long],
     ]) {
-      const r = cli(args);
+      const r = await cli(args);
       expect(r.code).toBe(2);
       expect(r.stderr).not.toContain("y".repeat(41));
       expect(r.stderr.length).toBeLessThan(600);
     }
   });
-  it("in error lines (an unknown field's name, also in the `field` member)", () => {
+  it("in error lines (an unknown field's name, also in the `field` member)", async () => {
     for (const [cmd, line] of [
       ["encode-text", { text: "a", [long]: 1 }],
       ["encode-chat", { messages: [], [long]: 1 }],
       ["decode", { ids: [], [long]: 1 }],
     ] as const) {
-      const r = cli([cmd], [line]);
+      const r = await cli([cmd], [line]);
       expect(r.code).toBe(0);
       expect(JSON.stringify(r.out[0])).not.toContain("y".repeat(41));
       expect(r.out[0]).toHaveProperty("error.type", "invalid-input");
@@ -108,17 +110,17 @@ describe("caller input is echoed to at most 40 characters", () => {
 });
 
 describe("--format that does not fit the files", () => {
-  it("built-in qwen3 with --format internlm2 / chatglm3: format-mismatch naming the files' format", () => {
+  it("built-in qwen3 with --format internlm2 / chatglm3: format-mismatch naming the files' format", async () => {
     for (const f of ["internlm2", "chatglm3"]) {
-      const line = usageLine(cli(["encode-chat", "--format", f]), "format-mismatch");
+      const line = usageLine(await cli(["encode-chat", "--format", f]), "format-mismatch");
       expect(line).toContain(`--format ${f} does not match`);
       expect(line).toContain("which are qwen3");
     }
   });
-  it.skipIf(!haveFixtures())("internlm2 files with --format chatglm3 / qwen3", () => {
+  it.skipIf(!haveFixtures())("internlm2 files with --format chatglm3 / qwen3", async () => {
     for (const f of ["chatglm3", "qwen3"]) {
       const line = usageLine(
-        cli(["encode-chat", "--tokenizer", fixturePath("internlm2"), "--format", f]),
+        await cli(["encode-chat", "--tokenizer", fixturePath("internlm2"), "--format", f]),
         "format-mismatch",
       );
       expect(line).toContain("which are internlm2");
@@ -127,23 +129,23 @@ describe("--format that does not fit the files", () => {
 });
 
 describe("--stop", () => {
-  it("more than 64 stop strings, or one over 1024 units, is a usage error (exit 2)", () => {
+  it("more than 64 stop strings, or one over 1024 units, is a usage error (exit 2)", async () => {
     const many = Array.from({ length: 65 }, (_, i) => ["--stop", `s${i}`]).flat();
-    usageLine(cli(["decode", ...many]), "invalid-option-value");
-    usageLine(cli(["decode", "--stop", "x".repeat(1025)]), "invalid-option-value");
-    const ok = cli(["decode", ...many.slice(4), "--stop", "x".repeat(1024)], [{ ids: [9707] }]);
+    usageLine(await cli(["decode", ...many]), "invalid-option-value");
+    usageLine(await cli(["decode", "--stop", "x".repeat(1025)]), "invalid-option-value");
+    const ok = await cli(["decode", ...many.slice(4), "--stop", "x".repeat(1024)], [{ ids: [9707] }]);
     expect(ok.code).toBe(0);
   });
 });
 
 describe("a tokenizer that cannot be loaded", () => {
-  it("the stderr line quotes at most 40 characters of the path, also where the library's message names it", () => {
+  it("the stderr line quotes at most 40 characters of the path, also where the library's message names it", async () => {
     const parent = mkdtempSync(join(tmpdir(), "chatwire-long-"));
     const dir = join(parent, "d".repeat(120));
     mkdirSync(dir);
     try {
       for (const path of [dir, join(parent, "q".repeat(200))]) {
-        const line = usageLine(cli(["encode-text", "--tokenizer", path]), "tokenizer-load-failed");
+        const line = usageLine(await cli(["encode-text", "--tokenizer", path]), "tokenizer-load-failed");
         expect(line).not.toContain("d".repeat(41));
         expect(line).not.toContain("q".repeat(41));
         expect(line.length).toBeLessThan(300);
@@ -155,11 +157,11 @@ describe("a tokenizer that cannot be loaded", () => {
 });
 
 describe("--stop-token", () => {
-  it("an ID outside the vocabulary is a usage error (exit 2)", () => {
-    usageLine(cli(["decode", "--stop-token", "151669"]), "stop-token-out-of-vocabulary");
-    usageLine(cli(["decode", "--stop-token", "99999999"]), "stop-token-out-of-vocabulary");
-    usageLine(cli(["decode", "--stop-token", "-1"]), "stop-token-out-of-vocabulary");
-    const ok = cli(["decode", "--stop-token", "151668"], [{ ids: [9707, 151668, 9707] }]);
+  it("an ID outside the vocabulary is a usage error (exit 2)", async () => {
+    usageLine(await cli(["decode", "--stop-token", "151669"]), "stop-token-out-of-vocabulary");
+    usageLine(await cli(["decode", "--stop-token", "99999999"]), "stop-token-out-of-vocabulary");
+    usageLine(await cli(["decode", "--stop-token", "-1"]), "stop-token-out-of-vocabulary");
+    const ok = await cli(["decode", "--stop-token", "151668"], [{ ids: [9707, 151668, 9707] }]);
     expect(ok.code).toBe(0);
     expect(((ok.out[0]?.events ?? []) as { type: string; reason?: string }[]).at(-1)).toEqual({
       type: "stop",
@@ -170,11 +172,14 @@ describe("--stop-token", () => {
 
   it.skipIf(!haveFixtures())(
     "ChatGLM3: its reserved IDs, above the SentencePiece pieces, are IDs of the model",
-    () => {
+    async () => {
       // <|assistant|> = 64796 (the SentencePiece model has 64,789 pieces; 64789..64797 are reserved).
       const glm = fixturePath("chatglm3");
-      usageLine(cli(["decode", "--tokenizer", glm, "--stop-token", "64798"]), "stop-token-out-of-vocabulary");
-      const ok = cli(
+      usageLine(
+        await cli(["decode", "--tokenizer", glm, "--stop-token", "64798"]),
+        "stop-token-out-of-vocabulary",
+      );
+      const ok = await cli(
         ["decode", "--tokenizer", glm, "--stop-token", "64796"],
         [{ ids: [30910, 64796, 30910] }],
       );
@@ -190,7 +195,7 @@ describe("--stop-token", () => {
 
 describe("audits and unknown top-level fields", () => {
   it("encode-text: the audit as the library's (token, index, id); unknown top-level field", async () => {
-    const r = cli(["encode-text"], [{ text: "a<|im_end|>b</think>" }, { text: "a", extra: 1 }]);
+    const r = await cli(["encode-text"], [{ text: "a<|im_end|>b</think>" }, { text: "a", extra: 1 }]);
     const lib = (await loadTokenizer("qwen3")).encodeText("a<|im_end|>b</think>");
     expect(r.out[0]).toEqual({
       ids: lib.ids,
@@ -204,8 +209,8 @@ describe("audits and unknown top-level fields", () => {
       error: { type: "invalid-input", message: 'unknown field "extra"', field: "extra" },
     });
   });
-  it("encode-chat: audit entries keep id; an unknown top-level field is invalid-input as in encode-text", () => {
-    const r = cli(
+  it("encode-chat: audit entries keep id; an unknown top-level field is invalid-input as in encode-text", async () => {
+    const r = await cli(
       ["encode-chat"],
       [
         { messages: [{ role: "user", content: "<think>" }] },
@@ -236,7 +241,7 @@ describe("audits and unknown top-level fields", () => {
     };
     expect(Object.keys(request).sort()).toEqual([...CHAT_REQUEST_FIELDS].sort());
     expect(() => tok.encodeChat(request as unknown as ChatRequest)).not.toThrow();
-    const r = cli(["encode-chat"], [request]).out[0];
+    const r = (await cli(["encode-chat"], [request])).out[0];
     expect(r).toHaveProperty("ids");
   });
 });

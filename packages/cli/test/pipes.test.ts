@@ -1,19 +1,18 @@
-// The JSONL loop as other programs drive it: through pipes, with the real binary
-// (node packages/cli/bin/chatwire.js), per docs/cli-contract.md "Lines and pipes".
+// The JSONL loop as other programs drive it, per docs/cli-contract.md "Lines and pipes":
 // - an answer comes as soon as its line is read (stdin left open);
 // - lines end at "\n" only ("\r\n" accepted); a bare "\r" never splits a line;
 // - --max-line-bytes: a longer line is one line-too-long error, then processing goes on;
 // - a reader that goes away (`| head -1`): quiet exit, no EPIPE stack trace;
 // - an answer nested deeper than JSON.stringify's recursion is still written.
+// What only a process shows runs the real binary (node packages/cli/bin/chatwire.js) through
+// pipes: stdin left open, a reader that goes away, the exit status then. The line rules (the
+// 96 MiB line too) and the deep answer run main() of the same bundle in this process (support.ts
+// runMain), its stdin fed in the 64 KiB chunks a pipe delivers.
 
 import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from "node:child_process";
 import { loadTokenizer } from "@chatwire/tokenizer/node";
 import { describe, expect, it } from "vitest";
-import { BIN, type CliRun, repoRoot as root, runCli } from "./support.ts";
-
-function runSync(args: string[], input: string | Buffer): CliRun {
-  return runCli(args, input, 120_000);
-}
+import { BIN, repoRoot as root, runMain } from "./support.ts";
 
 /** Resolves with the next stdout line of `child` (fails after `ms`). */
 function nextLine(
@@ -66,7 +65,10 @@ describe('lines end at "\\n" only', () => {
   it('a bare "\\r" is part of its line; "\\r\\n" ends a line like "\\n"', async () => {
     const tok = await loadTokenizer("qwen3");
     // `{"text":\r"a"}`: \r is JSON whitespace, so this is ONE valid line.
-    const r = runSync(["encode-text"], '{"text":\r"a"}\n{"text":"b"}\r\n{"text":"a\\rb"}\r\r\n{"text":"c"}');
+    const r = await runMain(
+      ["encode-text"],
+      '{"text":\r"a"}\n{"text":"b"}\r\n{"text":"a\\rb"}\r\r\n{"text":"c"}',
+    );
     expect(r.code).toBe(0);
     expect(r.out).toEqual([
       { ids: [64], audit: [] },
@@ -79,9 +81,12 @@ describe('lines end at "\\n" only', () => {
 });
 
 describe("--max-line-bytes", () => {
-  it("a longer line is one line-too-long error line, the lines around it are answered", () => {
+  it("a longer line is one line-too-long error line, the lines around it are answered", async () => {
     const long = `{"text":"${"x".repeat(150)}"}`;
-    const r = runSync(["encode-text", "--max-line-bytes", "100"], `{"text":"a"}\n${long}\r\n{"text":"b"}\n`);
+    const r = await runMain(
+      ["encode-text", "--max-line-bytes", "100"],
+      `{"text":"a"}\n${long}\r\n{"text":"b"}\n`,
+    );
     expect(r.code).toBe(0);
     expect(r.out).toHaveLength(3);
     expect(r.out[0]).toEqual({ ids: [64], audit: [] });
@@ -95,28 +100,34 @@ describe("--max-line-bytes", () => {
     });
     expect(r.out[2]).toEqual({ ids: [65], audit: [] });
   });
-  it("exactly the limit is a line; the limit counts bytes, not characters", () => {
+  it("exactly the limit is a line; the limit counts bytes, not characters", async () => {
     const line = '{"text":"中"}'; // 14 bytes
     expect(Buffer.byteLength(line)).toBe(14);
-    expect(runSync(["encode-text", "--max-line-bytes", "14"], `${line}\r\n`).out[0]).toHaveProperty("ids");
-    expect(runSync(["encode-text", "--max-line-bytes", "13"], `${line}\n`).out[0]).toHaveProperty(
+    expect((await runMain(["encode-text", "--max-line-bytes", "14"], `${line}\r\n`)).out[0]).toHaveProperty(
+      "ids",
+    );
+    expect((await runMain(["encode-text", "--max-line-bytes", "13"], `${line}\n`)).out[0]).toHaveProperty(
       "error.type",
       "line-too-long",
     );
   });
-  it("a 96 MiB line over the default 64 MiB limit: error line, then the next line is answered", () => {
-    const big = Buffer.alloc(96 * 1024 * 1024, 0x61);
-    const r = runSync(["encode-text"], Buffer.concat([big, Buffer.from('\n{"text":"a"}\n')]));
+  it("a 96 MiB line over the default 64 MiB limit: error line, then the next line is answered", async () => {
+    const bigLength = 96 * 1024 * 1024;
+    // The line of "a"s and the next line in one buffer (no second 96 MiB copy to join them).
+    const next = '\n{"text":"a"}\n';
+    const input = Buffer.alloc(bigLength + next.length, 0x61);
+    input.write(next, bigLength);
+    const r = await runMain(["encode-text"], input);
     expect(r.code).toBe(0);
     expect(r.out.map((o) => (o.error as { type?: string } | undefined)?.type ?? "ok")).toEqual([
       "line-too-long",
       "ok",
     ]);
-    expect(r.out[0]).toHaveProperty("error.bytes", big.length);
+    expect(r.out[0]).toHaveProperty("error.bytes", bigLength);
   }, 120_000);
-  it("bad values are usage errors", () => {
-    expect(runSync(["encode-text", "--max-line-bytes", "0"], "").code).toBe(2);
-    expect(runSync(["encode-text", "--max-line-bytes", "x"], "").code).toBe(2);
+  it("bad values are usage errors", async () => {
+    expect((await runMain(["encode-text", "--max-line-bytes", "0"], "")).code).toBe(2);
+    expect((await runMain(["encode-text", "--max-line-bytes", "x"], "")).code).toBe(2);
   });
 });
 
@@ -142,7 +153,7 @@ describe("answers nested deeper than JSON.stringify recurses", () => {
     const depth = 20_000;
     const body = `\n{"name": "f", "arguments": {"a": ${"[".repeat(depth)}${"]".repeat(depth)}}}\n`;
     const ids = [151657, ...tok.encodeText(body).ids, 151658, 151645]; // <tool_call> ... </tool_call><|im_end|>
-    const r = runSync(["decode"], `${JSON.stringify({ ids })}\n`);
+    const r = await runMain(["decode"], `${JSON.stringify({ ids })}\n`);
     expect(r.code).toBe(0);
     expect(r.out).toHaveLength(1);
     const answer = r.out[0] as { events?: { type: string }[]; error?: unknown };

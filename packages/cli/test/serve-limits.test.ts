@@ -1,11 +1,14 @@
 // `chatwire serve` limit options (docs/cli-contract.md "serve"): each is listed by --help, a bad
 // value is one exit-2 `invalid-option-value` line before anything loads, and a good one reaches
 // the server or engine (a short headers timeout answers 408 sooner than the default; a short
-// upstream idle time turns a stalled vLLM upstream into 504 engine-timeout). Through the real bin.
+// upstream idle time turns a stalled vLLM upstream into 504 engine-timeout). Servers run the real
+// bin (a process: its port, signals and stderr log); --help and the refused values, answered
+// before anything listens, run main() of the same bundle in this process (support.ts runMain).
+// serve's exit 2 through the bin is in serve-unknown-fields.test.ts.
 import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { hostileUpstream } from "../../server/test/hostile-upstreams.ts";
-import { runCli, startServe as serve } from "./support.ts";
+import { runMain, startServe as serve } from "./support.ts";
 
 const NEW = [
   "headers-timeout-ms",
@@ -30,13 +33,13 @@ function startServe(args: string[]): Promise<string> {
 }
 
 describe("chatwire serve limit options", () => {
-  it("--help lists each limit option with its default", () => {
-    const r = runCli(["serve", "--help"]);
+  it("--help lists each limit option with its default", async () => {
+    const r = await runMain(["serve", "--help"]);
     expect(r.code).toBe(0);
     for (const name of NEW) expect(r.stdout).toMatch(new RegExp(`--${name} N\\n .*\\(default [^)]+\\)`));
   });
 
-  it("bad values exit 2 with one invalid-option-value line, before the tokenizer loads", () => {
+  it("bad values exit 2 with one invalid-option-value line, before the tokenizer loads", async () => {
     const bad = [
       ["--headers-timeout-ms", "0"],
       ["--request-read-timeout-ms", "-5"],
@@ -50,7 +53,7 @@ describe("chatwire serve limit options", () => {
     ];
     for (const args of bad) {
       // A tokenizer that does not exist: had the value been accepted, the error would name it.
-      const r = runCli(["serve", "--tokenizer", "/nonexistent", ...args], [], 30_000);
+      const r = await runMain(["serve", "--tokenizer", "/nonexistent", ...args]);
       expect(r.code, args.join(" ")).toBe(2);
       expect(r.stdout).toBe("");
       const lines = r.stderr.trimEnd().split("\n");

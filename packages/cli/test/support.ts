@@ -1,9 +1,15 @@
-// Shared by the CLI suites: runs the real bin (packages/cli/bin/chatwire.js, which runs the
-// compiled dist/ exactly as the published package does) with JSON lines on stdin.
+// Shared by the CLI suites, two ways to run `chatwire <args>` with JSON lines on stdin:
+// - runCli: the real bin (packages/cli/bin/chatwire.js) in a child process, which runs the
+//   compiled dist/ exactly as the published package does: the exit code as the process ends,
+//   pipes, signals, serve;
+// - runMain: main() of the same compiled bundle (dist/bundle/main.js, loaded by Node as the bin
+//   loads it) in this process, over in-memory streams: the same output without a new Node process
+//   per run. Each suite says which one a case uses and why.
 import { type ChildProcessByStdio, spawn, spawnSync } from "node:child_process";
+import { createRequire, register } from "node:module";
 import { dirname, resolve } from "node:path";
-import type { Readable } from "node:stream";
-import { fileURLToPath } from "node:url";
+import { Readable, Writable } from "node:stream";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 /** The bin, relative to repoRoot (the working directory of every run). */
@@ -43,13 +49,103 @@ export function runCli(
     timeout,
     maxBuffer: 1 << 28,
   });
+  return cliRun(r.status, r.stdout, r.stderr);
+}
+
+type Main = typeof import("../src/main.ts").main;
+
+/** The bundle the bin imports (globalSetup builds it). */
+const BUNDLE = resolve(repoRoot, "packages/cli/dist/bundle/main.js");
+
+/**
+ * Imports the bundle as the bin does. vitest's import() would resolve its @chatwire/* imports to
+ * their TypeScript sources, and so would Node's here: vitest starts its workers with
+ * `--conditions source` (and others), which a resolve hook takes back for imports made from a
+ * package's dist/, leaving Node's default conditions, as the bin has them.
+ */
+function importBundle(): Promise<{ main: Main }> {
+  const key = Symbol.for("chatwire.cli-test.dist-conditions");
+  const registry = globalThis as { [key]?: true };
+  if (registry[key] !== true) {
+    registry[key] = true;
+    const added: string[] = [];
+    process.execArgv.forEach((a, i, all) => {
+      if (a === "--conditions" || a === "-C") added.push(all[i + 1] ?? "");
+      else if (a.startsWith("--conditions=")) added.push(a.slice("--conditions=".length));
+    });
+    const hooks = `
+      const prefix = ${JSON.stringify(pathToFileURL(resolve(repoRoot, "packages")).href)} + "/";
+      const added = new Set(${JSON.stringify(added)});
+      export async function resolve(specifier, context, next) {
+        const parent = context.parentURL ?? "";
+        const fromDist = parent.startsWith(prefix) && parent.includes("/dist/") && !parent.includes("/node_modules/");
+        if (!fromDist) return next(specifier, context);
+        return next(specifier, { ...context, conditions: context.conditions.filter((c) => !added.has(c)) });
+      }`;
+    if (added.length > 0) register(`data:text/javascript,${encodeURIComponent(hooks)}`);
+  }
+  const nativeImport = createRequire(import.meta.url)("./native-import.cjs") as (
+    url: string,
+  ) => Promise<{ main: Main }>;
+  return nativeImport(pathToFileURL(BUNDLE).href);
+}
+let mainOf: Promise<Main> | undefined;
+
+/** What a pipe hands a reader at a time (Linux: 64 KiB), so lines arrive cut as they would on stdin. */
+const PIPE_CHUNK = 65_536;
+
+function collector(): { stream: Writable; text: () => string } {
+  const parts: Buffer[] = [];
+  const stream = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      parts.push(chunk);
+      done();
+    },
+  });
+  // Decoded once at the end, as spawnSync decodes a child's output.
+  return { stream, text: () => Buffer.concat(parts).toString("utf8") };
+}
+
+/**
+ * runCli's run through main() in this process: `input` on a stdin stream in pipe-sized chunks,
+ * stdout and stderr collected; code is what main resolves with (what the bin sets as the exit
+ * code), or 1 with the error on stderr when it rejects (the bin's uncaught error).
+ */
+export async function runMain(
+  args: readonly string[],
+  input: readonly unknown[] | string | Buffer = [],
+): Promise<CliRun> {
+  mainOf ??= importBundle().then((m) => m.main);
+  const main = await mainOf;
+  const bytes = Buffer.isBuffer(input)
+    ? input
+    : Buffer.from(Array.isArray(input) ? jsonLines(input) : (input as string));
+  const chunks: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += PIPE_CHUNK) chunks.push(bytes.subarray(i, i + PIPE_CHUNK));
+  const stdout = collector();
+  const stderr = collector();
+  let code: number;
+  try {
+    code = await main(args, {
+      stdin: Readable.from(chunks, { objectMode: false }),
+      stdout: stdout.stream,
+      stderr: stderr.stream,
+    });
+  } catch (err) {
+    code = 1;
+    stderr.stream.write(`${err instanceof Error ? err.stack : String(err)}\n`);
+  }
+  return cliRun(code, stdout.text(), stderr.text());
+}
+
+function cliRun(code: number | null, stdout: string, stderr: string): CliRun {
   let out: Record<string, unknown>[] | undefined;
   return {
-    code: r.status,
-    stdout: r.stdout,
-    stderr: r.stderr,
+    code,
+    stdout,
+    stderr,
     get out() {
-      out ??= parseLines(r.stdout);
+      out ??= parseLines(stdout);
       return out;
     },
   };

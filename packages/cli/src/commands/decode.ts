@@ -54,7 +54,7 @@ export const command: Command = {
     },
   },
   jsonl: true,
-  async prepare(opts) {
+  async prepare(opts, io) {
     const stopStrings = getStrings(opts, "stop");
     if (stopStrings.includes(""))
       throw new UsageError("--stop takes a non-empty string", "invalid-option-value");
@@ -77,7 +77,7 @@ export const command: Command = {
       throw new UsageError("--stop-token takes a non-negative ID", "stop-token-out-of-vocabulary");
     const { tokenizer, specFor, explain } = await decoderSpecOption(opts);
     if (getFlag(opts, "explain")) {
-      process.stdout.write(`${stringifyLine(explainLine(explain()))}\n`);
+      io.stdout.write(`${stringifyLine(explainLine(explain()))}\n`);
       return null;
     }
     // Every ID the model has, reserved ones included (they may sit above the text model's pieces).

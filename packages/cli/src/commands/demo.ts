@@ -13,21 +13,48 @@ import {
 } from "@chatwire/stream-decoder";
 import type { ChatMessage, ChatRequest, ChatTokenizer } from "@chatwire/tokenizer";
 import { getInt, UsageError } from "../args.ts";
-import type { Command } from "../command.ts";
+import type { CliIo, Command } from "../command.ts";
 import { loadTokenizerOption, TOKENIZER_OPTIONS } from "../tokenizer-option.ts";
 
-const tty = process.stdout.isTTY === true;
-const paint = (code: string) => (s: string) => (tty ? `\u001b[${code}m${s}\u001b[0m` : s);
-const bold = paint("1");
-const dim = paint("2");
-const green = paint("32");
-const red = paint("31");
-const cyan = paint("36");
-const yellow = paint("33");
+type Paint = (s: string) => string;
 
-const out = (s = ""): void => {
-  process.stdout.write(`${s}\n`);
-};
+/** Where a run writes: its stdout, coloured when that is a terminal (per run, not per process). */
+interface Screen {
+  readonly tty: boolean;
+  write(s: string): void;
+  /** s, then a newline. */
+  out(s?: string): void;
+  readonly bold: Paint;
+  readonly dim: Paint;
+  readonly green: Paint;
+  readonly red: Paint;
+  readonly cyan: Paint;
+  readonly yellow: Paint;
+}
+
+function screenOf(stdout: CliIo["stdout"]): Screen {
+  const tty = stdout.isTTY === true;
+  const paint =
+    (code: string): Paint =>
+    (s) =>
+      tty ? `\u001b[${code}m${s}\u001b[0m` : s;
+  return {
+    tty,
+    write: (s) => {
+      stdout.write(s);
+    },
+    out: (s = "") => {
+      stdout.write(`${s}\n`);
+    },
+    bold: paint("1"),
+    dim: paint("2"),
+    green: paint("32"),
+    red: paint("31"),
+    cyan: paint("36"),
+    yellow: paint("33"),
+  };
+}
+
 const show = (s: string): string => JSON.stringify(s);
 
 /**
@@ -63,7 +90,8 @@ function scenario(tok: ChatTokenizer): { attack: unknown; user: unknown; assista
   };
 }
 
-function part1(tok: ChatTokenizer, attack: unknown): boolean {
+function part1(tok: ChatTokenizer, attack: unknown, screen: Screen): boolean {
+  const { out, bold, green, red, yellow } = screen;
   out(bold(`1. Encoding untrusted input (${tok.format})`));
   const req = attack as { messages: Array<{ role: string; content: string }> };
   for (const m of req.messages) out(`   ${m.role.padEnd(9)} ${show(m.content)}`);
@@ -118,7 +146,8 @@ function generationIds(tok: ChatTokenizer, user: unknown, assistant: unknown, to
   return end === -1 ? gen : gen.slice(0, end + 1);
 }
 
-function render(e: DecoderEvent): string {
+function render(e: DecoderEvent, screen: Screen): string {
+  const { bold, dim, red, cyan, yellow } = screen;
   switch (e.type) {
     case "message_start":
       return bold(
@@ -150,7 +179,13 @@ function render(e: DecoderEvent): string {
   }
 }
 
-async function part2(tok: ChatTokenizer, s: ReturnType<typeof scenario>, delayMs: number): Promise<boolean> {
+async function part2(
+  tok: ChatTokenizer,
+  s: ReturnType<typeof scenario>,
+  delayMs: number,
+  screen: Screen,
+): Promise<boolean> {
+  const { out, write, bold, dim, green, red, yellow } = screen;
   out(bold(`2. Streaming a generation through the decoder, one token at a time (${tok.format})`));
   const ids = generationIds(tok, s.user, s.assistant, s.tool);
   out(`   ${ids.length} generated token IDs: ${dim(JSON.stringify(ids.slice(0, 24)).replace(/]$/, ", …]"))}`);
@@ -163,7 +198,7 @@ async function part2(tok: ChatTokenizer, s: ReturnType<typeof scenario>, delayMs
         const deltas = events.filter((x) => x.type === "tool_call_arguments");
         const joined = deltas.map((x) => (x.type === "tool_call_arguments" ? x.text : "")).join("");
         if (deltas.length > 0)
-          process.stdout.write(
+          write(
             yellow(
               `\n   [tool_call_arguments streamed in ${deltas.length} delta${deltas.length === 1 ? "" : "s"}, OpenAI-style: ${joined}]`,
             ),
@@ -172,10 +207,10 @@ async function part2(tok: ChatTokenizer, s: ReturnType<typeof scenario>, delayMs
       events.push(e);
       // Reasoning/text deltas of one kind continue on the same line; a switch gets a label.
       if ((e.type === "reasoning" || e.type === "text") && previous !== e.type) {
-        process.stdout.write(e.type === "reasoning" ? dim("\n   [reasoning] ") : "\n   [text] ");
+        write(e.type === "reasoning" ? dim("\n   [reasoning] ") : "\n   [text] ");
       }
       previous = e.type;
-      process.stdout.write(render(e));
+      write(render(e, screen));
     }),
     { streamToolCalls: true },
   );
@@ -206,13 +241,14 @@ export const command: Command = {
     },
   },
   jsonl: false,
-  async prepare(opts) {
-    const delayMs = getInt(opts, "delay-ms") ?? (tty ? 15 : 0);
+  async prepare(opts, io) {
+    const screen = screenOf(io.stdout);
+    const delayMs = getInt(opts, "delay-ms") ?? (screen.tty ? 15 : 0);
     if (delayMs < 0) throw new UsageError("--delay-ms must be >= 0");
     const tok = await loadTokenizerOption(opts);
     const s = scenario(tok);
-    const ok1 = part1(tok, s.attack);
-    const ok2 = await part2(tok, s, delayMs);
+    const ok1 = part1(tok, s.attack, screen);
+    const ok2 = await part2(tok, s, delayMs, screen);
     if (!(ok1 && ok2)) throw new Error("demo checks failed (see above)");
     return () => undefined;
   },

@@ -97,7 +97,7 @@ export const command: Command = {
         "unknown request and message fields: reject (default: 400) or ignore (dropped, named in the x-chatwire-ignored-fields header and the log line)",
     },
   },
-  async prepare(opts) {
+  async prepare(opts, io) {
     const apiKey = getString(opts, "api-key") ?? process.env.CHATWIRE_API_KEY;
     // An empty key would be an open server that looks protected.
     if (apiKey === "")
@@ -179,7 +179,7 @@ export const command: Command = {
       ...(getString(opts, "unknown-fields") === "ignore" ? { unknownFields: "ignore" as const } : {}),
     });
     const url = await server.listen(getInt(opts, "port") ?? 8000, getString(opts, "host") ?? "127.0.0.1");
-    process.stdout.write(`listening on ${url}\n`);
+    io.stdout.write(`listening on ${url}\n`);
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off("SIGTERM", stop);
