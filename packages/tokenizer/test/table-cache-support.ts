@@ -1,11 +1,12 @@
 // Shared by the table-cache suites: temporary directories removed after the file, the decode
-// table in a form that compares fast, and what a caller observes of a loaded tokenizer.
+// table in a form that compares fast, what a caller observes of a loaded tokenizer, and random
+// damage to a table file.
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll } from "vitest";
+import { afterAll, expect } from "vitest";
 import type { DecodeTable } from "../src/models/text-model.ts";
 
 /** A maker of fresh temporary directories (named `prefix`...), all removed after the file. */
@@ -88,19 +89,71 @@ export function observe(tok: Observed, texts: readonly string[], turns: number, 
   return { chat: chat.ids, spans: chat.spans, texts: ids, decoded: ids.map((i) => tok.decode(i)) };
 }
 
+/** Damage to a file: bytes XORed with a non-zero mask, and the length it is cut to (undefined: whole). */
+export interface Damage {
+  readonly flips: readonly (readonly [index: number, mask: number])[];
+  readonly end: number | undefined;
+}
+
 /**
- * Damaged copies of a stored file: 1 to 8 bytes flipped (XOR with a non-zero byte), and with
- * `cut` the copy may also end early (any length).
+ * Damage to a file of `length` bytes: 1 to 8 bytes flipped, and with `cut` the file may also end
+ * early (any length). The flip lists, not the damaged bytes, are the values: a counterexample
+ * prints short, and withDamage applies one to the file in place.
  */
-export function damagedCopies(file: Uint8Array, cut: boolean): fc.Arbitrary<Uint8Array> {
-  const flips = fc.array(fc.tuple(fc.nat(file.length - 1), fc.integer({ min: 1, max: 255 })), {
+function damage(length: number, cut: boolean): fc.Arbitrary<Damage> {
+  const flips = fc.array(fc.tuple(fc.nat(length - 1), fc.integer({ min: 1, max: 255 })), {
     minLength: 1,
     maxLength: 8,
   });
-  const end = cut ? fc.option(fc.nat(file.length), { nil: undefined }) : fc.constant(undefined);
-  return fc.tuple(flips, end).map(([fs, at]) => {
-    const damaged = new Uint8Array(file.subarray(0, at ?? file.length));
-    for (const [i, x] of fs) if (i < damaged.length) damaged[i] = (damaged[i] as number) ^ x;
-    return damaged;
-  });
+  const end = cut ? fc.option(fc.nat(length), { nil: undefined }) : fc.constant(undefined);
+  return fc.tuple(flips, end).map(([fs, at]) => ({ flips: fs, end: at }));
+}
+
+/**
+ * `use` of `file` with `d` applied: flipped in place and flipped back afterwards (a copy of a
+ * large file per run costs more than the read it feeds), a cut one as a fresh copy of that length
+ * (a view would leave the bytes after the cut readable to a reader that overruns it). The bytes
+ * are handed on as a new view: table-file.ts caches a read by the Uint8Array object.
+ */
+function withDamage<T>(file: Uint8Array, d: Damage, use: (damaged: Uint8Array) => T): T {
+  if (d.end !== undefined) return use(applied(file, d));
+  const flip = () => {
+    for (const [i, x] of d.flips) file[i] = (file[i] as number) ^ x;
+  };
+  flip();
+  try {
+    return use(file.subarray(0));
+  } finally {
+    flip();
+  }
+}
+
+/**
+ * fc.assert of `check` over damage() to `file` (withDamage), then a check that `file` is as
+ * before: every run takes its damage in place, so a run that wrote to it would leave the later
+ * runs checking other bytes.
+ */
+export function assertUnderDamage(
+  file: Uint8Array,
+  cut: boolean,
+  check: (damaged: Uint8Array) => void,
+  params: fc.Parameters<[Damage]>,
+): void {
+  const before = sha256(file);
+  fc.assert(
+    fc.property(damage(file.length, cut), (d) => withDamage(file, d, check)),
+    params,
+  );
+  expect(sha256(file), "the file after the damaged runs").toBe(before);
+}
+
+function applied(file: Uint8Array, { flips, end }: Damage): Uint8Array {
+  const damaged = new Uint8Array(file.subarray(0, end ?? file.length));
+  for (const [i, x] of flips) if (i < damaged.length) damaged[i] = (damaged[i] as number) ^ x;
+  return damaged;
+}
+
+/** Damaged copies of a stored file (damage(), each applied to a fresh copy). */
+export function damagedCopies(file: Uint8Array, cut: boolean): fc.Arbitrary<Uint8Array> {
+  return damage(file.length, cut).map((d) => applied(file, d));
 }
