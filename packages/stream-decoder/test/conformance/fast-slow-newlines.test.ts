@@ -11,6 +11,8 @@ import { describe, expect, it } from "vitest";
 import type { DecoderOptions } from "../../src/index.ts";
 import { SLOW_PATH_ONLY } from "../../src/internal.ts";
 import { Cls, classOf, type DecoderSpec } from "../../src/spec.ts";
+import { StopSets } from "../drawn-options.ts";
+import { expectEqual } from "../expect-equal.ts";
 import { decodeAll } from "./decode-all.ts";
 import { FAMILY_CASES } from "./families.ts";
 
@@ -125,6 +127,7 @@ describe("newline shortcuts = checked path", () => {
         markers.length > 0
           ? fc.oneof({ weight: 12, arbitrary: piece }, { weight: 1, arbitrary: fc.constantFrom(...markers) })
           : piece;
+      const stops = new StopSets();
       fc.assert(
         fc.property(
           fc.array(token, { maxLength: 60 }),
@@ -137,17 +140,17 @@ describe("newline shortcuts = checked path", () => {
             maxTokens: fc.constantFrom(undefined, undefined, undefined, 7),
           }),
           (ids, r) => {
+            const spec = c.spec(r.eos);
             const o: Record<string, unknown> = {};
             if (r.tools)
               o.tools = [{ type: "function", function: { name: "f", parameters: { type: "object" } } }];
             if (r.stream) o.streamToolCalls = true;
-            if (r.stop !== undefined) o.stopStrings = r.stop;
+            if (r.stop !== undefined) o.stopStrings = stops.of(spec, r.stop);
             if (r.maxTokens !== undefined) o.maxTokens = r.maxTokens;
-            const spec = c.spec(r.eos);
             const slow = decodeAll(spec, ids, { ...o, [SLOW_PATH_ONLY]: true } as DecoderOptions);
             // Twice: tables fill at an ID's first sight (the second run reads them).
-            expect(decodeAll(spec, ids, o as DecoderOptions)).toEqual(slow);
-            expect(decodeAll(spec, ids, o as DecoderOptions)).toEqual(slow);
+            expectEqual(decodeAll(spec, ids, o as DecoderOptions), slow);
+            expectEqual(decodeAll(spec, ids, o as DecoderOptions), slow);
           },
         ),
         { numRuns: 200, seed: 1501 },

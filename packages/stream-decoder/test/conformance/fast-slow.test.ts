@@ -10,7 +10,8 @@ import { describe, expect, it } from "vitest";
 import { createDecoder, type DecoderEvent, type DecoderOptions, eventCollector } from "../../src/index.ts";
 import { SLOW_PATH_ONLY } from "../../src/internal.ts";
 import { Cls, classOf, type DecoderSpec } from "../../src/spec.ts";
-import { optionFields, optionsOf, WEATHER_TOOLS as TOOLS } from "../drawn-options.ts";
+import { optionFields, optionsOf, StopSets, WEATHER_TOOLS as TOOLS } from "../drawn-options.ts";
+import { expectEqual } from "../expect-equal.ts";
 import { withSampleWindows } from "../sample-windows.ts";
 import { FAMILY_CASES, type FamilyCase } from "./families.ts";
 
@@ -72,10 +73,12 @@ function optionsArb(
 for (const c of FAMILY_CASES) {
   describe.skipIf(!c.available)(`fast path = slow path: ${c.name}`, () => {
     it("random ID streams, options and chunking: identical events", () => {
+      const stops = new StopSets();
       fc.assert(
         fc.property(streams(c), optionsArb(c), (ids, o) => {
-          const r = decodeBoth(c.spec(o.eos), ids, o.options, o.chunk);
-          expect(r.fast).toEqual(r.slow);
+          const spec = c.spec(o.eos);
+          const r = decodeBoth(spec, ids, stops.options(spec, o.options), o.chunk);
+          expectEqual(r.fast, r.slow);
         }),
         { numRuns: 150, seed: 8 },
       );
@@ -87,7 +90,7 @@ for (const c of FAMILY_CASES) {
         for (const eos of ["none", "default"] as const) {
           for (const options of [{}, { streamToolCalls: true, tools: TOOLS }] as DecoderOptions[]) {
             const r = decodeBoth(c.spec(eos), v.ids, options, 1);
-            expect(r.fast, v.name).toEqual(r.slow);
+            expectEqual(r.fast, r.slow, v.name);
           }
         }
       }
