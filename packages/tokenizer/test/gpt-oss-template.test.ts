@@ -11,6 +11,7 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { GPTOSS_MODEL_DIR } from "../../../test-support/harmony-suite.ts";
 import { idDiff } from "../../../test-support/id-diff.ts";
+import { sharedFixture } from "../../../test-support/shared-cache.ts";
 import { type ChatRequest, type ChatTokenizer, fromFiles, TokenizerError } from "../src/index.ts";
 import { sharedRustTokenizer } from "./rust-tokenizers.ts";
 import { havePython, pythonRenderGptOss, repoRoot } from "./template-support.ts";
@@ -25,14 +26,21 @@ interface Vector {
 const GOLDEN = join(repoRoot, "test-vectors/golden/gpt-oss.template.json");
 const doc = JSON.parse(readFileSync(GOLDEN, "utf8")) as { vectors: Vector[] };
 
-describe("gpt-oss default form = the gpt-oss chat_template (jinja2 + HF tokenizers goldens)", () => {
-  let tok: ChatTokenizer;
-  beforeAll(() => {
+/** The model directory's tokenizer.json and tokenizer_config.json through fromFiles, loaded once per worker. */
+function gptOssFromFiles(): ChatTokenizer {
+  return sharedFixture("gpt-oss-from-files", GPTOSS_MODEL_DIR, () => {
     const read = (n: string) => readFileSync(resolve(GPTOSS_MODEL_DIR, n), "utf8");
-    tok = fromFiles({
+    return fromFiles({
       "tokenizer.json": read("tokenizer.json"),
       "tokenizer_config.json": read("tokenizer_config.json"),
     });
+  });
+}
+
+describe("gpt-oss default form = the gpt-oss chat_template (jinja2 + HF tokenizers goldens)", () => {
+  let tok: ChatTokenizer;
+  beforeAll(() => {
+    tok = gptOssFromFiles();
   });
 
   it("the golden holds rendered vectors (no silent template errors)", () => {
@@ -237,11 +245,7 @@ describe.runIf(havePython())("gpt-oss default form on random conversations = jin
   it("300 seeded random conversations: token-exact", async () => {
     const requests = fc.sample(convo, { numRuns: 300, seed: 1107 }).map(toRequest);
     const refs = pythonRenderGptOss(requests);
-    const read = (n: string) => readFileSync(resolve(GPTOSS_MODEL_DIR, n), "utf8");
-    const tok = fromFiles({
-      "tokenizer.json": read("tokenizer.json"),
-      "tokenizer_config.json": read("tokenizer_config.json"),
-    });
+    const tok = gptOssFromFiles();
     const hf = sharedRustTokenizer(resolve(GPTOSS_MODEL_DIR, "tokenizer.json"));
     let compared = 0;
     for (const [k, req] of requests.entries()) {
@@ -262,11 +266,7 @@ describe.runIf(havePython())("gpt-oss default form on random conversations = jin
   }, 60_000);
 
   it("continue_final_message: empty, whitespace-only and ordinary final content, user or assistant: token-exact", async () => {
-    const read = (n: string) => readFileSync(resolve(GPTOSS_MODEL_DIR, n), "utf8");
-    const tok = fromFiles({
-      "tokenizer.json": read("tokenizer.json"),
-      "tokenizer_config.json": read("tokenizer_config.json"),
-    });
+    const tok = gptOssFromFiles();
     const hf = sharedRustTokenizer(resolve(GPTOSS_MODEL_DIR, "tokenizer.json"));
     const requests: ChatRequest[] = [];
     for (const content of ["", "   ", "\n", "Autumn moon", "  The answer is ", "Hi \n"]) {

