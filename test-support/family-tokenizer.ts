@@ -2,13 +2,16 @@
 // conformance batteries do: a built-in by name, else the source directory's files (plus the
 // shared overlay files and the fixtures' template as chat_template.jinja) through fromFiles.
 // Each entry is loaded once per worker (./shared-cache.ts): the batteries of both packages and
-// the suites that round-trip through a family ask for the same few tokenizers.
+// the suites that round-trip through a family ask for the same few tokenizers. A load from files
+// goes through the run's table cache (./run-tables.ts), so only the run's first load of an entry
+// builds from the model file.
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { type ChatTokenizer, fromFiles } from "../packages/tokenizer/src/index.ts";
 import { loadTokenizerSync } from "../packages/tokenizer/src/node.ts";
 import { type FixtureTokenizer, repoRoot, sourceDir } from "./family-fixtures.ts";
 import { fixturesDir } from "./fixtures.ts";
+import { digestOf, withRunTables } from "./run-tables.ts";
 import { sharedFixture } from "./shared-cache.ts";
 
 const FILES = [
@@ -54,5 +57,12 @@ function load(t: FixtureTokenizer): ChatTokenizer {
     }
   if (t.template !== undefined)
     files["chat_template.jinja"] = new Uint8Array(readFileSync(resolve(repoRoot, t.template)));
-  return fromFiles(files, options);
+  // The tables are named by every file the load reads and the forced family: what the family
+  // reserves (so blocks) comes from the config, the template and the family, not the model file
+  // alone, and entries that share a model file but disagree on it would replace each other's.
+  const names = Object.keys(files).sort();
+  const source = digestOf(["native", t.format ?? "", ...names.flatMap((n) => [n, files[n] as Uint8Array])]);
+  return withRunTables(source, (tables) =>
+    fromFiles(files, tables === undefined ? options : { ...options, tables }),
+  );
 }

@@ -18,12 +18,13 @@ import {
 } from "../../packages/stream-decoder/src/index.ts";
 import {
   type ChatRequest,
+  fromFiles,
   probeTemplate,
   type TemplateProbe,
   type TemplateTokenizer,
-  templateFromFiles,
 } from "../../packages/tokenizer/src/index.ts";
-import { vocabularyFiles } from "./vocabulary-files.ts";
+import { digestOf, withRunTables } from "../../test-support/run-tables.ts";
+import { standInFiles } from "./vocabulary-files.ts";
 
 export interface PeerTool {
   readonly name: string;
@@ -110,11 +111,34 @@ export function loadFormat(
   config: Readonly<Record<string, unknown>> = {},
 ): { tok: TemplateTokenizer; added: string[] } {
   const chatTemplate = readFileSync(join(templateDir(entry.template.dir), entry.template.file), "utf8");
-  const { files, added } = vocabularyFiles(entry.vocabulary.package, entry.vocabulary.markers, {
+  return standInTokenizer(entry.vocabulary.package, entry.vocabulary.markers, {
     chat_template: chatTemplate,
     ...config,
   });
-  return { tok: templateFromFiles(files, { now: () => new Date(2024, 6, 26) }), added };
+}
+
+/**
+ * The template tokenizer of a package's vocabulary with `markers` added (vocabularyFiles) and
+ * `config` merged into its tokenizer_config.json, loaded through the run's table cache
+ * (test-support/run-tables.ts). The template loader blocks every added token, of tokenizer.json
+ * and of the config's added_tokens_decoder, so the tables are named by the model file's content
+ * and that field.
+ */
+export function standInTokenizer(
+  pkg: string,
+  markers: readonly string[],
+  config: Readonly<Record<string, unknown>>,
+): { tok: TemplateTokenizer; added: string[] } {
+  const { files, digest, added, config: merged } = standInFiles(pkg, markers, config);
+  const source = digestOf(["template", digest, JSON.stringify(merged.added_tokens_decoder ?? null)]);
+  const tok = withRunTables(source, (tables) =>
+    fromFiles(files, {
+      format: "template",
+      now: () => new Date(2024, 6, 26),
+      ...(tables === undefined ? {} : { tables }),
+    }),
+  );
+  return { tok, added };
 }
 
 /** Model output text -> IDs: every reserved string (leftmost, longest) as its reserved ID, the
