@@ -91,11 +91,15 @@ describe("chatwire serve limit options", () => {
   it("--upstream-idle-timeout-ms: a stalled vLLM upstream is 504 engine-timeout at the given time", async () => {
     const up = await hostileUpstream("stall-before");
     cleanup.push(() => up.close());
+    // The upstream's model named up front ("m", what its /v1/models lists): startup would otherwise
+    // ask for it under the same 300 ms, which a loaded machine can miss before the stall is reached.
     const url = await startServe([
       "--engine",
       "vllm",
       "--upstream",
       up.url,
+      "--upstream-model",
+      "m",
       "--upstream-idle-timeout-ms",
       "300",
     ]);
