@@ -19,13 +19,10 @@ export function digestOf(parts: readonly (string | Uint8Array)[]): string {
   return all.digest("hex");
 }
 
-/** How the loads through withRunTables went in this worker (the loaders' `report`). */
-export const runTablesCounts = { fromTables: 0, built: 0, notOffered: 0 };
-
 /**
- * `build(tables)` with the stored tables of `source` when the run has some (undefined: none
- * yet, or no run cache), then the model's tables stored for the next load when these were not
- * used. `source` must name everything the tables depend on: the model file's exact content and
+ * `build(tables)` with the run's tables for `source` (their bytes absent until some load stored
+ * them; undefined without a run cache), then the model's tables stored for the next load when
+ * these were not used. `source` must name everything the tables depend on: the model file's exact content and
  * whatever else sets the IDs the loader blocks (the tables check those too, but content whose
  * loads disagree on them would replace each other's file on every load).
  */
@@ -39,17 +36,7 @@ export function withRunTables<T extends { readonly textModel: TextModel }>(
       ? undefined
       : openTableCacheFor(source, { cacheDir: dir, prebuiltTables: false });
   if (session === undefined) return build(undefined);
-  let reported: boolean | undefined;
-  const tok = build({
-    ...session.tables,
-    report(used) {
-      reported = used;
-      session.tables.report?.(used);
-    },
-  });
-  if (reported === undefined) runTablesCounts.notOffered += 1;
-  else if (reported) runTablesCounts.fromTables += 1;
-  else runTablesCounts.built += 1;
+  const tok = build(session.tables);
   session.settle(tok.textModel);
   return tok;
 }
