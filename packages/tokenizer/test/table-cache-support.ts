@@ -1,13 +1,14 @@
 // Shared by the table-cache suites: temporary directories removed after the file, the decode
-// table in a form that compares fast, what a caller observes of a loaded tokenizer, and random
-// damage to a table file.
+// table in a form that compares fast, what a caller observes of a loaded tokenizer, random
+// damage to a table file, and the check that the cache ignores a stored file.
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import fc from "fast-check";
 import { afterAll, expect } from "vitest";
 import type { DecodeTable } from "../src/models/text-model.ts";
+import { openTableCacheFor } from "../src/node/table-cache.ts";
 
 /** A maker of fresh temporary directories (named `prefix`...), all removed after the file. */
 export function tempDirs(prefix: string): () => string {
@@ -87,6 +88,21 @@ export function observe(tok: Observed, texts: readonly string[], turns: number, 
   });
   const ids = texts.map((t) => tok.encodeText(t).ids);
   return { chat: chat.ids, spans: chat.spans, texts: ids, decoded: ids.map((i) => tok.decode(i)) };
+}
+
+/**
+ * Asserts that the cache ignores the stored table file at `path` (a `<digest>.cwtables` in a
+ * cache directory): its session offers no bytes. A load takes a stored file only through that
+ * session (src/node/directory.ts), and one without bytes builds from the model files and stores a
+ * fresh file whatever the bad one held, so a bad file needs no load of its own to show it is not
+ * used (each suite still loads over one bad file whole).
+ */
+export function expectIgnoredEntry(path: string, what?: string): void {
+  const source = basename(path).replace(/\.cwtables$/, "");
+  const session = openTableCacheFor(source, { cacheDir: dirname(path), prebuiltTables: false });
+  expect(session, what).toBeDefined();
+  expect(session?.tables.bytes, what).toBeUndefined();
+  expect(session?.tables.verified, what).toBe(false);
 }
 
 /** Damage to a file: bytes XORed with a non-zero mask, and the length it is cut to (undefined: whole). */
