@@ -13,7 +13,7 @@ import { probeTemplate } from "@chatwire/tokenizer";
 import { loadTemplateTokenizerSync } from "@chatwire/tokenizer/node";
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { type RustTokenizer, sharedRustTokenizer } from "../../tokenizer/test/rust-tokenizers.ts";
+import { sharedRustTokenizer } from "../../tokenizer/test/rust-tokenizers.ts";
 import {
   createDecoder,
   createReferenceDecoder,
@@ -33,10 +33,9 @@ const tok = loadTemplateTokenizerSync(dirname(TOKENIZER), {
 const rust = sharedRustTokenizer(TOKENIZER);
 // The byte pieces' IDs as HF Rust read them from tokenizer.json (not through our loader), so the
 // file is not parsed here once more.
-const hfIdOf = (rust as RustTokenizer & { tokenToId(token: string): number | null }).tokenToId.bind(rust);
 const BYTE_IDS = Array.from(
   { length: 256 },
-  (_, b) => hfIdOf(`<0x${b.toString(16).toUpperCase().padStart(2, "0")}>`) ?? undefined,
+  (_, b) => rust.tokenToId(`<0x${b.toString(16).toUpperCase().padStart(2, "0")}>`) ?? undefined,
 );
 const byteId = (b: number): number => BYTE_IDS[b] as number;
 const spec = compileTemplateDecoderSpec(tok.textModel, probeTemplate(tok), { eosIds: [] });

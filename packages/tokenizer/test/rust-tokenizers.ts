@@ -12,6 +12,8 @@ export interface RustTokenizer {
   decode(ids: number[], skipSpecialTokens: boolean): Promise<string>;
   decodeBatch(ids: number[][], skipSpecialTokens: boolean): Promise<string[]>;
   getPreTokenizer(): { preTokenizeString(s: string): [string, [number, number]][] };
+  /** The ID of a vocabulary or added token as written in tokenizer.json, or null. */
+  tokenToId(token: string): number | null;
 }
 export interface RustTokenizerClass {
   fromFile(path: string): RustTokenizer;
