@@ -208,19 +208,18 @@ function spliced(v: PackageVocabulary, tokens: readonly string[]): string {
 /**
  * The package's tokenizer.json and tokenizer_config.json (with `config` merged in), each of
  * `markers` the vocabulary lacks appended as a special added token after its highest ID;
- * `added`: those markers.
+ * `added`: those markers. (standInFiles with tokenizer.json put together at once.)
  */
 export function vocabularyFiles(
   pkg: string,
   markers: readonly string[],
   config: Readonly<Record<string, unknown>>,
 ): { files: { "tokenizer.json": string; "tokenizer_config.json": string }; added: string[] } {
-  const v = packageVocabulary(pkg);
-  const { added, tokens } = newTokens(v, markers);
+  const { files, added } = standInFiles(pkg, markers, config);
   return {
     files: {
-      "tokenizer.json": spliced(v, tokens),
-      "tokenizer_config.json": JSON.stringify({ ...v.config, ...config }),
+      "tokenizer.json": files["tokenizer.json"] as string,
+      "tokenizer_config.json": files["tokenizer_config.json"] as string,
     },
     added,
   };

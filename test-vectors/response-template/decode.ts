@@ -16,11 +16,9 @@ import {
   compileResponseTemplate,
   probeTemplate,
   readResponseTemplate,
-  type TemplateTokenizer,
-  templateFromFiles,
 } from "../../packages/tokenizer/src/index.ts";
-import { collect, outputEncoder } from "../peer-parse/score.ts";
-import { packageAddedTokens, vocabularyFiles } from "../peer-parse/vocabulary-files.ts";
+import { collect, outputEncoder, standInTokenizer } from "../peer-parse/score.ts";
+import { packageAddedTokens } from "../peer-parse/vocabulary-files.ts";
 
 export interface TransformersCase {
   readonly name: string;
@@ -52,15 +50,6 @@ export function controlStrings(texts: readonly string[]): string[] {
   for (const t of texts)
     for (const m of t.matchAll(/<\|[^<>|\s]*\|>|<\|[^<>|\s]+>|<[^<>|\s]+\|>/gu)) out.add(m[0]);
   return [...out];
-}
-
-/** A vocabulary package's files with `markers` added as special tokens and `config` merged in. */
-export function standIn(
-  pkg: string,
-  markers: readonly string[],
-  config: Readonly<Record<string, unknown>>,
-): TemplateTokenizer {
-  return templateFromFiles(vocabularyFiles(pkg, markers, config).files, { now: () => new Date(2024, 6, 26) });
 }
 
 /** Every string of a JSON value (the template's delimiters among them). */
@@ -103,7 +92,7 @@ export function prepare(file: TransformersFile, name: string, pkg = "@lenml/toke
   // runs (the probe path itself is tested on the templates that compile): no tokenizer is built.
   const early = refusal(pkg, markers, template);
   if (early !== undefined) return { refused: `response-template: not used: ${early}`, template };
-  const tok = standIn(pkg, markers, { response_template: template });
+  const { tok } = standInTokenizer(pkg, markers, { response_template: template });
   const probe = probeTemplate(tok);
   const refused = probe.output.evidence.find((e) => /^response-template: (not used|ignored)/u.test(e));
   return {
