@@ -4,7 +4,7 @@
 // renderer is ./render.ts, the decoder grammar ./grammar.ts.
 import type { FamilyDefinition } from "../definition.ts";
 import { grammar } from "./grammar.ts";
-import { mistralRenderer } from "./render.ts";
+import { renderMistral } from "./render.ts";
 import { KEYS_OF, type MistralKey, type MistralVersion, SPM_IDS, type SpmVersion, TOKENS } from "./tokens.ts";
 
 /** The Mistral model file of each version as Mistral's repositories name it. */
@@ -28,7 +28,9 @@ function definitionOf(v: SpmVersion): FamilyDefinition<MistralKey> {
     detect: { modelFiles: [MODEL_FILE_OF[v]], priority: 10 },
     reserved: { allAddedTokens: true, vocabSize: v === 1 ? 32000 : 32768 },
     eos: ["eos"],
-    render: mistralRenderer(v),
+    // A call per render, not a renderer made here: the definitions load with the package, the
+    // renderer with the first Mistral render.
+    render: (request, sink, ids) => renderMistral(v, request, sink, ids),
     grammar: grammar(v),
   };
 }
@@ -49,7 +51,9 @@ function tekkenDefinitionOf(v: MistralVersion): FamilyDefinition<MistralKey> {
     // text spelling one is plain text, not audited as a marker.
     reserved: { allAddedTokens: true, notAudited: FILLERS },
     eos: ["eos"],
-    render: mistralRenderer(v),
+    // A call per render, not a renderer made here: the definitions load with the package, the
+    // renderer with the first Mistral render.
+    render: (request, sink, ids) => renderMistral(v, request, sink, ids),
     grammar: grammar(v),
   };
 }

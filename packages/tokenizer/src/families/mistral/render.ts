@@ -93,108 +93,111 @@ function toolsJson(plan: Plan): string {
   );
 }
 
-/** A renderer for tokenizer version `v`. */
-export function mistralRenderer(v: MistralVersion) {
-  return (request: unknown, b: ChatSink, ids: TokenIds<MistralKey>): void => {
-    const plan = planRequest(request, v);
-    const list = plan.messages;
-    let firstUser = -1;
-    let lastUser = -1;
-    const think = (ids as Partial<TokenIds<MistralKey>>).think;
-    const thinkEnd = (ids as Partial<TokenIds<MistralKey>>).thinkEnd;
-    list.forEach((m, k) => {
-      if (m.role !== "user") return;
-      if (firstUser === -1) firstUser = k;
-      lastUser = k;
-    });
-    b.reserved(ids.bos, null, "marker");
-    list.forEach((m, k) => {
-      const open = plan.continueFinal && k === list.length - 1;
-      switch (m.role) {
-        case "user": {
-          const sysHere = v === 1 ? k === firstUser : v < 7 && k === lastUser;
-          if (v === 1) {
-            b.cut();
-            b.text("[INST] ", m.message, "template");
-          } else {
-            if (k === (v >= 13 ? firstUser : lastUser) && plan.tools.length > 0) {
-              b.reserved(ids.tools, null, "tools");
-              b.caller(toolsJson(plan), null, "tools");
-              b.reserved(ids.toolsEnd, null, "tools");
-            }
-            b.reserved(ids.inst, m.message, "marker");
+/** Renders `request` as tokenizer version `v` writes it (bound per version by ./definition.ts). */
+export function renderMistral(
+  v: MistralVersion,
+  request: unknown,
+  b: ChatSink,
+  ids: TokenIds<MistralKey>,
+): void {
+  const plan = planRequest(request, v);
+  const list = plan.messages;
+  let firstUser = -1;
+  let lastUser = -1;
+  const think = (ids as Partial<TokenIds<MistralKey>>).think;
+  const thinkEnd = (ids as Partial<TokenIds<MistralKey>>).thinkEnd;
+  list.forEach((m, k) => {
+    if (m.role !== "user") return;
+    if (firstUser === -1) firstUser = k;
+    lastUser = k;
+  });
+  b.reserved(ids.bos, null, "marker");
+  list.forEach((m, k) => {
+    const open = plan.continueFinal && k === list.length - 1;
+    switch (m.role) {
+      case "user": {
+        const sysHere = v === 1 ? k === firstUser : v < 7 && k === lastUser;
+        if (v === 1) {
+          b.cut();
+          b.text("[INST] ", m.message, "template");
+        } else {
+          if (k === (v >= 13 ? firstUser : lastUser) && plan.tools.length > 0) {
+            b.reserved(ids.tools, null, "tools");
+            b.caller(toolsJson(plan), null, "tools");
+            b.reserved(ids.toolsEnd, null, "tools");
           }
-          const any = sysHere ? joined(b, plan.systemPrompt, "content") : false;
-          if (any) b.text("\n\n", m.message, "template");
-          joined(b, m.parts, "content");
-          if (v === 1) {
-            b.text(" [/INST]", m.message, "template");
-            b.cut();
-          } else b.reserved(ids.instEnd, m.message, "marker");
-          return;
+          b.reserved(ids.inst, m.message, "marker");
         }
-        case "system":
-          b.reserved(ids.system, m.message, "marker");
-          joined(b, m.parts, "content");
-          b.reserved(ids.systemEnd, m.message, "marker");
-          return;
-        case "assistant": {
-          if (m.calls.length > 0 && v === 2 && k < lastUser) return;
-          if (m.reasoning !== undefined && v >= 11 && think !== undefined && thinkEnd !== undefined) {
-            b.reserved(think, m.reasoning.message, "marker");
-            b.caller(m.reasoning.text, m.reasoning.message, "reasoning_content");
-            b.reserved(thinkEnd, m.reasoning.message, "marker");
-          }
-          if (m.parts.length > 0) {
-            b.cut();
-            writeAssistantText(b, m.parts, v);
-            b.cut();
-          }
-          if (m.calls.length > 0 && v >= 11) writeNamedCalls(b, m.calls, v, ids);
-          else if (m.calls.length > 0) {
-            b.reserved(ids.toolCalls, m.message, "tool_calls");
-            writeCalls(b, m.calls, v);
-          }
-          if (!open) b.reserved(ids.eos, m.message, "marker");
-          return;
-        }
-        case "tool": {
-          if (v === 2 && (k < lastUser || list[k - 1]?.role === "tool")) return;
-          b.reserved(ids.toolResults, m.message, "marker");
-          const at = { field: "content" };
-          if (v >= 13) b.caller(m.content, m.message, "content", at);
-          else if (v >= 7) {
-            b.caller(m.callId ?? "", m.message, "tool_call_id", { field: "tool_call_id" });
-            b.reserved(ids.toolContent, m.message, "marker");
-            b.caller(m.content, m.message, "content", at);
-          } else {
-            if (v === 2) {
-              // v2 writes a run of tool messages as one list (one ‹TOOL_RESULTS› block).
-              b.text("[", m.message, "template");
-              for (let t = k; t < list.length; t++) {
-                const r = list[t];
-                if (r?.role !== "tool") break;
-                b.text(`${t === k ? "" : ", "}{"name": `, r.message, "template");
-                b.caller(r.name === undefined ? "null" : pyJsonString(r.name), r.message, "name");
-                b.text(', "content": ', r.message, "template");
-                b.caller(pyValueJson(loadsOr(r.content)), r.message, "content", at);
-                b.text("}", r.message, "template");
-              }
-              b.text("]", m.message, "template");
-            } else {
-              b.text('{"content": ', m.message, "template");
-              b.caller(pyValueJson(loadsOr(m.content)), m.message, "content", at);
-              b.text(', "call_id": ', m.message, "template");
-              b.caller(pyJsonString(m.callId ?? ""), m.message, "tool_call_id", { field: "tool_call_id" });
-              b.text("}", m.message, "template");
-            }
-          }
-          b.reserved(ids.toolResultsEnd, m.message, "marker");
-          return;
-        }
+        const any = sysHere ? joined(b, plan.systemPrompt, "content") : false;
+        if (any) b.text("\n\n", m.message, "template");
+        joined(b, m.parts, "content");
+        if (v === 1) {
+          b.text(" [/INST]", m.message, "template");
+          b.cut();
+        } else b.reserved(ids.instEnd, m.message, "marker");
+        return;
       }
-    });
-  };
+      case "system":
+        b.reserved(ids.system, m.message, "marker");
+        joined(b, m.parts, "content");
+        b.reserved(ids.systemEnd, m.message, "marker");
+        return;
+      case "assistant": {
+        if (m.calls.length > 0 && v === 2 && k < lastUser) return;
+        if (m.reasoning !== undefined && v >= 11 && think !== undefined && thinkEnd !== undefined) {
+          b.reserved(think, m.reasoning.message, "marker");
+          b.caller(m.reasoning.text, m.reasoning.message, "reasoning_content");
+          b.reserved(thinkEnd, m.reasoning.message, "marker");
+        }
+        if (m.parts.length > 0) {
+          b.cut();
+          writeAssistantText(b, m.parts, v);
+          b.cut();
+        }
+        if (m.calls.length > 0 && v >= 11) writeNamedCalls(b, m.calls, v, ids);
+        else if (m.calls.length > 0) {
+          b.reserved(ids.toolCalls, m.message, "tool_calls");
+          writeCalls(b, m.calls, v);
+        }
+        if (!open) b.reserved(ids.eos, m.message, "marker");
+        return;
+      }
+      case "tool": {
+        if (v === 2 && (k < lastUser || list[k - 1]?.role === "tool")) return;
+        b.reserved(ids.toolResults, m.message, "marker");
+        const at = { field: "content" };
+        if (v >= 13) b.caller(m.content, m.message, "content", at);
+        else if (v >= 7) {
+          b.caller(m.callId ?? "", m.message, "tool_call_id", { field: "tool_call_id" });
+          b.reserved(ids.toolContent, m.message, "marker");
+          b.caller(m.content, m.message, "content", at);
+        } else {
+          if (v === 2) {
+            // v2 writes a run of tool messages as one list (one ‹TOOL_RESULTS› block).
+            b.text("[", m.message, "template");
+            for (let t = k; t < list.length; t++) {
+              const r = list[t];
+              if (r?.role !== "tool") break;
+              b.text(`${t === k ? "" : ", "}{"name": `, r.message, "template");
+              b.caller(r.name === undefined ? "null" : pyJsonString(r.name), r.message, "name");
+              b.text(', "content": ', r.message, "template");
+              b.caller(pyValueJson(loadsOr(r.content)), r.message, "content", at);
+              b.text("}", r.message, "template");
+            }
+            b.text("]", m.message, "template");
+          } else {
+            b.text('{"content": ', m.message, "template");
+            b.caller(pyValueJson(loadsOr(m.content)), m.message, "content", at);
+            b.text(', "call_id": ', m.message, "template");
+            b.caller(pyJsonString(m.callId ?? ""), m.message, "tool_call_id", { field: "tool_call_id" });
+            b.text("}", m.message, "template");
+          }
+        }
+        b.reserved(ids.toolResultsEnd, m.message, "marker");
+        return;
+      }
+    }
+  });
 }
 
 /** _parse_json_content: the JSON value, or the text itself as a JSON string. */
