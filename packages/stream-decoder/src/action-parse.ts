@@ -2,7 +2,8 @@
 // Called once per action end (never per token). A failure keeps the raw text and says why.
 import { MAX_NESTING_DEPTH } from "./limits.ts";
 import { isJsonObject as isObject, quote40 } from "./model-text.ts";
-import { type JsonValue, PythonLiteralError, parsePythonCall } from "./python-literal.ts";
+import { type JsonValue, parsePythonCall } from "./python-literal.ts";
+import { PythonLiteralError } from "./python-literal-error.ts";
 import { ToolCallScanner } from "./tool-call-scanner.ts";
 
 export interface ActionCall {

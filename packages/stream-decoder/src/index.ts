@@ -17,13 +17,8 @@ export {
   type StopReason,
 } from "./events.ts";
 export { MAX_NESTING_DEPTH, MAX_STOP_STRING_LENGTH, MAX_STOP_STRINGS } from "./limits.ts";
-export {
-  type JsonValue,
-  type PythonCall,
-  PythonLiteralError,
-  parsePythonCall,
-  parsePythonLiteral,
-} from "./python-literal.ts";
+export { type JsonValue, type PythonCall, parsePythonCall, parsePythonLiteral } from "./python-literal.ts";
+export { PythonLiteralError } from "./python-literal-error.ts";
 export { createReferenceDecoder } from "./reference/create-reference-decoder.ts";
 export {
   compileDecoderSpecFor,

@@ -10,22 +10,9 @@
 // grouping or a tuple), brackets nest at most MAX_NESTING_DEPTH deep (a PythonLiteralError of type
 // "too-deep" beyond), and a run of unary signs is a loop, not recursion.
 import { MAX_NESTING_DEPTH } from "./limits.ts";
+import { PythonLiteralError } from "./python-literal-error.ts";
 
 export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-/** "too-deep": brackets nested deeper than MAX_NESTING_DEPTH; "invalid-literal": anything else. */
-export type PythonLiteralErrorType = "invalid-literal" | "too-deep";
-
-export class PythonLiteralError extends Error {
-  override readonly name = "PythonLiteralError";
-  constructor(
-    message: string,
-    readonly index: number,
-    readonly type: PythonLiteralErrorType = "invalid-literal",
-  ) {
-    super(`${message} at offset ${index}`);
-  }
-}
 
 /** At most 40 characters of the input in a message. */
 function quote40(s: string): string {

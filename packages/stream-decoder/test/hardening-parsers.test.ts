@@ -6,12 +6,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { ActionParser, parseAction } from "../src/action-parse.ts";
-import {
-  type JsonValue,
-  PythonLiteralError,
-  parsePythonCall,
-  parsePythonLiteral,
-} from "../src/python-literal.ts";
+import { type JsonValue, parsePythonCall, parsePythonLiteral } from "../src/python-literal.ts";
+import { PythonLiteralError } from "../src/python-literal-error.ts";
 import { ToolCallScanner } from "../src/tool-call-scanner.ts";
 import { timeRatio } from "./ratio-support.ts";
 

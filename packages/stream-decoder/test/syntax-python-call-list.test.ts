@@ -7,7 +7,8 @@
 // throws and is chunk-invariant.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { type JsonValue, PythonLiteralError, parsePythonLiteral } from "../src/python-literal.ts";
+import { type JsonValue, parsePythonLiteral } from "../src/python-literal.ts";
+import { PythonLiteralError } from "../src/python-literal-error.ts";
 import type { BodyParser } from "../src/syntax/body.ts";
 import {
   bodyParser,

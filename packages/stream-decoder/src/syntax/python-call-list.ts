@@ -27,7 +27,8 @@
 // result); never throws on model output.
 import type { ActionResult } from "../action-parse.ts";
 import { MAX_NESTING_DEPTH } from "../limits.ts";
-import { type JsonValue, PythonLiteralError, parsePythonLiteral } from "../python-literal.ts";
+import { type JsonValue, parsePythonLiteral } from "../python-literal.ts";
+import { PythonLiteralError } from "../python-literal-error.ts";
 import type { ToolCallSink } from "../tool-call-scanner.ts";
 import type { BodyParser, ToolSchemas } from "./body.ts";
 import { FAILED, isJsonSpace, setKey, TranslatingBodyParser, tooLongError } from "./body-support.ts";
