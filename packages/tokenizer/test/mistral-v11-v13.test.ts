@@ -59,6 +59,24 @@ describe("Mistral tokenizer v11 (mistral-common test_tokenizer_v11.py)", () => {
   it("detects tekken.json v11 as mistral-tekken-v11", () => {
     expect(v11().format).toBe("mistral-tekken-v11");
   });
+  it("a tekken.json of a version no format reads: the error names the file, its version and the known ones", () => {
+    const file = JSON.parse(new TextDecoder().decode(syntheticTekken("v11"))) as {
+      config: { version: string };
+    };
+    file.config.version = "v15";
+    try {
+      fromFiles({ "tekken.json": JSON.stringify(file) });
+      throw new Error("no error");
+    } catch (e) {
+      if (!TokenizerError.isInstance(e)) throw e;
+      expect(e.type).toBe("unknown-format");
+      expect(e.fields.file).toBe("tekken.json");
+      expect(e.message).toMatch(
+        /^tekken\.json: version "v15" is not one a format reads \(v3, v7, v11, v13\); pass a format: /,
+      );
+      expect(e.message).not.toContain("tokenizer_config.json");
+    }
+  });
   it("test_tokenize_assistant_message: [TOOL_CALLS]NAME[ARGS]json.dumps(arguments)</s>", () => {
     const tok = v11();
     const ids = tok.encodeChat(

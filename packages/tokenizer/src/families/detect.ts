@@ -18,6 +18,8 @@ export interface DetectionInput {
   readonly modelFile?: string;
   /** The version the model file states (tekken.json config.version; Detection.modelVersions). */
   readonly modelVersion?: string;
+  /** The model file as errors name it (a path or URL; default modelFile). */
+  readonly modelLabel?: string;
 }
 
 function holds(d: Detection, input: DetectionInput, byId: ReadonlyMap<number, string>): boolean {
@@ -72,11 +74,37 @@ export function detectFamily(
     .sort((a, b) => (b.f.detect.priority ?? 0) - (a.f.detect.priority ?? 0) || a.i - b.i);
   for (const { f } of ordered) if (matches(f.detect, input, byId)) return f;
   const names = families.map((f) => f.name);
-  throw new TokenizerError(
-    "unknown-format",
-    `${input.config.file}: cannot tell the chat format (tokenizer_class ${JSON.stringify(input.config.tokenizerClass ?? null)}); pass a format: ${names.join(", ")}`,
-    { file: input.config.file, formats: names },
-  );
+  const { file, why } = noMatch(input, families);
+  throw new TokenizerError("unknown-format", `${file}: ${why}; pass a format: ${names.join(", ")}`, {
+    file,
+    formats: names,
+  });
+}
+
+/**
+ * What an unknown-format error names: a model file the families tell apart by the version it
+ * states (tekken.json), with a version none of them reads; else the config's tokenizer class.
+ */
+function noMatch(
+  input: DetectionInput,
+  families: readonly FamilyDefinition[],
+): { file: string; why: string } {
+  const model = input.modelFile;
+  const versions: string[] = [];
+  if (model !== undefined && input.modelVersion !== undefined)
+    for (const f of families)
+      for (const d of [f.detect, ...(f.detect.alternatives ?? [])])
+        if (d.modelFiles?.includes(model) === true)
+          for (const v of d.modelVersions ?? []) if (!versions.includes(v)) versions.push(v);
+  if (versions.length > 0)
+    return {
+      file: input.modelLabel ?? (model as string),
+      why: `version ${JSON.stringify(input.modelVersion)} is not one a format reads (${versions.join(", ")})`,
+    };
+  return {
+    file: input.config.file,
+    why: `cannot tell the chat format (tokenizer_class ${JSON.stringify(input.config.tokenizerClass ?? null)})`,
+  };
 }
 
 /** The family called `name`; TokenizerError("unknown-format") listing the known ones. */

@@ -120,6 +120,7 @@ function familyOf(
     addedTokens: [...config.addedTokens, ...(modelAdded ?? [])],
     templates: templatesOf(files, config, label),
     modelFile,
+    modelLabel: label(modelFile),
     ...(modelVersion === undefined ? {} : { modelVersion }),
   });
 }
