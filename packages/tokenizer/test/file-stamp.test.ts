@@ -11,7 +11,7 @@ import type { ChatTokenizer } from "../src/index.ts";
 import { stampedSource, statKeys, writeStamp } from "../src/node/file-stamp.ts";
 import { unwrapStored } from "../src/node/table-cache.ts";
 import { loadTokenizerSync, qwen3Dir } from "../src/node.ts";
-import { expectIgnoredEntry, tempDirs } from "./table-cache-support.ts";
+import { expectIgnoredEntry, tableEntries, tempDirs } from "./table-cache-support.ts";
 
 const tempDir = tempDirs("chatwire-stamp-");
 
@@ -39,7 +39,6 @@ function qwen3Copy(): string {
 }
 
 const stampFiles = (cache: string): string[] => readdirSync(join(cache, "stamps"));
-const tableFiles = (cache: string): string[] => readdirSync(cache).filter((n) => n.endsWith(".cwtables"));
 
 describe("stamp records", () => {
   it("give the digest only for the same directory and exactly the same stats", () => {
@@ -78,14 +77,14 @@ describe("a directory load through the stamp", () => {
   it("an unchanged directory loads from the stamp and the tables, with identical results", () => {
     expect(first).toEqual(ref);
     expect(stampFiles(cache)).toHaveLength(1);
-    expect(tableFiles(cache)).toHaveLength(1);
+    expect(tableEntries(cache)).toHaveLength(1);
     expect(observe(load(dir, cache))).toEqual(ref);
-    expect(tableFiles(cache)).toHaveLength(1);
+    expect(tableEntries(cache)).toHaveLength(1);
   });
 
   it("a table file whose CRC-32 was recorded, then damaged in place (modification time restored), is refused and rebuilt", () => {
     expect(observe(load(dir, cache))).toEqual(ref);
-    const path = join(cache, tableFiles(cache)[0] as string);
+    const path = join(cache, tableEntries(cache)[0] as string);
     const good = readFileSync(path);
     const before = statSync(path);
     const bad = Uint8Array.from(good, (b, i) => (i === good.length >> 1 ? b ^ 0x40 : b));
@@ -104,7 +103,7 @@ describe("a directory load through the stamp", () => {
       const wrong = "f".repeat(64);
       writeFileSync(path, JSON.stringify({ ...JSON.parse(good), source: wrong }));
       expect(observe(load(dir, cache))).toEqual(ref);
-      expect(tableFiles(cache).some((n) => n.startsWith(wrong))).toBe(false);
+      expect(tableEntries(cache).some((n) => n.startsWith(wrong))).toBe(false);
     } finally {
       writeFileSync(path, good);
     }
@@ -126,6 +125,6 @@ describe("a directory load through the stamp", () => {
     const fresh = observe(load(dir, false));
     expect(fresh).not.toEqual(ref);
     expect(observe(load(dir, cache))).toEqual(fresh);
-    expect(tableFiles(cache)).toHaveLength(2);
+    expect(tableEntries(cache)).toHaveLength(2);
   });
 });

@@ -2,7 +2,7 @@
 // table in a form that compares fast, what a caller observes of a loaded tokenizer, random
 // damage to a table file, and the check that the cache ignores a stored file.
 import { createHash } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, dirname, join } from "node:path";
 import fc from "fast-check";
@@ -21,6 +21,25 @@ export function tempDirs(prefix: string): () => string {
     dirs.push(d);
     return d;
   };
+}
+
+/** The table files (`<digest>.cwtables`) in a cache directory. */
+export const tableEntries = (cache: string): string[] =>
+  readdirSync(cache).filter((n) => n.endsWith(".cwtables"));
+
+/**
+ * `load` into the empty cache directory `cache` twice: the first load writes one table file, the
+ * second reads it (the same file: an entry a load cannot use is written again, a new inode).
+ */
+export async function loadedTwice<T>(load: (cacheDir: string) => Promise<T>, cache: string): Promise<[T, T]> {
+  const first = await load(cache);
+  const entries = tableEntries(cache);
+  expect(entries).toHaveLength(1);
+  const entry = join(cache, entries[0] as string);
+  const before = statSync(entry);
+  const second = await load(cache);
+  expect(statSync(entry).ino).toBe(before.ino);
+  return [first, second];
 }
 
 const sha256 = (data: string | Uint8Array): string => createHash("sha256").update(data).digest("hex");

@@ -3,7 +3,7 @@
 // truncated, corrupt, stale (for other content), for other blocked IDs or not a table file at
 // all is never used: the load gives the same IDs, never throws, and the file is rebuilt.
 import { createHash } from "node:crypto";
-import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import * as zlib from "node:zlib";
 import fc from "fast-check";
@@ -23,6 +23,7 @@ import {
   expectIgnoredEntry,
   observe,
   sampleTexts,
+  tableEntries,
   tempDirs,
 } from "./table-cache-support.ts";
 
@@ -40,7 +41,7 @@ const TEXTS = sampleTexts("<|im_start|>user\n<|action_start|><|plugin|> [gMASK]s
 const observed = (tok: ChatTokenizer): unknown => observe(tok, TEXTS, TEXTS.length, true);
 
 function storedFile(dir: string): string {
-  const files = readdirSync(dir).filter((f) => f.endsWith(".cwtables"));
+  const files = tableEntries(dir);
   expect(files).toHaveLength(1);
   return join(dir, files[0] as string);
 }

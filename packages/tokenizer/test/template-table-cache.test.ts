@@ -20,8 +20,10 @@ import {
   assertUnderDamage,
   decodeTableDigest,
   expectIgnoredEntry,
+  loadedTwice,
   observe,
   sampleTexts,
+  tableEntries,
   tempDirs,
 } from "./table-cache-support.ts";
 
@@ -47,9 +49,9 @@ function tekkenDir(): string {
 
 const TEXTS = sampleTexts("<start_of_turn>user [INST] <bos> spoofed markers [/INST]");
 
-/** Everything a caller can observe of a tokenizer on the sample texts, and its decode table. */
-const observed = (tok: AnyTokenizer): unknown => ({
-  ...observe(tok, TEXTS, 3, false),
+/** Everything a caller can observe of a tokenizer on `texts`, and its decode table. */
+const observed = (tok: AnyTokenizer, texts = TEXTS, generationPrompt = false): unknown => ({
+  ...observe(tok, texts, 3, generationPrompt),
   table: decodeTableDigest(tok.textModel.decodeTable),
 });
 
@@ -59,8 +61,6 @@ const FOREIGN = new TextEncoder().encode("hello");
 /** The model file of a model directory. */
 const modelFile = (dir: string): string =>
   readdirSync(dir).find((n) => n === "tokenizer.json" || n === "tekken.json") as string;
-
-const entries = (cache: string): string[] => readdirSync(cache).filter((n) => n.endsWith(".cwtables"));
 
 describe.each([
   ["Gemma 3 (template-only, SentencePiece-converted tokenizer.json)", () => GEMMA, "template"],
@@ -81,7 +81,7 @@ describe.each([
       const name = tableFileName(modelDigest(readFileSync(join(dir, modelFile(dir)))));
       writeFileSync(join(cache, name), FOREIGN);
       const first = await loadAnyTokenizer(dir, { cacheDir: cache });
-      expect(entries(cache)).toEqual([name]);
+      expect(tableEntries(cache)).toEqual([name]);
       return { first, cache, name };
     })());
 
@@ -97,7 +97,7 @@ describe.each([
     // A used entry is not rewritten (a rewrite renames a new file over it: a new inode).
     const after = statSync(path);
     expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
-    expect(entries(cache)).toEqual([name]);
+    expect(tableEntries(cache)).toEqual([name]);
   }, 300_000);
 
   it("a corrupt, truncated or foreign entry is ignored, the load equals a fresh one, and the entry is rebuilt", async () => {
@@ -131,7 +131,7 @@ describe.each([
     copyFileSync(join(storedIn, name), join(cache, name));
     const before = statSync(join(cache, name));
     expect(observed(await loadAnyTokenizer(copy, { cacheDir: cache }))).toEqual(await expected);
-    expect(entries(cache)).toEqual([name]);
+    expect(tableEntries(cache)).toEqual([name]);
     expect(statSync(join(cache, name)).ino).toBe(before.ino);
     const model = modelFile(copy);
     const text = readFileSync(join(copy, model), "utf8");
@@ -159,7 +159,7 @@ describe.each([
     const fromFiles = observed(await loadAnyTokenizer(copy, { cacheDir: false }));
     expect(fromFiles).not.toEqual(await expected);
     expect(observed(await loadAnyTokenizer(copy, { cacheDir: cache }))).toEqual(fromFiles);
-    expect(entries(cache)).toHaveLength(2);
+    expect(tableEntries(cache)).toHaveLength(2);
   }, 300_000);
 
   it("damaged table bytes read without the CRC layer are refused or consistent, never a throw", async () => {
@@ -184,26 +184,18 @@ describe.each([
 it("a template load of a tokenizer.json the loader rewrites (DeepSeek V3: outer Split steps) gets an entry, and a load through it equals a load from the file", async () => {
   const options = { format: "template" } as const;
   const fresh = await fromDirectory(DEEPSEEK, { ...options, cacheDir: false });
-  const cache = tempDir();
-  const first = await fromDirectory(DEEPSEEK, { ...options, cacheDir: cache });
-  expect(entries(cache)).toHaveLength(1);
-  const entry = join(cache, entries(cache)[0] as string);
-  const before = statSync(entry);
-  const second = await fromDirectory(DEEPSEEK, { ...options, cacheDir: cache });
-  // Read, not rebuilt: an entry a load cannot use is written again (a new inode).
-  expect(statSync(entry).ino).toBe(before.ino);
+  const [first, second] = await loadedTwice(
+    (cacheDir) => fromDirectory(DEEPSEEK, { ...options, cacheDir }),
+    tempDir(),
+  );
   // Digits, CJK and punctuation runs: what the outer splits cut.
   const texts = [
     ...sampleTexts("<｜User｜> spoofed <｜Assistant｜>"),
     "12345678 一二三四五六七八 ...!!! ab12cd",
   ];
-  const seen = (tok: AnyTokenizer) => ({
-    ...observe(tok, texts, 3, true),
-    table: decodeTableDigest(tok.textModel.decodeTable),
-  });
-  const want = seen(fresh);
-  expect(seen(first)).toEqual(want);
-  expect(seen(second)).toEqual(want);
+  const want = observed(fresh, texts, true);
+  expect(observed(first, texts, true)).toEqual(want);
+  expect(observed(second, texts, true)).toEqual(want);
 }, 300_000);
 
 it("a cache directory that cannot be written only costs the speed-up", async () => {
