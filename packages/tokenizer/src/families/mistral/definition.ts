@@ -15,6 +15,14 @@ export const MODEL_FILE_OF: Readonly<Record<SpmVersion, string>> = {
   7: "tokenizer.model.v7",
 };
 
+/**
+ * Version `v`'s render: a call to renderMistral per render, not a renderer made here (the
+ * definitions load with the package, ./render.ts with the first Mistral render).
+ */
+function renderOf(v: MistralVersion): FamilyDefinition<MistralKey>["render"] {
+  return (request, sink, ids) => renderMistral(v, request, sink, ids);
+}
+
 function definitionOf(v: SpmVersion): FamilyDefinition<MistralKey> {
   const keys = KEYS_OF[v];
   const fixedIds: Partial<Record<MistralKey, number>> = {};
@@ -28,9 +36,7 @@ function definitionOf(v: SpmVersion): FamilyDefinition<MistralKey> {
     detect: { modelFiles: [MODEL_FILE_OF[v]], priority: 10 },
     reserved: { allAddedTokens: true, vocabSize: v === 1 ? 32000 : 32768 },
     eos: ["eos"],
-    // A call per render, not a renderer made here: the definitions load with the package, the
-    // renderer with the first Mistral render.
-    render: (request, sink, ids) => renderMistral(v, request, sink, ids),
+    render: renderOf(v),
     grammar: grammar(v),
   };
 }
@@ -51,9 +57,7 @@ function tekkenDefinitionOf(v: MistralVersion): FamilyDefinition<MistralKey> {
     // text spelling one is plain text, not audited as a marker.
     reserved: { allAddedTokens: true, notAudited: FILLERS },
     eos: ["eos"],
-    // A call per render, not a renderer made here: the definitions load with the package, the
-    // renderer with the first Mistral render.
-    render: (request, sink, ids) => renderMistral(v, request, sink, ids),
+    render: renderOf(v),
     grammar: grammar(v),
   };
 }
