@@ -87,9 +87,8 @@ function program(side: string, code: string): string {
 /**
  * One fresh process running `file` (an .mjs program under out/, whose imports resolve from
  * bench/node_modules as a user's program resolves from its own). A file, not `node -e`: with
- * -e, Node sets up its ESM loader at the program's first import, inside the timed interval
- * (about 5 ms on this machine), where a program run from a file has it set up before its first
- * line runs.
+ * -e, Node sets up its ESM loader at the program's first import, inside the timed interval,
+ * where a program run from a file has it set up before its first line runs.
  */
 function sample(file: string, cacheDir: string): Sample | { error: string } {
   const p = spawnSync(process.execPath, [file], {
