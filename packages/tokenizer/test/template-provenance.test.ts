@@ -343,6 +343,21 @@ describe("template sources", () => {
     expect(loadTemplateTokenizerSync(d2).renderChat({ messages: msgs, tools })).toBe("Jx");
     expect(loadTemplateTokenizerSync(d2, { chatTemplate: "O" }).renderChat({ messages: msgs })).toBe("O");
   });
+  // transformers' rule, re-implemented: it reads chat_template.jinja with
+  // open(path, encoding="utf-8"), which keeps a leading byte order mark as U+FEFF, and Jinja
+  // writes it out as template text; tokenizer_config.json's BOM is not text of anything.
+  test("a byte order mark in chat_template.jinja stays template text, as transformers reads the file", () => {
+    const d2 = mkdtempSync(join(tmpdir(), "chatwire-template-"));
+    symlinkSync(join(qwen3Dir(), "tokenizer.json"), join(d2, "tokenizer.json"));
+    const bom = Buffer.from([0xef, 0xbb, 0xbf]);
+    writeFileSync(join(d2, "tokenizer_config.json"), Buffer.concat([bom, Buffer.from(JSON.stringify(cfg))]));
+    writeFileSync(join(d2, "chat_template.jinja"), Buffer.concat([bom, Buffer.from("J{{ messages[0].content }}")]));
+    const tok = loadTemplateTokenizerSync(d2);
+    expect(tok.renderChat({ messages: msgs })).toBe("\uFEFFJx");
+    const fromText = loadTemplateTokenizerSync(d2, { chatTemplate: "\uFEFFJ{{ messages[0].content }}" });
+    expect(tok.encodeChat({ messages: msgs }).ids).toEqual(fromText.encodeChat({ messages: msgs }).ids);
+    expect(tok.decode(tok.encodeChat({ messages: msgs }).ids)).toBe("\uFEFFJx");
+  });
 });
 
 describe("reserved-set rule (docs/templates.md)", () => {

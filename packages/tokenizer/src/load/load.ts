@@ -25,6 +25,7 @@ import {
   present,
   readModelSource,
   TEKKEN_FILE,
+  templateTextOf,
   textOf,
   unreachableIds,
   VERSIONED_SPM_FILES,
@@ -81,7 +82,7 @@ function templatesOf(
 ): string[] {
   const out: string[] = [];
   const jinja = present(files, TEMPLATE_FILE);
-  if (jinja !== undefined) out.push(textOf(jinja, label(TEMPLATE_FILE)));
+  if (jinja !== undefined) out.push(templateTextOf(jinja, label(TEMPLATE_FILE)));
   const raw = config.raw.chat_template;
   if (typeof raw === "string") out.push(raw);
   else if (Array.isArray(raw))

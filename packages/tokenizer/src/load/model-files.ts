@@ -78,12 +78,26 @@ export type ModelSource =
   | { readonly kind: "missing"; readonly name: typeof JSON_MODEL_FILE };
 
 const utf8 = new TextDecoder();
+const utf8KeepBom = new TextDecoder("utf-8", { ignoreBOM: true });
 
-/** A file's text: a string as it is, bytes decoded as UTF-8. */
+/**
+ * A file's text: a string as it is, bytes decoded as UTF-8. A leading byte order mark of a JSON
+ * file is dropped (it is not JSON text; the file means the same without it).
+ */
 export function textOf(content: string | Uint8Array, file: string): string {
   if (typeof content === "string") return content;
   if (content instanceof Uint8Array) return utf8.decode(content);
   throw new TokenizerError("invalid-argument", `${file} must be a string or a Uint8Array`, { file });
+}
+
+/**
+ * A template file's text (chat_template.jinja): like textOf, but a leading byte order mark stays
+ * template text, as transformers reads the file (Python's open(encoding="utf-8") keeps U+FEFF),
+ * so the prompt is the one the model's own loader renders.
+ */
+export function templateTextOf(content: string | Uint8Array, file: string): string {
+  if (content instanceof Uint8Array) return utf8KeepBom.decode(content);
+  return textOf(content, file);
 }
 
 /** The file of that name, or undefined (own names only: "__proto__" is a name like any other). */

@@ -7,7 +7,7 @@
 
 import { TokenizerError } from "../errors.ts";
 import { configOf, type LoadMemo, type TokenizerFiles } from "../load/load.ts";
-import { unreachablePiece } from "../load/model-files.ts";
+import { textOf as fileText, present, templateTextOf, unreachablePiece } from "../load/model-files.ts";
 import {
   loadByteLevelModel,
   readByteLevelTables,
@@ -39,16 +39,11 @@ export interface TemplateLoadOptions extends TemplateTokenizerOptions {
 
 export const TEMPLATE_FILE = "chat_template.jinja";
 
-const utf8 = new TextDecoder();
-
+/** The file `name` of `files` as text (templateTextOf for the template file), undefined when absent. */
 function textOf(files: TokenizerFiles, name: string, label: (n: string) => string): string | undefined {
-  const c = Object.hasOwn(files, name) ? files[name] : undefined;
+  const c = present(files, name);
   if (c === undefined) return undefined;
-  if (typeof c === "string") return c;
-  if (c instanceof Uint8Array) return utf8.decode(c);
-  throw new TokenizerError("invalid-argument", `${label(name)} must be a string or a Uint8Array`, {
-    file: label(name),
-  });
+  return name === TEMPLATE_FILE ? templateTextOf(c, label(name)) : fileText(c, label(name));
 }
 
 /** The config's chat_template as sources (string or named list). */
