@@ -351,7 +351,10 @@ describe("template sources", () => {
     symlinkSync(join(qwen3Dir(), "tokenizer.json"), join(d2, "tokenizer.json"));
     const bom = Buffer.from([0xef, 0xbb, 0xbf]);
     writeFileSync(join(d2, "tokenizer_config.json"), Buffer.concat([bom, Buffer.from(JSON.stringify(cfg))]));
-    writeFileSync(join(d2, "chat_template.jinja"), Buffer.concat([bom, Buffer.from("J{{ messages[0].content }}")]));
+    writeFileSync(
+      join(d2, "chat_template.jinja"),
+      Buffer.concat([bom, Buffer.from("J{{ messages[0].content }}")]),
+    );
     const tok = loadTemplateTokenizerSync(d2);
     expect(tok.renderChat({ messages: msgs })).toBe("\uFEFFJx");
     const fromText = loadTemplateTokenizerSync(d2, { chatTemplate: "\uFEFFJ{{ messages[0].content }}" });
