@@ -10,7 +10,7 @@ export {
 } from "./chunk-writer.ts";
 export { CompletionBuilder } from "./completion.ts";
 export { type CompletionPrompt, type MappedCompletion, mapCompletionParams } from "./completion-request.ts";
-export { type ErrorBody, RequestError, type RequestErrorType } from "./errors.ts";
+export { type ErrorBody, quote40, RequestError, type RequestErrorType } from "./errors.ts";
 export { finishReason } from "./finish-reason.ts";
 export { type RandomHex, randomHex24, responseId, toolCallId } from "./ids.ts";
 export { JsonFenceFilter } from "./json-fence.ts";

@@ -31,9 +31,16 @@ export interface Engine {
 /**
  * Why an engine failed: unreachable, answered with an error, broke its protocol, or sent nothing
  * within a time limit. The message is for the log only (it may quote the upstream); clients get
- * a fixed text per type (http/respond.ts).
+ * a fixed text per type (http/respond.ts). "engine-refused" is the exception: the engine cannot
+ * do what this request asks (a response_format schema it cannot make a grammar of); its message,
+ * written by chatwire about the caller's own request, is the client's 400.
  */
-export type EngineErrorType = "engine-unavailable" | "engine-failed" | "engine-protocol" | "engine-timeout";
+export type EngineErrorType =
+  | "engine-unavailable"
+  | "engine-failed"
+  | "engine-protocol"
+  | "engine-timeout"
+  | "engine-refused";
 
 const MARK = Symbol.for("chatwire.server.EngineError");
 

@@ -91,6 +91,9 @@ function stderrLog(line: RequestLog): void {
   }
 }
 
+/** The longest delay a Node timer takes. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 function resolveLimits(given: Partial<ServeLimits> | undefined): ServeLimits {
   const maxBodyBytes = given?.maxBodyBytes ?? DEFAULT_LIMITS.maxBodyBytes;
   const limits: ServeLimits = {
@@ -101,6 +104,9 @@ function resolveLimits(given: Partial<ServeLimits> | undefined): ServeLimits {
   for (const [k, v] of Object.entries(limits))
     if (!Number.isSafeInteger(v) || v < (k === "maxQueue" ? 0 : 1))
       throw new TypeError(`limits.${k} must be an integer >= ${k === "maxQueue" ? 0 : 1}`);
+    // Node's timers take at most 2^31 - 1 ms; a longer one would fire after 1 ms.
+    else if (k.endsWith("Ms") && v > MAX_TIMER_MS)
+      throw new TypeError(`limits.${k} must be at most ${MAX_TIMER_MS} (ms)`);
   if (limits.maxPendingBodyBytes < limits.maxBodyBytes)
     throw new TypeError("limits.maxPendingBodyBytes must be >= limits.maxBodyBytes");
   return limits;
@@ -109,6 +115,9 @@ function resolveLimits(given: Partial<ServeLimits> | undefined): ServeLimits {
 export function createChatwireServer(o: ServeOptions): ChatwireServer {
   if (o.apiKey === "") throw new TypeError("apiKey must not be empty (omit it for an open server)");
   const limits = resolveLimits(o.limits);
+  const drainTimeoutMs = o.drainTimeoutMs ?? 30_000;
+  if (!Number.isSafeInteger(drainTimeoutMs) || drainTimeoutMs < 0 || drainTimeoutMs > MAX_TIMER_MS)
+    throw new TypeError(`drainTimeoutMs must be an integer from 0 to ${MAX_TIMER_MS}`);
   const limiter = new Limiter(limits.maxConcurrent, limits.maxQueue);
   const budget = new ByteBudget(limits.maxPendingBodyBytes);
   const served = servedTokenizer(o.tokenizer);
@@ -174,26 +183,28 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
     const post = ["/v1/chat/completions", "/v1/completions", "/tokenize", "/detokenize"];
     if (!post.includes(path))
       return sendError(res, 404, "not-found", `no route ${req.method ?? ""} ${rec.path}`);
-    if (req.method !== "POST") return sendError(res, 405, "method-not-allowed", `${rec.path} takes POST`);
+    if (req.method !== "POST")
+      return sendError(res, 405, "method-not-allowed", `${rec.path} takes POST`, null, { allow: "POST" });
     if (draining)
       return sendError(res, 503, "shutting-down", "the server is shutting down", null, {
         "retry-after": "5",
       });
     const body = await readJsonBody(req, limits.maxBodyBytes, held);
     if (!body.ok) {
+      // Under pressure from pending bodies the connection is shed (the client may see it cut).
       if (body.error === "busy")
         return sendError(res, 503, "server-busy", "too many request bodies are pending; retry later", null, {
           "retry-after": "1",
           connection: "close",
         });
+      // The rest of an over-size body is read and dropped (body.ts), not cut off: a client still
+      // sending it would get a broken pipe instead of this answer. The read timeout bounds it.
       if (body.error === "too-large")
         return sendError(
           res,
           413,
           "request-too-large",
           `the request body exceeds ${limits.maxBodyBytes} bytes`,
-          null,
-          { connection: "close" },
         );
       if (body.error === "invalid-json")
         return sendError(res, 400, "invalid-json", "the request body is not valid JSON");
@@ -207,7 +218,7 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
       case "/v1/completions":
         return completions(ctx, body.value, req, res, rec, t0, deadline, held);
       case "/tokenize":
-        return tokenize(ctx, body.value, res);
+        return tokenize(ctx, body.value, res, rec);
       default:
         return detokenize(ctx, body.value, res);
     }
@@ -265,14 +276,24 @@ export function createChatwireServer(o: ServeOptions): ChatwireServer {
       });
     },
     async close() {
+      // While generations finish, the listener stays open so that new requests (and /health)
+      // are answered 503 rather than refused; idle keep-alive connections are closed now.
       draining = true;
-      const closed = new Promise<void>((r) => server.close(() => r()));
+      let closed: Promise<void> | undefined;
+      const stopListening = () => {
+        closed ??= new Promise<void>((r) => server.close(() => r()));
+        return closed;
+      };
       server.closeIdleConnections();
-      const timer = setTimeout(() => server.closeAllConnections(), o.drainTimeoutMs ?? 30_000);
+      const timer = setTimeout(() => {
+        void stopListening();
+        server.closeAllConnections();
+      }, drainTimeoutMs);
       timer.unref();
       await limiter.drain();
+      const done = stopListening();
       server.closeIdleConnections();
-      await closed;
+      await done;
       clearTimeout(timer);
     },
   };

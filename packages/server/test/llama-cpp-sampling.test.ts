@@ -3,7 +3,7 @@
 // top_k 1 gives the greedy (temperature 0) IDs, every mapped parameter is accepted end to end,
 // and response_format json_schema (node-llama-cpp's JSON-schema grammar) makes even this random
 // model answer JSON that validates against the schema. The engine's IDs are read with a tap.
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Running } from "./support.ts";
 import { fetchChat } from "./support.ts";
 import { startTinyLlamaCpp, type TinyLlamaCpp } from "./tiny-llama-cpp.ts";
@@ -58,6 +58,12 @@ describe("llama-cpp sampling on the tiny GGUF", () => {
     expect(a.ids.length).toBeGreaterThan(0);
     expect(b.ids).toEqual(a.ids);
     expect(c.ids).not.toEqual(a.ids);
+    // Seeds outside llama.cpp's 32 bits are seeds of their own, not 0 or their low 32 bits.
+    const zero = await complete({ seed: 0, temperature: 1 });
+    for (const seed of [-1, -5, 2 ** 32, 2 ** 40]) {
+      const other = await complete({ seed, temperature: 1 });
+      expect(other.ids, `seed ${seed}`).not.toEqual(zero.ids);
+    }
   }, 60_000);
 
   it("top_k 1 at temperature 1 is greedy (temperature 0), whatever the seed", async () => {
@@ -83,6 +89,37 @@ describe("llama-cpp sampling on the tiny GGUF", () => {
       frequency_penalty: 0.5,
     });
     expect(penalised.ids.length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it("response_format with a schema node-llama-cpp cannot make a grammar of: 400 with its message", async () => {
+    // It throws on the first; on the other two it would warn on stderr and use "any" instead.
+    const cases: [unknown, RegExp][] = [
+      [{ const: { a: [1] } }, /./],
+      [{ $ref: "#" }, /Reference "#" does not start with/],
+      [
+        { type: "string", minLength: 10, maxLength: 2 },
+        /maxLength \(2\) must be greater than or equal to minLength \(10\)/,
+      ],
+    ];
+    for (const [schema, said] of cases) {
+      const warn = vi.spyOn(console, "warn");
+      const r = await fetchChat(srv.url, {
+        model: "test-model",
+        messages: MESSAGES,
+        max_tokens: 4,
+        response_format: { type: "json_schema", json_schema: { name: "x", schema } },
+      });
+      const body = (await r.json()) as { error: { code: string; message: string; type: string } };
+      expect(warn).not.toHaveBeenCalled();
+      warn.mockRestore();
+      expect(r.status, JSON.stringify(schema)).toBe(400);
+      expect(body.error.code).toBe("engine-refused");
+      expect(body.error.type).toBe("invalid_request_error");
+      expect(body.error.message).toMatch(
+        /^response_format: node-llama-cpp cannot make a grammar of this schema: /,
+      );
+      expect(body.error.message).toMatch(said);
+    }
   }, 60_000);
 
   it("response_format json_schema: the answer validates against the schema", async () => {

@@ -3,11 +3,12 @@
 // /v1/completions (text and token-ID prompts), /tokenize, /detokenize, /health, /v1/models, the
 // per-request log line. Engines here are scripted; no timing assertions (only ordering).
 import { request } from "node:http";
+import { connect } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
 import { tokenIds } from "../../../test-support/token-ids.ts";
 import type { Qwen3Key } from "../../tokenizer/src/families/qwen3/definition.ts";
 import { createReplayEngine, type Engine, type GenerateRequest } from "../src/index.ts";
-import { type PostResponse, post, type Running, start, tokenizer } from "./support.ts";
+import { post, type Running, start, tokenizer } from "./support.ts";
 
 const tok = () => tokenizer("qwen3");
 const Q = tokenIds<Qwen3Key>(tok);
@@ -191,15 +192,53 @@ describe("chatwire server", () => {
     const whole = post(s.url, "/v1/chat/completions", chat({ max_tokens: 2, stream: true }));
     await until(() => g.stats().started === 1);
     const closing = s.close();
-    const refused = await post(s.url, "/v1/chat/completions", chat()).catch(
-      () => ({ status: 503, body: "{}" }) as PostResponse,
-    );
+    // Answered, not refused: the listener stays open while the stream finishes.
+    const refused = await post(s.url, "/v1/chat/completions", chat());
     expect(refused.status).toBe(503);
+    expect(refused.body).toContain('"code":"shutting-down"');
+    const health = await fetch(`${s.url}/health`);
+    expect(health.status).toBe(503);
+    expect(await health.text()).toContain('"code":"shutting-down"');
     g.release();
     g.release();
     const done = await whole;
     expect(done.body.endsWith("data: [DONE]\n\n")).toBe(true);
     await closing;
+  });
+
+  it("413 reaches a client still sending its body: the rest is read, the connection serves the next request", async () => {
+    const s = await serve(createReplayEngine({ script: () => [Q.imEnd] }), {
+      limits: { maxBodyBytes: 1000 },
+    });
+    const { port } = new URL(s.url);
+    const sock = connect(Number(port), "127.0.0.1");
+    let got = "";
+    let failed: Error | undefined;
+    sock.setEncoding("utf8");
+    sock.on("data", (c: string) => {
+      got += c;
+    });
+    sock.on("error", (e) => {
+      failed = e;
+    });
+    const size = 256 * 1024;
+    sock.write(`POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-length: ${size}\r\n\r\n`);
+    sock.write("x".repeat(8192));
+    await until(() => got.includes("request-too-large"));
+    expect(got).toMatch(/^HTTP\/1\.1 413/);
+    // The client goes on sending what it declared, slowly: not cut off (a cut is a broken pipe).
+    for (let sent = 8192; sent < size; sent += 16384) {
+      sock.write("x".repeat(Math.min(16384, size - sent)));
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const next = chat();
+    sock.write(
+      `POST /v1/chat/completions HTTP/1.1\r\nhost: x\r\ncontent-length: ${Buffer.byteLength(next)}\r\n\r\n${next}`,
+    );
+    await until(() => /HTTP\/1\.1 200/.test(got) || failed !== undefined || sock.destroyed);
+    sock.destroy();
+    expect(failed).toBeUndefined();
+    expect(got).toMatch(/HTTP\/1\.1 200/);
   });
 
   it("413 for a body over the limit; 400 for invalid JSON; 404 for an unknown model", async () => {
@@ -241,7 +280,53 @@ describe("chatwire server", () => {
     expect(
       (await post(s.url, "/v1/chat/completions", chat(), { authorization: "Bearer sekret" })).status,
     ).toBe(200);
+    // The scheme is case-insensitive (RFC 9110); the key is not.
+    expect(
+      (await post(s.url, "/v1/chat/completions", chat(), { authorization: "bearer sekret" })).status,
+    ).toBe(200);
+    expect(
+      (await post(s.url, "/v1/chat/completions", chat(), { authorization: "Bearer SEKRET" })).status,
+    ).toBe(401);
     expect((await fetch(`${s.url}/health`)).status).toBe(200);
+  });
+
+  it("max_tokens left out: the default cut to the room the prompt leaves (as vLLM); given: checked as is", async () => {
+    const asked: (number | undefined)[] = [];
+    const engine: Engine = {
+      name: "recording",
+      async *generate(r: GenerateRequest) {
+        asked.push(r.sampling.maxTokens);
+        yield [Q.imEnd];
+      },
+      async close() {},
+    };
+    const s = await serve(engine, { limits: { maxModelLen: 100, defaultMaxTokens: 512 } });
+    const messages = [{ role: "user" as const, content: "hi" }];
+    const prompt = tok().encodeChat({ messages, add_generation_prompt: true }).ids.length;
+    const chatReq = (extra: object) => JSON.stringify({ model: "test-model", messages, ...extra });
+    expect((await post(s.url, "/v1/chat/completions", chatReq({}))).status).toBe(200);
+    expect(asked).toEqual([100 - prompt]);
+    const cmp = await post(s.url, "/v1/completions", JSON.stringify({ model: "test-model", prompt: "hi" }));
+    expect(cmp.status).toBe(200);
+    expect(asked[1]).toBe(100 - tok().encodeText("hi").ids.length);
+    const given = await post(s.url, "/v1/chat/completions", chatReq({ max_tokens: 99 }));
+    expect(given.status).toBe(400);
+    expect(JSON.parse(given.body).error.code).toBe("context-length-exceeded");
+    const long = await post(
+      s.url,
+      "/v1/chat/completions",
+      JSON.stringify({ model: "test-model", messages: [{ role: "user", content: "word ".repeat(200) }] }),
+    );
+    expect(long.status).toBe(400);
+    expect(JSON.parse(long.body).error.message).toMatch(/leaves no room for output within 100 tokens$/);
+  });
+
+  it("405 names the allowed method (Allow header) and is a client error", async () => {
+    const s = await serve(createReplayEngine({ script: () => [Q.imEnd] }));
+    const r = await fetch(`${s.url}/v1/chat/completions`);
+    expect(r.status).toBe(405);
+    expect(r.headers.get("allow")).toBe("POST");
+    expect(((await r.json()) as { error: { type: string } }).error.type).toBe("invalid_request_error");
   });
 
   it("the request time limit stops the engine and ends the response normally", async () => {
@@ -341,6 +426,31 @@ describe("chatwire server", () => {
     expect(await paramOf({ messages: [user, { role: 7, content: "x" }] })).toBe("messages[1].role");
     expect(await paramOf({ messages: [user], stream: true })).toBe("stream");
     expect(await paramOf({ messages: [{ role: "user", content: 5 }] })).toBe("messages[0].content");
+  });
+
+  it("/tokenize {prompt}: unknown fields follow unknownFields; prompt with messages is refused as such", async () => {
+    const strict = await serve(createReplayEngine({ script: () => [] }));
+    const r = await post(strict.url, "/tokenize", JSON.stringify({ prompt: "hi", zzz: 1 }));
+    expect(r.status).toBe(400);
+    expect(JSON.parse(r.body).error).toMatchObject({ code: "unknown-parameter", param: "zzz" });
+    const ok = await post(
+      strict.url,
+      "/tokenize",
+      JSON.stringify({ prompt: "hi", model: "m", add_special_tokens: true }),
+    );
+    expect(ok.status).toBe(200);
+    const both = await post(
+      strict.url,
+      "/tokenize",
+      JSON.stringify({ prompt: "hi", messages: [{ role: "user", content: "hi" }] }),
+    );
+    expect(both.status).toBe(400);
+    expect(JSON.parse(both.body).error.message).toBe("give prompt or messages, not both");
+    const lenient = await serve(createReplayEngine({ script: () => [] }), { unknownFields: "ignore" });
+    const l = await post(lenient.url, "/tokenize", JSON.stringify({ prompt: "hi", zzz: 1 }));
+    expect(l.status).toBe(200);
+    expect(l.headers["x-chatwire-ignored-fields"]).toBe("zzz");
+    expect(JSON.parse(l.body).tokens).toEqual(tok().encodeText("hi").ids);
   });
 
   it("one JSON log line per request with tokens, TTFT, stop cause and audit count", async () => {

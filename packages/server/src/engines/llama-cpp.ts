@@ -8,6 +8,7 @@
 //
 // threads defaults to 1: on a small shared machine llama.cpp's spinning worker threads slow
 // generation down badly; raise it on a dedicated host.
+import { stripVTControlCharacters } from "node:util";
 import { ALL_SAMPLING_PARAMS, type SamplingOptions, type SamplingParam } from "@chatwire/openai";
 import type { Engine, GenerateRequest } from "../engine.ts";
 import { EngineError } from "../engine.ts";
@@ -58,6 +59,43 @@ interface NodeLlamaCpp {
 /** The sampling parameters node-llama-cpp's sequence.evaluate() takes (docs/openai.md "Sampling"). */
 export const LLAMA_CPP_SAMPLING: ReadonlySet<SamplingParam> = ALL_SAMPLING_PARAMS;
 
+/**
+ * A request's seed (any safe integer) as llama.cpp's 32-bit one: 0 .. 2^32 - 1 as it is; any
+ * other folded with its high part, so that -1, 0 and 2^32 stay different seeds (passed as they
+ * are, llama.cpp would wrap 2^32 to 0 and clamp negatives to 0).
+ */
+export function seed32(seed: number): number {
+  const lo = ((seed % 2 ** 32) + 2 ** 32) % 2 ** 32;
+  const hi = Math.floor(seed / 2 ** 32);
+  return hi === 0 ? lo : (Math.imul(hi | 0, 0x9e3779b1) ^ lo) >>> 0;
+}
+
+/**
+ * node-llama-cpp's grammar of a JSON schema. Parts of a schema it cannot express it reports with
+ * console.warn and replaces by "any" (a `$ref` it does not follow, minLength > maxLength): the
+ * grammar would then not be the schema, so such a warning fails the request with its text (and
+ * stays out of the server's stderr, whose lines are the JSON log). The conversion runs inside
+ * the call, before its first await, so only its own warnings are caught.
+ */
+function schemaGrammar(llama: Llama, schema: unknown): Promise<Grammar> {
+  const warnings: string[] = [];
+  const warn = console.warn;
+  console.warn = (...parts: unknown[]) => {
+    warnings.push(parts.map(String).join(" "));
+  };
+  let made: Promise<Grammar>;
+  try {
+    made = llama.createGrammarForJsonSchema(schema);
+  } finally {
+    console.warn = warn;
+  }
+  if (warnings.length === 0) return made;
+  made.catch(() => {});
+  // The library's prefix ("[node-llama-cpp]", maybe coloured) is not part of what it says.
+  const said = stripVTControlCharacters(warnings[0] ?? "").replace(/^\s*\[node-llama-cpp\]\s*/, "");
+  return Promise.reject(new Error(said));
+}
+
 /** How many of the generated tokens the repetition penalties look back on (llama.cpp's default). */
 const PENALTY_WINDOW = 64;
 
@@ -77,7 +115,7 @@ async function samplingOptions(
     ...(s.topP !== undefined ? { topP: s.topP } : {}),
     ...(s.topK !== undefined ? { topK: s.topK } : {}),
     ...(s.minP !== undefined ? { minP: s.minP } : {}),
-    ...(s.seed !== undefined ? { seed: s.seed } : {}),
+    ...(s.seed !== undefined ? { seed: seed32(s.seed) } : {}),
   };
   if (
     s.repetitionPenalty !== undefined ||
@@ -101,13 +139,11 @@ async function samplingOptions(
     let grammar: Grammar;
     try {
       grammar =
-        f.type === "json_schema"
-          ? await llama.createGrammarForJsonSchema(f.schema)
-          : await llama.getGrammarFor("json");
+        f.type === "json_schema" ? await schemaGrammar(llama, f.schema) : await llama.getGrammarFor("json");
     } catch (e) {
       throw new EngineError(
-        "engine-failed",
-        `response_format: node-llama-cpp cannot make a grammar of this schema: ${e instanceof Error ? e.message.slice(0, 200) : String(e)}`,
+        "engine-refused",
+        `response_format: node-llama-cpp cannot make a grammar of this schema: ${e instanceof Error ? e.message.slice(0, 200) : String(e).slice(0, 200)}`,
       );
     }
     o.grammarEvaluationState = new lib.LlamaGrammarEvaluationState({ model, grammar });

@@ -1,5 +1,6 @@
 // Reading a request body with a size limit: chunks are kept until the limit and joined once.
-// Over the limit -> "too-large" (HTTP 413) and the rest is not read; invalid JSON -> "invalid-json".
+// Over the limit -> "too-large" (HTTP 413) and the rest is read and dropped (kept nowhere);
+// invalid JSON -> "invalid-json".
 // Every byte kept is first taken from the request's lease on the shared pre-slot budget: when the
 // budget cannot cover a chunk -> "busy" (HTTP 503) and the bytes read so far are dropped. The
 // time the body may take is node's request read timeout (server.ts), which ends the socket.

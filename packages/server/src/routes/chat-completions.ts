@@ -23,7 +23,13 @@ import { SseWriter } from "../http/sse.ts";
 import { tokenizerErrorParam } from "../http/tokenizer-error.ts";
 import { reportIgnored } from "../ignored-fields.ts";
 import { waitForSlot } from "../slot.ts";
-import { type GenerationRoute, mapOptions, sendModelNotFound } from "./mapping.ts";
+import {
+  type GenerationRoute,
+  mapOptions,
+  maxTokensFor,
+  sendContextLengthExceeded,
+  sendModelNotFound,
+} from "./mapping.ts";
 import { refuse } from "./refuse.ts";
 
 export const chatCompletions: GenerationRoute = async (ctx, body, req, res, log, t0, deadline, held) => {
@@ -38,7 +44,7 @@ export const chatCompletions: GenerationRoute = async (ctx, body, req, res, log,
   if ("refused" in got) return refuse(res, got.refused, log);
   log.queue_ms = Math.round(performance.now() - readAt);
   try {
-    await withSlot(ctx, mapped, res, log, t0, deadline, readAt);
+    await withSlot(ctx, mapped, body, res, log, t0, deadline, readAt);
   } finally {
     got.slot.release();
   }
@@ -48,6 +54,7 @@ export const chatCompletions: GenerationRoute = async (ctx, body, req, res, log,
 async function withSlot(
   ctx: ServerContext,
   mapped: MappedRequest,
+  body: unknown,
   res: ServerResponse,
   log: RequestLog,
   t0: number,
@@ -103,15 +110,14 @@ async function withSlot(
     promptIds = [...promptIds, ...prefill.ids];
   }
   log.prompt_tokens = promptIds.length;
-  const maxTokens = mapped.sampling.maxTokens ?? ctx.limits.defaultMaxTokens;
-  if (promptIds.length + maxTokens > ctx.limits.maxModelLen)
-    return sendError(
-      res,
-      400,
-      "context-length-exceeded",
-      `the prompt (${promptIds.length} tokens) plus max_tokens (${maxTokens}) exceeds ${ctx.limits.maxModelLen} tokens`,
-      "messages",
-    );
+  const maxTokens = maxTokensFor(
+    ctx,
+    body,
+    mapped.sampling.maxTokens ?? ctx.limits.defaultMaxTokens,
+    promptIds.length,
+  );
+  if (maxTokens < 1 || promptIds.length + maxTokens > ctx.limits.maxModelLen)
+    return sendContextLengthExceeded(res, ctx, promptIds.length, maxTokens, "messages");
   const encodedAt = performance.now();
   const gone = new AbortController();
   const onClose = () => {
@@ -202,7 +208,7 @@ async function withSlot(
     if (run.outcome === "engine-error") {
       if (run.error !== undefined) log.error = run.error.slice(0, 400);
       // Before the first ID the stream is not open yet: the failure is a 502/504 JSON error.
-      log.status = sendEngineFailure(res, sse?.isOpen === true ? sse : undefined, run.errorType);
+      log.status = sendEngineFailure(res, sse?.isOpen === true ? sse : undefined, run.errorType, run.error);
       return;
     }
     const finish = writer.finish(promptIds.length, run.completionTokens);

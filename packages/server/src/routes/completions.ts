@@ -18,7 +18,13 @@ import { SseWriter } from "../http/sse.ts";
 import { reportIgnored } from "../ignored-fields.ts";
 import { waitForSlot } from "../slot.ts";
 import { TextSink } from "../text-sink.ts";
-import { type GenerationRoute, mapOptions, sendModelNotFound } from "./mapping.ts";
+import {
+  type GenerationRoute,
+  mapOptions,
+  maxTokensFor,
+  sendContextLengthExceeded,
+  sendModelNotFound,
+} from "./mapping.ts";
 import { refuse } from "./refuse.ts";
 
 export const completions: GenerationRoute = async (ctx, body, req, res, log, t0, deadline, held) => {
@@ -31,7 +37,7 @@ export const completions: GenerationRoute = async (ctx, body, req, res, log, t0,
   const got = await waitForSlot(ctx.limiter, req, deadline, held);
   if ("refused" in got) return refuse(res, got.refused, log);
   try {
-    await withSlot(ctx, m, res, log, t0, deadline);
+    await withSlot(ctx, m, body, res, log, t0, deadline);
   } finally {
     got.slot.release();
   }
@@ -41,6 +47,7 @@ export const completions: GenerationRoute = async (ctx, body, req, res, log, t0,
 async function withSlot(
   ctx: ServerContext,
   m: MappedCompletion,
+  body: unknown,
   res: ServerResponse,
   log: RequestLog,
   t0: number,
@@ -53,15 +60,14 @@ async function withSlot(
     log.audit = enc.audit.length;
   } else promptIds = m.prompt.ids;
   log.prompt_tokens = promptIds.length;
-  const maxTokens = m.sampling.maxTokens ?? 16;
-  if (promptIds.length + maxTokens > ctx.limits.maxModelLen)
-    return sendError(
-      res,
-      400,
-      "context-length-exceeded",
-      `prompt plus max_tokens exceeds ${ctx.limits.maxModelLen} tokens`,
-      "prompt",
-    );
+  const maxTokens = maxTokensFor(
+    ctx,
+    body,
+    m.sampling.maxTokens ?? ctx.limits.defaultMaxTokens,
+    promptIds.length,
+  );
+  if (maxTokens < 1 || promptIds.length + maxTokens > ctx.limits.maxModelLen)
+    return sendContextLengthExceeded(res, ctx, promptIds.length, maxTokens, "prompt");
   const gone = new AbortController();
   const onClose = () => {
     if (!res.writableFinished) gone.abort();
@@ -108,7 +114,7 @@ async function withSlot(
     if (run.outcome === "engine-error") {
       if (run.error !== undefined) log.error = run.error.slice(0, 400);
       // Before the first ID the stream is not open yet: the failure is a 502/504 JSON error.
-      log.status = sendEngineFailure(res, sse?.isOpen === true ? sse : undefined, run.errorType);
+      log.status = sendEngineFailure(res, sse?.isOpen === true ? sse : undefined, run.errorType, run.error);
       return;
     }
     const finish = sink.stop?.reason === "max_tokens" ? "length" : "stop";

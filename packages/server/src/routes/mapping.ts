@@ -1,6 +1,6 @@
 // What both generation routes share: their signature and, before they wait for a slot, the
 // mapping of the request with the server's limits and the engine's honoured sampling parameters,
-// and the refusal of a model this server does not serve.
+// the refusal of a model this server does not serve, and the max_tokens a generation gets.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { MapOptions } from "@chatwire/openai";
 import type { RequestLog, ServerContext } from "../context.ts";
@@ -43,5 +43,43 @@ export function sendModelNotFound(res: ServerResponse, ctx: ServerContext, model
     "model-not-found",
     `the model ${JSON.stringify(model.slice(0, 80))} does not exist; this server serves ${JSON.stringify(ctx.modelId)}`,
     "model",
+  );
+}
+
+/**
+ * The generation's max_tokens (`mapped`: the mapped request's): the request's own when it set
+ * max_tokens or max_completion_tokens; else the server's default cut to what the prompt leaves
+ * of maxModelLen, as vLLM does, so a request without it is never refused for the default's sake.
+ * Below 1: the prompt leaves no room (the caller answers context-length-exceeded).
+ */
+export function maxTokensFor(
+  ctx: ServerContext,
+  body: unknown,
+  mapped: number,
+  promptTokens: number,
+): number {
+  const b = typeof body === "object" && body !== null ? (body as Readonly<Record<string, unknown>>) : {};
+  const given = (k: string) => Object.hasOwn(b, k) && b[k] !== null && b[k] !== undefined;
+  if (given("max_tokens") || given("max_completion_tokens")) return mapped;
+  return Math.min(mapped, ctx.limits.maxModelLen - promptTokens);
+}
+
+/** The 400 for a prompt that, with max_tokens, does not fit maxModelLen (`maxTokens` from maxTokensFor). */
+export function sendContextLengthExceeded(
+  res: ServerResponse,
+  ctx: ServerContext,
+  promptTokens: number,
+  maxTokens: number,
+  param: string,
+): void {
+  const max = ctx.limits.maxModelLen;
+  sendError(
+    res,
+    400,
+    "context-length-exceeded",
+    maxTokens < 1
+      ? `the prompt (${promptTokens} tokens) leaves no room for output within ${max} tokens`
+      : `the prompt (${promptTokens} tokens) plus max_tokens (${maxTokens}) exceeds ${max} tokens`,
+    param,
   );
 }
