@@ -1,6 +1,6 @@
 // Per-command help (`chatwire <command> --help`): the command's summary and every option with
-// its kind, choices and default. Printed on stdout, exit 0, nothing else is loaded.
-import type { OptionSpec, OptionSpecs } from "./args.ts";
+// its kind, choices or range, and default. Printed on stdout, exit 0, nothing else is loaded.
+import { type OptionSpec, type OptionSpecs, rangeText } from "./args.ts";
 import type { Command } from "./command.ts";
 
 function valueHint(spec: OptionSpec): string {
@@ -27,8 +27,12 @@ export function commandHelp(command: Command, options: OptionSpecs): string {
     "options:",
   ];
   for (const [name, spec] of Object.entries(options)) {
+    const range = rangeText(spec);
     const dflt = spec.default === undefined ? "" : ` (default ${spec.default})`;
-    lines.push(`  --${name}${valueHint(spec)}`, `      ${spec.description}${dflt}`);
+    lines.push(
+      `  --${name}${valueHint(spec)}`,
+      `      ${spec.description}${range === "" ? "" : `; N ${range}`}${dflt}`,
+    );
   }
   lines.push("  --help, -h", "      this help", "", "contract: docs/cli-contract.md");
   return `${lines.join("\n")}\n`;

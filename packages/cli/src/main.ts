@@ -22,6 +22,7 @@ const COMMANDS: ReadonlyMap<string, () => Promise<Command>> = new Map([
 const JSONL_OPTIONS: OptionSpecs = {
   "max-line-bytes": {
     kind: "int",
+    min: 1,
     description:
       'longest input line in bytes (its "\\n" or "\\r\\n" not counted); a longer line is answered with a line-too-long error and skipped',
     default: String(DEFAULT_MAX_LINE_BYTES),
@@ -71,7 +72,6 @@ export async function main(argv: readonly string[], io: CliIo = PROCESS_IO): Pro
       return 0;
     }
     const maxLineBytes = getInt(opts, "max-line-bytes") ?? DEFAULT_MAX_LINE_BYTES;
-    if (maxLineBytes < 1) throw new UsageError("--max-line-bytes must be at least 1", "invalid-option-value");
     const handler = await command.prepare(opts, io);
     if (command.jsonl && handler !== null) {
       // Never an unhandled 'error' on stdout (EPIPE when the reader goes away): runJsonl stops.

@@ -17,12 +17,24 @@ function cut(input: string): string {
   return `${input.slice(0, end)}…`;
 }
 
+/** A JSON string literal in a message: how the library quotes a value (its quote() is JSON.stringify). */
+const QUOTED = /"(?:[^"\\]|\\.)*"/g;
+
 /**
- * The first line of a library error about the model at `name` (a path or a name), with that path
- * (as given and resolved) cut to 40 characters wherever the library wrote it, and the line to 300.
+ * The first line of a library error about the model at `name` (a path or a name), with only the
+ * caller's values in it cut to 40 characters: that path (as given and resolved) wherever the
+ * library wrote it, and every quoted value (a string read from the caller's files). The library's
+ * own words (e.g. the list of families) are kept whole.
  */
 export function loadErrorDetail(message: string, name: string): string {
   let line = message.split("\n")[0] ?? "";
   for (const p of [resolve(name), name]) if (p.length > QUOTE_MAX) line = line.split(p).join(cut(p));
-  return line.length > 300 ? `${line.slice(0, 300)}…` : line;
+  return line.replace(QUOTED, (literal) => {
+    if (literal.length <= QUOTE_MAX + 2) return literal;
+    try {
+      return quoteInput(JSON.parse(literal) as string);
+    } catch {
+      return `"${cut(literal.slice(1, -1))}"`; // not JSON after all (a stray pair of quotes): cut as written
+    }
+  });
 }

@@ -19,7 +19,7 @@ import {
 import { BUILTIN_TOKENIZERS, isGgufPath, loadAnyTokenizer, readGgufHead } from "@chatwire/tokenizer/node";
 import { getString, type ParsedOptions, UsageError } from "./args.ts";
 import { loadErrorDetail, quoteInput } from "./quote.ts";
-import { DEFAULT_TOKENIZER } from "./tokenizer-option.ts";
+import { DEFAULT_TOKENIZER, throwIfFormatMismatch } from "./tokenizer-option.ts";
 
 export interface ServeTokenizer {
   /** A native family's, or one bound to the model's own chat template. */
@@ -59,6 +59,9 @@ export async function loadServeTokenizer(
     tokenizer = await loadAnyTokenizer(name, format === undefined ? {} : { format });
   } catch (err) {
     if (!TokenizerError.isInstance(err)) throw err;
+    // A family the files do not fit: format-mismatch, as for the JSONL commands.
+    if (format !== undefined && format !== "auto" && format !== "template")
+      await throwIfFormatMismatch(name, format, err);
     throw new UsageError(
       `cannot load tokenizer ${quoteInput(name)}${fromModel ? " (the --model GGUF's own)" : ""} (${err.type}): ${loadErrorDetail(err.message, name)}`,
       "tokenizer-load-failed",

@@ -33,7 +33,8 @@ export type LoadedChatTokenizer =
  * The tokenizer --format names. "auto": the native family detected from tokenizer_config.json;
  * when no family matches (unknown-format) or the detected one does not fit the files
  * (tokenizer-config-mismatch), the directory's chat template. Other formats (or none) load as
- * before.
+ * before. --chat-template / --show-provenance with a format that renders no chat template (a
+ * family, none, or auto that found one) is a usage error, not an option silently ignored.
  */
 export async function loadChatTokenizerOption(
   opts: ParsedOptions,
@@ -41,24 +42,38 @@ export async function loadChatTokenizerOption(
 ): Promise<LoadedChatTokenizer> {
   const format = getString(opts, "format");
   if (format === "template") return { kind: "template", tokenizer: loadTemplateOption(opts, specialText) };
-  if (format !== "auto") return { kind: "native", tokenizer: await loadTokenizerOption(opts) };
-  const name = getString(opts, "tokenizer") ?? DEFAULT_TOKENIZER;
-  const native = await loadTokenizer(name).then(
-    (t) => t,
-    (e: unknown) => e,
-  );
-  if (!(TokenizerError.isInstance(native) && NO_NATIVE_FAMILY.has(native.type))) {
-    const rest = new Map(opts);
-    rest.delete("format");
-    return { kind: "native", tokenizer: await loadTokenizerOption(rest) };
+  if (format !== "auto") {
+    refuseTemplateOptions(
+      opts,
+      format === undefined
+        ? "without --format the format is the family detected from the files"
+        : `--format ${format} is a family's own format`,
+    );
+    return { kind: "native", tokenizer: await loadTokenizerOption(opts) };
   }
-  return { kind: "template", tokenizer: loadTemplateOption(opts, specialText) };
+  const name = getString(opts, "tokenizer") ?? DEFAULT_TOKENIZER;
+  let native: ChatTokenizer | undefined;
+  try {
+    native = await loadTokenizer(name);
+  } catch (err) {
+    if (TokenizerError.isInstance(err) && NO_NATIVE_FAMILY.has(err.type))
+      return { kind: "template", tokenizer: loadTemplateOption(opts, specialText) };
+  }
+  if (native !== undefined) {
+    refuseTemplateOptions(opts, `--format auto found the family ${native.format} in ${quoteInput(name)}`);
+    return { kind: "native", tokenizer: native };
+  }
+  // Another load failure is reported as without --format.
+  const rest = new Map(opts);
+  rest.delete("format");
+  return { kind: "native", tokenizer: await loadTokenizerOption(rest) };
 }
 
 export const CHAT_TEMPLATE_OPTION: OptionSpecs = {
   "chat-template": {
     kind: "string",
-    description: "--format template: a Jinja chat template file overriding the directory's",
+    description:
+      "--format template (or auto on files without a family): a Jinja chat template file overriding the directory's; a usage error with any other format",
   },
 };
 
@@ -66,9 +81,22 @@ export const TEMPLATE_OPTIONS: OptionSpecs = {
   ...CHAT_TEMPLATE_OPTION,
   "show-provenance": {
     kind: "flag",
-    description: "--format template: also output the rendering as runs of template / caller text",
+    description:
+      "--format template (or auto on files without a family): also output the rendering as runs of template / caller text; a usage error with any other format",
   },
 };
+
+/** The options only a chat template uses (each command's own among them). */
+const TEMPLATE_ONLY = ["chat-template", "show-provenance"] as const;
+
+/** Usage error when an option of TEMPLATE_ONLY is given where no chat template is rendered (`why`). */
+function refuseTemplateOptions(opts: ParsedOptions, why: string): void {
+  const given = TEMPLATE_ONLY.filter((name) => opts.has(name));
+  if (given.length > 0)
+    throw new UsageError(
+      `${given.map((n) => `--${n}`).join(" and ")} ${given.length > 1 ? "apply" : "applies"} only to a chat template (--format template, or auto on files without a family); ${why}`,
+    );
+}
 
 export type ChatEncoder = (input: ChatRequest) => Record<string, unknown>;
 

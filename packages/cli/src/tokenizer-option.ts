@@ -56,21 +56,32 @@ export async function loadTokenizerOption(opts: ParsedOptions): Promise<ChatToke
     tokenizer = await loadTokenizer(name, format === undefined ? {} : { format });
   } catch (err) {
     if (!TokenizerError.isInstance(err)) throw err;
-    if (format !== undefined) {
-      const detected = await loadTokenizer(name).then(
-        (t) => t.format,
-        () => undefined,
-      );
-      if (detected !== undefined && detected !== format)
-        throw new UsageError(
-          `--format ${format} does not match the tokenizer files of ${quoteInput(name)}, which are ${detected} (${err.type}: ${loadErrorDetail(err.message, name)})`,
-          "format-mismatch",
-        );
-    }
+    if (format !== undefined) await throwIfFormatMismatch(name, format, err);
     throw new UsageError(
       `cannot load tokenizer ${quoteInput(name)} (${err.type}): ${loadErrorDetail(err.message, name)}`,
       "tokenizer-load-failed",
     );
   }
   return tokenizer;
+}
+
+/**
+ * After `--format family` failed to load `name` with `err`: the usage error `format-mismatch`
+ * when the files load as another family (which it names), so the caller is not left with a
+ * missing-file error. Returns when they do not load without --format either.
+ */
+export async function throwIfFormatMismatch(
+  name: string,
+  format: string,
+  err: TokenizerError,
+): Promise<void> {
+  const detected = await loadTokenizer(name).then(
+    (t) => t.format,
+    () => undefined,
+  );
+  if (detected !== undefined && detected !== format)
+    throw new UsageError(
+      `--format ${format} does not match the tokenizer files of ${quoteInput(name)}, which are ${detected} (${err.type}: ${loadErrorDetail(err.message, name)})`,
+      "format-mismatch",
+    );
 }

@@ -1,6 +1,7 @@
-// decode --format template / --format auto through the real CLI entry: a Llama 3 directory (no
-// native family) decodes through its probed chat template; auto picks a native family when one
-// matches; a template that cannot be probed is a usage error. main() of the compiled bundle in
+// decode --format template / --format auto through the real CLI entry: a Llama 3 directory decodes
+// through its probed chat template (--chat-template FILE), and with auto through its native family
+// (llama3: the same events; --chat-template, which auto then does not use, is a usage error); auto
+// picks a native family when one matches; a template that cannot be probed is a usage error. main() of the compiled bundle in
 // this process (support.ts runMain): the cases check answers and exit codes; decode's and
 // encode-chat's runs through the bin are in decode.test.ts and encode.test.ts.
 import { writeFileSync } from "node:fs";
@@ -29,7 +30,14 @@ describe("decode --format template / auto", () => {
     const generated = full.slice(prompt.length);
     for (const format of ["template", "auto"]) {
       const r = await runMain(
-        ["decode", "--format", format, "--tokenizer", llama, "--chat-template", template],
+        [
+          "decode",
+          "--format",
+          format,
+          "--tokenizer",
+          llama,
+          ...(format === "template" ? ["--chat-template", template] : []),
+        ],
         [{ ids: generated }],
       );
       expect(r.code).toBe(0);
@@ -43,6 +51,14 @@ describe("decode --format template / auto", () => {
       ).toBe("Hello there, 世界!");
       expect(events.at(-1)).toEqual({ type: "stop", reason: "eos", token: generated.at(-1) });
     }
+    const refused = await runMain(
+      ["decode", "--format", "auto", "--tokenizer", llama, "--chat-template", template],
+      [{ ids: generated }],
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /^chatwire decode: usage: --chat-template applies only to a chat template.*family llama3/,
+    );
   });
   it("auto with a native family is that family (built-in qwen3)", async () => {
     const r = await runMain(["decode", "--format", "auto"], [{ ids: [151667, 1234, 151668, 151645] }]);

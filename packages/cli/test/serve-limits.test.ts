@@ -1,5 +1,6 @@
 // `chatwire serve` limit options (docs/cli-contract.md "serve"): each is listed by --help, a bad
-// value is one exit-2 `invalid-option-value` line before anything loads, and a good one reaches
+// value (of these and of every other count, time and --port) is one exit-2
+// `invalid-option-value` line before anything loads, and a good one reaches
 // the server or engine (a short headers timeout answers 408 sooner than the default; a short
 // upstream idle time turns a stalled vLLM upstream into 504 engine-timeout). Servers run the real
 // bin (a process: its port, signals and stderr log); --help and the refused values, answered
@@ -50,6 +51,19 @@ describe("chatwire serve limit options", () => {
       ["--max-pending-body-bytes", "1000"], // below the default 4 MiB body limit
       ["--max-body-bytes", "2000", "--max-pending-body-bytes", "1999"],
       ["--upstream-idle-timeout-ms", "soon"],
+      // Every other time and count takes the same check (each a one-line invalid-option-value).
+      ["--timeout-ms", "2147483648"],
+      ["--timeout-ms", "0"],
+      ["--replay-delay-ms", "2147483648"],
+      ["--replay-delay-ms", "-1"],
+      ["--max-concurrent", "0"],
+      ["--max-tokens", "0"],
+      ["--max-model-len", "0"],
+      ["--max-body-bytes", "0"],
+      ["--threads", "0"],
+      ["--max-queue", "-1"],
+      ["--port", "65536"],
+      ["--port", "-1"],
     ];
     for (const args of bad) {
       // A tokenizer that does not exist: had the value been accepted, the error would name it.
@@ -61,6 +75,16 @@ describe("chatwire serve limit options", () => {
       expect(lines[0]).toMatch(/^chatwire serve: invalid-option-value: --/);
       expect(lines[0]).toContain(args.at(-2));
     }
+  });
+
+  it("--timeout-ms 2147483647 (the longest) is accepted: a request is answered, not timed out", async () => {
+    const url = await startServe(["--timeout-ms", "2147483647", "--max-queue", "0"]);
+    const r = await fetch(`${url}/v1/chat/completions`, {
+      method: "POST",
+      body: JSON.stringify({ model: "chatwire-replay", messages: [{ role: "user", content: "hi" }] }),
+    });
+    expect(r.status).toBe(200);
+    await r.text();
   });
 
   it("--max-pending-body-bytes equal to --max-body-bytes is accepted", async () => {

@@ -39,9 +39,10 @@ export const command: Command = {
     stop: { kind: "string[]", description: "a stop string (repeatable)" },
     "stop-token": {
       kind: "int[]",
+      min: 0,
       description: "a stop token ID, added to the format's EOS IDs (repeatable)",
     },
-    "max-tokens": { kind: "int", description: "stop after this many IDs" },
+    "max-tokens": { kind: "int", min: 1, description: "stop after this many IDs" },
     "include-stop-str": { kind: "flag", description: "emit the matched stop string as text before the stop" },
     "stream-tool-calls": {
       kind: "flag",
@@ -70,11 +71,7 @@ export const command: Command = {
         "invalid-option-value",
       );
     const maxTokens = getInt(opts, "max-tokens");
-    if (maxTokens !== undefined && maxTokens < 1)
-      throw new UsageError("--max-tokens must be at least 1", "invalid-option-value");
     const stopTokenIds = getInts(opts, "stop-token");
-    if (stopTokenIds.some((id) => id < 0))
-      throw new UsageError("--stop-token takes a non-negative ID", "stop-token-out-of-vocabulary");
     const { tokenizer, specFor, explain } = await decoderSpecOption(opts);
     if (getFlag(opts, "explain")) {
       io.stdout.write(`${stringifyLine(explainLine(explain()))}\n`);

@@ -12,7 +12,7 @@ import {
   eventHandler,
 } from "@chatwire/stream-decoder";
 import type { ChatMessage, ChatRequest, ChatTokenizer } from "@chatwire/tokenizer";
-import { getInt, UsageError } from "../args.ts";
+import { getInt, MAX_TIMER_MS } from "../args.ts";
 import type { CliIo, Command } from "../command.ts";
 import { loadTokenizerOption, TOKENIZER_OPTIONS } from "../tokenizer-option.ts";
 
@@ -237,6 +237,8 @@ export const command: Command = {
     ...TOKENIZER_OPTIONS,
     "delay-ms": {
       kind: "int",
+      min: 0,
+      max: MAX_TIMER_MS,
       description: "pause between tokens when streaming (default 15 on a terminal, 0 otherwise)",
     },
   },
@@ -244,7 +246,6 @@ export const command: Command = {
   async prepare(opts, io) {
     const screen = screenOf(io.stdout);
     const delayMs = getInt(opts, "delay-ms") ?? (screen.tty ? 15 : 0);
-    if (delayMs < 0) throw new UsageError("--delay-ms must be >= 0");
     const tok = await loadTokenizerOption(opts);
     const s = scenario(tok);
     const ok1 = part1(tok, s.attack, screen);

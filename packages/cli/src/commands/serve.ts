@@ -11,9 +11,11 @@ import {
   type EngineName,
   selectEngine,
 } from "@chatwire/server";
-import { getInt, getString, UsageError } from "../args.ts";
+import { getInt, getString, MAX_TIMER_MS, type ParsedOptions, UsageError } from "../args.ts";
 import type { Command } from "../command.ts";
-import { SERVE_LIMIT_OPTIONS, serveLimitValues } from "../serve-limit-options.ts";
+import { quoteInput } from "../quote.ts";
+import { POSITIVE, SERVE_LIMIT_OPTIONS, serveLimitValues, TIME_MS } from "../serve-limit-options.ts";
+import { listenOn } from "../serve-listen.ts";
 import { loadServeTokenizer } from "../serve-tokenizer.ts";
 import { CHAT_FORMAT_OPTION } from "../template-option.ts";
 import { DEFAULT_TOKENIZER } from "../tokenizer-option.ts";
@@ -36,7 +38,7 @@ export const command: Command = {
       description:
         "the model family, or auto (the default, also when omitted): the family detected from the files, else the model's own chat template (served with every engine); template: that template",
     },
-    port: { kind: "int", description: "TCP port (default 8000; 0 = any free port)" },
+    port: { kind: "int", min: 0, max: 65_535, description: "TCP port (default 8000; 0 = any free port)" },
     host: { kind: "string", description: "bind address (default 127.0.0.1)" },
     engine: { kind: "string", choices: ENGINE_NAMES, description: "the inference engine (default replay)" },
     model: { kind: "string", description: "llama-cpp: the GGUF model file" },
@@ -48,38 +50,44 @@ export const command: Command = {
     },
     "api-key": { kind: "string", description: "require Authorization: Bearer KEY (or set CHATWIRE_API_KEY)" },
     "max-concurrent": {
-      kind: "int",
+      ...POSITIVE,
       description: "generations at once",
       default: String(DEFAULT_LIMITS.maxConcurrent),
     },
     "max-queue": {
       kind: "int",
+      min: 0,
       description: "requests waiting for a slot before 429",
       default: String(DEFAULT_LIMITS.maxQueue),
     },
     "max-tokens": {
-      kind: "int",
+      ...POSITIVE,
       description: "max_tokens when a request gives none",
       default: String(DEFAULT_LIMITS.defaultMaxTokens),
     },
     "max-model-len": {
-      kind: "int",
+      ...POSITIVE,
       description: "prompt + max_tokens limit",
       default: `${DEFAULT_LIMITS.maxModelLen}; llama-cpp: ${LLAMA_CPP_MAX_MODEL_LEN}`,
     },
     "max-body-bytes": {
-      kind: "int",
+      ...POSITIVE,
       description: "request body limit",
       default: String(DEFAULT_LIMITS.maxBodyBytes),
     },
     "timeout-ms": {
-      kind: "int",
+      ...TIME_MS,
       description: "per-request time limit",
       default: String(DEFAULT_LIMITS.requestTimeoutMs),
     },
     ...SERVE_LIMIT_OPTIONS,
-    threads: { kind: "int", description: "llama-cpp CPU threads (default 1)" },
-    "replay-delay-ms": { kind: "int", description: "replay: pause between IDs (default 0)" },
+    threads: { ...POSITIVE, description: "llama-cpp CPU threads (default 1)" },
+    "replay-delay-ms": {
+      kind: "int",
+      min: 0,
+      max: MAX_TIMER_MS,
+      description: "replay: pause between IDs (default 0)",
+    },
     "reasoning-field": {
       kind: "string",
       choices: ["reasoning_content", "reasoning"],
@@ -108,16 +116,12 @@ export const command: Command = {
     const limitValues = serveLimitValues(opts, getInt(opts, "max-body-bytes") ?? DEFAULT_LIMITS.maxBodyBytes);
     const engineName = (getString(opts, "engine") ?? "replay") as EngineName;
     const model = getString(opts, "model");
-    const { tokenizer, source } = await loadServeTokenizer(opts, engineName, model);
     const upstream = getString(opts, "upstream");
+    checkEngineOptions(opts, engineName);
+    const { tokenizer, source } = await loadServeTokenizer(opts, engineName, model);
     const maxConcurrent = getInt(opts, "max-concurrent") ?? DEFAULT_LIMITS.maxConcurrent;
-    const positive = (name: string, v: number | undefined) => {
-      if (v !== undefined && v < 1) throw new UsageError(`--${name} must be >= 1`);
-      return v;
-    };
-    positive("max-concurrent", maxConcurrent);
     const maxModelLen =
-      positive("max-model-len", getInt(opts, "max-model-len")) ??
+      getInt(opts, "max-model-len") ??
       (engineName === "llama-cpp" ? LLAMA_CPP_MAX_MODEL_LEN : DEFAULT_LIMITS.maxModelLen);
     let engine: Awaited<ReturnType<typeof selectEngine>>;
     try {
@@ -140,30 +144,30 @@ export const command: Command = {
           : {}),
       });
     } catch (e) {
-      throw new UsageError(e instanceof Error ? e.message : String(e));
+      // The options were checked above: what is left is an engine that cannot start (an
+      // unreachable upstream, a model node-llama-cpp cannot load, node-llama-cpp not installed).
+      throw new UsageError(
+        `--engine ${engineName} cannot start: ${(e instanceof Error ? e.message : String(e)).split("\n")[0] ?? ""}`,
+        "engine-unavailable",
+      );
     }
     const modelId =
       getString(opts, "model-name") ??
       (model !== undefined
         ? (model.split("/").pop() ?? model).replace(/\.gguf$/, "")
         : `chatwire-${engineName}`);
-    const limit = (name: string) => positive(name, getInt(opts, name));
     const maxQueue = getInt(opts, "max-queue");
-    if (maxQueue !== undefined && maxQueue < 0) throw new UsageError("--max-queue must be >= 0");
+    const maxTokens = getInt(opts, "max-tokens");
+    const maxBodyBytes = getInt(opts, "max-body-bytes");
+    const timeoutMs = getInt(opts, "timeout-ms");
     const limits = {
       ...limitValues.limits,
       maxConcurrent,
       maxModelLen,
       ...(maxQueue !== undefined ? { maxQueue } : {}),
-      ...(limit("max-tokens") !== undefined
-        ? { defaultMaxTokens: getInt(opts, "max-tokens") as number }
-        : {}),
-      ...(limit("max-body-bytes") !== undefined
-        ? { maxBodyBytes: getInt(opts, "max-body-bytes") as number }
-        : {}),
-      ...(limit("timeout-ms") !== undefined
-        ? { requestTimeoutMs: getInt(opts, "timeout-ms") as number }
-        : {}),
+      ...(maxTokens !== undefined ? { defaultMaxTokens: maxTokens } : {}),
+      ...(maxBodyBytes !== undefined ? { maxBodyBytes } : {}),
+      ...(timeoutMs !== undefined ? { requestTimeoutMs: timeoutMs } : {}),
     };
     const server = createChatwireServer({
       tokenizer,
@@ -178,7 +182,13 @@ export const command: Command = {
         : {}),
       ...(getString(opts, "unknown-fields") === "ignore" ? { unknownFields: "ignore" as const } : {}),
     });
-    const url = await server.listen(getInt(opts, "port") ?? 8000, getString(opts, "host") ?? "127.0.0.1");
+    let url: string;
+    try {
+      url = await listenOn(server, getInt(opts, "port") ?? 8000, getString(opts, "host") ?? "127.0.0.1");
+    } catch (err) {
+      await engine.close();
+      throw err;
+    }
     io.stdout.write(`listening on ${url}\n`);
     await new Promise<void>((resolve) => {
       const stop = () => {
@@ -195,3 +205,27 @@ export const command: Command = {
     return () => undefined;
   },
 };
+
+/**
+ * The options the engine needs, checked before anything loads: a missing one is a usage error
+ * (a bad option combination), an --upstream that is not an http(s) URL `invalid-option-value`.
+ * Whether the engine then starts (the upstream answers, the model loads) is `engine-unavailable`.
+ */
+function checkEngineOptions(opts: ParsedOptions, engine: EngineName): void {
+  if (engine === "llama-cpp" && getString(opts, "model") === undefined)
+    throw new UsageError("--engine llama-cpp needs --model FILE.gguf");
+  if (engine !== "vllm" && engine !== "sglang") return;
+  const upstream = getString(opts, "upstream");
+  if (upstream === undefined) throw new UsageError(`--engine ${engine} needs --upstream URL`);
+  let protocol: string | undefined;
+  try {
+    protocol = new URL(upstream).protocol;
+  } catch {
+    protocol = undefined;
+  }
+  if (protocol !== "http:" && protocol !== "https:")
+    throw new UsageError(
+      `--upstream takes an http:// or https:// URL, got ${quoteInput(upstream)}`,
+      "invalid-option-value",
+    );
+}
