@@ -27,6 +27,23 @@ const IM_END = 256 + 5 + 2;
 const TOOL = 256 + 5 + 3;
 
 describe("GGUF loading", () => {
+  test("auto with no family and no template: unknown-format naming the GGUF itself", () => {
+    const kvs = tinyGpt2Kvs().filter((kv) => kv.key !== "tokenizer.chat_template");
+    let err: unknown;
+    try {
+      fromGguf(writeGguf(kvs), { file: "vocab.gguf" });
+    } catch (e) {
+      err = e;
+    }
+    expect(TokenizerError.isInstance(err)).toBe(true);
+    const e = err as TokenizerError;
+    expect(e.type).toBe("unknown-format");
+    expect(e.fields.file).toBe("vocab.gguf");
+    expect(e.message).toMatch(
+      /^vocab\.gguf: cannot tell the chat format \(no tokenizer_class, and no family's tokens/,
+    );
+  });
+
   test("auto: no family fits, so the file's template; one API", () => {
     const tok = fromGguf(bytes);
     expect(tok.format).toBe("template");

@@ -101,9 +101,13 @@ function noMatch(
       file: input.modelLabel ?? (model as string),
       why: `version ${JSON.stringify(input.modelVersion)} is not one a format reads (${versions.join(", ")})`,
     };
+  const cls = input.config.tokenizerClass;
   return {
     file: input.config.file,
-    why: `cannot tell the chat format (tokenizer_class ${JSON.stringify(input.config.tokenizerClass ?? null)})`,
+    why:
+      cls === undefined || cls === null
+        ? "cannot tell the chat format (no tokenizer_class, and no family's tokens are in the vocabulary)"
+        : `cannot tell the chat format (tokenizer_class ${JSON.stringify(cls)})`,
   };
 }
 

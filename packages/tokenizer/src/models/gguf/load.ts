@@ -27,8 +27,10 @@ export function loadGgufMetadata(metadata: GgufMetadata, options: GgufLoadOption
   const file = options.file ?? "model.gguf";
   const vocabulary = ggufTokenizerFiles(metadata, file);
   const { file: _f, ...rest } = options;
-  // Errors about the derived files name the GGUF: "x.gguf (tokenizer.json)".
-  const tokenizer = buildAnyTokenizer(vocabulary.files, rest, (name) => `${file} (${name})`);
+  // Errors about the derived files name the GGUF: "x.gguf (tokenizer.json)"; the derived config
+  // is the file's own metadata, so errors about it name the GGUF alone.
+  const label = (name: string) => (name === "tokenizer_config.json" ? file : `${file} (${name})`);
+  const tokenizer = buildAnyTokenizer(vocabulary.files, rest, label);
   return { tokenizer, vocabulary, metadata };
 }
 
