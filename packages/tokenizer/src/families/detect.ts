@@ -3,7 +3,7 @@
 // among equals); the first whose conditions all hold (or those of one of its alternatives) wins.
 // Linear in the files' added tokens and template length; no family is named here.
 
-import { TokenizerError } from "../errors.ts";
+import { quote, TokenizerError } from "../errors.ts";
 import type { AddedTokenDecl, TokenizerConfig } from "../load/config.ts";
 import type { Detection, FamilyDefinition } from "./definition.ts";
 import { FAMILIES } from "./index.ts";
@@ -99,7 +99,7 @@ function noMatch(
   if (versions.length > 0)
     return {
       file: input.modelLabel ?? (model as string),
-      why: `version ${JSON.stringify(input.modelVersion)} is not one a format reads (${versions.join(", ")})`,
+      why: `version ${quote(String(input.modelVersion))} is not one a format reads (${versions.join(", ")})`,
     };
   const cls = input.config.tokenizerClass;
   return {
@@ -107,7 +107,7 @@ function noMatch(
     why:
       cls === undefined || cls === null
         ? "cannot tell the chat format (no tokenizer_class, and no family's tokens are in the vocabulary)"
-        : `cannot tell the chat format (tokenizer_class ${JSON.stringify(cls)})`,
+        : `cannot tell the chat format (tokenizer_class ${quote(String(cls))})`,
   };
 }
 
@@ -121,7 +121,7 @@ export function familyByName(
   const names = families.map((d) => d.name);
   throw new TokenizerError(
     "unknown-format",
-    `unknown format ${JSON.stringify(String(name))}; expected one of ${names.join(", ")}`,
+    `unknown format ${quote(String(name))}; expected one of ${names.join(", ")}`,
     { formats: names },
   );
 }
