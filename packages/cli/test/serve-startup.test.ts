@@ -74,6 +74,21 @@ describe("chatwire serve: engine options and an engine that cannot start", () =>
     await startupError(["--engine", "sglang"], "usage");
     expect(await startupError(["--engine", "llama-cpp"], "usage")).toContain("needs --model");
   });
+  it("an option of another engine is refused, not ignored", async () => {
+    expect(await startupError(["--upstream", "http://127.0.0.1:1"], "usage")).toContain(
+      "--upstream is an option of --engine vllm / sglang, not replay",
+    );
+    expect(await startupError(["--engine", "replay", "--model", "x.gguf"], "usage")).toContain(
+      "--model is an option of --engine llama-cpp, not replay",
+    );
+    await startupError(["--engine", "replay", "--threads", "2"], "usage");
+    expect(
+      await startupError(
+        ["--engine", "vllm", "--upstream", "http://127.0.0.1:1", "--replay-delay-ms", "5"],
+        "usage",
+      ),
+    ).toContain("--replay-delay-ms is an option of --engine replay, not vllm");
+  });
   it("an --upstream that is not an http(s) URL: invalid-option-value, before the tokenizer loads", async () => {
     const line = await startupError(
       ["--tokenizer", "/nonexistent", "--engine", "vllm", "--upstream", "ftp://x"],

@@ -43,7 +43,10 @@ export const command: Command = {
     engine: { kind: "string", choices: ENGINE_NAMES, description: "the inference engine (default replay)" },
     model: { kind: "string", description: "llama-cpp: the GGUF model file" },
     upstream: { kind: "string", description: "vllm / sglang: the upstream server's base URL" },
-    "upstream-model": { kind: "string", description: "vllm: the upstream model name (default: its first)" },
+    "upstream-model": {
+      kind: "string",
+      description: "vllm / sglang: the upstream model name (default: its first)",
+    },
     "model-name": {
       kind: "string",
       description: "the model id clients send (default: the GGUF file name or chatwire-<engine>)",
@@ -211,7 +214,20 @@ export const command: Command = {
  * (a bad option combination), an --upstream that is not an http(s) URL `invalid-option-value`.
  * Whether the engine then starts (the upstream answers, the model loads) is `engine-unavailable`.
  */
+/** Options only some engines read: given with another engine they would do nothing, so they are refused. */
+const ENGINE_ONLY: Readonly<Record<string, readonly EngineName[]>> = {
+  model: ["llama-cpp"],
+  threads: ["llama-cpp"],
+  upstream: ["vllm", "sglang"],
+  "upstream-model": ["vllm", "sglang"],
+  "upstream-idle-timeout-ms": ["vllm", "sglang"],
+  "replay-delay-ms": ["replay"],
+};
+
 function checkEngineOptions(opts: ParsedOptions, engine: EngineName): void {
+  for (const [name, engines] of Object.entries(ENGINE_ONLY))
+    if (opts.has(name) && !engines.includes(engine))
+      throw new UsageError(`--${name} is an option of --engine ${engines.join(" / ")}, not ${engine}`);
   if (engine === "llama-cpp" && getString(opts, "model") === undefined)
     throw new UsageError("--engine llama-cpp needs --model FILE.gguf");
   if (engine !== "vllm" && engine !== "sglang") return;
