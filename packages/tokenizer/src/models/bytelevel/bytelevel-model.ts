@@ -328,8 +328,11 @@ class ByteLevelBpeModel implements ByteLevelModel {
         // An empty match splits a gap but makes no piece.
       }
       if (gapStart < 0) gapStart = pos;
+      // One code point: a surrogate pair, else one unit (a lone surrogate is one code point,
+      // as the RegExp's "u" flag and the reference's U+FFFD for it count it).
       const c = input.charCodeAt(pos);
-      pos += c >= 0xd800 && c <= 0xdbff && pos + 1 < end ? 2 : 1;
+      const d = pos + 1 < end ? input.charCodeAt(pos + 1) : 0;
+      pos += c >= 0xd800 && c <= 0xdbff && d >= 0xdc00 && d <= 0xdfff ? 2 : 1;
     }
     if (gapStart >= 0) at = this.encodeWord(input, gapStart, end, out, at);
     return at;
