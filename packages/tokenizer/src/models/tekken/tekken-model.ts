@@ -13,6 +13,7 @@
 import { TokenizerError } from "../../errors.ts";
 import { MergeTable, WordMerger } from "../bytelevel/bpe.ts";
 import { byteTokenTable } from "../bytelevel/decode-table.ts";
+import { translateOnigPattern } from "../bytelevel/regex-translate.ts";
 import { Vocab } from "../bytelevel/vocab.ts";
 import { backtrackingGroup } from "../regex-guard.ts";
 import { type ModelTables, registerTableExporter } from "../tables/model-tables.ts";
@@ -107,9 +108,12 @@ export function loadTekkenModel(f: TekkenFile, options: TekkenModelOptions): Tek
     });
   const slow = backtrackingGroup(f.pattern);
   if (slow !== undefined) throw unusable(slow);
+  // The pattern is a Rust regex (tiktoken's): its \s is Unicode White_Space (U+0085 in, U+FEFF
+  // out, unlike JS's \s) and its `.` excludes only \n, as Oniguruma's do, so the Oniguruma
+  // translation (../bytelevel/regex-translate.ts) gives the JS RegExp that splits alike.
   let pattern: RegExp;
   try {
-    pattern = new RegExp(f.pattern, "gu");
+    pattern = new RegExp(translateOnigPattern(f.pattern), "gv");
   } catch (e) {
     throw unusable(e instanceof Error ? e.message : String(e));
   }
