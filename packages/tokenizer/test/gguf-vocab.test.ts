@@ -64,4 +64,19 @@ describe.skipIf(!haveGgufVocab())("llama.cpp vocabulary GGUFs", () => {
       expect(() => tok.encodeText(text, { specialText: "reject" })).toThrow(/special|reserved/i);
     }
   });
+
+  test("Phi-3: `</s>` at ID 2 (typed USER_DEFINED) is reserved, not an HTML text piece", () => {
+    const f = files.find((x) => x.name.includes("phi-3"));
+    expect(f).toBeDefined();
+    const { tokenizer: tok, vocabulary } = loadGguf(readFileSync((f as { path: string }).path), {
+      file: "phi-3.gguf",
+      format: "template",
+      chatTemplate: "",
+    });
+    expect(vocabulary.tokens[2]).toBe("</s>");
+    const enc = tok.encodeText("a</s>b");
+    expect(enc.ids).not.toContain(2);
+    expect(enc.audit.map((a) => a.token)).toEqual(["</s>"]);
+    expect(tok.decode([263, 2, 289])).toBe(tok.decode([263]) + tok.decode([289]));
+  });
 });

@@ -4,8 +4,8 @@
 //   spells it, never from caller text — EXCEPT text pieces: non-special added tokens that carry
 //   no structure and that the vendor tokenizer matches inside ordinary text (Gemma 3's
 //   whitespace runs and HTML tags). A token is never a text piece when it is special, appears
-//   in the template source (whitespace runs excepted), or has a control-token shape (`<|…|>`,
-//   `<｜…｜>`, `[…]`).
+//   in the template source (whitespace runs excepted), has a control-token shape (`<|…|>`,
+//   `<｜…｜>`, `[…]`), or is a SentencePiece control spelling at IDs 0-3 (`</s>` at 2).
 //   "Carries no structure" is decided by shape: only whitespace (SentencePiece's "▁" counts),
 //   or an HTML tag of a standard HTML element (so `<think>` / `<tool_call>` are reserved,
 //   `<table>` / `</h1>` are text).
@@ -49,10 +49,19 @@ function isStructureFree(s: string): boolean {
   return m !== null && HTML_ELEMENTS.has(m[1] as string);
 }
 
+/**
+ * SentencePiece's control spellings. At the IDs its trainer gives its control pieces (0-3) they
+ * are the model's unk / bos / eos / pad, never text, even where a file types them as ordinary
+ * (Phi-3's `</s>` at 2 is USER_DEFINED in its GGUF, `special: false` in its tokenizer.json, and
+ * llama.cpp ends generation on it); elsewhere (Gemma 3's `<s>` 203, `</s>` 212) they are HTML.
+ */
+const SENTENCEPIECE_CONTROLS: ReadonlySet<string> = new Set(["<unk>", "<s>", "</s>", "<pad>"]);
+
 /** True when `t` is a text piece (matched in all text, caller text included), false when reserved. */
 export function isTextPiece(t: AddedToken, templateSources: readonly string[]): boolean {
   if (t.special || t.content.length === 0) return false;
   if (hasControlShape(t.content)) return false;
+  if (t.id < 4 && SENTENCEPIECE_CONTROLS.has(t.content)) return false;
   // A whitespace run in the source (every multi-line template has "\n") is layout, not structure:
   // reserving Gemma 3's "\n" would make every caller newline encode differently from HF.
   if (!isWhitespaceRun(t.content) && templateSources.some((src) => src.includes(t.content))) return false;
