@@ -379,6 +379,12 @@ describe("reserved-set rule (docs/templates.md)", () => {
   ])("%j (special %s) is a text piece: %s", (content, special, piece) => {
     expect(isTextPiece(t(content, special), [])).toBe(piece);
   });
+  test("SentencePiece's control spellings at IDs 0-3 are reserved; elsewhere (Gemma 3's HTML) text", () => {
+    expect(isTextPiece({ id: 2, content: "</s>", special: false }, [])).toBe(false);
+    expect(isTextPiece({ id: 1, content: "<s>", special: false }, [])).toBe(false);
+    expect(isTextPiece({ id: 212, content: "</s>", special: false }, [])).toBe(true);
+    expect(isTextPiece({ id: 203, content: "<s>", special: false }, [])).toBe(true);
+  });
   test("a token the template spells is reserved", () => {
     expect(isTextPiece(t("<table>"), ["{{ '<table>' }}"])).toBe(false);
   });
