@@ -4,19 +4,12 @@
 import type { Interpreter } from "./interpreter.ts";
 import { ITEM_COST, tooLong, VALUE_COST } from "./limits.ts";
 import { forceEscape, htmlEscapeValue, markSafe } from "./markup.ts";
+import { attrOnly } from "./methods.ts";
 import { percentFormat } from "./percent.ts";
 import { concat, PStr } from "./pstr.ts";
-import {
-  pyCapitalize,
-  pyIndex,
-  pyLower,
-  pyReplace,
-  pySlice,
-  pyStrip,
-  pyTitle,
-  pyUpper,
-  replaceCount,
-} from "./py-str.ts";
+import { jinjaTitle, pyCapitalize, pyIsLower, pyIsUpper, pyLower, pyUpper } from "./py-case.ts";
+import { roundFilter } from "./py-round.ts";
+import { pyIndex, pyPad, pyReplace, pyRsplit, pySlice, pyStrip, replaceCount } from "./py-str.ts";
 import { toJson } from "./tojson.ts";
 import {
   type CallArgs,
@@ -129,6 +122,176 @@ function selectBy(it: Interpreter, v: Value, a: CallArgs, withAttr: boolean, kee
   return new PList(out, false, GENERATOR);
 }
 
+const KEY = PStr.of("key");
+const COMMON = PStr.of("common");
+const ROUND_METHODS: ReadonlySet<string> = new Set(["common", "ceil", "floor"]);
+
+/** Python's sorted() order of two keys (`<` only, as sorted() asks it). */
+function pyCompare(x: Value, y: Value, it: Interpreter): number {
+  return less(x, y, it) ? -1 : less(y, x, it) ? 1 : 0;
+}
+
+/** jinja2's ignore_case: a str key lower-cased (unless case_sensitive), charged as a case map. */
+function sortKey(k: Value, caseSensitive: boolean, it: Interpreter): Value {
+  if (caseSensitive || !(k instanceof PStr)) return k;
+  it.charge(k.length * 3);
+  return pyLower(k);
+}
+
+/** An int argument (bool counts), else Python's TypeError. */
+function intValue(v: Value, what: string): number {
+  if (typeof v === "boolean") return Number(v);
+  if (typeof v === "number" && Number.isInteger(v)) return v;
+  throw new TemplateRuntimeError(`${what}: '${typeName(v)}' object cannot be interpreted as an integer`);
+}
+
+/** Python's `//` of ints. */
+function floorDiv(a: number, b: number): number {
+  return Math.floor(a / b);
+}
+
+/**
+ * jinja2's make_attrgetter: `attribute` (dotted, digit parts as indexes, or an int) read item
+ * first, then attribute; a `default` that is not none replaces an undefined part.
+ */
+function attrGetter(attribute: Value, dflt: Value, it: Interpreter): (x: Value) => Value {
+  const parts: Value[] =
+    attribute instanceof PStr
+      ? attribute.text.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : PStr.of(p)))
+      : attribute === null
+        ? []
+        : [attribute];
+  return (x) => {
+    it.charge(ITEM_COST * (parts.length + 1));
+    let cur = x;
+    for (const p of parts) {
+      cur = it.item(cur, p);
+      if (dflt !== null && cur instanceof PyUndefined) cur = dflt;
+    }
+    return cur;
+  };
+}
+
+/** jinja2's _GroupTuple(grouper, list): a tuple whose items are also its attributes. */
+const GROUP_FIELDS: readonly string[] = ["grouper", "list"];
+
+/**
+ * do_groupby(value, attribute, default=None, case_sensitive=False): sorted by the attribute
+ * (lower-cased unless case_sensitive), then itertools.groupby's runs of equal keys; each group's
+ * grouper is its first item's attribute as written.
+ */
+function groupBy(v: Value, a: CallArgs, it: Interpreter): Value {
+  const attribute = arg(a, 0, "attribute");
+  if (attribute === undefined)
+    throw new TemplateRuntimeError("groupby() missing required argument: 'attribute'");
+  const dflt = arg(a, 1, "default") ?? null;
+  const caseSensitive = truthy(arg(a, 2, "case_sensitive") ?? false);
+  const get = attrGetter(attribute, dflt, it);
+  const xs = it.iterate(v);
+  it.charge(xs.length * VALUE_COST + sortCost(xs.length));
+  const keys = xs.map((x) => sortKey(get(x), caseSensitive, it));
+  const order = xs.map((_, i) => i);
+  order.sort((i, j) => pyCompare(keys[i] as Value, keys[j] as Value, it));
+  const groups: Value[] = [];
+  let members: Value[] = [];
+  let key: Value = null;
+  const close = (): void => {
+    const first = members[0] as Value;
+    groups.push(new PList([caseSensitive ? key : get(first), new PList(members)], true, null, GROUP_FIELDS));
+  };
+  for (let n = 0; n < order.length; n++) {
+    const i = order[n] as number;
+    const k = keys[i] as Value;
+    if (n > 0 && !equals(k, key, 0, it)) {
+      close();
+      members = [];
+    }
+    if (members.length === 0) key = k;
+    members.push(xs[i] as Value);
+  }
+  if (members.length > 0) close();
+  return new PList(groups);
+}
+
+/** do_batch(value, linecount, fill_with=None): lists of linecount items (a generator), the last one filled. */
+function batch(v: Value, a: CallArgs, it: Interpreter): Value {
+  const count = arg(a, 0, "linecount");
+  if (count === undefined) throw new TemplateRuntimeError("batch() missing required argument: 'linecount'");
+  const fill = arg(a, 1, "fill_with") ?? null;
+  const xs = it.iterate(v);
+  it.charge(xs.length * ITEM_COST);
+  // `len(tmp) == linecount` with Python's ==: a float 2.0 batches by 2, a non-number never.
+  const full = (n: number): boolean => equals(n, count);
+  const out: Value[] = [];
+  let tmp: Value[] = [];
+  for (const x of xs) {
+    if (full(tmp.length)) {
+      it.charge(VALUE_COST);
+      out.push(new PList(tmp));
+      tmp = [];
+    }
+    tmp.push(x);
+  }
+  if (tmp.length > 0) {
+    if (fill !== null && less(tmp.length, count, it)) {
+      const n = intValue(count, "batch") - tmp.length;
+      it.charge(n * ITEM_COST);
+      for (let k = 0; k < n; k++) tmp.push(fill);
+    }
+    it.charge(VALUE_COST);
+    out.push(new PList(tmp));
+  }
+  return new PList(out, false, GENERATOR);
+}
+
+/** do_slice(value, slices, fill_with=None): `slices` columns (a generator), the short ones filled. */
+function sliceInto(v: Value, a: CallArgs, it: Interpreter): Value {
+  const given = arg(a, 0, "slices");
+  if (given === undefined) throw new TemplateRuntimeError("slice() missing required argument: 'slices'");
+  const slices = intValue(given, "slice");
+  const fill = arg(a, 1, "fill_with") ?? null;
+  const seq = it.iterate(v);
+  it.charge(seq.length * ITEM_COST);
+  if (slices === 0) throw new TemplateRuntimeError("integer division or modulo by zero");
+  const length = seq.length;
+  const perSlice = floorDiv(length, slices);
+  const withExtra = length - slices * perSlice;
+  const out: Value[] = [];
+  let offset = 0;
+  for (let k = 0; k < slices; k++) {
+    it.charge(VALUE_COST);
+    const start = offset + k * perSlice;
+    if (k < withExtra) offset++;
+    const end = offset + (k + 1) * perSlice;
+    const tmp = seq.slice(Math.max(0, start), Math.max(0, Math.min(end, length)));
+    if (fill !== null && k >= withExtra) tmp.push(fill);
+    out.push(new PList(tmp));
+  }
+  return new PList(out, false, GENERATOR);
+}
+
+/** do_truncate(s, length=255, killwords=False, end="...", leeway=None -> 5). */
+function truncate(v: Value, a: CallArgs, it: Interpreter): Value {
+  const length = arg(a, 0, "length") ?? 255;
+  const killwords = truthy(arg(a, 1, "killwords") ?? false);
+  const end = arg(a, 2, "end") ?? ELLIPSIS;
+  const leeway = arg(a, 3, "leeway") ?? null;
+  const lw = leeway === null ? 5 : leeway;
+  const endLen = lengthOf(end);
+  if (less(length, endLen, it)) throw new TemplateRuntimeError(`expected length >= ${endLen}`);
+  if (less(lw, 0, it)) throw new TemplateRuntimeError("expected leeway >= 0");
+  if (!less(it.arith("+", length, lw), lengthOf(v), it)) return v;
+  if (!(v instanceof PStr)) throw new TemplateRuntimeError(`cannot truncate a ${typeName(v)}`);
+  if (!(end instanceof PStr))
+    throw new TemplateRuntimeError(`can only concatenate str (not "${typeName(end)}") to str`);
+  it.charge(v.length);
+  const head = pySlice(v, null, intValue(length, "truncate") - endLen, null);
+  if (killwords) return it.join([head, end]);
+  return it.join([pyRsplit(head, " ", 1)[0] as PStr, end]);
+}
+
+const ELLIPSIS = PStr.of("...");
+
 /**
  * Every filter applyFilter knows (its cases; a fitness test keeps the two equal), for the tests
  * that must cover all of them (the provenance property over the operation table).
@@ -174,6 +337,12 @@ export const FILTER_NAMES: readonly string[] = [
   "max",
   "format",
   "attr",
+  "round",
+  "groupby",
+  "batch",
+  "slice",
+  "truncate",
+  "center",
 ];
 
 export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter): Value {
@@ -234,7 +403,7 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
     case "lower":
       return it.made(pyLower(chargedStr(v, it, 3)));
     case "title":
-      return it.made(pyTitle(chargedStr(v, it, 3)));
+      return it.made(jinjaTitle(chargedStr(v, it, 3)));
     case "capitalize":
       return it.made(pyCapitalize(chargedStr(v, it, 3)));
     case "replace": {
@@ -299,10 +468,23 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
         GENERATOR,
       );
     case "dictsort": {
+      // jinja2's do_dictsort(value, case_sensitive=False, by="key", reverse=False): sorted() of
+      // the items by key or value, strings lower-cased unless case_sensitive (stable, also reversed).
       if (!(v instanceof PDict)) throw new TemplateRuntimeError("dictsort needs a mapping");
-      it.charge(v.map.size * VALUE_COST + sortCost(v.map.size));
-      // do_dictsort: by key, strings case-folded (case_sensitive=False).
-      const entries = [...v.map.values()].sort((x, y) => compareKeys(x[0], y[0], true, it));
+      const caseSensitive = truthy(arg(a, 0, "case_sensitive") ?? false);
+      const by = arg(a, 1, "by") ?? KEY;
+      const reverse = truthy(arg(a, 2, "reverse") ?? false);
+      if (!(by instanceof PStr) || (by.text !== "key" && by.text !== "value"))
+        throw new TemplateRuntimeError('You can only sort by either "key" or "value"');
+      const entries = [...v.map.values()];
+      it.charge(entries.length * VALUE_COST + sortCost(entries.length));
+      const sign = reverse ? -1 : 1;
+      if (by.text === "key") {
+        entries.sort((x, y) => sign * compareKeys(x[0], y[0], !caseSensitive, it));
+      } else {
+        const keys = new Map(entries.map((e) => [e, sortKey(e[1], caseSensitive, it)] as const));
+        entries.sort((x, y) => sign * pyCompare(keys.get(x) as Value, keys.get(y) as Value, it));
+      }
       return new PList(entries.map(([k, x]) => new PList([k, x], true)));
     }
     case "int": {
@@ -355,17 +537,16 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       const key = (x: Value): Value => {
         let k = keys.get(x);
         if (k === undefined) {
-          k = attr instanceof PStr ? attrPath(x, attr.text, it) : x;
-          if (!caseSensitive && k instanceof PStr) {
-            it.charge(k.length);
-            k = PStr.of(k.text.toLowerCase());
-          }
+          k = sortKey(attr instanceof PStr ? attrPath(x, attr.text, it) : x, caseSensitive, it);
           keys.set(x, k);
         }
         return k;
       };
-      xs.sort((x, y) => (less(key(x), key(y), it) ? -1 : less(key(y), key(x), it) ? 1 : 0));
-      return new PList(reverse ? xs.reverse() : xs);
+      // sorted(reverse=True) keeps equal items in their order: the comparison is negated, the
+      // sort stable (reversing the sorted list would swap them).
+      const sign = reverse ? -1 : 1;
+      xs.sort((x, y) => sign * pyCompare(key(x), key(y), it));
+      return new PList(xs);
     }
     case "map": {
       // jinja2's do_map: `if seq:` first, so none maps to nothing.
@@ -475,7 +656,35 @@ export function applyFilter(name: string, v: Value, a: CallArgs, it: Interpreter
       return it.made(percentFormat(fmt, values, it.limits.maxOutputChars));
     }
     case "attr":
-      return it.item(v, arg(a, 0, "name") ?? null);
+      // do_attr: the attribute only (a dict's `items` method, never its "items" key).
+      return attrOnly(v, arg(a, 0, "name") ?? null);
+    case "round": {
+      // do_round(value, precision=0, method="common"): Python's round() (./py-round.ts).
+      const method = arg(a, 1, "method") ?? COMMON;
+      if (!(method instanceof PStr) || !ROUND_METHODS.has(method.text))
+        throw new TemplateRuntimeError("method must be common, ceil or floor");
+      it.charge(VALUE_COST);
+      return roundFilter(v, arg(a, 0, "precision") ?? 0, method.text as "common" | "ceil" | "floor");
+    }
+    case "groupby":
+      return groupBy(v, a, it);
+    case "batch":
+      return batch(v, a, it);
+    case "slice":
+      return sliceInto(v, a, it);
+    case "truncate":
+      return truncate(v, a, it);
+    case "center": {
+      // do_center(value, width=80): soft_str(value).center(width).
+      const width = arg(a, 0, "width") ?? 80;
+      if (typeof width !== "number" && typeof width !== "boolean")
+        throw new TemplateRuntimeError(`'${typeName(width)}' object cannot be interpreted as an integer`);
+      const w = Number(width);
+      if (!Number.isInteger(w))
+        throw new TemplateRuntimeError("'float' object cannot be interpreted as an integer");
+      if (w > it.limits.maxOutputChars) throw tooLong(it.limits.maxOutputChars);
+      return it.made(pyPad(it.str(v), w, PStr.of(" "), "center"));
+    }
     default:
       throw new TemplateRuntimeError(`no filter named '${name}'`);
   }
@@ -491,7 +700,7 @@ const SIMPLE_TESTS: ReadonlyMap<string, (v: Value) => boolean> = new Map<string,
   ["undefined", (v) => v instanceof PyUndefined],
   ["none", (v) => v === null],
   ["string", (v) => v instanceof PStr],
-  ["number", (v) => typeof v === "number" || v instanceof PyFloat],
+  ["number", (v) => typeof v === "number" || typeof v === "boolean" || v instanceof PyFloat],
   ["integer", (v) => typeof v === "number"],
   ["float", (v) => v instanceof PyFloat],
   ["boolean", (v) => typeof v === "boolean"],
@@ -587,14 +796,16 @@ export function applyTest(name: string, v: Value, args: readonly Value[], it: In
       );
     case "callable":
       return v instanceof Callable;
+    // test_odd / test_even / test_divisibleby: `value % n == r` with Python's `%` (a str formats).
     case "odd":
-      return typeof v === "number" && Math.abs(v % 2) === 1;
+      return equals(it.arith("%", v, 2), 1);
     case "even":
-      return typeof v === "number" && v % 2 === 0;
+      return equals(it.arith("%", v, 2), 0);
+    // test_lower / test_upper: str(value).islower() / .isupper().
     case "lower":
-      return v instanceof PStr && v.text === v.text.toLowerCase();
+      return pyIsLower(chargedStr(v, it, 1).text);
     case "upper":
-      return v instanceof PStr && v.text === v.text.toUpperCase();
+      return pyIsUpper(chargedStr(v, it, 1).text);
     case "eq":
     case "equalto":
     case "==":
@@ -606,13 +817,8 @@ export function applyTest(name: string, v: Value, args: readonly Value[], it: In
       return it.contains(args[0] ?? null, v);
     case "sameas":
       return v === args[0];
-    case "divisibleby": {
-      const x = numOf(v);
-      const d = numOf(args[0] ?? null);
-      if (x === undefined || d === undefined) throw new TemplateRuntimeError("divisibleby needs numbers");
-      if (d === 0) throw new TemplateRuntimeError("integer division or modulo by zero");
-      return x % d === 0;
-    }
+    case "divisibleby":
+      return equals(it.arith("%", v, args[0] ?? null), 0);
     case "gt":
     case "greaterthan":
     case ">":

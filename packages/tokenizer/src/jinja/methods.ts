@@ -5,19 +5,21 @@
 // ImmutableSandboxedEnvironment refuses: a typed error here too.
 import { replaced } from "./filters.ts";
 import type { Interpreter } from "./interpreter.ts";
-import { ITEM_COST, VALUE_COST } from "./limits.ts";
+import { ITEM_COST, tooLong, VALUE_COST } from "./limits.ts";
 import { PStr } from "./pstr.ts";
+import { pyCapitalize, pyIsLower, pyIsUpper, pyLower, pySwapcase, pyTitle, pyUpper } from "./py-case.ts";
 import {
-  pyCapitalize,
-  pyCount,
+  expandedLength,
+  pyCountIn,
+  pyExpandtabs,
   pyFind,
-  pyLower,
+  pyPad,
+  pyPartition,
   pyRsplit,
   pySplit,
   pySplitlines,
   pyStrip,
-  pyTitle,
-  pyUpper,
+  pyZfill,
 } from "./py-str.ts";
 import {
   type CallArgs,
@@ -57,6 +59,16 @@ export const STR_METHODS: ReadonlySet<string> = new Set([
   "islower",
   "removeprefix",
   "removesuffix",
+  "index",
+  "rindex",
+  "partition",
+  "rpartition",
+  "swapcase",
+  "zfill",
+  "center",
+  "ljust",
+  "rjust",
+  "expandtabs",
 ]);
 /** The dict methods a template may call. */
 export const DICT_METHODS: ReadonlySet<string> = new Set(["get", "items", "keys", "values"]);
@@ -87,7 +99,21 @@ export function getAttr(obj: Value, name: string): Value {
     return orUndefined(obj.get(name), name);
   }
   if (obj instanceof PStr && STR_METHODS.has(name)) return bound(obj, name);
+  if (obj instanceof PList && obj.fields !== null) return orUndefined(obj.field(name), name);
   return new PyUndefined(name);
+}
+
+/**
+ * jinja2's `attr` filter (do_attr): the attribute `name` only, never an item: a dict's methods
+ * (not its keys), a str's methods, a namespace's or loop's attributes, a named tuple's fields;
+ * anything else undefined (a list's mutating methods too: unsafe in the immutable sandbox).
+ */
+export function attrOnly(obj: Value, name: Value): Value {
+  if (!(name instanceof PStr)) throw new TemplateRuntimeError("attribute name must be string");
+  if (obj instanceof PyUndefined) throw new TemplateRuntimeError(`'${obj.name}' is undefined`);
+  const n = name.text;
+  if (obj instanceof PDict) return DICT_METHODS.has(n) ? bound(obj, n) : new PyUndefined(n);
+  return getAttr(obj, n);
 }
 
 /**
@@ -105,6 +131,7 @@ export function attrReader(name: string): (obj: Value) => Value {
     if (obj instanceof PObject) return orUndefined(obj.attrs.get(name), name);
     if (obj instanceof PyUndefined) throw new TemplateRuntimeError(`'${obj.name}' is undefined`);
     if (obj instanceof PStr && strMethod) return bound(obj, name);
+    if (obj instanceof PList && obj.fields !== null) return orUndefined(obj.field(name), name);
     return new PyUndefined(name);
   };
 }
@@ -124,7 +151,35 @@ function strArg(v: Value | undefined, what: string): string | null {
 function intArg(v: Value | undefined, dflt: number): number {
   if (v === undefined || v === null) return dflt;
   if (typeof v === "number" && Number.isInteger(v)) return v;
+  if (typeof v === "boolean") return Number(v);
   throw new TemplateRuntimeError(`'${typeName(v)}' object cannot be interpreted as an integer`);
+}
+
+/** A start / end argument of find, index or count: None or an int (Python's slice index). */
+function indexArg(v: Value | undefined): number | null {
+  if (v === undefined || v === null) return null;
+  if (typeof v === "boolean") return Number(v);
+  if (typeof v === "number" && Number.isInteger(v)) return v;
+  throw new TemplateRuntimeError("slice indices must be integers or None or have an __index__ method");
+}
+
+/** The fill character of center / ljust / rjust: one code point (its origin kept). */
+function fillArg(v: Value | undefined): PStr {
+  if (v === undefined) return PStr.of(" ");
+  if (!(v instanceof PStr))
+    throw new TemplateRuntimeError(`The fill character must be a unicode character, not ${typeName(v)}`);
+  if (v.codePoints !== 1)
+    throw new TemplateRuntimeError("The fill character must be exactly one character long");
+  return v;
+}
+
+/** A width that makes a string of `width` code points (at most): refused past maxOutputChars before it is made. */
+function widthArg(v: Value | undefined, it: Interpreter): number {
+  if (v === undefined) throw new TemplateRuntimeError("a width argument is required");
+  const w = intArg(v, 0);
+  // A code point is at most 2 units: the longest result is 2 * width units.
+  if (w > it.limits.maxOutputChars) throw tooLong(it.limits.maxOutputChars);
+  return w;
 }
 
 /** The positional-or-keyword argument `i` / `name`. */
@@ -191,13 +246,30 @@ function strTest(s: PStr, name: string): boolean {
     case "isspace":
       return s.length > 0 && pyStrip(s, null, true, false).length === 0;
     case "isupper":
-      return /\p{Lu}/u.test(s.text) && !/\p{Ll}/u.test(s.text);
+      return pyIsUpper(s.text);
     default:
-      return /\p{Ll}/u.test(s.text) && !/\p{Lu}/u.test(s.text);
+      return pyIsLower(s.text);
   }
 }
 
+/** The str methods whose parameters are positional only (Python: "takes no keyword arguments"). */
+const POSITIONAL_ONLY: ReadonlySet<string> = new Set([
+  "find",
+  "rfind",
+  "index",
+  "rindex",
+  "count",
+  "partition",
+  "rpartition",
+  "zfill",
+  "center",
+  "ljust",
+  "rjust",
+]);
+
 function strMethod(s: PStr, name: string, a: CallArgs, it: Interpreter): Value {
+  if (a.kwargs.size > 0 && POSITIONAL_ONLY.has(name))
+    throw new TemplateRuntimeError(`${name}() takes no keyword arguments`);
   switch (name) {
     case "strip":
     case "lstrip":
@@ -234,11 +306,20 @@ function strMethod(s: PStr, name: string, a: CallArgs, it: Interpreter): Value {
     case "upper":
     case "lower":
     case "title":
-    case "capitalize": {
+    case "capitalize":
+    case "swapcase": {
       // A case map can make up to 3 characters of one (U+0390 upper-cased).
       it.charge(s.length * 3);
       const f =
-        name === "upper" ? pyUpper : name === "lower" ? pyLower : name === "title" ? pyTitle : pyCapitalize;
+        name === "upper"
+          ? pyUpper
+          : name === "lower"
+            ? pyLower
+            : name === "title"
+              ? pyTitle
+              : name === "capitalize"
+                ? pyCapitalize
+                : pySwapcase;
       return it.made(f(s));
     }
     case "replace": {
@@ -250,11 +331,47 @@ function strMethod(s: PStr, name: string, a: CallArgs, it: Interpreter): Value {
     }
     case "find":
     case "rfind":
+    case "index":
+    case "rindex":
     case "count": {
-      const sub = arg(a, 0, "sub");
+      const sub = a.args[0];
       if (!(sub instanceof PStr)) throw new TemplateRuntimeError(`${name}() argument must be str`);
+      const start = indexArg(a.args[1]);
+      const end = indexArg(a.args[2]);
       it.audit(s, name, sub);
-      return name === "count" ? pyCount(s.text, sub.text) : pyFind(s.text, sub.text, name === "rfind");
+      if (name === "count") return pyCountIn(s, sub.text, start, end);
+      const k = pyFind(s, sub.text, start, end, name === "rfind" || name === "rindex");
+      if (k < 0 && (name === "index" || name === "rindex"))
+        throw new TemplateRuntimeError("substring not found");
+      return k;
+    }
+    case "partition":
+    case "rpartition": {
+      const sep = a.args[0];
+      if (!(sep instanceof PStr)) throw new TemplateRuntimeError(`must be str, not ${typeName(sep ?? null)}`);
+      if (sep.length === 0) throw new TemplateRuntimeError("empty separator");
+      it.audit(s, name, sep);
+      it.charge(3 * VALUE_COST);
+      return new PList(pyPartition(s, sep, name === "rpartition"), true);
+    }
+    case "zfill": {
+      const w = widthArg(a.args[0], it);
+      it.charge(s.length);
+      return it.made(pyZfill(s, w));
+    }
+    case "center":
+    case "ljust":
+    case "rjust": {
+      const w = widthArg(a.args[0], it);
+      const fill = fillArg(a.args[1]);
+      it.charge(s.length);
+      return it.made(pyPad(s, w, fill, name));
+    }
+    case "expandtabs": {
+      const size = intArg(arg(a, 0, "tabsize"), 8);
+      it.charge(s.length);
+      if (expandedLength(s.text, size) > it.limits.maxOutputChars) throw tooLong(it.limits.maxOutputChars);
+      return it.made(pyExpandtabs(s, size));
     }
     case "join": {
       const xs = it.iterate(arg(a, 0, "iterable") ?? null);

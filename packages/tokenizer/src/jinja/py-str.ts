@@ -2,7 +2,8 @@
 // whitespace is str.isspace() (U+001C-U+001F and U+0085 are whitespace, U+FEFF is not, unlike
 // String.prototype.trim), lengths and indices count code points, split(None) splits on runs of
 // whitespace, strip(chars) removes any of the given characters. Every result is sliced from the
-// input (or built from it and the arguments), so every character keeps its origin.
+// input (or built from it and the arguments), so every character keeps its origin. Case maps:
+// ./py-case.ts.
 import { isPySpace } from "../py/strip.ts";
 import { concat, PStr, PStrBuilder } from "./pstr.ts";
 
@@ -158,9 +159,8 @@ export function pySplit(s: PStr, sep: string | null, maxsplit: number, part: () 
       if (i >= t.length) break;
       part();
       if (maxsplit >= 0 && out.length === maxsplit) {
-        let end = t.length;
-        while (end > i && isPySpace(t.charCodeAt(end - 1))) end--;
-        out.push(s.slice(i, end));
+        // The rest after maxsplit parts keeps its trailing whitespace (CPython's split_whitespace).
+        out.push(s.slice(i));
         return out;
       }
       let j = i;
@@ -187,9 +187,28 @@ export function pySplit(s: PStr, sep: string | null, maxsplit: number, part: () 
 
 function noop(): void {}
 
-/** Python str.rsplit(sep, maxsplit) for a given separator (null: as split when maxsplit < 0). */
+/** Python str.rsplit(sep, maxsplit) (sep null: runs of whitespace, from the right; the rest keeps its leading whitespace). */
 export function pyRsplit(s: PStr, sep: string | null, maxsplit: number, part: () => void = noop): PStr[] {
-  if (maxsplit < 0 || sep === null) return pySplit(s, sep, maxsplit, part);
+  if (maxsplit < 0) return pySplit(s, sep, maxsplit, part);
+  if (sep === null) {
+    const t = s.text;
+    const out: PStr[] = [];
+    let i = t.length;
+    while (i > 0) {
+      while (i > 0 && isPySpace(t.charCodeAt(i - 1))) i--;
+      if (i === 0) break;
+      part();
+      if (out.length === maxsplit) {
+        out.push(s.slice(0, i));
+        break;
+      }
+      let j = i;
+      while (j > 0 && !isPySpace(t.charCodeAt(j - 1))) j--;
+      out.push(s.slice(j, i));
+      i = j;
+    }
+    return out.reverse();
+  }
   if (sep.length === 0) throw new RangeError("empty separator");
   const t = s.text;
   const out: PStr[] = [];
@@ -245,43 +264,144 @@ export function pyReplace(s: PStr, old: string, repl: PStr, count: number): PStr
   return concat(parts);
 }
 
-/** Python str.upper()/lower() per run (JavaScript's full case mappings agree with Python's). */
-export function pyUpper(s: PStr): PStr {
-  return s.mapRuns((x) => x.toUpperCase());
-}
-export function pyLower(s: PStr): PStr {
-  return s.mapRuns((x) => x.toLowerCase());
-}
-
-/** Python str.capitalize(): first code point title-cased (upper here), the rest lower. */
-export function pyCapitalize(s: PStr): PStr {
-  const first = pySlice(s, 0, 1, 1);
-  const rest = pySlice(s, 1, null, 1);
-  return concat([pyUpper(first), pyLower(rest)]);
+/**
+ * Python's start / end arguments of find / index / count over n code points (ADJUST_INDICES:
+ * negative ones count from the end, end clamped to n, start not clamped above it).
+ */
+function adjustIndices(start: number | null, end: number | null, n: number): [number, number] {
+  let a = start ?? 0;
+  let b = end ?? n;
+  if (b > n) b = n;
+  else if (b < 0) b = Math.max(0, b + n);
+  if (a < 0) a = Math.max(0, a + n);
+  return [a, b];
 }
 
-/** Python str.title(): a cased letter after an uncased character is upper-cased, the rest lower (one pass, run by run). */
-export function pyTitle(s: PStr): PStr {
+/** The code point index of UTF-16 offset `u` (a code point start) given the code point offsets. */
+function cpIndexOf(offs: readonly number[] | undefined, u: number): number {
+  if (offs === undefined) return u;
+  let lo = 0;
+  let hi = offs.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((offs[mid] as number) < u) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Python str.find / rfind (sub, start, end) on code point indices; -1 when absent. */
+export function pyFind(
+  s: PStr,
+  sub: string,
+  start: number | null,
+  end: number | null,
+  reverse: boolean,
+): number {
+  const [a, b] = adjustIndices(start, end, s.codePoints);
+  if (b - a < pyLen(sub)) return -1;
+  const offs = s.codePointOffsets();
+  const ua = offs === undefined ? a : (offs[a] as number);
+  const ub = offs === undefined ? b : (offs[b] as number);
+  const t = s.text;
+  const k = reverse ? t.lastIndexOf(sub, ub - sub.length) : t.indexOf(sub, ua);
+  if (k < ua || k + sub.length > ub) return -1;
+  return cpIndexOf(offs, k);
+}
+
+/** Python str.count(sub, start, end). */
+export function pyCountIn(s: PStr, sub: string, start: number | null, end: number | null): number {
+  if (start === null && end === null) return pyCount(s.text, sub);
+  const [a, b] = adjustIndices(start, end, s.codePoints);
+  if (b - a < pyLen(sub)) return 0;
+  const offs = s.codePointOffsets();
+  return pyCount(s.text.slice(offs === undefined ? a : offs[a], offs === undefined ? b : offs[b]), sub);
+}
+
+/** Python str.partition / rpartition(sep): (head, sep, tail); sep absent: (s, '', '') / ('', '', s). */
+export function pyPartition(s: PStr, sep: PStr, reverse: boolean): PStr[] {
+  const t = s.text;
+  const k = reverse ? t.lastIndexOf(sep.text) : t.indexOf(sep.text);
+  if (k < 0) return reverse ? [PStr.EMPTY, PStr.EMPTY, s] : [s, PStr.EMPTY, PStr.EMPTY];
+  return [s.slice(0, k), sep, s.slice(k + sep.length)];
+}
+
+/** `n` copies of the one-character `fill`, with its origin. */
+function fillOf(fill: PStr, n: number): PStr {
+  if (n <= 0) return PStr.EMPTY;
+  return PStr.of(fill.text.repeat(n), fill.origins[0] as number);
+}
+
+/** Python str.center / ljust / rjust(width, fill): the padding made of `fill` (one code point). */
+export function pyPad(s: PStr, width: number, fill: PStr, how: "center" | "ljust" | "rjust"): PStr {
+  const marg = width - s.codePoints;
+  if (marg <= 0) return s;
+  // CPython's pad: center puts the odd character left only when both marg and width are odd.
+  const left = how === "ljust" ? 0 : how === "rjust" ? marg : Math.floor(marg / 2) + (marg & width & 1);
+  return concat([fillOf(fill, left), s, fillOf(fill, marg - left)]);
+}
+
+/** Python str.zfill(width): zeros (template text) after a leading sign, up to width code points. */
+export function pyZfill(s: PStr, width: number): PStr {
+  const fill = width - s.codePoints;
+  if (fill <= 0) return s;
+  const zeros = PStr.of("0".repeat(fill));
+  const c = s.text.charCodeAt(0);
+  if (c === 0x2b || c === 0x2d) return concat([s.slice(0, 1), zeros, s.slice(1)]);
+  return concat([zeros, s]);
+}
+
+/** The length of str.expandtabs(tabsize) (to bound it before it is made). */
+export function expandedLength(t: string, tabsize: number): number {
+  let n = 0;
+  let column = 0;
+  for (let i = 0; i < t.length; i++) {
+    const c = t.charCodeAt(i);
+    if (c === 9) {
+      if (tabsize > 0) {
+        const incr = tabsize - (column % tabsize);
+        column += incr;
+        n += incr;
+      }
+      continue;
+    }
+    // A surrogate pair is one column.
+    if (
+      !(c >= 0xdc00 && c <= 0xdfff && i > 0 && t.charCodeAt(i - 1) >= 0xd800 && t.charCodeAt(i - 1) <= 0xdbff)
+    )
+      column++;
+    n++;
+    if (c === 10 || c === 13) column = 0;
+  }
+  return n;
+}
+
+/** Python str.expandtabs(tabsize): each tab becomes the spaces to the next stop, with the tab's origin. */
+export function pyExpandtabs(s: PStr, tabsize: number): PStr {
   const out = new PStrBuilder();
-  let prevCased = false;
+  let column = 0;
+  let prevHigh = false;
   s.forEachRun((run, origin) => {
     let text = "";
-    for (const ch of run) {
-      const cased = CASED.test(ch);
-      text += cased && !prevCased ? ch.toUpperCase() : ch.toLowerCase();
-      prevCased = cased;
+    for (let i = 0; i < run.length; i++) {
+      const c = run.charCodeAt(i);
+      if (c === 9) {
+        prevHigh = false;
+        if (tabsize > 0) {
+          const incr = tabsize - (column % tabsize);
+          column += incr;
+          text += " ".repeat(incr);
+        }
+        continue;
+      }
+      if (!(prevHigh && c >= 0xdc00 && c <= 0xdfff)) column++;
+      prevHigh = c >= 0xd800 && c <= 0xdbff;
+      text += run[i];
+      if (c === 10 || c === 13) column = 0;
     }
     out.add(text, origin);
   });
   return out.finish();
-}
-
-const CASED = /[\p{Lu}\p{Ll}\p{Lt}]/u;
-
-/** Python str.find / rfind on code point indices. */
-export function pyFind(s: string, sub: string, reverse: boolean): number {
-  const k = reverse ? s.lastIndexOf(sub) : s.indexOf(sub);
-  return k < 0 ? -1 : pyLen(s.slice(0, k));
 }
 
 /** Python str.count(sub) (non-overlapping; "" counts len + 1). */

@@ -11,6 +11,9 @@
 //   the interpreter drops the end markers from the tuple.
 // - transformers' `{% generation %}` ... `{% endgeneration %}` (its AssistantTracker extension,
 //   which renders the body unchanged): both tags are removed.
+// - number literals the lexer cuts in pieces: `1e3`, `1.5e-7`, `1_000`, `0x1F`, `0o17`, `0b101`
+//   (lexed as `1` `e3`, `1` `e` `-` `7`, `1` `_000`, `0` `x1F`) -> one number token, as
+//   jinja2's float_re / integer_re read them.
 // - the source's newlines as jinja2's lexer reads them (normalizeNewlines).
 // Linear in the number of tokens (brackets are matched with one stack pass).
 import type { Tok } from "./ast.ts";
@@ -90,9 +93,72 @@ function isCallPosition(prev: T | undefined): boolean {
 /** The rewritten stream (the input is not modified). */
 export function rewriteTokens(input: readonly Tok[]): Tok[] {
   let tokens: T[] = input.map((t) => ({ value: t.value, type: t.type }));
+  tokens = joinNumbers(tokens);
   tokens = dropGeneration(tokens);
   tokens = rewriteTests(tokens);
   return rewriteTuples(tokens);
+}
+
+/** jinja2's float_re (without its lookbehind) and integer_re, whole-token. */
+const FLOAT = /^(?:\d+_)*\d+(?:(?:\.(?:\d+_)*\d+)?e[+-]?(?:\d+_)*\d+|\.(?:\d+_)*\d+)$/i;
+const INTEGER = /^(?:0b(?:_?[01])+|0o(?:_?[0-7])+|0x(?:_?[\da-f])+|[1-9](?:_?\d)*|0(?:_?0)*)$/i;
+/** The most tokens one literal is lexed into (`1_0.5_0e-1_0`: 1 _0 . 5 _0e - 1 _0). */
+const MOST_PIECES = 9;
+
+/**
+ * The number literal starting at the NumericLiteral `tokens[i]`, as [value, pieces]: the value
+ * for the parser (a float's holds a "."), the token count it spans; undefined when the literal
+ * is that one token. Pieces join only as the lexer cuts a literal: a name after the number, a
+ * `.` between digits, a sign after an exponent's `e`. The lexer keeps no spacing, so `1 e3`
+ * (a syntax error in jinja2) reads as `1e3` here: no valid template spells a name right after a
+ * number, so that leniency changes no valid template.
+ */
+function numberAt(tokens: readonly T[], i: number): [string, number] | undefined {
+  const first = tokens[i] as T;
+  const sign = first.value.startsWith("-") || first.value.startsWith("+") ? (first.value[0] as string) : "";
+  let text = first.value.slice(sign.length);
+  const joined: string[] = [text];
+  for (let j = i + 1; j < tokens.length && j < i + MOST_PIECES; j++) {
+    const t = tokens[j] as T;
+    const prev = tokens[j - 1] as T;
+    const ok =
+      (t.type === "Identifier" && /^\w+$/.test(t.value) && prev.type !== "Identifier") ||
+      (t.type === "Dot" && prev.type !== "Dot") ||
+      (t.type === "NumericLiteral" &&
+        /^\d+$/.test(t.value) &&
+        (prev.type === "Dot" || prev.type === "AdditiveBinaryOperator")) ||
+      ((t.value === "+" || t.value === "-") && prev.type === "Identifier" && /[eE]$/.test(prev.value));
+    if (!ok) break;
+    text += t.value;
+    joined.push(text);
+  }
+  // The longest prefix of pieces that is one literal.
+  for (let n = joined.length; n > 1; n--) {
+    const lit = joined[n - 1] as string;
+    if (FLOAT.test(lit)) {
+      const clean = lit.replace(/_/g, "");
+      const withDot = clean.includes(".") ? clean : clean.replace(/e/i, ".0e");
+      return [sign + withDot, n];
+    }
+    if (INTEGER.test(lit)) return [sign + String(Number(lit.replace(/_/g, ""))), n];
+  }
+  return undefined;
+}
+
+function joinNumbers(tokens: T[]): T[] {
+  const out: T[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i] as T;
+    const found =
+      t.type === "NumericLiteral" && tokens[i - 1]?.type !== "Dot" ? numberAt(tokens, i) : undefined;
+    if (found === undefined) {
+      out.push(t);
+      continue;
+    }
+    out.push({ value: found[0], type: "NumericLiteral" });
+    i += found[1] - 1;
+  }
+  return out;
 }
 
 function dropGeneration(tokens: T[]): T[] {

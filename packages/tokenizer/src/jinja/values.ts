@@ -35,8 +35,16 @@ export class PList {
      * memory address (refused here). Iterating it twice is not modelled (it stays a list).
      */
     readonly lazy: string | null = null,
+    /** A named tuple's field names (jinja2's groupby gives `_GroupTuple(grouper, list)`): item i is also attribute fields[i]. */
+    readonly fields: readonly string[] | null = null,
   ) {
     allocated.items += items.length;
+  }
+
+  /** The named tuple field `name`, or undefined. */
+  field(name: string): Value | undefined {
+    const i = this.fields === null ? -1 : this.fields.indexOf(name);
+    return i < 0 ? undefined : this.items[i];
   }
 }
 
@@ -190,7 +198,13 @@ export function typeName(v: Value): string {
 }
 
 function numStr(n: number): string {
-  return isJsonInteger(n) ? String(n) : pyFloatRepr(n);
+  return isJsonInteger(n) ? String(n) : floatStr(n);
+}
+
+/** Python's str() of a float: its repr, with inf / -inf / nan (JSON writes Infinity / NaN). */
+function floatStr(x: number): string {
+  if (Number.isFinite(x)) return pyFloatRepr(x);
+  return Number.isNaN(x) ? "nan" : x > 0 ? "inf" : "-inf";
 }
 
 function escapeCodePoint(cp: number): string {
@@ -284,7 +298,7 @@ export function str(v: Value, cap = Number.POSITIVE_INFINITY): PStr {
   if (v === true) return PStr.of("True");
   if (v === false) return PStr.of("False");
   if (typeof v === "number") return PStr.of(numStr(v));
-  if (v instanceof PyFloat) return PStr.of(pyFloatRepr(v.v));
+  if (v instanceof PyFloat) return PStr.of(floatStr(v.v));
   if (v instanceof PList || v instanceof PDict) {
     const b = new PStrBuilder(cap);
     repr(v, b);
