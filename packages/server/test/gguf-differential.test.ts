@@ -133,6 +133,25 @@ describe.skipIf(!haveGgufVocab())("GGUF tokenizer vs node-llama-cpp tokenize and
     });
   }
 
+  test("DeepSeek's USER_DEFINED single letters in model output decode as llama.cpp's text (not dropped)", async () => {
+    if (llama === undefined) throw new Error("no llama");
+    for (const f of ggufVocabFiles().filter((x) => x.name.includes("deepseek"))) {
+      const model = await llama.loadModel({ modelPath: f.path, vocabOnly: true });
+      models.set(`${f.name} letters`, model);
+      const tok = loadGguf(readFileSync(f.path), {
+        file: f.name,
+        format: "template",
+        chatTemplate: "",
+      }).tokenizer;
+      for (const text of ["Müller", "öffnen über Ära", "façade, señor, ÿ ý þ"]) {
+        // IDs as the model would write them (llama.cpp places the letter tokens).
+        const ids = [...model.tokenize(text, false)].map(Number);
+        const want = model.detokenize(ids as never, false);
+        expect({ name: f.name, text: tok.decode(ids) }).toEqual({ name: f.name, text: want });
+      }
+    }
+  });
+
   test("symbols outside the vocabulary: missing bytes, merges through non-tokens, a merge listed twice", async () => {
     if (llama === undefined) throw new Error("no llama");
     // The model's hyper-parameters (llama.cpp reads them even for a vocab-only load) from GPT-2's file.

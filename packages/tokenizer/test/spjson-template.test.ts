@@ -88,6 +88,26 @@ describe("Gemma 3 template path vs Python jinja2 + HF Rust tokenizers", () => {
     expect(compared).toBeGreaterThanOrEqual(6);
   });
 
+  it("decode equals Rust's: text pieces (Gemma's space runs) go through the decoder chain like their neighbours", async () => {
+    const texts = [
+      "  \n  ",
+      "a    b\t\tc",
+      "x\n\n\n\ny   ",
+      "<table><tr><td>1</td></tr></table>",
+      "▁▁ literal ▁ marks  ",
+      "  indented\n\tcode\t\t<td>1</td>\n<h1>Title</h1>   end ▁▁ x",
+    ];
+    const ids = texts.map((t) => tok.encodeText(t).ids);
+    // Every text here has text pieces among its IDs (the case this checks).
+    const pieces = new Set(tok.textPieces.values());
+    expect(ids.every((x) => x.some((id) => pieces.has(id)))).toBe(true);
+    const want = await rust.decodeBatch(ids, false);
+    for (const [i, x] of ids.entries()) {
+      expect(tok.decode(x), texts[i]).toBe(want[i]);
+      expect(tok.decode(x, { specialTokens: "show" }), texts[i]).toBe(want[i]);
+    }
+  });
+
   it("adversarial: reserved strings in caller text never become IDs; the naive pipeline forges", async () => {
     const reservedIds = new Set(tok.reserved.values());
     // Every special token, <mask>, [multimodal], <bbox>, and every 97th <unusedN>.

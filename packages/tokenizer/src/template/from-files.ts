@@ -24,6 +24,7 @@ import {
 } from "../models/sentencepiece-json/index.ts";
 import { exportModelTables, type ModelTables, registerTableExporter } from "../models/tables/model-tables.ts";
 import type { TextModel } from "../models/text-model.ts";
+import { addedTokenEntries, type Json } from "../models/tokenizer-json-fields.ts";
 import { type AddedToken, splitAddedTokens } from "./reserved-set.ts";
 import {
   createTemplateTokenizer,
@@ -203,19 +204,25 @@ export function buildTemplateTokenizer(
   if (typeof json !== "object" || json === null)
     throw new TokenizerError("bad-tokenizer-file", `${modelFile} must hold an object`, { file: modelFile });
   const added = new Map<number, AddedToken>();
-  const list = (json as { added_tokens?: unknown }).added_tokens;
-  if (Array.isArray(list))
-    for (const t of list) {
-      const { id, content, special, lstrip, rstrip } = t as Record<string, unknown>;
-      if (typeof id === "number" && typeof content === "string")
-        added.set(id, {
-          id,
-          content,
-          special: special === true,
-          lstrip: lstrip === true,
-          rstrip: rstrip === true,
-        });
-    }
+  const list = (json as { added_tokens?: Json }).added_tokens;
+  // The tokenizer.json readers' shared check: an entry that is not an object with an integer id
+  // and a string content (`null` too) is a typed bad-tokenizer-file, as on the native path.
+  const fail = (message: string, field?: string): never => {
+    throw new TokenizerError(
+      "bad-tokenizer-file",
+      `${modelFile}: ${message}`,
+      field === undefined ? { file: modelFile } : { file: modelFile, field },
+    );
+  };
+  if (list !== undefined && list !== null)
+    for (const t of addedTokenEntries(list, fail))
+      added.set(t.id, {
+        id: t.id,
+        content: t.content,
+        special: t.special === true,
+        lstrip: t.lstrip === true,
+        rstrip: t.rstrip === true,
+      });
   for (const t of config.addedTokens) if (!added.has(t.id)) added.set(t.id, t);
   // The SentencePiece-converted flavour (Gemma 3, Llama 2): ../spjson/, text pieces matched in
   // the encoder as HF does, every other added token blocked.

@@ -38,6 +38,15 @@ export function hasControlShape(s: string): boolean {
   return /^<\|.*\|>$/su.test(s) || /^<｜.*｜>$/su.test(s) || /^\[.*\]$/su.test(s);
 }
 
+/**
+ * Shaped like a marker: a control shape, or anything in angle brackets (`<think>`, `</s>`,
+ * `<tool_call>`, `<unused0>`). The template decoder's "skip" drops such reserved tokens even when
+ * they are not special; other reserved text (a single letter) stays text.
+ */
+export function isMarkerShaped(s: string): boolean {
+  return hasControlShape(s) || /^<.*>$/su.test(s);
+}
+
 /** Only whitespace; U+2581 "▁" is SentencePiece's space (Gemma 3's runs 138-167). */
 function isWhitespaceRun(s: string): boolean {
   return /^[\s\u2581]+$/u.test(s);

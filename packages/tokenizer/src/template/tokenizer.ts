@@ -22,7 +22,7 @@ import type { ChatRequest } from "../request/request.ts";
 import { checkPolicy, policyOf, rejectReserved, type SpecialTextOptions } from "../special-text/policy.ts";
 import { createSpecialScanner, type SpecialScanner } from "../special-text/scanner.ts";
 import { renderChatTemplate, type TemplateRender } from "./chat.ts";
-import { type AddedToken, splitAddedTokens } from "./reserved-set.ts";
+import { type AddedToken, isMarkerShaped, splitAddedTokens } from "./reserved-set.ts";
 import { type StripSets, StripSink } from "./strip-sink.ts";
 import { createTemplateRunCache } from "./template-runs.ts";
 
@@ -193,7 +193,9 @@ export function createTemplateTokenizer(parts: {
     ...(options.now === undefined ? {} : { now: options.now }),
   };
   const render = (request: ChatRequest): TemplateRender => {
-    const tools = (request as { tools?: unknown }).tools;
+    // A request that is not an object reaches renderChatTemplate's validation (invalid-conversation).
+    const tools =
+      typeof request === "object" && request !== null ? (request as { tools?: unknown }).tools : undefined;
     const hasTools = Array.isArray(tools) && tools.length > 0;
     const src = hasTools && templates.toolUse !== undefined ? templates.toolUse : templates.default;
     return renderChatTemplate(program(src), request, vars, renderOptions);
@@ -233,8 +235,22 @@ export function createTemplateTokenizer(parts: {
   };
   const builders = new BuilderSpare(textModel, scanner);
   const reservedIds = new Set(reserved.values());
+  // Text pieces decoded as their own text, but for a SentencePiece-converted tokenizer.json those
+  // its vocabulary holds under the same ID and spelling: they go through the model's decoder
+  // chain with their neighbours, as HF decodes added tokens (Gemma's "▁▁" is two spaces, not
+  // "▁▁"). A byte-level model's decoder would drop a piece's characters outside its alphabet
+  // (GPT-NeoX's "   "), where HF and llama.cpp keep the piece's text.
   const pieceById = new Map<number, string>();
-  for (const [text, id] of textPieces) pieceById.set(id, text);
+  const chained = (text: string, id: number) =>
+    textModel.family === "sentencepiece-json" && id < textModel.vocabSize && textModel.idToPiece(id) === text;
+  for (const [text, id] of textPieces) if (!chained(text, id)) pieceById.set(id, text);
+  // What "skip" keeps of a reserved ID: the text of a non-special token that is not shaped like a
+  // marker (DeepSeek LLM's single letters such as "ü", reserved only so caller text never makes
+  // them), as HF's skip_special_tokens keeps it; special and marker-shaped ones are dropped.
+  const keptWhenSkipped = new Map<number, string>();
+  for (const t of parts.addedTokens)
+    if (!t.special && reservedIds.has(t.id) && !isMarkerShaped(t.content))
+      keptWhenSkipped.set(t.id, t.content);
   let vocabEnd = textModel.vocabSize;
   for (const t of parts.addedTokens) if (t.id >= vocabEnd) vocabEnd = t.id + 1;
   const encodeText = (text: string, o: SpecialTextOptions, audit: boolean): TextEncoding => {
@@ -318,6 +334,7 @@ export function createTemplateTokenizer(parts: {
         run = [];
         if (piece !== undefined) out += piece;
         else if (mode === "show") out += nameById.get(id) ?? "";
+        else out += keptWhenSkipped.get(id) ?? "";
       }
       if (run.length > 0) out += textModel.decode(run);
       return out;
