@@ -23,13 +23,7 @@ import { SseWriter } from "../http/sse.ts";
 import { tokenizerErrorParam } from "../http/tokenizer-error.ts";
 import { reportIgnored } from "../ignored-fields.ts";
 import { waitForSlot } from "../slot.ts";
-import {
-  type GenerationRoute,
-  mapOptions,
-  maxTokensFor,
-  sendContextLengthExceeded,
-  sendModelNotFound,
-} from "./mapping.ts";
+import { fittingMaxTokens, type GenerationRoute, mapOptions, sendModelNotFound } from "./mapping.ts";
 import { refuse } from "./refuse.ts";
 
 export const chatCompletions: GenerationRoute = async (ctx, body, req, res, log, t0, deadline, held) => {
@@ -110,14 +104,8 @@ async function withSlot(
     promptIds = [...promptIds, ...prefill.ids];
   }
   log.prompt_tokens = promptIds.length;
-  const maxTokens = maxTokensFor(
-    ctx,
-    body,
-    mapped.sampling.maxTokens ?? ctx.limits.defaultMaxTokens,
-    promptIds.length,
-  );
-  if (maxTokens < 1 || promptIds.length + maxTokens > ctx.limits.maxModelLen)
-    return sendContextLengthExceeded(res, ctx, promptIds.length, maxTokens, "messages");
+  const maxTokens = fittingMaxTokens(res, ctx, body, mapped.sampling.maxTokens, promptIds.length, "messages");
+  if (maxTokens === undefined) return;
   const encodedAt = performance.now();
   const gone = new AbortController();
   const onClose = () => {

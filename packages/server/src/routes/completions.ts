@@ -18,13 +18,7 @@ import { SseWriter } from "../http/sse.ts";
 import { reportIgnored } from "../ignored-fields.ts";
 import { waitForSlot } from "../slot.ts";
 import { TextSink } from "../text-sink.ts";
-import {
-  type GenerationRoute,
-  mapOptions,
-  maxTokensFor,
-  sendContextLengthExceeded,
-  sendModelNotFound,
-} from "./mapping.ts";
+import { fittingMaxTokens, type GenerationRoute, mapOptions, sendModelNotFound } from "./mapping.ts";
 import { refuse } from "./refuse.ts";
 
 export const completions: GenerationRoute = async (ctx, body, req, res, log, t0, deadline, held) => {
@@ -60,14 +54,8 @@ async function withSlot(
     log.audit = enc.audit.length;
   } else promptIds = m.prompt.ids;
   log.prompt_tokens = promptIds.length;
-  const maxTokens = maxTokensFor(
-    ctx,
-    body,
-    m.sampling.maxTokens ?? ctx.limits.defaultMaxTokens,
-    promptIds.length,
-  );
-  if (maxTokens < 1 || promptIds.length + maxTokens > ctx.limits.maxModelLen)
-    return sendContextLengthExceeded(res, ctx, promptIds.length, maxTokens, "prompt");
+  const maxTokens = fittingMaxTokens(res, ctx, body, m.sampling.maxTokens, promptIds.length, "prompt");
+  if (maxTokens === undefined) return;
   const gone = new AbortController();
   const onClose = () => {
     if (!res.writableFinished) gone.abort();

@@ -47,32 +47,28 @@ export function sendModelNotFound(res: ServerResponse, ctx: ServerContext, model
 }
 
 /**
- * The generation's max_tokens (`mapped`: the mapped request's): the request's own when it set
- * max_tokens or max_completion_tokens; else the server's default cut to what the prompt leaves
- * of maxModelLen, as vLLM does, so a request without it is never refused for the default's sake.
- * Below 1: the prompt leaves no room (the caller answers context-length-exceeded).
+ * The generation's max_tokens (`mapped`: the mapped request's, undefined for the server's
+ * default): the request's own when it set max_tokens or max_completion_tokens; else the default
+ * cut to what the prompt leaves of maxModelLen, as vLLM does, so a request without it is never
+ * refused for the default's sake. When the prompt and it do not fit (or the prompt leaves no
+ * room), the 400 context-length-exceeded is sent (`param` names the prompt's field) and the
+ * result is undefined.
  */
-export function maxTokensFor(
-  ctx: ServerContext,
-  body: unknown,
-  mapped: number,
-  promptTokens: number,
-): number {
-  const b = typeof body === "object" && body !== null ? (body as Readonly<Record<string, unknown>>) : {};
-  const given = (k: string) => Object.hasOwn(b, k) && b[k] !== null && b[k] !== undefined;
-  if (given("max_tokens") || given("max_completion_tokens")) return mapped;
-  return Math.min(mapped, ctx.limits.maxModelLen - promptTokens);
-}
-
-/** The 400 for a prompt that, with max_tokens, does not fit maxModelLen (`maxTokens` from maxTokensFor). */
-export function sendContextLengthExceeded(
+export function fittingMaxTokens(
   res: ServerResponse,
   ctx: ServerContext,
+  body: unknown,
+  mapped: number | undefined,
   promptTokens: number,
-  maxTokens: number,
   param: string,
-): void {
+): number | undefined {
+  const b = typeof body === "object" && body !== null ? (body as Readonly<Record<string, unknown>>) : {};
+  const given = (k: string) => Object.hasOwn(b, k) && b[k] !== null && b[k] !== undefined;
   const max = ctx.limits.maxModelLen;
+  const asked = mapped ?? ctx.limits.defaultMaxTokens;
+  const maxTokens =
+    given("max_tokens") || given("max_completion_tokens") ? asked : Math.min(asked, max - promptTokens);
+  if (maxTokens >= 1 && promptTokens + maxTokens <= max) return maxTokens;
   sendError(
     res,
     400,
@@ -82,4 +78,5 @@ export function sendContextLengthExceeded(
       : `the prompt (${promptTokens} tokens) plus max_tokens (${maxTokens}) exceeds ${max} tokens`,
     param,
   );
+  return undefined;
 }
