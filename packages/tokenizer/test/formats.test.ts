@@ -35,6 +35,18 @@ describe("qwen3 schema", () => {
     invalid("qwen3", { messages: [{ ...u("a"), foo: "x" }] }, { message: 0, field: "foo" }));
   it("unknown role", () =>
     invalid("qwen3", { messages: [{ role: "environment", content: "a" }] }, { message: 0, field: "role" }));
+  it('an unknown role\'s error lists the roles a message may take (not the refused "function")', () => {
+    let err: unknown;
+    try {
+      tokenizerFor("qwen3").encodeChat({
+        messages: [{ role: "wizard", content: "a" }],
+      } as unknown as ChatRequest);
+    } catch (e) {
+      err = e;
+    }
+    expect((err as Error).message).toMatch(/expected one of system, developer, user, assistant, tool\b/);
+    expect((err as Error).message).not.toContain("function");
+  });
   it("content type", () =>
     invalid("qwen3", { messages: [{ role: "user", content: 3 }] }, { message: 0, field: "content" }));
   it("tool_calls only on assistant", () =>

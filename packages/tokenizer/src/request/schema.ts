@@ -60,10 +60,15 @@ export function checkKeys(
   }
 }
 
+/** The roles a message may take: "function" is known only to be refused with its own message. */
+function renderable(roles: ReadonlySet<string>): string[] {
+  return [...roles].filter((r) => r !== "function");
+}
+
 export function checkRole(role: unknown, index: number, roles: ReadonlySet<string>): string {
   if (typeof role !== "string") throw invalid("must be a string", { message: index, field: "role" });
   if (!roles.has(role))
-    throw invalid(`unknown role ${quote(role)}; expected one of ${[...roles].join(", ")}`, {
+    throw invalid(`unknown role ${quote(role)}; expected one of ${renderable(roles).join(", ")}`, {
       message: index,
       field: "role",
     });
