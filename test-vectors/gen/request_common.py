@@ -8,7 +8,8 @@ re-implementations, labelled as such in every golden file's `source`:
   loops over `messages` or a name set from it); content_none: a `<x>.content is [not] none` or
   `content is [not] none` test; reasoning_names: which of reasoning_content / reasoning /
   thinking the template names (attribute or string constant), else reasoning_content;
-  arguments_mapping: the template applies `items` (filter or method) or `is mapping` to
+  arguments_mapping: the template applies `items` (filter or method), `is mapping`, or `tojson`
+  without an `is string` test, to
   `<x>.arguments` / ['arguments'] or to a name set from one.
 - normalize(): vLLM's chat_utils (_parse_chat_message_content / _parse_chat_message_content_parts):
   text parts joined with "\\n" (content format "string") or kept as the list (content_list);
@@ -114,7 +115,10 @@ def template_shape(source, env):
     def args(n):
         return arguments_member(n) or (isinstance(n, nodes.Name) and n.name in aliases)
 
-    mapping = (any(f.name == "items" and args(f.node) for f in ast.find_all(nodes.Filter))
+    # `arguments|tojson` wants the object unless the template writes a string itself (`is string`).
+    writes_json = (any(f.name == "tojson" and args(f.node) for f in ast.find_all(nodes.Filter))
+                   and not any(t.name == "string" and args(t.node) for t in ast.find_all(nodes.Test)))
+    mapping = writes_json or (any(f.name == "items" and args(f.node) for f in ast.find_all(nodes.Filter))
                or any(t.name == "mapping" and args(t.node) for t in ast.find_all(nodes.Test))
                or any(isinstance(c.node, nodes.Getattr) and c.node.attr == "items" and args(c.node.node)
                       for c in ast.find_all(nodes.Call)))

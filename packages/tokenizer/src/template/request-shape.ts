@@ -11,9 +11,10 @@
 // - reasoningNames: which of `reasoning_content`, `reasoning`, `thinking` the template names
 //   (as an attribute or a string): the message's reasoning is given under each of them.
 // - argumentsMapping: the template reads a tool call's arguments as a mapping (`arguments|items`,
-//   `arguments.items()`, `arguments is mapping`, also through a name `{% set %}` to the arguments
-//   or to `arguments or {}` / `arguments | default(...)`): JSON-string
-//   arguments (what OpenAI clients send) are given to it parsed, as vLLM does for every template.
+//   `arguments.items()`, `arguments is mapping`) or writes them as JSON with no `is string` test
+//   (`arguments|tojson`: the JSON of the JSON string would be written otherwise), also through a name `{% set %}` to the
+//   arguments or to `arguments or {}` / `arguments | default(...)`: JSON-string arguments (what
+//   OpenAI clients send) are given to it parsed, as vLLM does for every template.
 // The walk is iterative (an explicit stack): the tree's depth is the template's nesting.
 import type { Node, ProgramNode } from "../jinja/ast.ts";
 
@@ -158,14 +159,21 @@ function readsArgumentsAsMapping(nodes: readonly AnyNode[]): boolean {
     const name = identName(n);
     return name !== undefined && aliases.has(name);
   };
+  const filtered = (n: AnyNode, name: string): boolean => {
+    if (n.type !== "FilterExpression") return false;
+    const f = n.filter;
+    const fname =
+      identName(f) ?? (isNode(f) && f.type === "CallExpression" ? identName(f.callee) : undefined);
+    return fname === name && args(n.operand);
+  };
+  const tested = (n: AnyNode, name: string): boolean =>
+    n.type === "TestExpression" && identName(n.test) === name && args(n.operand);
+  // `arguments|tojson` wants the object unless the template writes a string itself (`is string`:
+  // Qwen3, Mistral's templates, whose `tojson|safe` of an object is then HTML-escaped by `+`).
+  if (nodes.some((n) => filtered(n, "tojson")) && !nodes.some((n) => tested(n, "string"))) return true;
   return nodes.some((n) => {
-    if (n.type === "FilterExpression") {
-      const f = n.filter;
-      const fname =
-        identName(f) ?? (isNode(f) && f.type === "CallExpression" ? identName(f.callee) : undefined);
-      return fname === "items" && args(n.operand);
-    }
-    if (n.type === "TestExpression") return identName(n.test) === "mapping" && args(n.operand);
+    if (filtered(n, "items")) return true;
+    if (tested(n, "mapping")) return true;
     if (n.type === "CallExpression") {
       const c = n.callee;
       return (
