@@ -2,9 +2,22 @@
 // SentencePiece-converted flavour): the JSON value type, the typed-failure callback each reader
 // passes down (a `bad-tokenizer-file` naming the field), and the checks of a component's "type"
 // and of an added_tokens entry.
+import { TokenizerError } from "../errors.ts";
+
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 export type JsonObject = { [key: string]: Json };
 export type Fail = (message: string, field?: string) => never;
+
+/** The Fail of the file `file`: a `bad-tokenizer-file` naming it (and the field, when given). */
+export function fileFail(file: string): Fail {
+  return (message, field) => {
+    throw new TokenizerError(
+      "bad-tokenizer-file",
+      `${file}: ${message}`,
+      field === undefined ? { file } : { file, field },
+    );
+  };
+}
 
 export function isObject(v: unknown): v is JsonObject {
   return typeof v === "object" && v !== null && !Array.isArray(v);

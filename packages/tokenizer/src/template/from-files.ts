@@ -24,7 +24,7 @@ import {
 } from "../models/sentencepiece-json/index.ts";
 import { exportModelTables, type ModelTables, registerTableExporter } from "../models/tables/model-tables.ts";
 import type { TextModel } from "../models/text-model.ts";
-import { addedTokenEntries, type Json } from "../models/tokenizer-json-fields.ts";
+import { addedTokenEntries, fileFail, type Json } from "../models/tokenizer-json-fields.ts";
 import { type AddedToken, splitAddedTokens } from "./reserved-set.ts";
 import {
   createTemplateTokenizer,
@@ -207,15 +207,8 @@ export function buildTemplateTokenizer(
   const list = (json as { added_tokens?: Json }).added_tokens;
   // The tokenizer.json readers' shared check: an entry that is not an object with an integer id
   // and a string content (`null` too) is a typed bad-tokenizer-file, as on the native path.
-  const fail = (message: string, field?: string): never => {
-    throw new TokenizerError(
-      "bad-tokenizer-file",
-      `${modelFile}: ${message}`,
-      field === undefined ? { file: modelFile } : { file: modelFile, field },
-    );
-  };
   if (list !== undefined && list !== null)
-    for (const t of addedTokenEntries(list, fail))
+    for (const t of addedTokenEntries(list, fileFail(modelFile)))
       added.set(t.id, {
         id: t.id,
         content: t.content,

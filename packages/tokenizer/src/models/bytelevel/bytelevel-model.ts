@@ -7,6 +7,7 @@ import { takeIds } from "../id-scratch.ts";
 import { type ModelTables, registerTableExporter } from "../tables/model-tables.ts";
 import { writeTableFile } from "../tables/table-file.ts";
 import type { DecodeTable, TextModel } from "../text-model.ts";
+import { fileFail } from "../tokenizer-json-fields.ts";
 import { MergeTable, WordMerger } from "./bpe.ts";
 import { BYTE_TO_CHAR, CHAR_TO_BYTE } from "./byte-alphabet.ts";
 import { buildByteLevelDecodeTable } from "./decode-table.ts";
@@ -162,9 +163,7 @@ class ByteLevelBpeModel implements ByteLevelModel {
   constructor(json: string | object, options: ByteLevelModelOptions) {
     const { file } = options;
     const spec = parseByteLevelTokenizerJson(json, file, options.scanned, options.stored);
-    const fail = (message: string, field: string): never => {
-      throw new TokenizerError("bad-tokenizer-file", `${file}: ${message}`, { file, field });
-    };
+    const fail = fileFail(file);
     this.nfc = spec.nfc;
     this.normalization = spec.nfc ? "nfc" : "none";
     this.splitter = new RegExp(spec.splitPattern, "yv");

@@ -2,10 +2,10 @@
 // Exactly the components such models use are accepted; anything else is a "bad-tokenizer-file"
 // error naming the component, so an unsupported file never encodes differently in silence.
 
-import { TokenizerError } from "../../errors.ts";
 import {
   addedTokenEntries,
   type Fail,
+  fileFail,
   isObject,
   type Json,
   type JsonObject,
@@ -62,13 +62,7 @@ export function parseByteLevelTokenizerJson(
   scanned?: ScannedTokenizerJson,
   stored?: StoredVocabulary,
 ): ByteLevelBpeSpec {
-  const fail = (message: string, field?: string): never => {
-    throw new TokenizerError(
-      "bad-tokenizer-file",
-      `${file}: ${message}`,
-      field === undefined ? { file } : { file, field },
-    );
-  };
+  const fail = fileFail(file);
   let root: unknown = json;
   if (typeof json === "string") {
     try {

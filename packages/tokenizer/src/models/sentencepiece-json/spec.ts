@@ -4,7 +4,6 @@
 // Fuse, Strip. Any other component is a "bad-tokenizer-file" error naming it, so an
 // unsupported file never encodes differently in silence.
 
-import { TokenizerError } from "../../errors.ts";
 import type { MergeTable } from "../bytelevel/bpe.ts";
 import type { ScannedTokenizerJson } from "../bytelevel/json-scan.ts";
 import { resolveScannedMerges } from "../bytelevel/tokenizer-json.ts";
@@ -12,6 +11,7 @@ import { Vocab } from "../bytelevel/vocab.ts";
 import {
   addedTokenEntries,
   type Fail,
+  fileFail,
   isObject,
   type Json,
   type JsonObject,
@@ -108,13 +108,7 @@ export type SpJsonVocabulary =
     };
 
 export function parseSpJson(root: unknown, file: string, from?: SpJsonVocabulary): SpJsonSpec {
-  const fail: Fail = (message, field) => {
-    throw new TokenizerError(
-      "bad-tokenizer-file",
-      `${file}: ${message}`,
-      field === undefined ? { file } : { file, field },
-    );
-  };
+  const fail = fileFail(file);
   if (!isObject(root)) return fail("top level is not a JSON object");
   for (const key of ["truncation", "padding"]) {
     if (root[key] !== undefined && root[key] !== null) fail(`unsupported ${key} (must be null)`, key);

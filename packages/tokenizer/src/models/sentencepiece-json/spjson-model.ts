@@ -17,6 +17,7 @@ import { type ScannedTokenizerJson, scanTokenizerJson } from "../bytelevel/json-
 import type { Vocab } from "../bytelevel/vocab.ts";
 import { type ModelTables, registerTableExporter } from "../tables/model-tables.ts";
 import type { DecodeTable, TextModel } from "../text-model.ts";
+import { fileFail } from "../tokenizer-json-fields.ts";
 import { buildSpDecodeTable, byteOfToken, decodeTokens } from "./decode.ts";
 import { readSpJsonTables, type StoredSpJson, spJsonTableFile } from "./model-tables.ts";
 import { normalize, preTokenize } from "./pretokenize.ts";
@@ -195,9 +196,7 @@ class SpJsonBpeModel implements SpJsonModel {
 
   constructor(spec: SpJsonSpec, options: SpJsonModelOptions) {
     const { file } = options;
-    const fail = (message: string, field: string): never => {
-      throw new TokenizerError("bad-tokenizer-file", `${file}: ${message}`, { file, field });
-    };
+    const fail = fileFail(file);
     this.spec = spec;
     this.decoder = spec.decoder;
     this.vocab = spec.vocab;
