@@ -21,7 +21,14 @@ export interface OptionSpec {
 }
 
 /** Node's timers fire at once past this (a 32-bit signed ms count): the largest time option. */
-export const MAX_TIMER_MS = 2_147_483_647;
+const MAX_TIMER_MS = 2_147_483_647;
+
+/** Range presets of int options. A time in ms: at least 1, within what Node's timers can wait. */
+export const TIME_MS = { kind: "int", min: 1, max: MAX_TIMER_MS } as const;
+/** A pause in ms: 0 (none) or more, within what Node's timers can wait. */
+export const DELAY_MS = { kind: "int", min: 0, max: MAX_TIMER_MS } as const;
+/** A count or size: at least 1. */
+export const POSITIVE = { kind: "int", min: 1 } as const;
 
 export type OptionSpecs = Readonly<Record<string, OptionSpec>>;
 

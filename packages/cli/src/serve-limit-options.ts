@@ -4,12 +4,7 @@
 // the spec; the pending-body floor here): a bad one is an exit-2 `invalid-option-value`, never a
 // server that starts with a limit it cannot keep.
 import { DEFAULT_LIMITS, type ServeLimits } from "@chatwire/server";
-import { getInt, MAX_TIMER_MS, type OptionSpecs, type ParsedOptions, UsageError } from "./args.ts";
-
-/** A time in ms: at least 1, and within what Node's timers can wait (a longer limit would be none). */
-export const TIME_MS = { kind: "int", min: 1, max: MAX_TIMER_MS } as const;
-/** A count or size: at least 1. */
-export const POSITIVE = { kind: "int", min: 1 } as const;
+import { getInt, type OptionSpecs, type ParsedOptions, POSITIVE, TIME_MS, UsageError } from "./args.ts";
 
 export const SERVE_LIMIT_OPTIONS: OptionSpecs = {
   "headers-timeout-ms": {

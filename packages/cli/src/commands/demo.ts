@@ -12,7 +12,7 @@ import {
   eventHandler,
 } from "@chatwire/stream-decoder";
 import type { ChatMessage, ChatRequest, ChatTokenizer } from "@chatwire/tokenizer";
-import { getInt, MAX_TIMER_MS } from "../args.ts";
+import { DELAY_MS, getInt } from "../args.ts";
 import type { CliIo, Command } from "../command.ts";
 import { loadTokenizerOption, TOKENIZER_OPTIONS } from "../tokenizer-option.ts";
 
@@ -236,9 +236,7 @@ export const command: Command = {
   options: {
     ...TOKENIZER_OPTIONS,
     "delay-ms": {
-      kind: "int",
-      min: 0,
-      max: MAX_TIMER_MS,
+      ...DELAY_MS,
       description: "pause between tokens when streaming (default 15 on a terminal, 0 otherwise)",
     },
   },

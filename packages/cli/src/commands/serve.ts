@@ -11,10 +11,10 @@ import {
   type EngineName,
   selectEngine,
 } from "@chatwire/server";
-import { getInt, getString, MAX_TIMER_MS, type ParsedOptions, UsageError } from "../args.ts";
+import { DELAY_MS, getInt, getString, type ParsedOptions, POSITIVE, TIME_MS, UsageError } from "../args.ts";
 import type { Command } from "../command.ts";
 import { quoteInput } from "../quote.ts";
-import { POSITIVE, SERVE_LIMIT_OPTIONS, serveLimitValues, TIME_MS } from "../serve-limit-options.ts";
+import { SERVE_LIMIT_OPTIONS, serveLimitValues } from "../serve-limit-options.ts";
 import { listenOn } from "../serve-listen.ts";
 import { loadServeTokenizer } from "../serve-tokenizer.ts";
 import { CHAT_FORMAT_OPTION } from "../template-option.ts";
@@ -85,12 +85,7 @@ export const command: Command = {
     },
     ...SERVE_LIMIT_OPTIONS,
     threads: { ...POSITIVE, description: "llama-cpp CPU threads (default 1)" },
-    "replay-delay-ms": {
-      kind: "int",
-      min: 0,
-      max: MAX_TIMER_MS,
-      description: "replay: pause between IDs (default 0)",
-    },
+    "replay-delay-ms": { ...DELAY_MS, description: "replay: pause between IDs (default 0)" },
     "reasoning-field": {
       kind: "string",
       choices: ["reasoning_content", "reasoning"],
@@ -209,11 +204,6 @@ export const command: Command = {
   },
 };
 
-/**
- * The options the engine needs, checked before anything loads: a missing one is a usage error
- * (a bad option combination), an --upstream that is not an http(s) URL `invalid-option-value`.
- * Whether the engine then starts (the upstream answers, the model loads) is `engine-unavailable`.
- */
 /** Options only some engines read: given with another engine they would do nothing, so they are refused. */
 const ENGINE_ONLY: Readonly<Record<string, readonly EngineName[]>> = {
   model: ["llama-cpp"],
@@ -224,6 +214,12 @@ const ENGINE_ONLY: Readonly<Record<string, readonly EngineName[]>> = {
   "replay-delay-ms": ["replay"],
 };
 
+/**
+ * The options the engine needs, checked before anything loads: a missing one, or one of another
+ * engine (ENGINE_ONLY), is a usage error (a bad option combination), an --upstream that is not an
+ * http(s) URL `invalid-option-value`. Whether the engine then starts (the upstream answers, the
+ * model loads) is `engine-unavailable`.
+ */
 function checkEngineOptions(opts: ParsedOptions, engine: EngineName): void {
   for (const [name, engines] of Object.entries(ENGINE_ONLY))
     if (opts.has(name) && !engines.includes(engine))
